@@ -1,0 +1,161 @@
+// UTC calendar arithmetic. Pure: no clock, no I/O.
+
+export const MINUTE_MS = 60_000
+export const HOUR_MS = 60 * MINUTE_MS
+export const DAY_MS = 24 * HOUR_MS
+
+// Years outside this range cannot be written as YYYY in an id.
+export const MIN_TIME_MS = Date.UTC(1970, 0, 1)
+export const MAX_TIME_MS = Date.UTC(10000, 0, 1) - 1
+
+const ISO_WITH_ZONE = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-]\d{2}:\d{2})$/i
+
+/**
+ * Parses an ISO-8601 timestamp that names its zone (`Z` or `±hh:mm`).
+ * Returns epoch ms, or null when the string is malformed, has no zone, or
+ * names a calendar date that does not exist (2026-02-30).
+ */
+export function parseIsoWithZone (text) {
+  const m = ISO_WITH_ZONE.exec(text)
+  if (!m) return null
+  const [, y, mo, d, h, mi, s = '0'] = m
+  const year = Number(y); const month = Number(mo); const day = Number(d)
+  const hour = Number(h); const minute = Number(mi); const second = Number(s)
+  if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return null
+  if (hour > 23 || minute > 59 || second > 59) return null
+  const ms = Date.parse(text)
+  return Number.isFinite(ms) ? ms : null
+}
+
+/** Event `ts`: ISO string with zone, or integer epoch ms. null when invalid. */
+export function parseEventTime (ts) {
+  if (typeof ts === 'number') {
+    return Number.isSafeInteger(ts) && ts >= MIN_TIME_MS && ts <= MAX_TIME_MS ? ts : null
+  }
+  if (typeof ts === 'string') {
+    const ms = parseIsoWithZone(ts)
+    return ms !== null && ms >= MIN_TIME_MS && ms <= MAX_TIME_MS ? ms : null
+  }
+  return null
+}
+
+/** Query time: all digits = epoch ms, anything else ISO with zone. */
+export function parseQueryTime (text) {
+  if (/^\d{1,16}$/.test(text)) return parseEventTime(Number(text))
+  return parseEventTime(text)
+}
+
+export function isLeapYear (year) {
+  return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0
+}
+
+/** month is 1..12 */
+export function daysInMonth (year, month) {
+  return [31, isLeapYear(year) ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]
+}
+
+/** { year, month (1..12), day (1..31), hour, minute } in UTC */
+export function utcParts (ms) {
+  const d = new Date(ms)
+  return {
+    year: d.getUTCFullYear(),
+    month: d.getUTCMonth() + 1,
+    day: d.getUTCDate(),
+    hour: d.getUTCHours(),
+    minute: d.getUTCMinutes()
+  }
+}
+
+export function startOfDay (ms) {
+  return ms - (((ms % DAY_MS) + DAY_MS) % DAY_MS)
+}
+
+export function startOfMonth (ms) {
+  const d = new Date(ms)
+  return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1)
+}
+
+export function addMonths (ms, n) {
+  const d = new Date(ms)
+  return Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + n, 1)
+}
+
+const pad = (n, width) => String(n).padStart(width, '0')
+
+/** 'YYYYMMDD' of the UTC day holding ms */
+export function dayKey (ms) {
+  const { year, month, day } = utcParts(ms)
+  return `${pad(year, 4)}${pad(month, 2)}${pad(day, 2)}`
+}
+
+/** 'YYYYMM' of the UTC month holding ms */
+export function monthKey (ms) {
+  const { year, month } = utcParts(ms)
+  return `${pad(year, 4)}${pad(month, 2)}`
+}
+
+/** 'YYYY-MM', the label of a month in ytd answers */
+export function monthLabel (ms) {
+  const { year, month } = utcParts(ms)
+  return `${pad(year, 4)}-${pad(month, 2)}`
+}
+
+// Metric names never contain '/', so `${metric}/` prefixes exactly one metric's ids.
+export const dayId = (metric, ms) => `${metric}/${dayKey(ms)}`
+export const monthId = (metric, ms) => `${metric}/${monthKey(ms)}`
+
+/** Inverse of dayId/monthId: { metric, date (ms of the day or month start) } or null */
+export function parseBucketId (id) {
+  const slash = id.lastIndexOf('/')
+  if (slash < 1) return null
+  const metric = id.slice(0, slash)
+  const key = id.slice(slash + 1)
+  if (!/^\d{6}(\d{2})?$/.test(key)) return null
+  const year = Number(key.slice(0, 4))
+  const month = Number(key.slice(4, 6))
+  const day = key.length === 8 ? Number(key.slice(6, 8)) : 1
+  if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return null
+  return { metric, date: Date.UTC(year, month - 1, day) }
+}
+
+export const STEPS = ['minute', 'hour', 'day', 'month']
+
+/** Largest step boundary ≤ ms */
+export function floorToStep (ms, step) {
+  switch (step) {
+    case 'minute': return ms - (((ms % MINUTE_MS) + MINUTE_MS) % MINUTE_MS)
+    case 'hour': return ms - (((ms % HOUR_MS) + HOUR_MS) % HOUR_MS)
+    case 'day': return startOfDay(ms)
+    case 'month': return startOfMonth(ms)
+    default: throw new Error(`unknown step ${step}`)
+  }
+}
+
+/** Smallest step boundary ≥ ms */
+export function ceilToStep (ms, step) {
+  const floor = floorToStep(ms, step)
+  return floor === ms ? ms : nextStep(floor, step)
+}
+
+/** The boundary after a step boundary */
+export function nextStep (ms, step) {
+  switch (step) {
+    case 'minute': return ms + MINUTE_MS
+    case 'hour': return ms + HOUR_MS
+    case 'day': return ms + DAY_MS
+    case 'month': return addMonths(ms, 1)
+    default: throw new Error(`unknown step ${step}`)
+  }
+}
+
+/** Number of step points in [floor(from), ceil(to)) */
+export function countPoints (from, to, step) {
+  const start = floorToStep(from, step)
+  const end = ceilToStep(to, step)
+  if (step === 'month') {
+    const a = utcParts(start); const b = utcParts(end)
+    return (b.year - a.year) * 12 + (b.month - a.month)
+  }
+  const size = { minute: MINUTE_MS, hour: HOUR_MS, day: DAY_MS }[step]
+  return Math.round((end - start) / size)
+}

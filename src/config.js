@@ -1,0 +1,88 @@
+// Configuration from the environment (DESIGN §5), validated at boot.
+// A bad value throws a ConfigError naming the variable.
+import cron from 'node-cron'
+
+export class ConfigError extends Error {
+  constructor (variable, message) {
+    super(`${variable}: ${message}`)
+    this.name = 'ConfigError'
+    this.variable = variable
+  }
+}
+
+const MIB = 1024 * 1024
+
+function integer (env, name, fallback, { min = 0, max = Number.MAX_SAFE_INTEGER } = {}) {
+  const raw = env[name]
+  if (raw === undefined || raw === '') return fallback
+  if (!/^\d+$/.test(raw.trim())) throw new ConfigError(name, `must be a whole number, got ${JSON.stringify(raw)}`)
+  const n = Number(raw)
+  if (n < min || n > max) throw new ConfigError(name, `must be between ${min} and ${max}, got ${n}`)
+  return n
+}
+
+function decimal (env, name, fallback, { min, max }) {
+  const raw = env[name]
+  if (raw === undefined || raw === '') return fallback
+  const n = Number(raw)
+  if (!/^\s*[0-9.eE+-]+\s*$/.test(raw) || !Number.isFinite(n) || n < min || n > max) {
+    throw new ConfigError(name, `must be a decimal between ${min} and ${max}, got ${JSON.stringify(raw)}`)
+  }
+  return n
+}
+
+function oneOf (env, name, fallback, choices) {
+  const raw = env[name]
+  if (raw === undefined || raw === '') return fallback
+  if (!choices.includes(raw)) throw new ConfigError(name, `must be one of ${choices.join(', ')}, got ${JSON.stringify(raw)}`)
+  return raw
+}
+
+function tokens (env, name) {
+  const raw = env[name]
+  if (raw === undefined || raw.trim() === '') return []
+  const list = raw.split(',').map(t => t.trim()).filter(Boolean)
+  for (const t of list) {
+    if (t.length < 16) throw new ConfigError(name, 'every token must be at least 16 characters')
+  }
+  return list
+}
+
+export function loadConfig (env = process.env) {
+  const config = {
+    port: integer(env, 'PORT', 3000, { max: 65535 }),
+    host: env.HOST || '127.0.0.1',
+    mongodbUri: env.MONGODB_URI || null,
+    mongodbDb: env.MONGODB_DB || 'statbucket',
+    logLevel: oneOf(env, 'LOG_LEVEL', 'info', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
+    flushIntervalMs: integer(env, 'FLUSH_INTERVAL_MS', 10, { min: 0, max: 60_000 }),
+    flushMaxDocs: integer(env, 'FLUSH_MAX_DOCS', 1000, { min: 1, max: 100_000 }),
+    maxPendingEvents: integer(env, 'MAX_PENDING_EVENTS', 100_000, { min: 1 }),
+    writeTimeoutMs: integer(env, 'WRITE_TIMEOUT_MS', 10_000, { min: 100, max: 600_000 }),
+    preallocProbability: decimal(env, 'PREALLOC_PROBABILITY', 0.000667, { min: 0, max: 1 }),
+    preallocCron: env.PREALLOC_CRON || '*/10 * * * *',
+    preallocSweepRate: integer(env, 'PREALLOC_SWEEP_RATE', 50, { min: 1, max: 100_000 }),
+    maxEventsPerRequest: integer(env, 'MAX_EVENTS_PER_REQUEST', 10_000, { min: 1, max: 1_000_000 }),
+    bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', 2 * MIB, { min: 1024, max: 256 * MIB }),
+    maxFutureMs: integer(env, 'MAX_FUTURE_MS', 300_000),
+    maxAgeDays: integer(env, 'MAX_AGE_DAYS', 400, { min: 1, max: 36_500 }),
+    maxPoints: integer(env, 'MAX_POINTS', 20_000, { min: 1, max: 1_000_000 }),
+    maxMetrics: integer(env, 'MAX_METRICS', 100_000, { min: 1, max: 10_000_000 }),
+    bucketLayout: oneOf(env, 'BUCKET_LAYOUT', 'hierarchical', ['hierarchical', 'flat']),
+    writeTokens: tokens(env, 'WRITE_TOKENS'),
+    readTokens: tokens(env, 'READ_TOKENS')
+  }
+  if (!cron.validate(config.preallocCron)) {
+    throw new ConfigError('PREALLOC_CRON', `is not a valid cron expression: ${JSON.stringify(config.preallocCron)}`)
+  }
+  if (config.mongodbUri && !/^mongodb(\+srv)?:\/\//.test(config.mongodbUri)) {
+    throw new ConfigError('MONGODB_URI', 'must start with mongodb:// or mongodb+srv://')
+  }
+  if (!/^[^/\\. "$*<>:|?]{1,63}$/.test(config.mongodbDb)) {
+    throw new ConfigError('MONGODB_DB', `is not a valid database name: ${JSON.stringify(config.mongodbDb)}`)
+  }
+  if (config.maxPendingEvents < config.maxEventsPerRequest) {
+    throw new ConfigError('MAX_PENDING_EVENTS', `must be ≥ MAX_EVENTS_PER_REQUEST (${config.maxEventsPerRequest})`)
+  }
+  return Object.freeze(config)
+}

@@ -1,0 +1,20 @@
+// The errors the API answers with. Each carries what a client needs to fix
+// its request (`details`) or to decide on a retry (`outcome`, `retryAfter`).
+import createError from '@fastify/error'
+
+export const BadRequestError = createError('SB_BAD_REQUEST', '%s', 400)
+export const NotFoundError = createError('SB_NOT_FOUND', '%s', 404)
+export const TooLargeError = createError('SB_TOO_LARGE', '%s', 413)
+export const UnavailableError = createError('SB_UNAVAILABLE', '%s', 503)
+export const WriteUnknownError = createError('SB_WRITE_UNKNOWN', '%s', 504)
+
+/** An error with extra fields for the answer body */
+export function withDetails (error, fields) {
+  return Object.assign(error, fields)
+}
+
+const DATABASE_ERROR = /^Mongo/
+
+export function isDatabaseError (err) {
+  return DATABASE_ERROR.test(err?.name ?? '') || err?.name === 'PoolClearedError'
+}

@@ -1,0 +1,40 @@
+// One error handler: 4xx carry a message the client can act on; database
+// failures answer 503 with Retry-After; other 5xx are logged and hidden.
+import fp from 'fastify-plugin'
+import { STATUS_CODES } from 'node:http'
+import { isDatabaseError } from '../errors.js'
+
+async function errorHandler (app) {
+  app.setErrorHandler((err, request, reply) => {
+    let status = err.statusCode ?? 500
+    let message = err.message
+    const body = {}
+    if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+      message = `the body is larger than BODY_LIMIT_BYTES = ${app.config.bodyLimitBytes} bytes; split the batch`
+    } else if (err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
+      message = 'send the events as JSON with Content-Type: application/json'
+    } else if (err.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') {
+      message = 'the body is empty; send one event or an array of events as JSON'
+    } else if (err.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || (status === 400 && err instanceof SyntaxError)) {
+      message = `the body is not valid JSON: ${err.message}`
+    }
+    if (isDatabaseError(err)) {
+      status = 503
+      message = 'the database is unavailable; retry later'
+      reply.header('retry-after', 1)
+      request.log.warn({ err }, 'database error')
+    } else if (status >= 500) {
+      if (status === 500) message = 'internal error'
+      request.log.error({ err }, 'request failed')
+    }
+    if (err.details !== undefined) body.details = err.details
+    if (err.outcome !== undefined) body.outcome = err.outcome
+    reply.code(status).send({ statusCode: status, error: STATUS_CODES[status] ?? 'Error', message, ...body })
+  })
+
+  app.setNotFoundHandler((request, reply) => {
+    reply.code(404).send({ statusCode: 404, error: 'Not Found', message: `no route ${request.method} ${request.url.split('?')[0]}` })
+  })
+}
+
+export default fp(errorHandler, { name: 'error-handler' })

@@ -1,0 +1,35 @@
+// GET /healthz (the process runs), GET /readyz (the database answers a ping)
+import { errorResponses } from '../schemas/common.js'
+
+const readyBody = {
+  type: 'object',
+  properties: {
+    status: { type: 'string' },
+    backend: { type: 'string' },
+    transactions: { type: 'boolean' },
+    layout: { type: 'string' },
+    error: { type: 'string' }
+  }
+}
+
+export default async function healthRoutes (app) {
+  const { mongo, storage } = app
+
+  app.get('/healthz', {
+    schema: { summary: 'Liveness', tags: ['health'], response: { 200: { type: 'object', properties: { status: { type: 'string' } } } } }
+  }, async () => ({ status: 'ok' }))
+
+  app.get('/readyz', {
+    schema: { summary: 'Readiness: the database answers a ping', tags: ['health'], response: { 200: readyBody, 503: readyBody, ...errorResponses(500) } }
+  }, async (request, reply) => {
+    const body = { backend: mongo.backend, transactions: mongo.transactions, layout: storage.layout.name }
+    try {
+      await mongo.db.command({ ping: 1 })
+      return { status: 'ready', ...body }
+    } catch (err) {
+      request.log.warn({ err }, 'readiness ping failed')
+      reply.code(503).header('retry-after', 1)
+      return { status: 'unavailable', ...body, error: 'the database did not answer a ping' }
+    }
+  })
+}

@@ -1,0 +1,42 @@
+// POST /v1/events: one event or a non-empty array of events.
+
+import { METRIC_NAME_PATTERN, errorResponses } from './common.js'
+
+const ISO_WITH_ZONE_PATTERN = '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,9})?)?([Zz]|[+-]\\d{2}:\\d{2})$'
+
+export const MAX_ABS_VALUE = 1e15
+
+export const eventSchema = {
+  type: 'object',
+  required: ['metric'],
+  additionalProperties: false,
+  properties: {
+    metric: { type: 'string', pattern: METRIC_NAME_PATTERN, description: 'Metric name: letters, digits, _ . : -; at most 200 characters; starts with a letter or digit' },
+    value: { type: 'number', minimum: -MAX_ABS_VALUE, maximum: MAX_ABS_VALUE, default: 1, description: 'Increment; default 1' },
+    ts: {
+      description: 'Event time: ISO-8601 with Z or an offset, or epoch milliseconds; default the time of receipt',
+      type: ['string', 'integer'],
+      pattern: ISO_WITH_ZONE_PATTERN, // applies to strings only
+      minimum: 0 // applies to numbers only
+    }
+  }
+}
+
+export const postEventsSchema = {
+  summary: 'Ingest metric increments',
+  description: 'One event or an array of events. Answered 200 only after MongoDB acknowledged every write holding them.',
+  tags: ['events'],
+  body: {
+    if: { type: 'array' },
+    then: { type: 'array', minItems: 1, items: eventSchema },
+    else: eventSchema
+  },
+  response: {
+    200: {
+      type: 'object',
+      required: ['accepted'],
+      properties: { accepted: { type: 'integer' } }
+    },
+    ...errorResponses(400, 401, 403, 413, 415, 503, 504)
+  }
+}

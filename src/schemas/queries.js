@@ -1,0 +1,105 @@
+// Route schemas of the read API. Query values stay strings; query-params.js parses them.
+import { METRIC_NAME_PATTERN, errorResponses } from './common.js'
+
+const timeParam = description => ({ type: 'string', minLength: 1, maxLength: 40, description })
+const metricParams = {
+  type: 'object',
+  required: ['metric'],
+  properties: { metric: { type: 'string', pattern: METRIC_NAME_PATTERN } }
+}
+const nullableNumbers = { type: 'array', items: { type: ['number', 'null'] } }
+
+export const listMetricsSchema = {
+  summary: 'List metrics',
+  description: 'The registry sorted by name, paged: pass `next` as `after` for the following page.',
+  tags: ['metrics'],
+  querystring: {
+    type: 'object',
+    additionalProperties: false,
+    properties: {
+      prefix: { type: 'string', pattern: '^[A-Za-z0-9_.:-]{0,200}$' },
+      limit: { type: 'string', pattern: '^(?:[1-9]\\d{0,3}|10000)$', description: '1..10000, default 1000' },
+      after: { type: 'string', pattern: METRIC_NAME_PATTERN }
+    }
+  },
+  response: {
+    200: {
+      type: 'object',
+      required: ['metrics', 'next'],
+      properties: {
+        metrics: {
+          type: 'array',
+          items: {
+            type: 'object',
+            properties: { name: { type: 'string' }, firstSeen: { type: ['string', 'null'] }, lastSeen: { type: ['string', 'null'] } }
+          }
+        },
+        next: { type: ['string', 'null'] }
+      }
+    },
+    ...errorResponses(400, 401, 403, 503)
+  }
+}
+
+export const seriesSchema = {
+  summary: 'Series of a metric',
+  description: 'Points at UTC step boundaries over [from, to) (from rounded down, to up to the step). A value is null where no document exists for that day (month), 0 where it exists and the slot is zero.',
+  tags: ['metrics'],
+  params: metricParams,
+  querystring: {
+    type: 'object',
+    additionalProperties: false,
+    properties: {
+      from: timeParam('inclusive; epoch ms or ISO-8601 with Z/offset; default to − 24 h'),
+      to: timeParam('exclusive; default now'),
+      step: { type: 'string', enum: ['minute', 'hour', 'day', 'month'], description: 'default: the finest step with at most MAX_POINTS points' }
+    }
+  },
+  response: {
+    200: {
+      type: 'object',
+      required: ['metric', 'step', 'from', 'to', 'timestamps', 'values'],
+      properties: {
+        metric: { type: 'string' },
+        step: { type: 'string' },
+        from: { type: 'integer' },
+        to: { type: 'integer' },
+        timestamps: { type: 'array', items: { type: 'integer' } },
+        values: nullableNumbers
+      }
+    },
+    ...errorResponses(400, 401, 403, 404, 503)
+  }
+}
+
+export const ytdSchema = {
+  summary: 'Year-to-date total of a metric',
+  description: 'From at most 12 monthly documents. The asOf month counts days 1..asOf\'s day. A month without data has total null.',
+  tags: ['metrics'],
+  params: metricParams,
+  querystring: {
+    type: 'object',
+    additionalProperties: false,
+    properties: {
+      year: { type: 'string', description: 'default: asOf\'s year, or this year' },
+      asOf: timeParam('default now, or the year\'s end for past years')
+    }
+  },
+  response: {
+    200: {
+      type: 'object',
+      required: ['metric', 'year', 'asOf', 'total', 'months'],
+      properties: {
+        metric: { type: 'string' },
+        year: { type: 'integer' },
+        asOf: { type: 'integer' },
+        total: { type: 'number' },
+        months: {
+          type: 'array',
+          items: { type: 'object', properties: { month: { type: 'string' }, total: { type: ['number', 'null'] } } }
+        }
+      }
+    },
+    ...errorResponses(400, 401, 403, 404, 503)
+  }
+}

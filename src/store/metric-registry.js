@@ -1,0 +1,67 @@
+// The `metrics` registry's in-process side: which metric names exist, the
+// MAX_METRICS admission of new names, and the paged listing.
+//
+// Admission counts the names this instance has loaded or admitted, so with
+// several instances the limit can be overshot by the names admitted at the
+// same moment elsewhere; the registry itself is written by the writer's flush.
+
+/** Smallest string greater than every string starting with prefix */
+function prefixEnd (prefix) {
+  return prefix + '\uffff'
+}
+
+export function createMetricRegistry ({ collection, maxMetrics }) {
+  const known = new Set() // loaded from the database, or admitted here
+  const confirmed = new Set() // seen in the database
+
+  return {
+    async load () {
+      const cursor = collection.find({}, { projection: { _id: 1 } })
+      for await (const { _id } of cursor) {
+        known.add(_id)
+        confirmed.add(_id)
+      }
+      return known.size
+    },
+
+    /** → null when every name may be written, else the error to answer */
+    async admit (names) {
+      let unknown = names.filter(n => !known.has(n))
+      if (unknown.length === 0) return null
+      const found = await collection.find({ _id: { $in: unknown } }, { projection: { _id: 1 } }).toArray()
+      for (const { _id } of found) { known.add(_id); confirmed.add(_id) }
+      unknown = unknown.filter(n => !known.has(n))
+      if (known.size + unknown.length > maxMetrics) {
+        return { limit: maxMetrics, newMetrics: unknown.length, known: known.size }
+      }
+      for (const n of unknown) known.add(n)
+      return null
+    },
+
+    /** Whether a metric is in the registry (positive answers cached) */
+    async exists (name) {
+      if (confirmed.has(name)) return true
+      const doc = await collection.findOne({ _id: name }, { projection: { _id: 1 } })
+      if (doc) confirmed.add(name)
+      return Boolean(doc)
+    },
+
+    /** One page of the registry sorted by name; `next` is the cursor for the following page. */
+    async list ({ prefix = '', limit, after }) {
+      const range = {}
+      if (prefix) { range.$gte = prefix; range.$lt = prefixEnd(prefix) }
+      if (after !== undefined && (range.$gte === undefined || after >= range.$gte)) {
+        delete range.$gte
+        range.$gt = after
+      }
+      const filter = Object.keys(range).length ? { _id: range } : {}
+      const docs = await collection.find(filter, { projection: { firstSeen: 1, lastSeen: 1 } })
+        .sort({ _id: 1 }).limit(limit + 1).toArray()
+      const page = docs.slice(0, limit)
+      return {
+        metrics: page.map(d => ({ name: d._id, firstSeen: d.firstSeen?.toISOString() ?? null, lastSeen: d.lastSeen?.toISOString() ?? null })),
+        next: docs.length > limit ? page[page.length - 1]._id : null
+      }
+    }
+  }
+}

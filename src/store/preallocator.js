@@ -1,0 +1,98 @@
+// Probabilistic preallocation (DESIGN §3): for an event, with probability p,
+// make sure the day after the event's day exists zero-filled (and the next
+// month's document when that day starts a month), off the request path.
+import { monthlyZeroIncrements } from '../bucket/increments.js'
+import { DAY_MS, dayId, monthId, startOfDay, utcParts } from '../bucket/time.js'
+
+const MAX_RETRIES = 2
+
+/** Upsert that $inc's every counter by 0: fills holes, never overwrites a count. */
+export function zeroFillUpdate (id, metric, date, inc) {
+  return {
+    filter: { _id: id },
+    update: { $inc: inc, $setOnInsert: { metric, date: new Date(date) } },
+    options: { upsert: true }
+  }
+}
+
+/**
+ * collections: { daily (the layout's collection), monthly }
+ * options: layout, clock, random, probability, logger, observer ({ preallocated(kind) }),
+ *   recentLimit (ids remembered as ensured), maxQueued (pending preallocations)
+ */
+export function createPreallocator (collections, options) {
+  const { layout, clock, random = Math.random, probability, logger, observer = {}, recentLimit = 20_000, maxQueued = 2_000 } = options
+  const dayZero = Object.freeze(layout.zeroIncrements())
+  const recent = new Map() // id → true, in insertion order: a bounded "recently ensured" set
+  const jobs = []
+  let running = null
+  let closed = false
+
+  function remember (id) {
+    if (recent.has(id)) return false
+    recent.set(id, true)
+    if (recent.size > recentLimit) recent.delete(recent.keys().next().value)
+    return true
+  }
+
+  async function upsertZeroFilled (collection, id, metric, date, inc) {
+    const { filter, update, options: opts } = zeroFillUpdate(id, metric, date, inc)
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await collection.updateOne(filter, update, opts)
+      } catch (err) {
+        // A concurrent upsert of the same new _id: the document exists now; fill it.
+        if (err?.code !== 11000 || attempt >= MAX_RETRIES) throw err
+      }
+    }
+  }
+
+  /** Ensures the zero-filled day document (and month document on the 1st). */
+  async function preallocateDay (metric, dayStart, kind = 'probabilistic') {
+    await upsertZeroFilled(collections.daily, dayId(metric, dayStart), metric, dayStart, dayZero)
+    observer.preallocated?.(kind, 'daily')
+    if (utcParts(dayStart).day === 1) {
+      await upsertZeroFilled(collections.monthly, monthId(metric, dayStart), metric, dayStart, monthlyZeroIncrements(dayStart))
+      observer.preallocated?.(kind, 'monthly')
+    }
+  }
+
+  async function work () {
+    while (jobs.length > 0 && !closed) {
+      const { metric, day } = jobs.shift()
+      try {
+        await preallocateDay(metric, day)
+      } catch (err) {
+        recent.delete(dayId(metric, day)) // let a later event try again
+        logger.warn({ err, metric, day: new Date(day).toISOString() }, 'preallocation failed')
+      }
+    }
+    running = null
+  }
+
+  return {
+    preallocateDay,
+    /** Called with a request's events; never waits for the database. */
+    consider (events) {
+      if (probability <= 0 || closed) return
+      const latest = startOfDay(clock.now()) + DAY_MS
+      for (const { metric, time } of events) {
+        if (random() >= probability) continue
+        const day = startOfDay(time) + DAY_MS
+        if (day > latest) continue // more than one day ahead of the service clock
+        if (jobs.length >= maxQueued || !remember(dayId(metric, day))) continue
+        jobs.push({ metric, day })
+      }
+      if (jobs.length > 0 && !running) running = work()
+    },
+    /** Waits for queued preallocations (tests, shutdown). */
+    async idle () {
+      while (running) await running
+    },
+    async close () {
+      closed = true
+      jobs.length = 0
+      await running
+    }
+  }
+}

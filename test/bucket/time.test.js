@@ -1,0 +1,89 @@
+import { describe, expect, it } from 'vitest'
+import {
+  ceilToStep, countPoints, dayId, daysInMonth, floorToStep, monthId, nextStep,
+  parseBucketId, parseEventTime, parseQueryTime, startOfDay, utcParts
+} from '../../src/bucket/time.js'
+
+describe('parseEventTime', () => {
+  it('reads ISO-8601 with Z or an offset, and epoch ms', () => {
+    expect(parseEventTime('2026-11-21T10:15:00Z')).toBe(Date.UTC(2026, 10, 21, 10, 15))
+    expect(parseEventTime('2026-11-21T10:15:30.250Z')).toBe(Date.UTC(2026, 10, 21, 10, 15, 30, 250))
+    expect(parseEventTime('2026-11-21T12:15:00+02:00')).toBe(Date.UTC(2026, 10, 21, 10, 15))
+    expect(parseEventTime('2026-11-21T00:30:00-05:00')).toBe(Date.UTC(2026, 10, 21, 5, 30))
+    expect(parseEventTime(Date.UTC(2024, 1, 29, 23, 59))).toBe(Date.UTC(2024, 1, 29, 23, 59))
+  })
+
+  it('refuses a time without a zone, an impossible date, fractions and junk', () => {
+    expect(parseEventTime('2026-11-21T10:15:00')).toBeNull()
+    expect(parseEventTime('2026-11-21')).toBeNull()
+    expect(parseEventTime('2026-02-29T00:00:00Z')).toBeNull() // not a leap year
+    expect(parseEventTime('2026-13-01T00:00:00Z')).toBeNull()
+    expect(parseEventTime('2026-04-31T00:00:00Z')).toBeNull()
+    expect(parseEventTime('2026-11-21T24:00:00Z')).toBeNull()
+    expect(parseEventTime('yesterday')).toBeNull()
+    expect(parseEventTime(1.5)).toBeNull()
+    expect(parseEventTime(-1)).toBeNull()
+    expect(parseEventTime(Number.NaN)).toBeNull()
+  })
+
+  it('accepts the leap day of a leap year', () => {
+    expect(parseEventTime('2024-02-29T12:00:00Z')).toBe(Date.UTC(2024, 1, 29, 12))
+  })
+
+  it('reads query times: all digits are epoch ms', () => {
+    expect(parseQueryTime('1700000000000')).toBe(1700000000000)
+    expect(parseQueryTime('2026-01-01T00:00:00Z')).toBe(Date.UTC(2026, 0, 1))
+    expect(parseQueryTime('-5')).toBeNull()
+  })
+})
+
+describe('ids and calendar', () => {
+  it('puts the metric first and pads the date', () => {
+    const t = Date.UTC(2026, 0, 5, 3, 4)
+    expect(dayId('cpu.load', t)).toBe('cpu.load/20260105')
+    expect(monthId('cpu.load', t)).toBe('cpu.load/202601')
+  })
+
+  it('round-trips ids', () => {
+    expect(parseBucketId('a:b/20240229')).toEqual({ metric: 'a:b', date: Date.UTC(2024, 1, 29) })
+    expect(parseBucketId('x/202612')).toEqual({ metric: 'x', date: Date.UTC(2026, 11, 1) })
+    expect(parseBucketId('x/20260230')).toBeNull()
+  })
+
+  it('knows month lengths and leap years', () => {
+    expect(daysInMonth(2024, 2)).toBe(29)
+    expect(daysInMonth(2026, 2)).toBe(28)
+    expect(daysInMonth(1900, 2)).toBe(28)
+    expect(daysInMonth(2000, 2)).toBe(29)
+    expect(daysInMonth(2026, 4)).toBe(30)
+    expect(daysInMonth(2026, 12)).toBe(31)
+  })
+
+  it('crosses Dec 31 → Jan 1 in UTC', () => {
+    const lastMinute = Date.UTC(2026, 11, 31, 23, 59, 59, 999)
+    expect(utcParts(lastMinute)).toEqual({ year: 2026, month: 12, day: 31, hour: 23, minute: 59 })
+    expect(dayId('m', lastMinute + 1)).toBe('m/20270101')
+    expect(startOfDay(lastMinute)).toBe(Date.UTC(2026, 11, 31))
+  })
+})
+
+describe('steps', () => {
+  const t = Date.UTC(2026, 10, 21, 10, 15, 30)
+  it('rounds down and up to each step', () => {
+    expect(floorToStep(t, 'minute')).toBe(Date.UTC(2026, 10, 21, 10, 15))
+    expect(ceilToStep(t, 'minute')).toBe(Date.UTC(2026, 10, 21, 10, 16))
+    expect(floorToStep(t, 'hour')).toBe(Date.UTC(2026, 10, 21, 10))
+    expect(ceilToStep(t, 'day')).toBe(Date.UTC(2026, 10, 22))
+    expect(floorToStep(t, 'month')).toBe(Date.UTC(2026, 10, 1))
+    expect(ceilToStep(t, 'month')).toBe(Date.UTC(2026, 11, 1))
+    expect(ceilToStep(Date.UTC(2026, 10, 1), 'month')).toBe(Date.UTC(2026, 10, 1))
+    expect(nextStep(Date.UTC(2026, 11, 1), 'month')).toBe(Date.UTC(2027, 0, 1))
+  })
+
+  it('counts points in the rounded window', () => {
+    expect(countPoints(Date.UTC(2026, 0, 1), Date.UTC(2026, 0, 2), 'minute')).toBe(1440)
+    expect(countPoints(Date.UTC(2026, 0, 1, 0, 0, 30), Date.UTC(2026, 0, 1, 0, 2, 1), 'minute')).toBe(3)
+    expect(countPoints(Date.UTC(2026, 0, 15), Date.UTC(2027, 0, 15), 'month')).toBe(13)
+    expect(countPoints(Date.UTC(2024, 0, 1), Date.UTC(2025, 0, 1), 'day')).toBe(366)
+  })
+})
