@@ -22,6 +22,7 @@ import metricsRoutes from './routes/metrics.js'
  *   loggerInstance  a pino logger to use instead
  *   sweepSchedule  start the node-cron sweep (default true)
  *   observer    hooks for metrics (flushed, answered, preallocated)
+ *   onClose     async () => {} run after everything else closed (e.g. stop the embedded database)
  */
 export async function buildApp (options = {}) {
   const config = options.config ?? loadConfig()
@@ -39,6 +40,9 @@ export async function buildApp (options = {}) {
     schemaErrorFormatter,
     return503OnClosing: true
   })
+  // onClose hooks run last-registered first: this one, registered before the
+  // database, runs after the writer flushed and the client closed.
+  if (options.onClose) app.addHook('onClose', options.onClose)
   app.decorate('config', config)
   app.decorate('clock', options.clock ?? systemClock)
   app.addSchema(errorSchema)

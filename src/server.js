@@ -30,8 +30,13 @@ async function main () {
     }
   }
 
-  const app = await buildApp({ config, mongodbUri: embedded?.uri, backend: embedded?.backend, loggerInstance: log })
-  if (embedded) app.addHook('onClose', () => embedded.stop())
+  const app = await buildApp({
+    config,
+    mongodbUri: embedded?.uri,
+    backend: embedded?.backend,
+    loggerInstance: log,
+    onClose: embedded ? () => embedded.stop() : undefined
+  })
 
   closeWithGrace({ delay: config.writeTimeoutMs * 3 }, async ({ signal, err }) => {
     if (err) app.log.error({ err }, 'closing after an error')

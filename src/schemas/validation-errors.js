@@ -22,7 +22,7 @@ function describe (error) {
     case 'minItems':
       return 'must hold at least one event'
     case 'type':
-      return `must be ${error.params.type.replace(',', ' or ')}`
+      return `must be ${[].concat(error.params.type).join(' or ')}`
     default:
       return error.message
   }

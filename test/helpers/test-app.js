@@ -16,14 +16,13 @@ export function uniqueDbName (label) {
 export async function testApp (label, { env = {}, ...options } = {}) {
   const dbName = env.MONGODB_DB ?? uniqueDbName(label)
   const config = loadConfig({ LOG_LEVEL: 'silent', ...env, MONGODB_DB: dbName })
-  const app = await buildApp({ config, mongodbUri: mongodbUri(), sweepSchedule: false, ...options })
-  app.addHook('onClose', async () => {
+  const dropDatabase = async () => {
     if (options.keepDatabase) return
     const client = await new MongoClient(mongodbUri()).connect()
     await client.db(dbName).dropDatabase().catch(() => {})
     await client.close()
-  })
-  return app
+  }
+  return buildApp({ config, mongodbUri: mongodbUri(), sweepSchedule: false, onClose: dropDatabase, ...options })
 }
 
 /** A direct client to the suite's server, for reading what the app wrote */

@@ -1,0 +1,91 @@
+// Probabilistic preallocation and the sweep against a real server.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { manualClock } from '../../src/clock.js'
+import { testApp } from '../helpers/test-app.js'
+
+const NOW = Date.UTC(2026, 10, 30, 20, 0) // Nov 30: tomorrow starts a month
+const clock = manualClock(NOW)
+
+function expectZeroFilledDay (doc) {
+  expect(Object.keys(doc.hourly)).toHaveLength(24)
+  expect(Object.keys(doc.minute)).toHaveLength(24)
+  for (const h of Object.keys(doc.minute)) expect(Object.keys(doc.minute[h])).toHaveLength(60)
+}
+
+describe('probabilistic preallocation', () => {
+  let always, never
+  beforeAll(async () => {
+    always = await testApp('prealloc1', { clock, random: () => 0, env: { PREALLOC_PROBABILITY: '1' } })
+    never = await testApp('prealloc0', { clock, random: () => 0, env: { PREALLOC_PROBABILITY: '0' } })
+  })
+  afterAll(async () => { await always?.close(); await never?.close() })
+
+  const post = (app, body) => app.inject({ method: 'POST', url: '/v1/events', payload: body })
+
+  it('with p = 1 creates the next day zero-filled, and the next month on a month end', async () => {
+    expect((await post(always, { metric: 'p.one', value: 3 })).statusCode).toBe(200)
+    await always.storage.preallocator.idle()
+    const db = always.mongo.db
+    const tomorrow = await db.collection('daily').findOne({ _id: 'p.one/20261201' })
+    expect(tomorrow).toMatchObject({ metric: 'p.one', date: new Date('2026-12-01T00:00:00Z'), daily: 0 })
+    expectZeroFilledDay(tomorrow)
+    expect(Object.values(tomorrow.hourly).every(v => v === 0)).toBe(true)
+    const december = await db.collection('monthly').findOne({ _id: 'p.one/202612' })
+    expect(december).toMatchObject({ metric: 'p.one', monthly: 0 })
+    expect(Object.keys(december.daily)).toHaveLength(31)
+  })
+
+  it('never overwrites a count written before the preallocation', async () => {
+    const db = always.mongo.db
+    // write Dec 1 first (within MAX_FUTURE_MS of nothing: use Nov 29 → Nov 30 instead)
+    expect((await post(always, { metric: 'p.keep', value: 7, ts: '2026-11-30T05:05:00Z' })).statusCode).toBe(200)
+    await always.storage.preallocator.idle()
+    expect((await post(always, { metric: 'p.keep', value: 1, ts: '2026-11-29T10:00:00Z' })).statusCode).toBe(200)
+    await always.storage.preallocator.idle()
+    const day = await db.collection('daily').findOne({ _id: 'p.keep/20261130' })
+    expect(day.daily).toBe(7)
+    expect(day.hourly[5]).toBe(7)
+    expect(day.minute[5][5]).toBe(7)
+    expect(day.minute[5][6]).toBe(0)
+    expectZeroFilledDay(day)
+  })
+
+  it('does not preallocate beyond tomorrow of the service clock, and not at all with p = 0', async () => {
+    expect((await post(never, { metric: 'p.zero' })).statusCode).toBe(200)
+    await never.storage.preallocator.idle()
+    expect(await never.mongo.db.collection('daily').countDocuments({ metric: 'p.zero' })).toBe(1)
+    // Dec 1 event (within MAX_FUTURE_MS? no: 4 h ahead) is refused; use the clock's last minutes instead
+    clock.set(Date.UTC(2026, 10, 30, 23, 58))
+    expect((await post(always, { metric: 'p.edge', ts: '2026-12-01T00:01:00Z' })).statusCode).toBe(200)
+    await always.storage.preallocator.idle()
+    expect(await always.mongo.db.collection('daily').findOne({ _id: 'p.edge/20261202' })).toBeNull()
+    clock.set(NOW)
+  })
+})
+
+describe('sweep', () => {
+  let app
+  beforeAll(async () => {
+    app = await testApp('sweep', { clock, env: { PREALLOC_PROBABILITY: '0', PREALLOC_SWEEP_RATE: '1000' } })
+  })
+  afterAll(async () => { await app?.close() })
+
+  it('preallocates tomorrow for metrics written today, once', async () => {
+    const db = app.mongo.db
+    expect((await app.inject({ method: 'POST', url: '/v1/events', payload: [{ metric: 's.a' }, { metric: 's.b', ts: '2026-11-20T00:00:00Z' }] })).statusCode).toBe(200)
+    // a metric last written yesterday is not swept
+    await db.collection('metrics').insertOne({ _id: 's.old', firstSeen: new Date(NOW - 2 * 86400_000), lastSeen: new Date(NOW - 2 * 86400_000), lastWrite: new Date(NOW - 86400_000) })
+    const first = await app.storage.sweep.runOnce()
+    expect(first).toMatchObject({ checked: 2, created: 2 })
+    for (const m of ['s.a', 's.b']) expectZeroFilledDay(await db.collection('daily').findOne({ _id: `${m}/20261201` }))
+    expect(await db.collection('monthly').findOne({ _id: 's.a/202612' })).toMatchObject({ monthly: 0 })
+    expect(await db.collection('daily').findOne({ _id: 's.old/20261201' })).toBeNull()
+    expect(await app.storage.sweep.runOnce()).toMatchObject({ checked: 2, created: 0 })
+  })
+
+  it('never runs two sweeps at once', async () => {
+    const [a, b] = [app.storage.sweep.runOnce(), app.storage.sweep.runOnce()]
+    expect(a).toBe(b)
+    await a
+  })
+})
