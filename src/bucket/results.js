@@ -89,5 +89,3 @@ export function assembleYtd ({ year, asOf, docs }) {
   }
   return { total, months }
 }
-
-

@@ -58,7 +58,8 @@ export function createPreallocator (collections, options) {
   }
 
   async function work () {
-    while (jobs.length > 0 && !closed) {
+    // close() empties `jobs`, which ends this loop
+    while (jobs.length > 0) {
       const { metric, day } = jobs.shift()
       try {
         await preallocateDay(metric, day)
@@ -87,7 +88,7 @@ export function createPreallocator (collections, options) {
     },
     /** Waits for queued preallocations (tests, shutdown). */
     async idle () {
-      while (running) await running
+      await running
     },
     async close () {
       closed = true

@@ -29,7 +29,11 @@ export const serverSelectionError = () => new MongoServerSelectionError('server 
 export const networkTimeout = () => new MongoNetworkTimeoutError('socket timed out')
 
 export function deferred () {
-  let resolve, reject
-  const promise = new Promise((res, rej) => { resolve = res; reject = rej })
-  return { promise, resolve, reject }
+  return Promise.withResolvers ? Promise.withResolvers() : legacyResolvers()
+}
+
+function legacyResolvers () {
+  const out = {}
+  out.promise = new Promise((resolve, reject) => Object.assign(out, { resolve, reject }))
+  return out
 }
