@@ -36,7 +36,7 @@ export async function buildApp (options = {}) {
     bodyLimit: config.bodyLimitBytes,
     // Longer than any flush can take, so the server never cuts a request whose flush is in flight.
     requestTimeout: config.writeTimeoutMs * 3,
-    ajv: { customOptions: { coerceTypes: false, removeAdditional: false, useDefaults: true, allErrors: false } },
+    ajv: { customOptions: { coerceTypes: false, removeAdditional: false, useDefaults: true, allErrors: false, allowUnionTypes: true } },
     schemaErrorFormatter,
     return503OnClosing: true
   })
