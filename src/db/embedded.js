@@ -104,7 +104,9 @@ try {
 
 function locateMongod (timeoutMs) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--input-type=module', '-e', LOCATE_SCRIPT], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] })
+    // One download attempt (DESIGN §6): the library retries 3 times unless told otherwise.
+    const env = { MONGOMS_MAX_RETRIES: '1', ...process.env }
+    const child = spawn(process.execPath, ['--input-type=module', '-e', LOCATE_SCRIPT], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] })
     let out = ''
     child.stdout.on('data', (d) => { out += d })
     child.stderr.on('data', noop) // its download retries warn on the console
