@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest'
+import { spawnSync } from 'node:child_process'
+import { ConfigError, loadConfig } from '../src/config.js'
+
+describe('configuration', () => {
+  it('has the defaults of DESIGN §5', () => {
+    expect(loadConfig({})).toMatchObject({
+      port: 3000,
+      host: '127.0.0.1',
+      mongodbUri: null,
+      mongodbDb: 'statbucket',
+      flushIntervalMs: 10,
+      flushMaxDocs: 1000,
+      maxPendingEvents: 100000,
+      writeTimeoutMs: 10000,
+      preallocProbability: 0.000667,
+      preallocCron: '*/10 * * * *',
+      preallocSweepRate: 50,
+      maxEventsPerRequest: 10000,
+      bodyLimitBytes: 2 * 1024 * 1024,
+      maxFutureMs: 300000,
+      maxAgeDays: 400,
+      maxPoints: 20000,
+      maxMetrics: 100000,
+      bucketLayout: 'hierarchical'
+    })
+  })
+
+  it.each([
+    ['PORT', 'eighty'],
+    ['PORT', '70000'],
+    ['FLUSH_MAX_DOCS', '0'],
+    ['WRITE_TIMEOUT_MS', '-5'],
+    ['PREALLOC_PROBABILITY', '2'],
+    ['PREALLOC_PROBABILITY', 'often'],
+    ['PREALLOC_CRON', 'every minute'],
+    ['BUCKET_LAYOUT', 'nested'],
+    ['LOG_LEVEL', 'loud'],
+    ['MONGODB_URI', 'http://example'],
+    ['MONGODB_DB', 'a/b'],
+    ['WRITE_TOKENS', 'short']
+  ])('refuses %s=%s naming the variable', (name, value) => {
+    expect(() => loadConfig({ [name]: value })).toThrow(ConfigError)
+    expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`^${name}: `))
+  })
+
+  it('refuses MAX_PENDING_EVENTS below MAX_EVENTS_PER_REQUEST', () => {
+    expect(() => loadConfig({ MAX_PENDING_EVENTS: '10', MAX_EVENTS_PER_REQUEST: '100' })).toThrow(/^MAX_PENDING_EVENTS: must be ≥ MAX_EVENTS_PER_REQUEST/)
+  })
+
+  it('stops `npm start` with a message naming the bad variable and exit code 2', () => {
+    const result = spawnSync(process.execPath, ['src/server.js'], { env: { ...process.env, FLUSH_INTERVAL_MS: 'soon' }, encoding: 'utf8', timeout: 20_000 })
+    expect(result.status).toBe(2)
+    expect(result.stderr).toMatch(/bad configuration: FLUSH_INTERVAL_MS: must be a whole number/)
+  })
+})
