@@ -3,8 +3,14 @@ import Fastify from 'fastify'
 import { systemClock } from './clock.js'
 import { loadConfig } from './config.js'
 import errorHandler from './plugins/error-handler.js'
+import auth, { LOG_REDACT_PATHS } from './plugins/auth.js'
+import requestLimits, { serverOptions } from './plugins/request-limits.js'
 import database from './plugins/database.js'
 import storage from './plugins/storage.js'
+import openapi from './plugins/openapi.js'
+import prometheus from './plugins/prometheus.js'
+import requestId, { genReqId } from './plugins/request-id.js'
+import dashboard from './plugins/dashboard.js'
 import { errorSchema } from './schemas/common.js'
 import { schemaErrorFormatter } from './schemas/validation-errors.js'
 import eventsRoutes from './routes/events.js'
@@ -21,7 +27,7 @@ import metricsRoutes from './routes/metrics.js'
  *   logger      Fastify logger option (default: pino at LOG_LEVEL, pretty on a TTY)
  *   loggerInstance  a pino logger to use instead
  *   sweepSchedule  start the node-cron sweep (default true)
- *   observer    hooks for metrics (flushed, answered, preallocated)
+ *   observer    extra writer/preallocator hooks (flushed, answered, preallocated), called besides /metrics' own
  *   onClose     async () => {} run after everything else closed (e.g. stop the embedded database)
  */
 export async function buildApp (options = {}) {
@@ -32,13 +38,16 @@ export async function buildApp (options = {}) {
   const app = Fastify({
     ...(options.loggerInstance
       ? { loggerInstance: options.loggerInstance }
-      : { logger: options.logger ?? defaultLogger(config.logLevel) }),
+      : { logger: withRedaction(options.logger ?? defaultLogger(config.logLevel)) }),
     bodyLimit: config.bodyLimitBytes,
-    // Longer than any flush can take, so the server never cuts a request whose flush is in flight.
-    requestTimeout: config.writeTimeoutMs * 3,
+    // requestTimeout longer than any flush; header size and slow-client timeouts
+    ...serverOptions(config),
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, useDefaults: true, allErrors: false, allowUnionTypes: true } },
     schemaErrorFormatter,
-    return503OnClosing: true
+    // While closing, a request on a kept-alive connection still runs: the writer
+    // answers POSTs 503 + Retry-After, outcome not_applied (Fastify's own 503 has neither).
+    return503OnClosing: false,
+    genReqId
   })
   // onClose hooks run last-registered first: this one, registered before the
   // database, runs after the writer flushed and the client closed.
@@ -48,11 +57,17 @@ export async function buildApp (options = {}) {
   app.addSchema(errorSchema)
 
   await app.register(errorHandler)
+  await app.register(requestLimits)
+  await app.register(auth) // before every route: its rate limit attaches to routes added after it
+  await app.register(requestId)
+  await app.register(openapi) // before the routes: it collects them as they are added
+  await app.register(prometheus, { observer: options.observer }) // before storage: decorates app.observer
   await app.register(database, { uri, dbName: config.mongodbDb, writeTimeoutMs: config.writeTimeoutMs, backend: options.backend })
-  await app.register(storage, { random: options.random, observer: options.observer, sweepSchedule: options.sweepSchedule ?? true })
+  await app.register(storage, { random: options.random, sweepSchedule: options.sweepSchedule ?? true })
   await app.register(healthRoutes)
   await app.register(eventsRoutes)
   await app.register(metricsRoutes)
+  await app.register(dashboard)
   await app.ready()
   return app
 }
@@ -60,6 +75,12 @@ export async function buildApp (options = {}) {
 export function defaultLogger (level) {
   const pretty = process.stdout.isTTY && level !== 'silent'
   return pretty
-    ? { level, transport: { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' } } }
-    : { level }
+    ? { level, redact: LOG_REDACT_PATHS, transport: { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' } } }
+    : { level, redact: LOG_REDACT_PATHS }
+}
+
+/** Tokens never reach the log, whatever logger options a caller passes. */
+function withRedaction (logger) {
+  if (logger === true) return { redact: LOG_REDACT_PATHS }
+  return logger && typeof logger === 'object' && !logger.redact ? { ...logger, redact: LOG_REDACT_PATHS } : logger
 }

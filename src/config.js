@@ -70,7 +70,11 @@ export function loadConfig (env = process.env) {
     maxMetrics: integer(env, 'MAX_METRICS', 100_000, { min: 1, max: 10_000_000 }),
     bucketLayout: oneOf(env, 'BUCKET_LAYOUT', 'hierarchical', ['hierarchical', 'flat']),
     writeTokens: tokens(env, 'WRITE_TOKENS'),
-    readTokens: tokens(env, 'READ_TOKENS')
+    readTokens: tokens(env, 'READ_TOKENS'),
+    // unset: /metrics follows READ_TOKENS
+    metricsTokens: env.METRICS_TOKENS === undefined || env.METRICS_TOKENS.trim() === '' ? null : tokens(env, 'METRICS_TOKENS'),
+    rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 0, { min: 0, max: 10_000_000 }), // 0: off
+    idempotencyTtlSeconds: integer(env, 'IDEMPOTENCY_TTL', 86_400, { min: 60, max: 31_536_000 })
   }
   if (!cron.validate(config.preallocCron)) {
     throw new ConfigError('PREALLOC_CRON', `is not a valid cron expression: ${JSON.stringify(config.preallocCron)}`)

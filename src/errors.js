@@ -3,8 +3,14 @@
 import createError from '@fastify/error'
 
 export const BadRequestError = createError('SB_BAD_REQUEST', '%s', 400)
+export const UnauthorizedError = createError('SB_UNAUTHORIZED', '%s', 401)
+export const ForbiddenError = createError('SB_FORBIDDEN', '%s', 403)
 export const NotFoundError = createError('SB_NOT_FOUND', '%s', 404)
+export const ConflictError = createError('SB_CONFLICT', '%s', 409)
 export const TooLargeError = createError('SB_TOO_LARGE', '%s', 413)
+export const UriTooLongError = createError('SB_URI_TOO_LONG', '%s', 414)
+export const UnprocessableError = createError('SB_UNPROCESSABLE', '%s', 422)
+export const TooManyRequestsError = createError('SB_TOO_MANY_REQUESTS', '%s', 429)
 export const UnavailableError = createError('SB_UNAVAILABLE', '%s', 503)
 export const WriteUnknownError = createError('SB_WRITE_UNKNOWN', '%s', 504)
 

@@ -22,11 +22,14 @@ async function database (app, { uri, dbName, writeTimeoutMs, backend }) {
   const client = new MongoClient(uri, driverOptions(writeTimeoutMs))
   await client.connect()
   const db = client.db(dbName)
+  const transactions = await supportsTransactions(client, db)
   const mongo = {
     client,
     db,
     backend: backend ?? await detectBackend(db),
-    transactions: await supportsTransactions(client, db)
+    transactions,
+    // Where transactions work, retryable writes do too: the driver may resend a write.
+    writesRetried: transactions && client.options.retryWrites !== false
   }
   app.log.info({ backend: mongo.backend, transactions: mongo.transactions, db: dbName }, 'connected to MongoDB')
   app.decorate('mongo', mongo)

@@ -21,6 +21,7 @@ async function errorHandler (app) {
     if (isDatabaseError(err)) {
       status = 503
       message = 'the database is unavailable; retry later'
+      body.outcome = 'not_applied' // raised before any write of this request was sent
       reply.header('retry-after', 1)
       request.log.warn({ err }, 'database error')
     } else if (status >= 500) {

@@ -3,12 +3,14 @@
 import fp from 'fastify-plugin'
 import { LAYOUTS } from '../bucket/layouts.js'
 import { createCoalescingWriter } from '../store/coalescing-writer.js'
+import { executeKeyedFlush } from '../store/idempotency-flush.js'
+import { KEY_COLLECTION, createIdempotencyStore } from '../store/idempotency-store.js'
 import { createMetricRegistry } from '../store/metric-registry.js'
 import { createPreallocSweep } from '../store/prealloc-sweep.js'
 import { createPreallocator } from '../store/preallocator.js'
 import { createReader } from '../store/reader.js'
 
-async function storage (app, { random, observer = {}, sweepSchedule = true }) {
+async function storage (app, { random, observer = app.observer ?? {}, sweepSchedule = true }) {
   const { config, clock, mongo } = app
   const layout = LAYOUTS[config.bucketLayout]
   const collections = {
@@ -17,6 +19,8 @@ async function storage (app, { random, observer = {}, sweepSchedule = true }) {
     metrics: mongo.db.collection('metrics')
   }
   const log = app.log.child({ component: 'storage' })
+  // Idempotency-Key needs transactions: without them there is no key store.
+  const keyCollection = mongo.transactions ? mongo.db.collection(KEY_COLLECTION) : null
   const writer = createCoalescingWriter(collections, {
     flushIntervalMs: config.flushIntervalMs,
     flushMaxDocs: config.flushMaxDocs,
@@ -24,8 +28,12 @@ async function storage (app, { random, observer = {}, sweepSchedule = true }) {
     writeTimeoutMs: config.writeTimeoutMs,
     clock,
     logger: log,
-    observer
+    observer,
+    writesRetried: mongo.writesRetried,
+    keyedFlush: keyCollection && ((units, options) => executeKeyedFlush(units, { ...options, client: mongo.client, collections, keyCollection }))
   })
+  const idempotency = keyCollection && createIdempotencyStore({ collection: keyCollection, writer, ttlSeconds: config.idempotencyTtlSeconds })
+  if (idempotency) await idempotency.ensureIndexes()
   const preallocator = createPreallocator(collections, {
     layout, clock, random, probability: config.preallocProbability, logger: log, observer
   })
@@ -43,7 +51,7 @@ async function storage (app, { random, observer = {}, sweepSchedule = true }) {
   const reader = createReader({ collections, layout })
   if (sweepSchedule) sweep.start()
 
-  app.decorate('storage', { layout, collections, writer, preallocator, sweep, registry, reader })
+  app.decorate('storage', { layout, collections, writer, preallocator, sweep, registry, reader, idempotency })
 
   // preClose runs before in-flight requests finish: flush what is queued now
   // so that they get their answers; onClose (after them) releases the rest.

@@ -26,6 +26,16 @@ export const postEventsSchema = {
   summary: 'Ingest metric increments',
   description: 'One event or an array of events. Answered 200 only after MongoDB acknowledged every write holding them.',
   tags: ['events'],
+  headers: {
+    type: 'object',
+    properties: {
+      'idempotency-key': {
+        type: 'string',
+        pattern: '^[\\x21-\\x7E]{1,255}$',
+        description: 'Makes a retry safe: a request with a key already applied answers 200 with the first answer and applies nothing (409 while in flight, 422 if reused with another body). Needs a deployment with transactions (replica set, sharded cluster): elsewhere a key is answered 400.'
+      }
+    }
+  },
   body: {
     if: { type: 'array' },
     then: { type: 'array', minItems: 1, items: eventSchema },
@@ -37,6 +47,6 @@ export const postEventsSchema = {
       required: ['accepted'],
       properties: { accepted: { type: 'integer' } }
     },
-    ...errorResponses(400, 401, 403, 413, 415, 503, 504)
+    ...errorResponses(400, 401, 403, 409, 413, 414, 415, 422, 429, 503, 504)
   }
 }

@@ -5,11 +5,19 @@
 import { mergeWriteUnits } from '../bucket/increments.js'
 import { APPLIED, NOT_APPLIED, UNKNOWN, combineOutcomes } from './write-outcomes.js'
 import { executeFlush } from './flush-executor.js'
+import { KEY_RECORDED } from './idempotency-flush.js'
 
 const ANSWERS = {
   [APPLIED]: { status: 200, outcome: 'applied' },
   [NOT_APPLIED]: { status: 503, outcome: 'not_applied' },
-  [UNKNOWN]: { status: 504, outcome: 'unknown' }
+  [UNKNOWN]: { status: 504, outcome: 'unknown' },
+  // a keyed request whose key another request recorded meanwhile (nothing applied by this one)
+  [KEY_RECORDED]: { status: 409, outcome: 'key_recorded' }
+}
+
+const REASONS = {
+  [NOT_APPLIED]: 'the database could not be reached',
+  [UNKNOWN]: 'the database did not acknowledge every write'
 }
 
 function unitKeys (unit) {
@@ -24,12 +32,17 @@ function unitKeys (unit) {
  * collections: { daily, monthly, metrics } (driver collections or fakes)
  * options: flushIntervalMs, flushMaxDocs, maxPendingEvents, writeTimeoutMs,
  *   maxRetries, clock ({ now() }), logger, observer (optional hooks:
- *   flushed({ durationMs, docs, events, units, statements, retries }), answered(answer, events))
+ *   flushed({ durationMs, docs, events, units, statements, retries }), answered(answer, events)),
+ *   writesRetried (the driver retries writes: see wasNeverSent),
+ *   keyedFlush (units, { now, maxRetries, writeOptions }) → { outcomes: Map<unit, outcome>, errors, statements, retries }:
+ *     writes the units that carry `idempotency` (see idempotency-flush.js); without it such units get 503.
+ * A unit may carry `settled()`, called once this writer will not apply it any more
+ * (answered before a flush, or its flush ended — later than its answer after a watchdog 504).
  */
 export function createCoalescingWriter (collections, options) {
   const {
     flushIntervalMs, flushMaxDocs, maxPendingEvents, writeTimeoutMs,
-    maxRetries = 3, clock, logger, observer = {}, writeOptions
+    maxRetries = 3, clock, logger, observer = {}, writeOptions, writesRetried = false, keyedFlush = null
   } = options
 
   let queue = [] // units in arrival order
@@ -52,6 +65,12 @@ export function createCoalescingWriter (collections, options) {
     unit.resolve(reply)
   }
 
+  function settle (unit) {
+    if (unit.settledCalled) return
+    unit.settledCalled = true
+    try { unit.settled?.() } catch (err) { logger.error({ err }, 'settled() threw') }
+  }
+
   function trackDocs (unit, delta) {
     for (const key of unit.docKeys) {
       if (key[0] === 'r') continue
@@ -67,6 +86,7 @@ export function createCoalescingWriter (collections, options) {
     queue.splice(i, 1)
     trackDocs(unit, -1)
     answer(unit, NOT_APPLIED, `waited in the queue longer than WRITE_TIMEOUT_MS (${writeTimeoutMs} ms)`)
+    settle(unit)
     notifyIfIdle()
   }
 
@@ -111,43 +131,56 @@ export function createCoalescingWriter (collections, options) {
 
   async function runFlush (units) {
     const started = performance.now()
-    const merged = mergeWriteUnits(units)
+    // Keyed requests (Idempotency-Key) go in a transaction of their own, beside the others.
+    const keyed = units.filter(u => u.idempotency)
+    const plain = keyed.length ? units.filter(u => !u.idempotency) : units
+    const merged = mergeWriteUnits(plain)
+    const events = merged.events + keyed.reduce((n, u) => n + u.events, 0)
     // The flush must end within writeTimeoutMs for its requests; the driver
     // timeouts bound the operation itself, this bounds the answers.
     let watchdog
     const overdue = new Promise(resolve => {
       watchdog = setTimeout(resolve, writeTimeoutMs, null)
     })
-    const sending = executeFlush(merged, collections, { now: clock.now(), maxRetries, writeOptions })
-      .catch(err => ({ failed: err }))
+    const now = clock.now()
+    const sending = Promise.all([
+      executeFlush(merged, collections, { now, maxRetries, writeOptions, writesRetried }),
+      keyed.length ? keyedFlush(keyed, { now, maxRetries, writeOptions }) : null
+    ]).then(([plainResult, keyedResult]) => ({ plainResult, keyedResult }), err => ({ failed: err }))
     const result = await Promise.race([sending, overdue])
     if (result === null) {
-      logger.error({ units: units.length, events: merged.events }, 'flush did not end within WRITE_TIMEOUT_MS; answering 504')
+      logger.error({ units: units.length, events }, 'flush did not end within WRITE_TIMEOUT_MS; answering 504')
       for (const unit of units) answer(unit, UNKNOWN, 'the database did not acknowledge the write in time')
       await sending
+      for (const unit of units) settle(unit)
       return
     }
     clearTimeout(watchdog)
     if (result.failed) {
       logger.error({ err: result.failed }, 'flush failed unexpectedly')
       for (const unit of units) answer(unit, UNKNOWN, 'the write failed unexpectedly')
+      for (const unit of units) settle(unit)
       return
     }
-    for (const err of result.errors) logger.warn({ err }, 'flush had failed operations')
-    for (const unit of units) {
-      const outcome = combineOutcomes(unit.docKeys.map(k => result.outcomes.get(k) ?? UNKNOWN))
-      const reason = outcome === NOT_APPLIED
-        ? 'the database could not be reached'
-        : outcome === UNKNOWN ? 'the database did not acknowledge every write' : undefined
-      answer(unit, outcome, reason)
+    const { plainResult, keyedResult } = result
+    for (const err of plainResult.errors) logger.warn({ err }, 'flush had failed operations')
+    for (const err of keyedResult?.errors ?? []) logger.warn({ err }, 'keyed flush (transaction) had a failed attempt')
+    for (const unit of plain) {
+      const outcome = combineOutcomes(unit.docKeys.map(k => plainResult.outcomes.get(k) ?? UNKNOWN))
+      answer(unit, outcome, REASONS[outcome])
     }
+    for (const unit of keyed) {
+      const outcome = keyedResult.outcomes.get(unit) ?? UNKNOWN
+      answer(unit, outcome, REASONS[outcome])
+    }
+    for (const unit of units) settle(unit)
     observer.flushed?.({
       durationMs: performance.now() - started,
-      docs: merged.daily.size + merged.monthly.size,
-      events: merged.events,
+      docs: merged.daily.size + merged.monthly.size + keyed.reduce((n, u) => n + u.daily.size + u.monthly.size, 0),
+      events,
       units: units.length,
-      statements: result.statements,
-      retries: result.retries
+      statements: plainResult.statements + (keyedResult?.statements ?? 0),
+      retries: plainResult.retries + (keyedResult?.retries ?? 0)
     })
   }
 
@@ -164,14 +197,14 @@ export function createCoalescingWriter (collections, options) {
     submit (unit) {
       return new Promise(resolve => {
         const entry = { ...unit, docKeys: unitKeys(unit), resolve, answered: false, enqueuedAt: performance.now() }
-        if (closing) {
+        const refuse = reason => {
           entry.events = 0
-          return answer(entry, NOT_APPLIED, 'the server is shutting down')
+          answer(entry, NOT_APPLIED, reason)
+          settle(entry)
         }
-        if (pendingEvents + unit.events > maxPendingEvents) {
-          entry.events = 0
-          return answer(entry, NOT_APPLIED, `too many pending events (MAX_PENDING_EVENTS = ${maxPendingEvents})`)
-        }
+        if (closing) return refuse('the server is shutting down')
+        if (pendingEvents + unit.events > maxPendingEvents) return refuse(`too many pending events (MAX_PENDING_EVENTS = ${maxPendingEvents})`)
+        if (entry.idempotency && !keyedFlush) return refuse('Idempotency-Key needs transactions, which this deployment lacks')
         pendingEvents += unit.events
         queue.push(entry)
         trackDocs(entry, +1)

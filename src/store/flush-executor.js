@@ -29,7 +29,7 @@ export function registryUpdate (name, { firstSeen, lastSeen }, now) {
  * retryable failures up to maxRetries times. Resolves (never rejects) to
  * { outcomes: Map<key, outcome>, statements, retries }.
  */
-export async function bulkWriteWithRetries (collection, keys, operations, { maxRetries = 3, writeOptions = {} } = {}) {
+export async function bulkWriteWithRetries (collection, keys, operations, { maxRetries = 3, writeOptions = {}, writesRetried = false } = {}) {
   const outcomes = new Map()
   let pendingKeys = keys
   let pendingOps = operations
@@ -43,7 +43,7 @@ export async function bulkWriteWithRetries (collection, keys, operations, { maxR
       for (const key of pendingKeys) outcomes.set(key, APPLIED)
       break
     } catch (err) {
-      const { outcomes: result, retry } = classifyBulkWriteError(err, pendingOps.length)
+      const { outcomes: result, retry } = classifyBulkWriteError(err, pendingOps.length, { writesRetried })
       pendingKeys.forEach((key, i) => outcomes.set(key, result[i]))
       if (retry.length === 0 || attempt >= maxRetries) {
         error = err
@@ -61,7 +61,7 @@ export async function bulkWriteWithRetries (collection, keys, operations, { maxR
  * Writes a merged flush (see mergeWriteUnits) to the three collections in
  * parallel. → { outcomes: Map<'d:'|'m:'|'r:' + id, outcome>, statements, retries, errors }
  */
-export async function executeFlush (merged, collections, { now, maxRetries, writeOptions } = {}) {
+export async function executeFlush (merged, collections, { now, maxRetries, writeOptions, writesRetried } = {}) {
   const parts = [
     ['d:', collections.daily, merged.daily, incrementUpdate],
     ['m:', collections.monthly, merged.monthly, incrementUpdate],
@@ -75,7 +75,7 @@ export async function executeFlush (merged, collections, { now, maxRetries, writ
       keys.push(prefix + id)
       operations.push(toOperation(id, doc))
     }
-    return bulkWriteWithRetries(collection, keys, operations, { maxRetries, writeOptions })
+    return bulkWriteWithRetries(collection, keys, operations, { maxRetries, writeOptions, writesRetried })
   }))
   const outcomes = new Map()
   let statements = 0

@@ -19,16 +19,51 @@ const NEVER_SENT = new Set([
   'MongoWaitQueueTimeoutError'
 ])
 
-export function wasNeverSent (err) {
-  return NEVER_SENT.has(err?.name) || (err?.name === 'MongoNetworkError' && err.beforeHandshake === true)
+// Failures to open a connection: the driver does not mark them (beforeHandshake
+// covers the handshake only), so they are told by the socket's error code and
+// by the driver's messages for connection establishment.
+const CONNECT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH'])
+const CONNECTING = /^Socket '(secureConnect|connect)' timed out|during connection establishment|connection establishment was cancelled/
+
+function raisedBeforeSending (err) {
+  if (NEVER_SENT.has(err?.name)) return true
+  if (err?.name !== 'MongoNetworkError' && err?.name !== 'MongoNetworkTimeoutError') return false
+  return err.beforeHandshake === true || CONNECT_CODES.has(err.cause?.code) || CONNECTING.test(err.message ?? '')
 }
 
 /**
- * Classifies a failed bulkWrite of `count` operations.
+ * True when nothing of a failed bulkWrite can have reached the server.
+ * The driver raises a connected client's failures inside a MongoBulkWriteError
+ * whose `errorResponse` is the original error: look there. The original does
+ * not say whether it hit the first attempt or the driver's retry of an attempt
+ * already sent (retryable writes, on replica sets and sharded clusters), so
+ * where the driver retries writes (`writesRetried`) only a failure raised
+ * before the bulk started counts; and a failure of a later batch after an
+ * earlier one went through does not count either.
+ */
+export function wasNeverSent (err, { writesRetried = false } = {}) {
+  if (raisedBeforeSending(err)) return true
+  if (err?.name !== 'MongoBulkWriteError' || (err.writeErrors?.length ?? 0) > 0) return false
+  const cause = err.errorResponse
+  if (!(cause instanceof Error) || !raisedBeforeSending(cause) || writesRetried) return false
+  return operationsDone(err.result) === 0
+}
+
+function operationsDone (result) {
+  try {
+    return (result?.insertedCount ?? 0) + (result?.matchedCount ?? 0) + (result?.upsertedCount ?? 0) + (result?.deletedCount ?? 0)
+  } catch {
+    return Infinity
+  }
+}
+
+/**
+ * Classifies a failed bulkWrite of `count` operations (options: writesRetried,
+ * see wasNeverSent).
  * → { outcomes: Array<APPLIED|NOT_APPLIED|UNKNOWN>, retry: number[] (indexes worth sending again) }
  */
-export function classifyBulkWriteError (err, count) {
-  if (wasNeverSent(err)) return { outcomes: new Array(count).fill(NOT_APPLIED), retry: [] }
+export function classifyBulkWriteError (err, count, options = {}) {
+  if (wasNeverSent(err, options)) return { outcomes: new Array(count).fill(NOT_APPLIED), retry: [] }
   const writeErrors = err?.name === 'MongoBulkWriteError' ? [].concat(err.writeErrors ?? []) : []
   if (writeErrors.length === 0) {
     // Sent, and no per-operation answer: a network error, a timeout, or a

@@ -1,0 +1,124 @@
+// Read figures: series and ytd over sparse seeded data, through HTTP.
+import { eventIncrements } from '../../src/bucket/increments.js'
+import { hierarchicalLayout } from '../../src/bucket/layouts.js'
+import { DAY_MS, startOfDay, utcParts } from '../../src/bucket/time.js'
+import { metricNames } from '../../src/loadgen/args.js'
+import { seededRandom } from '../../src/loadgen/sim-clock.js'
+import { createReader } from '../../src/store/reader.js'
+import { cannon } from './bench-ingest.js'
+
+/** A document from a dotted $inc map: { 'minute.3.7': 2 } → { minute: { 3: { 7: 2 } } } */
+export function nestIncrements (inc) {
+  const doc = {}
+  for (const [path, v] of Object.entries(inc)) {
+    const parts = path.split('.')
+    let o = doc
+    for (let i = 0; i < parts.length - 1; i++) o = o[parts[i]] ??= {}
+    const last = parts[parts.length - 1]
+    o[last] = (o[last] ?? 0) + v
+  }
+  return doc
+}
+
+/**
+ * Seeds `metrics` metrics × `days` days ending yesterday (UTC), `perDay`
+ * events per metric per day spread over the hours, as the writer would
+ * have left them: daily, monthly and registry documents.
+ */
+export async function seedReads (db, { prefix = 'bench.read.', metrics: count, days, perDay = 24, now = Date.now() }) {
+  const metrics = metricNames(prefix, count)
+  const lastDay = startOfDay(now) - DAY_MS
+  const firstDay = lastDay - (days - 1) * DAY_MS
+  const daily = db.collection('daily')
+  let batch = []
+  let dailyDocs = 0
+  const monthlyDocs = []
+  const flush = async () => {
+    if (batch.length) await daily.insertMany(batch, { ordered: false })
+    dailyDocs += batch.length
+    batch = []
+  }
+  for (let m = 0; m < metrics.length; m++) {
+    const metric = metrics[m]
+    const months = new Map()
+    for (let d = 0; d < days; d++) {
+      const day = firstDay + d * DAY_MS
+      const inc = {}
+      let ids = null
+      for (let k = 0; k < perDay; k++) {
+        const time = day + Math.floor((k * DAY_MS) / perDay) + (((m * 7 + k * 13 + d) % 60) * 60_000) % Math.floor(DAY_MS / perDay)
+        const e = eventIncrements({ metric, value: 1 + ((k + d + m) % 5), time }, hierarchicalLayout)
+        ids = e
+        for (const [f, v] of Object.entries(e.daily.inc)) inc[f] = (inc[f] ?? 0) + v
+        const mo = months.get(e.monthly.id) ?? { _id: e.monthly.id, metric, date: new Date(e.monthly.date), inc: {} }
+        for (const [f, v] of Object.entries(e.monthly.inc)) mo.inc[f] = (mo.inc[f] ?? 0) + v
+        months.set(e.monthly.id, mo)
+      }
+      batch.push({ _id: ids.daily.id, metric, date: new Date(ids.daily.date), ...nestIncrements(inc) })
+      if (batch.length >= 1000) await flush()
+    }
+    for (const mo of months.values()) monthlyDocs.push({ _id: mo._id, metric, date: mo.date, ...nestIncrements(mo.inc) })
+  }
+  await flush()
+  for (let i = 0; i < monthlyDocs.length; i += 1000) await db.collection('monthly').insertMany(monthlyDocs.slice(i, i + 1000), { ordered: false })
+  await db.collection('metrics').insertMany(metrics.map(name => ({ _id: name, firstSeen: new Date(firstDay), lastSeen: new Date(lastDay + DAY_MS - 1), lastWrite: new Date(now) })))
+  return { metrics, firstDay, lastDay, days, perDay, dailyDocs, monthlyDocs: monthlyDocs.length }
+}
+
+/** The four read queries: random metric and window inside the seeded range */
+export function readQueries (seed, random) {
+  const { metrics, firstDay, lastDay } = seed
+  const pick = () => metrics[Math.floor(random() * metrics.length)]
+  const dayIn = (lastStart) => firstDay + Math.floor(random() * ((lastStart - firstDay) / DAY_MS + 1)) * DAY_MS
+  const years = [...new Set([utcParts(firstDay).year, utcParts(lastDay).year])]
+  return [
+    { name: 'series-1d-minute', label: 'series, 1 day at minute step (1,440 points)', make: () => { const f = dayIn(lastDay); return { metric: pick(), from: f, to: f + DAY_MS, step: 'minute' } } },
+    { name: 'series-30d-hour', label: 'series, 30 days at hour step (720 points)', make: () => { const f = dayIn(lastDay - 29 * DAY_MS); return { metric: pick(), from: f, to: f + 30 * DAY_MS, step: 'hour' } } },
+    { name: 'series-1y-day', label: 'series, 1 year at day step (365 points)', make: () => { const f = dayIn(lastDay - 364 * DAY_MS); return { metric: pick(), from: f, to: f + 365 * DAY_MS, step: 'day' } } },
+    { name: 'ytd', label: 'ytd (≤ 12 monthly documents)', make: () => ({ metric: pick(), year: years[Math.floor(random() * years.length)] }) }
+  ]
+}
+
+export function queryPath (q) {
+  if (q.year !== undefined) return `/v1/metrics/${q.metric}/ytd?year=${q.year}`
+  return `/v1/metrics/${q.metric}/series?from=${q.from}&to=${q.to}&step=${q.step}`
+}
+
+/** Documents the store reads for a query (the reader's own plan), averaged over `samples` */
+async function docsPerQuery (reader, query, samples, now) {
+  let total = 0
+  for (let i = 0; i < samples; i++) {
+    const q = query.make()
+    const docs = q.year !== undefined
+      ? await reader.ytdDocs(q.metric, q.year, Math.min(now, Date.UTC(q.year + 1, 0, 1) - 1))
+      : await reader.seriesDocs(q.metric, q.step, q.from, q.to)
+    total += docs.length
+  }
+  return total / samples
+}
+
+export async function benchReads ({ server, db, seed, seconds, connections = 4, warmupSeconds = 1, random = seededRandom(7) }) {
+  const reader = createReader({ collections: { daily: db.collection('daily'), monthly: db.collection('monthly') }, layout: hierarchicalLayout })
+  const queries = readQueries(seed, random)
+  const results = []
+  let rssPeak = 0
+  for (const q of queries) {
+    const opts = { url: server.url, connections, requests: [{ method: 'GET', setupRequest: req => ({ ...req, path: queryPath(q.make()) }) }] }
+    if (warmupSeconds) await cannon({ ...opts, duration: warmupSeconds })
+    await server.resetPeak()
+    const r = await cannon({ ...opts, duration: seconds })
+    rssPeak = Math.max(rssPeak, (await server.stats()).rssPeak)
+    const ok = r.statusCodeStats?.[200]?.count ?? 0
+    results.push({
+      name: q.name,
+      label: q.label,
+      requestsPerS: ok / r.duration,
+      p50Ms: r.latency.p50,
+      p99Ms: r.latency.p99,
+      non2xx: r.non2xx,
+      errors: r.errors + r.timeouts,
+      docsPerQuery: await docsPerQuery(reader, q, 20, Date.now())
+    })
+  }
+  return { queries: results, connections, seconds, rssPeakBytes: rssPeak }
+}

@@ -1,0 +1,56 @@
+// statbucket as a child process for the benchmark: buildApp on the given
+// database, listening on 127.0.0.1 port 0. Talks to its parent over IPC:
+// sends { type: 'listening', port, backend }, answers { type: 'stats' } with
+// the writer's counters and the process's memory, closes on { type: 'close' }
+// or SIGTERM. Configuration comes from the environment (as `npm start`).
+import { buildApp } from '../../src/app.js'
+import { loadConfig } from '../../src/config.js'
+
+const counters = { flushes: 0, statements: 0, flushedEvents: 0, flushedUnits: 0, flushMs: 0, retries: 0, answered: {}, preallocated: 0 }
+let rssPeak = 0
+const sampleRss = () => { rssPeak = Math.max(rssPeak, process.memoryUsage.rss()) }
+const sampler = setInterval(sampleRss, 100)
+
+const observer = {
+  flushed ({ statements, events, retries, units, durationMs }) {
+    counters.flushes++
+    counters.flushedUnits += units
+    counters.flushMs += durationMs
+    counters.statements += statements
+    counters.flushedEvents += events
+    counters.retries += retries
+  },
+  answered (reply) {
+    counters.answered[reply.status] = (counters.answered[reply.status] ?? 0) + 1
+  },
+  preallocated () { counters.preallocated++ }
+}
+
+const config = loadConfig({ ...process.env, HOST: '127.0.0.1', PORT: '0' })
+const app = await buildApp({ config, logger: { level: config.logLevel }, observer, sweepSchedule: process.env.BENCH_SWEEP === '1' })
+await app.listen({ host: '127.0.0.1', port: 0 })
+
+let closing = null
+function close () {
+  closing ??= app.close().finally(() => {
+    clearInterval(sampler)
+    process.disconnect?.()
+  })
+  return closing
+}
+
+process.on('SIGTERM', close)
+process.on('disconnect', close) // the parent went away: do not outlive it
+process.on('message', (msg) => {
+  if (msg?.type === 'stats') {
+    sampleRss()
+    const cpu = process.cpuUsage()
+    process.send({ type: 'stats', id: msg.id, counters: structuredClone(counters), cpuMs: (cpu.user + cpu.system) / 1000, rss: process.memoryUsage.rss(), rssPeak, heapUsed: process.memoryUsage().heapUsed })
+  } else if (msg?.type === 'reset-peak') {
+    rssPeak = process.memoryUsage.rss()
+    process.send({ type: 'reset-peak', id: msg.id })
+  } else if (msg?.type === 'close') {
+    close()
+  }
+})
+process.send({ type: 'listening', port: app.server.address().port, backend: app.mongo.backend, layout: app.storage.layout.name })

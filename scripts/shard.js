@@ -1,0 +1,137 @@
+#!/usr/bin/env node
+// Shards statbucket's `daily` and `monthly` collections on { _id: 1 } through
+// a mongos. Ids put the metric first (`cpu.load/20261121`), so a range key on
+// _id keeps each metric's days together (a chart is a targeted range scan on
+// one shard) while metrics spread over shards, and a new day adds documents
+// in every metric's range instead of one hot "today" chunk. `--help` for usage.
+import { pathToFileURL } from 'node:url'
+import { parseArgs } from 'node:util'
+import { MongoClient } from 'mongodb'
+
+const HELP = `Usage: node scripts/shard.js --uri MONGOS_URI [options]
+
+Enables sharding of statbucket's daily and monthly collections on { _id: 1 }
+(range) for a sharded cluster, through its mongos. Safe to run again:
+collections already sharded on { _id: 1 } are left as they are.
+
+Options:
+  --uri URI          the mongos (default: MONGODB_URI)
+  --db NAME          the database (default: MONGODB_DB or statbucket)
+  --layout L         hierarchical (default) or flat: which daily collection
+                     (daily, or daily_flat for the load generator's experiment)
+  --dry-run          print the commands (mongosh syntax) and send nothing
+  --help             this text
+
+The metrics registry (one small document per metric) stays unsharded.
+Exit codes: 0 done, 1 failed (unreachable, not a mongos, sharded on another key), 2 bad usage.
+`
+
+const OPTIONS = {
+  uri: { type: 'string' },
+  db: { type: 'string' },
+  layout: { type: 'string' },
+  'dry-run': { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' }
+}
+
+class UsageError extends Error {}
+
+function parse (argv, env) {
+  let values
+  try {
+    ({ values } = parseArgs({ args: argv, options: OPTIONS, strict: true, allowPositionals: false }))
+  } catch (err) {
+    throw new UsageError(err.message)
+  }
+  const layout = values.layout ?? 'hierarchical'
+  if (!['hierarchical', 'flat'].includes(layout)) throw new UsageError(`--layout must be hierarchical or flat, got ${JSON.stringify(layout)}`)
+  const db = values.db ?? env.MONGODB_DB ?? 'statbucket'
+  if (!/^[^/\\. "$*<>:|?]{1,63}$/.test(db)) throw new UsageError(`--db: not a valid database name: ${JSON.stringify(db)}`)
+  const uri = values.uri ?? env.MONGODB_URI
+  if (uri !== undefined && !/^mongodb(\+srv)?:\/\//.test(uri)) throw new UsageError('--uri must start with mongodb:// or mongodb+srv://')
+  if (!uri && !values['dry-run'] && !values.help) throw new UsageError('--uri (or MONGODB_URI) is required: the mongos of the cluster')
+  return { uri, db, layout, dryRun: Boolean(values['dry-run']), help: Boolean(values.help) }
+}
+
+/** The admin commands, in order, with their mongosh helper equivalents */
+export function shardingCommands ({ db, layout }) {
+  const daily = layout === 'flat' ? 'daily_flat' : 'daily'
+  return [
+    { command: { enableSharding: db }, helper: `sh.enableSharding(${JSON.stringify(db)})` },
+    ...[daily, 'monthly'].map(name => ({
+      namespace: `${db}.${name}`,
+      command: { shardCollection: `${db}.${name}`, key: { _id: 1 } },
+      helper: `sh.shardCollection(${JSON.stringify(`${db}.${name}`)}, { _id: 1 })`
+    }))
+  ]
+}
+
+const redact = uri => uri?.replace(/\/\/([^@/]*)@/, '//***@')
+/** A command as mongosh source: { shardCollection: "db.daily", key: { _id: 1 } } */
+const js = v => (v !== null && typeof v === 'object'
+  ? `{ ${Object.entries(v).map(([k, x]) => `${k}: ${js(x)}`).join(', ')} }`
+  : JSON.stringify(v))
+const shell = command => `db.adminCommand(${js(command)})`
+
+async function apply ({ uri, db, layout }, out) {
+  const client = new MongoClient(uri, { serverSelectionTimeoutMS: 10_000, appName: 'statbucket-shard' })
+  try {
+    await client.connect()
+    const admin = client.db('admin')
+    const hello = await admin.command({ isMaster: 1 }).catch(() => admin.command({ hello: 1 }))
+    if (hello.msg !== 'isdbgrid') {
+      throw new Error(`${redact(uri)} is not a mongos (a sharded cluster's router): sharding is set up through the mongos`)
+    }
+    const sharded = client.db('config').collection('collections')
+    for (const { namespace, command, helper } of shardingCommands({ db, layout })) {
+      if (namespace) {
+        const existing = await sharded.findOne({ _id: namespace, dropped: { $ne: true } })
+        if (existing) {
+          if (JSON.stringify(existing.key) !== JSON.stringify({ _id: 1 })) {
+            throw new Error(`${namespace} is already sharded on ${JSON.stringify(existing.key)}, not { _id: 1 }; resharding it is a decision for its owner (reshardCollection)`)
+          }
+          out(`${namespace}: already sharded on { _id: 1 }`)
+          continue
+        }
+      }
+      out(`${helper} …`)
+      await admin.command(command)
+      out(`${helper}: ok`)
+    }
+  } finally {
+    await client.close()
+  }
+}
+
+async function main (argv, env, out, err) {
+  let opts
+  try {
+    opts = parse(argv, env)
+  } catch (e) {
+    if (!(e instanceof UsageError)) throw e
+    err(`shard: ${e.message}\n(node scripts/shard.js --help lists the options)`)
+    return 2
+  }
+  if (opts.help) { out(HELP.trimEnd()); return 0 }
+  const commands = shardingCommands(opts)
+  if (opts.dryRun) {
+    out(`// dry run: nothing is sent. Through a mongos (${redact(opts.uri) ?? 'MONGOS_URI'}), e.g. mongosh "<uri>":`)
+    for (const { command, helper } of commands) out(`${shell(command)}  // ${helper}`)
+    return 0
+  }
+  try {
+    await apply(opts, out)
+  } catch (e) {
+    err(`shard: ${e.message}`)
+    return 1
+  }
+  out(`done: ${commands.filter(c => c.namespace).map(c => c.namespace).join(' and ')} sharded on { _id: 1 }`)
+  return 0
+}
+
+const isMain = process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href
+if (isMain) {
+  main(process.argv.slice(2), process.env, line => console.log(line), line => console.error(line))
+    .then(code => { process.exitCode = code })
+    .catch(e => { console.error('shard failed:', e); process.exitCode = 1 })
+}

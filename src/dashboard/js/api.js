@@ -1,0 +1,90 @@
+// The public JSON API, and the read token: when an answer is 401/403 the
+// page asks for a token (READ_TOKENS), keeps it in localStorage and sends
+// it as `Authorization: Bearer <token>` from then on.
+
+const TOKEN_KEY = 'statbucket.readToken'
+
+export class ApiError extends Error {
+  constructor (status, message) {
+    super(message)
+    this.status = status
+  }
+}
+
+export function storedToken () {
+  try {
+    return localStorage.getItem(TOKEN_KEY)
+  } catch {
+    return null
+  }
+}
+
+function storeToken (token) {
+  try {
+    if (token) localStorage.setItem(TOKEN_KEY, token)
+    else localStorage.removeItem(TOKEN_KEY)
+  } catch { /* private mode: the token lives for this page only */ }
+}
+
+let sessionToken = storedToken()
+let asking = null // one dialog for all the requests that hit 401/403 at once
+
+/** Shows the token dialog; resolves to the token, or null when cancelled. */
+function askForToken (status, message) {
+  if (asking) return asking
+  const dialog = document.getElementById('token-dialog')
+  const input = document.getElementById('token-input')
+  document.getElementById('token-reason').textContent = status === 403
+    ? `The token was refused (${message}). Enter another read token.`
+    : `This statbucket requires a read token (${message}).`
+  input.value = ''
+  asking = new Promise(resolve => {
+    dialog.addEventListener('close', () => {
+      asking = null
+      resolve(dialog.returnValue === 'save' && input.value.trim() ? input.value.trim() : null)
+    }, { once: true })
+  })
+  dialog.showModal()
+  input.focus()
+  return asking
+}
+
+/** GET path → parsed JSON; throws ApiError with the API's message. */
+export async function getJson (path, { signal } = {}) {
+  for (;;) {
+    const headers = { accept: 'application/json' }
+    const token = sessionToken
+    if (token) headers.authorization = `Bearer ${token}`
+    const res = await fetch(path, { headers, signal })
+    const body = await res.json().catch(() => null)
+    if (res.status === 401 || res.status === 403) {
+      if (sessionToken !== token) continue // another request got a new token meanwhile
+      const fresh = await askForToken(res.status, body?.message ?? res.statusText)
+      if (!fresh) throw new ApiError(res.status, `${body?.message ?? res.statusText} (no token given)`)
+      sessionToken = fresh
+      storeToken(fresh)
+      continue
+    }
+    if (!res.ok) throw new ApiError(res.status, body?.message ?? `${res.status} ${res.statusText}`)
+    return body
+  }
+}
+
+const enc = encodeURIComponent
+
+export function listMetrics ({ prefix = '', after, limit = 10000 } = {}, opts) {
+  const q = new URLSearchParams({ limit: String(limit) })
+  if (prefix) q.set('prefix', prefix)
+  if (after) q.set('after', after)
+  return getJson(`/v1/metrics?${q}`, opts)
+}
+
+export function getSeries (metric, { from, to, step }, opts) {
+  const q = new URLSearchParams({ from: String(from), to: String(to) })
+  if (step && step !== 'auto') q.set('step', step)
+  return getJson(`/v1/metrics/${enc(metric)}/series?${q}`, opts)
+}
+
+export function getYtd (metric, year, opts) {
+  return getJson(`/v1/metrics/${enc(metric)}/ytd?year=${year}`, opts)
+}

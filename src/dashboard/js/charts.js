@@ -1,0 +1,217 @@
+// The two charts (uPlot, global from /vendor/uplot/uPlot.iife.min.js):
+// the series of the selected metrics over time, and the year's months.
+//
+// null (no document for that day) is a gap in the line over a hatched band;
+// zero is a line on 0. A value with no neighbour is drawn as a dot, since a
+// line of one point would not show.
+import { formatNumber, formatUtc } from './ranges.js'
+
+const UPlot = globalThis.uPlot
+const SERIES_HEIGHT = 320
+const YTD_HEIGHT = 220
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec']
+
+const compact = new Intl.NumberFormat('en-US', { notation: 'compact', maximumFractionDigits: 2 })
+
+function hatchPattern (ctx, pxRatio) {
+  const size = Math.round(8 * pxRatio)
+  const tile = document.createElement('canvas')
+  tile.width = tile.height = size
+  const t = tile.getContext('2d')
+  t.strokeStyle = 'rgba(120, 120, 135, 0.35)'
+  t.lineWidth = Math.max(1, pxRatio)
+  t.beginPath()
+  t.moveTo(0, size)
+  t.lineTo(size, 0)
+  t.stroke()
+  return ctx.createPattern(tile, 'repeat')
+}
+
+const pad = n => String(n).padStart(2, '0')
+
+/** Legend value at the cursor: '—' with no cursor, 'no data' for null */
+const legendValue = (u, v, seriesIdx, idx) => (idx === null || idx === undefined ? '—' : formatNumber(v))
+
+/** x-axis labels in UTC, 24 h: the date where it changes, the time where the ticks are finer than a day */
+function timeTicks (u, splits, axisIdx, space, incr) {
+  let lastDate = ''
+  let lastYear = ''
+  return splits.map(ms => {
+    const d = new Date(ms)
+    const year = String(d.getUTCFullYear())
+    const month = pad(d.getUTCMonth() + 1)
+    const date = `${year}-${month}-${pad(d.getUTCDate())}`
+    let label
+    if (incr >= 28 * 86400_000) label = year !== lastYear ? `${month}\n${year}` : month
+    else if (incr >= 86400_000) label = year !== lastYear ? `${date.slice(5)}\n${year}` : date.slice(5)
+    else label = `${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}` + (date !== lastDate ? `\n${date}` : '')
+    lastDate = date
+    lastYear = year
+    return label
+  })
+}
+
+/** Index runs [start, end] where every series is null */
+export function noDataRuns (valuesList, length) {
+  const runs = []
+  let start = -1
+  for (let i = 0; i < length; i++) {
+    const empty = valuesList.every(values => values[i] === null)
+    if (empty && start === -1) start = i
+    if (!empty && start !== -1) { runs.push([start, i - 1]); start = -1 }
+  }
+  if (start !== -1) runs.push([start, length - 1])
+  return runs
+}
+
+/** Indices of values whose neighbours are both null (or the ends) */
+export function isolatedPoints (values) {
+  const idx = []
+  for (let i = 0; i < values.length; i++) {
+    if (values[i] === null) continue
+    const before = i === 0 || values[i - 1] === null
+    const after = i === values.length - 1 || values[i + 1] === null
+    if (before && after) idx.push(i)
+  }
+  return idx
+}
+
+/** Hatched bands where no series has data; `half` widens each slot by half a step both ways (bars) */
+function noDataPlugin (getRuns, half = 0) {
+  let pattern = null
+  return {
+    hooks: {
+      drawClear: u => {
+        const runs = getRuns(u)
+        if (runs.length === 0) return
+        const xs = u.data[0]
+        const { ctx, bbox } = u
+        pattern ??= hatchPattern(ctx, UPlot.pxRatio)
+        ctx.save()
+        ctx.fillStyle = pattern
+        const stepMs = xs.length > 1 ? xs[1] - xs[0] : 1
+        const widen = half * stepMs
+        for (const [a, b] of runs) {
+          const left = Math.max(bbox.left, u.valToPos(xs[a] - widen, 'x', true))
+          const right = Math.min(bbox.left + bbox.width, u.valToPos((b + 1 < xs.length ? xs[b + 1] : xs[b] + stepMs) - widen, 'x', true))
+          if (right > left) ctx.fillRect(left, bbox.top, right - left, bbox.height)
+        }
+        ctx.restore()
+      }
+    }
+  }
+}
+
+export function createSeriesChart (el) {
+  let plot = null
+  let shape = '' // the series names and colors the plot was built for
+  let runs = []
+  let isolated = []
+
+  function build (metrics, colors, data) {
+    plot?.destroy()
+    plot = new UPlot({
+      width: Math.max(300, el.clientWidth),
+      height: SERIES_HEIGHT,
+      ms: 1,
+      tzDate: ts => UPlot.tzDate(new Date(ts), 'Etc/UTC'),
+      scales: { x: { time: true } },
+      cursor: { drag: { x: true, y: false } },
+      series: [
+        { label: 'time (UTC)', value: (u, v) => (v === null || v === undefined ? '—' : formatUtc(v)) },
+        ...metrics.map((name, i) => ({
+          label: name,
+          stroke: colors[i],
+          width: 1.5,
+          spanGaps: false,
+          value: legendValue,
+          points: { filter: (u, si, show) => (show ? null : isolated[si - 1]) }
+        }))
+      ],
+      axes: [
+        { stroke: '#555', grid: { stroke: '#eee' }, space: 60, values: timeTicks },
+        { stroke: '#555', grid: { stroke: '#eee' }, size: 60, values: (u, splits) => splits.map(v => compact.format(v)) }
+      ],
+      plugins: [noDataPlugin(() => runs)]
+    }, data, el)
+  }
+
+  return {
+    /** metrics: names; colors: per name; answer: { timestamps, valuesList, step } */
+    render (metrics, colors, { timestamps, valuesList }) {
+      runs = noDataRuns(valuesList, timestamps.length)
+      isolated = valuesList.map(isolatedPoints)
+      const data = [timestamps, ...valuesList]
+      const key = JSON.stringify([metrics, colors])
+      if (plot && key === shape) plot.setData(data)
+      else { build(metrics, colors, data); shape = key }
+      el.dataset.points = String(timestamps.length)
+      el.dataset.series = String(metrics.length)
+      el.dataset.nulls = String(valuesList.reduce((n, values) => n + values.filter(v => v === null).length, 0))
+    },
+    clear () {
+      plot?.destroy()
+      plot = null
+      shape = ''
+      el.dataset.points = '0'
+      el.dataset.series = '0'
+      el.dataset.nulls = '0'
+    },
+    resize () {
+      plot?.setSize({ width: Math.max(300, el.clientWidth), height: SERIES_HEIGHT })
+    }
+  }
+}
+
+export function createYtdChart (el) {
+  let plot = null
+  let shape = ''
+
+  function build (color, data) {
+    plot?.destroy()
+    plot = new UPlot({
+      width: Math.max(300, el.clientWidth),
+      height: YTD_HEIGHT,
+      scales: { x: { time: false, range: [0.5, 12.5] } },
+      cursor: { drag: { x: false, y: false } },
+      series: [
+        { label: 'month', value: (u, v) => (v ? MONTHS[v - 1] : '—') },
+        {
+          label: 'total',
+          stroke: color,
+          fill: color + '99',
+          width: 1,
+          paths: UPlot.paths.bars({ size: [0.6, 80] }),
+          points: { show: false },
+          value: legendValue
+        }
+      ],
+      axes: [
+        { stroke: '#555', grid: { show: false }, splits: () => [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12], values: (u, splits) => splits.map(m => MONTHS[m - 1]) },
+        { stroke: '#555', grid: { stroke: '#eee' }, size: 60, values: (u, splits) => splits.map(v => compact.format(v)) }
+      ],
+      // a month without data: its slot hatched; x runs from 1, one per month
+      plugins: [noDataPlugin(u => noDataRuns([u.data[1]], u.data[0].length), 0.5)]
+    }, data, el)
+  }
+
+  return {
+    /** answer: the ytd answer (months up to asOf) */
+    render (answer, color) {
+      const x = answer.months.map((m, i) => i + 1)
+      const y = answer.months.map(m => m.total)
+      const data = [x, y]
+      if (plot && shape === color) plot.setData(data)
+      else { build(color, data); shape = color }
+      el.dataset.months = String(answer.months.length)
+    },
+    clear () {
+      plot?.destroy()
+      plot = null
+      shape = ''
+    },
+    resize () {
+      plot?.setSize({ width: Math.max(300, el.clientWidth), height: YTD_HEIGHT })
+    }
+  }
+}

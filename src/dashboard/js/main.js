@@ -1,0 +1,237 @@
+// The dashboard: state (kept in the URL hash, so a view can be linked and
+// survives a reload), the controls, and the loading of series and ytd.
+import { getSeries, getYtd } from './api.js'
+import { createSeriesChart, createYtdChart } from './charts.js'
+import { createMetricPicker } from './metric-picker.js'
+import { PRESETS, formatNumber, formatUtc, fromInputValue, presetWindow, toInputValue, windowYear } from './ranges.js'
+
+const PALETTE = ['#2563eb', '#dc2626', '#059669', '#d97706', '#7c3aed', '#0891b2', '#db2777', '#65a30d', '#4b5563', '#ea580c']
+const $ = id => document.getElementById(id)
+
+const state = {
+  selected: [],
+  range: '24h',
+  custom: null, // { from, to } when range is 'custom'
+  step: 'auto',
+  ytdMetric: null,
+  autoRefresh: false,
+  refreshEvery: 30000
+}
+
+// ---- URL hash <-> state
+function readHash () {
+  const q = new URLSearchParams(location.hash.slice(1))
+  if (q.get('m')) state.selected = q.get('m').split(',').filter(Boolean)
+  if (q.get('r') in PRESETS || q.get('r') === 'custom') state.range = q.get('r')
+  if (state.range === 'custom') {
+    const from = Number(q.get('from')); const to = Number(q.get('to'))
+    if (from < to) state.custom = { from, to }
+    else state.range = '24h'
+  }
+  if (['auto', 'minute', 'hour', 'day', 'month'].includes(q.get('s'))) state.step = q.get('s')
+  if (q.get('ytd')) state.ytdMetric = q.get('ytd')
+  state.autoRefresh = q.get('auto') === '1'
+  if (Number(q.get('every')) >= 1000) state.refreshEvery = Number(q.get('every'))
+}
+
+function writeHash () {
+  const q = new URLSearchParams()
+  if (state.selected.length) q.set('m', state.selected.join(','))
+  q.set('r', state.range)
+  if (state.range === 'custom') { q.set('from', state.custom.from); q.set('to', state.custom.to) }
+  q.set('s', state.step)
+  if (state.ytdMetric) q.set('ytd', state.ytdMetric)
+  if (state.autoRefresh) { q.set('auto', '1'); q.set('every', state.refreshEvery) }
+  history.replaceState(null, '', `#${q}`)
+}
+
+// ---- helpers
+const colorOf = name => PALETTE[Math.max(0, state.selected.indexOf(name)) % PALETTE.length]
+const currentWindow = () => (state.range === 'custom' ? { ...state.custom } : presetWindow(state.range, Date.now()))
+
+function setStatus (text, isError = false) {
+  const el = $('status')
+  el.textContent = text
+  el.classList.toggle('error', isError)
+}
+
+// ---- the charts
+const seriesChart = createSeriesChart($('chart'))
+const ytdChart = createYtdChart($('ytd-chart'))
+let loadSeq = 0
+
+async function loadCharts () {
+  const seq = ++loadSeq
+  const metrics = [...state.selected]
+  $('chart-empty').hidden = metrics.length > 0
+  renderChips()
+  if (metrics.length === 0) {
+    seriesChart.clear()
+    ytdChart.clear()
+    setYtdTotal(null)
+    setStatus('')
+    return
+  }
+  const window = currentWindow()
+  setStatus('loading…')
+  const settled = await Promise.allSettled(metrics.map(m => getSeries(m, { ...window, step: state.step })))
+  if (seq !== loadSeq) return
+  const ok = []
+  const failed = []
+  settled.forEach((r, i) => (r.status === 'fulfilled' ? ok.push([metrics[i], r.value]) : failed.push([metrics[i], r.reason])))
+  if (ok.length) {
+    const [, first] = ok[0]
+    seriesChart.render(ok.map(([m]) => m), ok.map(([m]) => colorOf(m)), {
+      timestamps: first.timestamps,
+      valuesList: ok.map(([, a]) => a.values)
+    })
+    $('step').options[0].textContent = state.step === 'auto' ? `auto (${first.step})` : 'auto'
+    $('series-title').textContent = `${formatUtc(first.from)} → ${formatUtc(first.to)}`
+  } else {
+    seriesChart.clear()
+    $('series-title').textContent = `${formatUtc(window.from)} → ${formatUtc(window.to)}`
+  }
+  const summary = ok.length ? `${ok[0][1].timestamps.length.toLocaleString('en-US')} points per metric at step ${ok[0][1].step}` : ''
+  const errors = failed.map(([m, err]) => `${m}: ${err.message}`).join(' · ')
+  setStatus([summary, errors].filter(Boolean).join(' · '), failed.length > 0)
+  await loadYtd(seq, windowYear(window))
+}
+
+function setYtdTotal (answer) {
+  const el = $('ytd-total')
+  el.textContent = answer ? formatNumber(answer.total) : '—'
+  el.dataset.total = answer ? String(answer.total) : ''
+  $('ytd-asof').textContent = answer ? `${answer.metric}, ${answer.year} through ${formatUtc(answer.asOf).slice(0, 10)}` : ''
+}
+
+async function loadYtd (seq, year) {
+  const select = $('ytd-metric')
+  if (!state.selected.includes(state.ytdMetric)) state.ytdMetric = state.selected[0] ?? null
+  select.replaceChildren(...state.selected.map(m => new Option(m, m, false, m === state.ytdMetric)))
+  const metric = state.ytdMetric
+  if (!metric) return
+  try {
+    const answer = await getYtd(metric, year)
+    if (seq !== loadSeq) return
+    ytdChart.render(answer, colorOf(metric))
+    setYtdTotal(answer)
+  } catch (err) {
+    if (seq !== loadSeq) return
+    ytdChart.clear()
+    setYtdTotal(null)
+    setStatus(`${$('status').textContent} · ytd ${metric}: ${err.message}`, true)
+  }
+}
+
+function renderChips () {
+  $('selected').replaceChildren(...state.selected.map(name => {
+    const chip = document.createElement('span')
+    chip.className = 'chip'
+    chip.dataset.name = name
+    const swatch = document.createElement('span')
+    swatch.className = 'swatch'
+    swatch.style.background = colorOf(name)
+    const remove = document.createElement('button')
+    remove.type = 'button'
+    remove.title = `remove ${name}`
+    remove.textContent = '×'
+    remove.addEventListener('click', () => toggleMetric(name))
+    chip.append(swatch, name, remove)
+    return chip
+  }))
+}
+
+function toggleMetric (name) {
+  const i = state.selected.indexOf(name)
+  if (i === -1) state.selected.push(name)
+  else state.selected.splice(i, 1)
+  picker.refresh()
+  writeHash()
+  loadCharts()
+}
+
+// ---- controls
+function showRange () {
+  for (const b of document.querySelectorAll('[data-range]')) b.setAttribute('aria-pressed', String(b.dataset.range === state.range))
+  $('step').value = state.step
+}
+
+function wireControls () {
+  for (const button of document.querySelectorAll('[data-range]')) {
+    button.addEventListener('click', () => {
+      const range = button.dataset.range
+      if (range === 'custom') {
+        const form = $('custom-range')
+        const w = currentWindow()
+        $('custom-from').value = toInputValue(w.from)
+        $('custom-to').value = toInputValue(w.to)
+        form.hidden = !form.hidden
+        return
+      }
+      $('custom-range').hidden = true
+      state.range = range
+      showRange()
+      writeHash()
+      loadCharts()
+    })
+  }
+  $('custom-range').addEventListener('submit', e => {
+    e.preventDefault()
+    const from = fromInputValue($('custom-from').value)
+    const to = fromInputValue($('custom-to').value)
+    if (!(from < to)) return setStatus('the custom range needs From before To', true)
+    state.range = 'custom'
+    state.custom = { from, to }
+    showRange()
+    writeHash()
+    loadCharts()
+  })
+  $('step').addEventListener('change', e => {
+    state.step = e.target.value
+    writeHash()
+    loadCharts()
+  })
+  $('ytd-metric').addEventListener('change', e => {
+    state.ytdMetric = e.target.value
+    writeHash()
+    loadYtd(loadSeq, windowYear(currentWindow()))
+  })
+  $('refresh').addEventListener('click', () => loadCharts())
+  $('auto-refresh').checked = state.autoRefresh
+  const every = $('refresh-every')
+  if (![...every.options].some(o => o.value === String(state.refreshEvery))) every.add(new Option(`${state.refreshEvery / 1000} s`, String(state.refreshEvery)))
+  every.value = String(state.refreshEvery)
+  $('auto-refresh').addEventListener('change', e => { state.autoRefresh = e.target.checked; writeHash(); scheduleRefresh() })
+  $('refresh-every').addEventListener('change', e => { state.refreshEvery = Number(e.target.value); writeHash(); scheduleRefresh() })
+  let resizeTimer = null
+  addEventListener('resize', () => {
+    clearTimeout(resizeTimer)
+    resizeTimer = setTimeout(() => { seriesChart.resize(); ytdChart.resize() }, 100)
+  })
+}
+
+let refreshTimer = null
+function scheduleRefresh () {
+  clearInterval(refreshTimer)
+  refreshTimer = null
+  if (state.autoRefresh) {
+    refreshTimer = setInterval(() => { if (!document.hidden) loadCharts() }, state.refreshEvery)
+  }
+}
+
+// ---- start
+readHash()
+const picker = createMetricPicker({
+  listEl: $('metric-list'),
+  searchEl: $('metric-search'),
+  countEl: $('metric-count'),
+  isSelected: name => state.selected.includes(name),
+  colorOf,
+  onToggle: toggleMetric,
+  onError: err => setStatus(`metrics: ${err.message}`, true)
+})
+wireControls()
+showRange()
+scheduleRefresh()
+picker.reload()
+loadCharts()

@@ -1,0 +1,162 @@
+// The metric picker: GET /v1/metrics pages into memory, a search box that
+// filters them on the client, and a virtual list that renders only the rows
+// in view, so 10,000 metrics (or 100,000) cost a few dozen DOM nodes.
+//
+// With the whole registry in one page (≤ 10,000 names) the search matches
+// anywhere in a name (every space-separated term). A larger registry is
+// paged: the search then asks the server for names starting with the text.
+import { listMetrics } from './api.js'
+
+const ROW_HEIGHT = 24
+const OVERSCAN = 8
+const PAGE = 10000
+const PREFIX_CHARS = /^[A-Za-z0-9_.:-]*/
+
+export function createMetricPicker ({ listEl, searchEl, countEl, isSelected, colorOf, onToggle, onError }) {
+  const spacer = listEl.querySelector('.metric-list-spacer')
+  let base = null // { names, next }: the registry from its start
+  let view = null // { prefix, names, next }: what the list shows before filtering
+  let shown = [] // names after the client filter
+  let loadSeq = 0
+  let loadingMore = false
+  const pool = [] // row elements, reused
+  let active = 0 // keyboard focus in `shown`
+
+  const terms = () => searchEl.value.trim().toLowerCase().split(/\s+/).filter(Boolean)
+
+  function applyFilter () {
+    const t = terms()
+    const names = view?.names ?? []
+    shown = t.length === 0 ? names : names.filter(n => { const l = n.toLowerCase(); return t.every(x => l.includes(x)) })
+    active = Math.min(active, Math.max(0, shown.length - 1))
+    if (view === null) {
+      countEl.textContent = 'loading…'
+    } else {
+      const n = view.names.length.toLocaleString('en-US')
+      const total = view.next === null ? `${n} metrics` : `${n}+ metrics loaded`
+      const prefixNote = view.prefix ? ` starting with “${view.prefix}”` : ''
+      countEl.textContent = `${shown.length.toLocaleString('en-US')} shown · ${total}${prefixNote}`
+    }
+    listEl.dataset.shown = String(shown.length)
+    render()
+  }
+
+  function rowCount () {
+    return shown.length + (view?.next ? 1 : 0) // a last row that loads the next page
+  }
+
+  function render () {
+    spacer.style.height = `${rowCount() * ROW_HEIGHT}px`
+    const first = Math.max(0, Math.floor(listEl.scrollTop / ROW_HEIGHT) - OVERSCAN)
+    const last = Math.min(rowCount(), Math.ceil((listEl.scrollTop + listEl.clientHeight) / ROW_HEIGHT) + OVERSCAN)
+    const needed = last - first
+    while (pool.length < needed) {
+      const row = document.createElement('div')
+      row.className = 'metric-row'
+      row.setAttribute('role', 'option')
+      row.append(document.createElement('span'), document.createElement('span'))
+      row.firstChild.className = 'swatch'
+      listEl.append(row)
+      pool.push(row)
+    }
+    for (let i = 0; i < pool.length; i++) {
+      const row = pool[i]
+      const index = first + i
+      if (i >= needed) { row.hidden = true; continue }
+      row.hidden = false
+      row.style.top = `${index * ROW_HEIGHT}px`
+      if (index >= shown.length) {
+        row.className = 'metric-row more'
+        row.dataset.name = ''
+        row.removeAttribute('aria-selected')
+        row.firstChild.style.background = 'transparent'
+        row.lastChild.textContent = loadingMore ? 'loading more…' : 'load more…'
+        loadMore()
+        continue
+      }
+      const name = shown[index]
+      const selected = isSelected(name)
+      row.className = index === active ? 'metric-row active' : 'metric-row'
+      row.dataset.name = name
+      row.title = name
+      row.setAttribute('aria-selected', String(selected))
+      row.firstChild.style.background = selected ? colorOf(name) : 'transparent'
+      row.lastChild.textContent = name
+    }
+  }
+
+  async function load (prefix) {
+    const seq = ++loadSeq
+    try {
+      const page = await listMetrics({ prefix, limit: PAGE })
+      if (seq !== loadSeq) return
+      view = { prefix, names: page.metrics.map(m => m.name), next: page.next }
+      if (!prefix) base = view
+      listEl.scrollTop = 0
+      applyFilter()
+    } catch (err) {
+      onError(err)
+    }
+  }
+
+  async function loadMore () {
+    if (!view?.next || loadingMore) return
+    loadingMore = true
+    const seq = loadSeq
+    const target = view
+    try {
+      const page = await listMetrics({ prefix: target.prefix, after: target.next, limit: PAGE })
+      if (seq !== loadSeq || target !== view) return
+      target.names.push(...page.metrics.map(m => m.name))
+      target.next = page.next
+    } catch (err) {
+      onError(err)
+    } finally {
+      loadingMore = false
+    }
+    applyFilter()
+  }
+
+  let debounce = null
+  function onSearch () {
+    clearTimeout(debounce)
+    debounce = setTimeout(() => {
+      active = 0
+      if (base === null) return
+      if (base.next === null) { // the whole registry is here: filter only
+        view = base
+        return applyFilter()
+      }
+      const prefix = searchEl.value.trim().match(PREFIX_CHARS)[0]
+      if (prefix === (view?.prefix ?? '')) return applyFilter()
+      if (!prefix) { view = base; return applyFilter() }
+      load(prefix)
+    }, 120)
+  }
+
+  searchEl.addEventListener('input', onSearch)
+  searchEl.addEventListener('keydown', e => {
+    if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
+      e.preventDefault()
+      active = Math.max(0, Math.min(shown.length - 1, active + (e.key === 'ArrowDown' ? 1 : -1)))
+      const top = active * ROW_HEIGHT
+      if (top < listEl.scrollTop) listEl.scrollTop = top
+      else if (top + ROW_HEIGHT > listEl.scrollTop + listEl.clientHeight) listEl.scrollTop = top + ROW_HEIGHT - listEl.clientHeight
+      render()
+    } else if (e.key === 'Enter' && shown[active]) {
+      e.preventDefault()
+      onToggle(shown[active])
+    }
+  })
+  listEl.addEventListener('scroll', () => requestAnimationFrame(render), { passive: true })
+  listEl.addEventListener('click', e => {
+    const row = e.target.closest('.metric-row')
+    if (row?.dataset.name) onToggle(row.dataset.name)
+  })
+  new ResizeObserver(() => render()).observe(listEl)
+
+  return {
+    reload: () => load(''),
+    refresh: render
+  }
+}

@@ -1,0 +1,70 @@
+// Command line of scripts/bench.js. Pure.
+import { parseArgs } from 'node:util'
+import { UsageError } from './args.js'
+
+export const SECTIONS = ['ingest', 'single', 'reads', 'storage']
+
+// Sizes per scale. "small" is for the offline substitute (mongo-java-server
+// keeps whole documents on a 512 MB JVM heap); "quick" is a smoke run.
+export const SCALES = {
+  full: { phaseSeconds: 10, warmupSeconds: 2, readSeconds: 5, reads: { metrics: 100, days: 400, perDay: 24 }, storage: { metrics: 100, perDay: 96, k: 200 } },
+  small: { phaseSeconds: 8, warmupSeconds: 2, readSeconds: 5, reads: { metrics: 25, days: 400, perDay: 24 }, storage: { metrics: 25, perDay: 96, k: 100 } },
+  quick: { phaseSeconds: 2, warmupSeconds: 1, readSeconds: 2, reads: { metrics: 5, days: 400, perDay: 24 }, storage: { metrics: 5, perDay: 24, k: 20 } }
+}
+
+export const BENCH_HELP = `Usage: npm run bench -- [options]
+
+Measures statbucket on MONGODB_URI (default: the embedded database) and prints
+a markdown table headed by the machine, the database backend and the versions.
+Every phase is bounded in time; the whole run takes a few minutes.
+
+  --scale S      full | small | quick | auto (default auto: full on a real mongod,
+                 small on the mongo-java-server substitute, which cannot hold the full data)
+  --seconds N    seconds per ingest phase (default 10 full, 8 small, 2 quick)
+  --only LIST    comma-separated sections: ${SECTIONS.join(', ')} (default all)
+  --json         print the figures as JSON on stdout (the markdown goes to stderr)
+  --keep         keep the benchmark's database (statbucket_bench_<random>) afterwards
+  --help         this text
+`
+
+export function parseBenchArgs (argv) {
+  let values
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      strict: true,
+      allowPositionals: false,
+      options: {
+        scale: { type: 'string' },
+        seconds: { type: 'string' },
+        only: { type: 'string' },
+        json: { type: 'boolean' },
+        keep: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' }
+      }
+    }))
+  } catch (err) {
+    throw new UsageError(err.message)
+  }
+  if (values.help) return { help: true }
+  const scale = values.scale ?? 'auto'
+  if (!['auto', ...Object.keys(SCALES)].includes(scale)) throw new UsageError(`--scale must be auto, full, small or quick, got ${JSON.stringify(scale)}`)
+  let seconds = null
+  if (values.seconds !== undefined) {
+    seconds = Number(values.seconds)
+    if (!Number.isInteger(seconds) || seconds < 1 || seconds > 600) throw new UsageError(`--seconds must be a whole number from 1 to 600, got ${JSON.stringify(values.seconds)}`)
+  }
+  let only = SECTIONS
+  if (values.only !== undefined) {
+    only = values.only.split(',').map(s => s.trim()).filter(Boolean)
+    const unknown = only.filter(s => !SECTIONS.includes(s))
+    if (unknown.length || only.length === 0) throw new UsageError(`--only takes ${SECTIONS.join(', ')}; got ${JSON.stringify(values.only)}`)
+  }
+  return { scale, seconds, only, json: Boolean(values.json), keep: Boolean(values.keep) }
+}
+
+/** The scale to run: asked, or by backend (auto) */
+export function chooseScale (asked, backend) {
+  if (asked !== 'auto') return asked
+  return backend === 'mongo-java-server' ? 'small' : 'full'
+}

@@ -1,0 +1,130 @@
+// The benchmark's figures → ratios, targets and a markdown report. Pure:
+// the figures come in measured; nothing here invents a number, a missing
+// figure prints as n/a with its reason.
+
+export const TARGETS = [
+  { key: 'coalescingGain', label: 'Coalescing gain: HTTP batched ingest ÷ naive per-event upserts (events/s)', op: '≥', limit: 10, unit: '×' },
+  { key: 'httpOverhead', label: 'HTTP overhead: HTTP batched ingest ÷ in-process coalescing writer (events/s)', op: '≥', limit: 0.5, unit: '' },
+  { key: 'statementsPerEvent', label: 'Update statements per event, HTTP batched ingest of 100 metrics', op: '≤', limit: 0.05, unit: '' },
+  { key: 'singleRps', label: 'Single-event requests, 64 connections (req/s)', op: '≥', limit: 5000, unit: ' req/s' },
+  { key: 'singleP99', label: 'Single-event requests, p99 latency', op: '≤', limit: 50, unit: ' ms' },
+  { key: 'readsP99', label: 'Reads p99 latency (worst of the four queries)', op: '≤', limit: 20, unit: ' ms' },
+  { key: 'rssMB', label: 'Service RSS under load (peak)', op: '≤', limit: 250, unit: ' MB' }
+]
+
+const isNum = v => typeof v === 'number' && Number.isFinite(v)
+const ratio = (a, b) => (isNum(a) && isNum(b) && b > 0 ? a / b : null)
+
+/** The figures the targets are about, from the measured ones (null when not measured) */
+export function headlineFigures (f) {
+  const reads = f.reads?.queries ?? []
+  const readP99s = reads.map(q => q.p99Ms).filter(isNum)
+  return {
+    coalescingGain: ratio(f.ingest?.http?.eventsPerS, f.ingest?.naive?.eventsPerS),
+    httpOverhead: ratio(f.ingest?.http?.eventsPerS, f.ingest?.writer?.eventsPerS),
+    statementsPerEvent: f.ingest?.http?.statementsPerEvent ?? null,
+    singleRps: f.single?.requestsPerS ?? null,
+    singleP99: f.single?.p99Ms ?? null,
+    readsP99: readP99s.length && readP99s.length === reads.length ? Math.max(...readP99s) : null,
+    rssMB: isNum(f.rss?.peakBytes) ? f.rss.peakBytes / 1e6 : null
+  }
+}
+
+/** [{ ...target, value, met (true/false/null) }] */
+export function evaluateTargets (figures) {
+  const h = headlineFigures(figures)
+  return TARGETS.map(t => {
+    const value = h[t.key]
+    const met = isNum(value) ? (t.op === '≥' ? value >= t.limit : value <= t.limit) : null
+    return { ...t, value, met }
+  })
+}
+
+export function fmt (v, digits = 0) {
+  if (!isNum(v)) return 'n/a'
+  return v.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits })
+}
+
+function fmtValue (t) {
+  if (!isNum(t.value)) return 'n/a'
+  const digits = t.key === 'statementsPerEvent' ? 4 : t.key === 'httpOverhead' ? 2 : t.key === 'coalescingGain' ? 1 : t.key === 'rssMB' || t.key === 'singleRps' ? 0 : 1
+  return `${fmt(t.value, digits)}${t.unit}`
+}
+
+export function bytes (n) {
+  if (!isNum(n)) return 'n/a'
+  if (n >= 1e9) return `${(n / 1e9).toFixed(2)} GB`
+  if (n >= 1e6) return `${(n / 1e6).toFixed(1)} MB`
+  if (n >= 1e3) return `${(n / 1e3).toFixed(0)} kB`
+  return `${n} B`
+}
+
+/** The service's own account of a phase: flushes and CPU */
+export function serviceLine (d) {
+  return `${fmt(d.flushes)} flushes of ${fmt(d.requestsPerFlush, 1)} requests and ${fmt(d.statementsPerFlush, 0)} update statements on average, ` +
+    `${fmt(d.flushMs, 1)} ms per flush; ${fmt(d.cpuUsPerRequest, 0)} µs of service CPU per request`
+}
+
+function table (header, rows) {
+  const lines = [`| ${header.join(' | ')} |`, `|${header.map(() => '---').join('|')}|`]
+  for (const r of rows) lines.push(`| ${r.join(' | ')} |`)
+  return lines.join('\n')
+}
+
+/** The environment heading: machine, backend, versions, scale */
+export function renderHeading (env) {
+  const m = env.machine
+  return [
+    `**Run** ${env.date} · \`${env.command}\``,
+    `**Machine** ${m.cpu} × ${m.cores} cores, ${m.memoryGiB} GiB RAM, ${m.os}${isNum(m.loadAverage) ? `; load average ${m.loadAverage.toFixed(2)} when the run began` : ''}`,
+    `**Database** ${env.backend.description}`,
+    `**Versions** Node.js ${env.node} · statbucket ${env.statbucket} · mongodb driver ${env.driver} · fastify ${env.fastify} · autocannon ${env.autocannon}`,
+    `**Scale** ${env.scale.description}`,
+    `**Service** ${env.service}`
+  ].join('  \n')
+}
+
+/** The whole markdown report */
+export function renderMarkdown (figures) {
+  const out = [renderHeading(figures.env), '']
+  const targets = evaluateTargets(figures)
+  out.push(table(['figure', 'target', 'measured', 'met'], targets.map(t => [
+    t.label, `${t.op} ${fmt(t.limit, t.limit < 1 ? 2 : 0)}${t.unit}`, fmtValue(t), t.met === null ? 'n/a' : t.met ? 'yes' : '**no**'
+  ])))
+  const ing = figures.ingest
+  if (ing) {
+    out.push('', '**Ingest** (100 metrics, events without `ts`, value 1)', '')
+    out.push(table(['path', 'concurrency', 'events/s', 'update statements / event', 'latency p50 / p99'], [
+      ['naive: one `$inc` upsert of the daily and one of the monthly document per event, in-process', `${ing.naive.concurrency} workers`, fmt(ing.naive.eventsPerS), fmt(ing.naive.statementsPerEvent, 2), `${fmt(ing.naive.p50Ms, 2)} / ${fmt(ing.naive.p99Ms, 2)} ms`],
+      ['coalescing writer in-process, 1,000-event units', `${ing.writer.concurrency} workers`, fmt(ing.writer.eventsPerS), fmt(ing.writer.statementsPerEvent, 4), `${fmt(ing.writer.p50Ms, 1)} / ${fmt(ing.writer.p99Ms, 1)} ms`],
+      [`HTTP \`POST /v1/events\`, batches of ${fmt(ing.http.batch)}`, `${ing.http.connections} connections`, fmt(ing.http.eventsPerS), fmt(ing.http.statementsPerEvent, 4), `${fmt(ing.http.p50Ms, 0)} / ${fmt(ing.http.p99Ms, 0)} ms`]
+    ]))
+    if (ing.http.service) out.push('', `Service side of the HTTP batches: ${serviceLine(ing.http.service)}.`)
+    if (ing.http.check) out.push('', `Acknowledged HTTP events found in the database: ${ing.http.check}`)
+  }
+  const s = figures.single
+  if (s) {
+    out.push('', `**Single-event requests**: ${s.connections} connections for ${s.seconds} s: ${fmt(s.requestsPerS)} req/s answered 200, latency p50 ${fmt(s.p50Ms, 0)} ms, p99 ${fmt(s.p99Ms, 0)} ms; other answers ${fmt(s.non2xx)}, errors ${fmt(s.errors)}.${s.service ? ` Service side: ${serviceLine(s.service)}.` : ''}`)
+  }
+  const r = figures.reads
+  if (r) {
+    out.push('', `**Reads** over ${fmt(r.seed.metrics)} metrics × ${fmt(r.seed.days)} days seeded sparse (${r.seed.eventsPerDay} events per metric per day; ${fmt(r.seed.dailyDocs)} daily + ${fmt(r.seed.monthlyDocs)} monthly documents), ${r.connections} connections, ${r.seconds} s per query, random metric and window:`, '')
+    out.push(table(['query', 'req/s', 'p50', 'p99', 'documents read / query'], r.queries.map(q => [
+      q.label, fmt(q.requestsPerS), `${fmt(q.p50Ms, 0)} ms`, `${fmt(q.p99Ms, 0)} ms`, fmt(q.docsPerQuery, 1)
+    ])))
+  }
+  if (figures.rss) {
+    out.push('', `**Service RSS** (statbucket child process, sampled every 100 ms): peak ${bytes(figures.rss.peakBytes)}; by phase ${Object.entries(figures.rss.byPhase).map(([k, v]) => `${k} ${bytes(v)}`).join(', ')}.`)
+  }
+  const st = figures.storage
+  if (st) {
+    out.push('', `**Storage comparison** (the seeds' articles): ${fmt(st.events)} events (${st.metrics} metrics × ${st.days} days × ${st.perDay} per day, integer values) stored three ways; ${st.k} random queries of each kind, one client:`, '')
+    out.push(table(['store', 'insert', 'documents', 'storage', 'indexes', `${st.k} × 6-hour window average`, `${st.k} × daily averages over a month`], st.stores.map(x => x.available
+      ? [x.label, `${fmt(x.insertSeconds, 1)} s (${fmt(x.eventsPerS)} events/s)`, fmt(x.documents), x.storageBytes === null ? `n/a (${x.sizeNote})` : bytes(x.storageBytes), x.indexBytes === null ? `n/a (${x.sizeNote})` : bytes(x.indexBytes),
+          `${fmt(x.window.totalMs, 0)} ms (p99 ${fmt(x.window.p99Ms, 1)} ms)`, `${fmt(x.month.totalMs, 0)} ms (p99 ${fmt(x.month.p99Ms, 1)} ms)`]
+      : [x.label, `n/a (${x.note})`, 'n/a', 'n/a', 'n/a', 'n/a', 'n/a'])))
+    out.push('', `The three stores' answers agreed on ${fmt(st.agreed)} of ${fmt(st.compared)} queries.`)
+  }
+  if (figures.notes?.length) out.push('', ...figures.notes.map(n => `- ${n}`))
+  return out.join('\n') + '\n'
+}

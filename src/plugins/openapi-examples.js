@@ -1,0 +1,96 @@
+// Examples shown in the OpenAPI document, keyed by `METHOD /path` as the
+// document spells the path. Kept apart from the route schemas so that they
+// document without taking part in validation.
+
+const T0 = Date.UTC(2026, 10, 21, 10, 0)
+const MINUTE = 60_000
+
+export const errorExamples = {
+  400: { statusCode: 400, error: 'Bad Request', message: 'events[1].metric: must match ^[A-Za-z0-9][A-Za-z0-9_.:-]{0,199}$', details: [{ path: 'events[1].metric', message: 'must match ^[A-Za-z0-9][A-Za-z0-9_.:-]{0,199}$' }] },
+  401: { statusCode: 401, error: 'Unauthorized', message: 'send Authorization: Bearer <token>' },
+  403: { statusCode: 403, error: 'Forbidden', message: 'this token may not do that' },
+  404: { statusCode: 404, error: 'Not Found', message: 'no metric named "api.requests"' },
+  409: { statusCode: 409, error: 'Conflict', message: 'a request with this Idempotency-Key is still in flight; retry once it is answered' },
+  413: { statusCode: 413, error: 'Payload Too Large', message: 'a request holds at most MAX_EVENTS_PER_REQUEST = 10000 events, got 12000; split the batch' },
+  415: { statusCode: 415, error: 'Unsupported Media Type', message: 'send the events as JSON with Content-Type: application/json' },
+  414: { statusCode: 414, error: 'URI Too Long', message: 'the URL is longer than the server accepts' },
+  422: { statusCode: 422, error: 'Unprocessable Entity', message: 'this Idempotency-Key was used before with a different body; use a new key for a new request' },
+  429: { statusCode: 429, error: 'Too Many Requests', message: 'more than RATE_LIMIT_PER_MINUTE = 600 requests in a minute for this token; retry after 12 seconds' },
+  500: { statusCode: 500, error: 'Internal Server Error', message: 'internal error' },
+  503: { statusCode: 503, error: 'Service Unavailable', message: 'too many pending events (MAX_PENDING_EVENTS = 100000); outcome: not_applied', outcome: 'not_applied' },
+  504: { statusCode: 504, error: 'Gateway Timeout', message: 'the database did not acknowledge the write in time; outcome: unknown', outcome: 'unknown' }
+}
+
+const seriesExample = {
+  metric: 'api.requests',
+  step: 'minute',
+  from: T0,
+  to: T0 + 5 * MINUTE,
+  timestamps: [0, 1, 2, 3, 4].map(i => T0 + i * MINUTE),
+  values: [12, 0, 7, 3, 9]
+}
+
+export const operationExamples = {
+  'POST /v1/events': {
+    parameters: { 'idempotency-key': '7f9c2ba4-e88f-4e11-8a3b-5c1d2e3f4a5b' },
+    requestBody: {
+      single: { summary: 'One event', value: { metric: 'api.requests', value: 3 } },
+      batch: {
+        summary: 'A batch with explicit times',
+        value: [
+          { metric: 'api.requests', value: 3, ts: '2026-11-21T10:15:00Z' },
+          { metric: 'api.errors', ts: 1795256100000 },
+          { metric: 'api.requests', value: -1, ts: '2026-11-21T11:15:00+01:00' }
+        ]
+      }
+    },
+    responses: {
+      200: { accepted: 3 },
+      400: { statusCode: 400, error: 'Bad Request', message: 'events[0].ts: is more than MAX_FUTURE_MS (300000 ms) ahead of the server\'s clock', details: [{ path: 'events[0].ts', message: 'is more than MAX_FUTURE_MS (300000 ms) ahead of the server\'s clock' }] }
+    }
+  },
+  'GET /v1/metrics': {
+    parameters: { prefix: 'api.', limit: '2', after: 'api.errors' },
+    responses: {
+      200: {
+        metrics: [
+          { name: 'api.latency', firstSeen: '2026-11-01T00:00:12.000Z', lastSeen: '2026-11-21T10:15:00.000Z' },
+          { name: 'api.requests', firstSeen: '2026-10-30T08:00:00.000Z', lastSeen: '2026-11-21T10:15:00.000Z' }
+        ],
+        next: 'api.requests'
+      },
+      400: { statusCode: 400, error: 'Bad Request', message: 'querystring.limit: must match ^(?:[1-9]\\d{0,3}|10000)$', details: [{ path: 'querystring.limit', message: 'must match ^(?:[1-9]\\d{0,3}|10000)$' }] }
+    }
+  },
+  'GET /v1/metrics/{metric}/series': {
+    parameters: { metric: 'api.requests', from: '2026-11-21T10:00:00Z', to: '2026-11-21T10:05:00Z', step: 'minute' },
+    responses: {
+      200: seriesExample,
+      400: { statusCode: 400, error: 'Bad Request', message: 'step: the range holds 525600 points at step minute, over the limit MAX_POINTS = 20000; narrow the range or use a coarser step', details: [{ path: 'step', message: 'the range holds 525600 points at step minute, over the limit MAX_POINTS = 20000; narrow the range or use a coarser step' }] }
+    }
+  },
+  'GET /v1/metrics/{metric}/ytd': {
+    parameters: { metric: 'api.requests', year: '2026', asOf: '2026-03-15T00:00:00Z' },
+    responses: {
+      200: {
+        metric: 'api.requests',
+        year: 2026,
+        asOf: Date.UTC(2026, 2, 15),
+        total: 5300,
+        months: [{ month: '2026-01', total: 2000 }, { month: '2026-02', total: null }, { month: '2026-03', total: 3300 }]
+      }
+    }
+  },
+  'GET /healthz': { responses: { 200: { status: 'ok' } } },
+  'GET /readyz': {
+    responses: {
+      200: { status: 'ready', backend: 'mongod', transactions: true, layout: 'hierarchical' },
+      503: { status: 'unavailable', backend: 'mongod', transactions: true, layout: 'hierarchical', error: 'the database did not answer a ping' }
+    }
+  },
+  'GET /metrics': {
+    responses: {
+      200: '# HELP statbucket_events_accepted_total Events in requests answered 200.\n# TYPE statbucket_events_accepted_total counter\nstatbucket_events_accepted_total 1234\n'
+    }
+  }
+}

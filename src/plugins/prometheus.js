@@ -1,0 +1,157 @@
+// Prometheus metrics at GET /metrics (prom-client), one Registry per app so
+// that several apps in one process (the tests) never share counters.
+//
+// Decorates `observer`, the hooks the writer and the preallocator call
+// (flushed, answered, preallocated): register this plugin before storage.
+import fp from 'fastify-plugin'
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client'
+import { errorResponses } from '../schemas/common.js'
+
+const EVENTS_ROUTE = '/v1/events'
+
+function eventsInBody (body) {
+  if (Array.isArray(body)) return body.length
+  return body !== null && typeof body === 'object' ? 1 : 0
+}
+
+/** The metrics and the observer that feeds them; `extra` hooks are called too. */
+export function createServiceMetrics ({ getWriterStats, extra = {} } = {}) {
+  const register = new Registry()
+  collectDefaultMetrics({ register })
+
+  const m = {
+    eventsAccepted: new Counter({
+      name: 'statbucket_events_accepted_total',
+      help: 'Events acknowledged by MongoDB (requests answered 200 by the writer).',
+      registers: [register]
+    }),
+    eventsRejected: new Counter({
+      name: 'statbucket_events_rejected_total',
+      help: 'Events in POST /v1/events requests not answered 2xx, by status (0 counted where the body was not parsed).',
+      labelNames: ['status'],
+      registers: [register]
+    }),
+    writes: new Counter({
+      name: 'statbucket_writer_answers_total',
+      help: 'Requests answered by the writer, by outcome (applied = 200, not_applied = 503, unknown = 504).',
+      labelNames: ['outcome'],
+      registers: [register]
+    }),
+    flushes: new Counter({
+      name: 'statbucket_flushes_total',
+      help: 'Flushes that reached the database and ended (group commits).',
+      registers: [register]
+    }),
+    flushRetries: new Counter({
+      name: 'statbucket_flush_retries_total',
+      help: 'Failed bulkWrite operations retried within flushes.',
+      registers: [register]
+    }),
+    flushDuration: new Histogram({
+      name: 'statbucket_flush_duration_seconds',
+      help: 'Duration of one flush: the parallel bulkWrites and their retries.',
+      buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+      registers: [register]
+    }),
+    flushDocs: new Histogram({
+      name: 'statbucket_flush_documents',
+      help: 'Distinct daily + monthly documents updated by one flush.',
+      buckets: [1, 2, 5, 10, 25, 50, 100, 250, 500, 1000, 2500, 5000, 10000],
+      registers: [register]
+    }),
+    flushEvents: new Histogram({
+      name: 'statbucket_flush_events',
+      help: 'Events merged into one flush.',
+      buckets: [1, 10, 100, 1000, 10000, 100000],
+      registers: [register]
+    }),
+    preallocations: new Counter({
+      name: 'statbucket_preallocations_total',
+      help: 'Zero-filled documents ensured ahead of time, by kind (probabilistic, sweep) and collection.',
+      labelNames: ['kind', 'collection'],
+      registers: [register]
+    }),
+    httpDuration: new Histogram({
+      name: 'statbucket_http_request_duration_seconds',
+      help: 'HTTP request durations by method, route (the route pattern) and status code.',
+      labelNames: ['method', 'route', 'status_code'],
+      buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+      registers: [register]
+    })
+  }
+
+  const writerGauge = (name, help, field) => new Gauge({
+    name,
+    help,
+    registers: [register],
+    collect () {
+      const stats = getWriterStats?.()
+      if (stats) this.set(Number(stats[field]))
+    }
+  })
+  writerGauge('statbucket_pending_events', 'Events queued or in flight in the writer (limit MAX_PENDING_EVENTS).', 'pendingEvents')
+  writerGauge('statbucket_queued_requests', 'Requests waiting in the writer queue.', 'queuedUnits')
+  writerGauge('statbucket_queued_documents', 'Distinct documents waiting in the writer queue.', 'queuedDocs')
+
+  const observer = {
+    flushed (stats) {
+      m.flushes.inc()
+      if (stats.retries) m.flushRetries.inc(stats.retries)
+      m.flushDuration.observe(stats.durationMs / 1000)
+      m.flushDocs.observe(stats.docs)
+      m.flushEvents.observe(stats.events)
+      extra.flushed?.(stats)
+    },
+    answered (answer, events) {
+      m.writes.inc({ outcome: answer.outcome })
+      if (answer.status === 200) m.eventsAccepted.inc(events)
+      extra.answered?.(answer, events)
+    },
+    preallocated (kind, collection) {
+      m.preallocations.inc({ kind, collection })
+      extra.preallocated?.(kind, collection)
+    }
+  }
+
+  /** Called once per answered HTTP request */
+  function observeRequest ({ method, route, statusCode, durationMs, body }) {
+    m.httpDuration.observe({ method, route: route ?? 'unmatched', status_code: String(statusCode) }, durationMs / 1000)
+    if (route === EVENTS_ROUTE && method === 'POST' && statusCode >= 300) {
+      m.eventsRejected.inc({ status: String(statusCode) }, eventsInBody(body))
+    }
+  }
+
+  return { register, observer, observeRequest }
+}
+
+async function prometheus (app, { observer: extra } = {}) {
+  const metrics = createServiceMetrics({ getWriterStats: () => app.storage?.writer.stats(), extra })
+  app.decorate('observer', metrics.observer)
+  app.decorate('metricsRegister', metrics.register)
+
+  app.addHook('onResponse', async (request, reply) => {
+    metrics.observeRequest({
+      method: request.method,
+      route: request.routeOptions.url,
+      statusCode: reply.statusCode,
+      durationMs: reply.elapsedTime,
+      body: request.body
+    })
+  })
+
+  app.get('/metrics', {
+    logLevel: 'warn',
+    schema: {
+      summary: 'Prometheus metrics',
+      description: 'Counters, histograms and gauges of ingest, flushes, preallocation and HTTP, plus process metrics, in the Prometheus text format. Guarded by METRICS_TOKENS (or READ_TOKENS) where set.',
+      tags: ['monitoring'],
+      produces: ['text/plain'],
+      response: { 200: { type: 'string', description: 'Prometheus text exposition format 0.0.4' }, ...errorResponses(401, 403) }
+    }
+  }, async (request, reply) => {
+    reply.type(metrics.register.contentType)
+    return metrics.register.metrics()
+  })
+}
+
+export default fp(prometheus, { name: 'prometheus' })

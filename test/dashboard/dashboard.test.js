@@ -1,0 +1,229 @@
+// The dashboard in a real browser: headless Chromium (Debian's package)
+// driven by playwright-core, against a listening statbucket with known data
+// and 10,000 more metrics in the registry. The browser's clock is set to the
+// app's manual clock so that "last hour" means the same to both.
+import { execFileSync } from 'node:child_process'
+import { existsSync, mkdirSync } from 'node:fs'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { manualClock } from '../../src/clock.js'
+import { testApp } from '../helpers/test-app.js'
+
+const CHROMIUM_FLAGS = [
+  '--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
+  '--disable-component-update', '--no-first-run', '--disable-sync'
+]
+
+function findChromium () {
+  if (process.env.CHROMIUM_PATH) return process.env.CHROMIUM_PATH
+  if (existsSync('/usr/bin/chromium')) return '/usr/bin/chromium'
+  try {
+    return execFileSync('sh', ['-c', 'command -v chromium || command -v chromium-browser'], { encoding: 'utf8' }).trim() || null
+  } catch {
+    return null
+  }
+}
+
+const chromiumPath = findChromium()
+// In CI the browser is installed by .ci/run: a missing one must fail, not skip.
+const skip = !chromiumPath && !process.env.CI
+if (skip) console.log('dashboard browser test skipped: no chromium on this machine (apt-get install chromium); CI installs it and runs this test')
+
+const NOW = Date.UTC(2026, 10, 21, 12, 0)
+const MIN = 60_000
+const HOUR = 60 * MIN
+const DAY = 24 * HOUR
+const BULK = 10_000
+const SCREENSHOTS = new URL('../../test-results/', import.meta.url)
+const READ_TOKEN = 'dashboard-test-read-token'
+
+// web.hits over the year: 3 + 2 + 10 + 7 + 100 + 1000
+const HITS = [[NOW - 5 * MIN, 3], [NOW - 30 * MIN, 2], [NOW - 3 * HOUR, 10], [NOW - 2 * DAY, 7], [Date.UTC(2026, 9, 15, 9), 100], [Date.UTC(2026, 1, 1, 0, 30), 1000]]
+const HITS_TOTAL = 1122
+
+describe.skipIf(skip)('dashboard in headless Chromium', () => {
+  let app
+  let browser
+  let base
+  const clock = manualClock(NOW)
+
+  beforeAll(async () => {
+    app = await testApp('dashboard', { clock, env: { PREALLOC_PROBABILITY: '0' } })
+    const post = payload => app.inject({ method: 'POST', url: '/v1/events', payload })
+    expect((await post(HITS.map(([ts, value]) => ({ metric: 'web.hits', ts, value })))).statusCode).toBe(200)
+    expect((await post([{ metric: 'web.errors', ts: NOW - 10 * MIN, value: 1 }, { metric: 'web.errors', ts: NOW - 2 * HOUR, value: 4 }])).statusCode).toBe(200)
+    // 10,000 more names in the registry, sorted before web.*: the first page holds only them
+    const seen = new Date(NOW - DAY)
+    await app.mongo.db.collection('metrics').insertMany(Array.from({ length: BULK }, (_, i) => ({
+      _id: `bulk.${String(i).padStart(5, '0')}`, firstSeen: seen, lastSeen: seen, lastWrite: seen
+    })))
+    await app.listen({ port: 0, host: '127.0.0.1' })
+    base = `http://127.0.0.1:${app.server.address().port}`
+    const { chromium } = await import('playwright-core')
+    browser = await chromium.launch({ executablePath: chromiumPath, headless: true, args: CHROMIUM_FLAGS })
+    mkdirSync(SCREENSHOTS, { recursive: true })
+  }, 120_000)
+
+  afterAll(async () => {
+    await browser?.close()
+    await app?.close()
+  })
+
+  async function openPage (hash = '') {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } })
+    const page = await context.newPage()
+    const errors = []
+    page.on('pageerror', err => errors.push(err.message))
+    page.on('console', msg => { if (msg.type() === 'error') errors.push(msg.text()) })
+    await page.clock.setFixedTime(NOW)
+    await page.goto(`${base}/${hash}`)
+    return { page, context, errors }
+  }
+
+  const points = page => page.$eval('#chart', el => ({ points: Number(el.dataset.points), series: Number(el.dataset.series), nulls: Number(el.dataset.nulls) }))
+  const waitPoints = (page, n, series = 1) => page.waitForSelector(`#chart[data-points="${n}"][data-series="${series}"]`, { timeout: 15_000 })
+
+  it('picks metrics, switches ranges and steps, shows gaps and the ytd total', async () => {
+    const { page, context, errors } = await openPage()
+    try {
+      // 10,000+ metrics: the list renders only what is in view
+      await page.waitForFunction(() => /10,000\+ metrics loaded/.test(document.getElementById('metric-count').textContent))
+      expect(await page.$$eval('.metric-row', rows => rows.length)).toBeLessThan(100)
+
+      // search asks the server for the prefix (web.* is past the first page)
+      await page.fill('#metric-search', 'web.h')
+      await page.click('.metric-row[data-name="web.hits"]')
+      await waitPoints(page, 1440) // default range 24 h, auto step: minute
+      expect(await page.$eval('#step option[value="auto"]', o => o.textContent)).toBe('auto (minute)')
+      expect(await page.$eval('#ytd-total', el => el.dataset.total)).toBe(String(HITS_TOTAL))
+      expect(await page.textContent('#ytd-total')).toBe('1,122')
+      expect(await page.$eval('#ytd-chart', el => el.dataset.months)).toBe('11')
+
+      await page.click('[data-range="1h"]')
+      await waitPoints(page, 60)
+      expect((await points(page)).nulls).toBe(0) // today's document exists: zeros, not nulls
+
+      await page.click('[data-range="7d"]')
+      await waitPoints(page, 7 * 1440)
+      // no documents on Nov 14 (from 12:00), 15–18 and 20: nulls there
+      expect((await points(page)).nulls).toBe(720 + 4 * 1440 + 1440)
+
+      await page.click('[data-range="30d"]')
+      await waitPoints(page, 30 * 24)
+      expect(await page.$eval('#step option[value="auto"]', o => o.textContent)).toBe('auto (hour)')
+
+      await page.click('[data-range="year"]')
+      await waitPoints(page, (NOW - Date.UTC(2026, 0, 1)) / HOUR)
+
+      await page.selectOption('#step', 'day')
+      await waitPoints(page, Math.ceil((NOW - Date.UTC(2026, 0, 1)) / DAY)) // to rounded up to the day
+      await page.selectOption('#step', 'auto')
+
+      // a second metric on the same chart
+      await page.fill('#metric-search', 'web.e')
+      await page.click('.metric-row[data-name="web.errors"]')
+      await page.click('[data-range="24h"]')
+      await waitPoints(page, 1440, 2)
+      expect(await page.$$eval('#selected .chip', chips => chips.map(c => c.dataset.name))).toEqual(['web.hits', 'web.errors'])
+
+      // the chart really draws: pixels of the first series' colour (#2563eb) in the plot canvas
+      const drawn = await page.$eval('#chart canvas', canvas => {
+        const { data } = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height)
+        let blue = 0
+        for (let i = 0; i < data.length; i += 4) {
+          if (Math.abs(data[i] - 37) < 40 && Math.abs(data[i + 1] - 99) < 40 && Math.abs(data[i + 2] - 235) < 40 && data[i + 3] > 100) blue++
+        }
+        return { blue, width: canvas.width, height: canvas.height }
+      })
+      expect(drawn.width).toBeGreaterThan(300)
+      expect(drawn.blue).toBeGreaterThan(100)
+      await page.screenshot({ path: new URL('dashboard.png', SCREENSHOTS).pathname, fullPage: true })
+      expect(errors).toEqual([])
+    } finally {
+      await context.close()
+    }
+  }, 60_000)
+
+  it('draws 20,000 points of a custom range', async () => {
+    const { page, context, errors } = await openPage('#m=web.hits&r=24h&s=minute')
+    try {
+      await waitPoints(page, 1440)
+      await page.click('[data-range="custom"]')
+      const iso = ms => new Date(ms).toISOString().slice(0, 16)
+      await page.fill('#custom-from', iso(NOW - 20_000 * MIN))
+      await page.fill('#custom-to', iso(NOW))
+      const started = Date.now()
+      await page.click('#custom-range button[type="submit"]')
+      await waitPoints(page, 20_000)
+      expect(Date.now() - started).toBeLessThan(10_000)
+      expect(await page.textContent('#status')).toContain('20,000 points per metric at step minute')
+      await page.screenshot({ path: new URL('dashboard-20000.png', SCREENSHOTS).pathname })
+      // over MAX_POINTS: the API's message is shown
+      await page.fill('#custom-from', iso(NOW - 20_001 * MIN))
+      await page.click('#custom-range button[type="submit"]')
+      await page.waitForSelector('#status.error')
+      expect(await page.textContent('#status')).toContain('MAX_POINTS = 20000')
+      expect(errors.filter(e => !/status of 400/.test(e))).toEqual([])
+    } finally {
+      await context.close()
+    }
+  }, 60_000)
+
+  it('refreshes by itself when auto-refresh is on', async () => {
+    const { page, context } = await openPage('#m=web.errors&r=1h&s=auto&auto=1&every=1000')
+    try {
+      await waitPoints(page, 60)
+      const requests = []
+      page.on('request', r => { if (r.url().includes('/series?')) requests.push(r.url()) })
+      expect(await page.isChecked('#auto-refresh')).toBe(true)
+      await page.waitForTimeout(2500)
+      expect(requests.length).toBeGreaterThanOrEqual(2)
+      await page.uncheck('#auto-refresh')
+      const count = requests.length
+      await page.waitForTimeout(1500)
+      expect(requests.length).toBe(count)
+    } finally {
+      await context.close()
+    }
+  }, 30_000)
+
+  it('asks for a read token on 401, stores it and sends it as a bearer token', async () => {
+    const context = await browser.newContext()
+    const page = await context.newPage()
+    const seen = []
+    try {
+      await page.clock.setFixedTime(NOW)
+      // Until READ_TOKENS exists server side, the browser plays the server's part.
+      await page.route('**/v1/**', route => {
+        const auth = route.request().headers().authorization
+        seen.push(auth ?? null)
+        if (auth === `Bearer ${READ_TOKEN}`) return route.continue()
+        return route.fulfill({
+          status: auth ? 403 : 401,
+          contentType: 'application/json',
+          body: JSON.stringify({ statusCode: auth ? 403 : 401, error: auth ? 'Forbidden' : 'Unauthorized', message: 'a read token is required' })
+        })
+      })
+      await page.goto(`${base}/#m=web.hits&r=1h`)
+      await page.waitForSelector('#token-dialog[open]')
+      await page.fill('#token-input', 'wrong-token-0000000')
+      await page.click('#token-save')
+      await page.waitForFunction(() => /refused/.test(document.getElementById('token-reason').textContent) && document.getElementById('token-dialog').open)
+      await page.fill('#token-input', READ_TOKEN)
+      await page.click('#token-save')
+      await waitPoints(page, 60)
+      await page.waitForFunction(() => /metrics loaded/.test(document.getElementById('metric-count').textContent))
+      expect(await page.evaluate(() => window.localStorage.getItem('statbucket.readToken'))).toBe(READ_TOKEN)
+      expect(seen[0]).toBe(null)
+      expect(seen).toContain('Bearer wrong-token-0000000')
+      // a reload uses the stored token at once
+      seen.length = 0
+      await page.reload()
+      await waitPoints(page, 60)
+      expect(seen.length).toBeGreaterThan(0)
+      expect(seen.every(a => a === `Bearer ${READ_TOKEN}`)).toBe(true)
+      expect(await page.$('#token-dialog[open]')).toBe(null)
+    } finally {
+      await context.close()
+    }
+  }, 30_000)
+})

@@ -1,0 +1,58 @@
+// The writer under a client far faster than its database (a fake whose
+// bulkWrite takes 20 ms): pending events never exceed MAX_PENDING_EVENTS at
+// any moment, the excess is refused at once with 503, every request gets
+// exactly one answer, and what was acknowledged is exactly what was written.
+import { describe, expect, it } from 'vitest'
+import { buildWriteUnit } from '../../src/bucket/increments.js'
+import { hierarchicalLayout } from '../../src/bucket/layouts.js'
+import { createCoalescingWriter } from '../../src/store/coalescing-writer.js'
+
+const T = Date.UTC(2026, 10, 21, 10, 0)
+const silent = { info () {}, warn () {}, error () {}, debug () {} }
+
+function slowCollection (written) {
+  return {
+    async bulkWrite (ops) {
+      await new Promise(resolve => setTimeout(resolve, 20))
+      for (const { updateOne } of ops) {
+        if (updateOne.update.$inc?.daily !== undefined) written.total += updateOne.update.$inc.daily
+      }
+      return { ok: 1 }
+    }
+  }
+}
+
+describe('writer overload', () => {
+  it('keeps pending events ≤ MAX_PENDING_EVENTS and refuses the excess with 503', async () => {
+    const MAX = 500
+    const written = { total: 0 }
+    const collections = { daily: slowCollection(written), monthly: slowCollection({ total: 0 }), metrics: slowCollection({ total: 0 }) }
+    const writer = createCoalescingWriter(collections, {
+      flushIntervalMs: 5, flushMaxDocs: 1000, maxPendingEvents: MAX, writeTimeoutMs: 5000, clock: { now: () => T }, logger: silent
+    })
+    let maxPending = 0
+    let acked = 0
+    const statuses = {}
+    const answers = []
+    const deadline = Date.now() + 1500
+    let i = 0
+    while (Date.now() < deadline) {
+      const events = Array.from({ length: 1 + (i++ % 50) }, (_, k) => ({ metric: `o.${k % 7}`, value: 1, time: T }))
+      answers.push(writer.submit(buildWriteUnit(events, hierarchicalLayout)).then(a => {
+        statuses[a.status] = (statuses[a.status] ?? 0) + 1
+        if (a.status === 200) acked += events.length
+        return a
+      }))
+      maxPending = Math.max(maxPending, writer.stats().pendingEvents)
+      if (i % 20 === 0) await new Promise(resolve => setImmediate(resolve))
+    }
+    await Promise.all(answers)
+    await writer.close()
+    expect(maxPending).toBeLessThanOrEqual(MAX)
+    expect(statuses[503]).toBeGreaterThan(0)
+    expect(Object.keys(statuses).sort()).toEqual(['200', '503'])
+    expect(answers.length).toBe(statuses[200] + statuses[503])
+    expect(written.total).toBe(acked)
+    expect(writer.stats()).toMatchObject({ pendingEvents: 0, queuedUnits: 0 })
+  })
+})

@@ -1,0 +1,104 @@
+// The benchmark's ratios, targets and markdown (pure): nothing is invented,
+// a figure not measured prints as n/a.
+import { describe, expect, it } from 'vitest'
+import { bytes, evaluateTargets, headlineFigures, renderMarkdown } from '../../src/loadgen/bench-report.js'
+
+const env = {
+  date: '2026-11-21T14:00:00Z',
+  command: 'npm run bench',
+  machine: { cpu: 'Test CPU', cores: 2, memoryGiB: '8.0', os: 'Linux test', loadAverage: 0.25 },
+  node: 'v20.20.2',
+  statbucket: '0.1.0',
+  driver: '6.22.0',
+  fastify: '5.0.0',
+  autocannon: '8.0.0',
+  backend: { description: 'mongo-java-server 1.47.0 (embedded)' },
+  scale: { description: 'small: scaled down' },
+  service: 'defaults'
+}
+
+const service = { flushes: 10, requestsPerFlush: 5, statementsPerFlush: 300, flushMs: 12.5, cpuUsPerRequest: 150 }
+
+const figures = {
+  env,
+  ingest: {
+    naive: { eventsPerS: 2000, concurrency: 16, statementsPerEvent: 2, p50Ms: 1, p99Ms: 5 },
+    writer: { eventsPerS: 100_000, concurrency: 16, statementsPerEvent: 0.04, p50Ms: 50, p99Ms: 90 },
+    http: { eventsPerS: 60_000, connections: 16, batch: 1000, statementsPerEvent: 0.03, p50Ms: 100, p99Ms: 200, service, check: 'yes' }
+  },
+  single: { requestsPerS: 4000, p50Ms: 12, p99Ms: 60, connections: 64, seconds: 8, non2xx: 0, errors: 0, service },
+  reads: {
+    seed: { metrics: 25, days: 400, eventsPerDay: 24, dailyDocs: 10_000, monthlyDocs: 350 },
+    connections: 4,
+    seconds: 5,
+    queries: [
+      { label: 'a', requestsPerS: 100, p50Ms: 3, p99Ms: 9, docsPerQuery: 1 },
+      { label: 'b', requestsPerS: 100, p50Ms: 5, p99Ms: 25, docsPerQuery: 30 }
+    ]
+  },
+  rss: { peakBytes: 200e6, byPhase: { ingest: 150e6, reads: 200e6 } },
+  storage: {
+    events: 100, metrics: 1, days: 31, perDay: 4, k: 10, agreed: 20, compared: 20,
+    stores: [
+      { label: 'buckets', available: true, insertSeconds: 1, eventsPerS: 100, documents: 32, storageBytes: null, indexBytes: null, sizeNote: 'backend reports no storage or index sizes', window: { totalMs: 10, p99Ms: 2 }, month: { totalMs: 20, p99Ms: 3 } },
+      { label: 'time series', available: false, note: 'backend lacks time series collections' }
+    ]
+  },
+  notes: ['scaled down']
+}
+
+describe('targets', () => {
+  it('derives the ratios from the measured figures', () => {
+    const h = headlineFigures(figures)
+    expect(h.coalescingGain).toBe(30)
+    expect(h.httpOverhead).toBe(0.6)
+    expect(h.statementsPerEvent).toBe(0.03)
+    expect(h.singleRps).toBe(4000)
+    expect(h.readsP99).toBe(25) // the worst query
+    expect(h.rssMB).toBe(200)
+  })
+
+  it('judges each target, and none that was not measured', () => {
+    const byKey = Object.fromEntries(evaluateTargets(figures).map(t => [t.key, t.met]))
+    expect(byKey).toEqual({ coalescingGain: true, httpOverhead: true, statementsPerEvent: true, singleRps: false, singleP99: false, readsP99: false, rssMB: true })
+    const none = evaluateTargets({ env })
+    expect(none.every(t => t.value === null && t.met === null)).toBe(true)
+    // a ratio needs both sides
+    expect(headlineFigures({ ingest: { http: { eventsPerS: 5 }, naive: { eventsPerS: 0 } } }).coalescingGain).toBeNull()
+  })
+})
+
+describe('markdown', () => {
+  const md = renderMarkdown(figures)
+
+  it('is headed by the run, machine, database and versions', () => {
+    expect(md.split('\n')[0]).toMatch(/^\*\*Run\*\* 2026-11-21T14:00:00Z · `npm run bench`/)
+    expect(md).toMatch(/\*\*Machine\*\* Test CPU × 2 cores, 8\.0 GiB RAM, Linux test; load average 0\.25/)
+    expect(md).toMatch(/\*\*Database\*\* mongo-java-server 1\.47\.0 \(embedded\)/)
+    expect(md).toMatch(/Node\.js v20\.20\.2 · statbucket 0\.1\.0 · mongodb driver 6\.22\.0/)
+  })
+
+  it('has the targets table with what was measured and whether it met the target', () => {
+    expect(md).toMatch(/\| figure \| target \| measured \| met \|/)
+    expect(md).toMatch(/\| Coalescing gain: .* \| ≥ 10× \| 30\.0× \| yes \|/)
+    expect(md).toMatch(/\| Single-event requests, 64 connections \(req\/s\) \| ≥ 5,000 req\/s \| 4,000 req\/s \| \*\*no\*\* \|/)
+    expect(md).toMatch(/\| Update statements per event.* \| ≤ 0\.05 \| 0\.0300 \| yes \|/)
+    expect(md).toMatch(/Service RSS under load \(peak\) \| ≤ 250 MB \| 200 MB \| yes/)
+  })
+
+  it('prints n/a with the reason where the backend gives no figure', () => {
+    expect(md).toMatch(/\| buckets \| 1\.0 s \(100 events\/s\) \| 32 \| n\/a \(backend reports no storage or index sizes\) \|/)
+    expect(md).toMatch(/\| time series \| n\/a \(backend lacks time series collections\) \| n\/a/)
+    expect(md).toMatch(/agreed on 20 of 20 queries/)
+    expect(md).toMatch(/12\.5 ms per flush; 150 µs of service CPU per request/)
+    expect(renderMarkdown({ env })).toMatch(/\| Reads p99 latency .* \| n\/a \| n\/a \|/)
+  })
+
+  it('formats sizes', () => {
+    expect(bytes(null)).toBe('n/a')
+    expect(bytes(999)).toBe('999 B')
+    expect(bytes(12_345)).toBe('12 kB')
+    expect(bytes(250e6)).toBe('250.0 MB')
+    expect(bytes(3.2e9)).toBe('3.20 GB')
+  })
+})
