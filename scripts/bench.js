@@ -12,6 +12,8 @@ import { describeBackend, describeMachine, versions } from './lib/bench-env.js'
 import { benchHttpBatched, benchNaive, benchSingle, benchWriter, dailySum } from './lib/bench-ingest.js'
 import { benchReads, seedReads } from './lib/bench-reads.js'
 import { benchStorage } from './lib/bench-storage.js'
+import { benchTalk } from './lib/bench-talk.js'
+import { NOISY_BELOW } from '../src/loadgen/summary.js'
 import { connectMongo } from './lib/mongo-target.js'
 import { startServerProcess } from './lib/server-process.js'
 
@@ -72,7 +74,7 @@ async function main (argv) {
     }
     log(`database ${backend.description}; scale ${scaleName}; database name ${dbName}`)
 
-    const wantServer = opts.only.some(s => s !== 'storage')
+    const wantServer = opts.only.some(s => s !== 'storage' && s !== 'talk')
     const rssByPhase = {}
     if (wantServer) {
       server = await startServerProcess({ MONGODB_URI: database.uri, MONGODB_DB: dbName, LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn' })
@@ -125,7 +127,15 @@ async function main (argv) {
       for (const name of figures.storage.collections) await db.collection(name).drop().catch(() => {})
     }
 
-    if (scaleName !== 'full') figures.notes.push(`Scaled down (${scaleName}): ${scaleDescription.split(': ').slice(1).join(': ')}.`)
+    if (opts.only.includes('talk')) {
+      figures.talk = await benchTalk({ uri: database.uri, dbName, speedup: opts.talkSpeedup, log })
+    }
+
+    const scaled = opts.only.some(x => x !== 'talk')
+    if (figures.talk?.runs.some(r => r.requestsPerMinute < NOISY_BELOW)) {
+      figures.notes.push(`The talk's runs averaged fewer than ${NOISY_BELOW} requests per simulated minute: their per-minute figures are noise; lower --talk-speedup.`)
+    }
+    if (scaled && scaleName !== 'full') figures.notes.push(`Scaled down (${scaleName}): ${scaleDescription.split(': ').slice(1).join(': ')}.`)
     if (backendName === 'mongo-java-server') {
       figures.notes.push('mongo-java-server is an in-memory Java imitation of MongoDB (no WiredTiger, no storage engine sizes, time series collections made plain): its figures show statbucket\'s own costs and the relative gains, not what a real mongod does.')
     }

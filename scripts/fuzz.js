@@ -21,7 +21,9 @@ the server saw: at least --min-requests requests, and no 5xx other than a
 
 Options:
   --schemathesis PATH   the schemathesis executable (default: schemathesis on PATH, then st)
-  --max-examples N      test cases per operation and phase (default 150)
+  --max-examples N      test cases per operation and phase (default 300: ~1,400 requests)
+  --with-tokens         run with one token as write, read and metrics token, sent with
+                        every request (adds schemathesis' ignored_auth check)
   --min-requests N      fail unless the server answered this many requests (default 1000)
   --seed N              schemathesis seed (default: random)
   --workers N           concurrent schemathesis workers (default 1: Python 3.11's
@@ -38,7 +40,8 @@ function parse (argv) {
     args: argv,
     options: {
       schemathesis: { type: 'string' },
-      'max-examples': { type: 'string', default: '150' },
+      'max-examples': { type: 'string', default: '300' },
+      'with-tokens': { type: 'boolean', default: false },
       'min-requests': { type: 'string', default: '1000' },
       seed: { type: 'string' },
       workers: { type: 'string', default: '1' },
@@ -84,7 +87,9 @@ async function main (argv) {
   let embedded = null
   let app = null
   try {
-    const config = loadConfig({ ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn', MONGODB_DB: `fuzz_${randomBytes(4).toString('hex')}`, PREALLOC_PROBABILITY: '0' })
+    const token = opts['with-tokens'] ? randomBytes(24).toString('hex') : null
+    const tokens = token ? { WRITE_TOKENS: token, READ_TOKENS: token, METRICS_TOKENS: token } : {}
+    const config = loadConfig({ ...process.env, ...tokens, LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn', MONGODB_DB: `fuzz_${randomBytes(4).toString('hex')}`, PREALLOC_PROBABILITY: '0' })
     let uri = config.mongodbUri
     if (!uri) {
       const { startEmbeddedMongo } = await import('../src/db/embedded.js')
@@ -111,13 +116,14 @@ async function main (argv) {
     const args = [
       '--config-file', CONFIG_FILE,
       'run', `${base}/docs/json`,
-      '--checks', 'not_a_server_error,status_code_conformance,content_type_conformance,response_headers_conformance,response_schema_conformance,negative_data_rejection',
+      '--checks', 'not_a_server_error,status_code_conformance,content_type_conformance,response_headers_conformance,response_schema_conformance,negative_data_rejection' + (token ? ',ignored_auth' : ''),
       '--max-examples', opts['max-examples'],
       '--workers', opts.workers,
       '--request-timeout', '30',
       '--suppress-health-check', 'all',
       '--continue-on-failure'
     ]
+    if (token) args.push('--header', `Authorization: Bearer ${token}`)
     if (opts.seed) args.push('--seed', opts.seed)
     if (opts['report-dir']) args.push('--report', 'junit', '--report-dir', opts['report-dir'])
     const code = await new Promise(resolve => {

@@ -64,6 +64,23 @@ async function main (argv) {
   let exitCode = 0
   try {
     const before = opts.verify ? await target.totals(metrics, windowFrom, windowTo) : null
+    if (opts.warmupSeconds > 0) {
+      // Unrecorded: the same load on other metrics, at the run's first simulated instant onwards.
+      const warm = await runPhase({
+        target,
+        start: opts.start,
+        spanMs: Math.min(opts.spanMs, opts.warmupSeconds * 1000 * opts.speedup),
+        speedup: opts.speedup,
+        concurrency: opts.concurrency,
+        batch: opts.batch,
+        metrics: metricNames(`${opts.metricPrefix}warmup.`, opts.metrics),
+        random: seededRandom(opts.seed + 2)
+      })
+      if (warm.firstRejection) {
+        process.stderr.write(`loadgen: the target rejected a warm-up request (${warm.firstRejection.status ?? ''} ${warm.firstRejection.message ?? ''}); stopped\n`)
+        return 1
+      }
+    }
     const plan = opts.compareOoo
       ? [{ phase: 'ooo-0', oooFraction: 0 }, { phase: `ooo-${opts.oooFraction}`, oooFraction: opts.oooFraction }]
       : [{ phase: 'main', oooFraction: opts.oooFraction }]

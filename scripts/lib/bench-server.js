@@ -34,7 +34,7 @@ let closing = null
 function close () {
   closing ??= app.close().finally(() => {
     clearInterval(sampler)
-    process.disconnect?.()
+    if (process.connected) process.disconnect()
   })
   return closing
 }

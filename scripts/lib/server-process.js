@@ -7,7 +7,7 @@ const SERVER = fileURLToPath(new URL('./bench-server.js', import.meta.url))
 
 /** env: statbucket configuration (MONGODB_URI, MONGODB_DB, …) → { url, pid, backend, stats(), resetPeak(), stop() } */
 export async function startServerProcess (env, { startTimeoutMs = 60_000 } = {}) {
-  const child = fork(SERVER, [], { env: { ...process.env, LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
+  const child = fork(SERVER, [], { execArgv: [], env: { ...process.env, LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
   const exited = once(child, 'exit')
   const listening = await new Promise((resolve, reject) => {
     const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error(`statbucket did not listen within ${startTimeoutMs} ms`)) }, startTimeoutMs)

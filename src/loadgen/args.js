@@ -49,6 +49,8 @@ Load:
   --ooo-window D       how far back: 30s, 90m, 6h, 1d (default 1h)
   --compare-ooo        run twice, with 0 and with F out of order, and report the cost
   --seed N             seed of the random choices (default 1)
+  --warmup S           real seconds of unrecorded load first, on metrics P + warmup.m000…,
+                       so that JIT and connection warm-up do not depress the first minutes (default 2)
 
 Output:
   --csv FILE           one row per simulated minute (default bench-results/loadgen-<time>.csv)
@@ -80,6 +82,7 @@ const OPTIONS = {
   'ooo-window': { type: 'string' },
   'compare-ooo': { type: 'boolean' },
   seed: { type: 'string' },
+  warmup: { type: 'string' },
   csv: { type: 'string' },
   report: { type: 'string' },
   json: { type: 'boolean' },
@@ -163,7 +166,8 @@ export function parseLoadgenArgs (argv, { now }) {
   const maxAgeDays = number(values, 'max-age-days', 400, { min: 1, max: 36_500, integer: true })
   if (target === 'http') {
     const phases = compareOoo ? 2 : 1
-    const problem = checkServiceWindow({ start, spanMs, now, realRunMs: realRunMs * phases, maxAgeDays, oooWindowMs: oooFraction > 0 ? oooWindowMs : 0 })
+    const warmupMs = number(values, 'warmup', 2, { min: 0, max: 600 }) * 1000
+    const problem = checkServiceWindow({ start, spanMs, now, realRunMs: realRunMs * phases + warmupMs, maxAgeDays, oooWindowMs: oooFraction > 0 ? oooWindowMs : 0 })
     if (problem) throw new UsageError(problem)
   }
 
@@ -194,6 +198,7 @@ export function parseLoadgenArgs (argv, { now }) {
     oooWindowMs,
     compareOoo,
     seed: number(values, 'seed', 1, { min: 0, max: 2 ** 32 - 1, integer: true }),
+    warmupSeconds: number(values, 'warmup', 2, { min: 0, max: 600 }),
     csv: values.csv ?? null,
     report: values.report ?? null,
     json: Boolean(values.json),

@@ -32,7 +32,8 @@ function env (uri, dbName) {
     MONGODB_DB: dbName,
     WRITE_TIMEOUT_MS: String(WRITE_TIMEOUT_MS),
     MAX_PENDING_EVENTS: '20000',
-    MAX_EVENTS_PER_REQUEST: '100'
+    MAX_EVENTS_PER_REQUEST: '100',
+    PREALLOC_PROBABILITY: '0.05' // preallocations fail during the outage too, off the request path
   }
 }
 

@@ -22,14 +22,26 @@ describe('parseLoadgenArgs', () => {
   it('has defaults for the talk\'s experiment', () => {
     const o = parse('--url', 'http://127.0.0.1:3000')
     expect(o).toMatchObject({
-      target: 'http', speedup: 300, simMinutes: 1450, metrics: 100, concurrency: 8, batch: 100,
-      oooFraction: 0, oooWindowMs: 3_600_000, compareOoo: false, layout: null, metricPrefix: 'lg.', seed: 1
+      target: 'http',
+      speedup: 300,
+      simMinutes: 1450,
+      metrics: 100,
+      concurrency: 8,
+      batch: 100,
+      oooFraction: 0,
+      oooWindowMs: 3_600_000,
+      compareOoo: false,
+      layout: null,
+      metricPrefix: 'lg.',
+      seed: 1
     })
     expect(o.start).toBe(Date.UTC(2026, 10, 20)) // a day and 10 minutes ending before now
     expect(o.realRunMs).toBe(290_000)
     expect(parse('--mongodb', 'mongodb://h').batch).toBe(1)
     expect(parse('--mongodb', 'mongodb://h', '--coalesce').batch).toBe(100)
     expect(parse('--mongodb', 'mongodb://h', '--seconds', '2').spanMs).toBe(600_000)
+    expect(parse('--url', 'http://a').warmupSeconds).toBe(2)
+    expect(parse('--url', 'http://a', '--warmup', '0').warmupSeconds).toBe(0)
   })
 
   it.each([
@@ -56,7 +68,8 @@ describe('parseLoadgenArgs', () => {
     [['--url', 'http://a', '--speedup', '1', '--sim-minutes', '2000'], /at most 86400 s/],
     [['--url', 'http://a', '--metric-prefix', 'a b'], /--metric-prefix/],
     [['--url', 'http://a', '--report', 'x.png'], /--report must name a \.html or \.svg/],
-    [['--mongodb', 'mongodb://h', '--db', 'a.b'], /--db is not a valid database name/]
+    [['--mongodb', 'mongodb://h', '--db', 'a.b'], /--db is not a valid database name/],
+    [['--url', 'http://a', '--warmup', '-1'], /--warmup/]
   ])('refuses %j', (argv, message) => {
     expect(() => parse(...argv)).toThrow(UsageError)
     expect(() => parse(...argv)).toThrow(message)
@@ -77,7 +90,9 @@ describe('parseLoadgenArgs', () => {
 
 describe('parseBenchArgs', () => {
   it('defaults to every section at the scale the backend allows', () => {
-    expect(parseBenchArgs([])).toEqual({ scale: 'auto', seconds: null, only: SECTIONS, json: false, keep: false })
+    expect(parseBenchArgs([])).toEqual({ scale: 'auto', seconds: null, only: SECTIONS, talkSpeedup: 300, json: false, keep: false })
+    expect(SECTIONS).not.toContain('talk')
+    expect(parseBenchArgs(['--only', 'talk', '--talk-speedup', '1500'])).toMatchObject({ only: ['talk'], talkSpeedup: 1500 })
     expect(parseBenchArgs(['--only', 'reads,ingest', '--json', '--seconds', '5'])).toMatchObject({ only: ['reads', 'ingest'], json: true, seconds: 5 })
     expect(chooseScale('auto', 'mongo-java-server')).toBe('small')
     expect(chooseScale('auto', 'mongod')).toBe('full')
@@ -89,6 +104,7 @@ describe('parseBenchArgs', () => {
     [['--scale', 'huge'], /--scale must be/],
     [['--seconds', '0'], /--seconds must be/],
     [['--only', 'writes'], /--only takes/],
+    [['--talk-speedup', '5'], /--talk-speedup must be/],
     [['extra'], /positional/i]
   ])('refuses %j', (argv, message) => {
     expect(() => parseBenchArgs(argv)).toThrow(message)

@@ -38,7 +38,13 @@ const figures = {
   },
   rss: { peakBytes: 200e6, byPhase: { ingest: 150e6, reads: 200e6 } },
   storage: {
-    events: 100, metrics: 1, days: 31, perDay: 4, k: 10, agreed: 20, compared: 20,
+    events: 100,
+    metrics: 1,
+    days: 31,
+    perDay: 4,
+    k: 10,
+    agreed: 20,
+    compared: 20,
     stores: [
       { label: 'buckets', available: true, insertSeconds: 1, eventsPerS: 100, documents: 32, storageBytes: null, indexBytes: null, sizeNote: 'backend reports no storage or index sizes', window: { totalMs: 10, p99Ms: 2 }, month: { totalMs: 20, p99Ms: 3 } },
       { label: 'time series', available: false, note: 'backend lacks time series collections' }
@@ -100,5 +106,34 @@ describe('markdown', () => {
     expect(bytes(12_345)).toBe('12 kB')
     expect(bytes(250e6)).toBe('250.0 MB')
     expect(bytes(3.2e9)).toBe('3.20 GB')
+  })
+})
+
+describe('the talk\'s targets', () => {
+  const talk = {
+    metrics: 100,
+    concurrency: 8,
+    simMinutes: 1450,
+    speedup: 300,
+    prealloc: 0.000667,
+    runs: [
+      { layout: 'flat', prealloc: 0, eventsPerS: 900, endOfDayRatio: 0.4, firstHour: 1000, lastHour: 400, midnightDip: 0.3, requestsPerMinute: 200 },
+      { layout: 'flat', prealloc: 0.000667, eventsPerS: 900, endOfDayRatio: 0.45, firstHour: 1000, lastHour: 450, midnightDip: 0.8, requestsPerMinute: 200 },
+      { layout: 'hierarchical', prealloc: 0, eventsPerS: 1000, endOfDayRatio: 0.95, firstHour: 1000, lastHour: 950, midnightDip: 0.5, requestsPerMinute: 200 },
+      { layout: 'hierarchical', prealloc: 0.000667, eventsPerS: 1000, endOfDayRatio: 0.9, firstHour: 1000, lastHour: 900, midnightDip: 0.9, requestsPerMinute: 200 }
+    ]
+  }
+
+  it('are judged on a real mongod only, and shown elsewhere', () => {
+    const onMongod = evaluateTargets({ env: { backend: { name: 'mongod' } }, talk }).filter(t => t.key in { hierEndOfDay: 1, flatEndOfDayGap: 1, dipGain: 1 })
+    expect(onMongod.map(t => [t.key, t.met])).toEqual([['hierEndOfDay', true], ['flatEndOfDayGap', true], ['dipGain', true]])
+    expect(onMongod[1].value).toBeCloseTo(0.45, 12)
+    expect(onMongod[2].value).toBeCloseTo(0.4, 12)
+    const elsewhere = evaluateTargets({ env: { ...env, backend: { name: 'mongo-java-server', description: 'x' } }, talk })
+    expect(elsewhere.filter(t => t.why).map(t => t.met)).toEqual([null, null, null])
+    const md = renderMarkdown({ env, talk })
+    expect(md).toMatch(/\| Talk: hierarchical layout's end-of-day ratio \(with preallocation\) \| ≥ 0\.80 \| 0\.90 \| n\/a \(judged on a real mongod only\) \|/)
+    expect(md).toMatch(/\| hierarchical \| p = 0\.000667 \| 1,000 \| 0\.90 \(900 ÷ 1,000\) \| 0\.90 \| 200 \|/)
+    expect(evaluateTargets({ env })).toHaveLength(7) // no talk: no talk rows
   })
 })
