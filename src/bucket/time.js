@@ -100,6 +100,16 @@ export function monthLabel (ms) {
   return `${pad(year, 4)}-${pad(month, 2)}`
 }
 
+/**
+ * What every event of one UTC day shares: the date parts of its ids, its
+ * day of month and its month's start. dayStart must be a UTC midnight.
+ */
+export function describeDay (dayStart) {
+  const { year, month, day } = utcParts(dayStart)
+  const monthKeyText = `${pad(year, 4)}${pad(month, 2)}`
+  return { dayKey: `${monthKeyText}${pad(day, 2)}`, monthKey: monthKeyText, dayOfMonth: day, monthStart: Date.UTC(year, month - 1, 1) }
+}
+
 // Metric names never contain '/', so `${metric}/` prefixes exactly one metric's ids.
 export const dayId = (metric, ms) => `${metric}/${dayKey(ms)}`
 export const monthId = (metric, ms) => `${metric}/${monthKey(ms)}`

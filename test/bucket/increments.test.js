@@ -80,3 +80,28 @@ describe('write units', () => {
     expect(u1.daily.get('a/20261101').inc).toEqual({ daily: 1, 'hourly.0': 1, 'minute.0.0': 1 })
   })
 })
+
+describe('buildWriteUnit and eventIncrements agree', () => {
+  it('a unit holds the sum of its events\' increments, over any days and metrics', async () => {
+    const fc = (await import('fast-check')).default
+    const event = fc.record({
+      metric: fc.constantFrom('a', 'b.c', 'd:e'),
+      value: fc.integer({ min: -1000, max: 1000 }),
+      time: fc.integer({ min: Date.UTC(2023, 0, 1), max: Date.UTC(2027, 0, 1) })
+    })
+    fc.assert(fc.property(fc.array(event, { minLength: 1, maxLength: 60 }), fc.constantFrom(hierarchicalLayout, flatLayout), (events, layout) => {
+      const expected = { daily: new Map(), monthly: new Map() }
+      for (const e of events) {
+        const inc = eventIncrements(e, layout)
+        for (const kind of ['daily', 'monthly']) {
+          const doc = expected[kind].get(inc[kind].id) ?? { metric: e.metric, date: inc[kind].date, inc: {} }
+          for (const [field, v] of Object.entries(inc[kind].inc)) doc.inc[field] = (doc.inc[field] ?? 0) + v
+          expected[kind].set(inc[kind].id, doc)
+        }
+      }
+      const unit = buildWriteUnit(events, layout)
+      expect(unit.daily).toEqual(expected.daily)
+      expect(unit.monthly).toEqual(expected.monthly)
+    }), { numRuns: 200 })
+  })
+})
