@@ -40,14 +40,31 @@ export function tokenMatcher (tokens) {
   }
 }
 
-/** Which token list guards a request: 'write' | 'read' | 'metrics' | 'open' */
-export function accessClass (method, url, routeAccess) {
+/**
+ * Which token list guards a request: 'write' | 'read' | 'metrics' | 'open'.
+ * target is the pattern of the route the router matched (request.routeOptions.url),
+ * never the raw URL: the router decodes paths (/%761/events is /v1/events),
+ * so only the matched route says what a request reaches. Without a route
+ * (a 404) it is the decoded path, so an unknown /v1 path tells a stranger nothing.
+ */
+export function accessClass (method, target, routeAccess) {
   if (routeAccess) return routeAccess
-  const path = url.split('?')[0]
-  if (path === '/metrics') return 'metrics'
-  if (path.startsWith('/v1/') || path === '/v1') return method === 'GET' || method === 'HEAD' ? 'read' : 'write'
+  if (target === '/metrics') return 'metrics'
+  if (target.startsWith('/v1/') || target === '/v1') return method === 'GET' || method === 'HEAD' ? 'read' : 'write'
   return 'open'
 }
+
+function decodedPath (url) {
+  const path = url.split('?')[0]
+  try {
+    return decodeURIComponent(path)
+  } catch {
+    return path
+  }
+}
+
+const accessOf = request =>
+  accessClass(request.method, request.routeOptions.url ?? decodedPath(request.url), request.routeOptions.config?.access)
 
 const BEARER = /^Bearer +([^\s]+) *$/i
 
@@ -64,7 +81,7 @@ async function auth (app) {
   app.decorateRequest('accessIdentity', null)
 
   app.addHook('onRequest', async (request, reply) => {
-    const access = accessClass(request.method, request.url, request.routeOptions.config?.access)
+    const access = accessOf(request)
     const match = matchers[access]
     if (!match) return
     const header = request.headers.authorization
@@ -89,7 +106,7 @@ async function auth (app) {
       max: config.rateLimitPerMinute,
       timeWindow: 60_000,
       keyGenerator: request => request.accessIdentity ?? 'ip:' + request.ip,
-      allowList: request => accessClass(request.method, request.url, request.routeOptions.config?.access) === 'open',
+      allowList: request => accessOf(request) === 'open',
       errorResponseBuilder: (request, context) =>
         new TooManyRequestsError(`more than RATE_LIMIT_PER_MINUTE = ${context.max} requests in a minute for this token; retry after ${context.after}`)
     })

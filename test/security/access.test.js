@@ -91,13 +91,37 @@ describe('token comparison and routing', () => {
     for (const wrong of ['', READ.slice(0, 16), READ + READ, READ.toUpperCase(), READ_2.slice(1)]) expect(match(wrong)).toBeNull()
   })
 
-  it('classifies requests by path and method', () => {
+  it('classifies requests by the matched route and method', () => {
     expect(accessClass('POST', '/v1/events')).toBe('write')
-    expect(accessClass('GET', '/v1/metrics?prefix=a')).toBe('read')
-    expect(accessClass('HEAD', '/v1/metrics/a/series')).toBe('read')
-    expect(accessClass('DELETE', '/v1/metrics/a')).toBe('write')
+    expect(accessClass('GET', '/v1/metrics')).toBe('read')
+    expect(accessClass('HEAD', '/v1/metrics/:metric/series')).toBe('read')
+    expect(accessClass('DELETE', '/v1/metrics/:metric')).toBe('write')
     expect(accessClass('GET', '/metrics')).toBe('metrics')
-    for (const path of ['/', '/index.html', '/app.js', '/healthz', '/readyz', '/docs/json', '/v1x']) expect(accessClass('GET', path)).toBe('open')
+    for (const route of ['/', '/*', '/healthz', '/readyz', '/docs/json', '/v1x']) expect(accessClass('GET', route)).toBe('open')
     expect(accessClass('GET', '/anything', 'read')).toBe('read')
+  })
+})
+
+describe('percent-encoded paths reach the same routes and the same guards', () => {
+  let app
+  beforeAll(async () => {
+    app = await testApp('access-encoded', { clock: manualClock(NOW), env: { WRITE_TOKENS: WRITE, READ_TOKENS: READ, PREALLOC_PROBABILITY: '0' } })
+  })
+  afterAll(async () => { await app?.close() })
+
+  it.each([
+    ['POST', '/%761/events', { metric: 'enc.a' }],
+    ['POST', '/v1/%65vents', { metric: 'enc.a' }],
+    ['GET', '/%76%31/metrics'],
+    ['GET', '/v1/metrics/enc.a/%73eries'],
+    ['GET', '/metric%73'],
+    ['GET', '/%76%31/nothing-here']
+  ])('%s %s without a token → 401', async (method, url, payload) => {
+    const res = await app.inject({ method, url, payload })
+    expect(res.statusCode).toBe(401)
+  })
+
+  it('writes nothing through an encoded path without a token', async () => {
+    expect(await app.mongo.db.collection('daily').countDocuments({ metric: 'enc.a' })).toBe(0)
   })
 })
