@@ -1,6 +1,7 @@
 // The errors the API answers with. Each carries what a client needs to fix
 // its request (`details`) or to decide on a retry (`outcome`, `retryAfter`).
 import createError from '@fastify/error'
+import { MongoError } from 'mongodb'
 
 export const BadRequestError = createError('SB_BAD_REQUEST', '%s', 400)
 export const UnauthorizedError = createError('SB_UNAUTHORIZED', '%s', 401)
@@ -19,8 +20,7 @@ export function withDetails (error, fields) {
   return Object.assign(error, fields)
 }
 
-const DATABASE_ERROR = /^Mongo/
-
+/** Any error of the driver (PoolClearedOnNetworkError too, whose name lacks the Mongo prefix) */
 export function isDatabaseError (err) {
-  return DATABASE_ERROR.test(err?.name ?? '') || err?.name === 'PoolClearedError'
+  return err instanceof MongoError
 }

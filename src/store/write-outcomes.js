@@ -22,13 +22,20 @@ const NEVER_SENT = new Set([
 // Failures to open a connection: the driver does not mark them (beforeHandshake
 // covers the handshake only), so they are told by the socket's error code and
 // by the driver's messages for connection establishment.
-const CONNECT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH'])
+// EHOSTUNREACH/ENETUNREACH count only when raised by connect(): an open
+// socket can report them too, after the write went out.
+const CONNECT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN'])
+const CONNECT_ONLY_CODES = new Set(['EHOSTUNREACH', 'ENETUNREACH'])
 const CONNECTING = /^Socket '(secureConnect|connect)' timed out|during connection establishment|connection establishment was cancelled/
 
 function raisedBeforeSending (err) {
   if (NEVER_SENT.has(err?.name)) return true
   if (err?.name !== 'MongoNetworkError' && err?.name !== 'MongoNetworkTimeoutError') return false
-  return err.beforeHandshake === true || CONNECT_CODES.has(err.cause?.code) || CONNECTING.test(err.message ?? '')
+  const code = err.cause?.code
+  return err.beforeHandshake === true ||
+    CONNECT_CODES.has(code) ||
+    (CONNECT_ONLY_CODES.has(code) && err.cause?.syscall === 'connect') ||
+    CONNECTING.test(err.message ?? '')
 }
 
 /**

@@ -28,6 +28,13 @@ describe('classifyBulkWriteError', () => {
     expect(classifyBulkWriteError(wrapped(new MongoNetworkError('connection closed')), 1).outcomes).toEqual(['unknown'])
   })
 
+  it('an unreachable host counts as never sent only when connect() raised it', () => {
+    const unreachable = syscall => new MongoNetworkError('EHOSTUNREACH', { cause: Object.assign(new Error('unreachable'), { code: 'EHOSTUNREACH', syscall }) })
+    expect(classifyBulkWriteError(wrapped(unreachable('connect')), 1).outcomes).toEqual(['not_applied'])
+    expect(classifyBulkWriteError(wrapped(unreachable('read')), 1).outcomes).toEqual(['unknown'])
+    expect(classifyBulkWriteError(wrapped(unreachable(undefined)), 1).outcomes).toEqual(['unknown'])
+  })
+
   it('where the driver retries writes, a selection failure may follow a sent attempt: unknown', () => {
     expect(classifyBulkWriteError(wrapped(selection()), 1, { writesRetried: true }).outcomes).toEqual(['unknown'])
   })
