@@ -89,8 +89,9 @@ export function buildWriteUnit (events, layout) {
   return unit
 }
 
-/** Merges units into one (a flush); the inputs are not changed. */
+/** Merges units into one (a flush); the inputs are not changed (one unit is returned as it is). */
 export function mergeWriteUnits (units) {
+  if (units.length === 1) return units[0] // nothing to merge: read as it is
   const merged = { daily: new Map(), monthly: new Map(), metrics: new Map(), events: 0 }
   for (const unit of units) {
     merged.events += unit.events

@@ -5,15 +5,18 @@ import { MongoClient } from 'mongodb'
 import { detectBackend, supportsTransactions } from '../db/embedded.js'
 
 /**
- * Driver timeouts chosen so that a flush ends within WRITE_TIMEOUT_MS:
- * server selection and connecting take at most 30 % of it each and a
- * sent operation at most 60 %; the writer's watchdog answers the rest.
+ * Driver timeouts chosen so that one attempt of a flush ends within
+ * WRITE_TIMEOUT_MS: server selection and connecting take at most 25 % of it
+ * each and a sent operation at most 50 %. The writer stops retrying at the
+ * same deadline and its watchdog answers 504 then whatever is still running;
+ * on a replica set the driver may retry a write once more itself, which can
+ * keep the flush slot (not the answers) up to one more attempt.
  */
 export function driverOptions (writeTimeoutMs) {
   return {
-    serverSelectionTimeoutMS: Math.max(100, Math.floor(writeTimeoutMs * 0.3)),
-    connectTimeoutMS: Math.max(100, Math.floor(writeTimeoutMs * 0.3)),
-    socketTimeoutMS: Math.max(200, Math.floor(writeTimeoutMs * 0.6)),
+    serverSelectionTimeoutMS: Math.max(100, Math.floor(writeTimeoutMs * 0.25)),
+    connectTimeoutMS: Math.max(100, Math.floor(writeTimeoutMs * 0.25)),
+    socketTimeoutMS: Math.max(200, Math.floor(writeTimeoutMs * 0.5)),
     appName: 'statbucket'
   }
 }

@@ -20,12 +20,14 @@ const REASONS = {
   [UNKNOWN]: 'the database did not acknowledge every write'
 }
 
+/** The keys of a unit's operations: documents ('d:'/'m:', counted for FLUSH_MAX_DOCS) and registry entries ('r:') */
 function unitKeys (unit) {
-  const keys = []
-  for (const id of unit.daily.keys()) keys.push('d:' + id)
-  for (const id of unit.monthly.keys()) keys.push('m:' + id)
-  for (const name of unit.metrics.keys()) keys.push('r:' + name)
-  return keys
+  const docKeys = []
+  for (const id of unit.daily.keys()) docKeys.push('d:' + id)
+  for (const id of unit.monthly.keys()) docKeys.push('m:' + id)
+  const allKeys = docKeys.slice()
+  for (const name of unit.metrics.keys()) allKeys.push('r:' + name)
+  return { docKeys, allKeys }
 }
 
 /**
@@ -45,7 +47,11 @@ export function createCoalescingWriter (collections, options) {
     maxRetries = 3, clock, logger, observer = {}, writeOptions, writesRetried = false, keyedFlush = null
   } = options
 
-  let queue = [] // units in arrival order
+  // Units in arrival order from `head` on. A unit that expired stays in the
+  // array, answered, and is skipped: removal is O(1) even for a full queue.
+  let queue = []
+  let head = 0
+  let queuedUnits = 0
   const queuedDocs = new Map() // 'd:'/'m:' key → number of queued units holding it
   let pendingEvents = 0 // queued + in flight
   let inFlight = null // promise of the running flush
@@ -54,6 +60,15 @@ export function createCoalescingWriter (collections, options) {
   let draining = false
   let idleWaiters = []
 
+  /** Calls an observer hook; a hook that throws is logged, never breaks an answer. */
+  function notify (hook, ...args) {
+    try {
+      observer[hook]?.(...args)
+    } catch (err) {
+      logger.error({ err, hook }, 'observer hook threw')
+    }
+  }
+
   function answer (unit, result, reason) {
     if (unit.answered) return
     unit.answered = true
@@ -61,8 +76,8 @@ export function createCoalescingWriter (collections, options) {
     pendingEvents -= unit.events
     const reply = { ...ANSWERS[result] }
     if (reason) reply.reason = reason
-    observer.answered?.(reply, unit.events)
     unit.resolve(reply)
+    notify('answered', reply, unit.events)
   }
 
   function settle (unit) {
@@ -73,18 +88,32 @@ export function createCoalescingWriter (collections, options) {
 
   function trackDocs (unit, delta) {
     for (const key of unit.docKeys) {
-      if (key[0] === 'r') continue
       const n = (queuedDocs.get(key) ?? 0) + delta
       if (n === 0) queuedDocs.delete(key)
       else queuedDocs.set(key, n)
     }
   }
 
-  function expire (unit) {
-    const i = queue.indexOf(unit)
-    if (i === -1) return
-    queue.splice(i, 1)
+  function dequeue (unit) {
+    unit.queued = false
+    queuedUnits--
     trackDocs(unit, -1)
+    clearTimeout(unit.queueTimer)
+  }
+
+  /** Skips the answered units at the front; compacts the array now and then. */
+  function oldestQueued () {
+    while (head < queue.length && !queue[head].queued) head++
+    if (head > 1024 && head * 2 > queue.length) {
+      queue = queue.slice(head)
+      head = 0
+    }
+    return queue[head]
+  }
+
+  function expire (unit) {
+    if (!unit.queued) return
+    dequeue(unit)
     answer(unit, NOT_APPLIED, `waited in the queue longer than WRITE_TIMEOUT_MS (${writeTimeoutMs} ms)`)
     settle(unit)
     notifyIfIdle()
@@ -93,24 +122,22 @@ export function createCoalescingWriter (collections, options) {
   /** Units from the front while the flush's distinct documents stay ≤ flushMaxDocs (at least one). */
   function cut () {
     const docs = new Set()
-    let n = 0
-    for (; n < queue.length; n++) {
-      const keys = queue[n].docKeys.filter(k => k[0] !== 'r' && !docs.has(k))
-      if (n > 0 && docs.size + keys.length > flushMaxDocs) break
-      for (const k of keys) docs.add(k)
-    }
-    const units = queue.slice(0, n)
-    queue = queue.slice(n)
-    for (const unit of units) {
-      trackDocs(unit, -1)
-      clearTimeout(unit.queueTimer)
+    const units = []
+    for (let unit = oldestQueued(); unit; unit = oldestQueued()) {
+      const fresh = unit.docKeys.filter(k => !docs.has(k))
+      if (units.length > 0 && docs.size + fresh.length > flushMaxDocs) break
+      for (const k of fresh) docs.add(k)
+      dequeue(unit)
+      units.push(unit)
     }
     return units
   }
 
   function schedule () {
-    if (inFlight || queue.length === 0) return
-    const oldestAge = performance.now() - queue[0].enqueuedAt
+    if (inFlight) return
+    const oldest = oldestQueued()
+    if (!oldest) return
+    const oldestAge = performance.now() - oldest.enqueuedAt
     if (draining || queuedDocs.size >= flushMaxDocs || oldestAge >= flushIntervalMs) {
       clearTimeout(cutTimer)
       cutTimer = null
@@ -130,62 +157,72 @@ export function createCoalescingWriter (collections, options) {
   }
 
   async function runFlush (units) {
+    try {
+      await sendAndAnswer(units)
+    } catch (err) {
+      logger.error({ err }, 'flush failed unexpectedly')
+    } finally {
+      // whatever happened, every unit of the flush gets its one answer
+      for (const unit of units) answer(unit, UNKNOWN, 'the write failed unexpectedly')
+      for (const unit of units) settle(unit)
+    }
+  }
+
+  async function sendAndAnswer (units) {
     const started = performance.now()
     // Keyed requests (Idempotency-Key) go in a transaction of their own, beside the others.
     const keyed = units.filter(u => u.idempotency)
     const plain = keyed.length ? units.filter(u => !u.idempotency) : units
     const merged = mergeWriteUnits(plain)
     const events = merged.events + keyed.reduce((n, u) => n + u.events, 0)
-    // The flush must end within writeTimeoutMs for its requests; the driver
-    // timeouts bound the operation itself, this bounds the answers.
+    // The answers come within writeTimeoutMs (the watchdog); the retries stop
+    // at the same deadline and the driver timeouts bound each attempt.
+    const deadline = started + writeTimeoutMs
     let watchdog
     const overdue = new Promise(resolve => {
       watchdog = setTimeout(resolve, writeTimeoutMs, null)
     })
     const now = clock.now()
-    const sending = Promise.all([
-      executeFlush(merged, collections, { now, maxRetries, writeOptions, writesRetried }),
+    const sending = Promise.allSettled([
+      executeFlush(merged, collections, { now, maxRetries, writeOptions, writesRetried, deadline }),
       keyed.length ? keyedFlush(keyed, { now, maxRetries, writeOptions }) : null
-    ]).then(([plainResult, keyedResult]) => ({ plainResult, keyedResult }), err => ({ failed: err }))
+    ])
     const result = await Promise.race([sending, overdue])
     if (result === null) {
       logger.error({ units: units.length, events }, 'flush did not end within WRITE_TIMEOUT_MS; answering 504')
       for (const unit of units) answer(unit, UNKNOWN, 'the database did not acknowledge the write in time')
-      await sending
-      for (const unit of units) settle(unit)
+      await sending // the next flush waits for this one to end: one in flight
       return
     }
     clearTimeout(watchdog)
-    if (result.failed) {
-      logger.error({ err: result.failed }, 'flush failed unexpectedly')
-      for (const unit of units) answer(unit, UNKNOWN, 'the write failed unexpectedly')
-      for (const unit of units) settle(unit)
-      return
+    const [plainSettled, keyedSettled] = result
+    const plainResult = plainSettled.status === 'fulfilled' ? plainSettled.value : null
+    const keyedResult = keyedSettled.status === 'fulfilled' ? keyedSettled.value : null
+    for (const failed of [plainSettled, keyedSettled]) {
+      if (failed.status === 'rejected') logger.error({ err: failed.reason }, 'flush failed unexpectedly')
     }
-    const { plainResult, keyedResult } = result
-    for (const err of plainResult.errors) logger.warn({ err }, 'flush had failed operations')
+    for (const err of plainResult?.errors ?? []) logger.warn({ err }, 'flush had failed operations')
     for (const err of keyedResult?.errors ?? []) logger.warn({ err }, 'keyed flush (transaction) had a failed attempt')
     for (const unit of plain) {
-      const outcome = combineOutcomes(unit.docKeys.map(k => plainResult.outcomes.get(k) ?? UNKNOWN))
+      const outcome = plainResult ? combineOutcomes(unit.allKeys.map(k => plainResult.outcomes.get(k) ?? UNKNOWN)) : UNKNOWN
       answer(unit, outcome, REASONS[outcome])
     }
     for (const unit of keyed) {
-      const outcome = keyedResult.outcomes.get(unit) ?? UNKNOWN
+      const outcome = keyedResult?.outcomes.get(unit) ?? UNKNOWN
       answer(unit, outcome, REASONS[outcome])
     }
-    for (const unit of units) settle(unit)
-    observer.flushed?.({
+    notify('flushed', {
       durationMs: performance.now() - started,
       docs: merged.daily.size + merged.monthly.size + keyed.reduce((n, u) => n + u.daily.size + u.monthly.size, 0),
       events,
       units: units.length,
-      statements: plainResult.statements + (keyedResult?.statements ?? 0),
-      retries: plainResult.retries + (keyedResult?.retries ?? 0)
+      statements: (plainResult?.statements ?? 0) + (keyedResult?.statements ?? 0),
+      retries: (plainResult?.retries ?? 0) + (keyedResult?.retries ?? 0)
     })
   }
 
   function notifyIfIdle () {
-    if (queue.length === 0 && !inFlight) {
+    if (queuedUnits === 0 && !inFlight) {
       const waiters = idleWaiters
       idleWaiters = []
       for (const w of waiters) w()
@@ -196,7 +233,7 @@ export function createCoalescingWriter (collections, options) {
     /** Queues a unit (see buildWriteUnit); resolves to its one answer, never rejects. */
     submit (unit) {
       return new Promise(resolve => {
-        const entry = { ...unit, docKeys: unitKeys(unit), resolve, answered: false, enqueuedAt: performance.now() }
+        const entry = { ...unit, ...unitKeys(unit), resolve, answered: false, queued: false, enqueuedAt: performance.now() }
         const refuse = reason => {
           entry.events = 0
           answer(entry, NOT_APPLIED, reason)
@@ -206,7 +243,9 @@ export function createCoalescingWriter (collections, options) {
         if (pendingEvents + unit.events > maxPendingEvents) return refuse(`too many pending events (MAX_PENDING_EVENTS = ${maxPendingEvents})`)
         if (entry.idempotency && !keyedFlush) return refuse('Idempotency-Key needs transactions, which this deployment lacks')
         pendingEvents += unit.events
+        entry.queued = true
         queue.push(entry)
+        queuedUnits++
         trackDocs(entry, +1)
         entry.queueTimer = setTimeout(expire, writeTimeoutMs, entry)
         schedule()
@@ -227,7 +266,7 @@ export function createCoalescingWriter (collections, options) {
       clearTimeout(cutTimer)
     },
     stats () {
-      return { pendingEvents, queuedUnits: queue.length, queuedDocs: queuedDocs.size, flushing: Boolean(inFlight) }
+      return { pendingEvents, queuedUnits, queuedDocs: queuedDocs.size, flushing: Boolean(inFlight) }
     }
   }
 }

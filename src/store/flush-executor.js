@@ -29,7 +29,7 @@ export function registryUpdate (name, { firstSeen, lastSeen }, now) {
  * retryable failures up to maxRetries times. Resolves (never rejects) to
  * { outcomes: Map<key, outcome>, statements, retries }.
  */
-export async function bulkWriteWithRetries (collection, keys, operations, { maxRetries = 3, writeOptions = {}, writesRetried = false } = {}) {
+export async function bulkWriteWithRetries (collection, keys, operations, { maxRetries = 3, writeOptions = {}, writesRetried = false, deadline = Infinity } = {}) {
   const outcomes = new Map()
   let pendingKeys = keys
   let pendingOps = operations
@@ -45,7 +45,7 @@ export async function bulkWriteWithRetries (collection, keys, operations, { maxR
     } catch (err) {
       const { outcomes: result, retry } = classifyBulkWriteError(err, pendingOps.length, { writesRetried })
       pendingKeys.forEach((key, i) => outcomes.set(key, result[i]))
-      if (retry.length === 0 || attempt >= maxRetries) {
+      if (retry.length === 0 || attempt >= maxRetries || performance.now() >= deadline) {
         error = err
         break
       }
@@ -61,7 +61,7 @@ export async function bulkWriteWithRetries (collection, keys, operations, { maxR
  * Writes a merged flush (see mergeWriteUnits) to the three collections in
  * parallel. → { outcomes: Map<'d:'|'m:'|'r:' + id, outcome>, statements, retries, errors }
  */
-export async function executeFlush (merged, collections, { now, maxRetries, writeOptions, writesRetried } = {}) {
+export async function executeFlush (merged, collections, { now, maxRetries, writeOptions, writesRetried, deadline } = {}) {
   const parts = [
     ['d:', collections.daily, merged.daily, incrementUpdate],
     ['m:', collections.monthly, merged.monthly, incrementUpdate],
@@ -75,7 +75,7 @@ export async function executeFlush (merged, collections, { now, maxRetries, writ
       keys.push(prefix + id)
       operations.push(toOperation(id, doc))
     }
-    return bulkWriteWithRetries(collection, keys, operations, { maxRetries, writeOptions, writesRetried })
+    return bulkWriteWithRetries(collection, keys, operations, { maxRetries, writeOptions, writesRetried, deadline })
   }))
   const outcomes = new Map()
   let statements = 0

@@ -135,4 +135,50 @@ describe('coalescing writer', () => {
     expect(collections.daily.calls).toHaveLength(1)
     expect(await writer.submit(unit(['c']))).toMatchObject({ status: 503, outcome: 'not_applied' })
   })
+
+  it('answers every request even when an observer hook throws', async () => {
+    const { writer } = setup({ observer: { answered () { throw new Error('hook') }, flushed () { throw new Error('hook') } } })
+    const answers = await Promise.all([writer.submit(unit(['a'])), writer.submit(unit(['b']))])
+    expect(answers.map(a => a.status)).toEqual([200, 200])
+    await writer.drain()
+    expect(writer.stats()).toMatchObject({ pendingEvents: 0, queuedUnits: 0, flushing: false })
+  })
+
+  it('answers plain requests from their own result when the keyed half of a flush throws', async () => {
+    const keyedFlush = async () => { throw new Error('startSession failed') }
+    const { collections, writer } = setup({ keyedFlush })
+    const keyedUnit = { ...unit(['k']), idempotency: { id: 'key-1' } }
+    const [plain, keyed] = await Promise.all([writer.submit(unit(['a'])), writer.submit(keyedUnit)])
+    expect(plain).toMatchObject({ status: 200 })
+    expect(keyed).toMatchObject({ status: 504, outcome: 'unknown' })
+    expect(collections.daily.calls.flatMap(c => c.ops.map(o => o.updateOne.filter._id))).toEqual(['a/20261121'])
+  })
+
+  it('expires a long queue behind a stuck flush, answering each request once', async () => {
+    const { collections, writer } = setup({ writeTimeoutMs: 300, maxPendingEvents: 10_000 })
+    const gate = deferred()
+    collections.daily.next(() => gate.promise)
+    const stuck = writer.submit(unit(['a']))
+    await new Promise(resolve => setTimeout(resolve, 20))
+    const waiting = Array.from({ length: 3000 }, (_, i) => writer.submit(unit([`m${i % 50}`])))
+    expect(writer.stats().queuedUnits).toBe(3000)
+    const answers = await Promise.all(waiting)
+    expect(answers.every(a => a.status === 503 && a.outcome === 'not_applied')).toBe(true)
+    expect(writer.stats()).toMatchObject({ queuedUnits: 0, queuedDocs: 0 })
+    expect(await stuck).toMatchObject({ status: 504 })
+    gate.resolve({ ok: 1 })
+    await writer.drain()
+    expect(writer.stats().pendingEvents).toBe(0)
+    expect(collections.daily.calls).toHaveLength(1)
+  })
+
+  it('stops retrying at the flush deadline', async () => {
+    const { collections, writer } = setup({ writeTimeoutMs: 150, maxRetries: 1000 })
+    const slowDuplicate = () => new Promise((resolve, reject) => setTimeout(() => reject(writeErrors([0, 11000])), 40))
+    for (let i = 0; i < 1000; i++) collections.daily.next(slowDuplicate)
+    expect(await writer.submit(unit(['a']))).toMatchObject({ status: 504 })
+    await writer.drain()
+    // 40 ms a try, deadline 150 ms: a handful of tries, not a thousand
+    expect(collections.daily.calls.length).toBeLessThanOrEqual(6)
+  })
 })
