@@ -33,7 +33,7 @@ export default async function eventsRoutes (app) {
     const { events, error } = toEvents(list, clock.now(), config)
     if (error) throw withDetails(new BadRequestError(`${error.path}: ${error.message}`), { details: [error] })
 
-    const refusal = await storage.registry.admit([...new Set(events.map(e => e.metric))])
+    const { refusal, reserved } = await storage.registry.admit([...new Set(events.map(e => e.metric))])
     if (refusal) {
       throw withDetails(new BadRequestError(`the registry is full: MAX_METRICS = ${refusal.limit}; this request would add ${refusal.newMetrics} new metric(s)`), { details: [refusal] })
     }
@@ -50,6 +50,7 @@ export default async function eventsRoutes (app) {
       storage.preallocator.consider(events)
       return { accepted: events.length }
     }
+    storage.registry.release(reserved) // its new metrics hold no place in MAX_METRICS
     if (answer.status === 422) throw new UnprocessableError('this Idempotency-Key was used before with a different body; use a new key for a new request')
     reply.header('retry-after', RETRY_AFTER_SECONDS)
     if (answer.status === 409) throw new ConflictError('a request with this Idempotency-Key is still in flight; retry once it is answered')

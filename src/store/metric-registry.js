@@ -24,18 +24,28 @@ export function createMetricRegistry ({ collection, maxMetrics }) {
       return known.size
     },
 
-    /** → null when every name may be written, else the error to answer */
+    /**
+     * Admits a request's metric names. → { refusal } when they would pass
+     * MAX_METRICS, else { reserved }: the new names, held until the request's
+     * answer — release() them unless it was 200.
+     */
     async admit (names) {
       let unknown = names.filter(n => !known.has(n))
-      if (unknown.length === 0) return null
+      if (unknown.length === 0) return { reserved: [] }
       const found = await collection.find({ _id: { $in: unknown } }, { projection: { _id: 1 } }).toArray()
       for (const { _id } of found) { known.add(_id); confirmed.add(_id) }
       unknown = unknown.filter(n => !known.has(n))
       if (known.size + unknown.length > maxMetrics) {
-        return { limit: maxMetrics, newMetrics: unknown.length, known: known.size }
+        return { refusal: { limit: maxMetrics, newMetrics: unknown.length, known: known.size } }
       }
       for (const n of unknown) known.add(n)
-      return null
+      return { reserved: unknown }
+    },
+
+    /** Gives back names reserved by a request that was not applied (or may not have been). */
+    release (names) {
+      // A name written after all is found again by the next admit's lookup.
+      for (const n of names) known.delete(n)
     },
 
     /** Whether a metric is in the registry (positive answers cached) */

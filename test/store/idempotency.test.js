@@ -47,7 +47,7 @@ async function fakeApp ({ transactions = true, env = {} } = {}) {
     layout: hierarchicalLayout,
     writer,
     idempotency,
-    registry: { admit: async () => null },
+    registry: { admit: async () => ({ reserved: [] }), release () {} },
     preallocator: { consider () {} }
   })
   app.addSchema(errorSchema)
