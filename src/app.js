@@ -56,6 +56,17 @@ export async function buildApp (options = {}) {
   app.decorate('clock', options.clock ?? systemClock)
   app.addSchema(errorSchema)
 
+  try {
+    await registerAll(app, options, config, uri)
+  } catch (err) {
+    // a boot that fails half-way still releases what it opened (client, cron job)
+    await app.close().catch(() => {})
+    throw err
+  }
+  return app
+}
+
+async function registerAll (app, options, config, uri) {
   await app.register(errorHandler)
   await app.register(requestLimits)
   await app.register(auth) // before every route: its rate limit attaches to routes added after it
@@ -69,7 +80,6 @@ export async function buildApp (options = {}) {
   await app.register(metricsRoutes)
   await app.register(dashboard)
   await app.ready()
-  return app
 }
 
 export function defaultLogger (level) {

@@ -17,12 +17,12 @@ export function seriesWindow (from, to, step) {
 }
 
 /** Which documents a series reads: collection kind, id bounds (inclusive), projection */
-export function seriesReadPlan (step, start, end, layout) {
+export function seriesReadPlan (step, start, end) {
   if (step === 'month') {
     return { kind: 'monthly', first: start, last: addMonths(end, -1), projection: { monthly: 1 } }
   }
   const field = { minute: 'minute', hour: 'hourly', day: 'daily' }[step]
-  return { kind: 'daily', first: startOfDay(start), last: startOfDay(end - 1), projection: { [field]: 1 }, collection: layout.collection }
+  return { kind: 'daily', first: startOfDay(start), last: startOfDay(end - 1), projection: { [field]: 1 } }
 }
 
 function byDate (docs) {

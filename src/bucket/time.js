@@ -8,7 +8,9 @@ export const DAY_MS = 24 * HOUR_MS
 export const MIN_TIME_MS = Date.UTC(1970, 0, 1)
 export const MAX_TIME_MS = Date.UTC(10000, 0, 1) - 1
 
-const ISO_WITH_ZONE = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-]\d{2}:\d{2})$/i
+/** ISO-8601 date-time that names its zone; the one definition the schemas use too */
+export const ISO_WITH_ZONE_PATTERN = '^(\\d{4})-(\\d{2})-(\\d{2})[Tt](\\d{2}):(\\d{2})(?::(\\d{2})(?:\\.(\\d{1,9}))?)?([Zz]|[+-]\\d{2}:\\d{2})$'
+const ISO_WITH_ZONE = new RegExp(ISO_WITH_ZONE_PATTERN)
 
 /**
  * Parses an ISO-8601 timestamp that names its zone (`Z` or `±hh:mm`).

@@ -23,6 +23,7 @@ export function driverOptions (writeTimeoutMs) {
 
 async function database (app, { uri, dbName, writeTimeoutMs, backend }) {
   const client = new MongoClient(uri, driverOptions(writeTimeoutMs))
+  app.addHook('onClose', async () => { await client.close() })
   await client.connect()
   const db = client.db(dbName)
   const transactions = await supportsTransactions(client, db)
@@ -36,7 +37,6 @@ async function database (app, { uri, dbName, writeTimeoutMs, backend }) {
   }
   app.log.info({ backend: mongo.backend, transactions: mongo.transactions, db: dbName }, 'connected to MongoDB')
   app.decorate('mongo', mongo)
-  app.addHook('onClose', async () => { await client.close() })
 }
 
 export default fp(database, { name: 'database' })

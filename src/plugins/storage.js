@@ -48,7 +48,7 @@ async function storage (app, { random, observer = app.observer ?? {}, sweepSched
   })
   const registry = createMetricRegistry({ collection: collections.metrics, maxMetrics: config.maxMetrics })
   await registry.load()
-  const reader = createReader({ collections, layout })
+  const reader = createReader({ collections })
   if (sweepSchedule) sweep.start()
 
   app.decorate('storage', { layout, collections, writer, preallocator, sweep, registry, reader, idempotency })

@@ -1,8 +1,7 @@
 // POST /v1/events: one event or a non-empty array of events.
 
+import { ISO_WITH_ZONE_PATTERN } from '../bucket/time.js'
 import { METRIC_NAME_PATTERN, errorResponses } from './common.js'
-
-const ISO_WITH_ZONE_PATTERN = '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,9})?)?([Zz]|[+-]\\d{2}:\\d{2})$'
 
 export const MAX_ABS_VALUE = 1e15
 

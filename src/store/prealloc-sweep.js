@@ -30,9 +30,10 @@ export function createPreallocSweep ({ metrics, daily, preallocator, clock, rate
           if (stopped) return
           if (existing.has(dayId(name, tomorrow))) continue
           const began = performance.now()
-          await preallocator.preallocateDay(name, tomorrow, 'sweep')
+          const documents = await preallocator.preallocateDay(name, tomorrow, 'sweep')
           created++
-          const wait = spacingMs - (performance.now() - began)
+          // PREALLOC_SWEEP_RATE counts documents: a month's first day writes two
+          const wait = spacingMs * documents - (performance.now() - began)
           if (wait > 0) await sleep(wait, undefined, { signal: abort.signal }).catch(() => {})
         }
         batch = []

@@ -47,14 +47,14 @@ export function createPreallocator (collections, options) {
     }
   }
 
-  /** Ensures the zero-filled day document (and month document on the 1st). */
+  /** Ensures the zero-filled day document (and month document on the 1st); → documents written (1 or 2). */
   async function preallocateDay (metric, dayStart, kind = 'probabilistic') {
     await upsertZeroFilled(collections.daily, dayId(metric, dayStart), metric, dayStart, dayZero)
     observer.preallocated?.(kind, 'daily')
-    if (utcParts(dayStart).day === 1) {
-      await upsertZeroFilled(collections.monthly, monthId(metric, dayStart), metric, dayStart, monthlyZeroIncrements(dayStart))
-      observer.preallocated?.(kind, 'monthly')
-    }
+    if (utcParts(dayStart).day !== 1) return 1
+    await upsertZeroFilled(collections.monthly, monthId(metric, dayStart), metric, dayStart, monthlyZeroIncrements(dayStart))
+    observer.preallocated?.(kind, 'monthly')
+    return 2
   }
 
   async function work () {

@@ -3,11 +3,11 @@
 import { dayId, monthId } from '../bucket/time.js'
 import { seriesReadPlan } from '../bucket/results.js'
 
-export function createReader ({ collections, layout }) {
+export function createReader ({ collections }) {
   return {
     /** The documents a series at `step` over [start, end) reads */
     async seriesDocs (metric, step, start, end) {
-      const plan = seriesReadPlan(step, start, end, layout)
+      const plan = seriesReadPlan(step, start, end)
       const [collection, idOf] = plan.kind === 'monthly'
         ? [collections.monthly, monthId]
         : [collections.daily, dayId]

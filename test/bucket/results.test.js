@@ -49,10 +49,10 @@ describe('windows and plans', () => {
   it('reads only the field the step needs, over the covered days', () => {
     const start = Date.UTC(2026, 0, 1, 5)
     const end = Date.UTC(2026, 0, 3)
-    expect(seriesReadPlan('hour', start, end, layout)).toMatchObject({ kind: 'daily', first: Date.UTC(2026, 0, 1), last: Date.UTC(2026, 0, 2), projection: { hourly: 1 } })
-    expect(seriesReadPlan('day', start, end, layout).projection).toEqual({ daily: 1 })
-    expect(seriesReadPlan('minute', start, end, layout).projection).toEqual({ minute: 1 })
-    expect(seriesReadPlan('month', Date.UTC(2026, 0, 1), Date.UTC(2026, 3, 1), layout)).toMatchObject({ kind: 'monthly', first: Date.UTC(2026, 0, 1), last: Date.UTC(2026, 2, 1), projection: { monthly: 1 } })
+    expect(seriesReadPlan('hour', start, end)).toMatchObject({ kind: 'daily', first: Date.UTC(2026, 0, 1), last: Date.UTC(2026, 0, 2), projection: { hourly: 1 } })
+    expect(seriesReadPlan('day', start, end).projection).toEqual({ daily: 1 })
+    expect(seriesReadPlan('minute', start, end).projection).toEqual({ minute: 1 })
+    expect(seriesReadPlan('month', Date.UTC(2026, 0, 1), Date.UTC(2026, 3, 1))).toMatchObject({ kind: 'monthly', first: Date.UTC(2026, 0, 1), last: Date.UTC(2026, 2, 1), projection: { monthly: 1 } })
   })
 })
 

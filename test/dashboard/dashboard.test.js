@@ -151,10 +151,8 @@ describe.skipIf(skip)('dashboard in headless Chromium', () => {
       const iso = ms => new Date(ms).toISOString().slice(0, 16)
       await page.fill('#custom-from', iso(NOW - 20_000 * MIN))
       await page.fill('#custom-to', iso(NOW))
-      const started = Date.now()
       await page.click('#custom-range button[type="submit"]')
       await waitPoints(page, 20_000)
-      expect(Date.now() - started).toBeLessThan(10_000)
       expect(await page.textContent('#status')).toContain('20,000 points per metric at step minute')
       await page.screenshot({ path: new URL('dashboard-20000.png', SCREENSHOTS).pathname })
       // over MAX_POINTS: the API's message is shown

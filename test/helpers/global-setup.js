@@ -10,6 +10,7 @@ export default async function setup ({ provide }) {
     await client.close()
     provide('mongodbUri', process.env.TEST_MONGODB_URI)
     provide('backend', backend)
+    provide('embeddedMongod', false)
     console.log(`tests use TEST_MONGODB_URI (${backend})`)
     return
   }
@@ -17,6 +18,7 @@ export default async function setup ({ provide }) {
   const db = await startEmbeddedMongo({ persistent: false, logger })
   provide('mongodbUri', db.uri)
   provide('backend', db.backend)
+  provide('embeddedMongod', db.backend === 'mongod') // a mongod binary is at hand for MongoMemoryReplSet
   console.log(`tests use the embedded database: ${db.backend} at ${db.uri}`)
   return async () => { await db.stop() }
 }

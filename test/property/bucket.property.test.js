@@ -154,7 +154,7 @@ describe('zero documents and readers', () => {
         const { values } = assembleSeries({ step, start: day, end: day + DAY_MS, docs: [doc], layout: lay })
         expect(values).toHaveLength(countPoints(day, day + DAY_MS, step))
         expect(values.every(v => v === 0)).toBe(true)
-        const plan = seriesReadPlan(step, day, day + DAY_MS, lay)
+        const plan = seriesReadPlan(step, day, day + DAY_MS)
         expect(Object.keys(plan.projection).every(f => f in doc)).toBe(true)
       }
       const monthStart = startOfMonth(t)

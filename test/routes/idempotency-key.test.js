@@ -3,7 +3,7 @@
 // /readyz says transactions: false; on a replica set (MongoMemoryReplSet,
 // where a mongod can be had) a retry is answered from the recorded key.
 // The logic with injected faults: test/store/idempotency.test.js.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { manualClock } from '../../src/clock.js'
 import { buildApp } from '../../src/app.js'
 import { loadConfig } from '../../src/config.js'
@@ -29,9 +29,9 @@ describe('Idempotency-Key without transactions', () => {
 })
 
 // A replica set needs a mongod binary: the suite's global setup found (or
-// downloaded) one exactly when its backend is mongod.
-const noMongod = backend() !== 'mongod'
-if (noMongod) console.log(`skipping the replica-set Idempotency-Key test: no mongod binary can be had here (the suite runs on ${backend()}); it runs where mongodb-memory-server can get one`)
+// downloaded) one exactly when it started an embedded mongod.
+const noMongod = !inject('embeddedMongod')
+if (noMongod) console.log(`skipping the replica-set Idempotency-Key test: it needs mongodb-memory-server's mongod binary, and this run has none (the suite runs on ${backend()}${process.env.TEST_MONGODB_URI ? ' from TEST_MONGODB_URI' : ', the offline fallback'}); it runs where a mongod can be downloaded`)
 
 describe.skipIf(noMongod)('Idempotency-Key on a replica set (MongoMemoryReplSet)', () => {
   let replSet
