@@ -146,7 +146,7 @@ async function prometheus (app, { observer: extra } = {}) {
       description: 'Counters, histograms and gauges of ingest, flushes, preallocation and HTTP, plus process metrics, in the Prometheus text format. Guarded by METRICS_TOKENS (or READ_TOKENS) where set.',
       tags: ['monitoring'],
       produces: ['text/plain'],
-      response: { 200: { type: 'string', description: 'Prometheus text exposition format 0.0.4' }, ...errorResponses(401, 403) }
+      response: { 200: { type: 'string', description: 'Prometheus text exposition format 0.0.4' }, ...errorResponses(401, 403, 429, 500) }
     }
   }, async (request, reply) => {
     reply.type(metrics.register.contentType)

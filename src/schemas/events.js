@@ -46,6 +46,6 @@ export const postEventsSchema = {
       required: ['accepted'],
       properties: { accepted: { type: 'integer' } }
     },
-    ...errorResponses(400, 401, 403, 409, 413, 414, 415, 422, 429, 503, 504)
+    ...errorResponses(400, 401, 403, 409, 413, 414, 415, 422, 429, 500, 503, 504)
   }
 }

@@ -37,7 +37,7 @@ export const listMetricsSchema = {
         next: { type: ['string', 'null'] }
       }
     },
-    ...errorResponses(400, 401, 403, 414, 429, 503)
+    ...errorResponses(400, 401, 403, 414, 429, 500, 503)
   }
 }
 
@@ -68,7 +68,7 @@ export const seriesSchema = {
         values: nullableNumbers
       }
     },
-    ...errorResponses(400, 401, 403, 404, 414, 429, 503)
+    ...errorResponses(400, 401, 403, 404, 414, 429, 500, 503)
   }
 }
 
@@ -100,6 +100,6 @@ export const ytdSchema = {
         }
       }
     },
-    ...errorResponses(400, 401, 403, 404, 414, 429, 503)
+    ...errorResponses(400, 401, 403, 404, 414, 429, 500, 503)
   }
 }
