@@ -3,7 +3,7 @@
 // document (the talk's writer, with the monthly rollup). --coalesce: the
 // group-commit writer. Both preallocate in simulated time (DESIGN §3).
 import { MongoClient } from 'mongodb'
-import { buildWriteUnit, eventIncrements } from '../../src/bucket/increments.js'
+import { buildWriteUnit, eventIncrements, widenSeen } from '../../src/bucket/increments.js'
 import { dayId, monthId, startOfDay, startOfMonth } from '../../src/bucket/time.js'
 import { detectBackend } from '../../src/db/embedded.js'
 import { driverOptions } from '../../src/plugins/database.js'
@@ -47,14 +47,7 @@ export async function createMongoTarget ({ uri, dbName, layout, coalesce, preall
   const errors = []
 
   function remember (events) {
-    for (const { metric, time } of events) {
-      const s = seen.get(metric)
-      if (!s) seen.set(metric, { firstSeen: time, lastSeen: time })
-      else {
-        if (time < s.firstSeen) s.firstSeen = time
-        if (time > s.lastSeen) s.lastSeen = time
-      }
-    }
+    for (const { metric, time } of events) widenSeen(seen, metric, time, time)
   }
 
   return {

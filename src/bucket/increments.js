@@ -79,14 +79,19 @@ export function buildWriteUnit (events, layout) {
     const dayField = `daily.${day.dayOfMonth}`
     monthly.monthly = (monthly.monthly ?? 0) + value
     monthly[dayField] = (monthly[dayField] ?? 0) + value
-    const seen = unit.metrics.get(metric)
-    if (!seen) unit.metrics.set(metric, { firstSeen: time, lastSeen: time })
-    else {
-      if (time < seen.firstSeen) seen.firstSeen = time
-      if (time > seen.lastSeen) seen.lastSeen = time
-    }
+    widenSeen(unit.metrics, metric, time, time)
   }
   return unit
+}
+
+/** Widens a metric's { firstSeen, lastSeen } in `seen` (a Map) to take in [first, last]. */
+export function widenSeen (seen, metric, first, last) {
+  const s = seen.get(metric)
+  if (!s) seen.set(metric, { firstSeen: first, lastSeen: last })
+  else {
+    if (first < s.firstSeen) s.firstSeen = first
+    if (last > s.lastSeen) s.lastSeen = last
+  }
 }
 
 /** Merges units into one (a flush); the inputs are not changed (one unit is returned as it is). */
@@ -97,14 +102,7 @@ export function mergeWriteUnits (units) {
     merged.events += unit.events
     for (const [id, doc] of unit.daily) addTo(merged.daily, doc.metric, { id, ...doc })
     for (const [id, doc] of unit.monthly) addTo(merged.monthly, doc.metric, { id, ...doc })
-    for (const [name, s] of unit.metrics) {
-      const seen = merged.metrics.get(name)
-      if (!seen) merged.metrics.set(name, { ...s })
-      else {
-        seen.firstSeen = Math.min(seen.firstSeen, s.firstSeen)
-        seen.lastSeen = Math.max(seen.lastSeen, s.lastSeen)
-      }
-    }
+    for (const [name, s] of unit.metrics) widenSeen(merged.metrics, name, s.firstSeen, s.lastSeen)
   }
   return merged
 }

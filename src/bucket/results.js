@@ -1,9 +1,9 @@
 // Shaping of query answers from the documents read. Pure.
-import { MINUTE_MS, HOUR_MS, ceilToStep, countPoints, floorToStep, monthLabel, nextStep, parseBucketId, startOfDay, utcParts, addMonths } from './time.js'
+import { MINUTE_MS, HOUR_MS, STEPS, ceilToStep, countPoints, floorToStep, monthLabel, nextStep, parseBucketId, startOfDay, utcParts, addMonths } from './time.js'
 
 /** The finest step whose point count for [from, to) stays ≤ maxPoints, or null */
 export function defaultStep (from, to, maxPoints) {
-  for (const step of ['minute', 'hour', 'day', 'month']) {
+  for (const step of STEPS) {
     if (countPoints(from, to, step) <= maxPoints) return step
   }
   return null

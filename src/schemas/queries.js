@@ -1,4 +1,5 @@
 // Route schemas of the read API. Query values stay strings; query-params.js parses them.
+import { STEPS } from '../bucket/time.js'
 import { METRIC_NAME_PATTERN, errorResponses } from './common.js'
 
 const timeParam = description => ({ type: 'string', minLength: 1, maxLength: 40, description })
@@ -52,7 +53,7 @@ export const seriesSchema = {
     properties: {
       from: timeParam('inclusive; epoch ms or ISO-8601 with Z/offset; default to − 24 h'),
       to: timeParam('exclusive; default now'),
-      step: { type: 'string', enum: ['minute', 'hour', 'day', 'month'], description: 'default: the finest step with at most MAX_POINTS points' }
+      step: { type: 'string', enum: STEPS, description: 'default: the finest step with at most MAX_POINTS points' }
     }
   },
   response: {

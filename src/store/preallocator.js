@@ -3,17 +3,9 @@
 // month's document when that day starts a month), off the request path.
 import { monthlyZeroIncrements } from '../bucket/increments.js'
 import { DAY_MS, dayId, monthId, startOfDay, utcParts } from '../bucket/time.js'
+import { incrementUpdate } from './flush-executor.js'
 
 const MAX_RETRIES = 2
-
-/** Upsert that $inc's every counter by 0: fills holes, never overwrites a count. */
-export function zeroFillUpdate (id, metric, date, inc) {
-  return {
-    filter: { _id: id },
-    update: { $inc: inc, $setOnInsert: { metric, date: new Date(date) } },
-    options: { upsert: true }
-  }
-}
 
 /**
  * collections: { daily (the layout's collection), monthly }
@@ -36,10 +28,11 @@ export function createPreallocator (collections, options) {
   }
 
   async function upsertZeroFilled (collection, id, metric, date, inc) {
-    const { filter, update, options: opts } = zeroFillUpdate(id, metric, date, inc)
+    // the same upsert as an increment: $inc of every counter by 0 fills holes and never overwrites a count
+    const { filter, update } = incrementUpdate(id, { metric, date, inc }).updateOne
     for (let attempt = 0; ; attempt++) {
       try {
-        return await collection.updateOne(filter, update, opts)
+        return await collection.updateOne(filter, update, { upsert: true })
       } catch (err) {
         // A concurrent upsert of the same new _id: the document exists now; fill it.
         if (err?.code !== 11000 || attempt >= MAX_RETRIES) throw err

@@ -89,3 +89,31 @@ describe('sweep', () => {
     await a
   })
 })
+
+describe('sweep rate and close', () => {
+  let app
+  beforeAll(async () => {
+    // NOW is Nov 30: each metric's tomorrow is a month's first day, two documents
+    app = await testApp('sweeprate', { clock, env: { PREALLOC_PROBABILITY: '0', PREALLOC_SWEEP_RATE: '4' } })
+    const payload = Array.from({ length: 5 }, (_, i) => ({ metric: `r.${i}` }))
+    expect((await app.inject({ method: 'POST', url: '/v1/events', payload })).statusCode).toBe(200)
+  })
+  afterAll(async () => { await app?.close() })
+
+  it('writes at most PREALLOC_SWEEP_RATE documents per second', async () => {
+    const started = performance.now()
+    expect(await app.storage.sweep.runOnce()).toMatchObject({ checked: 5, created: 5 })
+    // 10 documents at 4 per second cannot take less than 2.5 s (a lower bound: slowness cannot break it)
+    expect(performance.now() - started).toBeGreaterThanOrEqual(2400)
+  })
+
+  it('stops a running sweep when the app closes', async () => {
+    await app.mongo.db.collection('daily').deleteMany({ _id: /\/20261201$/ })
+    const running = app.storage.sweep.runOnce()
+    await new Promise(resolve => setTimeout(resolve, 300))
+    await app.storage.sweep.stop()
+    const result = await running
+    expect(result.created).toBeLessThan(5)
+    expect(await app.mongo.db.collection('daily').countDocuments({ _id: /\/20261201$/ })).toBe(result.created)
+  })
+})
