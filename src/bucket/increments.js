@@ -66,23 +66,34 @@ function addTo (docs, metric, { id, date, inc }) {
 export function buildWriteUnit (events, layout) {
   const unit = { daily: new Map(), monthly: new Map(), metrics: new Map(), events: events.length }
   const days = new Map()
+  const last = new Map() // metric → its documents of the day it was last seen on in this request
   for (const { metric, value, time } of events) {
     // the same fields as eventIncrements, added in place: this loop is the hot path of ingest
     const { dayStart, day, hour, minute } = slotOf(time, days)
-    const daily = documentIn(unit.daily, `${metric}/${day.dayKey}`, metric, dayStart)
-    const hourField = `hourly.${hour}`
+    let docs = last.get(metric)
+    if (docs?.dayStart !== dayStart) {
+      docs = {
+        dayStart,
+        daily: documentIn(unit.daily, `${metric}/${day.dayKey}`, metric, dayStart),
+        monthly: documentIn(unit.monthly, `${metric}/${day.monthKey}`, metric, day.monthStart),
+        dayField: `daily.${day.dayOfMonth}`
+      }
+      last.set(metric, docs)
+    }
+    const { daily, monthly, dayField } = docs
+    const hourField = HOURLY_FIELDS[hour]
     const minuteField = layout.minuteField(hour, minute)
     daily.daily = (daily.daily ?? 0) + value
     daily[hourField] = (daily[hourField] ?? 0) + value
     daily[minuteField] = (daily[minuteField] ?? 0) + value
-    const monthly = documentIn(unit.monthly, `${metric}/${day.monthKey}`, metric, day.monthStart)
-    const dayField = `daily.${day.dayOfMonth}`
     monthly.monthly = (monthly.monthly ?? 0) + value
     monthly[dayField] = (monthly[dayField] ?? 0) + value
     widenSeen(unit.metrics, metric, time, time)
   }
   return unit
 }
+
+const HOURLY_FIELDS = Array.from({ length: 24 }, (_, h) => `hourly.${h}`)
 
 /** Widens a metric's { firstSeen, lastSeen } in `seen` (a Map) to take in [first, last]. */
 export function widenSeen (seen, metric, first, last) {

@@ -101,10 +101,14 @@ export function createCoalescingWriter (collections, options) {
     clearTimeout(unit.queueTimer)
   }
 
-  /** Skips the answered units at the front; compacts the array now and then. */
+  /** Drops the units no longer queued from the front (their slots are cleared, so
+   *  nothing keeps their increments alive) and compacts the array now and then. */
   function oldestQueued () {
-    while (head < queue.length && !queue[head].queued) head++
-    if (head > 1024 && head * 2 > queue.length) {
+    while (head < queue.length && !queue[head].queued) queue[head++] = undefined
+    if (head === queue.length) {
+      queue = []
+      head = 0
+    } else if (head > 1024 && head * 2 > queue.length) {
       queue = queue.slice(head)
       head = 0
     }
@@ -114,6 +118,7 @@ export function createCoalescingWriter (collections, options) {
   function expire (unit) {
     if (!unit.queued) return
     dequeue(unit)
+    unit.daily = unit.monthly = unit.metrics = null // its slot may wait for the head; its increments need not
     answer(unit, NOT_APPLIED, `waited in the queue longer than WRITE_TIMEOUT_MS (${writeTimeoutMs} ms)`)
     settle(unit)
     notifyIfIdle()
