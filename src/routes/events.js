@@ -39,9 +39,15 @@ export default async function eventsRoutes (app) {
     }
 
     const unit = buildWriteUnit(events, storage.layout)
-    const answer = key === undefined
-      ? await storage.writer.submit(unit)
-      : await storage.idempotency.submitOnce({ id: keyId(request.accessIdentity, key), hash: bodyHash(request.body), unit, answer: { accepted: events.length } })
+    let answer = null
+    try {
+      answer = key === undefined
+        ? await storage.writer.submit(unit)
+        : await storage.idempotency.submitOnce({ id: keyId(request.accessIdentity, key), hash: bodyHash(request.body), unit, answer: { accepted: events.length } })
+    } finally {
+      // new metrics count toward MAX_METRICS once they may have been written
+      storage.registry.settle(reserved, answer?.replayed || answer?.status === 200 || answer?.status === 504)
+    }
     if (answer.replayed) {
       reply.header('idempotent-replayed', 'true')
       return answer.body
@@ -50,7 +56,6 @@ export default async function eventsRoutes (app) {
       storage.preallocator.consider(events)
       return { accepted: events.length }
     }
-    storage.registry.release(reserved) // its new metrics hold no place in MAX_METRICS
     if (answer.status === 422) throw new UnprocessableError('this Idempotency-Key was used before with a different body; use a new key for a new request')
     reply.header('retry-after', RETRY_AFTER_SECONDS)
     if (answer.status === 409) throw new ConflictError('a request with this Idempotency-Key is still in flight; retry once it is answered')

@@ -39,7 +39,7 @@ export function parseYtdQuery (query, { now }) {
   } else {
     year = utcParts(asOfGiven ?? now).year
   }
-  if (year > utcParts(now).year) throw bad('year', `must not be after this year (${utcParts(now).year})`)
+  if (year > utcParts(now).year) throw bad(query.year !== undefined ? 'year' : 'asOf', `must not be after this year (${utcParts(now).year})`)
   const yearEnd = Date.UTC(year + 1, 0, 1) - 1
   let asOf = asOfGiven
   if (asOf === undefined) asOf = now <= yearEnd && now >= Date.UTC(year, 0, 1) ? now : yearEnd

@@ -36,7 +36,7 @@ function unitKeys (unit) {
  *   maxRetries, clock ({ now() }), logger, observer (optional hooks:
  *   flushed({ durationMs, docs, events, units, statements, retries }), answered(answer, events)),
  *   writesRetried (the driver retries writes: see wasNeverSent),
- *   keyedFlush (units, { now, maxRetries, writeOptions }) → { outcomes: Map<unit, outcome>, errors, statements, retries }:
+ *   keyedFlush (units, { now, maxRetries, writeOptions, deadline }) → { outcomes: Map<unit, outcome>, errors, statements, retries }:
  *     writes the units that carry `idempotency` (see idempotency-flush.js); without it such units get 503.
  * A unit may carry `settled()`, called once this writer will not apply it any more
  * (answered before a flush, or its flush ended — later than its answer after a watchdog 504).
@@ -190,7 +190,7 @@ export function createCoalescingWriter (collections, options) {
     const now = clock.now()
     const sending = Promise.allSettled([
       executeFlush(merged, collections, { now, maxRetries, writeOptions, writesRetried, deadline }),
-      keyed.length ? keyedFlush(keyed, { now, maxRetries, writeOptions }) : null
+      keyed.length ? keyedFlush(keyed, { now, maxRetries, writeOptions, deadline }) : null
     ])
     const result = await Promise.race([sending, overdue])
     if (result === null) {
@@ -269,6 +269,7 @@ export function createCoalescingWriter (collections, options) {
       closing = true
       await this.drain()
       clearTimeout(cutTimer)
+      cutTimer = null
     },
     stats () {
       return { pendingEvents, queuedUnits, queuedDocs: queuedDocs.size, flushing: Boolean(inFlight) }

@@ -36,7 +36,7 @@ function operationsOf (merged, now) {
 }
 
 /** One transaction attempt. → { committed } or { outcome, transient, duplicateKey, err } */
-async function attemptTransaction (client, work, { maxCommitRetries, writeOptions }) {
+async function attemptTransaction (client, work, { maxCommitRetries, writeOptions, deadline }) {
   const session = client.startSession()
   try {
     session.startTransaction(writeOptions?.writeConcern ? { writeConcern: writeOptions.writeConcern } : undefined)
@@ -54,7 +54,7 @@ async function attemptTransaction (client, work, { maxCommitRetries, writeOption
       } catch (err) {
         if (hasLabel(err, 'UnknownTransactionCommitResult')) {
           uncertain = true
-          if (attempt < maxCommitRetries) continue
+          if (attempt < maxCommitRetries && performance.now() < deadline) continue
           return { outcome: UNKNOWN, err }
         }
         // A refusal by the server is definite, unless an earlier attempt may have committed.
@@ -71,7 +71,7 @@ async function attemptTransaction (client, work, { maxCommitRetries, writeOption
  * units: queued write units with `idempotency: { id, hash, answer }`.
  * → { outcomes: Map<unit, APPLIED|NOT_APPLIED|UNKNOWN|KEY_RECORDED>, errors, statements, retries }
  */
-export async function executeKeyedFlush (units, { client, collections, keyCollection, now, maxRetries = 3, writeOptions = {} }) {
+export async function executeKeyedFlush (units, { client, collections, keyCollection, now, maxRetries = 3, writeOptions = {}, deadline = Infinity }) {
   const outcomes = new Map()
   const errors = []
   let statements = 0
@@ -88,14 +88,14 @@ export async function executeKeyedFlush (units, { client, collections, keyCollec
       for (const name of ['daily', 'monthly', 'metrics']) {
         if (ops[name].length) await collections[name].bulkWrite(ops[name], { session, ordered: true })
       }
-    }, { maxCommitRetries: maxRetries, writeOptions })
+    }, { maxCommitRetries: maxRetries, writeOptions, deadline })
 
     if (result.committed) {
       for (const unit of pending) outcomes.set(unit, APPLIED)
       break
     }
     errors.push(result.err)
-    const canRetry = attempt < maxRetries
+    const canRetry = attempt < maxRetries && performance.now() < deadline
     if (result.duplicateKey) {
       // Which keys were recorded by others meanwhile? Those requests were
       // applied once already; the others were not applied by this attempt.

@@ -11,8 +11,9 @@ function prefixEnd (prefix) {
 }
 
 export function createMetricRegistry ({ collection, maxMetrics }) {
-  const known = new Set() // loaded from the database, or admitted here
+  const known = new Set() // loaded from the database, or written (maybe written) by a request here
   const confirmed = new Set() // seen in the database
+  const held = new Map() // new name → requests in flight holding it: counted, not known yet
 
   return {
     async load () {
@@ -26,26 +27,38 @@ export function createMetricRegistry ({ collection, maxMetrics }) {
 
     /**
      * Admits a request's metric names. → { refusal } when they would pass
-     * MAX_METRICS, else { reserved }: the new names, held until the request's
-     * answer — release() them unless it was 200.
+     * MAX_METRICS, else { reserved }: the new names, held until the request
+     * is answered — then settle() them.
      */
     async admit (names) {
-      let unknown = names.filter(n => !known.has(n))
+      const unknown = names.filter(n => !known.has(n))
       if (unknown.length === 0) return { reserved: [] }
-      const found = await collection.find({ _id: { $in: unknown } }, { projection: { _id: 1 } }).toArray()
-      for (const { _id } of found) { known.add(_id); confirmed.add(_id) }
-      unknown = unknown.filter(n => !known.has(n))
-      if (known.size + unknown.length > maxMetrics) {
-        return { refusal: { limit: maxMetrics, newMetrics: unknown.length, known: known.size } }
+      const lookup = unknown.filter(n => !held.has(n))
+      if (lookup.length > 0) {
+        const found = await collection.find({ _id: { $in: lookup } }, { projection: { _id: 1 } }).toArray()
+        for (const { _id } of found) { known.add(_id); confirmed.add(_id) }
       }
-      for (const n of unknown) known.add(n)
-      return { reserved: unknown }
+      const reserved = unknown.filter(n => !known.has(n))
+      const fresh = reserved.filter(n => !held.has(n)).length
+      if (known.size + held.size + fresh > maxMetrics) {
+        return { refusal: { limit: maxMetrics, newMetrics: fresh, known: known.size + held.size } }
+      }
+      for (const n of reserved) held.set(n, (held.get(n) ?? 0) + 1)
+      return { reserved }
     },
 
-    /** Gives back names reserved by a request that was not applied (or may not have been). */
-    release (names) {
-      // A name written after all is found again by the next admit's lookup.
-      for (const n of names) known.delete(n)
+    /**
+     * Ends a request's hold on its new names. maybeWritten (its answer was
+     * 200 or 504): the names count from now on; otherwise they give their
+     * places back once no other request holds them.
+     */
+    settle (names, maybeWritten) {
+      for (const n of names) {
+        if (maybeWritten) known.add(n)
+        const holders = held.get(n) - 1
+        if (holders > 0) held.set(n, holders)
+        else held.delete(n)
+      }
     },
 
     /** Whether a metric is in the registry (positive answers cached) */

@@ -68,6 +68,7 @@ const badQueries = [
   ['an unknown metric', '/v1/metrics/nope/series', 404, /nope/],
   ['a bad year', '/v1/metrics/ok.a/ytd?year=26', 400, /year/],
   ['a year after this one', '/v1/metrics/ok.a/ytd?year=2027', 400, /year: must not be after this year \(2026\)/],
+  ['an asOf in a later year', '/v1/metrics/ok.a/ytd?asOf=2027-01-02T00:00:00Z', 400, /asOf: must not be after this year \(2026\)/],
   ['asOf outside the year', '/v1/metrics/ok.a/ytd?year=2025&asOf=2026-01-05T00:00:00Z', 400, /asOf: must fall within the year 2025/],
   ['a limit of 0', '/v1/metrics?limit=0', 400, /limit/],
   ['a limit over 10000', '/v1/metrics?limit=10001', 400, /limit/],

@@ -47,7 +47,7 @@ async function fakeApp ({ transactions = true, env = {} } = {}) {
     layout: hierarchicalLayout,
     writer,
     idempotency,
-    registry: { admit: async () => ({ reserved: [] }), release () {} },
+    registry: { admit: async () => ({ reserved: [] }), settle () {} },
     preallocator: { consider () {} }
   })
   app.addSchema(errorSchema)
