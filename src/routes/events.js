@@ -33,12 +33,13 @@ export default async function eventsRoutes (app) {
     const { events, error } = toEvents(list, clock.now(), config)
     if (error) throw withDetails(new BadRequestError(`${error.path}: ${error.message}`), { details: [error] })
 
-    const { refusal, reserved } = await storage.registry.admit([...new Set(events.map(e => e.metric))])
+    // the unit already holds the request's distinct metrics: admit those
+    const unit = buildWriteUnit(events, storage.layout)
+    const { refusal, reserved } = await storage.registry.admit([...unit.metrics.keys()])
     if (refusal) {
       throw withDetails(new BadRequestError(`the registry is full: MAX_METRICS = ${refusal.limit}; this request would add ${refusal.newMetrics} new metric(s)`), { details: [refusal] })
     }
 
-    const unit = buildWriteUnit(events, storage.layout)
     let answer = null
     try {
       answer = key === undefined
