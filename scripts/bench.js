@@ -4,7 +4,7 @@
 // `npm run bench -- --help`.
 import { randomBytes } from 'node:crypto'
 import { loadConfig } from '../src/config.js'
-import { detectBackend } from '../src/db/embedded.js'
+import { detectBackend } from '../src/store/database-capabilities.js'
 import { UsageError } from '../src/loadgen/args.js'
 import { BENCH_HELP, SCALES, chooseScale, parseBenchArgs } from '../src/loadgen/bench-args.js'
 import { evaluateTargets, fmt, renderMarkdown } from '../src/loadgen/bench-report.js'

@@ -4,6 +4,8 @@
 export const APPLIED = 'applied'
 export const NOT_APPLIED = 'not_applied'
 export const UNKNOWN = 'unknown'
+// a keyed request whose key another request recorded meanwhile (nothing applied by this one)
+export const KEY_RECORDED = 'key_recorded'
 
 // Codes of per-operation write errors worth sending again: two upserts of a
 // new _id raced (11000), or a write conflict (112).
