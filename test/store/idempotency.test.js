@@ -207,6 +207,8 @@ describe('Idempotency-Key (fake replica set)', () => {
       expect(res.statusCode, JSON.stringify(key)).toBe(400)
     }
     expect(dayTotal('k.l')).toBe(0)
+    // the longest key allowed, visible ASCII of every kind
+    expect((await post(batch('k.l', 1), '!~' + 'x'.repeat(253))).statusCode).toBe(200)
   })
 
   it('answers 400 to a key where transactions are unavailable (never pretends)', async () => {
