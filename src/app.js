@@ -7,6 +7,7 @@ import auth, { LOG_REDACT_PATHS } from './plugins/auth.js'
 import requestLimits, { serverOptions } from './plugins/request-limits.js'
 import database from './plugins/database.js'
 import storage from './plugins/storage.js'
+import retention from './plugins/retention.js'
 import openapi from './plugins/openapi.js'
 import prometheus from './plugins/prometheus.js'
 import requestId, { genReqId } from './plugins/request-id.js'
@@ -27,6 +28,7 @@ import metricsRoutes from './routes/metrics.js'
  *   logger      Fastify logger option (default: pino at LOG_LEVEL, pretty on a TTY)
  *   loggerInstance  a pino logger to use instead
  *   sweepSchedule  start the node-cron sweep (default true)
+ *   retentionSchedule  start the node-cron retention job (default: sweepSchedule)
  *   observer    extra writer/preallocator hooks (flushed, answered, preallocated), called besides /metrics' own
  *   onClose     async () => {} run after everything else closed (e.g. stop the embedded database)
  */
@@ -75,6 +77,7 @@ async function registerAll (app, options, config, uri) {
   await app.register(prometheus, { observer: options.observer }) // before storage: decorates app.observer
   await app.register(database, { uri, dbName: config.mongodbDb, writeTimeoutMs: config.writeTimeoutMs, backend: options.backend })
   await app.register(storage, { random: options.random, sweepSchedule: options.sweepSchedule ?? true })
+  await app.register(retention, { schedule: options.retentionSchedule ?? options.sweepSchedule ?? true })
   await app.register(healthRoutes)
   await app.register(eventsRoutes)
   await app.register(metricsRoutes)

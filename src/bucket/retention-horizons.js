@@ -14,7 +14,9 @@ export function retentionRulesOf (config) {
   const fallback = { minuteDays: config.minuteRetentionDays ?? null, dailyDays: config.dailyRetentionDays ?? null }
   return metric => {
     const rule = rules.find(r => r.re.test(metric))
-    return rule ? { minuteDays: rule.minuteDays ?? fallback.minuteDays, dailyDays: rule.dailyDays ?? fallback.dailyDays } : fallback
+    if (!rule) return fallback
+    // a rule's field left out follows the variable; null means forever
+    return { minuteDays: rule.minuteDays === undefined ? fallback.minuteDays : rule.minuteDays, dailyDays: rule.dailyDays === undefined ? fallback.dailyDays : rule.dailyDays }
   }
 }
 
