@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // `npm run check [-- --repair]`: verifies every tier of every stored document
-// and each month against its days (docs/architecture.md, "Consistency").
+// and each month against its days (README "Retention and the consistency
+// check"; docs/decisions.md for the choices).
 // `--help` for usage.
 import { pathToFileURL } from 'node:url'
 import { parseArgs } from 'node:util'

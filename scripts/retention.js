@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm run retention -- --once`: one retention pass (DESIGN §8) from the
+// `npm run retention -- --once`: one retention pass from the
 // command line, with the service's settings and the same lease, so it never
 // runs alongside the service's own pass. `--help` for usage.
 import { pathToFileURL } from 'node:url'

@@ -1,4 +1,4 @@
-// The data-lifecycle jobs' speed (DESIGN §8): `npm run check` over daily
+// The data-lifecycle jobs' speed: `npm run check` over daily
 // documents with minute detail, then one retention pass that downsamples
 // half of them and deletes a quarter, in documents per second, on seeded
 // data in collections of their own (bench_jobs_*).

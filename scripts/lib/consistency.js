@@ -1,4 +1,4 @@
-// What `npm run check` verifies (DESIGN §8), as pure functions over stored
+// What `npm run check` verifies, as pure functions over stored
 // documents: every coarser tier of a daily document equals the sum of the
 // finest tier it keeps (minute, else quarterHourly once downsampled), a
 // monthly document's total equals the sum of its days, and a day of a

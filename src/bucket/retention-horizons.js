@@ -1,4 +1,4 @@
-// The retention horizons of a metric at a time (DESIGN §8), from the
+// The retention horizons of a metric at a time, from the
 // configuration: the first UTC day that still has minute detail and the
 // first that still has a daily document (null = forever). Pure.
 const DAY_MS = 86_400_000

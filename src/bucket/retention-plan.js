@@ -1,4 +1,4 @@
-// Which daily documents of a metric the retention job touches (DESIGN §8),
+// Which daily documents of a metric the retention job touches,
 // as `_id` ranges: ids are metric-first, so one metric's days are one range.
 // Pure: no clock, no I/O.
 import { DAY_MS, dayId } from './time.js'

@@ -1,4 +1,4 @@
-// The retention job in the service (DESIGN §8): a pass on RETENTION_CRON
+// The retention job in the service: a pass on RETENTION_CRON
 // (UTC), never two at once in this process (node-cron noOverlap) nor across
 // instances (the `retention` lease), stopped on close before the database.
 import fp from 'fastify-plugin'

@@ -1,4 +1,4 @@
-// The retention job (DESIGN §8, docs/architecture.md "Retention"): per metric
+// The retention job (README "Retention and the consistency check", docs/decisions.md): per metric
 // of the registry, downsample the daily documents more than a day past the
 // metric's minute horizon (drop `minute`, keep every coarser tier) and delete
 // those older than its daily horizon (their day totals stay in `monthly`).

@@ -1,5 +1,5 @@
 // `npm run check -- --repair` while a real statbucket process takes a load of
-// increments to the very documents it repairs (DESIGN §8): no acknowledged
+// increments to the very documents it repairs: no acknowledged
 // increment is lost or doubled. Documents are corrupted under load in every
 // tier the repair restores (a day's total and an hour inside a daily
 // document, a day of a monthly document), the repair runs during the load,

@@ -1,4 +1,4 @@
-// Documents as the contract describes them (DESIGN §2), built by brute force
+// Documents as the contract describes them, built by brute force
 // from a list of events for tests that seed a database directly: every tier
 // summed on its own, no code of the service involved.
 const DAY = 86_400_000

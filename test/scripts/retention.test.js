@@ -1,6 +1,6 @@
 // `npm run retention -- --once` as a real process: usage and exit codes, one
 // pass with the service's settings and per-metric rules, and a pass killed
-// with SIGKILL half-way that the next run finishes (DESIGN §8).
+// with SIGKILL half-way that the next run finishes.
 import { execFile, spawn } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'

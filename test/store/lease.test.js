@@ -1,4 +1,4 @@
-// The `jobs` lease (DESIGN §7): one holder at a time, expiry, renewal, release.
+// The `jobs` lease: one holder at a time, expiry, renewal, release.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { manualClock } from '../../src/clock.js'
 import { LEASE_COLLECTION, createLease } from '../../src/store/lease.js'

@@ -1,4 +1,4 @@
-// The retention job against a real database (DESIGN §8): exactly the
+// The retention job against a real database: exactly the
 // documents past a metric's horizons change, twice changes nothing, day
 // totals stay in `monthly`, the rate holds, the lease keeps a second pass
 // out, and a stopped pass is finished by the next.
