@@ -28,8 +28,9 @@ Options:
 Reads the service's environment (MONGODB_URI, MONGODB_DB, BUCKET_LAYOUT,
 MINUTE_RETENTION_DAYS, DAILY_RETENTION_DAYS, RETENTION_RULES, RETENTION_RATE).
 Exit codes: 0 pass complete, 1 not complete (lease held elsewhere, lost, a
-database error) or documents kept because their monthly total disagrees
-(run npm run check -- --repair), 2 bad usage or configuration.
+database error) or documents left because their monthly total disagrees or
+they lack the quarter-hour tier (run npm run check -- --repair), 2 bad usage
+or configuration.
 `
 
 const OPTIONS = {
@@ -109,8 +110,9 @@ export async function main (argv = process.argv.slice(2), { env = process.env, o
       err.write(`retention failed: ${result.error}\n`)
       return 1
     }
-    out.write(`retention ${result.status}: ${result.metrics} metrics, ${result.downsampled} documents downsampled, ${result.deleted} deleted, ${result.kept} kept (monthly disagrees), ${result.ms} ms\n`)
-    return result.status === 'done' && result.kept === 0 ? 0 : 1
+    out.write(`retention ${result.status}: ${result.metrics} metrics, ${result.downsampled} documents downsampled, ${result.deleted} deleted, ` +
+      `${result.kept} kept (monthly disagrees), ${result.unfilled} not downsampled (no quarterHourly), ${result.ms} ms\n`)
+    return result.status === 'done' && result.kept === 0 && result.unfilled === 0 ? 0 : 1
   } catch (e) {
     err.write(`retention failed: ${e.message}\n`)
     return 1

@@ -17,7 +17,9 @@ const num = v => (typeof v === 'number' && Number.isFinite(v) ? v : null)
 
 /** The finest detail a daily document keeps: per hour, per quarter (0..3) sums and magnitudes */
 function finestOf (doc) {
-  if (doc.minute && typeof doc.minute === 'object') {
+  // once downsampled, quarter-hours are the truth: minutes written after that (by a backfill) are partial
+  const downsampled = doc.detail === 'quarterHour' && doc.quarterHourly && typeof doc.quarterHourly === 'object'
+  if (!downsampled && doc.minute && typeof doc.minute === 'object') {
     const quarters = Array.from({ length: 24 }, () => [0, 0, 0, 0])
     const magnitude = Array.from({ length: 24 }, () => [0, 0, 0, 0])
     for (const h in doc.minute) {
@@ -71,6 +73,12 @@ export function verifyDaily (doc) {
     return finish(doc, violations, inc, filter)
   }
   const { source, quarters, magnitude } = finest
+  const unset = {}
+  if (source === 'quarterHourly' && doc.minute !== undefined) {
+    violations.push({ id: doc._id, field: 'minute', expected: 'absent (downsampled)', found: 'present' })
+    unset.minute = ''
+    filter.minute = { $exists: true }
+  }
   if (source === 'minute' && !doc.quarterHourly) {
     // the upgrade path: a document written before the quarter-hour tier existed
     const total = quarters.flat().reduce((a, b) => a + b, 0)
@@ -90,15 +98,17 @@ export function verifyDaily (doc) {
     note(`hourly.${h}`, hour, doc.hourly?.[h] ?? absentZero(hour), hourMagnitude)
   }
   note('daily', day, doc.daily, dayMagnitude)
-  return finish(doc, violations, inc, filter)
+  return finish(doc, violations, inc, filter, unset)
 }
 
 // A counter never written is absent (only preallocated documents hold zeros): absent = 0 is no violation.
 const absentZero = expected => (expected === 0 ? 0 : undefined)
 
-function finish (doc, violations, inc, filter) {
-  if (Object.keys(inc).length === 0) return { violations, repair: null }
-  return { violations, repair: { filter, update: { $inc: inc } } }
+function finish (doc, violations, inc, filter, unset = {}) {
+  const update = {}
+  if (Object.keys(inc).length > 0) update.$inc = inc
+  if (Object.keys(unset).length > 0) update.$unset = unset
+  return { violations, repair: Object.keys(update).length > 0 ? { filter, update } : null }
 }
 
 /** Verifies monthly = Σ daily.D inside one monthly document. → { violations, repair } */

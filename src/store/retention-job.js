@@ -39,7 +39,9 @@ export function createRetentionJob ({ collections, horizonsFor, rulesFingerprint
       return { status: 'lease_held', holder: holder && { owner: holder.owner, expiresAt: holder.expiresAt } }
     }
     const now = clock.now()
-    const counts = { metrics: 0, downsampled: 0, deleted: 0, kept: 0 }
+    // unfilled: documents with minutes but no quarterHourly (written before that tier): not downsampled,
+    // or their quarter-hours would be lost; `npm run check -- --repair` fills the tier
+    const counts = { metrics: 0, downsampled: 0, deleted: 0, kept: 0, unfilled: 0 }
     const pacing = { started: clock.now(), changed: 0, renewedAt: clock.now() }
     let status = 'done'
     try {
@@ -55,7 +57,8 @@ export function createRetentionJob ({ collections, horizonsFor, rulesFingerprint
       } finally {
         await cursor.close().catch(() => {})
       }
-      if (status === 'done') {
+      // a pass that left documents to downsample later must not let the next one start past them
+      if (status === 'done' && counts.unfilled === 0) {
         await jobs.updateOne({ _id: PROGRESS_ID }, { $set: { completedAt: new Date(now), rules: rulesFingerprint } }, { upsert: true })
       }
     } finally {
@@ -69,9 +72,16 @@ export function createRetentionJob ({ collections, horizonsFor, rulesFingerprint
     if (bounds.downsampleBefore != null) {
       const previousBefore = previousAt == null ? null : retentionBounds(horizonsFor(metric, previousAt)).downsampleBefore
       const from = downsampleScanFrom(bounds.downsampleBefore, previousBefore)
-      const status = await eachBatch(metric, dayIdRange(metric, from, bounds.downsampleBefore), { minute: { $exists: true } }, async ids => {
+      const range = dayIdRange(metric, from, bounds.downsampleBefore)
+      const unfilled = await daily.countDocuments({ _id: range, minute: { $exists: true }, quarterHourly: { $exists: false } })
+      if (unfilled > 0) {
+        counts.unfilled += unfilled
+        logger.warn({ metric, documents: unfilled }, 'retention keeps the minutes of documents without the quarter-hour tier: run `npm run check -- --repair` to fill it')
+      }
+      const downsampleable = { minute: { $exists: true }, quarterHourly: { $exists: true } }
+      const status = await eachBatch(metric, range, downsampleable, async ids => {
         const { modifiedCount } = await daily.updateMany(
-          { _id: { $in: ids }, minute: { $exists: true } },
+          { _id: { $in: ids }, ...downsampleable },
           { $unset: { minute: '' }, $set: { detail: 'quarterHour' } }
         )
         counts.downsampled += modifiedCount

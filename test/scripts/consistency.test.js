@@ -25,7 +25,8 @@ function applyRepair (doc, { filter, update }) {
     const got = path.split('.').reduce((node, p) => node?.[p], out)
     if (want && typeof want === 'object' && '$exists' in want ? (got !== undefined) !== want.$exists : got !== want) return null // no match
   }
-  for (const [path, v] of Object.entries(update.$inc)) {
+  for (const path of Object.keys(update.$unset ?? {})) delete out[path]
+  for (const [path, v] of Object.entries(update.$inc ?? {})) {
     const parts = path.split('.')
     let node = out
     for (const p of parts.slice(0, -1)) node = node[p] ??= {}
@@ -86,6 +87,19 @@ describe('verifyDaily', () => {
       expect(violations).toEqual([{ id: doc._id, field: 'quarterHourly', expected: doc.daily, found: 'missing' }])
       expect(stripZeros(applyRepair(old, repair))).toEqual(stripZeros(doc))
       expect(applyRepair({ ...old, quarterHourly: { 0: { 0: 1 } } }, repair)).toBeNull()
+    }))
+  })
+
+  it('in a downsampled document the quarter-hours are the truth: minutes written back later are reported and dropped', () => {
+    fc.assert(fc.property(events, fc.integer({ min: 1, max: 50 }), (evs, backfill) => {
+      const [doc] = documentsFor(evs).daily
+      const { minute, ...downsampled } = { ...doc, detail: 'quarterHour' }
+      // an old event written with its minute after downsampling: every tier moved, minute holds it alone
+      const written = applyRepair(downsampled, { filter: {}, update: { $inc: { 'minute.5.20': backfill, 'quarterHourly.5.1': backfill, 'hourly.5': backfill, daily: backfill } } })
+      const { violations, repair } = verifyDaily(written)
+      expect(violations).toEqual([{ id: doc._id, field: 'minute', expected: 'absent (downsampled)', found: 'present' }])
+      const { minute: gone, ...want } = written
+      expect(applyRepair(written, repair)).toEqual(want)
     }))
   })
 })

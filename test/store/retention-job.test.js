@@ -99,6 +99,21 @@ describe('downsampling', () => {
   })
 })
 
+describe('documents without the quarter-hour tier', () => {
+  it('keep their minutes (or the quarter-hours would be lost) and the pass records no progress past them', async () => {
+    await seed(db, eventsOver('app.old', 20), { quarterHourly: false })
+    const result = await job().runOnce()
+    expect(result).toMatchObject({ status: 'done', downsampled: 0, unfilled: 9 })
+    expect(await db.collection('daily').countDocuments({ minute: { $exists: true } })).toBe(21)
+    expect(await db.collection(LEASE_COLLECTION).findOne({ _id: 'retention.progress' })).toBeNull()
+    // once the tier is filled (what check --repair does), the next pass downsamples them
+    for (const doc of documentsFor(eventsOver('app.old', 20)).daily) {
+      await db.collection('daily').updateOne({ _id: doc._id }, { $set: { quarterHourly: doc.quarterHourly } })
+    }
+    expect(await job().runOnce()).toMatchObject({ status: 'done', downsampled: 9, unfilled: 0 })
+  })
+})
+
 describe('deletion', () => {
   it('deletes daily documents past the daily horizon; their day totals stay in monthly', async () => {
     const events = eventsOver('app.a', 40)
