@@ -107,8 +107,9 @@ export async function runCheck (collections, options) {
         const dayStart = monthStart + (day - 1) * DAY_MS
         if ((from !== null && dayStart < from) || (to !== null && dayStart >= to)) continue
         const doc = byDay.get(day)
-        // no daily document on a day past the daily horizon: retention deleted it, monthly is all there is
-        if (!doc && keptFrom !== null && dayStart < keptFrom) continue
+        // past the daily horizon the monthly day is the truth: retention deleted the daily document, and
+        // one there now was recreated by a backfilled event and holds only that (docs/decisions.md)
+        if (keptFrom !== null && dayStart < keptFrom) continue
         observe(pending, { metric, monthStart, monthlyId: month._id, day, dailyId: `${metric}/${key}${pad(day, 2)}`, dailyTotal: doc ? dayTotal(doc) : null, monthlyValue: month.daily?.[day] })
       }
       await pace(1 + days.length)

@@ -75,6 +75,22 @@ describe('cross-document mismatches', () => {
   })
 })
 
+describe('past the daily horizon', () => {
+  it('a day whose daily document was recreated by a backfill is not repaired from it: the month is the truth there', async () => {
+    // the day of D + 2 was deleted by retention, then an old event recreated it with 1
+    await db.collection('daily').deleteOne({ _id: 'r.a/20261112' })
+    await db.collection('daily').insertOne({ _id: 'r.a/20261112', metric: 'r.a', date: new Date(D + 2 * DAY), daily: 1, hourly: { 0: 1 }, quarterHourly: { 0: { 0: 1 } } })
+    await db.collection('monthly').updateOne({ _id: 'r.a/202611' }, { $inc: { 'daily.12': 1, monthly: 1 } })
+    const before = await db.collection('monthly').findOne({ _id: 'r.a/202611' })
+    const { found } = await run({ repair: true, dailyKeptFrom: () => D + 3 * DAY })
+    expect(found).toEqual([])
+    expect(await db.collection('monthly').findOne({ _id: 'r.a/202611' })).toEqual(before)
+    // inside the horizon the same document is the truth, and the month is repaired from it
+    const inside = await run({ repair: true })
+    expect(inside.found.map(f => [f.field, f.expected, f.found])).toEqual([['daily.12', 1, 4]])
+  })
+})
+
 describe('rate', () => {
   it('reads at most --rate documents per second of the injected clock', async () => {
     const { summary, sleeps } = await run({ rate: 2 })
