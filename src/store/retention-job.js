@@ -23,7 +23,7 @@ const DEFAULT_BATCH = 200
  * lease: createLease(...) for the 'retention' job
  * rate: documents changed per second at most
  * clock: { now() }; sleep(ms, signal): the wait between batches (injected in tests)
- * onProgress({ metrics, downsampled, deleted, kept, metric }): after each batch
+ * onProgress({ metrics, downsampled, deleted, kept, unfilled, metric }): after each batch (awaited)
  */
 export function createRetentionJob ({ collections, horizonsFor, rulesFingerprint, lease, rate, clock, sleep = defaultSleep, logger, batchSize = DEFAULT_BATCH, onProgress }) {
   if (!(rate > 0)) throw new TypeError('createRetentionJob: rate must be a positive number')
