@@ -14,6 +14,7 @@ import registry from './plugins/services/registry.js'
 import preallocation from './plugins/services/preallocation.js'
 import reader from './plugins/services/reader.js'
 import ingest from './plugins/services/ingest.js'
+import retention from './plugins/services/retention.js'
 import openapi from './plugins/openapi.js'
 import prometheus from './plugins/prometheus.js'
 import requestId, { genReqId } from './plugins/request-id.js'
@@ -37,6 +38,7 @@ import metricsRoutes from './routes/metrics.js'
  *   observer    telemetry subscribers { flushed, answered, preallocated } (src/telemetry.js), besides /metrics' own
  *   client      an existing connected MongoClient to use (not closed by the app)
  *   timers      the writer's timers (src/store/timers.js), for tests
+ *   retentionSchedule  start the node-cron retention job (default: sweepSchedule)
  *   onClose     async () => {} run after everything else closed (e.g. stop the embedded database)
  */
 export async function buildApp (options = {}) {
@@ -92,6 +94,7 @@ async function registerAll (app, options, config, uri) {
   await app.register(preallocation, { random: options.random, sweepSchedule: options.sweepSchedule ?? true })
   await app.register(reader)
   await app.register(ingest)
+  await app.register(retention, { schedule: options.retentionSchedule ?? options.sweepSchedule ?? true })
   await app.register(healthRoutes)
   await app.register(eventsRoutes)
   await app.register(metricsRoutes)

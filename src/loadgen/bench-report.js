@@ -159,6 +159,14 @@ export function renderMarkdown (figures) {
       : [x.label, `n/a (${x.note})`, 'n/a', 'n/a', 'n/a', 'n/a', 'n/a'])))
     out.push('', `The three stores' answers agreed on ${fmt(st.agreed)} of ${fmt(st.compared)} queries.`)
   }
+  const jobs = figures.jobs
+  if (jobs) {
+    out.push('', `**Data-lifecycle jobs** over ${fmt(jobs.metrics)} metrics × ${fmt(jobs.days)} days (${fmt(jobs.dailyDocs)} daily documents with minute detail, 96 events a day, + ${fmt(jobs.monthlyDocs)} monthly):`, '')
+    out.push(table(['job', 'documents', 'time', 'documents/s'], [
+      [`\`npm run check\` (every tier, each month against its days; ${fmt(jobs.check.violations)} violations)`, fmt(jobs.check.documents), `${fmt(jobs.check.seconds, 2)} s`, fmt(jobs.check.documentsPerS)],
+      [`retention pass, RETENTION_RATE unlimited (${fmt(jobs.retention.downsampled)} downsampled, ${fmt(jobs.retention.deleted)} deleted)`, fmt(jobs.retention.downsampled + jobs.retention.deleted), `${fmt(jobs.retention.seconds, 2)} s`, fmt(jobs.retention.documentsPerS)]
+    ]))
+  }
   const talk = figures.talk
   if (talk) {
     out.push('', `**The talk's experiment**: ${talk.metrics} metrics, ${talk.concurrency} workers, one upsert of the daily and one of the monthly document per event, ${fmt(talk.simMinutes)} simulated minutes from 00:00 at ${fmt(talk.speedup)}× (${fmt(talk.simMinutes * 60 / talk.speedup)} s each):`, '')
