@@ -1,4 +1,4 @@
-// Configuration from the environment (DESIGN §5), validated at boot.
+// Configuration from the environment (README, "Configuration"), validated at boot.
 // A bad value throws a ConfigError naming the variable.
 import fs from 'node:fs'
 import cron from 'node-cron'
@@ -76,7 +76,7 @@ export function loadConfig (env = process.env) {
     mongodbUri: env.MONGODB_URI || null,
     mongodbDb: env.MONGODB_DB || 'statbucket',
     logLevel: oneOf(env, 'LOG_LEVEL', 'info', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
-    flushIntervalMs: integer(env, 'FLUSH_INTERVAL_MS', 10, { min: 0, max: 60_000 }),
+    flushIntervalMs: integer(env, 'FLUSH_INTERVAL_MS', 0, { min: 0, max: 60_000 }), // 0: adaptive group commit
     flushMaxDocs: integer(env, 'FLUSH_MAX_DOCS', 1000, { min: 1, max: 100_000 }),
     maxPendingEvents: integer(env, 'MAX_PENDING_EVENTS', 100_000, { min: 1 }),
     writeTimeoutMs: integer(env, 'WRITE_TIMEOUT_MS', 10_000, { min: 100, max: 600_000 }),
@@ -96,7 +96,7 @@ export function loadConfig (env = process.env) {
     metricsTokens: env.METRICS_TOKENS === undefined || env.METRICS_TOKENS.trim() === '' ? null : tokens(env, 'METRICS_TOKENS'),
     rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 0, { min: 0, max: 10_000_000 }), // 0: off
     idempotencyTtlSeconds: integer(env, 'IDEMPOTENCY_TTL', 86_400, { min: 60, max: 31_536_000 }),
-    // retention (DESIGN §8): null = forever
+    // retention (docs/architecture.md, "Lifecycle"): null = forever
     minuteRetentionDays: integer(env, 'MINUTE_RETENTION_DAYS', 90, { min: 0, max: 36_500 }),
     dailyRetentionDays: env.DAILY_RETENTION_DAYS === undefined || env.DAILY_RETENTION_DAYS === '' || env.DAILY_RETENTION_DAYS === 'forever'
       ? null

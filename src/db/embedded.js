@@ -1,4 +1,4 @@
-// An embedded local database for when MONGODB_URI is unset (DESIGN.md §6).
+// An embedded local database for when MONGODB_URI is unset (docs/architecture.md, "Where the database comes from").
 //
 // First choice: a real mongod from mongodb-memory-server-core (a dev
 // dependency, imported lazily so a production install needs MONGODB_URI).
@@ -104,7 +104,7 @@ try {
 
 function locateMongod (timeoutMs) {
   return new Promise((resolve, reject) => {
-    // One download attempt (DESIGN §6): the library retries 3 times unless told otherwise.
+    // One download attempt: the library retries 3 times unless told otherwise.
     const env = { MONGOMS_MAX_RETRIES: '1', ...process.env }
     const child = spawn(process.execPath, ['--input-type=module', '-e', LOCATE_SCRIPT], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] })
     let out = ''

@@ -1,4 +1,4 @@
-// Probabilistic preallocation (DESIGN §3): for an event, with probability p,
+// Probabilistic preallocation (docs/architecture.md, "Preallocation"): for an event, with probability p,
 // make sure the day after the event's day exists zero-filled (and the next
 // month's document when that day starts a month), off the request path.
 import { monthlyZeroIncrements } from '../bucket/increments.js'

@@ -1,5 +1,5 @@
 // How a bulkWrite's failure maps onto what happened to each operation
-// (DESIGN §1). Pure: takes the error, returns per-operation outcomes.
+// (docs/architecture.md, "The writer's answers"). Pure: takes the error, returns per-operation outcomes.
 
 export const APPLIED = 'applied'
 export const NOT_APPLIED = 'not_applied'
