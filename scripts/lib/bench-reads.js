@@ -89,10 +89,12 @@ async function docsPerQuery (reader, query, samples, now) {
   let total = 0
   for (let i = 0; i < samples; i++) {
     const q = query.make()
-    const docs = q.year !== undefined
-      ? await reader.ytdDocs(q.metric, q.year, Math.min(now, Date.UTC(q.year + 1, 0, 1) - 1))
-      : await reader.seriesDocs(q.metric, q.step, q.from, q.to)
-    total += docs.length
+    if (q.year !== undefined) {
+      total += (await reader.ytdDocs(q.metric, q.year, Math.min(now, Date.UTC(q.year + 1, 0, 1) - 1))).length
+    } else {
+      const { docs, monthlyDocs } = await reader.seriesDocs(q.metric, q.step, q.from, q.to)
+      total += docs.length + monthlyDocs.length
+    }
   }
   return total / samples
 }

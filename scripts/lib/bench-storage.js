@@ -137,11 +137,11 @@ export async function benchStorage (db, { metrics: metricCount, days = 31, perDa
     documents: (await collections.daily.countDocuments()) + (await collections.monthly.countDocuments()),
     ...(await collectionSizes(db, [names.bucketsDaily, names.bucketsMonthly])),
     windowSum: async (metric, from, to) => {
-      const docs = await reader.seriesDocs(metric, 'minute', from, to)
+      const { docs } = await reader.seriesDocs(metric, 'minute', from, to)
       return assembleSeries({ step: 'minute', start: from, end: to, docs, layout: hierarchicalLayout }).values.reduce((s, v) => s + (v ?? 0), 0)
     },
     dailySums: async (metric, from, to) => {
-      const docs = await reader.seriesDocs(metric, 'day', from, to)
+      const { docs } = await reader.seriesDocs(metric, 'day', from, to)
       return assembleSeries({ step: 'day', start: from, end: to, docs, layout: hierarchicalLayout }).values.map(v => v ?? 0)
     }
   })

@@ -1,13 +1,5 @@
 // Shaping of query answers from the documents read. Pure.
-import { MINUTE_MS, HOUR_MS, STEPS, ceilToStep, countPoints, floorToStep, monthLabel, nextStep, parseBucketId, startOfDay, utcParts, addMonths } from './time.js'
-
-/** The finest step whose point count for [from, to) stays ≤ maxPoints, or null */
-export function defaultStep (from, to, maxPoints) {
-  for (const step of STEPS) {
-    if (countPoints(from, to, step) <= maxPoints) return step
-  }
-  return null
-}
+import { MINUTE_MS, QUARTER_HOUR_MS, HOUR_MS, ceilToStep, countPoints, floorToStep, monthLabel, nextStep, parseBucketId, startOfDay, startOfMonth, utcParts, addMonths } from './time.js'
 
 /** The rounded window of a series query: from down, to up to the step */
 export function seriesWindow (from, to, step) {
@@ -16,13 +8,38 @@ export function seriesWindow (from, to, step) {
   return { start, end, points: countPoints(from, to, step) }
 }
 
-/** Which documents a series reads: collection kind, id bounds (inclusive), projection */
-export function seriesReadPlan (step, start, end) {
+/**
+ * Which documents a series reads: per collection, id bounds (inclusive) and
+ * a projection. Day points before `dailyFrom` (daily documents deleted) come
+ * from the monthly documents' `daily.D`.
+ * → { daily: { first, last, projection } | null, monthly: { first, last, projection } | null }
+ */
+export function seriesReadPlan (step, start, end, { dailyFrom = null } = {}) {
   if (step === 'month') {
-    return { kind: 'monthly', first: start, last: addMonths(end, -1), projection: { monthly: 1 } }
+    return { daily: null, monthly: { first: start, last: addMonths(end, -1), projection: { monthly: 1 } } }
   }
-  const field = { minute: 'minute', hour: 'hourly', day: 'daily' }[step]
-  return { kind: 'daily', first: startOfDay(start), last: startOfDay(end - 1), projection: { [field]: 1 } }
+  if (step === 'day' && dailyFrom !== null && start < dailyFrom) {
+    const split = Math.min(end, dailyFrom)
+    return {
+      monthly: { first: startOfMonth(start), last: startOfMonth(split - 1), projection: { daily: 1 } },
+      daily: split < end ? { first: split, last: startOfDay(end - 1), projection: { daily: 1 } } : null
+    }
+  }
+  const field = { minute: 'minute', 'quarter-hour': 'quarterHourly', hour: 'hourly', day: 'daily' }[step]
+  return { monthly: null, daily: { first: startOfDay(start), last: startOfDay(end - 1), projection: { [field]: 1 } } }
+}
+
+/** quarterHourly of a document from its minutes: for documents written before that tier existed */
+export function quarterHourlyFromMinutes (minutes) {
+  const out = {}
+  for (let i = 0; i < 1440; i++) {
+    if (!minutes[i]) continue
+    const h = Math.floor(i / 60)
+    const q = Math.floor((i % 60) / 15)
+    out[h] ??= {}
+    out[h][q] = (out[h][q] ?? 0) + minutes[i]
+  }
+  return out
 }
 
 function byDate (docs) {
@@ -35,12 +52,15 @@ function byDate (docs) {
 }
 
 /**
- * timestamps/values for [start, end) at step from the documents read.
- * A point is null where its day's (month's) document does not exist, and 0
- * where it exists but the slot is zero or absent.
+ * timestamps/values for [start, end) at step from the documents read
+ * (daily documents, and for day points past the daily horizon monthly ones).
+ * A point is null where no document holds its time (no day or month
+ * document; for a day read from a monthly document, no `daily.D` there), and
+ * 0 where one exists and the slot is zero or absent.
  */
-export function assembleSeries ({ step, start, end, docs, layout }) {
+export function assembleSeries ({ step, start, end, docs, monthlyDocs = [], dailyFrom = null, layout }) {
   const docsByDate = byDate(docs)
+  const monthsByDate = byDate(monthlyDocs)
   const timestamps = []
   const values = []
   let minutesDay = null
@@ -54,15 +74,27 @@ export function assembleSeries ({ step, start, end, docs, layout }) {
     }
     const day = startOfDay(t)
     const doc = docsByDate.get(day)
-    if (!doc) { values.push(null); continue }
+    if (!doc) {
+      values.push(step === 'day' && dailyFrom !== null && t < dailyFrom ? dayFromMonthly(monthsByDate, t) : null)
+      continue
+    }
     if (step === 'day') values.push(doc.daily ?? 0)
     else if (step === 'hour') values.push(doc.hourly?.[(t - day) / HOUR_MS] ?? 0)
-    else {
+    else if (step === 'quarter-hour') {
+      const i = (t - day) / QUARTER_HOUR_MS
+      values.push(doc.quarterHourly?.[Math.floor(i / 4)]?.[i % 4] ?? 0)
+    } else {
       if (minutesDay !== day) { minutes = layout.minutesOfDay(doc); minutesDay = day }
       values.push(minutes[(t - day) / MINUTE_MS])
     }
   }
   return { timestamps, values }
+}
+
+function dayFromMonthly (monthsByDate, dayStart) {
+  const month = monthsByDate.get(startOfMonth(dayStart))
+  const value = month?.daily?.[utcParts(dayStart).day]
+  return value === undefined ? null : value
 }
 
 /**

@@ -1,6 +1,7 @@
 // UTC calendar arithmetic. Pure: no clock, no I/O.
 
 export const MINUTE_MS = 60_000
+export const QUARTER_HOUR_MS = 15 * MINUTE_MS
 export const HOUR_MS = 60 * MINUTE_MS
 export const DAY_MS = 24 * HOUR_MS
 
@@ -133,12 +134,13 @@ export function parseBucketId (id) {
   return { metric, date: Date.UTC(year, month - 1, day) }
 }
 
-export const STEPS = ['minute', 'hour', 'day', 'month']
+export const STEPS = ['minute', 'quarter-hour', 'hour', 'day', 'month']
 
 /** Largest step boundary ≤ ms */
 export function floorToStep (ms, step) {
   switch (step) {
     case 'minute': return ms - (((ms % MINUTE_MS) + MINUTE_MS) % MINUTE_MS)
+    case 'quarter-hour': return ms - (((ms % QUARTER_HOUR_MS) + QUARTER_HOUR_MS) % QUARTER_HOUR_MS)
     case 'hour': return ms - (((ms % HOUR_MS) + HOUR_MS) % HOUR_MS)
     case 'day': return startOfDay(ms)
     case 'month': return startOfMonth(ms)
@@ -156,6 +158,7 @@ export function ceilToStep (ms, step) {
 export function nextStep (ms, step) {
   switch (step) {
     case 'minute': return ms + MINUTE_MS
+    case 'quarter-hour': return ms + QUARTER_HOUR_MS
     case 'hour': return ms + HOUR_MS
     case 'day': return ms + DAY_MS
     case 'month': return addMonths(ms, 1)
@@ -171,6 +174,6 @@ export function countPoints (from, to, step) {
     const a = utcParts(start); const b = utcParts(end)
     return (b.year - a.year) * 12 + (b.month - a.month)
   }
-  const size = { minute: MINUTE_MS, hour: HOUR_MS, day: DAY_MS }[step]
+  const size = { minute: MINUTE_MS, 'quarter-hour': QUARTER_HOUR_MS, hour: HOUR_MS, day: DAY_MS }[step]
   return Math.round((end - start) / size)
 }

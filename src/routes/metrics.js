@@ -1,11 +1,13 @@
 // GET /v1/metrics, …/series, …/ytd
 import { assembleSeries, assembleYtd } from '../bucket/results.js'
 import { NotFoundError } from '../errors.js'
+import { horizonsFor } from '../bucket/retention-horizons.js'
 import { listMetricsSchema, seriesSchema, ytdSchema } from '../schemas/queries.js'
 import { parseSeriesQuery, parseYtdQuery } from './query-params.js'
 
 export default async function metricsRoutes (app) {
   const { config, clock, registry, reader, layout } = app
+  const horizonsOf = horizonsFor(config)
 
   async function requireMetric (metric) {
     if (!(await registry.exists(metric))) throw new NotFoundError(`no metric named "${metric}"`)
@@ -18,10 +20,11 @@ export default async function metricsRoutes (app) {
 
   app.get('/v1/metrics/:metric/series', { schema: seriesSchema }, async (request) => {
     const { metric } = request.params
-    const { step, start, end } = parseSeriesQuery(request.query, { now: clock.now(), maxPoints: config.maxPoints })
+    const horizons = horizonsOf(metric, clock.now())
+    const { step, start, end } = parseSeriesQuery(request.query, { now: clock.now(), maxPoints: config.maxPoints, horizons })
     await requireMetric(metric)
-    const docs = await reader.seriesDocs(metric, step, start, end)
-    return { metric, step, from: start, to: end, ...assembleSeries({ step, start, end, docs, layout }) }
+    const { docs, monthlyDocs } = await reader.seriesDocs(metric, step, start, end, horizons)
+    return { metric, step, from: start, to: end, ...assembleSeries({ step, start, end, docs, monthlyDocs, dailyFrom: horizons.dailyFrom, layout }) }
   })
 
   app.get('/v1/metrics/:metric/ytd', { schema: ytdSchema }, async (request) => {

@@ -1,7 +1,8 @@
 // Query strings arrive as strings (no coercion) and are parsed here, in one place.
 import { BadRequestError, withDetails } from '../errors.js'
 import { DAY_MS, countPoints, parseQueryTime, utcParts } from '../bucket/time.js'
-import { defaultStep, seriesWindow } from '../bucket/results.js'
+import { seriesWindow } from '../bucket/results.js'
+import { defaultStep, finestKeptStep, isKept, keptFrom } from '../bucket/detail-kept.js'
 
 function bad (param, message) {
   return withDetails(new BadRequestError(`${param}: ${message}`), { details: [{ path: param, message }] })
@@ -14,14 +15,25 @@ function time (query, param) {
   return ms
 }
 
-/** → { step, start, end, points } for GET …/series */
-export function parseSeriesQuery (query, { now, maxPoints }) {
+const isoDay = ms => new Date(ms).toISOString().slice(0, 10)
+
+/**
+ * → { step, start, end, points } for GET …/series. horizons: the detail kept
+ * for the metric ({ minuteFrom, dailyFrom }, null = forever): a step finer
+ * than what is kept for the window is refused, naming the horizon.
+ */
+export function parseSeriesQuery (query, { now, maxPoints, horizons = { minuteFrom: null, dailyFrom: null } }) {
   let from = time(query, 'from')
   let to = time(query, 'to')
   if (to === undefined) to = from === undefined ? now : Math.max(now, from + 1)
   if (from === undefined) from = to - DAY_MS
   if (from >= to) throw bad('from', 'must be before to')
-  const step = query.step ?? defaultStep(from, to, maxPoints)
+  if (query.step !== undefined && !isKept(query.step, from, horizons)) {
+    const horizon = keptFrom(query.step, horizons)
+    const what = query.step === 'minute' ? 'minute detail' : 'detail finer than a day'
+    throw bad('step', `${what} is kept from ${isoDay(horizon)} on (MINUTE_RETENTION_DAYS / DAILY_RETENTION_DAYS or RETENTION_RULES); this window starts ${new Date(from).toISOString()}: use step=${finestKeptStep(from, horizons)} or coarser, or start the window at ${isoDay(horizon)} or later`)
+  }
+  const step = query.step ?? defaultStep(from, to, maxPoints, horizons)
   const points = step ? countPoints(from, to, step) : Infinity
   if (!step || points > maxPoints) {
     throw bad(step ? 'step' : 'from', `the range holds ${Number.isFinite(points) ? points : 'too many'} points at step ${step ?? 'month'}, over the limit MAX_POINTS = ${maxPoints}; narrow the range or use a coarser step`)

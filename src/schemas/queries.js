@@ -53,7 +53,7 @@ export const seriesSchema = {
     properties: {
       from: timeParam('inclusive; epoch ms or ISO-8601 with Z/offset; default to − 24 h'),
       to: timeParam('exclusive; default now'),
-      step: { type: 'string', enum: STEPS, description: 'default: the finest step with at most MAX_POINTS points' }
+      step: { type: 'string', enum: STEPS, description: 'default: the finest step with at most MAX_POINTS points whose detail is kept for the whole window (minute detail for MINUTE_RETENTION_DAYS, daily documents for DAILY_RETENTION_DAYS)' }
     }
   },
   response: {

@@ -1,18 +1,40 @@
-// Reads for the queries: one _id range per query, projected to the fields
-// the answer needs.
+// Reads for the queries: one _id range per collection and query, projected
+// to the fields the answer needs.
+import { hierarchicalLayout } from '../bucket/layouts.js'
 import { dayId, monthId } from '../bucket/time.js'
-import { seriesReadPlan } from '../bucket/results.js'
+import { quarterHourlyFromMinutes, seriesReadPlan } from '../bucket/results.js'
 
-export function createReader ({ collections }) {
+export function createReader ({ collections, layout = hierarchicalLayout }) {
+  const range = (collection, idOf, metric, { first, last, projection }) =>
+    collection.find({ _id: { $gte: idOf(metric, first), $lte: idOf(metric, last) } }, { projection }).toArray()
+
+  /** Documents written before the quarter-hour tier existed: their quarter-hours from their minutes */
+  async function fillQuarterHours (docs) {
+    const missing = docs.filter(d => d.quarterHourly === undefined)
+    if (missing.length === 0) return
+    const withMinutes = await collections.daily.find({ _id: { $in: missing.map(d => d._id) } }, { projection: { minute: 1 } }).toArray()
+    const byId = new Map(withMinutes.map(d => [d._id, d]))
+    for (const doc of missing) {
+      const full = byId.get(doc._id)
+      if (full?.minute) doc.quarterHourly = quarterHourlyFromMinutes(layout.minutesOfDay(full))
+    }
+  }
+
   return {
-    /** The documents a series at `step` over [start, end) reads */
-    async seriesDocs (metric, step, start, end) {
-      const plan = seriesReadPlan(step, start, end)
-      const [collection, idOf] = plan.kind === 'monthly'
-        ? [collections.monthly, monthId]
-        : [collections.daily, dayId]
-      const filter = { _id: { $gte: idOf(metric, plan.first), $lte: idOf(metric, plan.last) } }
-      return collection.find(filter, { projection: plan.projection }).toArray()
+    /**
+     * The documents a series at `step` over [start, end) reads.
+     * horizons: { dailyFrom } (day points before it come from monthly documents)
+     * → { docs (daily, or monthly for step month), monthlyDocs (day points past the daily horizon) }
+     */
+    async seriesDocs (metric, step, start, end, { dailyFrom = null } = {}) {
+      const plan = seriesReadPlan(step, start, end, { dailyFrom })
+      if (step === 'month') return { docs: await range(collections.monthly, monthId, metric, plan.monthly), monthlyDocs: [] }
+      const [docs, monthlyDocs] = await Promise.all([
+        plan.daily ? range(collections.daily, dayId, metric, plan.daily) : [],
+        plan.monthly ? range(collections.monthly, monthId, metric, plan.monthly) : []
+      ])
+      if (step === 'quarter-hour') await fillQuarterHours(docs)
+      return { docs, monthlyDocs }
     },
 
     /** The monthly documents of January..asOf's month (≤ 12) */

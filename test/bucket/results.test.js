@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { assembleSeries, assembleYtd, defaultStep, seriesReadPlan, seriesWindow } from '../../src/bucket/results.js'
+import { assembleSeries, assembleYtd, quarterHourlyFromMinutes, seriesReadPlan, seriesWindow } from '../../src/bucket/results.js'
+import { defaultStep, finestKeptStep } from '../../src/bucket/detail-kept.js'
 import { hierarchicalLayout } from '../../src/bucket/layouts.js'
 
 const layout = hierarchicalLayout
@@ -33,13 +34,23 @@ describe('assembleSeries', () => {
 })
 
 describe('windows and plans', () => {
-  it('chooses the finest step within the point limit', () => {
-    expect(defaultStep(0, 86400_000, 20000)).toBe('minute')
-    expect(defaultStep(0, 30 * 86400_000, 20000)).toBe('hour')
-    expect(defaultStep(0, 400 * 86400_000, 20000)).toBe('hour') // 9,600 hours
-    expect(defaultStep(0, 1000 * 86400_000, 20000)).toBe('day') // 24,000 hours
-    expect(defaultStep(0, 400 * 86400_000, 100)).toBe('month')
-    expect(defaultStep(0, 400 * 86400_000, 5)).toBeNull()
+  it('chooses the finest step within the point limit whose detail is kept for the whole window', () => {
+    const forever = { minuteFrom: null, dailyFrom: null }
+    expect(defaultStep(0, 86400_000, 20000, forever)).toBe('minute')
+    expect(defaultStep(0, 7 * 86400_000, 20000, forever)).toBe('minute') // 10,080 points
+    expect(defaultStep(0, 30 * 86400_000, 20000, forever)).toBe('quarter-hour') // 2,880 points
+    expect(defaultStep(0, 300 * 86400_000, 20000, forever)).toBe('hour') // 28,800 quarter-hours: too many
+    expect(defaultStep(0, 1000 * 86400_000, 20000, forever)).toBe('day') // 24,000 hours
+    expect(defaultStep(0, 400 * 86400_000, 100, forever)).toBe('month')
+    expect(defaultStep(0, 400 * 86400_000, 5, forever)).toBeNull()
+    // minutes kept from day 20, daily documents from day 10
+    const kept = { minuteFrom: 20 * 86400_000, dailyFrom: 10 * 86400_000 }
+    expect(defaultStep(21 * 86400_000, 22 * 86400_000, 20000, kept)).toBe('minute')
+    expect(defaultStep(19 * 86400_000, 22 * 86400_000, 20000, kept)).toBe('quarter-hour')
+    expect(defaultStep(9 * 86400_000, 12 * 86400_000, 20000, kept)).toBe('day')
+    expect(finestKeptStep(9 * 86400_000, kept)).toBe('day')
+    expect(finestKeptStep(19 * 86400_000, kept)).toBe('quarter-hour')
+    expect(finestKeptStep(25 * 86400_000, kept)).toBe('minute')
   })
 
   it('rounds the window to the step', () => {
@@ -49,10 +60,37 @@ describe('windows and plans', () => {
   it('reads only the field the step needs, over the covered days', () => {
     const start = Date.UTC(2026, 0, 1, 5)
     const end = Date.UTC(2026, 0, 3)
-    expect(seriesReadPlan('hour', start, end)).toMatchObject({ kind: 'daily', first: Date.UTC(2026, 0, 1), last: Date.UTC(2026, 0, 2), projection: { hourly: 1 } })
-    expect(seriesReadPlan('day', start, end).projection).toEqual({ daily: 1 })
-    expect(seriesReadPlan('minute', start, end).projection).toEqual({ minute: 1 })
-    expect(seriesReadPlan('month', Date.UTC(2026, 0, 1), Date.UTC(2026, 3, 1))).toMatchObject({ kind: 'monthly', first: Date.UTC(2026, 0, 1), last: Date.UTC(2026, 2, 1), projection: { monthly: 1 } })
+    expect(seriesReadPlan('hour', start, end)).toEqual({ monthly: null, daily: { first: Date.UTC(2026, 0, 1), last: Date.UTC(2026, 0, 2), projection: { hourly: 1 } } })
+    expect(seriesReadPlan('quarter-hour', start, end).daily.projection).toEqual({ quarterHourly: 1 })
+    expect(seriesReadPlan('day', start, end).daily.projection).toEqual({ daily: 1 })
+    expect(seriesReadPlan('minute', start, end).daily.projection).toEqual({ minute: 1 })
+    expect(seriesReadPlan('month', Date.UTC(2026, 0, 1), Date.UTC(2026, 3, 1))).toEqual({ daily: null, monthly: { first: Date.UTC(2026, 0, 1), last: Date.UTC(2026, 2, 1), projection: { monthly: 1 } } })
+  })
+
+  it('reads day points past the daily horizon from the monthly documents', () => {
+    const dailyFrom = Date.UTC(2026, 1, 10)
+    expect(seriesReadPlan('day', Date.UTC(2026, 0, 20), Date.UTC(2026, 1, 15), { dailyFrom })).toEqual({
+      monthly: { first: Date.UTC(2026, 0, 1), last: Date.UTC(2026, 1, 1), projection: { daily: 1 } },
+      daily: { first: dailyFrom, last: Date.UTC(2026, 1, 14), projection: { daily: 1 } }
+    })
+    expect(seriesReadPlan('day', Date.UTC(2026, 0, 20), Date.UTC(2026, 0, 25), { dailyFrom }).daily).toBeNull()
+    const { values } = assembleSeries({
+      step: 'day',
+      start: Date.UTC(2026, 1, 8),
+      end: Date.UTC(2026, 1, 12),
+      dailyFrom,
+      docs: [{ _id: 'm/20260211', daily: 7 }],
+      monthlyDocs: [{ _id: 'm/202602', daily: { 8: 3, 11: 99 } }],
+      layout
+    })
+    // Feb 8 from the month, Feb 9 not in it (null), Feb 10 no day document (null, not the month's), Feb 11 its document
+    expect(values).toEqual([3, null, null, 7])
+  })
+
+  it('sums a document\'s minutes into quarter-hours (documents written before that tier)', () => {
+    const minutes = new Array(1440).fill(0)
+    minutes[0] = 1; minutes[14] = 2; minutes[15] = 4; minutes[23 * 60 + 59] = 8
+    expect(quarterHourlyFromMinutes(minutes)).toEqual({ 0: { 0: 3, 1: 4 }, 23: { 3: 8 } })
   })
 })
 

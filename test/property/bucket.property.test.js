@@ -150,12 +150,12 @@ describe('zero documents and readers', () => {
     fc.assert(fc.property(recentTime, layout, (t, lay) => {
       const day = startOfDay(t)
       const doc = { _id: dayId('z', day), ...applyInc({}, lay.zeroIncrements()) }
-      for (const step of ['minute', 'hour', 'day']) {
+      for (const step of ['minute', 'quarter-hour', 'hour', 'day']) {
         const { values } = assembleSeries({ step, start: day, end: day + DAY_MS, docs: [doc], layout: lay })
         expect(values).toHaveLength(countPoints(day, day + DAY_MS, step))
         expect(values.every(v => v === 0)).toBe(true)
         const plan = seriesReadPlan(step, day, day + DAY_MS)
-        expect(Object.keys(plan.projection).every(f => f in doc)).toBe(true)
+        expect(Object.keys(plan.daily.projection).every(f => f in doc)).toBe(true)
       }
       const monthStart = startOfMonth(t)
       const mdoc = { _id: monthId('z', monthStart), ...applyInc({}, monthlyZeroIncrements(monthStart)) }
@@ -165,7 +165,7 @@ describe('zero documents and readers', () => {
     }), { numRuns: 100 })
   })
 
-  it('what a day\'s events write is what the readers read: per minute, per hour, per day, and the sums agree', () => {
+  it('what a day\'s events write is what the readers read: per minute, per quarter-hour, per hour, per day, and the sums agree', () => {
     const dayEvents = fc.tuple(recentTime, fc.array(fc.tuple(fc.integer({ min: 0, max: DAY_MS - 1 }), value), { minLength: 1, maxLength: 40 }))
     fc.assert(fc.property(dayEvents, layout, fc.boolean(), ([t, offsets], lay, preallocated) => {
       const day = startOfDay(t)
@@ -181,6 +181,8 @@ describe('zero documents and readers', () => {
       expect(read('minute')).toEqual(expectedMinutes)
       const hours = read('hour')
       for (let h = 0; h < 24; h++) expect(hours[h]).toBe(expectedMinutes.slice(h * 60, h * 60 + 60).reduce((a, b) => a + b, 0))
+      const quarters = read('quarter-hour')
+      for (let q = 0; q < 96; q++) expect(quarters[q]).toBe(expectedMinutes.slice(q * 15, q * 15 + 15).reduce((a, b) => a + b, 0))
       expect(read('day')).toEqual([events.reduce((a, e) => a + e.value, 0)])
     }), { numRuns: 150 })
   })

@@ -3,7 +3,7 @@ import fp from 'fastify-plugin'
 import { createReader } from '../../store/reader.js'
 
 async function reader (app) {
-  app.decorate('reader', createReader({ collections: app.collections }))
+  app.decorate('reader', createReader({ collections: app.collections, layout: app.layout }))
 }
 
 export default fp(reader, { name: 'reader', dependencies: ['collections'] })
