@@ -35,6 +35,11 @@ describe('retention plugin', () => {
     // MINUTE_RETENTION_DAYS 3: minutes kept from today − 3, documents of days 5..10 downsampled
     expect(results.find(r => r.status === 'done')).toMatchObject({ metrics: 1, downsampled: 6, deleted: 0 })
     expect(await a.mongo.db.collection('daily').countDocuments({ minute: { $exists: true } })).toBe(5)
+    // /metrics counts the pass of each instance and the documents changed
+    const metrics = (await a.inject({ url: '/metrics' })).body + (await b.inject({ url: '/metrics' })).body
+    expect(metrics).toMatch(/^statbucket_retention_passes_total\{status="done"\} 1$/m)
+    expect(metrics).toMatch(/^statbucket_retention_passes_total\{status="lease_held"\} 1$/m)
+    expect(metrics).toMatch(/^statbucket_retention_documents_total\{action="downsampled"\} 6$/m)
   })
 
   it('closing the app stops a pass in progress and releases the lease', async () => {
