@@ -23,6 +23,13 @@ function eventsOver (metric, daysBack) {
 }
 
 describe('retention plugin', () => {
+  it('/readyz reports the retention in force', async () => {
+    const a = await app(uniqueDbName('retready'), { DAILY_RETENTION_DAYS: '500', RETENTION_RATE: '42' })
+    const res = await a.inject({ url: '/readyz' })
+    expect(res.statusCode).toBe(200)
+    expect(res.json().retention).toEqual({ minuteDays: 3, dailyDays: 500, rules: 0, cron: '17 * * * *', rate: 42 })
+  })
+
   let dbName
   beforeAll(() => { dbName = uniqueDbName('retplugin') })
 
