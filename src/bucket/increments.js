@@ -16,16 +16,28 @@ function slotOf (time, days) {
 }
 
 /**
- * The increments of one event: its daily document (day total, hour, minute)
+ * Whether a day of a metric still keeps minute detail: minuteFrom(metric) is
+ * the first UTC day (ms) with minutes, null = forever. No minuteFrom: always.
+ */
+function keepsMinutes (minuteFrom, metric, dayStart) {
+  const from = minuteFrom?.(metric)
+  return from == null || dayStart >= from
+}
+
+/**
+ * The increments of one event: its daily document (day total, hour, minute —
+ * the minute only inside the metric's minute retention, see keepsMinutes)
  * and its monthly document (month total, day of month).
  */
-export function eventIncrements ({ metric, value, time }, layout) {
+export function eventIncrements ({ metric, value, time }, layout, { minuteFrom } = {}) {
   const { dayStart, day, hour, minute } = slotOf(time, null)
+  const inc = { daily: value, [`hourly.${hour}`]: value }
+  if (keepsMinutes(minuteFrom, metric, dayStart)) inc[layout.minuteField(hour, minute)] = value
   return {
     daily: {
       id: bucketId(metric, day.dayKey),
       date: dayStart,
-      inc: { daily: value, [`hourly.${hour}`]: value, [layout.minuteField(hour, minute)]: value }
+      inc
     },
     monthly: {
       id: bucketId(metric, day.monthKey),
@@ -60,10 +72,12 @@ function addTo (docs, metric, { id, date, inc }) {
 /**
  * A request's increments merged per document: the unit the writer queues.
  * events: [{ metric, value, time }] with time in epoch ms.
+ * options.minuteFrom(metric): first UTC day (ms) that keeps minute detail, null = forever;
+ *   older events add no minute field (a downsampled day never gets minutes back)
  * → { daily: Map<id, {metric, date, inc}>, monthly: Map<…>,
  *     metrics: Map<name, {firstSeen, lastSeen}>, events: n }
  */
-export function buildWriteUnit (events, layout) {
+export function buildWriteUnit (events, layout, { minuteFrom } = {}) {
   const unit = { daily: new Map(), monthly: new Map(), metrics: new Map(), events: events.length }
   const days = new Map()
   const last = new Map() // metric → its documents of the day it was last seen on in this request
@@ -76,16 +90,19 @@ export function buildWriteUnit (events, layout) {
         dayStart,
         daily: documentIn(unit.daily, bucketId(metric, day.dayKey), metric, dayStart),
         monthly: documentIn(unit.monthly, bucketId(metric, day.monthKey), metric, day.monthStart),
-        dayField: `daily.${day.dayOfMonth}`
+        dayField: `daily.${day.dayOfMonth}`,
+        minutes: keepsMinutes(minuteFrom, metric, dayStart)
       }
       last.set(metric, docs)
     }
-    const { daily, monthly, dayField } = docs
+    const { daily, monthly, dayField, minutes } = docs
     const hourField = HOURLY_FIELDS[hour]
-    const minuteField = layout.minuteField(hour, minute)
     daily.daily = (daily.daily ?? 0) + value
     daily[hourField] = (daily[hourField] ?? 0) + value
-    daily[minuteField] = (daily[minuteField] ?? 0) + value
+    if (minutes) {
+      const minuteField = layout.minuteField(hour, minute)
+      daily[minuteField] = (daily[minuteField] ?? 0) + value
+    }
     monthly.monthly = (monthly.monthly ?? 0) + value
     monthly[dayField] = (monthly[dayField] ?? 0) + value
     widenSeen(unit.metrics, metric, time, time)

@@ -89,19 +89,30 @@ describe('buildWriteUnit and eventIncrements agree', () => {
       value: fc.integer({ min: -1000, max: 1000 }),
       time: fc.integer({ min: Date.UTC(2023, 0, 1), max: Date.UTC(2027, 0, 1) })
     })
-    fc.assert(fc.property(fc.array(event, { minLength: 1, maxLength: 60 }), fc.constantFrom(hierarchicalLayout, flatLayout), (events, layout) => {
+    // per metric, a minute horizon (first UTC day with minutes) or none (forever)
+    const horizon = fc.option(fc.integer({ min: 0, max: 4 * 365 }).map(d => Date.UTC(2023, 0, 1) + d * 86_400_000), { nil: null })
+    const horizons = fc.record({ a: horizon, 'b.c': horizon, 'd:e': horizon })
+    fc.assert(fc.property(fc.array(event, { minLength: 1, maxLength: 60 }), fc.constantFrom(hierarchicalLayout, flatLayout), fc.option(horizons, { nil: undefined }), (events, layout, byMetric) => {
+      const options = byMetric ? { minuteFrom: metric => byMetric[metric] } : {}
       const expected = { daily: new Map(), monthly: new Map() }
       for (const e of events) {
-        const inc = eventIncrements(e, layout)
+        const inc = eventIncrements(e, layout, options)
         for (const kind of ['daily', 'monthly']) {
           const doc = expected[kind].get(inc[kind].id) ?? { metric: e.metric, date: inc[kind].date, inc: {} }
           for (const [field, v] of Object.entries(inc[kind].inc)) doc.inc[field] = (doc.inc[field] ?? 0) + v
           expected[kind].set(inc[kind].id, doc)
         }
       }
-      const unit = buildWriteUnit(events, layout)
+      const unit = buildWriteUnit(events, layout, options)
       expect(unit.daily).toEqual(expected.daily)
       expect(unit.monthly).toEqual(expected.monthly)
-    }), { numRuns: 200 })
+      // minute fields exactly on the days inside each metric's minute retention
+      for (const doc of unit.daily.values()) {
+        const from = byMetric?.[doc.metric] ?? null
+        const hasMinute = Object.keys(doc.inc).some(f => f.startsWith('minute.'))
+        if (from !== null && doc.date < from) expect(hasMinute).toBe(false)
+        else expect(hasMinute).toBe(true)
+      }
+    }), { numRuns: 300 })
   })
 })

@@ -49,6 +49,27 @@ describe('retention plugin', () => {
     expect(metrics).toMatch(/^statbucket_retention_documents_total\{action="downsampled"\} 6$/m)
   })
 
+  it('an old event after downsampling brings no minute field back; one inside the minute retention writes its minute', async () => {
+    const a = await app(uniqueDbName('retbackfill'))
+    await seed(a.mongo.db, eventsOver('p.back', 10))
+    expect(await a.retention.runOnce()).toMatchObject({ status: 'done', downsampled: 6 })
+    const daily = a.mongo.db.collection('daily')
+    const old = TODAY - 8 * DAY
+    const before = await daily.findOne({ _id: `p.back/${new Date(old).toISOString().slice(0, 10).replaceAll('-', '')}` })
+    const res = await a.inject({ method: 'POST', url: '/v1/events', payload: [
+      { metric: 'p.back', value: 5, ts: old + 2 * 3_600_000 + 7 * 60_000 },
+      { metric: 'p.back', value: 2, ts: TODAY - 2 * DAY + 60_000 } // inside MINUTE_RETENTION_DAYS 3
+    ] })
+    expect(res.statusCode, res.body).toBe(200)
+    const after = await daily.findOne({ _id: before._id })
+    expect(after.minute).toBeUndefined()
+    expect(after.detail).toBe('quarterHour')
+    expect(after.daily).toBe(before.daily + 5)
+    expect(after.hourly[2]).toBe((before.hourly[2] ?? 0) + 5)
+    const recent = await daily.findOne({ _id: `p.back/${new Date(TODAY - 2 * DAY).toISOString().slice(0, 10).replaceAll('-', '')}` })
+    expect(recent.minute[0][1]).toBe(2)
+  })
+
   it('closing the app stops a pass in progress and releases the lease', async () => {
     const own = uniqueDbName('retclose')
     const a = await app(own, { RETENTION_RATE: '1' }, { keepDatabase: true })
