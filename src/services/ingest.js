@@ -25,6 +25,12 @@ const maybeWritten = (answer) => answer !== null && (answer.outcome === APPLIED 
 
 export function createIngestService ({ config, clock, layout, registry, writer, idempotency, preallocator, backend }) {
   const horizons = horizonsFor(config)
+  /** Minute detail is written only for days inside the metric's minute retention (docs/architecture.md, "Lifecycle") */
+  const minuteKeeper = (now) => (metric, dayStart) => {
+    const { minuteFrom } = horizons(metric, now)
+    return minuteFrom === null || dayStart >= minuteFrom
+  }
+
   async function write (unit, events, key) {
     if (!key) return writer.submit(unit)
     return idempotency.submitOnce({
@@ -52,8 +58,7 @@ export function createIngestService ({ config, clock, layout, registry, writer, 
         const path = where(invalid.index, invalid.field)
         return { outcome: 'rejected', reason: 'invalid_event', message: `${path}: ${invalid.message}`, details: [{ path, message: invalid.message }] }
       }
-      // no minute field outside a metric's minute retention: a downsampled day never gets minutes back
-      const unit = buildWriteUnit(events, layout, { minuteFrom: metric => horizons(metric, now).minuteFrom })
+      const unit = buildWriteUnit(events, layout, { keepsMinutes: minuteKeeper(now) })
       let answer = null
       let reserved = []
       try {

@@ -56,10 +56,14 @@ describe('retention plugin', () => {
     const daily = a.mongo.db.collection('daily')
     const old = TODAY - 8 * DAY
     const before = await daily.findOne({ _id: `p.back/${new Date(old).toISOString().slice(0, 10).replaceAll('-', '')}` })
-    const res = await a.inject({ method: 'POST', url: '/v1/events', payload: [
-      { metric: 'p.back', value: 5, ts: old + 2 * 3_600_000 + 7 * 60_000 },
-      { metric: 'p.back', value: 2, ts: TODAY - 2 * DAY + 60_000 } // inside MINUTE_RETENTION_DAYS 3
-    ] })
+    const res = await a.inject({
+      method: 'POST',
+      url: '/v1/events',
+      payload: [
+        { metric: 'p.back', value: 5, ts: old + 2 * 3_600_000 + 7 * 60_000 },
+        { metric: 'p.back', value: 2, ts: TODAY - 2 * DAY + 60_000 } // inside MINUTE_RETENTION_DAYS 3
+      ]
+    })
     expect(res.statusCode, res.body).toBe(200)
     const after = await daily.findOne({ _id: before._id })
     expect(after.minute).toBeUndefined()
