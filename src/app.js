@@ -35,7 +35,7 @@ import metricsRoutes from './routes/metrics.js'
  *   logger      Fastify logger option (default: pino at LOG_LEVEL, pretty on a TTY)
  *   loggerInstance  a pino logger to use instead
  *   sweepSchedule  start the node-cron sweep (default true)
- *   observer    telemetry subscribers { flushed, answered, preallocated } (src/telemetry.js), besides /metrics' own
+ *   observer    telemetry subscribers { flushed, answered, preallocated, retention } (src/telemetry.js), besides /metrics' own
  *   client      an existing connected MongoClient to use (not closed by the app)
  *   timers      the writer's timers (src/store/timers.js), for tests
  *   retentionSchedule  start the node-cron retention job (default: sweepSchedule)

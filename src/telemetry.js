@@ -7,7 +7,8 @@
 //   flushed       { durationMs, docs, events, units, statements, retries }  (writer)
 //   answered      { outcome, reason?, events }                              (writer)
 //   preallocated  { kind: 'probabilistic'|'sweep', collection }             (preallocator)
-export const TELEMETRY_EVENTS = Object.freeze(['flushed', 'answered', 'preallocated'])
+//   retention     { status, downsampled, deleted, kept, unfilled, ms }      (retention pass, once it ended)
+export const TELEMETRY_EVENTS = Object.freeze(['flushed', 'answered', 'preallocated', 'retention'])
 
 export function createTelemetry ({ logger } = {}) {
   const subscribers = new Map(TELEMETRY_EVENTS.map(name => [name, []]))

@@ -70,6 +70,18 @@ export function createServiceMetrics ({ getWriterStats } = {}) {
       labelNames: ['kind', 'collection'],
       registers: [register]
     }),
+    retentionPasses: new Counter({
+      name: 'statbucket_retention_passes_total',
+      help: 'Retention passes by how they ended (done, lease_held: another instance ran it, stopped, lease_lost, failed).',
+      labelNames: ['status'],
+      registers: [register]
+    }),
+    retentionDocuments: new Counter({
+      name: 'statbucket_retention_documents_total',
+      help: 'Daily documents the retention job downsampled or deleted, or left for `npm run check -- --repair` (kept: the monthly total disagrees; unfilled: no quarterHourly).',
+      labelNames: ['action'],
+      registers: [register]
+    }),
     httpDuration: new Histogram({
       name: 'statbucket_http_request_duration_seconds',
       help: 'HTTP request durations by method, route (the route pattern) and status code.',
@@ -106,6 +118,12 @@ export function createServiceMetrics ({ getWriterStats } = {}) {
     },
     preallocated ({ kind, collection }) {
       m.preallocations.inc({ kind, collection })
+    },
+    retention (pass) {
+      m.retentionPasses.inc({ status: pass.status })
+      for (const action of ['downsampled', 'deleted', 'kept', 'unfilled']) {
+        if (pass[action]) m.retentionDocuments.inc({ action }, pass[action])
+      }
     }
   }
 

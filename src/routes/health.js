@@ -8,12 +8,30 @@ const readyBody = {
     backend: { type: 'string' },
     transactions: { type: 'boolean' },
     layout: { type: 'string' },
+    retention: {
+      type: 'object',
+      description: 'The retention in force (null days: forever); per-metric rules override the two defaults.',
+      properties: {
+        minuteDays: { type: ['integer', 'null'] },
+        dailyDays: { type: ['integer', 'null'] },
+        rules: { type: 'integer', description: 'how many RETENTION_RULES entries' },
+        cron: { type: 'string' },
+        rate: { type: 'integer' }
+      }
+    },
     error: { type: 'string' }
   }
 }
 
 export default async function healthRoutes (app) {
-  const { mongo, layout } = app
+  const { mongo, layout, config } = app
+  const retention = {
+    minuteDays: config.minuteRetentionDays,
+    dailyDays: config.dailyRetentionDays,
+    rules: config.retentionRules.length,
+    cron: config.retentionCron,
+    rate: config.retentionRate
+  }
 
   app.get('/healthz', {
     schema: { summary: 'Liveness', tags: ['health'], response: { 200: { type: 'object', properties: { status: { type: 'string' } } } } }
@@ -22,7 +40,7 @@ export default async function healthRoutes (app) {
   app.get('/readyz', {
     schema: { summary: 'Readiness: the database answers a ping', tags: ['health'], response: { 200: readyBody, 503: readyBody, ...errorResponses(500) } }
   }, async (request, reply) => {
-    const body = { backend: mongo.backend, transactions: mongo.transactions, layout: layout.name }
+    const body = { backend: mongo.backend, transactions: mongo.transactions, layout: layout.name, retention }
     try {
       await mongo.db.command({ ping: 1 })
       return { status: 'ready', ...body }

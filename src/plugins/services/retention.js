@@ -6,7 +6,7 @@ import cron from 'node-cron'
 import { createRetentionForDb } from '../../store/retention-service.js'
 
 async function retention (app, { schedule = true, sleep } = {}) {
-  const { config, clock, mongo } = app
+  const { config, clock, mongo, telemetry } = app
   const { daily, monthly, metrics } = app.collections
   const job = createRetentionForDb({
     db: mongo.db,
@@ -16,15 +16,16 @@ async function retention (app, { schedule = true, sleep } = {}) {
     sleep,
     logger: app.log.child({ component: 'retention' })
   })
+  const runOnce = () => job.runOnce().then(pass => { telemetry.publish('retention', pass); return pass })
   const task = schedule
-    ? cron.schedule(config.retentionCron, () => job.runOnce(), { timezone: 'Etc/UTC', noOverlap: true, name: 'retention' })
+    ? cron.schedule(config.retentionCron, runOnce, { timezone: 'Etc/UTC', noOverlap: true, name: 'retention' })
     : null
 
-  app.decorate('retention', { runOnce: job.runOnce })
+  app.decorate('retention', { runOnce })
   app.addHook('onClose', async () => {
     await task?.destroy()
     await job.stop()
   })
 }
 
-export default fp(retention, { name: 'retention', dependencies: ['database', 'collections'] })
+export default fp(retention, { name: 'retention', dependencies: ['database', 'collections', 'telemetry'] })
