@@ -1,0 +1,71 @@
+// Where /render and /metrics/find get metric names and minute series:
+// the registry (glob expansion over its prefix range, bounded) and the reader.
+import { assembleSeries } from '../bucket/results.js'
+import { BadRequestError } from '../errors.js'
+import { globMatcher, isGlob, literalPrefix } from './glob.js'
+import { minuteWindow } from './minute-window.js'
+import { makeSeries } from './series.js'
+
+const PAGE = 1000
+
+export function createMetricSource ({ registry, reader, layout, maxGlobMetrics, maxPoints }) {
+  const tooMany = pattern => new BadRequestError(`${JSON.stringify(pattern)} matches more than GRAPHITE_MAX_GLOB_METRICS = ${maxGlobMetrics} metrics; narrow the pattern`)
+
+  /** Every registry name under the pattern's literal prefix, page by page */
+  async function * scan (pattern) {
+    const prefix = literalPrefix(pattern)
+    let after
+    for (;;) {
+      const page = await registry.list({ prefix, limit: PAGE, after })
+      for (const { name } of page.metrics) yield name
+      if (!page.next) return
+      after = page.next
+    }
+  }
+
+  /** Metric names a path expression matches, sorted; 400 past maxGlobMetrics */
+  async function expand (pattern) {
+    if (!isGlob(pattern)) return (await registry.exists(pattern)) ? [pattern] : []
+    const matches = globMatcher(pattern)
+    const found = []
+    for await (const name of scan(pattern)) {
+      if (!matches(name)) continue
+      found.push(name)
+      if (found.length > maxGlobMetrics) throw tooMany(pattern)
+    }
+    return found
+  }
+
+  /** Names whose first parts match the query (for /metrics/find); 400 past maxGlobMetrics distinct nodes */
+  async function namesUnder (query) {
+    const parts = query.split('.').length
+    const matches = globMatcher(query)
+    const heads = new Set()
+    const found = []
+    for await (const name of scan(query)) {
+      const head = name.split('.').slice(0, parts).join('.')
+      if (!matches(head)) continue
+      heads.add(head)
+      if (heads.size > maxGlobMetrics) throw tooMany(query)
+      found.push(name)
+    }
+    return found
+  }
+
+  /** graphite-web fetchData for one path expression: a series per metric, sorted by name */
+  async function fetch (pathExpression, { startTime, endTime, defaultConsolidation }) {
+    const names = await expand(pathExpression)
+    const { start, end, points } = minuteWindow(startTime, endTime)
+    if (points > maxPoints) {
+      throw new BadRequestError(`${JSON.stringify(pathExpression)} over this range is ${points} one-minute points per series, more than MAX_POINTS = ${maxPoints}; shorten the range`)
+    }
+    const series = await Promise.all(names.map(async metric => {
+      const docs = await reader.seriesDocs(metric, 'minute', start * 1000, end * 1000)
+      const { values } = assembleSeries({ step: 'minute', start: start * 1000, end: end * 1000, docs, layout })
+      return makeSeries({ name: metric, start, end, step: 60, values, consolidationFunc: defaultConsolidation, pathExpression })
+    }))
+    return series.sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0)
+  }
+
+  return { expand, namesUnder, fetch }
+}
