@@ -4,7 +4,7 @@
 // `npm run bench -- --help`.
 import { randomBytes } from 'node:crypto'
 import { loadConfig } from '../src/config.js'
-import { detectBackend } from '../src/db/embedded.js'
+import { detectBackend } from '../src/store/database-capabilities.js'
 import { UsageError } from '../src/loadgen/args.js'
 import { BENCH_HELP, SCALES, chooseScale, parseBenchArgs } from '../src/loadgen/bench-args.js'
 import { evaluateTargets, fmt, renderMarkdown } from '../src/loadgen/bench-report.js'
@@ -12,6 +12,7 @@ import { describeBackend, describeMachine, versions } from './lib/bench-env.js'
 import { benchHttpBatched, benchNaive, benchSingle, benchWriter, dailySum } from './lib/bench-ingest.js'
 import { benchReads, seedReads } from './lib/bench-reads.js'
 import { benchStorage } from './lib/bench-storage.js'
+import { benchJobs } from './lib/bench-jobs.js'
 import { benchTalk } from './lib/bench-talk.js'
 import { NOISY_BELOW } from '../src/loadgen/summary.js'
 import { connectMongo } from './lib/mongo-target.js'
@@ -74,7 +75,7 @@ async function main (argv) {
     }
     log(`database ${backend.description}; scale ${scaleName}; database name ${dbName}`)
 
-    const wantServer = opts.only.some(s => s !== 'storage' && s !== 'talk')
+    const wantServer = opts.only.some(s => !['storage', 'talk', 'jobs'].includes(s))
     const rssByPhase = {}
     if (wantServer) {
       server = await startServerProcess({ MONGODB_URI: database.uri, MONGODB_DB: dbName, LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn' })
@@ -125,6 +126,11 @@ async function main (argv) {
       log(`storage comparison: ${scale.storage.metrics} metrics × 31 days × ${scale.storage.perDay} events per day`)
       figures.storage = await benchStorage(db, { ...scale.storage, log })
       for (const name of figures.storage.collections) await db.collection(name).drop().catch(() => {})
+    }
+
+    if (opts.only.includes('jobs')) {
+      log(`jobs: check and a retention pass over ${scale.jobs.metrics} metrics × ${scale.jobs.days} days`)
+      figures.jobs = await benchJobs(db, { ...scale.jobs, log })
     }
 
     if (opts.only.includes('talk')) {

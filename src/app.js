@@ -6,7 +6,15 @@ import errorHandler from './plugins/error-handler.js'
 import auth, { LOG_REDACT_PATHS } from './plugins/auth.js'
 import requestLimits, { serverOptions } from './plugins/request-limits.js'
 import database from './plugins/database.js'
-import storage from './plugins/storage.js'
+import telemetry from './plugins/telemetry.js'
+import collections from './plugins/services/collections.js'
+import writer from './plugins/services/writer.js'
+import idempotency from './plugins/services/idempotency.js'
+import registry from './plugins/services/registry.js'
+import preallocation from './plugins/services/preallocation.js'
+import reader from './plugins/services/reader.js'
+import ingest from './plugins/services/ingest.js'
+import retention from './plugins/services/retention.js'
 import openapi from './plugins/openapi.js'
 import prometheus from './plugins/prometheus.js'
 import requestId, { genReqId } from './plugins/request-id.js'
@@ -28,13 +36,16 @@ import graphiteRoutes from './routes/graphite.js'
  *   logger      Fastify logger option (default: pino at LOG_LEVEL, pretty on a TTY)
  *   loggerInstance  a pino logger to use instead
  *   sweepSchedule  start the node-cron sweep (default true)
- *   observer    extra writer/preallocator hooks (flushed, answered, preallocated), called besides /metrics' own
+ *   observer    telemetry subscribers { flushed, answered, preallocated } (src/telemetry.js), besides /metrics' own
+ *   client      an existing connected MongoClient to use (not closed by the app)
+ *   timers      the writer's timers (src/store/timers.js), for tests
+ *   retentionSchedule  start the node-cron retention job (default: sweepSchedule)
  *   onClose     async () => {} run after everything else closed (e.g. stop the embedded database)
  */
 export async function buildApp (options = {}) {
   const config = options.config ?? loadConfig()
   const uri = options.mongodbUri ?? config.mongodbUri
-  if (!uri) throw new Error('buildApp needs a MongoDB URI: set MONGODB_URI or pass mongodbUri')
+  if (!uri && !options.client) throw new Error('buildApp needs a MongoDB URI: set MONGODB_URI or pass mongodbUri')
 
   const app = Fastify({
     ...(options.loggerInstance
@@ -73,9 +84,18 @@ async function registerAll (app, options, config, uri) {
   await app.register(auth) // before every route: its rate limit attaches to routes added after it
   await app.register(requestId)
   await app.register(openapi) // before the routes: it collects them as they are added
-  await app.register(prometheus, { observer: options.observer }) // before storage: decorates app.observer
-  await app.register(database, { uri, dbName: config.mongodbDb, writeTimeoutMs: config.writeTimeoutMs, backend: options.backend })
-  await app.register(storage, { random: options.random, sweepSchedule: options.sweepSchedule ?? true })
+  await app.register(telemetry, { observer: options.observer })
+  await app.register(prometheus)
+  await app.register(database, { uri, dbName: config.mongodbDb, writeTimeoutMs: config.writeTimeoutMs, backend: options.backend, client: options.client })
+  // the services; each declares what it needs, and is released on close (docs/architecture.md)
+  await app.register(collections)
+  await app.register(writer, { timers: options.timers })
+  await app.register(idempotency)
+  await app.register(registry)
+  await app.register(preallocation, { random: options.random, sweepSchedule: options.sweepSchedule ?? true })
+  await app.register(reader)
+  await app.register(ingest)
+  await app.register(retention, { schedule: options.retentionSchedule ?? options.sweepSchedule ?? true })
   await app.register(healthRoutes)
   await app.register(eventsRoutes)
   await app.register(metricsRoutes)

@@ -1,5 +1,6 @@
-// Configuration from the environment (DESIGN §5), validated at boot.
+// Configuration from the environment (README, "Configuration"), validated at boot.
 // A bad value throws a ConfigError naming the variable.
+import fs from 'node:fs'
 import cron from 'node-cron'
 
 export class ConfigError extends Error {
@@ -48,6 +49,26 @@ function tokens (env, name) {
   return list
 }
 
+/** RETENTION_RULES: a JSON file [{ match, minuteDays?, dailyDays? }, …], first match wins */
+function retentionRules (env) {
+  const file = env.RETENTION_RULES
+  if (file === undefined || file === '') return []
+  let rules
+  try {
+    rules = JSON.parse(fs.readFileSync(file, 'utf8'))
+  } catch (err) {
+    throw new ConfigError('RETENTION_RULES', `cannot read ${JSON.stringify(file)} as JSON: ${err.message}`)
+  }
+  if (!Array.isArray(rules)) throw new ConfigError('RETENTION_RULES', 'must hold a JSON array of rules')
+  const days = v => v === undefined || v === null || (Number.isInteger(v) && v >= 0)
+  for (const [i, r] of rules.entries()) {
+    if (!r || typeof r.match !== 'string' || !r.match || !days(r.minuteDays) || !days(r.dailyDays)) {
+      throw new ConfigError('RETENTION_RULES', `rule ${i} must be { "match": "glob", "minuteDays": n, "dailyDays": n (or null: forever) }`)
+    }
+  }
+  return Object.freeze(rules.map(r => Object.freeze({ ...r })))
+}
+
 export function loadConfig (env = process.env) {
   const config = {
     port: integer(env, 'PORT', 3000, { max: 65535 }),
@@ -55,7 +76,7 @@ export function loadConfig (env = process.env) {
     mongodbUri: env.MONGODB_URI || null,
     mongodbDb: env.MONGODB_DB || 'statbucket',
     logLevel: oneOf(env, 'LOG_LEVEL', 'info', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
-    flushIntervalMs: integer(env, 'FLUSH_INTERVAL_MS', 10, { min: 0, max: 60_000 }),
+    flushIntervalMs: integer(env, 'FLUSH_INTERVAL_MS', 0, { min: 0, max: 60_000 }), // 0: adaptive group commit
     flushMaxDocs: integer(env, 'FLUSH_MAX_DOCS', 1000, { min: 1, max: 100_000 }),
     maxPendingEvents: integer(env, 'MAX_PENDING_EVENTS', 100_000, { min: 1 }),
     writeTimeoutMs: integer(env, 'WRITE_TIMEOUT_MS', 10_000, { min: 100, max: 600_000 }),
@@ -75,7 +96,21 @@ export function loadConfig (env = process.env) {
     // unset: /metrics follows READ_TOKENS
     metricsTokens: env.METRICS_TOKENS === undefined || env.METRICS_TOKENS.trim() === '' ? null : tokens(env, 'METRICS_TOKENS'),
     rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 0, { min: 0, max: 10_000_000 }), // 0: off
-    idempotencyTtlSeconds: integer(env, 'IDEMPOTENCY_TTL', 86_400, { min: 60, max: 31_536_000 })
+    idempotencyTtlSeconds: integer(env, 'IDEMPOTENCY_TTL', 86_400, { min: 60, max: 31_536_000 }),
+    // retention (docs/architecture.md, "Lifecycle"): null = forever
+    minuteRetentionDays: integer(env, 'MINUTE_RETENTION_DAYS', 90, { min: 0, max: 36_500 }),
+    dailyRetentionDays: env.DAILY_RETENTION_DAYS === undefined || env.DAILY_RETENTION_DAYS === '' || env.DAILY_RETENTION_DAYS === 'forever'
+      ? null
+      : integer(env, 'DAILY_RETENTION_DAYS', null, { min: 1, max: 36_500 }),
+    retentionRules: retentionRules(env),
+    retentionCron: env.RETENTION_CRON || '17 * * * *',
+    retentionRate: integer(env, 'RETENTION_RATE', 500, { min: 1, max: 1_000_000 })
+  }
+  if (!cron.validate(config.retentionCron)) {
+    throw new ConfigError('RETENTION_CRON', `is not a valid cron expression: ${JSON.stringify(config.retentionCron)}`)
+  }
+  if (config.dailyRetentionDays !== null && config.dailyRetentionDays <= config.maxAgeDays) {
+    throw new ConfigError('DAILY_RETENTION_DAYS', `must exceed MAX_AGE_DAYS (${config.maxAgeDays}), or ingest would recreate deleted days`)
   }
   if (!cron.validate(config.preallocCron)) {
     throw new ConfigError('PREALLOC_CRON', `is not a valid cron expression: ${JSON.stringify(config.preallocCron)}`)

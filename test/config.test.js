@@ -3,13 +3,13 @@ import { spawnSync } from 'node:child_process'
 import { ConfigError, loadConfig } from '../src/config.js'
 
 describe('configuration', () => {
-  it('has the defaults of DESIGN §5', () => {
+  it('has the defaults the README documents', () => {
     expect(loadConfig({})).toMatchObject({
       port: 3000,
       host: '127.0.0.1',
       mongodbUri: null,
       mongodbDb: 'statbucket',
-      flushIntervalMs: 10,
+      flushIntervalMs: 0,
       flushMaxDocs: 1000,
       maxPendingEvents: 100000,
       writeTimeoutMs: 10000,

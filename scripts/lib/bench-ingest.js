@@ -4,7 +4,7 @@ import autocannon from 'autocannon'
 import { buildWriteUnit } from '../../src/bucket/increments.js'
 import { hierarchicalLayout } from '../../src/bucket/layouts.js'
 import { percentile } from '../../src/loadgen/minute-stats.js'
-import { createCoalescingWriter } from '../../src/store/coalescing-writer.js'
+import { createWriter } from '../../src/store/writer.js'
 import { systemClock } from '../../src/clock.js'
 import { naiveWrite } from './mongo-target.js'
 import { metricNames } from '../../src/loadgen/args.js'
@@ -57,14 +57,14 @@ export async function benchWriter ({ db, seconds, concurrency = 16, batch = 1000
   const metrics = metricNames(prefix, 100)
   const collections = { daily: db.collection('daily'), monthly: db.collection('monthly'), metrics: db.collection('metrics') }
   const counted = { statements: 0, events: 0 }
-  const writer = createCoalescingWriter(collections, {
+  const writer = createWriter(collections, {
     flushIntervalMs: 10,
     flushMaxDocs: 1000,
     maxPendingEvents: 100_000,
     writeTimeoutMs: 10_000,
     clock: systemClock,
     logger: quiet,
-    observer: { flushed: ({ statements, events }) => { counted.statements += statements; counted.events += events } }
+    telemetry: { publish: (name, { statements, events }) => { if (name === 'flushed') { counted.statements += statements; counted.events += events } } }
   })
   let failed = 0
   const run = await closedLoop({
@@ -75,7 +75,7 @@ export async function benchWriter ({ db, seconds, concurrency = 16, batch = 1000
       const events = new Array(batch)
       for (let i = 0; i < batch; i++) events[i] = { metric: metrics[i % metrics.length], value: 1, time: now }
       const answer = await writer.submit(buildWriteUnit(events, hierarchicalLayout))
-      if (answer.status !== 200) { failed += batch; return 0 }
+      if (answer.outcome !== 'applied') { failed += batch; return 0 }
       return batch
     }
   })

@@ -20,8 +20,8 @@ const observer = {
     counters.flushedEvents += events
     counters.retries += retries
   },
-  answered (reply) {
-    counters.answered[reply.status] = (counters.answered[reply.status] ?? 0) + 1
+  answered ({ outcome }) {
+    counters.answered[outcome] = (counters.answered[outcome] ?? 0) + 1
   },
   preallocated () { counters.preallocated++ }
 }
@@ -53,4 +53,4 @@ process.on('message', (msg) => {
     close()
   }
 })
-process.send({ type: 'listening', port: app.server.address().port, backend: app.mongo.backend, layout: app.storage.layout.name })
+process.send({ type: 'listening', port: app.server.address().port, backend: app.mongo.backend, layout: app.layout.name })

@@ -11,7 +11,7 @@ import { metricNames } from '../../src/loadgen/args.js'
 import { percentile } from '../../src/loadgen/minute-stats.js'
 import { seededRandom } from '../../src/loadgen/sim-clock.js'
 import { systemClock } from '../../src/clock.js'
-import { createCoalescingWriter } from '../../src/store/coalescing-writer.js'
+import { createWriter } from '../../src/store/writer.js'
 import { createReader } from '../../src/store/reader.js'
 
 const noop = () => {}
@@ -117,12 +117,12 @@ export async function benchStorage (db, { metrics: metricCount, days = 31, perDa
   // 1. statbucket's buckets, through the coalescing writer (1,000-event units, 4 at a time)
   log('storage: buckets')
   const collections = { daily: db.collection(names.bucketsDaily), monthly: db.collection(names.bucketsMonthly), metrics: db.collection(names.bucketsMetrics) }
-  const writer = createCoalescingWriter(collections, { flushIntervalMs: 10, flushMaxDocs: 1000, maxPendingEvents: 100_000, writeTimeoutMs: 60_000, clock: systemClock, logger: quiet })
+  const writer = createWriter(collections, { flushIntervalMs: 10, flushMaxDocs: 1000, maxPendingEvents: 100_000, writeTimeoutMs: 60_000, clock: systemClock, logger: quiet })
   let t0 = performance.now()
   let failed = 0
   await inParallel(chunks(events, 1000), 4, async (chunk) => {
     const answer = await writer.submit(buildWriteUnit(chunk, hierarchicalLayout))
-    if (answer.status !== 200) failed += chunk.length
+    if (answer.outcome !== 'applied') failed += chunk.length
   })
   await writer.close()
   const bucketSeconds = (performance.now() - t0) / 1000

@@ -1,14 +1,14 @@
 // Load generator target: MongoDB directly, through statbucket's store code.
 // Naive: per event one $inc upsert of its daily and one of its monthly
 // document (the talk's writer, with the monthly rollup). --coalesce: the
-// group-commit writer. Both preallocate in simulated time (DESIGN §3).
+// group-commit writer. Both preallocate in simulated time (docs/architecture.md, "Preallocation").
 import { MongoClient } from 'mongodb'
 import { buildWriteUnit, eventIncrements, widenSeen } from '../../src/bucket/increments.js'
 import { dayId, monthId, startOfDay, startOfMonth } from '../../src/bucket/time.js'
-import { detectBackend } from '../../src/db/embedded.js'
+import { detectBackend } from '../../src/store/database-capabilities.js'
 import { driverOptions } from '../../src/plugins/database.js'
-import { createCoalescingWriter } from '../../src/store/coalescing-writer.js'
-import { incrementUpdate, registryUpdate } from '../../src/store/flush-executor.js'
+import { createWriter } from '../../src/store/writer.js'
+import { incrementUpdate, registryUpdate } from '../../src/store/write-operations.js'
 import { createPreallocator } from '../../src/store/preallocator.js'
 import { wasNeverSent } from '../../src/store/write-outcomes.js'
 
@@ -58,14 +58,14 @@ export async function createMongoTarget ({ uri, dbName, layout, coalesce, preall
       clock = simClock
       preallocator = createPreallocator(collections, { layout, clock, random, probability: prealloc, logger })
       if (coalesce) {
-        writer = createCoalescingWriter(collections, {
+        writer = createWriter(collections, {
           flushIntervalMs: 10,
           flushMaxDocs: 1000,
           maxPendingEvents: 1_000_000,
           writeTimeoutMs: WRITE_TIMEOUT_MS,
           clock,
           logger,
-          observer: { flushed: ({ statements: n, events }) => { statements += n; writtenEvents += events } }
+          telemetry: { publish: (name, { statements: n, events }) => { if (name === 'flushed') { statements += n; writtenEvents += events } } }
         })
       }
     },
@@ -74,7 +74,7 @@ export async function createMongoTarget ({ uri, dbName, layout, coalesce, preall
       let outcome
       if (writer) {
         const answer = await writer.submit(buildWriteUnit(events, layout))
-        outcome = answer.status === 200 ? 'acked' : answer.status === 503 ? 'not_applied' : 'unknown'
+        outcome = answer.outcome === 'applied' ? 'acked' : answer.outcome
         if (outcome !== 'acked' && errors.length < 5) errors.push(answer.reason)
       } else {
         try {

@@ -1,4 +1,4 @@
-// An embedded local database for when MONGODB_URI is unset (DESIGN.md §6).
+// An embedded local database for when MONGODB_URI is unset (docs/architecture.md, "Where the database comes from").
 //
 // First choice: a real mongod from mongodb-memory-server-core (a dev
 // dependency, imported lazily so a production install needs MONGODB_URI).
@@ -104,7 +104,7 @@ try {
 
 function locateMongod (timeoutMs) {
   return new Promise((resolve, reject) => {
-    // One download attempt (DESIGN §6): the library retries 3 times unless told otherwise.
+    // One download attempt: the library retries 3 times unless told otherwise.
     const env = { MONGOMS_MAX_RETRIES: '1', ...process.env }
     const child = spawn(process.execPath, ['--input-type=module', '-e', LOCATE_SCRIPT], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] })
     let out = ''
@@ -123,42 +123,4 @@ function locateMongod (timeoutMs) {
       reject(new Error(failed ? failed[1] : `mongod lookup exited (${signal ?? `code ${code}`})`))
     })
   })
-}
-
-/**
- * Which server is behind `db`, told by behaviour, not version (the Java
- * server's buildInfo claims 5.0.0). mongo-java-server answers `isMaster` but
- * knows neither `hello` nor `explain`; every mongod/mongos the 6.x driver
- * talks to knows `explain`, and 4.4.2+ knows `hello`.
- * @returns {Promise<'mongod' | 'mongo-java-server' | 'unknown'>}
- */
-export async function detectBackend (db) {
-  const run = (cmd) => db.command(cmd).then(() => null, (err) => err)
-  if (!(await run({ hello: 1 }))) return 'mongod'
-  if (await run({ isMaster: 1 })) return 'unknown'
-  const err = await run({ explain: { count: 'statbucket_probe' } })
-  if (!err) return 'mongod'
-  return err.code === 59 ? 'mongo-java-server' : 'unknown' // 59: CommandNotFound
-}
-
-/**
- * True when multi-document transactions work (replica set or sharded
- * cluster); false on a standalone mongod and on mongo-java-server. The probe
- * inserts into a scratch collection of `db` (the URI's default database unless
- * given) and drops it afterwards.
- */
-export async function supportsTransactions (client, db = client.db()) {
-  const coll = db.collection('statbucket_txn_probe')
-  const session = client.startSession()
-  try {
-    await session.withTransaction(async () => {
-      await coll.insertOne({ probe: true, at: new Date() }, { session })
-    })
-    await coll.drop().catch(noop)
-    return true
-  } catch {
-    return false
-  } finally {
-    await session.endSession().catch(noop)
-  }
 }

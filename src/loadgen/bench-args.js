@@ -2,7 +2,7 @@
 import { parseArgs } from 'node:util'
 import { UsageError } from './args.js'
 
-export const SECTIONS = ['ingest', 'single', 'reads', 'storage']
+export const SECTIONS = ['ingest', 'single', 'reads', 'storage', 'jobs']
 // Sections run only when asked with --only: the talk's experiment takes
 // 4 × 1450 simulated minutes (about 20 minutes at the talk's 300×).
 export const OPTIONAL_SECTIONS = ['talk']
@@ -10,9 +10,9 @@ export const OPTIONAL_SECTIONS = ['talk']
 // Sizes per scale. "small" is for the offline substitute (mongo-java-server
 // keeps whole documents on a 512 MB JVM heap); "quick" is a smoke run.
 export const SCALES = {
-  full: { phaseSeconds: 10, warmupSeconds: 2, readSeconds: 5, reads: { metrics: 100, days: 400, perDay: 24 }, storage: { metrics: 100, perDay: 96, k: 200 } },
-  small: { phaseSeconds: 8, warmupSeconds: 2, readSeconds: 5, reads: { metrics: 25, days: 400, perDay: 24 }, storage: { metrics: 25, perDay: 96, k: 100 } },
-  quick: { phaseSeconds: 2, warmupSeconds: 1, readSeconds: 2, reads: { metrics: 5, days: 400, perDay: 24 }, storage: { metrics: 5, perDay: 24, k: 20 } }
+  full: { phaseSeconds: 10, warmupSeconds: 2, readSeconds: 5, reads: { metrics: 100, days: 400, perDay: 24 }, storage: { metrics: 100, perDay: 96, k: 200 }, jobs: { metrics: 100, days: 120 } },
+  small: { phaseSeconds: 8, warmupSeconds: 2, readSeconds: 5, reads: { metrics: 25, days: 400, perDay: 24 }, storage: { metrics: 25, perDay: 96, k: 100 }, jobs: { metrics: 25, days: 120 } },
+  quick: { phaseSeconds: 2, warmupSeconds: 1, readSeconds: 2, reads: { metrics: 5, days: 400, perDay: 24 }, storage: { metrics: 5, perDay: 24, k: 20 }, jobs: { metrics: 5, days: 40 } }
 }
 
 export const BENCH_HELP = `Usage: npm run bench -- [options]
@@ -24,7 +24,8 @@ Every phase is bounded in time; the whole run takes a few minutes.
   --scale S      full | small | quick | auto (default auto: full on a real mongod,
                  small on the mongo-java-server substitute, which cannot hold the full data)
   --seconds N    seconds per ingest phase (default 10 full, 8 small, 2 quick)
-  --only LIST    comma-separated sections: ${SECTIONS.join(', ')} (default all of these),
+  --only LIST    comma-separated sections: ${SECTIONS.join(', ')} (default all of these;
+                 jobs: npm run check and a retention pass, documents/s),
                  and talk: the 2012 talk's experiment (flat and hierarchical layout, with
                  and without preallocation, a simulated day each; not run by default)
   --talk-speedup N  simulated time speed of the talk section (default 300, the talk's:

@@ -30,7 +30,7 @@ export function headlineFigures (f) {
   }
 }
 
-// The talk's targets hold on a real mongod only (DESIGN §6: the substitute
+// The talk's targets hold on a real mongod only (docs/architecture.md, "Where the database comes from": the substitute
 // keeps documents as Java objects, so key scans and moves do not happen).
 export const TALK_TARGETS = [
   { key: 'hierEndOfDay', label: 'Talk: hierarchical layout\'s end-of-day ratio (with preallocation)', op: '≥', limit: 0.8, unit: '' },
@@ -158,6 +158,14 @@ export function renderMarkdown (figures) {
           `${fmt(x.window.totalMs, 0)} ms (p99 ${fmt(x.window.p99Ms, 1)} ms)`, `${fmt(x.month.totalMs, 0)} ms (p99 ${fmt(x.month.p99Ms, 1)} ms)`]
       : [x.label, `n/a (${x.note})`, 'n/a', 'n/a', 'n/a', 'n/a', 'n/a'])))
     out.push('', `The three stores' answers agreed on ${fmt(st.agreed)} of ${fmt(st.compared)} queries.`)
+  }
+  const jobs = figures.jobs
+  if (jobs) {
+    out.push('', `**Data-lifecycle jobs** over ${fmt(jobs.metrics)} metrics × ${fmt(jobs.days)} days (${fmt(jobs.dailyDocs)} daily documents with minute detail, 96 events a day, + ${fmt(jobs.monthlyDocs)} monthly):`, '')
+    out.push(table(['job', 'documents', 'time', 'documents/s'], [
+      [`\`npm run check\` (every tier, each month against its days; ${fmt(jobs.check.violations)} violations)`, fmt(jobs.check.documents), `${fmt(jobs.check.seconds, 2)} s`, fmt(jobs.check.documentsPerS)],
+      [`retention pass, RETENTION_RATE unlimited (${fmt(jobs.retention.downsampled)} downsampled, ${fmt(jobs.retention.deleted)} deleted)`, fmt(jobs.retention.downsampled + jobs.retention.deleted), `${fmt(jobs.retention.seconds, 2)} s`, fmt(jobs.retention.documentsPerS)]
+    ]))
   }
   const talk = figures.talk
   if (talk) {

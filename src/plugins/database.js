@@ -1,16 +1,17 @@
-// Connects to MongoDB during registration (a bad URI fails boot, not the
-// first request), decorates `mongo`, closes the client on close.
+// The database: connects during registration (a bad URI fails boot, not the
+// first request), tells what the server can do (backend, transactions) and
+// decorates `mongo`. Accepts an existing client, and then closes only what it opened.
 import fp from 'fastify-plugin'
 import { MongoClient } from 'mongodb'
-import { detectBackend, supportsTransactions } from '../db/embedded.js'
+import { detectBackend, supportsTransactions } from '../store/database-capabilities.js'
 
 /**
  * Driver timeouts chosen so that one attempt of a flush ends within
  * WRITE_TIMEOUT_MS: server selection and connecting take at most 25 % of it
  * each and a sent operation at most 50 %. The writer stops retrying at the
- * same deadline and its watchdog answers 504 then whatever is still running;
- * on a replica set the driver may retry a write once more itself, which can
- * keep the flush slot (not the answers) up to one more attempt.
+ * same deadline and its watchdog answers `unknown` then for whatever is still
+ * running; on a replica set the driver may retry a write once more itself,
+ * which can keep the flush slot (not the answers) up to one more attempt.
  */
 export function driverOptions (writeTimeoutMs) {
   return {
@@ -21,10 +22,14 @@ export function driverOptions (writeTimeoutMs) {
   }
 }
 
-async function database (app, { uri, dbName, writeTimeoutMs, backend }) {
-  const client = new MongoClient(uri, driverOptions(writeTimeoutMs))
-  app.addHook('onClose', async () => { await client.close() })
-  await client.connect()
+/** options: { uri, dbName, writeTimeoutMs, backend? (when known), client? (an existing, connected client) } */
+async function database (app, { uri, dbName, writeTimeoutMs, backend, client: existing }) {
+  let client = existing
+  if (!client) {
+    client = new MongoClient(uri, driverOptions(writeTimeoutMs))
+    app.addHook('onClose', async () => { await client.close() })
+    await client.connect()
+  }
   const db = client.db(dbName)
   const transactions = await supportsTransactions(client, db)
   const mongo = {

@@ -1,8 +1,7 @@
 // Prometheus metrics at GET /metrics (prom-client), one Registry per app so
-// that several apps in one process (the tests) never share counters.
-//
-// Decorates `observer`, the hooks the writer and the preallocator call
-// (flushed, answered, preallocated): register this plugin before storage.
+// that several apps in one process (the tests) never share counters. Fed by
+// the app's telemetry (src/telemetry.js); the writer's gauges are read at
+// scrape time.
 import fp from 'fastify-plugin'
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client'
 import { errorResponses } from '../schemas/common.js'
@@ -14,8 +13,8 @@ function eventsInBody (body) {
   return body !== null && typeof body === 'object' ? 1 : 0
 }
 
-/** The metrics and the observer that feeds them; `extra` hooks are called too. */
-export function createServiceMetrics ({ getWriterStats, extra = {} } = {}) {
+/** The metrics and the telemetry subscribers that feed them */
+export function createServiceMetrics ({ getWriterStats } = {}) {
   const register = new Registry()
   collectDefaultMetrics({ register })
 
@@ -33,7 +32,7 @@ export function createServiceMetrics ({ getWriterStats, extra = {} } = {}) {
     }),
     writes: new Counter({
       name: 'statbucket_writer_answers_total',
-      help: 'Requests answered by the writer, by outcome (applied = 200, not_applied = 503, unknown = 504).',
+      help: 'Requests answered by the writer, by outcome (applied, not_applied, unknown, key_recorded).',
       labelNames: ['outcome'],
       registers: [register]
     }),
@@ -93,23 +92,20 @@ export function createServiceMetrics ({ getWriterStats, extra = {} } = {}) {
   writerGauge('statbucket_queued_requests', 'Requests waiting in the writer queue.', 'queuedUnits')
   writerGauge('statbucket_queued_documents', 'Distinct documents waiting in the writer queue.', 'queuedDocs')
 
-  const observer = {
+  const subscribers = {
     flushed (stats) {
       m.flushes.inc()
       if (stats.retries) m.flushRetries.inc(stats.retries)
       m.flushDuration.observe(stats.durationMs / 1000)
       m.flushDocs.observe(stats.docs)
       m.flushEvents.observe(stats.events)
-      extra.flushed?.(stats)
     },
-    answered (answer, events) {
-      m.writes.inc({ outcome: answer.outcome })
-      if (answer.status === 200) m.eventsAccepted.inc(events)
-      extra.answered?.(answer, events)
+    answered ({ outcome, events }) {
+      m.writes.inc({ outcome })
+      if (outcome === 'applied') m.eventsAccepted.inc(events)
     },
-    preallocated (kind, collection) {
+    preallocated ({ kind, collection }) {
       m.preallocations.inc({ kind, collection })
-      extra.preallocated?.(kind, collection)
     }
   }
 
@@ -121,12 +117,13 @@ export function createServiceMetrics ({ getWriterStats, extra = {} } = {}) {
     }
   }
 
-  return { register, observer, observeRequest }
+  return { register, subscribers, observeRequest }
 }
 
-async function prometheus (app, { observer: extra } = {}) {
-  const metrics = createServiceMetrics({ getWriterStats: () => app.storage?.writer.stats(), extra })
-  app.decorate('observer', metrics.observer)
+async function prometheus (app) {
+  // the writer's gauges are read at scrape time: no order between this plugin and the writer's
+  const metrics = createServiceMetrics({ getWriterStats: () => (app.hasDecorator('writer') ? app.writer.stats() : null) })
+  for (const [name, fn] of Object.entries(metrics.subscribers)) app.telemetry.subscribe(name, fn)
   app.decorate('metricsRegister', metrics.register)
 
   app.addHook('onResponse', async (request, reply) => {
@@ -154,4 +151,4 @@ async function prometheus (app, { observer: extra } = {}) {
   })
 }
 
-export default fp(prometheus, { name: 'prometheus' })
+export default fp(prometheus, { name: 'prometheus', dependencies: ['telemetry'] })

@@ -13,7 +13,7 @@ const readyBody = {
 }
 
 export default async function healthRoutes (app) {
-  const { mongo, storage } = app
+  const { mongo, layout } = app
 
   app.get('/healthz', {
     schema: { summary: 'Liveness', tags: ['health'], response: { 200: { type: 'object', properties: { status: { type: 'string' } } } } }
@@ -22,7 +22,7 @@ export default async function healthRoutes (app) {
   app.get('/readyz', {
     schema: { summary: 'Readiness: the database answers a ping', tags: ['health'], response: { 200: readyBody, 503: readyBody, ...errorResponses(500) } }
   }, async (request, reply) => {
-    const body = { backend: mongo.backend, transactions: mongo.transactions, layout: storage.layout.name }
+    const body = { backend: mongo.backend, transactions: mongo.transactions, layout: layout.name }
     try {
       await mongo.db.command({ ping: 1 })
       return { status: 'ready', ...body }

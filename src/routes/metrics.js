@@ -5,8 +5,7 @@ import { listMetricsSchema, seriesSchema, ytdSchema } from '../schemas/queries.j
 import { parseSeriesQuery, parseYtdQuery } from './query-params.js'
 
 export default async function metricsRoutes (app) {
-  const { config, clock, storage } = app
-  const { registry, reader, layout } = storage
+  const { config, clock, registry, reader, layout } = app
 
   async function requireMetric (metric) {
     if (!(await registry.exists(metric))) throw new NotFoundError(`no metric named "${metric}"`)

@@ -2,6 +2,20 @@
 
 export const METRIC_NAME_PATTERN = '^[A-Za-z0-9][A-Za-z0-9_.:-]{0,199}$'
 export const METRIC_NAME_RE = new RegExp(METRIC_NAME_PATTERN)
+// |value| of one event at most: sums stay exact integers up to 2^53 for a long while
+export const MAX_ABS_VALUE = 1e15
+
+// Idempotency-Key: visible ASCII, as in the IETF draft's examples (UUIDs, random strings).
+export const idempotencyKeyHeader = {
+  type: 'object',
+  properties: {
+    'idempotency-key': {
+      type: 'string',
+      pattern: '^[\\x21-\\x7E]{1,255}$',
+      description: 'Makes a retry safe: a request with a key already applied answers 200 with the first answer and applies nothing (409 while in flight, 422 if reused with another body). Needs a deployment with transactions (replica set, sharded cluster): elsewhere a key is answered 400.'
+    }
+  }
+}
 
 export const errorSchema = {
   $id: 'error',

@@ -1,9 +1,7 @@
 // POST /v1/events: one event or a non-empty array of events.
 
 import { ISO_WITH_ZONE_PATTERN } from '../bucket/time.js'
-import { METRIC_NAME_PATTERN, errorResponses } from './common.js'
-
-export const MAX_ABS_VALUE = 1e15
+import { MAX_ABS_VALUE, METRIC_NAME_PATTERN, errorResponses, idempotencyKeyHeader } from './common.js'
 
 export const eventSchema = {
   type: 'object',
@@ -25,16 +23,7 @@ export const postEventsSchema = {
   summary: 'Ingest metric increments',
   description: 'One event or an array of events. Answered 200 only after MongoDB acknowledged every write holding them.',
   tags: ['events'],
-  headers: {
-    type: 'object',
-    properties: {
-      'idempotency-key': {
-        type: 'string',
-        pattern: '^[\\x21-\\x7E]{1,255}$',
-        description: 'Makes a retry safe: a request with a key already applied answers 200 with the first answer and applies nothing (409 while in flight, 422 if reused with another body). Needs a deployment with transactions (replica set, sharded cluster): elsewhere a key is answered 400.'
-      }
-    }
-  },
+  headers: idempotencyKeyHeader,
   body: {
     if: { type: 'array' },
     then: { type: 'array', minItems: 1, items: eventSchema },

@@ -1,35 +1,15 @@
 // Sends one flush: one unordered bulkWrite per collection, in parallel, and
 // retries exactly the operations that failed definitely with a retryable
 // code, a bounded number of times.
-import { APPLIED, NOT_APPLIED, UNKNOWN, classifyBulkWriteError } from './write-outcomes.js'
-
-/** The update of a document's increments: upsert, $inc, metric/date on insert */
-export function incrementUpdate (id, { metric, date, inc }) {
-  return {
-    updateOne: {
-      filter: { _id: id },
-      update: { $inc: inc, $setOnInsert: { metric, date: new Date(date) } },
-      upsert: true
-    }
-  }
-}
-
-export function registryUpdate (name, { firstSeen, lastSeen }, now) {
-  return {
-    updateOne: {
-      filter: { _id: name },
-      update: { $min: { firstSeen: new Date(firstSeen) }, $max: { lastSeen: new Date(lastSeen), lastWrite: new Date(now) } },
-      upsert: true
-    }
-  }
-}
+import { APPLIED, classifyBulkWriteError } from './write-outcomes.js'
+import { operationsOf } from './write-operations.js'
 
 /**
  * Sends `operations` (keyed by `keys`) to `collection`, retrying definite
  * retryable failures up to maxRetries times. Resolves (never rejects) to
  * { outcomes: Map<key, outcome>, statements, retries }.
  */
-export async function bulkWriteWithRetries (collection, keys, operations, { maxRetries = 3, writeOptions = {}, writesRetried = false, deadline = Infinity } = {}) {
+export async function bulkWriteWithRetries (collection, keys, operations, { maxRetries = 3, writeOptions = {}, writesRetried = false, deadline = Infinity, timeNow = () => performance.now() } = {}) {
   const outcomes = new Map()
   let pendingKeys = keys
   let pendingOps = operations
@@ -45,7 +25,7 @@ export async function bulkWriteWithRetries (collection, keys, operations, { maxR
     } catch (err) {
       const { outcomes: result, retry } = classifyBulkWriteError(err, pendingOps.length, { writesRetried })
       pendingKeys.forEach((key, i) => outcomes.set(key, result[i]))
-      if (retry.length === 0 || attempt >= maxRetries || performance.now() >= deadline) {
+      if (retry.length === 0 || attempt >= maxRetries || timeNow() >= deadline) {
         error = err
         break
       }
@@ -61,22 +41,9 @@ export async function bulkWriteWithRetries (collection, keys, operations, { maxR
  * Writes a merged flush (see mergeWriteUnits) to the three collections in
  * parallel. → { outcomes: Map<'d:'|'m:'|'r:' + id, outcome>, statements, retries, errors }
  */
-export async function executeFlush (merged, collections, { now, maxRetries, writeOptions, writesRetried, deadline } = {}) {
-  const parts = [
-    ['d:', collections.daily, merged.daily, incrementUpdate],
-    ['m:', collections.monthly, merged.monthly, incrementUpdate],
-    ['r:', collections.metrics, merged.metrics, (name, seen) => registryUpdate(name, seen, now)]
-  ]
-  const results = await Promise.all(parts.map(([prefix, collection, docs, toOperation]) => {
-    if (docs.size === 0) return { outcomes: new Map(), statements: 0, retries: 0 }
-    const keys = []
-    const operations = []
-    for (const [id, doc] of docs) {
-      keys.push(prefix + id)
-      operations.push(toOperation(id, doc))
-    }
-    return bulkWriteWithRetries(collection, keys, operations, { maxRetries, writeOptions, writesRetried, deadline })
-  }))
+export async function executeFlush (merged, collections, { now, maxRetries, writeOptions, writesRetried, deadline, timeNow } = {}) {
+  const results = await Promise.all(operationsOf(merged, now).map(({ collection, keys, operations }) =>
+    bulkWriteWithRetries(collections[collection], keys, operations, { maxRetries, writeOptions, writesRetried, deadline, timeNow })))
   const outcomes = new Map()
   let statements = 0
   let retries = 0
@@ -89,5 +56,3 @@ export async function executeFlush (merged, collections, { now, maxRetries, writ
   }
   return { outcomes, statements, retries, errors }
 }
-
-export { APPLIED, NOT_APPLIED, UNKNOWN }

@@ -12,11 +12,9 @@
 // TransientTransactionError (write conflicts) retries the whole transaction,
 // a bounded number of times, like the flush's other retries.
 import { mergeWriteUnits } from '../bucket/increments.js'
-import { incrementUpdate, registryUpdate } from './flush-executor.js'
+import { operationsOf } from './write-operations.js'
 import { keyRecord } from './idempotency-store.js'
-import { APPLIED, NOT_APPLIED, UNKNOWN } from './write-outcomes.js'
-
-export const KEY_RECORDED = 'key_recorded'
+import { APPLIED, KEY_RECORDED, NOT_APPLIED, UNKNOWN } from './write-outcomes.js'
 
 const noop = () => {}
 const hasLabel = (err, label) => typeof err?.hasErrorLabel === 'function' && err.hasErrorLabel(label)
@@ -26,17 +24,8 @@ function isDuplicateKey (err) {
   return [].concat(err?.writeErrors ?? []).some(e => e?.code === 11000)
 }
 
-function operationsOf (merged, now) {
-  const ops = (map, toOp) => [...map].map(([id, doc]) => toOp(id, doc))
-  return {
-    daily: ops(merged.daily, incrementUpdate),
-    monthly: ops(merged.monthly, incrementUpdate),
-    metrics: ops(merged.metrics, (name, seen) => registryUpdate(name, seen, now))
-  }
-}
-
 /** One transaction attempt. → { committed } or { outcome, transient, duplicateKey, err } */
-async function attemptTransaction (client, work, { maxCommitRetries, writeOptions, deadline }) {
+async function attemptTransaction (client, work, { maxCommitRetries, writeOptions, deadline, timeNow }) {
   const session = client.startSession()
   try {
     session.startTransaction(writeOptions?.writeConcern ? { writeConcern: writeOptions.writeConcern } : undefined)
@@ -54,7 +43,7 @@ async function attemptTransaction (client, work, { maxCommitRetries, writeOption
       } catch (err) {
         if (hasLabel(err, 'UnknownTransactionCommitResult')) {
           uncertain = true
-          if (attempt < maxCommitRetries && performance.now() < deadline) continue
+          if (attempt < maxCommitRetries && timeNow() < deadline) continue
           return { outcome: UNKNOWN, err }
         }
         // A refusal by the server is definite, unless an earlier attempt may have committed.
@@ -71,7 +60,7 @@ async function attemptTransaction (client, work, { maxCommitRetries, writeOption
  * units: queued write units with `idempotency: { id, hash, answer }`.
  * → { outcomes: Map<unit, APPLIED|NOT_APPLIED|UNKNOWN|KEY_RECORDED>, errors, statements, retries }
  */
-export async function executeKeyedFlush (units, { client, collections, keyCollection, now, maxRetries = 3, writeOptions = {}, deadline = Infinity }) {
+export async function executeKeyedFlush (units, { client, collections, keyCollection, now, maxRetries = 3, writeOptions = {}, deadline = Infinity, timeNow = () => performance.now() }) {
   const outcomes = new Map()
   const errors = []
   let statements = 0
@@ -79,23 +68,23 @@ export async function executeKeyedFlush (units, { client, collections, keyCollec
   let pending = units
   for (let attempt = 0; pending.length > 0; attempt++) {
     const merged = mergeWriteUnits(pending)
-    const ops = operationsOf(merged, now)
+    const parts = operationsOf(merged, now)
     const keys = pending.map(u => keyRecord(u.idempotency, now))
-    statements += keys.length + ops.daily.length + ops.monthly.length + ops.metrics.length
+    statements += keys.length + parts.reduce((n, p) => n + p.operations.length, 0)
     const result = await attemptTransaction(client, async session => {
       // Keys first: a key recorded meanwhile fails the transaction before the increments.
       await keyCollection.insertMany(keys, { session, ordered: true })
-      for (const name of ['daily', 'monthly', 'metrics']) {
-        if (ops[name].length) await collections[name].bulkWrite(ops[name], { session, ordered: true })
+      for (const { collection, operations } of parts) {
+        await collections[collection].bulkWrite(operations, { session, ordered: true })
       }
-    }, { maxCommitRetries: maxRetries, writeOptions, deadline })
+    }, { maxCommitRetries: maxRetries, writeOptions, deadline, timeNow })
 
     if (result.committed) {
       for (const unit of pending) outcomes.set(unit, APPLIED)
       break
     }
     errors.push(result.err)
-    const canRetry = attempt < maxRetries && performance.now() < deadline
+    const canRetry = attempt < maxRetries && timeNow() < deadline
     if (result.duplicateKey) {
       // Which keys were recorded by others meanwhile? Those requests were
       // applied once already; the others were not applied by this attempt.

@@ -8,16 +8,9 @@
 // they were recorded. Needs transactions (replica set, sharded cluster): the
 // route answers 400 to a key elsewhere.
 import { createHash } from 'node:crypto'
+import { KEY_RECORDED } from './write-outcomes.js'
 
 export const KEY_COLLECTION = 'idempotency_keys'
-// Visible ASCII, as in the IETF draft's examples (UUIDs, random strings).
-export const IDEMPOTENCY_KEY_PATTERN = '^[\\x21-\\x7E]{1,255}$'
-const KEY_RE = new RegExp(IDEMPOTENCY_KEY_PATTERN)
-
-export function isValidKey (key) {
-  return typeof key === 'string' && KEY_RE.test(key)
-}
-
 /** JSON with object keys sorted, so that key order does not change a body's hash */
 function canonicalJson (value) {
   if (Array.isArray(value)) return '[' + value.map(canonicalJson).join(',') + ']'
@@ -43,15 +36,15 @@ export function keyRecord ({ id, hash, answer }, now) {
 }
 
 /**
- * collection: the key collection; writer: the coalescing writer;
+ * collection: the key collection; writer: the writer (writer.js);
  * ttlSeconds: IDEMPOTENCY_TTL.
  */
 export function createIdempotencyStore ({ collection, writer, ttlSeconds }) {
   const inFlight = new Set() // ids of keyed requests this instance is working on
 
-  function replayOrConflict (record, hash) {
-    if (record.hash !== hash) return { status: 422 }
-    return { status: record.status, body: record.body, replayed: true }
+  function replayOrReused (record, hash) {
+    if (record.hash !== hash) return { outcome: 'key_reused' }
+    return { outcome: 'replayed', body: record.body }
   }
 
   return {
@@ -69,23 +62,23 @@ export function createIdempotencyStore ({ collection, writer, ttlSeconds }) {
 
     /**
      * Submits `unit` once for key `id`. → one of
-     *   { status: 200, body, replayed: true }   the key was recorded: the first answer
-     *   { status: 409 }                         a request with this key is in flight
-     *   { status: 422 }                         the key was recorded with another body
-     *   the writer's answer ({ status: 200 | 503 | 504, outcome, reason })
+     *   { outcome: 'replayed', body }   the key was recorded: the first answer
+     *   { outcome: 'key_in_flight' }    a request with this key is in flight
+     *   { outcome: 'key_reused' }       the key was recorded with another body
+     *   the writer's answer ({ outcome: 'applied' | 'not_applied' | 'unknown', reason })
      * Throws database errors of the lookups (nothing was applied then).
      */
     async submitOnce ({ id, hash, unit, answer }) {
       const recorded = await collection.findOne({ _id: id })
-      if (recorded) return replayOrConflict(recorded, hash)
-      if (inFlight.has(id)) return { status: 409 }
+      if (recorded) return replayOrReused(recorded, hash)
+      if (inFlight.has(id)) return { outcome: 'key_in_flight' }
       inFlight.add(id)
       const result = await writer.submit({ ...unit, idempotency: { id, hash, answer }, settled: () => inFlight.delete(id) })
-      if (result.status !== 409) return result
+      if (result.outcome !== KEY_RECORDED) return result
       // Another instance recorded the key while this one tried: its answer stands.
       const now = await collection.findOne({ _id: id })
-      if (now) return replayOrConflict(now, hash)
-      return { status: 503, outcome: 'not_applied', reason: 'the key was being recorded by another request; retry' }
+      if (now) return replayOrReused(now, hash)
+      return { outcome: 'not_applied', reason: 'the key was being recorded by another request; retry' }
     },
 
     inFlightCount: () => inFlight.size

@@ -1,4 +1,4 @@
-// The preallocation sweep (DESIGN §3): on a node-cron schedule (UTC), create
+// The preallocation sweep (docs/architecture.md, "Preallocation"): on a node-cron schedule (UTC), create
 // tomorrow's zero-filled document for every metric written today that lacks
 // it, at most `rate` documents per second, never two runs at once.
 import cron from 'node-cron'

@@ -1,19 +1,19 @@
-// Probabilistic preallocation (DESIGN §3): for an event, with probability p,
+// Probabilistic preallocation (docs/architecture.md, "Preallocation"): for an event, with probability p,
 // make sure the day after the event's day exists zero-filled (and the next
 // month's document when that day starts a month), off the request path.
 import { monthlyZeroIncrements } from '../bucket/increments.js'
 import { DAY_MS, dayId, monthId, startOfDay, utcParts } from '../bucket/time.js'
-import { incrementUpdate } from './flush-executor.js'
+import { incrementUpdate } from './write-operations.js'
 
 const MAX_RETRIES = 2
 
 /**
  * collections: { daily (the layout's collection), monthly }
- * options: layout, clock, random, probability, logger, observer ({ preallocated(kind) }),
+ * options: layout, clock, random, probability, logger, telemetry (publishes 'preallocated'),
  *   recentLimit (ids remembered as ensured), maxQueued (pending preallocations)
  */
 export function createPreallocator (collections, options) {
-  const { layout, clock, random = Math.random, probability, logger, observer = {}, recentLimit = 20_000, maxQueued = 2_000 } = options
+  const { layout, clock, random = Math.random, probability, logger, telemetry, recentLimit = 20_000, maxQueued = 2_000 } = options
   const dayZero = Object.freeze(layout.zeroIncrements())
   const recent = new Map() // id → true, in insertion order: a bounded "recently ensured" set
   const jobs = []
@@ -43,10 +43,10 @@ export function createPreallocator (collections, options) {
   /** Ensures the zero-filled day document (and month document on the 1st); → documents written (1 or 2). */
   async function preallocateDay (metric, dayStart, kind = 'probabilistic') {
     await upsertZeroFilled(collections.daily, dayId(metric, dayStart), metric, dayStart, dayZero)
-    observer.preallocated?.(kind, 'daily')
+    telemetry?.publish('preallocated', { kind, collection: 'daily' })
     if (utcParts(dayStart).day !== 1) return 1
     await upsertZeroFilled(collections.monthly, monthId(metric, dayStart), metric, dayStart, monthlyZeroIncrements(dayStart))
-    observer.preallocated?.(kind, 'monthly')
+    telemetry?.publish('preallocated', { kind, collection: 'monthly' })
     return 2
   }
 

@@ -1,9 +1,11 @@
 // How a bulkWrite's failure maps onto what happened to each operation
-// (DESIGN §1). Pure: takes the error, returns per-operation outcomes.
+// (docs/architecture.md, "The writer's answers"). Pure: takes the error, returns per-operation outcomes.
 
 export const APPLIED = 'applied'
 export const NOT_APPLIED = 'not_applied'
 export const UNKNOWN = 'unknown'
+// a keyed request whose key another request recorded meanwhile (nothing applied by this one)
+export const KEY_RECORDED = 'key_recorded'
 
 // Codes of per-operation write errors worth sending again: two upserts of a
 // new _id raced (11000), or a write conflict (112).

@@ -6,7 +6,8 @@ import os from 'node:os'
 import path from 'node:path'
 import { MongoClient } from 'mongodb'
 import { startJavaServer, ensureJavaServerBuilt } from '../../src/db/java-server.js'
-import { startEmbeddedMongo, detectBackend, supportsTransactions } from '../../src/db/embedded.js'
+import { startEmbeddedMongo } from '../../src/db/embedded.js'
+import { detectBackend, supportsTransactions } from '../../src/store/database-capabilities.js'
 
 const isGone = (pid) => {
   try {

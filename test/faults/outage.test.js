@@ -1,5 +1,5 @@
 // Database outages under load, against a real statbucket process on a
-// database this file starts itself (DESIGN §6): the database frozen with
+// database this file starts itself: the database frozen with
 // SIGSTOP for a while, then thawed; and an H2-backed database stopped and
 // restarted on the same port. Answers stay bounded, the process stays up
 // with bounded memory, /readyz says 503, ingest recovers by itself, and

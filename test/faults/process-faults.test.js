@@ -1,5 +1,5 @@
 // Faults of the statbucket process itself, against a real child process
-// (`node src/server.js`) on a database this file starts (DESIGN §6), so that
+// (`node src/server.js`) on a database this file starts, so that
 // killing statbucket does not touch its database: kill -9 under load,
 // SIGTERM under load, and a client far faster than the database. The
 // client's own tally of acknowledged events is compared with the

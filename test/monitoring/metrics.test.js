@@ -96,10 +96,10 @@ describe('GET /metrics', () => {
       preallocate = true
       await post({ metric: 'p.random' })
       preallocate = false
-      await app.storage.preallocator.idle()
+      await app.preallocator.idle()
       await post({ metric: 'p.swept' })
       // tomorrow for every metric written today that lacks it: p.swept only
-      await app.storage.sweep.runOnce()
+      await app.sweep.runOnce()
     } finally {
       clock.set(NOW)
     }

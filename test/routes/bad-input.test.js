@@ -14,7 +14,7 @@ beforeAll(async () => {
   // two metrics exist: room for one more
   const res = await app.inject({ method: 'POST', url: '/v1/events', payload: [{ metric: 'ok.a' }, { metric: 'ok.b' }] })
   expect(res.statusCode).toBe(200)
-  await app.storage.preallocator.idle()
+  await app.preallocator.idle()
 })
 afterAll(async () => { await app?.close() })
 
@@ -83,7 +83,7 @@ describe('bad input', () => {
     const body = res.json()
     expect(body).toMatchObject({ statusCode: status, error: expect.any(String) })
     expect(body.message).toMatch(message)
-    await app.storage.preallocator.idle()
+    await app.preallocator.idle()
     expect(await snapshot()).toEqual(before)
   })
 

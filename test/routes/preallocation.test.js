@@ -24,7 +24,7 @@ describe('probabilistic preallocation', () => {
 
   it('with p = 1 creates the next day zero-filled, and the next month on a month end', async () => {
     expect((await post(always, { metric: 'p.one', value: 3 })).statusCode).toBe(200)
-    await always.storage.preallocator.idle()
+    await always.preallocator.idle()
     const db = always.mongo.db
     const tomorrow = await db.collection('daily').findOne({ _id: 'p.one/20261201' })
     expect(tomorrow).toMatchObject({ metric: 'p.one', date: new Date('2026-12-01T00:00:00Z'), daily: 0 })
@@ -39,9 +39,9 @@ describe('probabilistic preallocation', () => {
     const db = always.mongo.db
     // write Dec 1 first (within MAX_FUTURE_MS of nothing: use Nov 29 → Nov 30 instead)
     expect((await post(always, { metric: 'p.keep', value: 7, ts: '2026-11-30T05:05:00Z' })).statusCode).toBe(200)
-    await always.storage.preallocator.idle()
+    await always.preallocator.idle()
     expect((await post(always, { metric: 'p.keep', value: 1, ts: '2026-11-29T10:00:00Z' })).statusCode).toBe(200)
-    await always.storage.preallocator.idle()
+    await always.preallocator.idle()
     const day = await db.collection('daily').findOne({ _id: 'p.keep/20261130' })
     expect(day.daily).toBe(7)
     expect(day.hourly[5]).toBe(7)
@@ -52,12 +52,12 @@ describe('probabilistic preallocation', () => {
 
   it('does not preallocate beyond tomorrow of the service clock, and not at all with p = 0', async () => {
     expect((await post(never, { metric: 'p.zero' })).statusCode).toBe(200)
-    await never.storage.preallocator.idle()
+    await never.preallocator.idle()
     expect(await never.mongo.db.collection('daily').countDocuments({ metric: 'p.zero' })).toBe(1)
     // Dec 1 event (within MAX_FUTURE_MS? no: 4 h ahead) is refused; use the clock's last minutes instead
     clock.set(Date.UTC(2026, 10, 30, 23, 58))
     expect((await post(always, { metric: 'p.edge', ts: '2026-12-01T00:01:00Z' })).statusCode).toBe(200)
-    await always.storage.preallocator.idle()
+    await always.preallocator.idle()
     expect(await always.mongo.db.collection('daily').findOne({ _id: 'p.edge/20261202' })).toBeNull()
     clock.set(NOW)
   })
@@ -75,16 +75,16 @@ describe('sweep', () => {
     expect((await app.inject({ method: 'POST', url: '/v1/events', payload: [{ metric: 's.a' }, { metric: 's.b', ts: '2026-11-20T00:00:00Z' }] })).statusCode).toBe(200)
     // a metric last written yesterday is not swept
     await db.collection('metrics').insertOne({ _id: 's.old', firstSeen: new Date(NOW - 2 * 86400_000), lastSeen: new Date(NOW - 2 * 86400_000), lastWrite: new Date(NOW - 86400_000) })
-    const first = await app.storage.sweep.runOnce()
+    const first = await app.sweep.runOnce()
     expect(first).toMatchObject({ checked: 2, created: 2 })
     for (const m of ['s.a', 's.b']) expectZeroFilledDay(await db.collection('daily').findOne({ _id: `${m}/20261201` }))
     expect(await db.collection('monthly').findOne({ _id: 's.a/202612' })).toMatchObject({ monthly: 0 })
     expect(await db.collection('daily').findOne({ _id: 's.old/20261201' })).toBeNull()
-    expect(await app.storage.sweep.runOnce()).toMatchObject({ checked: 2, created: 0 })
+    expect(await app.sweep.runOnce()).toMatchObject({ checked: 2, created: 0 })
   })
 
   it('never runs two sweeps at once', async () => {
-    const [a, b] = [app.storage.sweep.runOnce(), app.storage.sweep.runOnce()]
+    const [a, b] = [app.sweep.runOnce(), app.sweep.runOnce()]
     expect(a).toBe(b)
     await a
   })
@@ -102,16 +102,16 @@ describe('sweep rate and close', () => {
 
   it('writes at most PREALLOC_SWEEP_RATE documents per second', async () => {
     const started = performance.now()
-    expect(await app.storage.sweep.runOnce()).toMatchObject({ checked: 5, created: 5 })
+    expect(await app.sweep.runOnce()).toMatchObject({ checked: 5, created: 5 })
     // 10 documents at 4 per second cannot take less than 2.5 s (a lower bound: slowness cannot break it)
     expect(performance.now() - started).toBeGreaterThanOrEqual(2400)
   })
 
   it('stops a running sweep when the app closes', async () => {
     await app.mongo.db.collection('daily').deleteMany({ _id: /\/20261201$/ })
-    const running = app.storage.sweep.runOnce()
+    const running = app.sweep.runOnce()
     await new Promise(resolve => setTimeout(resolve, 300))
-    await app.storage.sweep.stop()
+    await app.sweep.stop()
     const result = await running
     expect(result.created).toBeLessThan(5)
     expect(await app.mongo.db.collection('daily').countDocuments({ _id: /\/20261201$/ })).toBe(result.created)

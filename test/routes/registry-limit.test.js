@@ -10,10 +10,10 @@ beforeAll(async () => {
 afterAll(async () => { await app?.close() })
 
 it('a new metric of a request answered 503 holds no place in MAX_METRICS', async () => {
-  await app.storage.writer.close() // from now on every write is refused: 503 not_applied
+  await app.writer.close() // from now on every write is refused: 503 not_applied
   const refused = await app.inject({ method: 'POST', url: '/v1/events', payload: { metric: 'first.try' } })
   expect(refused.statusCode).toBe(503)
   expect(refused.json()).toMatchObject({ outcome: 'not_applied' })
-  expect(await app.storage.registry.admit(['another'])).toEqual({ reserved: ['another'] })
-  expect(await app.storage.registry.admit(['third'])).toMatchObject({ refusal: { limit: 1 } })
+  expect(await app.registry.admit(['another'])).toEqual({ reserved: ['another'] })
+  expect(await app.registry.admit(['third'])).toMatchObject({ refusal: { limit: 1 } })
 })

@@ -1,0 +1,44 @@
+// The retention horizons of a metric at a time, from the
+// configuration: the first UTC day that still has minute detail and the
+// first that still has a daily document (null = forever). Pure.
+const DAY_MS = 86_400_000
+
+function globToRegExp (glob) {
+  const parts = glob.split('**').map(p => p.split('*').map(s => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('[^.]*'))
+  return new RegExp(`^${parts.join('.*')}$`)
+}
+
+/** retentionFor(metric) → { minuteDays, dailyDays } from config (first matching rule, else the variables) */
+export function retentionRulesOf (config) {
+  const rules = (config.retentionRules ?? []).map(r => ({ ...r, re: globToRegExp(r.match) }))
+  const fallback = { minuteDays: config.minuteRetentionDays ?? null, dailyDays: config.dailyRetentionDays ?? null }
+  return metric => {
+    const rule = rules.find(r => r.re.test(metric))
+    if (!rule) return fallback
+    // a rule's field left out follows the variable; null means forever
+    return { minuteDays: rule.minuteDays === undefined ? fallback.minuteDays : rule.minuteDays, dailyDays: rule.dailyDays === undefined ? fallback.dailyDays : rule.dailyDays }
+  }
+}
+
+export function horizonsFor (config) {
+  const retentionFor = retentionRulesOf(config)
+  return (metric, now) => {
+    const today = now - (((now % DAY_MS) + DAY_MS) % DAY_MS)
+    const { minuteDays, dailyDays } = retentionFor(metric)
+    return {
+      minuteFrom: minuteDays == null ? null : today - minuteDays * DAY_MS,
+      dailyFrom: dailyDays == null ? null : today - dailyDays * DAY_MS
+    }
+  }
+}
+
+/** dailyKeptFrom(metric) at `now`, for the check */
+export function dailyKeptFromFor (config, now) {
+  const horizons = horizonsFor(config)
+  return metric => horizons(metric, now).dailyFrom
+}
+
+/** Names the settings in force: a change makes the next retention pass scan every metric from its first day */
+export function rulesFingerprint (config) {
+  return JSON.stringify([config.minuteRetentionDays ?? null, config.dailyRetentionDays ?? null, config.retentionRules ?? []])
+}

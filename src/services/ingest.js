@@ -1,0 +1,80 @@
+// The ingest service (docs/architecture.md, "How a request becomes a
+// bulkWrite"): the one owner of the rules of accepting events. A door
+// (JSON over HTTP, StatsD lines over HTTP, the StatsD listeners) parses its
+// format into events { metric, value, time } and calls submit(); it gets one
+// outcome back and only translates it (src/routes/ingest-reply.js for HTTP).
+//
+// Outcomes:
+//   { outcome: 'applied', accepted }                     every increment acknowledged
+//   { outcome: 'rejected', reason, message, details }    bad events or a full registry; nothing changed
+//   { outcome: 'key_unsupported', message }              an Idempotency-Key where there are no transactions
+//   { outcome: 'key_in_flight' } / { outcome: 'key_reused' } / { outcome: 'replayed', body }
+//   { outcome: 'not_applied', reason }                   nothing was written
+//   { outcome: 'unknown', reason }                       sent, not acknowledged: maybe partly applied
+import { buildWriteUnit } from '../bucket/increments.js'
+import { isDatabaseError } from '../errors.js'
+import { APPLIED, NOT_APPLIED, UNKNOWN } from '../store/write-outcomes.js'
+import { bodyHash, keyId } from '../store/idempotency-store.js'
+import { findInvalidEvent } from './event-rules.js'
+
+const defaultWhere = (index, field) => `events[${index}].${field}`
+
+/** Whether the increments of an answer may be in the database (its new metrics then count toward MAX_METRICS) */
+const maybeWritten = (answer) => answer !== null && (answer.outcome === APPLIED || answer.outcome === UNKNOWN || answer.outcome === 'replayed')
+
+export function createIngestService ({ config, clock, layout, registry, writer, idempotency, preallocator, backend }) {
+  async function write (unit, events, key) {
+    if (!key) return writer.submit(unit)
+    return idempotency.submitOnce({
+      id: keyId(key.identity, key.key),
+      hash: bodyHash(key.body),
+      unit,
+      answer: { accepted: events.length }
+    })
+  }
+
+  return {
+    /**
+     * events: [{ metric, value, time }] (time: epoch ms, resolved by the door).
+     * options.idempotency: { key, identity, body } (body: what the door hashes to tell a reused key)
+     * options.where(index, field): how the door names an event's field in a message
+     * Resolves to one outcome (above); never rejects for a database failure.
+     */
+    async submit (events, { idempotency: key, where = defaultWhere } = {}) {
+      if (key && !idempotency) {
+        return { outcome: 'key_unsupported', message: `Idempotency-Key needs a MongoDB deployment with transactions (a replica set or a sharded cluster); this one (${backend}) has none (GET /readyz: transactions false), so the key cannot be honoured: send the request without it` }
+      }
+      const invalid = findInvalidEvent(events, clock.now(), config)
+      if (invalid) {
+        const path = where(invalid.index, invalid.field)
+        return { outcome: 'rejected', reason: 'invalid_event', message: `${path}: ${invalid.message}`, details: [{ path, message: invalid.message }] }
+      }
+      const unit = buildWriteUnit(events, layout)
+      let answer = null
+      let reserved = []
+      try {
+        const admission = await registry.admit([...unit.metrics.keys()])
+        if (admission.refusal) {
+          const { limit, newMetrics } = admission.refusal
+          return { outcome: 'rejected', reason: 'registry_full', message: `the registry is full: MAX_METRICS = ${limit}; this request would add ${newMetrics} new metric(s)`, details: [admission.refusal] }
+        }
+        reserved = admission.reserved
+        answer = await write(unit, events, key)
+      } catch (err) {
+        // the registry lookup or the key lookup failed: nothing of this request was sent
+        if (!isDatabaseError(err)) throw err
+        return { outcome: NOT_APPLIED, reason: 'the database could not be reached' }
+      } finally {
+        registry.settle(reserved, maybeWritten(answer))
+      }
+      if (answer.outcome !== APPLIED) return answer
+      preallocator.consider(events)
+      return { outcome: APPLIED, accepted: events.length }
+    },
+
+    /** Whether `events` more events would be queued now (the StatsD TCP listener reads on only then) */
+    hasRoom: (events = 1) => writer.hasRoom(events),
+    /** Resolves once `events` more events would be queued */
+    waitForRoom: (events = 1) => writer.waitForRoom(events)
+  }
+}

@@ -1,0 +1,66 @@
+// How a write unit becomes database operations: the one place that knows
+// the shape of an increment upsert and of a registry update. The plain flush
+// (flush-executor.js) and the keyed transaction (idempotency-flush.js) both
+// send what this module builds.
+
+/** The update of a document's increments: upsert, $inc, metric/date on insert */
+export function incrementUpdate (id, { metric, date, inc }) {
+  return {
+    updateOne: {
+      filter: { _id: id },
+      update: { $inc: inc, $setOnInsert: { metric, date: new Date(date) } },
+      upsert: true
+    }
+  }
+}
+
+/** The registry entry of a metric written now: first/last seen merged, last write set */
+export function registryUpdate (name, { firstSeen, lastSeen }, now) {
+  return {
+    updateOne: {
+      filter: { _id: name },
+      update: { $min: { firstSeen: new Date(firstSeen) }, $max: { lastSeen: new Date(lastSeen), lastWrite: new Date(now) } },
+      upsert: true
+    }
+  }
+}
+
+// Each collection's part of a merged unit: the key prefix its outcomes are
+// filed under (the writer answers a unit from the outcomes of its keys),
+// and how an entry becomes an operation.
+const PARTS = [
+  { collection: 'daily', prefix: 'd:', field: 'daily', toOperation: (id, doc) => incrementUpdate(id, doc) },
+  { collection: 'monthly', prefix: 'm:', field: 'monthly', toOperation: (id, doc) => incrementUpdate(id, doc) },
+  { collection: 'metrics', prefix: 'r:', field: 'metrics', toOperation: (name, seen, now) => registryUpdate(name, seen, now) }
+]
+
+/**
+ * A merged unit (see mergeWriteUnits) as operations per collection.
+ * → [{ collection: 'daily'|'monthly'|'metrics', keys: string[], operations: object[] }]
+ * (collections with nothing to write are left out)
+ */
+export function operationsOf (merged, now) {
+  const out = []
+  for (const { collection, prefix, field, toOperation } of PARTS) {
+    const entries = merged[field]
+    if (entries.size === 0) continue
+    const keys = []
+    const operations = []
+    for (const [id, value] of entries) {
+      keys.push(prefix + id)
+      operations.push(toOperation(id, value, now))
+    }
+    out.push({ collection, keys, operations })
+  }
+  return out
+}
+
+/** The keys of a unit's operations, as operationsOf files them: documents (counted for FLUSH_MAX_DOCS) and all */
+export function unitKeys (unit) {
+  const docKeys = []
+  for (const id of unit.daily.keys()) docKeys.push('d:' + id)
+  for (const id of unit.monthly.keys()) docKeys.push('m:' + id)
+  const allKeys = docKeys.slice()
+  for (const name of unit.metrics.keys()) allKeys.push('r:' + name)
+  return { docKeys, allKeys }
+}

@@ -1,0 +1,27 @@
+// The group-commit writer: the queue (write-queue.js) feeding the flush
+// runner (flush-runner.js). It speaks outcomes (write-outcomes.js), never
+// HTTP; what happens is published to `telemetry` (flushed, answered).
+import { createFlushRunner } from './flush-runner.js'
+import { createWriteQueue } from './write-queue.js'
+import { realTimers } from './timers.js'
+
+/**
+ * collections: { daily, monthly, metrics }
+ * options: flushIntervalMs, flushMaxDocs, maxPendingEvents, writeTimeoutMs, maxRetries,
+ *   clock, timers, logger, writeOptions, writesRetried, keyedFlush (see flush-runner.js),
+ *   telemetry ({ publish(name, payload) }, optional)
+ * A unit may carry `settled()`, called once this writer will not apply it any more.
+ */
+export function createWriter (collections, options) {
+  const { timers = realTimers, logger, telemetry, keyedFlush = null } = options
+  const publish = (name, payload) => telemetry?.publish(name, payload)
+  const runFlush = createFlushRunner(collections, { ...options, timers, onFlushed: stats => publish('flushed', stats) })
+  return createWriteQueue({
+    ...options,
+    timers,
+    runFlush,
+    onAnswer: (answer, events) => publish('answered', { ...answer, events }),
+    onError: (err, what) => logger.error({ err }, `writer: ${what} threw`),
+    canTake: unit => unit.idempotency && !keyedFlush ? 'Idempotency-Key needs transactions, which this deployment lacks' : null
+  })
+}

@@ -1,0 +1,38 @@
+// What the services tell observers (docs/architecture.md, "Observability"):
+// one publisher per app, so that several apps in one process (the tests)
+// never see each other's events. A subscriber that throws is logged and
+// never breaks the publisher's work (an answer, a flush).
+//
+// Events and their payloads:
+//   flushed       { durationMs, docs, events, units, statements, retries }  (writer)
+//   answered      { outcome, reason?, events }                              (writer)
+//   preallocated  { kind: 'probabilistic'|'sweep', collection }             (preallocator)
+export const TELEMETRY_EVENTS = Object.freeze(['flushed', 'answered', 'preallocated'])
+
+export function createTelemetry ({ logger } = {}) {
+  const subscribers = new Map(TELEMETRY_EVENTS.map(name => [name, []]))
+  const listOf = (name) => {
+    const list = subscribers.get(name)
+    if (!list) throw new TypeError(`telemetry: unknown event "${name}" (known: ${[...subscribers.keys()].join(', ')})`)
+    return list
+  }
+  return {
+    /** Adds an event name (for a service that publishes its own) */
+    define (name) {
+      if (!subscribers.has(name)) subscribers.set(name, [])
+    },
+    publish (name, payload) {
+      for (const fn of listOf(name)) {
+        try { fn(payload) } catch (err) { logger?.error({ err, event: name }, 'telemetry subscriber threw') }
+      }
+    },
+    subscribe (name, fn) {
+      listOf(name).push(fn)
+      return () => {
+        const list = listOf(name)
+        const i = list.indexOf(fn)
+        if (i >= 0) list.splice(i, 1)
+      }
+    }
+  }
+}
