@@ -66,7 +66,11 @@ def main():
         params = {}
         for key, value in request['params']:
             params.setdefault(key, []).append(value)
-        response = client.get(request['path'], params)
+        try:
+            response = client.get(request['path'], params)
+        except Exception as e:  # graphite-web raised instead of answering
+            answers.append({'status': 500, 'body': '%s: %s' % (type(e).__name__, e)})
+            continue
         text = response.content.decode('utf-8')
         try:
             body = json.loads(text)

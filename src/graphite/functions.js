@@ -149,7 +149,10 @@ function scale (ctx, args) {
 function consolidateBy (ctx, args) {
   const func = args.string(1, 'consolidationFunc')
   if (!CONSOLIDATIONS[func]) throw new TargetValueError(`consolidateBy: ${JSON.stringify(func)} is not one of ${Object.keys(CONSOLIDATIONS).join(', ')}`)
-  return args.seriesList(0).map(s => ({ ...s, consolidationFunc: func }))
+  return args.seriesList(0).map(s => {
+    const name = `consolidateBy(${s.name},"${func}")`
+    return { ...s, consolidationFunc: func, name, pathExpression: name }
+  })
 }
 
 function integral (ctx, args) {

@@ -87,8 +87,10 @@ class Parser {
     const start = this.pos
     this.pos++
     let value = ''
+    // as graphite-web's grammar: a backslash keeps the next character from
+    // closing the string, and both stay in the value (aliasSub's "\\1", "\\.")
     while (this.pos < this.text.length && this.peek() !== quote) {
-      if (this.peek() === '\\' && this.pos + 1 < this.text.length) this.pos++
+      if (this.peek() === '\\' && this.pos + 1 < this.text.length) value += this.text[this.pos++]
       value += this.text[this.pos++]
     }
     if (this.peek() !== quote) { this.pos = start; this.fail('a string that is never closed') }

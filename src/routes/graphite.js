@@ -51,11 +51,11 @@ function timeRange (params, nowMs) {
 }
 
 async function graphiteRoutes (app) {
-  const { config, clock, storage } = app
+  const { config, clock, registry, reader, layout } = app
   const source = createMetricSource({
-    registry: storage.registry,
-    reader: storage.reader,
-    layout: storage.layout,
+    registry,
+    reader,
+    layout,
     maxGlobMetrics: config.graphiteMaxGlobMetrics,
     maxPoints: config.maxPoints
   })
@@ -133,4 +133,4 @@ async function graphiteRoutes (app) {
 }
 
 // Encapsulated inside: the form parser reaches these routes, not /v1/events.
-export default fp(async app => { await app.register(graphiteRoutes) }, { name: 'graphite-api' })
+export default fp(async app => { await app.register(graphiteRoutes) }, { name: 'graphite-api', dependencies: ['auth', 'registry', 'reader', 'collections'] })
