@@ -4,6 +4,7 @@ import { describe, it, expect, beforeAll, afterEach } from 'vitest'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
+import { spawnSync } from 'node:child_process'
 import { MongoClient } from 'mongodb'
 import { startJavaServer, ensureJavaServerBuilt } from '../../src/db/java-server.js'
 import { startEmbeddedMongo } from '../../src/db/embedded.js'
@@ -75,47 +76,67 @@ describe('mongo-java-server', () => {
   }, 40_000)
 })
 
+// A mongod at hand without a download: MONGOMS_SYSTEM_BINARY, else one on the PATH.
+const installedMongod = process.env.MONGOMS_SYSTEM_BINARY || spawnSync('sh', ['-c', 'command -v mongod'], { encoding: 'utf8' }).stdout.trim() || null
+
 describe('startEmbeddedMongo', () => {
-  const saved = process.env.STATBUCKET_EMBEDDED
+  const saved = { ...process.env }
   afterEach(() => {
-    if (saved === undefined) delete process.env.STATBUCKET_EMBEDDED
-    else process.env.STATBUCKET_EMBEDDED = saved
+    for (const name of ['STATBUCKET_EMBEDDED', 'MONGOMS_VERSION', 'MONGOMS_DOWNLOAD_URL', 'MONGOMS_DOWNLOAD_DIR', 'MONGOMS_SYSTEM_BINARY']) {
+      if (saved[name] === undefined) delete process.env[name]
+      else process.env[name] = saved[name]
+    }
   })
 
-  it('auto ends up on a working backend', async () => {
+  /** No mongod can be had: a version no cache holds, a download address where nothing listens */
+  function withoutMongod () {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'statbucket-nomongod-'))
+    cleanups.push(async () => fs.rmSync(dir, { recursive: true, force: true }))
+    delete process.env.MONGOMS_SYSTEM_BINARY
+    process.env.MONGOMS_VERSION = '0.0.1'
+    process.env.MONGOMS_DOWNLOAD_URL = 'http://127.0.0.1:9/mongodb-none.tgz'
+    process.env.MONGOMS_DOWNLOAD_DIR = dir
+  }
+
+  it('auto falls back to the Java server when no mongod can be had', async () => {
+    withoutMongod()
     process.env.STATBUCKET_EMBEDDED = 'auto'
     const db = await startEmbeddedMongo({ downloadTimeoutMs: 20_000 })
     cleanups.push(db.stop)
-    expect(['mongod', 'mongo-java-server']).toContain(db.backend)
+    expect(db.backend).toBe('mongo-java-server')
 
     const client = await connect(db.uri)
     const test = client.db('embedded_auto')
     expect((await test.command({ ping: 1 })).ok).toBe(1)
     await test.collection('c').insertOne({ _id: 1 })
     expect(await test.collection('c').countDocuments()).toBe(1)
-    expect(await detectBackend(test)).toBe(db.backend)
-    // standalone mongod and the Java server alike: no transactions
+    expect(await detectBackend(test)).toBe('mongo-java-server')
     expect(await supportsTransactions(client, test)).toBe(false)
     await client.close()
     await db.stop()
   }, 55_000)
 
-  it('mongod only: runs one or explains how to set MONGODB_URI', async () => {
+  it('mongod only, with no mongod to be had: explains how to set MONGODB_URI', async () => {
+    withoutMongod()
     process.env.STATBUCKET_EMBEDDED = 'mongod'
-    let db
-    try {
-      db = await startEmbeddedMongo({ downloadTimeoutMs: 20_000 })
-    } catch (err) {
-      console.log(`no mongod here (expected offline): ${err.message.split('\n').at(-1).trim()}`)
-      expect(err.message).toContain('MONGODB_URI=mongodb://127.0.0.1:27017 npm start')
-      expect(err.message).toContain('mongod (mongodb-memory-server-core):')
-      expect(err.message).not.toContain('mongo-java-server:')
-      return
-    }
+    const err = await startEmbeddedMongo({ downloadTimeoutMs: 20_000 }).then(() => null, e => e)
+    expect(err).toBeInstanceOf(Error)
+    expect(err.message).toContain('MONGODB_URI=mongodb://127.0.0.1:27017 npm start')
+    expect(err.message).toContain('mongod (mongodb-memory-server-core):')
+    expect(err.message).not.toContain('mongo-java-server:')
+  }, 55_000)
+
+  if (!installedMongod) console.log('skipped "auto runs an installed mongod": no mongod here (set MONGOMS_SYSTEM_BINARY or put mongod on the PATH to run it)')
+  it.skipIf(!installedMongod)('auto runs an installed mongod, a standalone without transactions', async () => {
+    process.env.MONGOMS_SYSTEM_BINARY = installedMongod
+    process.env.STATBUCKET_EMBEDDED = 'auto'
+    const db = await startEmbeddedMongo({ downloadTimeoutMs: 20_000 })
     cleanups.push(db.stop)
     expect(db.backend).toBe('mongod')
     const client = await connect(db.uri)
     expect(await detectBackend(client.db('x'))).toBe('mongod')
+    expect(await supportsTransactions(client, client.db('x'))).toBe(false)
+    await client.close()
     await db.stop()
   }, 55_000)
 

@@ -71,6 +71,7 @@ describe('GET /metrics', () => {
   })
 
   it('counts rejected events by status, and reads by route pattern', async () => {
+    expect((await post({ metric: 'm.a' })).statusCode).toBe(200) // a metric to read
     const before = await scrape()
     expect((await post([{ metric: 'ok' }, { metric: 'bad name' }, { metric: 'ok2' }])).statusCode).toBe(400)
     expect((await post('metric=x', { 'content-type': 'application/x-www-form-urlencoded' })).statusCode).toBe(415)
@@ -112,17 +113,26 @@ describe('GET /metrics', () => {
   })
 
   it('has process metrics, and calls the extra observer hooks too', async () => {
+    const seen = { ...extraHooks }
+    preallocate = true
+    try {
+      expect((await post({ metric: 'hooks.a' })).statusCode).toBe(200)
+      await app.preallocator.idle()
+    } finally {
+      preallocate = false
+    }
     const samples = await scrape()
     expect(samples.has('process_cpu_user_seconds_total')).toBe(true)
     expect(samples.has('nodejs_heap_size_used_bytes')).toBe(true)
-    expect(extraHooks.flushed).toBeGreaterThan(0)
-    expect(extraHooks.answered).toBeGreaterThan(0)
-    expect(extraHooks.preallocated).toBeGreaterThan(0)
+    expect(extraHooks.flushed).toBeGreaterThan(seen.flushed)
+    expect(extraHooks.answered).toBeGreaterThan(seen.answered)
+    expect(extraHooks.preallocated).toBeGreaterThan(seen.preallocated)
   })
 
   it('keeps one registry per app', async () => {
     const other = await testApp('prometheus2', { clock: manualClock(NOW), env: { PREALLOC_PROBABILITY: '0' } })
     try {
+      expect((await post({ metric: 'mine.a' })).statusCode).toBe(200)
       const mine = await scrape()
       const fresh = await scrape(other)
       expect(mine.get('statbucket_events_accepted_total')).toBeGreaterThan(0)

@@ -56,10 +56,13 @@ describe('probabilistic preallocation', () => {
     expect(await never.mongo.db.collection('daily').countDocuments({ metric: 'p.zero' })).toBe(1)
     // Dec 1 event (within MAX_FUTURE_MS? no: 4 h ahead) is refused; use the clock's last minutes instead
     clock.set(Date.UTC(2026, 10, 30, 23, 58))
-    expect((await post(always, { metric: 'p.edge', ts: '2026-12-01T00:01:00Z' })).statusCode).toBe(200)
-    await always.preallocator.idle()
-    expect(await always.mongo.db.collection('daily').findOne({ _id: 'p.edge/20261202' })).toBeNull()
-    clock.set(NOW)
+    try {
+      expect((await post(always, { metric: 'p.edge', ts: '2026-12-01T00:01:00Z' })).statusCode).toBe(200)
+      await always.preallocator.idle()
+      expect(await always.mongo.db.collection('daily').findOne({ _id: 'p.edge/20261202' })).toBeNull()
+    } finally {
+      clock.set(NOW)
+    }
   })
 })
 

@@ -40,7 +40,9 @@ describe('with WRITE_TOKENS and READ_TOKENS', () => {
   })
 
   it('queries: 401 without, 403 with a write token, 200 with any read token', async () => {
-    for (const url of ['/v1/metrics', `/v1/metrics/acc.a/series?from=${NOW - 3_600_000}&to=${NOW}`, '/v1/metrics/acc.a/ytd?year=2026']) {
+    const written = await app.inject({ method: 'POST', url: '/v1/events', payload: { metric: 'acc.q', ts: NOW }, headers: bearer(WRITE) })
+    expect(written.statusCode).toBe(200)
+    for (const url of ['/v1/metrics', `/v1/metrics/acc.q/series?from=${NOW - 3_600_000}&to=${NOW}`, '/v1/metrics/acc.q/ytd?year=2026']) {
       expect((await get(url)).statusCode, url).toBe(401)
       expect((await get(url, bearer(WRITE))).statusCode, url).toBe(403)
       expect((await get(url, bearer(READ))).statusCode, url).toBe(200)
