@@ -8,7 +8,12 @@ import { makeSeries } from './series.js'
 
 const PAGE = 1000
 
-export function createMetricSource ({ registry, reader, layout, maxGlobMetrics, maxPoints }) {
+/**
+ * minuteFrom(metric) → epoch ms of the first UTC day that still keeps minute
+ * detail (null: forever). /render reads minutes only: a range reaching before
+ * that is refused (400) rather than answered with zeros for detail deleted.
+ */
+export function createMetricSource ({ registry, reader, layout, maxGlobMetrics, maxPoints, minuteFrom = () => null }) {
   const tooMany = pattern => new BadRequestError(`${JSON.stringify(pattern)} matches more than GRAPHITE_MAX_GLOB_METRICS = ${maxGlobMetrics} metrics; narrow the pattern`)
 
   /** Every registry name under the pattern's literal prefix, page by page */
@@ -58,6 +63,12 @@ export function createMetricSource ({ registry, reader, layout, maxGlobMetrics, 
     const { start, end, points } = minuteWindow(startTime, endTime)
     if (points > maxPoints) {
       throw new BadRequestError(`${JSON.stringify(pathExpression)} over this range is ${points} one-minute points per series, more than MAX_POINTS = ${maxPoints}; shorten the range`)
+    }
+    for (const metric of names) {
+      const horizon = minuteFrom(metric)
+      if (horizon !== null && start * 1000 < horizon) {
+        throw new BadRequestError(`${metric} keeps one-minute detail from ${new Date(horizon).toISOString()} on (MINUTE_RETENTION_DAYS or its retention rule); /render answers minutes only: start the range there or later`)
+      }
     }
     const series = await Promise.all(names.map(async metric => {
       const docs = await reader.seriesDocs(metric, 'minute', start * 1000, end * 1000)

@@ -3,6 +3,7 @@
 // READ_TOKENS guard every route. Times are instants (epoch seconds, relative
 // offsets); absolute forms are read in UTC.
 import fp from 'fastify-plugin'
+import { horizonsFor } from '../bucket/retention-horizons.js'
 import { BadRequestError } from '../errors.js'
 import { AtTimeError, parseAtTime } from '../graphite/attime.js'
 import { checkFunctions, evaluate, UnknownFunctionError } from '../graphite/evaluator.js'
@@ -52,12 +53,14 @@ function timeRange (params, nowMs) {
 
 async function graphiteRoutes (app) {
   const { config, clock, registry, reader, layout } = app
+  const minuteHorizon = horizonsFor(config)
   const source = createMetricSource({
     registry,
     reader,
     layout,
     maxGlobMetrics: config.graphiteMaxGlobMetrics,
-    maxPoints: config.maxPoints
+    maxPoints: config.maxPoints,
+    minuteFrom: metric => minuteHorizon(metric, clock.now()).minuteFrom
   })
   const read = { config: { access: 'read' } }
 

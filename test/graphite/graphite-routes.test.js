@@ -12,7 +12,7 @@ let app
 beforeAll(async () => {
   app = await testApp('graphite_routes', {
     clock: manualClock(NOW),
-    env: { PREALLOC_PROBABILITY: '0', READ_TOKENS: READ, WRITE_TOKENS: WRITE, GRAPHITE_MAX_GLOB_METRICS: '3', MAX_POINTS: '1440' }
+    env: { PREALLOC_PROBABILITY: '0', READ_TOKENS: READ, WRITE_TOKENS: WRITE, GRAPHITE_MAX_GLOB_METRICS: '3', MAX_POINTS: '1440', MINUTE_RETENTION_DAYS: '0' }
   })
   const events = ['g.a', 'g.b', 'g.c', 'g.d', 'h.one'].map((metric, i) => ({ metric, value: i + 1, ts: NOW - 60_000 * (i + 1) }))
   const res = await app.inject({ method: 'POST', url: '/v1/events', headers: { authorization: `Bearer ${WRITE}` }, payload: events })
@@ -46,7 +46,7 @@ describe('Graphite routes', () => {
       ['target=g.a&format=json&tz=Europe/Paris', /tz=Europe\/Paris/]
     ]
     for (const [query, message] of bad) {
-      const res = await get('/render?' + query)
+      const res = await get('/render?from=-1h&' + query)
       expect(res.statusCode, query).toBe(400)
       expect(res.json().message, query).toMatch(message)
     }
@@ -56,11 +56,19 @@ describe('Graphite routes', () => {
     const glob = await get('/render?format=json&target=g.*')
     expect(glob.statusCode).toBe(400)
     expect(glob.json().message).toMatch(/"g\.\*" matches more than GRAPHITE_MAX_GLOB_METRICS = 3/)
-    expect((await get('/render?format=json&target=g.{a,b,c}')).statusCode).toBe(200)
+    expect((await get('/render?format=json&from=-1h&target=g.{a,b,c}')).statusCode).toBe(200)
     const long = await get('/render?format=json&target=h.one&from=-2d')
     expect(long.statusCode).toBe(400)
     expect(long.json().message).toMatch(/"h\.one" over this range is 2880 one-minute points per series, more than MAX_POINTS = 1440/)
     expect((await get('/metrics/find?query=g.*')).statusCode).toBe(400)
+  })
+
+  it('refuse a range before the minute detail kept rather than answer zeros for it', async () => {
+    // MINUTE_RETENTION_DAYS = 0: minutes from today 00:00 UTC on
+    const res = await get('/render?format=json&target=h.one&from=-10h')
+    expect(res.statusCode).toBe(400)
+    expect(res.json().message).toMatch(/h\.one keeps one-minute detail from 2025-03-10T00:00:00\.000Z on/)
+    expect((await get('/render?format=json&target=h.one&from=-9h')).statusCode).toBe(200)
   })
 
   it('take targets from a form-encoded POST body, as Grafana sends them', async () => {
