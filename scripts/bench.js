@@ -5,9 +5,9 @@
 import { randomBytes } from 'node:crypto'
 import { loadConfig } from '../src/config.js'
 import { detectBackend } from '../src/store/database-capabilities.js'
-import { UsageError } from '../src/loadgen/args.js'
-import { BENCH_HELP, SCALES, chooseScale, parseBenchArgs } from '../src/loadgen/bench-args.js'
-import { evaluateTargets, fmt, renderMarkdown } from '../src/loadgen/bench-report.js'
+import { UsageError } from './lib/args.js'
+import { BENCH_HELP, SCALES, chooseScale, parseBenchArgs } from './lib/bench-args.js'
+import { evaluateTargets, fmt, renderMarkdown } from './lib/bench-report.js'
 import { describeBackend, describeMachine, versions } from './lib/bench-env.js'
 import { benchHttpBatched, benchNaive, benchSingle, benchWriter, dailySum } from './lib/bench-ingest.js'
 import { benchReads, seedReads } from './lib/bench-reads.js'
@@ -15,7 +15,7 @@ import { benchGraphite } from './lib/bench-graphite.js'
 import { benchStorage } from './lib/bench-storage.js'
 import { benchJobs } from './lib/bench-jobs.js'
 import { benchTalk } from './lib/bench-talk.js'
-import { NOISY_BELOW } from '../src/loadgen/summary.js'
+import { NOISY_BELOW } from './lib/summary.js'
 import { connectMongo } from './lib/mongo-target.js'
 import { startServerProcess } from './lib/server-process.js'
 
@@ -99,12 +99,30 @@ async function main (argv) {
         ? `yes (${fmt(http.acknowledgedEvents)} acknowledged, ${fmt(inDb)} in the day documents)`
         : `**NO** (${fmt(http.acknowledgedEvents)} acknowledged, ${fmt(inDb)} in the day documents, ${fmt(http.sentEvents)} sent)`
       rssByPhase['batched ingest'] = http.rssPeakBytes
-      figures.ingest = { naive, writer, http }
+      // the same HTTP batches with a fixed 10 ms cut instead of adaptive group commit
+      log(`ingest: HTTP batches of 1,000 with FLUSH_INTERVAL_MS=10, ${scale.warmupSeconds} s warm-up + ${s} s`)
+      const fixed = await startServerProcess({ MONGODB_URI: database.uri, MONGODB_DB: dbName, LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn', FLUSH_INTERVAL_MS: '10' })
+      let httpFixed
+      try {
+        httpFixed = await benchHttpBatched({ server: fixed, seconds: s, warmupSeconds: scale.warmupSeconds, prefix: 'bench.http10.' })
+      } finally {
+        await fixed.stop()
+      }
+      log(`  ${fmt(httpFixed.eventsPerS)} events/s`)
+      figures.ingest = { naive, writer, http, httpFixed }
     }
     if (opts.only.includes('single')) {
       log(`single-event requests: 64 connections, ${scale.warmupSeconds} s warm-up + ${scale.phaseSeconds} s`)
       figures.single = await benchSingle({ server, seconds: scale.phaseSeconds, warmupSeconds: scale.warmupSeconds })
       log(`  ${fmt(figures.single.requestsPerS)} req/s, p99 ${figures.single.p99Ms} ms`)
+      log(`single-event requests to a bare Fastify route of the same shape (no database), ${scale.warmupSeconds} s warm-up + ${scale.phaseSeconds} s`)
+      const bare = await startServerProcess({ BENCH_BARE: '1', LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn' })
+      try {
+        figures.bare = await benchSingle({ server: bare, seconds: scale.phaseSeconds, warmupSeconds: scale.warmupSeconds })
+      } finally {
+        await bare.stop()
+      }
+      log(`  ${fmt(figures.bare.requestsPerS)} req/s, p99 ${figures.bare.p99Ms} ms`)
       rssByPhase['single-event'] = figures.single.rssPeakBytes
     }
     let readSeed = null

@@ -3,11 +3,11 @@
 import autocannon from 'autocannon'
 import { buildWriteUnit } from '../../src/bucket/increments.js'
 import { hierarchicalLayout } from '../../src/bucket/layouts.js'
-import { percentile } from '../../src/loadgen/minute-stats.js'
+import { percentile } from './minute-stats.js'
 import { createWriter } from '../../src/store/writer.js'
 import { systemClock } from '../../src/clock.js'
 import { naiveWrite } from './mongo-target.js'
-import { metricNames } from '../../src/loadgen/args.js'
+import { metricNames } from './args.js'
 
 const noop = () => {}
 const quiet = { debug: noop, info: noop, warn: noop, error: noop }

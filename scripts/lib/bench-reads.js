@@ -2,8 +2,8 @@
 import { eventIncrements } from '../../src/bucket/increments.js'
 import { hierarchicalLayout } from '../../src/bucket/layouts.js'
 import { DAY_MS, startOfDay, utcParts } from '../../src/bucket/time.js'
-import { metricNames } from '../../src/loadgen/args.js'
-import { seededRandom } from '../../src/loadgen/sim-clock.js'
+import { metricNames } from './args.js'
+import { seededRandom } from './sim-clock.js'
 import { createReader } from '../../src/store/reader.js'
 import { cannon } from './bench-ingest.js'
 

@@ -5,6 +5,7 @@
 // or SIGTERM. Configuration comes from the environment (as `npm start`).
 import { buildApp } from '../../src/app.js'
 import { loadConfig } from '../../src/config.js'
+import { buildBareApp } from './bare-app.js'
 
 const counters = { flushes: 0, statements: 0, flushedEvents: 0, flushedUnits: 0, flushMs: 0, retries: 0, answered: {}, preallocated: 0 }
 let rssPeak = 0
@@ -27,7 +28,11 @@ const observer = {
 }
 
 const config = loadConfig({ ...process.env, HOST: '127.0.0.1', PORT: '0' })
-const app = await buildApp({ config, logger: { level: config.logLevel }, observer, sweepSchedule: process.env.BENCH_SWEEP === '1' })
+// BENCH_BARE=1: the yardstick instead (bare-app.js), a route of the same shape with nothing behind it
+const bare = process.env.BENCH_BARE === '1'
+const app = bare
+  ? await buildBareApp(config)
+  : await buildApp({ config, logger: { level: config.logLevel }, observer, sweepSchedule: process.env.BENCH_SWEEP === '1' })
 await app.listen({ host: '127.0.0.1', port: 0 })
 
 let closing = null
@@ -53,4 +58,4 @@ process.on('message', (msg) => {
     close()
   }
 })
-process.send({ type: 'listening', port: app.server.address().port, backend: app.mongo.backend, layout: app.layout.name })
+process.send({ type: 'listening', port: app.server.address().port, backend: bare ? 'none' : app.mongo.backend, layout: bare ? 'none' : app.layout.name })

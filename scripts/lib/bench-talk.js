@@ -4,9 +4,9 @@
 // with and without probabilistic preallocation.
 import { LAYOUTS } from '../../src/bucket/layouts.js'
 import { DAY_MS, startOfDay } from '../../src/bucket/time.js'
-import { metricNames } from '../../src/loadgen/args.js'
-import { seededRandom } from '../../src/loadgen/sim-clock.js'
-import { phaseFigures } from '../../src/loadgen/summary.js'
+import { metricNames } from './args.js'
+import { seededRandom } from './sim-clock.js'
+import { phaseFigures } from './summary.js'
 import { runPhase } from './load-run.js'
 import { connectMongo, createMongoTarget } from './mongo-target.js'
 

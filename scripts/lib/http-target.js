@@ -1,38 +1,6 @@
 // Load generator target: statbucket's HTTP API.
-import http from 'node:http'
-import https from 'node:https'
+import { createHttpClient } from './http-client.js'
 import { DAY_MS, startOfDay, startOfMonth, addMonths } from '../../src/bucket/time.js'
-
-const REQUEST_TIMEOUT_MS = 60_000
-
-export function createHttpClient ({ url, token, connections = 8 }) {
-  const base = new URL(url)
-  const lib = base.protocol === 'https:' ? https : http
-  const agent = new lib.Agent({ keepAlive: true, maxSockets: connections })
-  function request (method, path, body) {
-    return new Promise((resolve) => {
-      const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body))
-      const headers = { accept: 'application/json' }
-      if (payload) { headers['content-type'] = 'application/json'; headers['content-length'] = payload.length }
-      if (token) headers.authorization = `Bearer ${token}`
-      const req = lib.request(new URL(path, base), { method, agent, headers, timeout: REQUEST_TIMEOUT_MS }, (res) => {
-        const chunks = []
-        res.on('data', c => chunks.push(c))
-        res.on('end', () => {
-          const text = Buffer.concat(chunks).toString('utf8')
-          let json = null
-          try { json = JSON.parse(text) } catch {}
-          resolve({ status: res.statusCode, json, text })
-        })
-        res.on('error', err => resolve({ status: 0, error: err }))
-      })
-      req.on('timeout', () => req.destroy(new Error(`no answer within ${REQUEST_TIMEOUT_MS} ms`)))
-      req.on('error', err => resolve({ status: 0, error: err }))
-      req.end(payload)
-    })
-  }
-  return { request, close: () => agent.destroy() }
-}
 
 /** What an answer means for the events it carried */
 export function outcomeOf ({ status, json }) {
@@ -47,7 +15,7 @@ export async function createHttpTarget ({ url, token, concurrency, layout }) {
   const ready = await client.request('GET', '/readyz')
   if (ready.status !== 200) {
     client.close()
-    const why = ready.error ? ready.error.message : `answered ${ready.status} ${ready.text?.slice(0, 200)}`
+    const why = ready.error ? ready.error : `answered ${ready.status} ${ready.text?.slice(0, 200)}`
     throw new Error(`statbucket at ${url} is not ready: GET /readyz ${why}`)
   }
   const info = ready.json ?? {}
@@ -73,7 +41,7 @@ export async function createHttpTarget ({ url, token, concurrency, layout }) {
     async send (events) {
       const res = await client.request('POST', '/v1/events', events.length === 1 ? events[0] : events)
       const outcome = outcomeOf(res)
-      return { outcome, status: res.status, message: res.error?.message ?? res.json?.message ?? res.text?.slice(0, 300) }
+      return { outcome, status: res.status, message: res.error ?? res.json?.message ?? res.text?.slice(0, 300) }
     },
     /** Sums of the metrics' day documents and month documents over [from, to), through the API */
     async totals (metrics, from, to) {

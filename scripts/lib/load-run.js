@@ -1,8 +1,8 @@
 // The closed-loop engine of the load generator: `concurrency` workers each
 // send a batch, wait for its answer, record it by the simulated minute it
 // was sent in, and send the next, until simulated time reaches the end.
-import { createSimClock } from '../../src/loadgen/sim-clock.js'
-import { createMinuteRecorder, minuteRows } from '../../src/loadgen/minute-stats.js'
+import { createSimClock } from './sim-clock.js'
+import { createMinuteRecorder, minuteRows } from './minute-stats.js'
 
 /**
  * target: { begin(clock), send(events) → { outcome, status?, message? } }

@@ -3,19 +3,16 @@
 // of what was sent and what was acknowledged, and the database's totals.
 // Everything is loopback-only and bounded in time; every process started
 // here is killed by stopAll() (afterAll) or, failing that, on exit.
-import { spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
-import fs from 'node:fs'
 import http from 'node:http'
-import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
 import { MongoClient } from 'mongodb'
+import { startChildServer } from '../../scripts/lib/child-server.js'
+import { httpRequest } from '../../scripts/lib/http-client.js'
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url))
+export { rssKb } from '../../scripts/lib/child-server.js'
+
 const SERVER = fileURLToPath(new URL('../../src/server.js', import.meta.url))
-
-const children = new Set()
-process.on('exit', () => { for (const c of children) c.kill('SIGKILL') })
 
 export const sleep = ms => new Promise(resolve => setTimeout(resolve, ms))
 
@@ -35,111 +32,27 @@ export async function waitFor (check, { timeoutMs, intervalMs = 100, what = 'con
 }
 
 /**
- * Spawns `node src/server.js` with env on top of a clean base (PORT=0: the
- * port is read from the "Server listening" log line). Resolves once it
- * listens. → { pid, port, url, child, logs, exited (promise of {code, signal}), kill(signal), rssKb() }
+ * Starts `node src/server.js` (scripts/lib/child-server.js) with env on top
+ * of a clean base (PORT=0: the port is read from the "listening at" log
+ * line). → { pid, port, child, logs, stderr, exited, alive(), kill(signal), rssKb(), stop() (SIGKILL) }
  */
-export async function startStatbucket (env, { startTimeoutMs = 30_000 } = {}) {
+export function startStatbucket (env, { startTimeoutMs = 30_000 } = {}) {
   const baseEnv = { PATH: process.env.PATH, HOME: process.env.HOME, NODE_OPTIONS: '' }
-  const child = spawn(process.execPath, [SERVER], {
-    cwd: ROOT,
+  return startChildServer({
+    script: SERVER,
     env: { ...baseEnv, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', PREALLOC_PROBABILITY: '0', ...env },
-    stdio: ['ignore', 'pipe', 'pipe']
+    startTimeoutMs
   })
-  children.add(child)
-  const exited = new Promise(resolve => child.once('exit', (code, signal) => {
-    children.delete(child)
-    resolve({ code, signal })
-  }))
-  const logs = [] // parsed JSON lines (and { raw } for others)
-  const stderr = []
-  createInterface({ input: child.stdout }).on('line', line => {
-    try { logs.push(JSON.parse(line)) } catch { logs.push({ raw: line }) }
-  })
-  createInterface({ input: child.stderr }).on('line', line => stderr.push(line))
-
-  const port = await Promise.race([
-    waitFor(() => {
-      for (const entry of logs) {
-        const m = /listening at http:\/\/127\.0\.0\.1:(\d+)/.exec(entry.msg ?? '')
-        if (m) return Number(m[1])
-      }
-      return null
-    }, { timeoutMs: startTimeoutMs, intervalMs: 50, what: 'statbucket to listen' }),
-    exited.then(({ code, signal }) => {
-      throw new Error(`statbucket exited (${signal ?? code}) before listening:\n${stderr.join('\n')}\n${logs.map(l => l.raw ?? JSON.stringify(l)).join('\n')}`)
-    })
-  ]).catch(err => { child.kill('SIGKILL'); throw err })
-
-  return {
-    pid: child.pid,
-    port,
-    child,
-    logs,
-    stderr,
-    exited,
-    alive: () => child.exitCode === null && child.signalCode === null,
-    kill: signal => child.kill(signal),
-    rssKb: () => rssKb(child.pid),
-    /** Kills it (SIGKILL) unless it already exited; waits for the exit. */
-    async stop () {
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
-      await exited
-    }
-  }
-}
-
-export function rssKb (pid) {
-  try {
-    const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8')
-    const m = /^VmRSS:\s+(\d+) kB/m.exec(status)
-    return m ? Number(m[1]) : null
-  } catch {
-    return null
-  }
 }
 
 /**
- * One HTTP request on loopback. Never rejects: → { status, headers, body, ms }
- * or { error (code or message), ms }. A request still unanswered after
- * timeoutMs is aborted and reported as { error: 'TIMEOUT' }.
+ * One HTTP request on loopback (scripts/lib/http-client.js). Never rejects:
+ * → { status, headers, body (parsed JSON, else the text), ms } or { error, ms }.
  */
-export function request (port, { method = 'GET', path, body, headers = {}, timeoutMs = 30_000, agent = false }) {
-  const started = performance.now()
-  const payload = body === undefined ? undefined : Buffer.from(typeof body === 'string' ? body : JSON.stringify(body))
-  return new Promise(resolve => {
-    let settled = false
-    const done = result => {
-      if (settled) return
-      settled = true
-      clearTimeout(timer)
-      resolve({ ...result, ms: performance.now() - started })
-    }
-    const req = http.request({
-      host: '127.0.0.1',
-      port,
-      method,
-      path,
-      agent,
-      headers: {
-        ...(payload ? { 'content-type': 'application/json', 'content-length': payload.length } : {}),
-        ...headers
-      }
-    }, res => {
-      const chunks = []
-      res.on('data', c => chunks.push(c))
-      res.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8')
-        let parsed = text
-        try { parsed = JSON.parse(text) } catch {}
-        done({ status: res.statusCode, headers: res.headers, body: parsed })
-      })
-      res.on('error', err => done({ error: err.code ?? err.message }))
-    })
-    const timer = setTimeout(() => { req.destroy(); done({ error: 'TIMEOUT' }) }, timeoutMs)
-    req.on('error', err => done({ error: err.code ?? err.message }))
-    req.end(payload)
-  })
+export async function request (port, { method = 'GET', path, body, headers = {}, timeoutMs = 30_000, agent = false }) {
+  const res = await httpRequest(`http://127.0.0.1:${port}`, { method, path, body, headers, timeoutMs, agent })
+  if (res.error) return { error: res.error, ms: res.ms }
+  return { status: res.status, headers: res.headers, body: res.json ?? res.text, ms: res.ms }
 }
 
 /** A client's own books: per metric, what it sent and what each answer said. */

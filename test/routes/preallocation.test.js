@@ -93,14 +93,17 @@ describe('sweep', () => {
   })
 })
 
-describe('sweep rate and close', () => {
+// NOW is Nov 30: each metric's tomorrow is a month's first day, two documents
+async function sweepRateApp (label) {
+  const app = await testApp(label, { clock, env: { PREALLOC_PROBABILITY: '0', PREALLOC_SWEEP_RATE: '4' } })
+  const payload = Array.from({ length: 5 }, (_, i) => ({ metric: `r.${i}` }))
+  expect((await app.inject({ method: 'POST', url: '/v1/events', payload })).statusCode).toBe(200)
+  return app
+}
+
+describe('sweep rate', () => {
   let app
-  beforeAll(async () => {
-    // NOW is Nov 30: each metric's tomorrow is a month's first day, two documents
-    app = await testApp('sweeprate', { clock, env: { PREALLOC_PROBABILITY: '0', PREALLOC_SWEEP_RATE: '4' } })
-    const payload = Array.from({ length: 5 }, (_, i) => ({ metric: `r.${i}` }))
-    expect((await app.inject({ method: 'POST', url: '/v1/events', payload })).statusCode).toBe(200)
-  })
+  beforeAll(async () => { app = await sweepRateApp('sweeprate') })
   afterAll(async () => { await app?.close() })
 
   it('writes at most PREALLOC_SWEEP_RATE documents per second', async () => {
@@ -109,9 +112,14 @@ describe('sweep rate and close', () => {
     // 10 documents at 4 per second cannot take less than 2.5 s (a lower bound: slowness cannot break it)
     expect(performance.now() - started).toBeGreaterThanOrEqual(2400)
   })
+})
+
+describe('sweep and close', () => {
+  let app
+  beforeAll(async () => { app = await sweepRateApp('sweepclose') })
+  afterAll(async () => { await app?.close() })
 
   it('stops a running sweep when the app closes', async () => {
-    await app.mongo.db.collection('daily').deleteMany({ _id: /\/20261201$/ })
     const running = app.sweep.runOnce()
     await new Promise(resolve => setTimeout(resolve, 300))
     await app.sweep.stop()

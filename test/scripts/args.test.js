@@ -3,8 +3,8 @@
 import { execFile } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
-import { UsageError, metricNames, parseLoadgenArgs } from '../../src/loadgen/args.js'
-import { SECTIONS, chooseScale, parseBenchArgs } from '../../src/loadgen/bench-args.js'
+import { UsageError, metricNames, parseLoadgenArgs } from '../../scripts/lib/args.js'
+import { SECTIONS, chooseScale, parseBenchArgs } from '../../scripts/lib/bench-args.js'
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url))
 const NOW = Date.UTC(2026, 10, 21, 14, 30)
@@ -80,6 +80,13 @@ describe('parseLoadgenArgs', () => {
     expect(() => parse('--url', 'http://a', '--start', '2026-01-01', '--max-age-days', '30')).toThrow(/MAX_AGE_DAYS \(30\)/)
     // --mongodb has no service window
     expect(parse('--mongodb', 'mongodb://h', '--start', '2020-01-01').start).toBe(Date.UTC(2020, 0, 1))
+  })
+
+  it('writes a report named by a bare file name under reports/ (ignored by git), a path as given', () => {
+    expect(parse('--url', 'http://a', '--report', 'midnight.svg').report).toBe('reports/midnight.svg')
+    expect(parse('--url', 'http://a', '--report', './midnight.svg').report).toBe('./midnight.svg')
+    expect(parse('--url', 'http://a', '--report', '/tmp/x/flat.html').report).toBe('/tmp/x/flat.html')
+    expect(parse('--url', 'http://a').report).toBe(null)
   })
 
   it('names metrics with a prefix and zero-padded numbers', () => {

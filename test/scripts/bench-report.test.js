@@ -1,7 +1,7 @@
 // The benchmark's ratios, targets and markdown (pure): nothing is invented,
 // a figure not measured prints as n/a.
 import { describe, expect, it } from 'vitest'
-import { bytes, evaluateTargets, headlineFigures, renderMarkdown } from '../../src/loadgen/bench-report.js'
+import { bytes, evaluateTargets, headlineFigures, renderMarkdown } from '../../scripts/lib/bench-report.js'
 
 const env = {
   date: '2026-11-21T14:00:00Z',
@@ -24,9 +24,11 @@ const figures = {
   ingest: {
     naive: { eventsPerS: 2000, concurrency: 16, statementsPerEvent: 2, p50Ms: 1, p99Ms: 5 },
     writer: { eventsPerS: 100_000, concurrency: 16, statementsPerEvent: 0.04, p50Ms: 50, p99Ms: 90 },
-    http: { eventsPerS: 60_000, connections: 16, batch: 1000, statementsPerEvent: 0.03, p50Ms: 100, p99Ms: 200, service, check: 'yes' }
+    http: { eventsPerS: 60_000, connections: 16, batch: 1000, statementsPerEvent: 0.03, p50Ms: 100, p99Ms: 200, service, check: 'yes' },
+    httpFixed: { eventsPerS: 64_000, connections: 16, batch: 1000, statementsPerEvent: 0.02, p50Ms: 90, p99Ms: 180, service }
   },
   single: { requestsPerS: 4000, p50Ms: 12, p99Ms: 60, connections: 64, seconds: 8, non2xx: 0, errors: 0, service },
+  bare: { requestsPerS: 10_000, p50Ms: 5, p99Ms: 9, connections: 64, seconds: 8, non2xx: 0, errors: 0, service },
   reads: {
     seed: { metrics: 25, days: 400, eventsPerDay: 24, dailyDocs: 10_000, monthlyDocs: 350 },
     connections: 4,
@@ -60,13 +62,15 @@ describe('targets', () => {
     expect(h.httpOverhead).toBe(0.6)
     expect(h.statementsPerEvent).toBe(0.03)
     expect(h.singleRps).toBe(4000)
+    expect(h.singleVsBare).toBe(0.4)
+    expect(h.adaptiveVsFixed).toBe(60 / 64)
     expect(h.readsP99).toBe(25) // the worst query
     expect(h.rssMB).toBe(200)
   })
 
   it('judges each target, and none that was not measured', () => {
     const byKey = Object.fromEntries(evaluateTargets(figures).map(t => [t.key, t.met]))
-    expect(byKey).toEqual({ coalescingGain: true, httpOverhead: true, statementsPerEvent: true, singleRps: false, singleP99: false, readsP99: false, rssMB: true })
+    expect(byKey).toEqual({ coalescingGain: true, httpOverhead: true, statementsPerEvent: true, singleRps: false, singleP99: false, singleVsBare: true, adaptiveVsFixed: false, readsP99: false, rssMB: true })
     const none = evaluateTargets({ env })
     expect(none.every(t => t.value === null && t.met === null)).toBe(true)
     // a ratio needs both sides
@@ -134,6 +138,6 @@ describe('the talk\'s targets', () => {
     const md = renderMarkdown({ env, talk })
     expect(md).toMatch(/\| Talk: hierarchical layout's end-of-day ratio \(with preallocation\) \| ≥ 0\.80 \| 0\.90 \| n\/a \(judged on a real mongod only\) \|/)
     expect(md).toMatch(/\| hierarchical \| p = 0\.000667 \| 1,000 \| 0\.90 \(900 ÷ 1,000\) \| 0\.90 \| 200 \|/)
-    expect(evaluateTargets({ env })).toHaveLength(7) // no talk: no talk rows
+    expect(evaluateTargets({ env })).toHaveLength(9) // no talk: no talk rows
   })
 })

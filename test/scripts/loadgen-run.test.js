@@ -7,7 +7,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { CSV_COLUMNS } from '../../src/loadgen/minute-stats.js'
+import { CSV_COLUMNS } from '../../scripts/lib/minute-stats.js'
 import { directDb, mongodbUri, testApp, uniqueDbName } from '../helpers/test-app.js'
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url))

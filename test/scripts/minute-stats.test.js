@@ -1,7 +1,7 @@
 // Per-minute accounting, CSV and summary arithmetic of the load generator (pure).
 import { describe, expect, it } from 'vitest'
-import { CSV_COLUMNS, createMinuteRecorder, endOfDayRatio, median, midnightDip, minuteRows, outOfOrderCost, percentile, rateOf, toCsv } from '../../src/loadgen/minute-stats.js'
-import { formatSummary, summarize, verifyTotals } from '../../src/loadgen/summary.js'
+import { CSV_COLUMNS, createMinuteRecorder, endOfDayRatio, median, midnightDip, minuteRows, outOfOrderCost, percentile, rateOf, toCsv } from '../../scripts/lib/minute-stats.js'
+import { formatSummary, summarize, verifyTotals } from '../../scripts/lib/summary.js'
 
 const MIN = 60_000
 const T = (h, m, s = 0, day = 20) => Date.UTC(2026, 10, day, h, m, s)

@@ -1,6 +1,6 @@
 // The load generator's simulated clock and window arithmetic (pure).
 import { describe, expect, it } from 'vitest'
-import { checkServiceWindow, createSimClock, defaultStart, parseDuration, parseStart, seededRandom, simSpanMs } from '../../src/loadgen/sim-clock.js'
+import { checkServiceWindow, createSimClock, defaultStart, parseDuration, parseStart, seededRandom, simSpanMs } from '../../scripts/lib/sim-clock.js'
 
 const MIN = 60_000
 const DAY = 86_400_000

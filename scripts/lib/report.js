@@ -1,6 +1,6 @@
 // The talk's picture: events/s against simulated time, midnights marked.
 // Pure: rows in, SVG / HTML text out.
-import { DAY_MS, HOUR_MS } from '../bucket/time.js'
+import { DAY_MS, HOUR_MS } from '../../src/bucket/time.js'
 
 const COLORS = ['#1f77b4', '#d62728', '#2ca02c', '#9467bd']
 

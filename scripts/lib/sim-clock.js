@@ -1,6 +1,6 @@
 // The load generator's simulated clock, and the arithmetic of a run's
 // simulated window. Pure: the real clock is injected.
-import { DAY_MS, MINUTE_MS, startOfDay } from '../bucket/time.js'
+import { DAY_MS, MINUTE_MS, startOfDay } from '../../src/bucket/time.js'
 
 /**
  * Simulated time running `speedup` times faster than real time from `start`

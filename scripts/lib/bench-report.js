@@ -8,6 +8,8 @@ export const TARGETS = [
   { key: 'statementsPerEvent', label: 'Update statements per event, HTTP batched ingest of 100 metrics', op: '≤', limit: 0.05, unit: '' },
   { key: 'singleRps', label: 'Single-event requests, 64 connections (req/s)', op: '≥', limit: 5000, unit: ' req/s' },
   { key: 'singleP99', label: 'Single-event requests, p99 latency', op: '≤', limit: 50, unit: ' ms' },
+  { key: 'singleVsBare', label: 'Single-event requests, default configuration ÷ a bare Fastify route of the same shape, no database (req/s)', op: '≥', limit: 0.25, unit: '' },
+  { key: 'adaptiveVsFixed', label: 'HTTP batched ingest, FLUSH_INTERVAL_MS=0 (default) ÷ =10 (events/s; not slower)', op: '≥', limit: 1, unit: '' },
   { key: 'readsP99', label: 'Reads p99 latency (worst of the four queries)', op: '≤', limit: 20, unit: ' ms' },
   { key: 'rssMB', label: 'Service RSS under load (peak)', op: '≤', limit: 250, unit: ' MB' }
 ]
@@ -25,6 +27,8 @@ export function headlineFigures (f) {
     statementsPerEvent: f.ingest?.http?.statementsPerEvent ?? null,
     singleRps: f.single?.requestsPerS ?? null,
     singleP99: f.single?.p99Ms ?? null,
+    singleVsBare: ratio(f.single?.requestsPerS, f.bare?.requestsPerS),
+    adaptiveVsFixed: ratio(f.ingest?.http?.eventsPerS, f.ingest?.httpFixed?.eventsPerS),
     readsP99: readP99s.length && readP99s.length === reads.length ? Math.max(...readP99s) : null,
     rssMB: isNum(f.rss?.peakBytes) ? f.rss.peakBytes / 1e6 : null
   }
@@ -81,7 +85,7 @@ export function fmt (v, digits = 0) {
 
 function fmtValue (t) {
   if (!isNum(t.value)) return 'n/a'
-  const digits = t.key === 'statementsPerEvent' ? 4 : ['httpOverhead', 'hierEndOfDay', 'flatEndOfDayGap', 'dipGain'].includes(t.key) ? 2 : t.key === 'coalescingGain' ? 1 : t.key === 'rssMB' || t.key === 'singleRps' ? 0 : 1
+  const digits = t.key === 'statementsPerEvent' ? 4 : ['httpOverhead', 'singleVsBare', 'adaptiveVsFixed', 'hierEndOfDay', 'flatEndOfDayGap', 'dipGain'].includes(t.key) ? 2 : t.key === 'coalescingGain' ? 1 : t.key === 'rssMB' || t.key === 'singleRps' ? 0 : 1
   return `${fmt(t.value, digits)}${t.unit}`
 }
 
@@ -131,7 +135,8 @@ export function renderMarkdown (figures) {
     out.push(table(['path', 'concurrency', 'events/s', 'update statements / event', 'latency p50 / p99'], [
       ['naive: one `$inc` upsert of the daily and one of the monthly document per event, in-process', `${ing.naive.concurrency} workers`, fmt(ing.naive.eventsPerS), fmt(ing.naive.statementsPerEvent, 2), `${fmt(ing.naive.p50Ms, 2)} / ${fmt(ing.naive.p99Ms, 2)} ms`],
       ['coalescing writer in-process, 1,000-event units', `${ing.writer.concurrency} workers`, fmt(ing.writer.eventsPerS), fmt(ing.writer.statementsPerEvent, 4), `${fmt(ing.writer.p50Ms, 1)} / ${fmt(ing.writer.p99Ms, 1)} ms`],
-      [`HTTP \`POST /v1/events\`, batches of ${fmt(ing.http.batch)}`, `${ing.http.connections} connections`, fmt(ing.http.eventsPerS), fmt(ing.http.statementsPerEvent, 4), `${fmt(ing.http.p50Ms, 0)} / ${fmt(ing.http.p99Ms, 0)} ms`]
+      [`HTTP \`POST /v1/events\`, batches of ${fmt(ing.http.batch)} (FLUSH_INTERVAL_MS=0, adaptive)`, `${ing.http.connections} connections`, fmt(ing.http.eventsPerS), fmt(ing.http.statementsPerEvent, 4), `${fmt(ing.http.p50Ms, 0)} / ${fmt(ing.http.p99Ms, 0)} ms`],
+      ...(ing.httpFixed ? [['the same with FLUSH_INTERVAL_MS=10', `${ing.httpFixed.connections} connections`, fmt(ing.httpFixed.eventsPerS), fmt(ing.httpFixed.statementsPerEvent, 4), `${fmt(ing.httpFixed.p50Ms, 0)} / ${fmt(ing.httpFixed.p99Ms, 0)} ms`]] : [])
     ]))
     if (ing.http.service) out.push('', `Service side of the HTTP batches: ${serviceLine(ing.http.service)}.`)
     if (ing.http.check) out.push('', `Acknowledged HTTP events found in the database: ${ing.http.check}`)
@@ -139,6 +144,8 @@ export function renderMarkdown (figures) {
   const s = figures.single
   if (s) {
     out.push('', `**Single-event requests**: ${s.connections} connections for ${s.seconds} s: ${fmt(s.requestsPerS)} req/s answered 200, latency p50 ${fmt(s.p50Ms, 0)} ms, p99 ${fmt(s.p99Ms, 0)} ms; other answers ${fmt(s.non2xx)}, errors ${fmt(s.errors)}.${s.service ? ` Service side: ${serviceLine(s.service)}.` : ''}`)
+    const b = figures.bare
+    if (b) out.push('', `The yardstick, a bare Fastify route of the same shape (same body schema and validator, no database), measured the same way right after: ${fmt(b.requestsPerS)} req/s, p50 ${fmt(b.p50Ms, 0)} ms, p99 ${fmt(b.p99Ms, 0)} ms${isNum(b.service?.cpuUsPerRequest) ? `, ${fmt(b.service.cpuUsPerRequest, 0)} µs of CPU per request` : ''}.`)
   }
   const r = figures.reads
   if (r) {

@@ -1,7 +1,7 @@
 // Command line of scripts/loadgen.js: parsed and validated here, purely, so
 // that a bad flag is one UsageError (exit 2) with a message.
 import { parseArgs } from 'node:util'
-import { DAY_MS } from '../bucket/time.js'
+import { DAY_MS } from '../../src/bucket/time.js'
 import { checkServiceWindow, defaultStart, parseDuration, parseStart, simSpanMs } from './sim-clock.js'
 
 export class UsageError extends Error {
@@ -54,7 +54,8 @@ Load:
 
 Output:
   --csv FILE           one row per simulated minute (default bench-results/loadgen-<time>.csv)
-  --report FILE        .html or .svg chart of events/s against simulated time, midnights marked
+  --report FILE        .html or .svg chart of events/s against simulated time, midnights marked;
+                       a bare file name goes under reports/ (ignored by git), a path is taken as given
   --json               print the summary as JSON instead of text
   --verify             after the run, check that every acknowledged event is in the database
   --quiet              no progress line
@@ -200,7 +201,7 @@ export function parseLoadgenArgs (argv, { now }) {
     seed: number(values, 'seed', 1, { min: 0, max: 2 ** 32 - 1, integer: true }),
     warmupSeconds: number(values, 'warmup', 2, { min: 0, max: 600 }),
     csv: values.csv ?? null,
-    report: values.report ?? null,
+    report: values.report === undefined ? null : reportPath(values.report),
     json: Boolean(values.json),
     verify: Boolean(values.verify),
     quiet: Boolean(values.quiet)
@@ -211,4 +212,9 @@ export function parseLoadgenArgs (argv, { now }) {
 export function metricNames (prefix, count) {
   const width = Math.max(3, String(count - 1).length)
   return Array.from({ length: count }, (_, i) => `${prefix}m${String(i).padStart(width, '0')}`)
+}
+
+/** Where --report writes: a bare file name under reports/ (ignored by git), any path as given */
+export function reportPath (file) {
+  return /[\\/]/.test(file) ? file : `reports/${file}`
 }

@@ -1,7 +1,7 @@
 // Per-simulated-minute accounting of a load run, its CSV, and the summary
 // figures the talk is about. Pure: the recorder is fed numbers, the rest
 // are functions of the rows.
-import { MINUTE_MS, startOfDay } from '../bucket/time.js'
+import { MINUTE_MS, startOfDay } from '../../src/bucket/time.js'
 
 /** Nearest-rank percentile (p in 0..100) of an array of numbers; null when empty */
 export function percentile (values, p) {
