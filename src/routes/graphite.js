@@ -14,6 +14,7 @@ import { createMetricSource } from '../graphite/metric-source.js'
 import { treeJson } from '../graphite/minute-window.js'
 import { applyMaxDataPoints, datapoints } from '../graphite/series.js'
 import { parseTarget, TargetSyntaxError } from '../graphite/target-parser.js'
+import { expandSchema, findSchema, functionsSchema, renderSchema, tagsSchema, versionSchema } from '../schemas/graphite.js'
 
 export const GRAPHITE_VERSION = '1.1.10'
 // DESIGN: counters are summed when several minutes become one point
@@ -62,7 +63,7 @@ async function graphiteRoutes (app) {
     maxPoints: config.maxPoints,
     minuteFrom: metric => minuteHorizon(metric, clock.now()).minuteFrom
   })
-  const read = { config: { access: 'read' } }
+  const read = schema => ({ config: { access: 'read' }, schema })
 
   // form-encoded bodies, for this plugin's routes only (encapsulated)
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (request, body, done) => {
@@ -99,8 +100,8 @@ async function graphiteRoutes (app) {
     return out
   }
 
-  app.get('/render', read, render)
-  app.post('/render', read, render)
+  app.get('/render', read(renderSchema), render)
+  app.post('/render', read(renderSchema), render)
 
   async function find (request) {
     const params = requestParams(request)
@@ -110,8 +111,7 @@ async function graphiteRoutes (app) {
     if (format !== 'treejson') throw new BadRequestError(`format=${format}: /metrics/find answers format=treejson only`)
     return treeJson(query, findNodes(query, await source.namesUnder(query)))
   }
-  app.get('/metrics/find', read, find)
-  app.post('/metrics/find', read, find)
+  app.get('/metrics/find', read(findSchema), find)
 
   async function expand (request) {
     const params = requestParams(request)
@@ -126,13 +126,12 @@ async function graphiteRoutes (app) {
     if (params.one('groupByExpr') === '1') return { results: byQuery }
     return { results: [...new Set(Object.values(byQuery).flat())].sort() }
   }
-  app.get('/metrics/expand', read, expand)
-  app.post('/metrics/expand', read, expand)
+  app.get('/metrics/expand', read(expandSchema), expand)
 
-  app.get('/functions', read, async () => functionCatalog())
-  app.get('/version', read, async (request, reply) => reply.type('text/plain').send(GRAPHITE_VERSION))
-  app.get('/tags/autoComplete/tags', read, async () => [])
-  app.get('/tags/autoComplete/values', read, async () => [])
+  app.get('/functions', read(functionsSchema), async () => functionCatalog())
+  app.get('/version', read(versionSchema), async (request, reply) => reply.type('text/plain').send(GRAPHITE_VERSION))
+  app.get('/tags/autoComplete/tags', read(tagsSchema), async () => [])
+  app.get('/tags/autoComplete/values', read(tagsSchema), async () => [])
 }
 
 // Encapsulated inside: the form parser reaches these routes, not /v1/events.
