@@ -8,7 +8,7 @@
 // whatever is still running then.
 import { mergeWriteUnits } from '../bucket/increments.js'
 import { executeFlush } from './flush-executor.js'
-import { NOT_APPLIED, UNKNOWN, combineOutcomes } from './write-outcomes.js'
+import { APPLIED, NOT_APPLIED, UNKNOWN, combineOutcomes } from './write-outcomes.js'
 import { realTimers } from './timers.js'
 
 const REASONS = {
@@ -21,14 +21,35 @@ const REASONS = {
  * options: writeTimeoutMs, maxRetries, clock ({ now() }: the time written to the registry),
  *   timers, logger, writeOptions, writesRetried (the driver resends writes: see wasNeverSent),
  *   keyedFlush(units, { now, maxRetries, writeOptions, deadline, timeNow }) → { outcomes: Map<unit, outcome>, errors, statements, retries },
- *   onFlushed({ durationMs, docs, events, units, statements, retries })
+ *   onFlushed({ durationMs, docs, events, units, statements, retries }),
+ *   registryCache (registry-write-cache.js, optional): registry updates it covers are left out
  * → run(units, answer): writes the units, calls answer(unit, outcome, reason) once per unit
  */
 export function createFlushRunner (collections, options) {
   const {
     writeTimeoutMs, maxRetries = 3, clock, timers = realTimers, logger,
-    writeOptions, writesRetried = false, keyedFlush = null, onFlushed = () => {}
+    writeOptions, writesRetried = false, keyedFlush = null, onFlushed = () => {}, registryCache = null
   } = options
+
+  /** Leaves out of `merged` the registry updates the cache covers; → their keys */
+  function leaveOutCovered (merged, now) {
+    const covered = []
+    if (!registryCache) return covered
+    for (const [name, seen] of merged.metrics) {
+      if (registryCache.covers(name, seen, now)) {
+        merged.metrics.delete(name)
+        covered.push('r:' + name)
+      }
+    }
+    return covered
+  }
+
+  function remember (seenByName, outcomes, now) {
+    if (!registryCache) return
+    for (const [name, seen] of seenByName) {
+      if (outcomes.get('r:' + name) === APPLIED) registryCache.record(name, seen, now)
+    }
+  }
 
   return async function run (units, answer) {
     const started = timers.now()
@@ -42,6 +63,7 @@ export function createFlushRunner (collections, options) {
       watchdog = timers.setTimeout(resolve, writeTimeoutMs, null)
     })
     const now = clock.now()
+    const covered = leaveOutCovered(merged, now)
     const sending = Promise.allSettled([
       executeFlush(merged, collections, { now, maxRetries, writeOptions, writesRetried, deadline, timeNow: timers.now }),
       keyed.length ? keyedFlush(keyed, { now, maxRetries, writeOptions, deadline, timeNow: timers.now }) : null
@@ -56,6 +78,10 @@ export function createFlushRunner (collections, options) {
     timers.clearTimeout(watchdog)
     const [plainSettled, keyedSettled] = result
     const plainResult = plainSettled.status === 'fulfilled' ? plainSettled.value : null
+    if (plainResult) {
+      for (const key of covered) plainResult.outcomes.set(key, APPLIED) // nothing to write is written
+      remember(merged.metrics, plainResult.outcomes, now)
+    }
     const keyedResult = keyedSettled.status === 'fulfilled' ? keyedSettled.value : null
     for (const failed of [plainSettled, keyedSettled]) {
       if (failed.status === 'rejected') logger.error({ err: failed.reason }, 'flush failed unexpectedly')

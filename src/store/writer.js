@@ -2,6 +2,7 @@
 // runner (flush-runner.js). It speaks outcomes (write-outcomes.js), never
 // HTTP; what happens is published to `telemetry` (flushed, answered).
 import { createFlushRunner } from './flush-runner.js'
+import { createRegistryWriteCache } from './registry-write-cache.js'
 import { createWriteQueue } from './write-queue.js'
 import { realTimers } from './timers.js'
 
@@ -9,13 +10,15 @@ import { realTimers } from './timers.js'
  * collections: { daily, monthly, metrics }
  * options: flushIntervalMs, flushMaxDocs, maxPendingEvents, writeTimeoutMs, maxRetries,
  *   clock, timers, logger, writeOptions, writesRetried, keyedFlush (see flush-runner.js),
- *   telemetry ({ publish(name, payload) }, optional)
+ *   telemetry ({ publish(name, payload) }, optional),
+ *   registryCache (default: a registry-write-cache.js of its own; null: every flush rewrites every registry entry)
  * A unit may carry `settled()`, called once this writer will not apply it any more.
  */
 export function createWriter (collections, options) {
   const { timers = realTimers, logger, telemetry, keyedFlush = null } = options
   const publish = (name, payload) => telemetry?.publish(name, payload)
-  const runFlush = createFlushRunner(collections, { ...options, timers, onFlushed: stats => publish('flushed', stats) })
+  const registryCache = options.registryCache === undefined ? createRegistryWriteCache() : options.registryCache
+  const runFlush = createFlushRunner(collections, { ...options, timers, registryCache, onFlushed: stats => publish('flushed', stats) })
   return createWriteQueue({
     ...options,
     timers,

@@ -213,6 +213,17 @@ describe('writer', () => {
     expect(flushed[0]).toMatchObject({ docs: 4, events: 3, units: 2, statements: 6, retries: 0 })
   })
 
+  it('rewrites a registry entry only when it moves: last seen a minute on, first seen earlier, or a new day', async () => {
+    const { collections, writer, timers } = setup({ flushIntervalMs: 0 })
+    const registryIds = () => collections.metrics.calls.map(c => c.ops.map(o => o.updateOne.filter._id))
+    expect(await writer.submit(unit(['a', 1, T], ['b', 1, T]))).toEqual({ outcome: 'applied' })
+    expect(await writer.submit(unit(['a', 1, T + 30_000], ['b', 1, T + 60_000]))).toEqual({ outcome: 'applied' })
+    expect(await writer.submit(unit(['a', 1, T - 60_000]))).toEqual({ outcome: 'applied' })
+    await timers.settle()
+    expect(registryIds()).toEqual([['a', 'b'], ['b'], ['a']])
+    expect(collections.daily.calls).toHaveLength(3) // the counters are written every time
+  })
+
   it('answers plain requests from their own result when the keyed half of a flush throws', async () => {
     const keyedFlush = async () => { throw new Error('startSession failed') }
     const { collections, writer, timers } = setup({ keyedFlush })
