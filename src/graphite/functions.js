@@ -194,6 +194,7 @@ function derivative (name, perStep) {
 async function timeShift (ctx, args) {
   let shift = args.string(1, 'timeShift')
   const resetEnd = args.optionalBoolean(2, 'resetEnd', true)
+  if (args.optionalBoolean(3, 'alignDST', false)) throw new TargetValueError('timeShift: alignDST is a local-time option; statbucket answers UTC instants, leave it out')
   const seriesList = args.seriesList(0)
   if (/^[0-9]/.test(shift)) shift = '-' + shift
   const delta = intervalSeconds(shift)
