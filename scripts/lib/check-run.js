@@ -11,13 +11,12 @@
 // document conditioned on the value it was computed from.
 import { setTimeout as sleepFor } from 'node:timers/promises'
 import { compareDay, monthlyDayRepair, verifyDaily, verifyMonthlyTotal } from './consistency.js'
+import { DAY_MS, addMonths, dayId, parseBucketId } from '../../src/bucket/time.js'
 
-const DAY_MS = 86_400_000
 const MAX_RETRIES = 20
 const BATCH = 500
 
 const prefixRange = prefix => (prefix ? { $gte: prefix, $lt: `${prefix}\uffff` } : null)
-const pad = (n, w) => String(n).padStart(w, '0')
 
 /**
  * collections: { daily, monthly }
@@ -92,17 +91,17 @@ export async function runCheck (collections, options) {
   const months = monthly.find(monthFilter).sort({ _id: 1 }).batchSize(BATCH)
   try {
     for await (const month of months) {
-      const metric = month.metric ?? month._id.slice(0, month._id.lastIndexOf('/'))
-      const key = month._id.slice(month._id.lastIndexOf('/') + 1)
-      const monthStart = month.date instanceof Date ? month.date.getTime() : Date.UTC(Number(key.slice(0, 4)), Number(key.slice(4, 6)) - 1, 1)
-      const days = await daily.find({ ...dailyFilter(null, monthStart), _id: { $gte: `${metric}/${key}01`, $lt: `${metric}/${key}32` } }).toArray()
+      const parsed = parseBucketId(month._id)
+      if (!parsed) continue // not a monthly document's id
+      const { metric, date: monthStart } = parsed
+      const days = await daily.find({ ...dailyFilter(null, monthStart), _id: { $gte: dayId(metric, monthStart), $lt: dayId(metric, addMonths(monthStart, 1)) } }).toArray()
       summary.monthly++
       summary.daily += days.length
       for (const doc of days) await checkOne(daily, doc, verifyDaily)
       await checkOne(monthly, month, verifyMonthlyTotal)
       const byDay = new Map(days.map(d => [Number(d._id.slice(-2)), d]))
       const keptFrom = dailyKeptFrom(metric)
-      const daysInMonth = new Date(Date.UTC(Number(key.slice(0, 4)), Number(key.slice(4, 6)), 0)).getUTCDate()
+      const daysInMonth = (addMonths(monthStart, 1) - monthStart) / DAY_MS
       for (let day = 1; day <= daysInMonth; day++) {
         const dayStart = monthStart + (day - 1) * DAY_MS
         if ((from !== null && dayStart < from) || (to !== null && dayStart >= to)) continue
@@ -110,7 +109,7 @@ export async function runCheck (collections, options) {
         // past the daily horizon the monthly day is the truth: retention deleted the daily document, and
         // one there now was recreated by a backfilled event and holds only that (docs/decisions.md)
         if (keptFrom !== null && dayStart < keptFrom) continue
-        observe(pending, { metric, monthStart, monthlyId: month._id, day, dailyId: `${metric}/${key}${pad(day, 2)}`, dailyTotal: doc ? dayTotal(doc) : null, monthlyValue: month.daily?.[day] })
+        observe(pending, { metric, monthStart, monthlyId: month._id, day, dailyId: dayId(metric, monthStart + (day - 1) * DAY_MS), dailyTotal: doc ? dayTotal(doc) : null, monthlyValue: month.daily?.[day] })
       }
       await pace(1 + days.length)
       onProgress(summary)

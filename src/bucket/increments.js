@@ -1,5 +1,5 @@
 // What one event adds, and what a request adds: pure maps of $inc fields.
-import { HOUR_MS, MINUTE_MS, daysInMonth, describeDay, startOfDay, utcParts } from './time.js'
+import { HOUR_MS, MINUTE_MS, bucketId, daysInMonth, describeDay, startOfDay, utcParts } from './time.js'
 
 /** Where an event's time falls: its day (see describeDay, cached in `days`), hour and minute. */
 function slotOf (time, days) {
@@ -23,12 +23,12 @@ export function eventIncrements ({ metric, value, time }, layout) {
   const { dayStart, day, hour, minute } = slotOf(time, null)
   return {
     daily: {
-      id: `${metric}/${day.dayKey}`,
+      id: bucketId(metric, day.dayKey),
       date: dayStart,
       inc: { daily: value, [`hourly.${hour}`]: value, [layout.minuteField(hour, minute)]: value }
     },
     monthly: {
-      id: `${metric}/${day.monthKey}`,
+      id: bucketId(metric, day.monthKey),
       date: day.monthStart,
       inc: { monthly: value, [`daily.${day.dayOfMonth}`]: value }
     }
@@ -74,8 +74,8 @@ export function buildWriteUnit (events, layout) {
     if (docs?.dayStart !== dayStart) {
       docs = {
         dayStart,
-        daily: documentIn(unit.daily, `${metric}/${day.dayKey}`, metric, dayStart),
-        monthly: documentIn(unit.monthly, `${metric}/${day.monthKey}`, metric, day.monthStart),
+        daily: documentIn(unit.daily, bucketId(metric, day.dayKey), metric, dayStart),
+        monthly: documentIn(unit.monthly, bucketId(metric, day.monthKey), metric, day.monthStart),
         dayField: `daily.${day.dayOfMonth}`
       }
       last.set(metric, docs)

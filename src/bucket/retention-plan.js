@@ -1,7 +1,7 @@
 // Which daily documents of a metric the retention job touches,
 // as `_id` ranges: ids are metric-first, so one metric's days are one range.
 // Pure: no clock, no I/O.
-import { DAY_MS, dayId } from './time.js'
+import { DAY_MS, dayId, metricIdPrefix } from './time.js'
 
 /**
  * The job's bounds for one metric from its detail horizons
@@ -25,7 +25,7 @@ export function retentionBounds ({ minuteFrom, dailyFrom }) {
  * holds this metric's documents only.
  */
 export function dayIdRange (metric, from, before) {
-  return { $gte: from == null ? `${metric}/` : dayId(metric, from), $lt: dayId(metric, before) }
+  return { $gte: from == null ? metricIdPrefix(metric) : dayId(metric, from), $lt: dayId(metric, before) }
 }
 
 /**

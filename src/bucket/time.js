@@ -112,9 +112,12 @@ export function describeDay (dayStart) {
   return { dayKey: `${monthKeyText}${pad(day, 2)}`, monthKey: monthKeyText, dayOfMonth: day, monthStart: Date.UTC(year, month - 1, 1) }
 }
 
-// Metric names never contain '/', so `${metric}/` prefixes exactly one metric's ids.
-export const dayId = (metric, ms) => `${metric}/${dayKey(ms)}`
-export const monthId = (metric, ms) => `${metric}/${monthKey(ms)}`
+// The one home of the id format: metric, '/', a day or month key. Metric
+// names never contain '/', so metricIdPrefix(metric) prefixes exactly one metric's ids.
+export const metricIdPrefix = (metric) => `${metric}/`
+export const bucketId = (metric, key) => `${metric}/${key}`
+export const dayId = (metric, ms) => bucketId(metric, dayKey(ms))
+export const monthId = (metric, ms) => bucketId(metric, monthKey(ms))
 
 /** Inverse of dayId/monthId: { metric, date (ms of the day or month start) } or null */
 export function parseBucketId (id) {
