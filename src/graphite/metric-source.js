@@ -1,6 +1,7 @@
 // Where /render and /metrics/find get metric names and minute series:
 // the registry (glob expansion over its prefix range, bounded) and the reader.
 import { assembleSeries } from '../bucket/results.js'
+import { MAX_TIME_MS, MIN_TIME_MS } from '../bucket/time.js'
 import { BadRequestError } from '../errors.js'
 import { globMatcher, isGlob, literalPrefix } from './glob.js'
 import { minuteWindow } from './minute-window.js'
@@ -61,6 +62,9 @@ export function createMetricSource ({ registry, reader, layout, maxGlobMetrics, 
   async function fetch (pathExpression, { startTime, endTime, defaultConsolidation }) {
     const names = await expand(pathExpression)
     const { start, end, points } = minuteWindow(startTime, endTime)
+    if (!(start * 1000 >= MIN_TIME_MS && end * 1000 <= MAX_TIME_MS)) {
+      throw new BadRequestError(`${JSON.stringify(pathExpression)}: the range ${startTime}..${endTime} (epoch seconds) lies outside the years 1970..9999`)
+    }
     if (points > maxPoints) {
       throw new BadRequestError(`${JSON.stringify(pathExpression)} over this range is ${points} one-minute points per series, more than MAX_POINTS = ${maxPoints}; shorten the range`)
     }

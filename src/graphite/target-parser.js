@@ -11,6 +11,8 @@
 //        { type: 'boolean', value }
 // A syntax error throws TargetSyntaxError naming the position and what was expected.
 
+export const MAX_DEPTH = 64
+
 export class TargetSyntaxError extends Error {
   constructor (target, position, message) {
     super(`target ${JSON.stringify(target)} at character ${position + 1}: ${message}`)
@@ -38,6 +40,7 @@ class Parser {
   constructor (text) {
     this.text = text
     this.pos = 0
+    this.depth = 0
   }
 
   fail (message) { throw new TargetSyntaxError(this.text, this.pos, message) }
@@ -135,11 +138,13 @@ class Parser {
   }
 
   call (name) {
+    // bounded: a deeply nested target is refused, not a stack overflow
+    if (++this.depth > MAX_DEPTH) this.fail(`calls nested deeper than ${MAX_DEPTH}`)
     this.pos++ // (
     const args = []
     const kwargs = {}
     this.skipSpace()
-    if (this.peek() === ')') { this.pos++; return { type: 'call', name, args, kwargs } }
+    if (this.peek() === ')') { this.pos++; this.depth--; return { type: 'call', name, args, kwargs } }
     for (;;) {
       this.skipSpace()
       const keyword = this.keyword()
@@ -150,7 +155,7 @@ class Parser {
       this.skipSpace()
       const c = this.peek()
       if (c === ',') { this.pos++; continue }
-      if (c === ')') { this.pos++; return { type: 'call', name, args, kwargs } }
+      if (c === ')') { this.pos++; this.depth--; return { type: 'call', name, args, kwargs } }
       this.fail(c === undefined ? `${name}( is never closed` : `expected , or ) in ${name}(), found ${JSON.stringify(c)}`)
     }
   }

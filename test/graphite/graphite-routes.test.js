@@ -43,6 +43,8 @@ describe('Graphite routes', () => {
       ['target=' + encodeURIComponent('scale(g.a,"x")') + '&format=json', /scale: argument 2 \(factor\) must be a number/],
       ['target=' + encodeURIComponent('consolidateBy(g.a,"median")') + '&format=json', /consolidateBy: "median"/],
       ['target=g.a&format=png', /format=json only/],
+      ['target=g.a&format=json&from=99999999999999&until=99999999999999', /outside the years 1970\.\.9999/],
+      ['target=' + encodeURIComponent('timeShift(g.a,"60y")') + '&format=json', /outside the years 1970\.\.9999/],
       ['target=' + encodeURIComponent('timeShift(g.a,"1d",true,true)') + '&format=json', /alignDST/],
       ['target=' + encodeURIComponent('hitcount(g.a,"1h",true)') + '&format=json', /alignToInterval/],
       ['target=g.a&format=json&tz=Europe/Paris', /tz=Europe\/Paris/]

@@ -40,4 +40,11 @@ describe('parseTarget', () => {
     expect(() => parseTarget('a.{b,c')).toThrow(/\{ that is never closed/)
     expect(() => parseTarget('')).toThrow(/empty target/)
   })
+
+  it('refuses calls nested too deep instead of overflowing the stack', () => {
+    const nested = n => 'scale('.repeat(n) + 'a' + ',1)'.repeat(n)
+    expect(parseTarget(nested(64)).type).toBe('call')
+    expect(() => parseTarget(nested(65))).toThrow(/nested deeper than 64/)
+    expect(() => parseTarget(nested(100_000))).toThrow(/nested deeper than 64/)
+  })
 })
