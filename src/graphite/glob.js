@@ -55,9 +55,24 @@ function splitParts (pattern) {
   return parts
 }
 
-/** pattern → (name) => boolean; a name matches when all its parts match */
+export class GlobSyntaxError extends Error {
+  constructor (pattern, reason) {
+    super(`glob ${JSON.stringify(pattern)} is not valid: ${reason}`)
+    this.name = 'GlobSyntaxError'
+  }
+}
+
+function compilePart (pattern, part) {
+  try {
+    return new RegExp('^' + partSource(part) + '$')
+  } catch {
+    throw new GlobSyntaxError(pattern, `cannot read the part ${JSON.stringify(part)} (a character class such as [z-a]?)`)
+  }
+}
+
+/** pattern → (name) => boolean; a name matches when all its parts match. Throws GlobSyntaxError. */
 export function globMatcher (pattern) {
-  const parts = splitParts(pattern).map(p => new RegExp('^' + partSource(p) + '$'))
+  const parts = splitParts(pattern).map(p => compilePart(pattern, p))
   return name => {
     const nameParts = name.split('.')
     if (nameParts.length !== parts.length) return false

@@ -9,7 +9,7 @@ import { AtTimeError, parseAtTime } from '../graphite/attime.js'
 import { checkFunctions, evaluate, UnknownFunctionError } from '../graphite/evaluator.js'
 import { functionCatalog } from '../graphite/function-catalog.js'
 import { TargetValueError } from '../graphite/functions.js'
-import { findNodes } from '../graphite/glob.js'
+import { findNodes, GlobSyntaxError } from '../graphite/glob.js'
 import { createMetricSource } from '../graphite/metric-source.js'
 import { treeJson } from '../graphite/minute-window.js'
 import { applyMaxDataPoints, datapoints } from '../graphite/series.js'
@@ -36,7 +36,7 @@ function requestParams (request) {
 }
 
 function badInput (err) {
-  if (err instanceof TargetSyntaxError || err instanceof TargetValueError || err instanceof AtTimeError || err instanceof UnknownFunctionError) {
+  if (err instanceof TargetSyntaxError || err instanceof TargetValueError || err instanceof AtTimeError || err instanceof UnknownFunctionError || err instanceof GlobSyntaxError) {
     return new BadRequestError(err.message)
   }
   return err
@@ -109,7 +109,11 @@ async function graphiteRoutes (app) {
     if (!query) throw new BadRequestError('send query= a metric path or glob, e.g. query=app.*')
     const format = params.one('format') ?? 'treejson'
     if (format !== 'treejson') throw new BadRequestError(`format=${format}: /metrics/find answers format=treejson only`)
-    return treeJson(query, findNodes(query, await source.namesUnder(query)))
+    try {
+      return treeJson(query, findNodes(query, await source.namesUnder(query)))
+    } catch (err) {
+      throw badInput(err)
+    }
   }
   app.get('/metrics/find', read(findSchema), find)
 
@@ -119,9 +123,13 @@ async function graphiteRoutes (app) {
     if (!queries.length) throw new BadRequestError('send one or more query= metric paths or globs')
     const leavesOnly = params.one('leavesOnly') === '1'
     const byQuery = {}
-    for (const query of queries) {
-      const nodes = findNodes(query, await source.namesUnder(query))
-      byQuery[query] = nodes.filter(n => n.leaf || !leavesOnly).map(n => n.path).sort()
+    try {
+      for (const query of queries) {
+        const nodes = findNodes(query, await source.namesUnder(query))
+        byQuery[query] = nodes.filter(n => n.leaf || !leavesOnly).map(n => n.path).sort()
+      }
+    } catch (err) {
+      throw badInput(err)
     }
     if (params.one('groupByExpr') === '1') return { results: byQuery }
     return { results: [...new Set(Object.values(byQuery).flat())].sort() }

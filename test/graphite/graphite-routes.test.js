@@ -43,6 +43,7 @@ describe('Graphite routes', () => {
       ['target=' + encodeURIComponent('scale(g.a,"x")') + '&format=json', /scale: argument 2 \(factor\) must be a number/],
       ['target=' + encodeURIComponent('consolidateBy(g.a,"median")') + '&format=json', /consolidateBy: "median"/],
       ['target=g.a&format=png', /format=json only/],
+      ['target=' + encodeURIComponent('g.[z-a]') + '&format=json', /glob "g\.\[z-a\]" is not valid/],
       ['target=g.a&format=json&from=99999999999999&until=99999999999999', /outside the years 1970\.\.9999/],
       ['target=' + encodeURIComponent('timeShift(g.a,"60y")') + '&format=json', /outside the years 1970\.\.9999/],
       ['target=' + encodeURIComponent('timeShift(g.a,"1d",true,true)') + '&format=json', /alignDST/],
@@ -65,6 +66,9 @@ describe('Graphite routes', () => {
     expect(long.statusCode).toBe(400)
     expect(long.json().message).toMatch(/"h\.one" over this range is 2880 one-minute points per series, more than MAX_POINTS = 1440/)
     expect((await get('/metrics/find?query=g.*')).statusCode).toBe(400)
+    const badGlob = await get('/metrics/find?query=' + encodeURIComponent('g.[z-a]'))
+    expect(badGlob.statusCode).toBe(400)
+    expect(badGlob.json().message).toMatch(/not valid/)
   })
 
   it('refuse a range before the minute detail kept rather than answer zeros for it', async () => {
