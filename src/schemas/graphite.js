@@ -3,8 +3,10 @@
 // parameters are allowed: graphite-web ignores them, and Grafana sends some.
 import { errorResponses } from './common.js'
 
-const text = description => ({ type: 'string', maxLength: 10_000, description })
-const stringOrList = description => ({ anyOf: [{ type: 'string', maxLength: 10_000 }, { type: 'array', items: { type: 'string', maxLength: 10_000 } }], description })
+// No length or enum constraints: graphite-web has none, and each value is
+// judged by the route (a bad one → 400 naming it; the URL length is bounded by 414).
+const text = description => ({ type: 'string', description })
+const stringOrList = description => ({ anyOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' } }], description })
 const errors = errorResponses(400, 401, 403, 414, 429, 500, 503)
 
 export const renderSchema = {
@@ -72,8 +74,8 @@ export const expandSchema = {
     type: 'object',
     properties: {
       query: stringOrList('a path or glob; repeat for several'),
-      leavesOnly: { type: 'string', enum: ['0', '1'] },
-      groupByExpr: { type: 'string', enum: ['0', '1'] }
+      leavesOnly: text('1: leaves only'),
+      groupByExpr: text('1: results grouped by query')
     }
   },
   response: {
