@@ -16,17 +16,18 @@ function slotOf (time, days) {
 }
 
 /**
- * The increments of one event: its daily document (day total, hour, minute)
- * and its monthly document (month total, day of month).
+ * The increments of one event: its daily document (day total, hour,
+ * quarter-hour and — while its day keeps minute detail — minute) and its
+ * monthly document (month total, day of month).
+ * keepsMinutes(metric, dayStart) → false where the day is past the metric's
+ * minute retention (default: every day keeps minutes).
  */
-export function eventIncrements ({ metric, value, time }, layout) {
+export function eventIncrements ({ metric, value, time }, layout, { keepsMinutes } = {}) {
   const { dayStart, day, hour, minute } = slotOf(time, null)
+  const inc = { daily: value, [`hourly.${hour}`]: value, [`quarterHourly.${hour}.${Math.floor(minute / 15)}`]: value }
+  if (!keepsMinutes || keepsMinutes(metric, dayStart)) inc[layout.minuteField(hour, minute)] = value
   return {
-    daily: {
-      id: bucketId(metric, day.dayKey),
-      date: dayStart,
-      inc: { daily: value, [`hourly.${hour}`]: value, [layout.minuteField(hour, minute)]: value }
-    },
+    daily: { id: bucketId(metric, day.dayKey), date: dayStart, inc },
     monthly: {
       id: bucketId(metric, day.monthKey),
       date: day.monthStart,
@@ -60,10 +61,11 @@ function addTo (docs, metric, { id, date, inc }) {
 /**
  * A request's increments merged per document: the unit the writer queues.
  * events: [{ metric, value, time }] with time in epoch ms.
+ * options.keepsMinutes: as in eventIncrements.
  * → { daily: Map<id, {metric, date, inc}>, monthly: Map<…>,
  *     metrics: Map<name, {firstSeen, lastSeen}>, events: n }
  */
-export function buildWriteUnit (events, layout) {
+export function buildWriteUnit (events, layout, { keepsMinutes } = {}) {
   const unit = { daily: new Map(), monthly: new Map(), metrics: new Map(), events: events.length }
   const days = new Map()
   const last = new Map() // metric → its documents of the day it was last seen on in this request
@@ -76,16 +78,21 @@ export function buildWriteUnit (events, layout) {
         dayStart,
         daily: documentIn(unit.daily, bucketId(metric, day.dayKey), metric, dayStart),
         monthly: documentIn(unit.monthly, bucketId(metric, day.monthKey), metric, day.monthStart),
-        dayField: `daily.${day.dayOfMonth}`
+        dayField: `daily.${day.dayOfMonth}`,
+        minutes: !keepsMinutes || keepsMinutes(metric, dayStart)
       }
       last.set(metric, docs)
     }
     const { daily, monthly, dayField } = docs
     const hourField = HOURLY_FIELDS[hour]
-    const minuteField = layout.minuteField(hour, minute)
+    const quarterField = QUARTER_HOURLY_FIELDS[hour * 4 + Math.floor(minute / 15)]
     daily.daily = (daily.daily ?? 0) + value
     daily[hourField] = (daily[hourField] ?? 0) + value
-    daily[minuteField] = (daily[minuteField] ?? 0) + value
+    daily[quarterField] = (daily[quarterField] ?? 0) + value
+    if (docs.minutes) {
+      const minuteField = layout.minuteField(hour, minute)
+      daily[minuteField] = (daily[minuteField] ?? 0) + value
+    }
     monthly.monthly = (monthly.monthly ?? 0) + value
     monthly[dayField] = (monthly[dayField] ?? 0) + value
     widenSeen(unit.metrics, metric, time, time)
@@ -94,6 +101,7 @@ export function buildWriteUnit (events, layout) {
 }
 
 const HOURLY_FIELDS = Array.from({ length: 24 }, (_, h) => `hourly.${h}`)
+const QUARTER_HOURLY_FIELDS = Array.from({ length: 96 }, (_, i) => `quarterHourly.${Math.floor(i / 4)}.${i % 4}`)
 
 /** Widens a metric's { firstSeen, lastSeen } in `seen` (a Map) to take in [first, last]. */
 export function widenSeen (seen, metric, first, last) {

@@ -10,7 +10,10 @@ const MINUTES = Array.from({ length: 60 }, (_, m) => m)
 
 function dayTotalsZero () {
   const inc = { daily: 0 }
-  for (const h of HOURS) inc[`hourly.${h}`] = 0
+  for (const h of HOURS) {
+    inc[`hourly.${h}`] = 0
+    for (let q = 0; q < 4; q++) inc[`quarterHourly.${h}.${q}`] = 0
+  }
   return inc
 }
 

@@ -12,6 +12,7 @@
 //   { outcome: 'not_applied', reason }                   nothing was written
 //   { outcome: 'unknown', reason }                       sent, not acknowledged: maybe partly applied
 import { buildWriteUnit } from '../bucket/increments.js'
+import { horizonsFor } from '../bucket/retention-horizons.js'
 import { isDatabaseError } from '../errors.js'
 import { APPLIED, NOT_APPLIED, UNKNOWN } from '../store/write-outcomes.js'
 import { bodyHash, keyId } from '../store/idempotency-store.js'
@@ -23,6 +24,13 @@ const defaultWhere = (index, field) => `events[${index}].${field}`
 const maybeWritten = (answer) => answer !== null && (answer.outcome === APPLIED || answer.outcome === UNKNOWN || answer.outcome === 'replayed')
 
 export function createIngestService ({ config, clock, layout, registry, writer, idempotency, preallocator, backend }) {
+  const horizons = horizonsFor(config)
+  /** Minute detail is written only for days inside the metric's minute retention (docs/architecture.md, "Lifecycle") */
+  const minuteKeeper = (now) => (metric, dayStart) => {
+    const { minuteFrom } = horizons(metric, now)
+    return minuteFrom === null || dayStart >= minuteFrom
+  }
+
   async function write (unit, events, key) {
     if (!key) return writer.submit(unit)
     return idempotency.submitOnce({
@@ -44,12 +52,13 @@ export function createIngestService ({ config, clock, layout, registry, writer, 
       if (key && !idempotency) {
         return { outcome: 'key_unsupported', message: `Idempotency-Key needs a MongoDB deployment with transactions (a replica set or a sharded cluster); this one (${backend}) has none (GET /readyz: transactions false), so the key cannot be honoured: send the request without it` }
       }
-      const invalid = findInvalidEvent(events, clock.now(), config)
+      const now = clock.now()
+      const invalid = findInvalidEvent(events, now, config)
       if (invalid) {
         const path = where(invalid.index, invalid.field)
         return { outcome: 'rejected', reason: 'invalid_event', message: `${path}: ${invalid.message}`, details: [{ path, message: invalid.message }] }
       }
-      const unit = buildWriteUnit(events, layout)
+      const unit = buildWriteUnit(events, layout, { keepsMinutes: minuteKeeper(now) })
       let answer = null
       let reserved = []
       try {

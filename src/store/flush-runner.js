@@ -31,17 +31,16 @@ export function createFlushRunner (collections, options) {
     writeOptions, writesRetried = false, keyedFlush = null, onFlushed = () => {}, registryCache = null
   } = options
 
-  /** Leaves out of `merged` the registry updates the cache covers; → their keys */
+  /** `merged` without the registry updates the cache covers (a copy when any is left out), and their keys */
   function leaveOutCovered (merged, now) {
     const covered = []
-    if (!registryCache) return covered
+    if (!registryCache) return { toWrite: merged, covered }
+    const metrics = new Map()
     for (const [name, seen] of merged.metrics) {
-      if (registryCache.covers(name, seen, now)) {
-        merged.metrics.delete(name)
-        covered.push('r:' + name)
-      }
+      if (registryCache.covers(name, seen, now)) covered.push('r:' + name)
+      else metrics.set(name, seen)
     }
-    return covered
+    return { toWrite: covered.length ? { ...merged, metrics } : merged, covered }
   }
 
   function remember (seenByName, outcomes, now) {
@@ -63,9 +62,9 @@ export function createFlushRunner (collections, options) {
       watchdog = timers.setTimeout(resolve, writeTimeoutMs, null)
     })
     const now = clock.now()
-    const covered = leaveOutCovered(merged, now)
+    const { toWrite, covered } = leaveOutCovered(merged, now)
     const sending = Promise.allSettled([
-      executeFlush(merged, collections, { now, maxRetries, writeOptions, writesRetried, deadline, timeNow: timers.now }),
+      executeFlush(toWrite, collections, { now, maxRetries, writeOptions, writesRetried, deadline, timeNow: timers.now }),
       keyed.length ? keyedFlush(keyed, { now, maxRetries, writeOptions, deadline, timeNow: timers.now }) : null
     ])
     const result = await Promise.race([sending, overdue])
@@ -80,7 +79,7 @@ export function createFlushRunner (collections, options) {
     const plainResult = plainSettled.status === 'fulfilled' ? plainSettled.value : null
     if (plainResult) {
       for (const key of covered) plainResult.outcomes.set(key, APPLIED) // nothing to write is written
-      remember(merged.metrics, plainResult.outcomes, now)
+      remember(toWrite.metrics, plainResult.outcomes, now)
     }
     const keyedResult = keyedSettled.status === 'fulfilled' ? keyedSettled.value : null
     for (const failed of [plainSettled, keyedSettled]) {

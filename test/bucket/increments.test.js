@@ -3,25 +3,26 @@ import { buildWriteUnit, eventIncrements, mergeWriteUnits, monthlyZeroIncrements
 import { flatLayout, hierarchicalLayout } from '../../src/bucket/layouts.js'
 
 describe('eventIncrements', () => {
-  it('increments day, hour and minute, and month and day of month', () => {
+  it('increments day, hour, quarter-hour and minute, and month and day of month', () => {
     const time = Date.UTC(2026, 10, 21, 13, 7, 45)
     const inc = eventIncrements({ metric: 'cpu', value: 3, time }, hierarchicalLayout)
-    expect(inc.daily).toEqual({ id: 'cpu/20261121', date: Date.UTC(2026, 10, 21), inc: { daily: 3, 'hourly.13': 3, 'minute.13.7': 3 } })
+    expect(inc.daily).toEqual({ id: 'cpu/20261121', date: Date.UTC(2026, 10, 21), inc: { daily: 3, 'hourly.13': 3, 'quarterHourly.13.0': 3, 'minute.13.7': 3 } })
     expect(inc.monthly).toEqual({ id: 'cpu/202611', date: Date.UTC(2026, 10, 1), inc: { monthly: 3, 'daily.21': 3 } })
   })
 
   it('uses minute of day in the flat layout', () => {
     const inc = eventIncrements({ metric: 'cpu', value: 1, time: Date.UTC(2026, 10, 21, 23, 59) }, flatLayout)
-    expect(inc.daily.inc).toEqual({ daily: 1, 'hourly.23': 1, 'minute.1439': 1 })
+    expect(inc.daily.inc).toEqual({ daily: 1, 'hourly.23': 1, 'quarterHourly.23.3': 1, 'minute.1439': 1 })
   })
 })
 
 describe('zero documents', () => {
-  it('has 24 hourly and 1440 minute counters per day', () => {
+  it('has 24 hourly, 96 quarter-hourly and 1440 minute counters per day', () => {
     for (const layout of [hierarchicalLayout, flatLayout]) {
       const zero = layout.zeroIncrements()
       const keys = Object.keys(zero)
       expect(keys.filter(k => k.startsWith('hourly.'))).toHaveLength(24)
+      expect(keys.filter(k => /^quarterHourly\.([0-9]|1[0-9]|2[0-3])\.[0-3]$/.test(k))).toHaveLength(96)
       expect(keys.filter(k => k.startsWith('minute.'))).toHaveLength(1440)
       expect(zero.daily).toBe(0)
       expect(new Set(Object.values(zero))).toEqual(new Set([0]))
@@ -61,12 +62,12 @@ describe('write units', () => {
       { metric: 'b', value: -1, time: at(30, 1, 0) }
     ], hierarchicalLayout)
     expect(unit.events).toBe(4)
-    expect(unit.daily.get('a/20261130').inc).toEqual({ daily: 3, 'hourly.23': 3, 'minute.23.59': 3 })
-    expect(unit.daily.get('a/20261201').inc).toEqual({ daily: 5, 'hourly.0': 5, 'minute.0.0': 5 })
+    expect(unit.daily.get('a/20261130').inc).toEqual({ daily: 3, 'hourly.23': 3, 'quarterHourly.23.3': 3, 'minute.23.59': 3 })
+    expect(unit.daily.get('a/20261201').inc).toEqual({ daily: 5, 'hourly.0': 5, 'quarterHourly.0.0': 5, 'minute.0.0': 5 })
     expect(unit.monthly.get('a/202611').inc).toEqual({ monthly: 3, 'daily.30': 3 })
     expect(unit.monthly.get('a/202612').inc).toEqual({ monthly: 5, 'daily.1': 5 })
     expect(unit.metrics.get('a')).toEqual({ firstSeen: at(30, 23, 59), lastSeen: Date.UTC(2026, 11, 1) })
-    expect(unit.daily.get('b/20261130').inc).toEqual({ daily: -1, 'hourly.1': -1, 'minute.1.0': -1 })
+    expect(unit.daily.get('b/20261130').inc).toEqual({ daily: -1, 'hourly.1': -1, 'quarterHourly.1.0': -1, 'minute.1.0': -1 })
   })
 
   it('merges units without changing them', () => {
@@ -74,10 +75,28 @@ describe('write units', () => {
     const u2 = buildWriteUnit([{ metric: 'a', value: 2, time: at(1, 0, 1) }, { metric: 'a', value: 4, time: at(2, 0, 0) }], hierarchicalLayout)
     const merged = mergeWriteUnits([u1, u2])
     expect(merged.events).toBe(3)
-    expect(merged.daily.get('a/20261101').inc).toEqual({ daily: 3, 'hourly.0': 3, 'minute.0.0': 1, 'minute.0.1': 2 })
+    expect(merged.daily.get('a/20261101').inc).toEqual({ daily: 3, 'hourly.0': 3, 'quarterHourly.0.0': 3, 'minute.0.0': 1, 'minute.0.1': 2 })
     expect(merged.monthly.get('a/202611').inc).toEqual({ monthly: 7, 'daily.1': 3, 'daily.2': 4 })
     expect(merged.metrics.get('a')).toEqual({ firstSeen: at(1, 0, 0), lastSeen: at(2, 0, 0) })
-    expect(u1.daily.get('a/20261101').inc).toEqual({ daily: 1, 'hourly.0': 1, 'minute.0.0': 1 })
+    expect(u1.daily.get('a/20261101').inc).toEqual({ daily: 1, 'hourly.0': 1, 'quarterHourly.0.0': 1, 'minute.0.0': 1 })
+  })
+})
+
+describe('minute retention', () => {
+  it('writes no minute for a day past the metric\'s minute retention; every other tier as before', () => {
+    const horizon = Date.UTC(2026, 10, 10)
+    const keepsMinutes = (metric, dayStart) => metric !== 'old.only' || dayStart >= horizon
+    const events = [
+      { metric: 'old.only', value: 2, time: Date.UTC(2026, 10, 9, 10, 31) },
+      { metric: 'old.only', value: 3, time: Date.UTC(2026, 10, 10, 10, 31) },
+      { metric: 'other', value: 4, time: Date.UTC(2026, 10, 9, 10, 31) }
+    ]
+    const unit = buildWriteUnit(events, hierarchicalLayout, { keepsMinutes })
+    expect(unit.daily.get('old.only/20261109').inc).toEqual({ daily: 2, 'hourly.10': 2, 'quarterHourly.10.2': 2 })
+    expect(unit.daily.get('old.only/20261110').inc).toEqual({ daily: 3, 'hourly.10': 3, 'quarterHourly.10.2': 3, 'minute.10.31': 3 })
+    expect(unit.daily.get('other/20261109').inc).toEqual({ daily: 4, 'hourly.10': 4, 'quarterHourly.10.2': 4, 'minute.10.31': 4 })
+    expect(unit.monthly.get('old.only/202611').inc).toEqual({ monthly: 5, 'daily.9': 2, 'daily.10': 3 })
+    expect(eventIncrements(events[0], hierarchicalLayout, { keepsMinutes }).daily.inc).toEqual({ daily: 2, 'hourly.10': 2, 'quarterHourly.10.2': 2 })
   })
 })
 
@@ -89,17 +108,20 @@ describe('buildWriteUnit and eventIncrements agree', () => {
       value: fc.integer({ min: -1000, max: 1000 }),
       time: fc.integer({ min: Date.UTC(2023, 0, 1), max: Date.UTC(2027, 0, 1) })
     })
-    fc.assert(fc.property(fc.array(event, { minLength: 1, maxLength: 60 }), fc.constantFrom(hierarchicalLayout, flatLayout), (events, layout) => {
+    const horizons = fc.option(fc.integer({ min: Date.UTC(2023, 0, 1), max: Date.UTC(2027, 0, 1) }), { nil: undefined })
+    fc.assert(fc.property(fc.array(event, { minLength: 1, maxLength: 60 }), fc.constantFrom(hierarchicalLayout, flatLayout), horizons, (events, layout, horizon) => {
+      // minutes kept from `horizon` on for metric 'a' only (none: every day keeps them)
+      const options = horizon === undefined ? {} : { keepsMinutes: (metric, dayStart) => metric !== 'a' || dayStart >= horizon }
       const expected = { daily: new Map(), monthly: new Map() }
       for (const e of events) {
-        const inc = eventIncrements(e, layout)
+        const inc = eventIncrements(e, layout, options)
         for (const kind of ['daily', 'monthly']) {
           const doc = expected[kind].get(inc[kind].id) ?? { metric: e.metric, date: inc[kind].date, inc: {} }
           for (const [field, v] of Object.entries(inc[kind].inc)) doc.inc[field] = (doc.inc[field] ?? 0) + v
           expected[kind].set(inc[kind].id, doc)
         }
       }
-      const unit = buildWriteUnit(events, layout)
+      const unit = buildWriteUnit(events, layout, options)
       expect(unit.daily).toEqual(expected.daily)
       expect(unit.monthly).toEqual(expected.monthly)
     }), { numRuns: 200 })

@@ -52,11 +52,11 @@ describe('time → slots', () => {
     }), { numRuns: 500 })
   })
 
-  it('an event increments exactly one minute, one hour and the day; one day of month and the month', () => {
+  it('an event increments exactly one minute, one quarter-hour, one hour and the day; one day of month and the month', () => {
     fc.assert(fc.property(time, metric, value, layout, (t, m, v, lay) => {
       const { daily, monthly } = eventIncrements({ metric: m, value: v, time: t }, lay)
       const { hour, minute, day } = utcParts(t)
-      expect(daily.inc).toEqual({ daily: v, [`hourly.${hour}`]: v, [lay.minuteField(hour, minute)]: v })
+      expect(daily.inc).toEqual({ daily: v, [`hourly.${hour}`]: v, [`quarterHourly.${hour}.${Math.floor(minute / 15)}`]: v, [lay.minuteField(hour, minute)]: v })
       expect(monthly.inc).toEqual({ monthly: v, [`daily.${day}`]: v })
       expect(daily.date).toBe(startOfDay(t))
       expect(monthly.date).toBe(startOfMonth(t))
@@ -120,7 +120,7 @@ describe('ids', () => {
 })
 
 describe('zero documents and readers', () => {
-  it('a day\'s zero document has exactly the slots events increment: daily, 24 hours, 1440 minutes', () => {
+  it('a day\'s zero document has exactly the slots events increment: daily, 24 hours, 96 quarter-hours, 1440 minutes', () => {
     for (const lay of Object.values(LAYOUTS)) {
       const zeroFields = new Set(Object.keys(lay.zeroIncrements()))
       const written = new Set(['daily'])
@@ -129,7 +129,7 @@ describe('zero documents and readers', () => {
         for (const f of Object.keys(eventIncrements({ metric: 'z', value: 1, time: t }, lay).daily.inc)) written.add(f)
       }
       expect(zeroFields).toEqual(written)
-      expect(zeroFields.size).toBe(1 + 24 + 1440)
+      expect(zeroFields.size).toBe(1 + 24 + 96 + 1440)
       // …and as a document, each a leaf the readers read
       expect(new Set(leafPaths(applyInc({}, lay.zeroIncrements())))).toEqual(zeroFields)
     }
