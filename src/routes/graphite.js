@@ -115,7 +115,9 @@ async function graphiteRoutes (app) {
       throw badInput(err)
     }
   }
+  // Grafana's variable queries POST a form-encoded body
   app.get('/metrics/find', read(findSchema), find)
+  app.post('/metrics/find', read(findSchema), find)
 
   async function expand (request) {
     const params = requestParams(request)
@@ -135,6 +137,7 @@ async function graphiteRoutes (app) {
     return { results: [...new Set(Object.values(byQuery).flat())].sort() }
   }
   app.get('/metrics/expand', read(expandSchema), expand)
+  app.post('/metrics/expand', read(expandSchema), expand)
 
   app.get('/functions', read(functionsSchema), async () => functionCatalog())
   app.get('/version', read(versionSchema), async (request, reply) => reply.type('text/plain').send(GRAPHITE_VERSION))

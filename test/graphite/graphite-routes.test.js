@@ -94,6 +94,17 @@ describe('Graphite routes', () => {
     expect(line).toEqual({ target: '100.0', tags: { name: '100.0' }, datapoints: [[100, NOW / 1000 - 600], [100, NOW / 1000 - 300], [100, NOW / 1000]] })
   })
 
+  it('answer /metrics/find from a form-encoded POST body, as Grafana\'s variable queries send it', async () => {
+    const res = await app.inject({
+      method: 'POST',
+      url: '/metrics/find',
+      headers: { authorization: `Bearer ${READ}`, 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'query=h.*&from=-1h&until=now'
+    })
+    expect(res.statusCode).toBe(200)
+    expect(res.json()).toEqual([{ text: 'one', id: 'h.one', allowChildren: 0, expandable: 0, leaf: 1 }])
+  })
+
   it('leave /v1/events to JSON (the form parser is the Graphite routes\' own)', async () => {
     const res = await app.inject({ method: 'POST', url: '/v1/events', headers: { authorization: `Bearer ${WRITE}`, 'content-type': 'application/x-www-form-urlencoded' }, payload: 'a=b' })
     expect(res.statusCode).toBe(415)
