@@ -10,6 +10,7 @@ an event stored, zeros included), and prints one JSON answer per request:
 """
 import json
 import os
+import shutil
 import sys
 import tempfile
 import time
@@ -81,4 +82,8 @@ def main():
 
 
 if __name__ == '__main__':
-    main()
+    try:
+        main()
+    finally:
+        if os.environ.get('ORACLE_STORAGE_DIR', '').startswith(tempfile.gettempdir()):
+            shutil.rmtree(os.environ['ORACLE_STORAGE_DIR'], ignore_errors=True)
