@@ -184,7 +184,10 @@ function derivative (name, perStep) {
         const [delta, next] = nonNegativeDelta(val, prev, maxValue, minValue)
         prev = next
         if (delta === null || !perStep) return delta
-        return Math.round((delta / series.step) * 1e6) / 1e6
+        // Python's round(x, 6): the correctly rounded decimal (toFixed rounds the exact
+        // binary value; a tie cannot occur at 6 decimals), not x * 1e6 rounded
+        const perSecond = delta / series.step
+        return Math.abs(perSecond) < 1e21 ? Number(perSecond.toFixed(6)) : perSecond
       })
       return copySeries(series, { name: `${name}(${series.name})`, values })
     })
