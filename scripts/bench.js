@@ -11,6 +11,7 @@ import { evaluateTargets, fmt, renderMarkdown } from './lib/bench-report.js'
 import { describeBackend, describeMachine, versions } from './lib/bench-env.js'
 import { benchHttpBatched, benchNaive, benchSingle, benchWriter, dailySum } from './lib/bench-ingest.js'
 import { benchReads, seedReads } from './lib/bench-reads.js'
+import { benchGraphite } from './lib/bench-graphite.js'
 import { benchStorage } from './lib/bench-storage.js'
 import { benchJobs } from './lib/bench-jobs.js'
 import { benchTalk } from './lib/bench-talk.js'
@@ -124,14 +125,24 @@ async function main (argv) {
       log(`  ${fmt(figures.bare.requestsPerS)} req/s, p99 ${figures.bare.p99Ms} ms`)
       rssByPhase['single-event'] = figures.single.rssPeakBytes
     }
-    if (opts.only.includes('reads')) {
+    let readSeed = null
+    if (opts.only.includes('reads') || opts.only.includes('graphite')) {
       log(`reads: seeding ${scale.reads.metrics} metrics × ${scale.reads.days} days`)
       const t0 = performance.now()
-      const seed = await seedReads(db, scale.reads)
-      log(`  seeded ${fmt(seed.dailyDocs)} daily documents in ${((performance.now() - t0) / 1000).toFixed(1)} s; 4 queries × ${scale.readSeconds} s`)
+      readSeed = await seedReads(db, scale.reads)
+      log(`  seeded ${fmt(readSeed.dailyDocs)} daily documents in ${((performance.now() - t0) / 1000).toFixed(1)} s`)
+    }
+    if (opts.only.includes('reads')) {
+      const seed = readSeed
+      log(`reads: 4 queries × ${scale.readSeconds} s`)
       const reads = await benchReads({ server, db, seed, seconds: scale.readSeconds })
       figures.reads = { ...reads, seed: { metrics: seed.metrics.length, days: seed.days, eventsPerDay: seed.perDay, dailyDocs: seed.dailyDocs, monthlyDocs: seed.monthlyDocs } }
       rssByPhase.reads = reads.rssPeakBytes
+    }
+    if (opts.only.includes('graphite')) {
+      log(`graphite: /render sumSeries over ${readSeed.metrics.length} metrics × 24 h against ${readSeed.metrics.length} /series requests, ${scale.readSeconds} s each`)
+      figures.graphite = await benchGraphite({ server, seed: readSeed, seconds: scale.readSeconds })
+      log(`  /render p50 ${fmt(figures.graphite.render.p50Ms, 0)} ms, /series × ${readSeed.metrics.length} p50 ${fmt(figures.graphite.series.p50Ms, 0)} ms; same total: ${figures.graphite.sameTotal}`)
     }
     if (server) {
       figures.rss = { peakBytes: Math.max(0, ...Object.values(rssByPhase)), byPhase: rssByPhase }

@@ -24,6 +24,7 @@ import { schemaErrorFormatter } from './schemas/validation-errors.js'
 import eventsRoutes from './routes/events.js'
 import healthRoutes from './routes/health.js'
 import metricsRoutes from './routes/metrics.js'
+import graphiteRoutes from './routes/graphite.js'
 
 /**
  * options:
@@ -98,6 +99,7 @@ async function registerAll (app, options, config, uri) {
   await app.register(healthRoutes)
   await app.register(eventsRoutes)
   await app.register(metricsRoutes)
+  await app.register(graphiteRoutes)
   await app.register(dashboard)
   await app.ready()
 }

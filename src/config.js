@@ -88,6 +88,7 @@ export function loadConfig (env = process.env) {
     maxFutureMs: integer(env, 'MAX_FUTURE_MS', 300_000),
     maxAgeDays: integer(env, 'MAX_AGE_DAYS', 400, { min: 1, max: 36_500 }),
     maxPoints: integer(env, 'MAX_POINTS', 20_000, { min: 1, max: 1_000_000 }),
+    graphiteMaxGlobMetrics: integer(env, 'GRAPHITE_MAX_GLOB_METRICS', 1000, { min: 1, max: 1_000_000 }),
     maxMetrics: integer(env, 'MAX_METRICS', 100_000, { min: 1, max: 10_000_000 }),
     bucketLayout: oneOf(env, 'BUCKET_LAYOUT', 'hierarchical', ['hierarchical', 'flat']),
     writeTokens: tokens(env, 'WRITE_TOKENS'),

@@ -2,7 +2,7 @@
 import { parseArgs } from 'node:util'
 import { UsageError } from './args.js'
 
-export const SECTIONS = ['ingest', 'single', 'reads', 'storage', 'jobs']
+export const SECTIONS = ['ingest', 'single', 'reads', 'graphite', 'storage', 'jobs']
 // Sections run only when asked with --only: the talk's experiment takes
 // 4 × 1450 simulated minutes (about 20 minutes at the talk's 300×).
 export const OPTIONAL_SECTIONS = ['talk']
@@ -25,7 +25,8 @@ Every phase is bounded in time; the whole run takes a few minutes.
                  small on the mongo-java-server substitute, which cannot hold the full data)
   --seconds N    seconds per ingest phase (default 10 full, 8 small, 2 quick)
   --only LIST    comma-separated sections: ${SECTIONS.join(', ')} (default all of these;
-                 jobs: npm run check and a retention pass, documents/s),
+                 jobs: npm run check and a retention pass, documents/s;
+                 graphite: /render sumSeries over the read metrics × 24 h against /series),
                  and talk: the 2012 talk's experiment (flat and hierarchical layout, with
                  and without preallocation, a simulated day each; not run by default)
   --talk-speedup N  simulated time speed of the talk section (default 300, the talk's:

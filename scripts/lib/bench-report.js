@@ -154,6 +154,14 @@ export function renderMarkdown (figures) {
       q.label, fmt(q.requestsPerS), `${fmt(q.p50Ms, 0)} ms`, `${fmt(q.p99Ms, 0)} ms`, fmt(q.docsPerQuery, 1)
     ])))
   }
+  const g = figures.graphite
+  if (g) {
+    out.push('', `**Grafana's query** \`sumSeries\` over ${fmt(g.metrics)} metrics × 24 h (${fmt(g.points)} one-minute points), one client, ${g.seconds} s each; the two answers' totals ${g.sameTotal ? 'agreed' : '**DISAGREED**'}:`, '')
+    out.push(table(['query', 'requests', 'p50', 'p99'], [
+      ['`/render?target=sumSeries(…*)`', fmt(g.render.requests), `${fmt(g.render.p50Ms, 0)} ms`, `${fmt(g.render.p99Ms, 0)} ms`],
+      [`${fmt(g.metrics)} × \`/v1/metrics/…/series?step=minute\` at once, summed by the client`, fmt(g.series.requests), `${fmt(g.series.p50Ms, 0)} ms`, `${fmt(g.series.p99Ms, 0)} ms`]
+    ]))
+  }
   if (figures.rss) {
     out.push('', `**Service RSS** (statbucket child process, sampled every 100 ms): peak ${bytes(figures.rss.peakBytes)}; by phase ${Object.entries(figures.rss.byPhase).map(([k, v]) => `${k} ${bytes(v)}`).join(', ')}.`)
   }

@@ -92,5 +92,47 @@ export const operationExamples = {
     responses: {
       200: '# HELP statbucket_events_accepted_total Events in requests answered 200.\n# TYPE statbucket_events_accepted_total counter\nstatbucket_events_accepted_total 1234\n'
     }
+  },
+  'GET /render': graphiteRenderExamples(),
+  'POST /render': graphiteRenderExamples(),
+  'GET /metrics/find': graphiteFindExamples(),
+  'POST /metrics/find': graphiteFindExamples(),
+  'GET /metrics/expand': graphiteExpandExamples(),
+  'POST /metrics/expand': graphiteExpandExamples(),
+  'GET /functions': {
+    responses: { 200: { scale: { name: 'scale', function: 'scale(seriesList, factor)', description: 'As in graphite-web 1.1.10.', module: 'statbucket', group: 'Transform', params: [{ name: 'seriesList', type: 'seriesList', required: true }, { name: 'factor', type: 'float', required: true }] } } }
+  },
+  'GET /version': { responses: { 200: '1.1.10' } },
+  'GET /tags/autoComplete/tags': { responses: { 200: [] } },
+  'GET /tags/autoComplete/values': { responses: { 200: [] } }
+}
+
+function graphiteRenderExamples () {
+  const t = T0 / 1000
+  return {
+    parameters: { target: 'constantLine(100)', from: '-1h', until: 'now', format: 'json', maxDataPoints: '500', noNullPoints: '1', now: String(t + 3600), tz: 'UTC' },
+    responses: {
+      200: [{ target: 'sumSeries(api.*.requests)', tags: { name: 'sumSeries(api.*.requests)' }, datapoints: [[12, t], [0, t + 60], [null, t + 120]] }],
+      400: { statusCode: 400, error: 'Bad Request', message: 'unsupported function "highestMax"; supported: constantLine, alias, aliasByNode, aliasSub, sumSeries, sum, summarize, consolidateBy, integral, perSecond, nonNegativeDerivative, movingAverage, timeShift, scale, hitcount' }
+    }
+  }
+}
+
+function graphiteFindExamples () {
+  return {
+    parameters: { query: 'api.*', format: 'treejson' },
+    responses: {
+      200: [
+        { text: 'db', id: 'api.db', allowChildren: 1, expandable: 1, leaf: 0 },
+        { text: 'requests', id: 'api.requests', allowChildren: 0, expandable: 0, leaf: 1 }
+      ]
+    }
+  }
+}
+
+function graphiteExpandExamples () {
+  return {
+    parameters: { query: 'api.*', leavesOnly: '0', groupByExpr: '0' },
+    responses: { 200: { results: ['api.db', 'api.requests'] } }
   }
 }

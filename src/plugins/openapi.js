@@ -122,7 +122,8 @@ async function openapi (app) {
         { name: 'events', description: 'Ingest' },
         { name: 'metrics', description: 'Queries' },
         { name: 'health', description: 'Liveness and readiness' },
-        { name: 'monitoring', description: 'Prometheus metrics' }
+        { name: 'monitoring', description: 'Prometheus metrics' },
+        { name: 'graphite', description: 'The Graphite API, for Grafana\'s Graphite data source' }
       ],
       components: {
         securitySchemes: {

@@ -1,0 +1,81 @@
+// Evaluates a parsed target into a series list (graphite-web render/evaluator.py).
+// ctx: { startTime, endTime (epoch s), defaultConsolidation, fetch(pathExpression, ctx) → series[] }
+import { FUNCTIONS, TargetValueError } from './functions.js'
+
+export class UnknownFunctionError extends Error {
+  constructor (name) {
+    super(`unsupported function ${JSON.stringify(name)}; supported: ${Object.keys(FUNCTIONS).join(', ')}`)
+    this.name = 'UnknownFunctionError'
+    this.function = name
+  }
+}
+
+/** The function names a target calls, outermost first */
+export function functionNames (node, out = []) {
+  if (node.type === 'call') {
+    out.push(node.name)
+    for (const arg of [...node.args, ...Object.values(node.kwargs)]) functionNames(arg, out)
+  }
+  return out
+}
+
+/** Refuses a target that calls a function statbucket does not have, naming it */
+export function checkFunctions (node) {
+  for (const name of functionNames(node)) if (!Object.hasOwn(FUNCTIONS, name)) throw new UnknownFunctionError(name)
+}
+
+export async function evaluate (node, ctx) {
+  const context = { ...ctx, evaluate }
+  if (node.type === 'path') return context.fetch(node.path, context)
+  if (node.type === 'call') {
+    const fn = Object.hasOwn(FUNCTIONS, node.name) ? FUNCTIONS[node.name] : null
+    if (!fn) throw new UnknownFunctionError(node.name)
+    const values = await Promise.all(node.args.map(a => valueOf(a, context)))
+    const kwValues = {}
+    for (const [k, a] of Object.entries(node.kwargs)) kwValues[k] = await valueOf(a, context)
+    return fn(context, argumentReader(node, values, kwValues))
+  }
+  throw new TargetValueError(`a ${node.type} where a series is needed`)
+}
+
+async function valueOf (node, ctx) {
+  if (node.type === 'path' || node.type === 'call') return evaluate(node, ctx)
+  return node
+}
+
+const describe = v => Array.isArray(v) ? 'a series list' : v === undefined ? 'nothing' : `a ${v.type}`
+
+function argumentReader (call, values, kwValues) {
+  const fn = call.name
+  const get = (i, name) => (name && Object.hasOwn(kwValues, name)) ? kwValues[name] : values[i]
+  const nodeAt = (i, name) => (name && Object.hasOwn(call.kwargs, name)) ? call.kwargs[name] : call.args[i]
+  const fail = (i, name, expected, got) => { throw new TargetValueError(`${fn}: argument ${i + 1}${name ? ` (${name})` : ''} must be ${expected}, got ${describe(got)}`) }
+  const literal = (type, i, name, optional, fallback) => {
+    const v = get(i, name)
+    if (v === undefined && optional) return fallback
+    if (!v || Array.isArray(v) || v.type !== type) fail(i, name, `a ${type}`, v)
+    return v.value
+  }
+  return {
+    node: nodeAt,
+    seriesList (i, name = 'seriesList') {
+      const v = get(i, name)
+      if (!Array.isArray(v)) fail(i, name, 'a series list', v)
+      return v
+    },
+    /** every positional argument from i on, each of a type */
+    rest (i, type) {
+      return values.slice(i).map((v, k) => {
+        if (type === 'seriesList') { if (!Array.isArray(v)) fail(i + k, null, 'a series list', v); return v }
+        if (!v || Array.isArray(v) || v.type !== 'number' || !Number.isInteger(v.value)) fail(i + k, null, 'a whole number', v)
+        return v.value
+      })
+    },
+    number: (i, name) => literal('number', i, name, false),
+    numberNode (i, name) { const v = get(i, name); if (!v || v.type !== 'number') fail(i, name, 'a number', v); return v },
+    optionalNumber: (i, name) => literal('number', i, name, true, null),
+    string: (i, name) => literal('string', i, name, false),
+    optionalString: (i, name, fallback) => literal('string', i, name, true, fallback),
+    optionalBoolean: (i, name, fallback) => literal('boolean', i, name, true, fallback)
+  }
+}

@@ -1,0 +1,330 @@
+// The Graphite functions statbucket answers, with graphite-web 1.1.10's
+// semantics (render/functions.py): values, nulls, alignment and names. Pure
+// but for `ctx.evaluate`, which some functions call again over a shifted
+// time range (timeShift, movingAverage), as graphite-web does.
+//
+// Each function: (ctx, args) → series list, where args reads the call's
+// arguments by position or keyword (see evaluator.js).
+import { parseOffsetSeconds } from './attime.js'
+import { formatG, pyStr } from './python-format.js'
+import { CONSOLIDATIONS, copySeries, makeSeries, pyMod, valuesOf } from './series.js'
+import { parseTarget } from './target-parser.js'
+
+export class TargetValueError extends Error {
+  constructor (message) {
+    super(message)
+    this.name = 'TargetValueError'
+  }
+}
+
+const nonNull = values => values.filter(v => v !== null)
+const safeSum = values => { const v = nonNull(values); return v.length ? v.reduce((a, b) => a + b, 0) : null }
+const safeAvg = values => { const v = nonNull(values); return v.length ? v.reduce((a, b) => a + b, 0) / v.length : null }
+const safeMax = values => { const v = nonNull(values); return v.length ? Math.max(...v) : null }
+const safeMin = values => { const v = nonNull(values); return v.length ? Math.min(...v) : null }
+const safeLast = values => { const v = nonNull(values); return v.length ? v[v.length - 1] : null }
+const safeCount = values => { const v = nonNull(values); return v.length ? v.length : null }
+
+// render/functions.py getAggFunc, the ones statbucket supports
+const AGGREGATIONS = {
+  sum: safeSum, total: safeSum, average: safeAvg, avg: safeAvg, max: safeMax, min: safeMin, last: safeLast, current: safeLast, count: safeCount
+}
+
+function aggregation (name) {
+  const fn = AGGREGATIONS[name]
+  if (!fn) throw new TargetValueError(`unsupported aggregation ${JSON.stringify(name)}; use one of ${Object.keys(AGGREGATIONS).join(', ')}`)
+  return fn
+}
+
+function intervalSeconds (text) {
+  try {
+    return parseOffsetSeconds(text)
+  } catch (err) {
+    throw new TargetValueError(err.message)
+  }
+}
+
+const gcd = (a, b) => b === 0 ? a : gcd(b, a % b)
+const lcm = (a, b) => a === b ? a : (Math.max(a, b) / gcd(Math.max(a, b), Math.min(a, b))) * Math.min(a, b)
+
+function formatPathExpressions (seriesList) {
+  const seen = []
+  for (const s of seriesList) if (!seen.includes(s.pathExpression)) seen.push(s.pathExpression)
+  return seen.join(',')
+}
+
+function sumSeries (ctx, args) {
+  const seriesList = args.rest(0, 'seriesList').flat()
+  if (!seriesList.length) return []
+  const step = seriesList.map(s => s.step).reduce(lcm)
+  const normalized = seriesList.map(s => ({ ...s, valuesPerPoint: step / s.step }))
+  const start = Math.min(...normalized.map(s => s.start))
+  let end = Math.max(...normalized.map(s => s.end))
+  end -= (end - start) % step
+  const columns = normalized.map(valuesOf)
+  const length = Math.max(...columns.map(c => c.length))
+  const values = []
+  for (let i = 0; i < length; i++) values.push(safeSum(columns.map(c => c[i] ?? null)))
+  const name = `sumSeries(${formatPathExpressions(seriesList)})`
+  return [makeSeries({ name, start, end, step, values, consolidationFunc: ctx.defaultConsolidation })]
+}
+
+function constantLine (ctx, args) {
+  // graphite-web reads the value as a float: constantLine(100) is named "100.0"
+  const { value } = args.numberNode(0, 'value')
+  const isInteger = false
+  const start = ctx.startTime
+  const end = ctx.endTime
+  const step = Math.trunc((end - start) / 2)
+  const series = makeSeries({ name: pyStr(value, isInteger), start, end, step, values: [value, value, value], consolidationFunc: ctx.defaultConsolidation })
+  series.pathExpression = `constantLine(${pyStr(value, isInteger)})`
+  return [series]
+}
+
+function alias (ctx, args) {
+  const newName = args.string(1, 'newName')
+  return args.seriesList(0).map(s => ({ ...s, name: newName }))
+}
+
+/** The first metric path in a name such as sumSeries(a.b.*) (functions.py _getFirstPathExpression) */
+function firstPathExpression (name) {
+  let node
+  try {
+    node = parseTarget(name)
+  } catch {
+    return null
+  }
+  while (node && node.type === 'call') node = node.args[0]
+  return node?.type === 'path' ? node.path : null
+}
+
+function aliasByNode (ctx, args) {
+  const nodes = args.rest(1, 'integer')
+  if (!nodes.length) throw new TargetValueError('aliasByNode needs at least one node number')
+  return args.seriesList(0).map(series => {
+    const path = series.name.endsWith(')') ? (firstPathExpression(series.name) ?? series.name) : series.name
+    const parts = path.split(';')[0].split('.')
+    const picked = nodes.map(n => parts[n < 0 ? parts.length + n : n] ?? '')
+    return { ...series, name: picked.join('.') }
+  })
+}
+
+/** Python re.sub replacement → JavaScript replacement: \1 and \g<1> become $1, $ is literal */
+function pythonReplacement (replace) {
+  let out = ''
+  for (let i = 0; i < replace.length; i++) {
+    const c = replace[i]
+    if (c === '$') out += '$$'
+    else if (c === '\\' && /[0-9]/.test(replace[i + 1] ?? '')) { out += '$' + replace[i + 1]; i++ } else if (c === '\\' && replace[i + 1] === 'g' && replace[i + 2] === '<') {
+      const close = replace.indexOf('>', i)
+      out += '$<' + replace.slice(i + 3, close) + '>'
+      if (/^\d+$/.test(replace.slice(i + 3, close))) out = out.slice(0, -(close - i - 1)) + '$' + replace.slice(i + 3, close)
+      i = close
+    } else if (c === '\\' && replace[i + 1] === '\\') { out += '\\'; i++ } else out += c
+  }
+  return out
+}
+
+function aliasSub (ctx, args) {
+  const search = args.string(1, 'search')
+  const replace = args.string(2, 'replace')
+  let re
+  try {
+    re = new RegExp(search, 'g')
+  } catch (err) {
+    throw new TargetValueError(`aliasSub: search ${JSON.stringify(search)} is not a regular expression: ${err.message}`)
+  }
+  const replacement = pythonReplacement(replace)
+  return args.seriesList(0).map(s => ({ ...s, name: s.name.replace(re, replacement) }))
+}
+
+function scale (ctx, args) {
+  const factor = args.number(1, 'factor')
+  return args.seriesList(0).map(series => {
+    const name = `scale(${series.name},${formatG(factor)})`
+    return { ...series, name, pathExpression: name, values: valuesOf(series).map(v => v === null ? null : v * factor), valuesPerPoint: 1 }
+  })
+}
+
+function consolidateBy (ctx, args) {
+  const func = args.string(1, 'consolidationFunc')
+  if (!CONSOLIDATIONS[func]) throw new TargetValueError(`consolidateBy: ${JSON.stringify(func)} is not one of ${Object.keys(CONSOLIDATIONS).join(', ')}`)
+  return args.seriesList(0).map(s => {
+    const name = `consolidateBy(${s.name},"${func}")`
+    return { ...s, consolidationFunc: func, name, pathExpression: name }
+  })
+}
+
+function integral (ctx, args) {
+  return args.seriesList(0).map(series => {
+    let current = 0
+    const values = valuesOf(series).map(v => v === null ? null : (current += v))
+    return copySeries(series, { name: `integral(${series.name})`, values })
+  })
+}
+
+/** functions.py _nonNegativeDelta → [delta, prev] */
+function nonNegativeDelta (val, prev, maxValue, minValue) {
+  if (maxValue !== null && val !== null && val > maxValue) return [null, null]
+  if (minValue !== null && val !== null && val < minValue) return [null, null]
+  if (prev === null || val === null) return [null, val]
+  if (val >= prev) return [val - prev, val]
+  if (maxValue !== null) return [maxValue + 1 + val - prev - (minValue ?? 0), val]
+  if (minValue !== null) return [val - minValue, val]
+  return [null, val]
+}
+
+function derivative (name, perStep) {
+  return (ctx, args) => {
+    const maxValue = args.optionalNumber(1, 'maxValue')
+    const minValue = args.optionalNumber(2, 'minValue')
+    return args.seriesList(0).map(series => {
+      let prev = null
+      const values = valuesOf(series).map(val => {
+        const [delta, next] = nonNegativeDelta(val, prev, maxValue, minValue)
+        prev = next
+        if (delta === null || !perStep) return delta
+        // Python's round(x, 6): the correctly rounded decimal (toFixed rounds the exact
+        // binary value; a tie cannot occur at 6 decimals), not x * 1e6 rounded
+        const perSecond = delta / series.step
+        return Math.abs(perSecond) < 1e21 ? Number(perSecond.toFixed(6)) : perSecond
+      })
+      return copySeries(series, { name: `${name}(${series.name})`, values })
+    })
+  }
+}
+
+async function timeShift (ctx, args) {
+  let shift = args.string(1, 'timeShift')
+  const resetEnd = args.optionalBoolean(2, 'resetEnd', true)
+  if (args.optionalBoolean(3, 'alignDST', false)) throw new TargetValueError('timeShift: alignDST is a local-time option; statbucket answers UTC instants, leave it out')
+  const seriesList = args.seriesList(0)
+  if (/^[0-9]/.test(shift)) shift = '-' + shift
+  const delta = intervalSeconds(shift)
+  if (!seriesList.length) return []
+  const first = seriesList[0]
+  const shifted = await ctx.evaluate(args.node(0), { ...ctx, startTime: ctx.startTime + delta, endTime: ctx.endTime + delta })
+  return shifted.map(s => ({
+    ...s,
+    name: `timeShift(${s.name}, "${shift}")`,
+    start: first.start,
+    end: resetEnd ? first.end : s.end - s.start + first.start
+  }))
+}
+
+async function movingAverage (ctx, args) {
+  const windowNode = args.node(1, 'windowSize')
+  const seriesList = args.seriesList(0)
+  if (!seriesList.length) return []
+  const xFilesFactor = args.optionalNumber(2, 'xFilesFactor') ?? 0
+  let previewSeconds
+  const isInterval = windowNode?.type === 'string'
+  if (isInterval) previewSeconds = Math.abs(intervalSeconds(windowNode.value))
+  else if (windowNode?.type === 'number' && Number.isInteger(windowNode.value) && windowNode.value >= 0) previewSeconds = Math.max(...seriesList.map(s => s.step)) * windowNode.value
+  else throw new TargetValueError('movingAverage: windowSize must be a whole number of points or a quoted interval such as "5min"')
+  const preview = await ctx.evaluate(args.node(0), { ...ctx, startTime: ctx.startTime - previewSeconds })
+  return preview.map(series => {
+    const windowPoints = isInterval ? Math.floor(previewSeconds / series.step) : windowNode.value
+    const name = isInterval ? `movingAverage(${series.name},"${windowNode.value}")` : `movingAverage(${series.name},${windowNode.value})`
+    const all = valuesOf(series)
+    const values = []
+    for (let i = windowPoints + 1; i <= all.length; i++) {
+      const usable = nonNull(all.slice(Math.max(0, i - windowPoints), i))
+      values.push(usable.length && windowPoints > 0 && usable.length / windowPoints >= xFilesFactor ? safeAvg(usable) : null)
+    }
+    return copySeries(series, { name, start: series.start + previewSeconds, values })
+  })
+}
+
+/** functions.py _summarizeValues */
+function summarizeValues (series, aggregate, interval, newStart, newEnd) {
+  const values = valuesOf(series)
+  const timestamps = []
+  for (let t = series.start; t < series.end; t += series.step) timestamps.push(t)
+  const numPoints = Math.min(timestamps.length, values.length)
+  const intervalPoints = interval / series.step
+  const out = []
+  let i = 0
+  let t = newStart
+  while (t < newEnd) {
+    let s = i
+    let count = 0
+    while (i < numPoints && timestamps[i] < t + interval) {
+      if (timestamps[i] <= t) s = i
+      if (timestamps[i] >= t && values[i] !== null) count++
+      i++
+    }
+    out.push(count && intervalPoints ? aggregate(values.slice(s, i)) : null)
+    t += interval
+  }
+  return [out, t]
+}
+
+function summarize (ctx, args) {
+  const intervalString = args.string(1, 'intervalString')
+  const func = args.optionalString(2, 'func', 'sum')
+  const alignToFrom = args.optionalBoolean(3, 'alignToFrom', false)
+  const interval = intervalSeconds(intervalString)
+  if (interval <= 0) throw new TargetValueError(`summarize: interval ${JSON.stringify(intervalString)} must be positive`)
+  const aggregate = aggregation(func)
+  return args.seriesList(0).map(series => {
+    let newStart = series.start - pyMod(series.start, interval)
+    let newEnd = series.end - pyMod(series.end, interval) + interval
+    if (alignToFrom) { newStart = series.start; newEnd = series.end }
+    const [values, alignedEnd] = summarizeValues(series, aggregate, interval, newStart, newEnd)
+    if (alignToFrom) newEnd = alignedEnd
+    const name = `summarize(${series.name}, "${intervalString}", "${func}"${alignToFrom ? ', true' : ''})`
+    return copySeries(series, { name, start: newStart, end: newEnd, step: interval, values })
+  })
+}
+
+function hitcount (ctx, args) {
+  const intervalString = args.string(1, 'intervalString')
+  if (args.optionalBoolean(2, 'alignToInterval', false)) throw new TargetValueError('hitcount: alignToInterval is not supported; leave it out')
+  const interval = intervalSeconds(intervalString)
+  if (interval <= 0) throw new TargetValueError(`hitcount: interval ${JSON.stringify(intervalString)} must be positive`)
+  return args.seriesList(0).map(series => {
+    const step = series.step
+    const bucketCount = Math.ceil((series.end - series.start) / interval)
+    const buckets = Array.from({ length: bucketCount }, () => [])
+    const newStart = series.end - bucketCount * interval
+    valuesOf(series).forEach((value, i) => {
+      if (value === null) return
+      const startTime = series.start + i * step
+      const startBucket = Math.floor((startTime - newStart) / interval)
+      const startMod = pyMod(startTime - newStart, interval)
+      const endTime = startTime + step
+      let endBucket = Math.floor((endTime - newStart) / interval)
+      let endMod = pyMod(endTime - newStart, interval)
+      if (endBucket >= bucketCount) { endBucket = bucketCount - 1; endMod = interval }
+      if (startBucket === endBucket) {
+        if (startBucket >= 0) buckets[startBucket].push(value * (endMod - startMod))
+      } else {
+        if (startBucket >= 0) buckets[startBucket].push(value * (interval - startMod))
+        for (let j = startBucket + 1; j < endBucket; j++) if (j >= 0) buckets[j].push(value * interval)
+        if (endMod > 0) buckets[endBucket].push(value * endMod)
+      }
+    })
+    const values = buckets.map(b => b.length ? b.reduce((a, c) => a + c, 0) : null)
+    return copySeries(series, { name: `hitcount(${series.name}, "${intervalString}")`, start: newStart, step: interval, values })
+  })
+}
+
+/** name → implementation; graphite-web's short alias `sum` included */
+export const FUNCTIONS = {
+  constantLine,
+  alias,
+  aliasByNode,
+  aliasSub,
+  sumSeries,
+  sum: sumSeries,
+  summarize,
+  consolidateBy,
+  integral,
+  perSecond: derivative('perSecond', true),
+  nonNegativeDerivative: derivative('nonNegativeDerivative', false),
+  movingAverage,
+  timeShift,
+  scale,
+  hitcount
+}

@@ -1,0 +1,102 @@
+// Graphite globs over dot-separated metric names. Pure.
+//   *      any characters within one part      ?  one character
+//   {a,b}  one of the alternatives              [0-9] [abc] [!x]  one character of a class
+// A glob matches a name with the same number of parts, part by part.
+
+const GLOB_CHARS = '*?[{'
+
+export const isGlob = pattern => [...pattern].some(c => GLOB_CHARS.includes(c))
+
+/** The literal text before the first glob character: the registry range to scan */
+export function literalPrefix (pattern) {
+  let i = 0
+  while (i < pattern.length && !GLOB_CHARS.includes(pattern[i])) i++
+  return pattern.slice(0, i)
+}
+
+const escapeChar = c => /[\\^$.*+?()[\]{}|/-]/.test(c) ? '\\' + c : c
+
+/** One part's glob → regular-expression source (a matching engine, built from a tokenised glob) */
+function partSource (part) {
+  let out = ''
+  for (let i = 0; i < part.length; i++) {
+    const c = part[i]
+    if (c === '*') out += '[^.]*'
+    else if (c === '?') out += '[^.]'
+    else if (c === '[') {
+      const end = part.indexOf(']', i + 2)
+      if (end === -1) { out += escapeChar(c); continue }
+      let body = part.slice(i + 1, end)
+      const negate = body[0] === '!'
+      if (negate) body = body.slice(1)
+      out += '[' + (negate ? '^' : '') + [...body].map(ch => ch === '-' ? '-' : escapeChar(ch)).join('') + ']'
+      i = end
+    } else if (c === '{') {
+      const end = part.indexOf('}', i)
+      if (end === -1) { out += escapeChar(c); continue }
+      out += '(?:' + part.slice(i + 1, end).split(',').map(partSource).join('|') + ')'
+      i = end
+    } else out += escapeChar(c)
+  }
+  return out
+}
+
+/** Splits on dots outside { } (a brace alternative may hold dots) */
+function splitParts (pattern) {
+  const parts = []
+  let depth = 0
+  let current = ''
+  for (const c of pattern) {
+    if (c === '{') depth++
+    else if (c === '}') depth = Math.max(0, depth - 1)
+    if (c === '.' && depth === 0) { parts.push(current); current = '' } else current += c
+  }
+  parts.push(current)
+  return parts
+}
+
+export class GlobSyntaxError extends Error {
+  constructor (pattern, reason) {
+    super(`glob ${JSON.stringify(pattern)} is not valid: ${reason}`)
+    this.name = 'GlobSyntaxError'
+  }
+}
+
+function compilePart (pattern, part) {
+  try {
+    return new RegExp('^' + partSource(part) + '$')
+  } catch {
+    throw new GlobSyntaxError(pattern, `cannot read the part ${JSON.stringify(part)} (a character class such as [z-a]?)`)
+  }
+}
+
+/** pattern → (name) => boolean; a name matches when all its parts match. Throws GlobSyntaxError. */
+export function globMatcher (pattern) {
+  const parts = splitParts(pattern).map(p => compilePart(pattern, p))
+  return name => {
+    const nameParts = name.split('.')
+    if (nameParts.length !== parts.length) return false
+    return parts.every((re, i) => re.test(nameParts[i]))
+  }
+}
+
+/**
+ * /metrics/find: the nodes one level below what the query's parts match.
+ * Each name that matches the query's parts as a prefix gives a node:
+ * a leaf when the name ends there, a branch when it goes on.
+ */
+export function findNodes (query, names) {
+  const parts = splitParts(query)
+  const matchPrefix = globMatcher(query)
+  const nodes = new Map()
+  for (const name of names) {
+    const nameParts = name.split('.')
+    if (nameParts.length < parts.length) continue
+    const head = nameParts.slice(0, parts.length).join('.')
+    if (!matchPrefix(head)) continue
+    const leaf = nameParts.length === parts.length
+    const existing = nodes.get(head)
+    nodes.set(head, { path: head, text: nameParts[parts.length - 1], leaf: leaf || (existing?.leaf ?? false), branch: !leaf || (existing?.branch ?? false) })
+  }
+  return [...nodes.values()].sort((a, b) => a.path < b.path ? -1 : a.path > b.path ? 1 : 0)
+}

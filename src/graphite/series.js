@@ -1,0 +1,81 @@
+// A Graphite time series and what graphite-web does to every series
+// (render/datalib.py TimeSeries): consolidation by valuesPerPoint and the
+// [value, timestamp] pairs of the JSON answer. Pure; times in epoch seconds.
+
+export const CONSOLIDATIONS = {
+  sum: values => values.reduce((a, b) => a + b, 0),
+  average: values => values.reduce((a, b) => a + b, 0) / values.length,
+  avg: values => values.reduce((a, b) => a + b, 0) / values.length,
+  avg_zero: values => values.reduce((a, b) => a + b, 0) / values.length,
+  max: values => Math.max(...values),
+  min: values => Math.min(...values),
+  first: values => values[0],
+  last: values => values[values.length - 1]
+}
+
+export function makeSeries ({ name, start, end, step, values, consolidationFunc, pathExpression }) {
+  return { name, start, end, step, values, consolidationFunc, valuesPerPoint: 1, pathExpression: pathExpression ?? name }
+}
+
+/** series.copy(): a new series (its pathExpression is its name, as in graphite-web) */
+export function copySeries (series, changes) {
+  const copy = { ...series, ...changes, valuesPerPoint: 1 }
+  copy.pathExpression = copy.name
+  return copy
+}
+
+/** The values as graphite-web iterates them: consolidated by valuesPerPoint, xFilesFactor 0 */
+export function valuesOf (series) {
+  const per = series.valuesPerPoint
+  if (per <= 1) return series.values
+  const cf = CONSOLIDATIONS[series.consolidationFunc]
+  const out = []
+  for (let i = 0; i < series.values.length; i += per) {
+    const chunk = series.values.slice(i, i + per)
+    const usable = series.consolidationFunc === 'avg_zero' ? chunk.map(v => v ?? 0) : chunk.filter(v => v !== null)
+    out.push(chunk.some(v => v !== null) ? cf(usable) : null)
+  }
+  return out
+}
+
+/** [[value, timestamp]…]: values zipped with range(start, end + 1, step × valuesPerPoint) */
+export function datapoints (series) {
+  const values = valuesOf(series)
+  const stride = series.step * series.valuesPerPoint
+  const points = []
+  for (let i = 0, t = series.start; i < values.length && t <= series.end; i++, t += stride) points.push([values[i], t])
+  return points
+}
+
+/**
+ * maxDataPoints as render/views.py renderViewJson applies it: every series
+ * consolidated so the common time range has at most maxDataPoints points,
+ * start nudged so bands align from call to call.
+ */
+export function applyMaxDataPoints (seriesList, maxDataPoints) {
+  if (!seriesList.length || !maxDataPoints) return seriesList
+  const startTime = Math.min(...seriesList.map(s => s.start))
+  const endTime = Math.max(...seriesList.map(s => s.end))
+  const timeRange = endTime - startTime
+  return seriesList.map(original => {
+    const series = { ...original, values: [...original.values] }
+    if (maxDataPoints === 1) {
+      series.valuesPerPoint = series.values.length
+      return series
+    }
+    const numberOfDataPoints = timeRange / series.step
+    if (maxDataPoints < numberOfDataPoints) {
+      const valuesPerPoint = Math.ceil(numberOfDataPoints / maxDataPoints)
+      const secondsPerPoint = Math.trunc(valuesPerPoint * series.step)
+      const nudge = secondsPerPoint + pyMod(series.start, series.step) - pyMod(series.start, secondsPerPoint)
+      series.start += nudge
+      const valuesToLose = Math.trunc(nudge / series.step)
+      // graphite-web deletes valuesToLose - 1 values (range(1, valuesToLose))
+      if (valuesToLose > 1) series.values.splice(0, valuesToLose - 1)
+      series.valuesPerPoint = valuesPerPoint
+    }
+    return series
+  })
+}
+
+export const pyMod = (a, b) => ((a % b) + b) % b

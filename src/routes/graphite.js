@@ -1,0 +1,149 @@
+// The Graphite API Grafana's Graphite data source speaks: /render (json),
+// /metrics/find, /metrics/expand, /functions, /version, /tags/autoComplete/*.
+// READ_TOKENS guard every route. Times are instants (epoch seconds, relative
+// offsets); absolute forms are read in UTC.
+import fp from 'fastify-plugin'
+import { horizonsFor } from '../bucket/retention-horizons.js'
+import { BadRequestError } from '../errors.js'
+import { AtTimeError, parseAtTime } from '../graphite/attime.js'
+import { checkFunctions, evaluate, UnknownFunctionError } from '../graphite/evaluator.js'
+import { functionCatalog } from '../graphite/function-catalog.js'
+import { TargetValueError } from '../graphite/functions.js'
+import { findNodes, GlobSyntaxError } from '../graphite/glob.js'
+import { createMetricSource } from '../graphite/metric-source.js'
+import { treeJson } from '../graphite/minute-window.js'
+import { applyMaxDataPoints, datapoints } from '../graphite/series.js'
+import { parseTarget, TargetSyntaxError } from '../graphite/target-parser.js'
+import { expandSchema, findSchema, functionsSchema, renderSchema, tagsSchema, versionSchema } from '../schemas/graphite.js'
+
+export const GRAPHITE_VERSION = '1.1.10'
+// DESIGN: counters are summed when several minutes become one point
+export const DEFAULT_CONSOLIDATION = 'sum'
+const UTC_NAMES = new Set(['utc', 'etc/utc', 'gmt', 'etc/gmt', 'z'])
+
+/** query string and form body merged; every value a list */
+function requestParams (request) {
+  const params = new Map()
+  const add = (key, value) => {
+    const name = key.endsWith('[]') ? key.slice(0, -2) : key
+    const list = params.get(name) ?? []
+    for (const v of [value].flat()) if (typeof v === 'string') list.push(v)
+    params.set(name, list)
+  }
+  for (const [k, v] of Object.entries(request.query ?? {})) add(k, v)
+  if (request.body instanceof URLSearchParams) for (const [k, v] of request.body) add(k, v)
+  return { all: name => params.get(name) ?? [], one: name => params.get(name)?.at(-1) }
+}
+
+function badInput (err) {
+  if (err instanceof TargetSyntaxError || err instanceof TargetValueError || err instanceof AtTimeError || err instanceof UnknownFunctionError || err instanceof GlobSyntaxError) {
+    return new BadRequestError(err.message)
+  }
+  return err
+}
+
+function timeRange (params, nowMs) {
+  const tz = params.one('tz')
+  if (tz && !UTC_NAMES.has(tz.toLowerCase())) throw new BadRequestError(`tz=${tz}: statbucket answers instants and reads absolute times in UTC; leave tz out or send tz=UTC`)
+  const nowRaw = params.one('now')
+  const now = nowRaw ? parseAtTime(nowRaw, Math.floor(nowMs / 1000)) : Math.floor(nowMs / 1000)
+  const until = parseAtTime(params.one('until') ?? 'now', now)
+  const from = parseAtTime(params.one('from') ?? '-1d', now)
+  return { startTime: Math.min(from, until), endTime: Math.max(from, until) }
+}
+
+async function graphiteRoutes (app) {
+  const { config, clock, registry, reader, layout } = app
+  const minuteHorizon = horizonsFor(config)
+  const source = createMetricSource({
+    registry,
+    reader,
+    layout,
+    maxGlobMetrics: config.graphiteMaxGlobMetrics,
+    maxPoints: config.maxPoints,
+    minuteFrom: metric => minuteHorizon(metric, clock.now()).minuteFrom
+  })
+  const read = schema => ({ config: { access: 'read' }, schema })
+
+  // form-encoded bodies, for this plugin's routes only (encapsulated)
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (request, body, done) => {
+    done(null, new URLSearchParams(body))
+  })
+
+  async function render (request, reply) {
+    const params = requestParams(request)
+    const format = params.one('format') ?? 'json'
+    if (format !== 'json') throw new BadRequestError(`format=${format}: statbucket renders format=json only`)
+    const targets = params.all('target').filter(t => t.trim() !== '')
+    let series = []
+    try {
+      const nodes = targets.map(parseTarget)
+      nodes.forEach(checkFunctions)
+      const ctx = { ...timeRange(params, clock.now()), defaultConsolidation: DEFAULT_CONSOLIDATION, fetch: source.fetch }
+      for (const node of nodes) series.push(...await evaluate(node, ctx))
+    } catch (err) {
+      throw badInput(err)
+    }
+    const rawMax = params.one('maxDataPoints')
+    if (rawMax && /^[0-9]+$/.test(rawMax)) series = applyMaxDataPoints(series, Number(rawMax))
+    const noNulls = params.all('noNullPoints').length > 0
+    const out = []
+    for (const s of series) {
+      let points = datapoints(s)
+      if (noNulls) {
+        points = points.filter(([v]) => v !== null)
+        if (!points.length) continue
+      }
+      out.push({ target: s.name, tags: { name: s.name }, datapoints: points })
+    }
+    reply.type('application/json')
+    return out
+  }
+
+  app.get('/render', read(renderSchema), render)
+  app.post('/render', read(renderSchema), render)
+
+  async function find (request) {
+    const params = requestParams(request)
+    const query = params.one('query')
+    if (!query) throw new BadRequestError('send query= a metric path or glob, e.g. query=app.*')
+    const format = params.one('format') ?? 'treejson'
+    if (format !== 'treejson') throw new BadRequestError(`format=${format}: /metrics/find answers format=treejson only`)
+    try {
+      return treeJson(query, findNodes(query, await source.namesUnder(query)))
+    } catch (err) {
+      throw badInput(err)
+    }
+  }
+  // Grafana's variable queries POST a form-encoded body
+  app.get('/metrics/find', read(findSchema), find)
+  app.post('/metrics/find', read(findSchema), find)
+
+  async function expand (request) {
+    const params = requestParams(request)
+    const queries = params.all('query')
+    if (!queries.length) throw new BadRequestError('send one or more query= metric paths or globs')
+    const leavesOnly = params.one('leavesOnly') === '1'
+    const byQuery = {}
+    try {
+      for (const query of queries) {
+        const nodes = findNodes(query, await source.namesUnder(query))
+        byQuery[query] = nodes.filter(n => n.leaf || !leavesOnly).map(n => n.path).sort()
+      }
+    } catch (err) {
+      throw badInput(err)
+    }
+    if (params.one('groupByExpr') === '1') return { results: byQuery }
+    return { results: [...new Set(Object.values(byQuery).flat())].sort() }
+  }
+  app.get('/metrics/expand', read(expandSchema), expand)
+  app.post('/metrics/expand', read(expandSchema), expand)
+
+  app.get('/functions', read(functionsSchema), async () => functionCatalog())
+  app.get('/version', read(versionSchema), async (request, reply) => reply.type('text/plain').send(GRAPHITE_VERSION))
+  app.get('/tags/autoComplete/tags', read(tagsSchema), async () => [])
+  app.get('/tags/autoComplete/values', read(tagsSchema), async () => [])
+}
+
+// Encapsulated inside: the form parser reaches these routes, not /v1/events.
+export default fp(async app => { await app.register(graphiteRoutes) }, { name: 'graphite-api', dependencies: ['auth', 'registry', 'reader', 'collections'] })

@@ -1,0 +1,112 @@
+// Route schemas of the Graphite API (src/routes/graphite.js). Query values
+// stay strings; the routes parse them as graphite-web does. Unknown
+// parameters are allowed: graphite-web ignores them, and Grafana sends some.
+import { errorResponses } from './common.js'
+
+// No length or enum constraints: graphite-web has none, and each value is
+// judged by the route (a bad one → 400 naming it; the URL length is bounded by 414).
+const text = description => ({ type: 'string', description })
+const stringOrList = description => ({ anyOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' } }], description })
+const errors = errorResponses(400, 401, 403, 414, 429, 500, 503)
+
+export const renderSchema = {
+  summary: 'Graphite render (json)',
+  description: 'graphite-web 1.1.10\'s /render for Grafana: targets with the supported functions over one-minute sums; query string or form-encoded body. Past maxDataPoints, minutes are summed unless consolidateBy says otherwise.',
+  tags: ['graphite'],
+  querystring: {
+    type: 'object',
+    properties: {
+      target: stringOrList('a Graphite target; repeat for several'),
+      from: text('graphite-web time: epoch seconds, -6h, now-1d, HH:MM_YYYYMMDD, YYYYMMDD, …; default -1d'),
+      until: text('graphite-web time; default now'),
+      format: text('json (the only format; anything else → 400)'),
+      maxDataPoints: text('most points per series; consecutive points are consolidated past it'),
+      noNullPoints: text('present: leave null points out'),
+      now: text('the time relative times count from; default the server\'s clock'),
+      tz: text('UTC only: absolute times are read in UTC')
+    }
+  },
+  response: {
+    200: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['target', 'datapoints'],
+        properties: {
+          target: { type: 'string' },
+          tags: { type: 'object', additionalProperties: { type: 'string' } },
+          datapoints: { type: 'array', items: { type: 'array', items: { type: ['number', 'null'] } } }
+        }
+      }
+    },
+    ...errors
+  }
+}
+
+export const findSchema = {
+  summary: 'Graphite metrics/find',
+  description: 'The nodes one level below a path or glob, in graphite-web\'s treejson form.',
+  tags: ['graphite'],
+  querystring: {
+    type: 'object',
+    properties: {
+      query: text('a metric path or glob: app.*, app.{web,api}.*'),
+      format: text('treejson (the only format)')
+    }
+  },
+  response: {
+    200: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: { text: { type: 'string' }, id: { type: 'string' }, allowChildren: { type: 'integer' }, expandable: { type: 'integer' }, leaf: { type: 'integer' } }
+      }
+    },
+    ...errors
+  }
+}
+
+export const expandSchema = {
+  summary: 'Graphite metrics/expand',
+  description: 'The paths globs match, sorted; grouped by query with groupByExpr=1.',
+  tags: ['graphite'],
+  querystring: {
+    type: 'object',
+    properties: {
+      query: stringOrList('a path or glob; repeat for several'),
+      leavesOnly: text('1: leaves only'),
+      groupByExpr: text('1: results grouped by query')
+    }
+  },
+  response: {
+    200: {
+      type: 'object',
+      properties: {
+        results: { anyOf: [{ type: 'array', items: { type: 'string' } }, { type: 'object', additionalProperties: { type: 'array', items: { type: 'string' } } }] }
+      }
+    },
+    ...errors
+  }
+}
+
+export const functionsSchema = {
+  summary: 'Graphite functions',
+  description: 'The supported functions, described as graphite-web does for Grafana\'s query editor.',
+  tags: ['graphite'],
+  response: { 200: { type: 'object', additionalProperties: true }, ...errorResponses(401, 403, 429, 500) }
+}
+
+export const versionSchema = {
+  summary: 'Graphite version',
+  description: 'The graphite-web version whose API statbucket answers.',
+  tags: ['graphite'],
+  produces: ['text/plain'],
+  response: { 200: { type: 'string' }, ...errorResponses(401, 403, 429, 500) }
+}
+
+export const tagsSchema = {
+  summary: 'Graphite tag autocompletion',
+  description: 'Always empty: statbucket metrics have no tags.',
+  tags: ['graphite'],
+  response: { 200: { type: 'array', items: { type: 'string' } }, ...errorResponses(401, 403, 429, 500) }
+}

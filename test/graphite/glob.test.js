@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest'
+import { findNodes, globMatcher, isGlob, literalPrefix } from '../../src/graphite/glob.js'
+
+describe('globs', () => {
+  it('match part by part', () => {
+    const m = globMatcher('app.*.req')
+    expect(m('app.web.req')).toBe(true)
+    expect(m('app.web.x.req')).toBe(false) // * stays within a part
+    expect(m('app.req')).toBe(false)
+    expect(globMatcher('a.{web,api}.x')('a.api.x')).toBe(true)
+    expect(globMatcher('a.{web,api}.x')('a.db.x')).toBe(false)
+    expect(globMatcher('h[0-9]')('h7')).toBe(true)
+    expect(globMatcher('h[0-9]')('hx')).toBe(false)
+    expect(globMatcher('h[!0-9]')('hx')).toBe(true)
+    expect(globMatcher('h?')('h12')).toBe(false)
+    expect(globMatcher('a.b+c')('a.b+c')).toBe(true) // regex characters are literal
+    expect(globMatcher('a.b+c')('a.bbc')).toBe(false)
+  })
+
+  it('scan the registry from the literal prefix', () => {
+    expect(literalPrefix('app.web*.x')).toBe('app.web')
+    expect(literalPrefix('{a,b}.x')).toBe('')
+    expect(literalPrefix('plain.name')).toBe('plain.name')
+    expect(isGlob('plain.name')).toBe(false)
+    expect(isGlob('a.[12]')).toBe(true)
+  })
+
+  it('find nodes one level below, leaves and branches', () => {
+    const names = ['app.a.x', 'app.a.y', 'app.b', 'app.b.z', 'other.q']
+    expect(findNodes('app.*', names)).toEqual([
+      { path: 'app.a', text: 'a', leaf: false, branch: true },
+      { path: 'app.b', text: 'b', leaf: true, branch: true }
+    ])
+    expect(findNodes('app.a.*', names).map(n => [n.path, n.leaf])).toEqual([['app.a.x', true], ['app.a.y', true]])
+  })
+})

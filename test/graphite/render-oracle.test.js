@@ -1,0 +1,178 @@
+// /render and /metrics/find against graphite-web 1.1.10 itself: the same
+// events go to statbucket and, as whisper files, to graphite-web (in-process);
+// every supported function and glob must answer the same timestamps, nulls,
+// values and target names, with relative and absolute from/until.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { manualClock } from '../../src/clock.js'
+import { testApp } from '../helpers/test-app.js'
+import { askGraphiteWeb, oracleVenv } from './graphite-oracle.js'
+
+// 2025-03-10T09:00:30Z. Days with events: 03-08 and 03-10; 03-09 has none (null).
+const NOW = Date.UTC(2025, 2, 10, 9, 0, 30)
+const NOW_S = NOW / 1000
+const clock = manualClock(NOW)
+
+function seededEvents () {
+  let seed = 12345
+  const random = () => { seed = (seed * 1103515245 + 12345) % 2147483648; return seed / 2147483648 }
+  const metrics = ['app.web.requests', 'app.api.requests', 'app.db.errors', 'app.web.bytes', 'other.x']
+  const events = []
+  const days = [Date.UTC(2025, 2, 8), Date.UTC(2025, 2, 10)]
+  for (let i = 0; i < 600; i++) {
+    const day = days[i % 2]
+    const span = day === days[1] ? 9 * 3_600_000 : 86_400_000 // today: until now
+    const time = day + Math.floor(random() * span)
+    const metric = metrics[Math.floor(random() * metrics.length)]
+    const r = random()
+    const value = r < 0.1 ? 0 : r < 0.15 ? -Math.ceil(random() * 5) : r < 0.3 ? Math.round(random() * 40) / 4 : Math.ceil(random() * 20)
+    events.push({ metric, value, time })
+  }
+  events.push({ metric: 'zero.only', value: 0, time: days[0] + 3_600_000 })
+  return events
+}
+
+const TARGETS = [
+  'app.web.requests',
+  'app.*.requests',
+  'app.{web,api}.requests',
+  'app.[a-w]*.requests',
+  'app.*.*',
+  'zero.only',
+  'no.such.metric',
+  'sumSeries(app.*.requests)',
+  'sum(app.*.requests,app.db.errors)',
+  'constantLine(100)',
+  'constantLine(2.5)',
+  'alias(app.web.requests,"web")',
+  'aliasByNode(app.*.requests,1)',
+  'aliasByNode(app.*.requests,0,-1)',
+  'aliasByNode(sumSeries(app.*.requests),1)',
+  'aliasSub(app.*.requests,"app\\.(\\w+)\\.requests","\\1 reqs")',
+  'summarize(app.web.requests,"1h")',
+  'summarize(app.web.requests,"1h","max",true)',
+  'summarize(app.*.requests,"15min","avg")',
+  'summarize(app.web.requests,"1d","sum")',
+  'integral(app.web.requests)',
+  'perSecond(app.web.requests)',
+  'nonNegativeDerivative(app.*.requests)',
+  'movingAverage(app.web.requests,5)',
+  'movingAverage(app.web.requests,"10min")',
+  'timeShift(app.web.requests,"1d")',
+  'timeShift(app.web.requests,"-2h",false)',
+  'scale(app.web.requests,0.5)',
+  'scale(sumSeries(app.*.requests),3)',
+  'hitcount(app.web.requests,"1h")',
+  'integral(scale(app.api.requests,2))',
+  'consolidateBy(app.web.requests,"max")'
+]
+
+const RANGES = [
+  { name: 'relative -6h', params: [['from', '-6h']] },
+  { name: 'relative -2d..-1h across the empty day', params: [['from', '-2d'], ['until', '-1h']] },
+  { name: 'absolute HH:MM_YYYYMMDD', params: [['from', '20:00_20250308'], ['until', '02:30_20250310']] },
+  { name: 'absolute epoch seconds', params: [['from', String(NOW_S - 5 * 3600 - 17)], ['until', String(NOW_S - 3600 + 29)]] },
+  { name: 'whole day YYYYMMDD', params: [['from', '20250308'], ['until', '20250309']] }
+]
+
+const bySum = name => `consolidateBy(${name},"sum")`
+const CONSOLIDATED = ['consolidateBy(app.web.requests,"sum")', 'consolidateBy(sumSeries(app.*.requests),"sum")', 'consolidateBy(app.*.requests,"max")', 'consolidateBy(app.web.bytes,"average")', 'consolidateBy(app.web.requests,"last")']
+
+let app
+let venv
+const events = seededEvents()
+
+beforeAll(async () => {
+  venv = oracleVenv()
+  app = await testApp('graphite_oracle', { clock, env: { PREALLOC_PROBABILITY: '0' } })
+  const res = await app.inject({ method: 'POST', url: '/v1/events', payload: events.map(e => ({ metric: e.metric, value: e.value, ts: e.time })) })
+  expect(res.statusCode).toBe(200)
+}, 600_000)
+afterAll(async () => { await app?.close() })
+
+const query = params => params.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&')
+const statbucket = async (path, params) => {
+  const res = await app.inject({ method: 'GET', url: `${path}?${query(params)}` })
+  return { status: res.statusCode, body: res.json() }
+}
+
+/** equal but for float rounding in the last bits */
+function expectSameRender (ours, theirs, label, theirName = name => name) {
+  expect(ours.map(s => theirName(s.target)), label).toEqual(theirs.map(s => s.target))
+  ours.forEach((series, i) => {
+    const expected = theirs[i].datapoints
+    expect(series.datapoints.map(p => p[1]), `${label} ${series.target} timestamps`).toEqual(expected.map(p => p[1]))
+    expect(series.datapoints.map(p => p[0] === null), `${label} ${series.target} nulls`).toEqual(expected.map(p => p[0] === null))
+    series.datapoints.forEach(([v], k) => {
+      if (v === null) return
+      const e = expected[k][0]
+      expect(Math.abs(v - e) <= 1e-9 * Math.max(1, Math.abs(e)), `${label} ${series.target} at ${expected[k][1]}: ${v} vs ${e}`).toBe(true)
+    })
+  })
+}
+
+async function compare (cases) {
+  const answers = askGraphiteWeb(venv, events, cases.map(c => ({ path: c.path, params: [...c.theirs, ['now', String(NOW_S)]] })))
+  for (let i = 0; i < cases.length; i++) {
+    const ours = await statbucket(cases[i].path, cases[i].ours)
+    expect(answers[i].status, `graphite-web ${cases[i].label}: ${JSON.stringify(answers[i].body).slice(0, 300)}`).toBe(200)
+    expect(ours.status, `${cases[i].label}: ${JSON.stringify(ours.body).slice(0, 300)}`).toBe(200)
+    if (cases[i].path === '/render') expectSameRender(ours.body, answers[i].body, cases[i].label, cases[i].theirName)
+    else expect(ours.body, cases[i].label).toEqual(answers[i].body)
+  }
+}
+
+describe('/render against graphite-web 1.1.10', () => {
+  for (const range of RANGES) {
+    it(`every supported function and glob, ${range.name}`, async () => {
+      await compare(TARGETS.map(target => {
+        const params = [['target', target], ['format', 'json'], ...range.params]
+        return { label: `${target} ${range.name}`, path: '/render', ours: params, theirs: params }
+      }))
+    }, 120_000)
+  }
+
+  it('several targets in one request, and maxDataPoints with an explicit consolidateBy', async () => {
+    const cases = []
+    for (const range of RANGES) {
+      for (const maxDataPoints of ['1', '7', '100']) {
+        const params = [...CONSOLIDATED.map(t => ['target', t]), ['format', 'json'], ['maxDataPoints', maxDataPoints], ...range.params]
+        cases.push({ label: `maxDataPoints=${maxDataPoints} ${range.name}`, path: '/render', ours: params, theirs: params })
+      }
+    }
+    await compare(cases)
+  }, 120_000)
+
+  it('nonNegativeDerivative with maxValue and minValue where no point is null (graphite-web fails on nulls there)', async () => {
+    const params = [['target', 'nonNegativeDerivative(app.web.bytes,10,0)'], ['format', 'json'], ['from', '-6h']]
+    await compare([{ label: 'nonNegativeDerivative maxValue', path: '/render', ours: params, theirs: params }])
+  }, 120_000)
+
+  it('differs on purpose: without consolidateBy statbucket sums where graphite-web averages', async () => {
+    const range = [['from', '-2d'], ['until', '-1h'], ['format', 'json'], ['maxDataPoints', '50']]
+    await compare([
+      { label: 'default consolidation is sum', path: '/render', ours: [['target', 'app.*.requests'], ...range], theirs: [['target', 'consolidateBy(app.*.requests,"sum")'], ...range], theirName: bySum },
+      { label: 'sumSeries default consolidation', path: '/render', ours: [['target', 'sumSeries(app.*.requests)'], ...range], theirs: [['target', 'consolidateBy(sumSeries(app.*.requests),"sum")'], ...range], theirName: bySum }
+    ])
+    const [averaged] = askGraphiteWeb(venv, events, [{ path: '/render', params: [['target', 'app.web.requests'], ...range, ['now', String(NOW_S)]] }])
+    const ours = await statbucket('/render', [['target', 'app.web.requests'], ...range])
+    const total = points => points.reduce((a, [v]) => a + (v ?? 0), 0)
+    const raw = await statbucket('/render', [['target', 'app.web.requests'], ['from', '-2d'], ['until', '-1h']])
+    // summing keeps the total of the counts from the first band on; averaging does not
+    const firstBand = ours.body[0].datapoints[0][1]
+    const rawFromFirstBand = raw.body[0].datapoints.filter(([, t]) => t >= firstBand)
+    expect(total(ours.body[0].datapoints)).toBeGreaterThan(0)
+    expect(total(ours.body[0].datapoints)).toBe(total(rawFromFirstBand))
+    expect(total(averaged.body[0].datapoints)).toBeLessThan(total(rawFromFirstBand))
+  }, 120_000)
+})
+
+describe('/metrics/find and /metrics/expand against graphite-web 1.1.10', () => {
+  it('answers the same nodes for globs at every level', async () => {
+    const queries = ['*', 'app', 'app.*', 'app.web.*', 'app.{web,db}.*', 'app.*.requests', 'app.[a-d]*', 'nothing.*', 'zero.*']
+    await compare([
+      ...queries.map(q => ({ label: `find ${q}`, path: '/metrics/find', ours: [['query', q]], theirs: [['query', q]] })),
+      ...queries.map(q => ({ label: `expand ${q}`, path: '/metrics/expand', ours: [['query', q]], theirs: [['query', q]] })),
+      { label: 'expand leavesOnly grouped', path: '/metrics/expand', ours: [['query', 'app.*'], ['query', 'app.*.*'], ['leavesOnly', '1'], ['groupByExpr', '1']], theirs: [['query', 'app.*'], ['query', 'app.*.*'], ['leavesOnly', '1'], ['groupByExpr', '1']] }
+    ])
+  }, 120_000)
+})
