@@ -75,7 +75,7 @@ export function createMetricSource ({ registry, reader, layout, maxGlobMetrics, 
       }
     }
     const series = await Promise.all(names.map(async metric => {
-      const docs = await reader.seriesDocs(metric, 'minute', start * 1000, end * 1000)
+      const { docs } = await reader.seriesDocs(metric, 'minute', start * 1000, end * 1000)
       const { values } = assembleSeries({ step: 'minute', start: start * 1000, end: end * 1000, docs, layout })
       return makeSeries({ name: metric, start, end, step: 60, values, consolidationFunc: defaultConsolidation, pathExpression })
     }))

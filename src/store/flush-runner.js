@@ -77,10 +77,9 @@ export function createFlushRunner (collections, options) {
     timers.clearTimeout(watchdog)
     const [plainSettled, keyedSettled] = result
     const plainResult = plainSettled.status === 'fulfilled' ? plainSettled.value : null
-    if (plainResult) {
-      for (const key of covered) plainResult.outcomes.set(key, APPLIED) // nothing to write is written
-      remember(toWrite.metrics, plainResult.outcomes, now)
-    }
+    if (plainResult) remember(toWrite.metrics, plainResult.outcomes, now)
+    // a left-out registry update had nothing to write: it says nothing about a unit's fate
+    const coveredKeys = new Set(covered)
     const keyedResult = keyedSettled.status === 'fulfilled' ? keyedSettled.value : null
     for (const failed of [plainSettled, keyedSettled]) {
       if (failed.status === 'rejected') logger.error({ err: failed.reason }, 'flush failed unexpectedly')
@@ -88,7 +87,8 @@ export function createFlushRunner (collections, options) {
     for (const err of plainResult?.errors ?? []) logger.warn({ err }, 'flush had failed operations')
     for (const err of keyedResult?.errors ?? []) logger.warn({ err }, 'keyed flush (transaction) had a failed attempt')
     for (const unit of plain) {
-      const outcome = plainResult ? combineOutcomes(unit.allKeys.map(k => plainResult.outcomes.get(k) ?? UNKNOWN)) : UNKNOWN
+      const keys = coveredKeys.size ? unit.allKeys.filter(k => !coveredKeys.has(k)) : unit.allKeys
+      const outcome = plainResult ? combineOutcomes(keys.map(k => plainResult.outcomes.get(k) ?? UNKNOWN)) : UNKNOWN
       answer(unit, outcome, REASONS[outcome])
     }
     for (const unit of keyed) {

@@ -224,6 +224,15 @@ describe('writer', () => {
     expect(collections.daily.calls).toHaveLength(3) // the counters are written every time
   })
 
+  it('answers not_applied when nothing was written, a left-out registry update notwithstanding', async () => {
+    const { collections, writer } = setup({ flushIntervalMs: 0 })
+    expect(await writer.submit(unit(['a', 1, T]))).toEqual({ outcome: 'applied' })
+    for (const c of [collections.daily, collections.monthly]) c.next(() => { throw serverSelectionError() })
+    // the registry entry of 'a' is covered (same minute): only the day and month are sent, and neither went out
+    expect(await writer.submit(unit(['a', 1, T + 1000]))).toMatchObject({ outcome: 'not_applied' })
+    expect(collections.metrics.calls).toHaveLength(1)
+  })
+
   it('answers plain requests from their own result when the keyed half of a flush throws', async () => {
     const keyedFlush = async () => { throw new Error('startSession failed') }
     const { collections, writer, timers } = setup({ keyedFlush })
