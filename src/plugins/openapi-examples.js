@@ -81,6 +81,13 @@ export const operationExamples = {
       }
     }
   },
+  'GET /v1/metrics/{metric}/total': {
+    parameters: { metric: 'api.requests', from: '2026-11-20T10:30:00Z', to: '2026-11-21T10:30:00Z' },
+    responses: {
+      200: { metric: 'api.requests', from: Date.UTC(2026, 10, 20, 10, 30), to: Date.UTC(2026, 10, 21, 10, 30), total: 86012, documents: 2 },
+      400: { statusCode: 400, error: 'Bad Request', message: 'from: 2026-06-10T10:07:00.000Z falls inside a quarter-hour slot, the finest detail kept there (minute detail is kept from 2026-08-23 on); the nearest usable edges are 2026-06-10T10:00:00.000Z and 2026-06-10T10:15:00.000Z', details: [{ path: 'from', message: 'from: 2026-06-10T10:07:00.000Z falls inside a quarter-hour slot, the finest detail kept there (minute detail is kept from 2026-08-23 on); the nearest usable edges are 2026-06-10T10:00:00.000Z and 2026-06-10T10:15:00.000Z', before: Date.UTC(2026, 5, 10, 10, 0), after: Date.UTC(2026, 5, 10, 10, 15) }] }
+    }
+  },
   'GET /healthz': { responses: { 200: { status: 'ok' } } },
   'GET /readyz': {
     responses: {

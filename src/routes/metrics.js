@@ -1,9 +1,10 @@
 // GET /v1/metrics, …/series, …/ytd
 import { assembleSeries, assembleYtd } from '../bucket/results.js'
-import { NotFoundError } from '../errors.js'
+import { BadRequestError, NotFoundError, withDetails } from '../errors.js'
 import { horizonsFor } from '../bucket/retention-horizons.js'
-import { listMetricsSchema, seriesSchema, ytdSchema } from '../schemas/queries.js'
-import { parseSeriesQuery, parseYtdQuery } from './query-params.js'
+import { listMetricsSchema, seriesSchema, totalSchema, ytdSchema } from '../schemas/queries.js'
+import { parseSeriesQuery, parseTotalQuery, parseYtdQuery } from './query-params.js'
+import { RangeRefusal, evaluatePlan, planRanges } from '../bucket/range-plan.js'
 
 export default async function metricsRoutes (app) {
   const { config, clock, registry, reader, layout } = app
@@ -25,6 +26,22 @@ export default async function metricsRoutes (app) {
     await requireMetric(metric)
     const { docs, monthlyDocs } = await reader.seriesDocs(metric, step, start, end, horizons)
     return { metric, step, from: start, to: end, ...assembleSeries({ step, start, end, docs, monthlyDocs, dailyFrom: horizons.dailyFrom, layout }) }
+  })
+
+  app.get('/v1/metrics/:metric/total', { schema: totalSchema }, async (request) => {
+    const { metric } = request.params
+    const { from, to } = parseTotalQuery(request.query)
+    let plan
+    try {
+      plan = planRanges(metric, [{ from, to }], horizonsOf(metric, clock.now()))
+    } catch (err) {
+      if (!(err instanceof RangeRefusal)) throw err
+      throw withDetails(new BadRequestError(err.message), { details: [{ path: err.param, message: err.message, before: err.before, after: err.after }] })
+    }
+    await requireMetric(metric)
+    const docs = await reader.planDocs(plan)
+    const [{ value }] = evaluatePlan(plan, docs)
+    return { metric, from, to, total: value ?? 0, documents: docs.daily.length + docs.monthly.length }
   })
 
   app.get('/v1/metrics/:metric/ytd', { schema: ytdSchema }, async (request) => {

@@ -41,6 +41,14 @@ export function parseSeriesQuery (query, { now, maxPoints, horizons = { minuteFr
   return { step, ...seriesWindow(from, to, step) }
 }
 
+/** → { from, to } for GET …/total */
+export function parseTotalQuery (query) {
+  const from = time(query, 'from')
+  const to = time(query, 'to')
+  if (from >= to) throw bad('from', 'must be before to')
+  return { from, to }
+}
+
 /** → { year, asOf } for GET …/ytd */
 export function parseYtdQuery (query, { now }) {
   const asOfGiven = time(query, 'asOf')

@@ -104,3 +104,33 @@ export const ytdSchema = {
     ...errorResponses(400, 401, 403, 404, 414, 429, 500, 503)
   }
 }
+
+export const totalSchema = {
+  summary: 'Exact total of a metric over [from, to)',
+  description: 'The sum over any range, from the fewest documents: whole UTC months from the monthly documents, whole days from their day-of-month counters, then hours, quarter-hours and minutes of the edge days. An edge must fall on a boundary of the finest detail kept there (a minute inside the minute retention, a quarter-hour past it, a UTC day past the daily retention); otherwise 400 names the nearest usable edges. Instants-based: needs no time zone.',
+  tags: ['metrics'],
+  params: metricParams,
+  querystring: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['from', 'to'],
+    properties: {
+      from: timeParam('inclusive'),
+      to: timeParam('exclusive')
+    }
+  },
+  response: {
+    200: {
+      type: 'object',
+      required: ['metric', 'from', 'to', 'total', 'documents'],
+      properties: {
+        metric: { type: 'string' },
+        from: { type: 'integer' },
+        to: { type: 'integer' },
+        total: { type: 'number' },
+        documents: { type: 'integer', description: 'documents read' }
+      }
+    },
+    ...errorResponses(400, 401, 403, 404, 414, 429, 500, 503)
+  }
+}

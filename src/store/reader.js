@@ -37,6 +37,19 @@ export function createReader ({ collections, layout = hierarchicalLayout }) {
       return { docs, monthlyDocs }
     },
 
+    /**
+     * The documents a range plan (bucket/range-plan.js) needs: one projected
+     * request per collection. → { daily: [docs], monthly: [docs] }
+     */
+    async planDocs ({ reads }) {
+      const fetch = (collection, { ids, projection }) => ids.length === 0
+        ? []
+        : collection.find({ _id: { $in: ids } }, { projection }).toArray()
+      const [daily, monthly] = await Promise.all([fetch(collections.daily, reads.daily), fetch(collections.monthly, reads.monthly)])
+      if (reads.daily.projection.quarterHourly) await fillQuarterHours(daily)
+      return { daily, monthly }
+    },
+
     /** The monthly documents of January..asOf's month (≤ 12) */
     async ytdDocs (metric, year, asOf) {
       const filter = { _id: { $gte: monthId(metric, Date.UTC(year, 0, 1)), $lte: monthId(metric, asOf) } }

@@ -1,0 +1,124 @@
+// The range planner (docs/architecture.md, "The range planner"): covers any
+// [from, to) exactly with the coarsest pieces the documents hold — whole UTC
+// months from `monthly.monthly`, whole UTC days from `monthly.daily.D` (one
+// document for up to 31 days), then hours, quarter-hours and minutes of the
+// edge days from their daily documents — and says which documents and
+// fields it needs, so that many ranges are read with one projected request
+// per collection. Pure.
+import { DAY_MS, HOUR_MS, MINUTE_MS, QUARTER_HOUR_MS, addMonths, dayId, monthId, startOfDay, startOfMonth, utcParts } from './time.js'
+
+/** An edge that falls inside the finest slot kept there */
+export class RangeRefusal extends Error {
+  constructor ({ edge, param, slot, before, after, horizon }) {
+    super(`${param}: ${new Date(edge).toISOString()} falls inside a ${slot} slot, the finest detail kept there${horizon ? ` (${horizon})` : ''}; the nearest usable edges are ${new Date(before).toISOString()} and ${new Date(after).toISOString()}`)
+    Object.assign(this, { edge, param, slot, before, after })
+  }
+}
+
+const SLOT_MS = { minute: MINUTE_MS, 'quarter-hour': QUARTER_HOUR_MS, day: DAY_MS }
+
+/** The finest slot kept at time t: minute, quarter-hour, or day (past the daily horizon only monthly documents remain) */
+export function finestSlotAt (t, { minuteFrom = null, dailyFrom = null } = {}) {
+  const day = startOfDay(t)
+  if (dailyFrom !== null && day < dailyFrom) return 'day'
+  if (minuteFrom !== null && day < minuteFrom) return 'quarter-hour'
+  return 'minute'
+}
+
+function checkEdge (t, param, horizons) {
+  // an edge belongs to the slot that starts at it: `to` is checked against the slot it ends
+  const at = param === 'to' ? t - 1 : t
+  const slot = finestSlotAt(at, horizons)
+  const size = SLOT_MS[slot]
+  const offset = ((t % size) + size) % size
+  if (offset === 0) return
+  const horizon = slot === 'day'
+    ? `daily documents are kept from ${new Date(horizons.dailyFrom).toISOString().slice(0, 10)} on`
+    : slot === 'quarter-hour' ? `minute detail is kept from ${new Date(horizons.minuteFrom).toISOString().slice(0, 10)} on` : null
+  throw new RangeRefusal({ edge: t, param, slot, before: t - offset, after: t - offset + size, horizon })
+}
+
+/** The pieces of [from, to): [{ collection, id, date, path: [field, …] }] */
+function piecesOf (metric, from, to, horizons) {
+  const pieces = []
+  let c = from
+  while (c < to) {
+    const monthStart = startOfMonth(c)
+    const nextMonth = addMonths(monthStart, 1)
+    const dayStart = startOfDay(c)
+    if (c === monthStart && nextMonth <= to) {
+      pieces.push({ collection: 'monthly', id: monthId(metric, c), date: monthStart, path: ['monthly'] })
+      c = nextMonth
+    } else if (c === dayStart && c + DAY_MS <= to) {
+      pieces.push({ collection: 'monthly', id: monthId(metric, c), date: monthStart, path: ['daily', String(utcParts(c).day)] })
+      c += DAY_MS
+    } else {
+      const inDay = c - dayStart
+      const hour = Math.floor(inDay / HOUR_MS)
+      const base = { collection: 'daily', id: dayId(metric, c), date: dayStart }
+      if (inDay % HOUR_MS === 0 && c + HOUR_MS <= to) {
+        pieces.push({ ...base, path: ['hourly', String(hour)] })
+        c += HOUR_MS
+      } else if (inDay % QUARTER_HOUR_MS === 0 && c + QUARTER_HOUR_MS <= to) {
+        pieces.push({ ...base, path: ['quarterHourly', String(hour), String(Math.floor((inDay % HOUR_MS) / QUARTER_HOUR_MS))] })
+        c += QUARTER_HOUR_MS
+      } else {
+        pieces.push({ ...base, path: ['minute', String(hour), String(Math.floor((inDay % HOUR_MS) / MINUTE_MS))] })
+        c += MINUTE_MS
+      }
+    }
+  }
+  return pieces
+}
+
+/**
+ * ranges: [{ from, to }] (epoch ms, from < to); horizons: { minuteFrom,
+ * dailyFrom } (the first UTC day with minute detail / with a daily document;
+ * null = forever). Throws RangeRefusal (param 'from' or 'to') for an edge
+ * finer than the detail kept there.
+ * → { reads: { daily: { ids, projection }, monthly: { ids, projection } }, ranges: [pieces] }
+ */
+export function planRanges (metric, ranges, horizons = {}) {
+  const reads = { daily: { ids: new Set(), projection: {} }, monthly: { ids: new Set(), projection: {} } }
+  const planned = ranges.map(({ from, to }) => {
+    checkEdge(from, 'from', horizons)
+    checkEdge(to, 'to', horizons)
+    const pieces = piecesOf(metric, from, to, horizons)
+    for (const p of pieces) {
+      reads[p.collection].ids.add(p.id)
+      reads[p.collection].projection[p.path[0]] = 1
+    }
+    return pieces
+  })
+  return {
+    reads: {
+      daily: { ids: [...reads.daily.ids], projection: reads.daily.projection },
+      monthly: { ids: [...reads.monthly.ids], projection: reads.monthly.projection }
+    },
+    ranges: planned
+  }
+}
+
+/**
+ * The value of each planned range from the documents read ({ daily: [docs],
+ * monthly: [docs] }): the sum of its pieces, null where no document holds
+ * any of them; `documents` counts the distinct documents it used.
+ * → [{ value, documents }]
+ */
+export function evaluatePlan (plan, docs) {
+  const byId = new Map()
+  for (const doc of [...(docs.daily ?? []), ...(docs.monthly ?? [])]) byId.set(doc._id, doc)
+  return plan.ranges.map(pieces => {
+    let value = null
+    const used = new Set()
+    for (const { id, path } of pieces) {
+      const doc = byId.get(id)
+      if (!doc) continue
+      used.add(id)
+      let node = doc
+      for (const key of path) node = node?.[key]
+      value = (value ?? 0) + (typeof node === 'number' ? node : 0)
+    }
+    return { value, documents: used.size }
+  })
+}

@@ -1,0 +1,131 @@
+// The range planner against brute force: synthetic minute data made into
+// documents the way ingest writes them, any range, any detail horizons;
+// the planned sum equals the sum of the minutes, and the documents read are
+// the fewest (an independent count).
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import { buildWriteUnit } from '../../src/bucket/increments.js'
+import { hierarchicalLayout } from '../../src/bucket/layouts.js'
+import { RangeRefusal, evaluatePlan, finestSlotAt, planRanges } from '../../src/bucket/range-plan.js'
+
+const MIN = 60_000
+const DAY = 86_400_000
+const BASE = Date.UTC(2026, 0, 27) // a window of ~70 days over three month ends
+const SPAN_DAYS = 70
+
+/** Documents as ingest writes them, then as retention leaves them at the horizons */
+function documentsOf (events, { minuteFrom, dailyFrom }) {
+  const unit = buildWriteUnit(events, hierarchicalLayout)
+  const toDoc = (id, inc) => {
+    const doc = { _id: id }
+    for (const [field, v] of Object.entries(inc)) {
+      const path = field.split('.')
+      let node = doc
+      for (const k of path.slice(0, -1)) node = node[k] ??= {}
+      node[path.at(-1)] = (node[path.at(-1)] ?? 0) + v
+    }
+    return doc
+  }
+  const daily = []
+  for (const [id, { date, inc }] of unit.daily) {
+    if (dailyFrom !== null && date < dailyFrom) continue // deleted
+    const doc = toDoc(id, inc)
+    if (minuteFrom !== null && date < minuteFrom) delete doc.minute // downsampled
+    daily.push(doc)
+  }
+  const monthly = [...unit.monthly].map(([id, { inc }]) => toDoc(id, inc))
+  return { daily, monthly }
+}
+
+/** The fewest documents covering [from, to): the months holding a whole day, plus the days partly covered */
+function fewestDocuments (from, to, docsExist) {
+  const ids = new Set()
+  for (let day = Math.floor(from / DAY) * DAY; day < to; day += DAY) {
+    const whole = day >= from && day + DAY <= to
+    const d = new Date(day)
+    const id = whole
+      ? `m/${d.getUTCFullYear()}${String(d.getUTCMonth() + 1).padStart(2, '0')}`
+      : `m/${d.toISOString().slice(0, 10).replaceAll('-', '')}`
+    if (docsExist.has(id)) ids.add(id)
+  }
+  return ids.size
+}
+
+const horizonsArb = fc.record({
+  minuteFrom: fc.option(fc.integer({ min: 0, max: SPAN_DAYS }).map(d => BASE + d * DAY), { nil: null }),
+  dailyFrom: fc.option(fc.integer({ min: 0, max: SPAN_DAYS }).map(d => BASE + d * DAY), { nil: null })
+}).map(h => (h.minuteFrom !== null && h.dailyFrom !== null && h.dailyFrom > h.minuteFrom ? { ...h, dailyFrom: h.minuteFrom } : h))
+const eventsArb = fc.array(fc.record({
+  metric: fc.constant('m'),
+  value: fc.integer({ min: -5, max: 100 }),
+  time: fc.integer({ min: BASE, max: BASE + SPAN_DAYS * DAY - 1 })
+}), { minLength: 0, maxLength: 80 })
+/** an edge on a boundary of the finest slot kept there */
+const snap = (t, horizons) => {
+  const size = { minute: MIN, 'quarter-hour': 15 * MIN, day: DAY }[finestSlotAt(t, horizons)]
+  return Math.floor(t / size) * size
+}
+
+describe('range planner', () => {
+  it('sums any range exactly from the fewest documents, for any detail horizons', () => {
+    fc.assert(fc.property(eventsArb, horizonsArb, fc.integer({ min: 0, max: SPAN_DAYS * DAY }), fc.integer({ min: 0, max: SPAN_DAYS * DAY }), (events, horizons, a, b) => {
+      const from = snap(BASE + Math.min(a, b), horizons)
+      let to = snap(BASE + Math.max(a, b), horizons)
+      if (to <= from) to = from + { minute: MIN, 'quarter-hour': 15 * MIN, day: DAY }[finestSlotAt(from, horizons)]
+      // `to` must sit on a boundary of the slot it ends
+      to = Math.ceil(to / { minute: MIN, 'quarter-hour': 15 * MIN, day: DAY }[finestSlotAt(to - 1, horizons)]) * { minute: MIN, 'quarter-hour': 15 * MIN, day: DAY }[finestSlotAt(to - 1, horizons)]
+      fc.pre(from < to)
+      const docs = documentsOf(events, horizons)
+      const plan = planRanges('m', [{ from, to }], horizons)
+      const [result] = evaluatePlan(plan, docs)
+      const inRange = events.filter(e => e.time >= from && e.time < to)
+      expect(result.value ?? 0).toBe(inRange.reduce((s, e) => s + e.value, 0))
+      const existing = new Set([...docs.daily, ...docs.monthly].map(d => d._id))
+      expect(result.documents).toBe(fewestDocuments(from, to, existing))
+      // what it reads is what it needs: every piece's document is asked for, once
+      const ids = [...plan.reads.daily.ids, ...plan.reads.monthly.ids]
+      expect(new Set(ids).size).toBe(ids.length)
+      for (const piece of plan.ranges[0]) expect(ids).toContain(piece.id)
+    }), { numRuns: 400 })
+  })
+
+  it('plans many ranges with one read per collection, and each range\'s value is its own', () => {
+    const events = [
+      { metric: 'm', value: 2, time: BASE + 10 * MIN },
+      { metric: 'm', value: 3, time: BASE + DAY + 5 * MIN },
+      { metric: 'm', value: 7, time: BASE + 40 * DAY }
+    ]
+    // Jan 27, Jan 28, Jan 29 (no event, but January's document holds the day: 0), 60 days, and an April day (no document: null)
+    const ranges = [{ from: BASE, to: BASE + DAY }, { from: BASE + DAY, to: BASE + 2 * DAY }, { from: BASE + 2 * DAY, to: BASE + 3 * DAY }, { from: BASE, to: BASE + 60 * DAY }, { from: Date.UTC(2026, 3, 20), to: Date.UTC(2026, 3, 21) }]
+    const plan = planRanges('m', ranges, {})
+    expect(plan.reads.monthly.ids).toEqual(['m/202601', 'm/202602', 'm/202603', 'm/202604'])
+    expect(plan.reads.daily.ids).toEqual([])
+    const docs = documentsOf(events, { minuteFrom: null, dailyFrom: null })
+    expect(evaluatePlan(plan, docs).map(r => r.value)).toEqual([2, 3, 0, 12, null])
+  })
+
+  it('uses whole months, whole days, hours, quarter-hours and minutes, coarsest first', () => {
+    const from = Date.UTC(2026, 0, 30, 22, 44)
+    const to = Date.UTC(2026, 2, 2, 1, 30)
+    const paths = planRanges('m', [{ from, to }], {}).ranges[0].map(p => `${p.id}:${p.path.join('.')}`)
+    expect(paths).toEqual([
+      'm/20260130:minute.22.44', 'm/20260130:quarterHourly.22.3', 'm/20260130:hourly.23',
+      'm/202601:daily.31',
+      'm/202602:monthly',
+      'm/202603:daily.1',
+      'm/20260302:hourly.0', 'm/20260302:quarterHourly.1.0', 'm/20260302:quarterHourly.1.1'
+    ])
+  })
+
+  it('refuses an edge finer than the detail kept there, naming the nearest usable edges', () => {
+    const horizons = { minuteFrom: Date.UTC(2026, 1, 1), dailyFrom: Date.UTC(2026, 0, 15) }
+    const refusal = (from, to) => { try { planRanges('m', [{ from, to }], horizons); return null } catch (err) { return err } }
+    const quarter = refusal(Date.UTC(2026, 0, 20, 10, 7), Date.UTC(2026, 1, 3))
+    expect(quarter).toBeInstanceOf(RangeRefusal)
+    expect(quarter).toMatchObject({ param: 'from', slot: 'quarter-hour', before: Date.UTC(2026, 0, 20, 10, 0), after: Date.UTC(2026, 0, 20, 10, 15) })
+    expect(quarter.message).toMatch(/minute detail is kept from 2026-02-01 on/)
+    const day = refusal(Date.UTC(2026, 0, 10), Date.UTC(2026, 0, 12, 6))
+    expect(day).toMatchObject({ param: 'to', slot: 'day', before: Date.UTC(2026, 0, 12), after: Date.UTC(2026, 0, 13) })
+    expect(refusal(Date.UTC(2026, 0, 10), Date.UTC(2026, 1, 3, 10, 7))).toBeNull() // minutes kept there
+  })
+})
