@@ -18,6 +18,7 @@ import { benchTalk } from './lib/bench-talk.js'
 import { NOISY_BELOW } from './lib/summary.js'
 import { connectMongo } from './lib/mongo-target.js'
 import { startServerProcess } from './lib/server-process.js'
+import { documentSizes } from './lib/bench-sizes.js'
 
 const log = (msg) => process.stderr.write(`bench: ${msg}\n`)
 
@@ -144,6 +145,8 @@ async function main (argv) {
       figures.graphite = await benchGraphite({ server, seed: readSeed, seconds: scale.readSeconds })
       log(`  /render p50 ${fmt(figures.graphite.render.p50Ms, 0)} ms, /series × ${readSeed.metrics.length} p50 ${fmt(figures.graphite.series.p50Ms, 0)} ms; same total: ${figures.graphite.sameTotal}`)
     }
+    // sizes are computed (BSON), the same on any backend: always part of the report
+    figures.sizes = [documentSizes({ value: 7 }), documentSizes({ value: 12345.5 })]
     if (server) {
       figures.rss = { peakBytes: Math.max(0, ...Object.values(rssByPhase)), byPhase: rssByPhase }
       await server.stop()

@@ -6,6 +6,12 @@ import { metricNames } from './args.js'
 import { seededRandom } from './sim-clock.js'
 import { createReader } from '../../src/store/reader.js'
 import { cannon } from './bench-ingest.js'
+import { planRanges } from '../../src/bucket/range-plan.js'
+import { horizonsFor } from '../../src/bucket/retention-horizons.js'
+import { loadConfig } from '../../src/config.js'
+
+// the service's default retention: the benchmark's server runs with it
+const horizons = horizonsFor(loadConfig({}))
 
 /** A document from a dotted $inc map: { 'minute.3.7': 2 } → { minute: { 3: { 7: 2 } } } */
 export function nestIncrements (inc) {
@@ -72,15 +78,26 @@ export function readQueries (seed, random) {
   const dayIn = (lastStart) => firstDay + Math.floor(random() * ((lastStart - firstDay) / DAY_MS + 1)) * DAY_MS
   const years = [...new Set([utcParts(firstDay).year, utcParts(lastDay).year])]
   return [
-    { name: 'series-1d-minute', label: 'series, 1 day at minute step (1,440 points)', make: () => { const f = dayIn(lastDay); return { metric: pick(), from: f, to: f + DAY_MS, step: 'minute' } } },
+    // minute detail is kept 90 days (MINUTE_RETENTION_DAYS): a minute series starts inside it
+    { name: 'series-1d-minute', label: 'series, 1 day at minute step (1,440 points), within the minute retention', make: () => { const f = lastDay - Math.floor(random() * 89) * DAY_MS; return { metric: pick(), from: f, to: f + DAY_MS, step: 'minute' } } },
     { name: 'series-30d-hour', label: 'series, 30 days at hour step (720 points)', make: () => { const f = dayIn(lastDay - 29 * DAY_MS); return { metric: pick(), from: f, to: f + 30 * DAY_MS, step: 'hour' } } },
     { name: 'series-1y-day', label: 'series, 1 year at day step (365 points)', make: () => { const f = dayIn(lastDay - 364 * DAY_MS); return { metric: pick(), from: f, to: f + 365 * DAY_MS, step: 'day' } } },
-    { name: 'ytd', label: 'ytd (≤ 12 monthly documents)', make: () => ({ metric: pick(), year: years[Math.floor(random() * years.length)] }) }
+    { name: 'ytd', label: 'ytd (≤ 12 monthly documents)', make: () => ({ metric: pick(), year: years[Math.floor(random() * years.length)] }) },
+    // one year ending at a random minute inside the minute retention, starting at the same minute a year back (a quarter-hour edge there)
+    {
+      name: 'total-1y',
+      label: 'total over one year (edges at a minute and a quarter-hour)',
+      make: () => {
+        const to = lastDay - Math.floor(random() * 80) * DAY_MS + Math.floor(random() * 96) * 900_000 + 60_000
+        return { metric: pick(), total: true, from: to - 365 * DAY_MS - 60_000, to }
+      }
+    }
   ]
 }
 
 export function queryPath (q) {
   if (q.year !== undefined) return `/v1/metrics/${q.metric}/ytd?year=${q.year}`
+  if (q.total) return `/v1/metrics/${q.metric}/total?from=${q.from}&to=${q.to}`
   return `/v1/metrics/${q.metric}/series?from=${q.from}&to=${q.to}&step=${q.step}`
 }
 
@@ -91,6 +108,9 @@ async function docsPerQuery (reader, query, samples, now) {
     const q = query.make()
     if (q.year !== undefined) {
       total += (await reader.ytdDocs(q.metric, q.year, Math.min(now, Date.UTC(q.year + 1, 0, 1) - 1))).length
+    } else if (q.total) {
+      const docs = await reader.planDocs(planRanges(q.metric, [{ from: q.from, to: q.to }], horizons(q.metric, now)))
+      total += docs.daily.length + docs.monthly.length
     } else {
       const { docs, monthlyDocs } = await reader.seriesDocs(q.metric, q.step, q.from, q.to)
       total += docs.length + monthlyDocs.length

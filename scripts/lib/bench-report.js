@@ -19,7 +19,7 @@ const ratio = (a, b) => (isNum(a) && isNum(b) && b > 0 ? a / b : null)
 
 /** The figures the targets are about, from the measured ones (null when not measured) */
 export function headlineFigures (f) {
-  const reads = f.reads?.queries ?? []
+  const reads = (f.reads?.queries ?? []).filter(q => q.name !== 'total-1y') // the target is about the four series and ytd queries
   const readP99s = reads.map(q => q.p99Ms).filter(isNum)
   return {
     coalescingGain: ratio(f.ingest?.http?.eventsPerS, f.ingest?.naive?.eventsPerS),
@@ -161,6 +161,11 @@ export function renderMarkdown (figures) {
       ['`/render?target=sumSeries(…*)`', fmt(g.render.requests), `${fmt(g.render.p50Ms, 0)} ms`, `${fmt(g.render.p99Ms, 0)} ms`],
       [`${fmt(g.metrics)} × \`/v1/metrics/…/series?step=minute\` at once, summed by the client`, fmt(g.series.requests), `${fmt(g.series.p50Ms, 0)} ms`, `${fmt(g.series.p99Ms, 0)} ms`]
     ]))
+  }
+  for (const z of figures.sizes ?? []) {
+    const kind = Number.isInteger(z.value) ? 'whole counts (int32)' : 'fractional sums (double)'
+    out.push('', `**Document sizes**, ${kind} in every slot (BSON, 18-character metric name): daily with minute detail ${bytes(z.dailyBytes)}, downsampled to quarter-hours ${bytes(z.downsampledBytes)}, monthly ${bytes(z.monthlyBytes)}. Projected for ${fmt(z.metrics)} metrics:`, '')
+    out.push(table(['retention', 'after one year', 'each further year'], z.projections.map(p => [p.label, bytes(p.firstYearBytes), bytes(p.perYearBytes)])))
   }
   if (figures.rss) {
     out.push('', `**Service RSS** (statbucket child process, sampled every 100 ms): peak ${bytes(figures.rss.peakBytes)}; by phase ${Object.entries(figures.rss.byPhase).map(([k, v]) => `${k} ${bytes(v)}`).join(', ')}.`)
