@@ -3,6 +3,7 @@ import Fastify from 'fastify'
 import { systemClock } from './clock.js'
 import { loadConfig } from './config.js'
 import errorHandler from './plugins/error-handler.js'
+import closing from './plugins/closing.js'
 import auth, { LOG_REDACT_PATHS } from './plugins/auth.js'
 import requestLimits, { serverOptions } from './plugins/request-limits.js'
 import database from './plugins/database.js'
@@ -80,6 +81,7 @@ export async function buildApp (options = {}) {
 
 async function registerAll (app, options, config, uri) {
   await app.register(errorHandler)
+  await app.register(closing)
   await app.register(requestLimits)
   await app.register(auth) // before every route: its rate limit attaches to routes added after it
   await app.register(requestId)

@@ -5,8 +5,16 @@ import { fileURLToPath } from 'node:url'
 import pino from 'pino'
 import { buildApp, defaultLogger } from './app.js'
 import { ConfigError, loadConfig } from './config.js'
+import { describeStartupFailure } from './startup-failure.js'
 
 const projectRoot = fileURLToPath(new URL('..', import.meta.url))
+
+/** One line naming the cause and the fix; the stack only at LOG_LEVEL=debug */
+function failToStart (err, config) {
+  console.error(`statbucket: ${describeStartupFailure(err, config)}`)
+  if (config?.logLevel === 'debug' || config?.logLevel === 'trace') console.error(err)
+  process.exit(1)
+}
 
 async function main () {
   let config
@@ -19,35 +27,47 @@ async function main () {
   }
   const log = pino(defaultLogger(config.logLevel))
 
+  const dataDir = process.env.STATBUCKET_DATA_DIR || `${projectRoot}data`
   let embedded = null
   if (!config.mongodbUri) {
     const { startEmbeddedMongo } = await import('./db/embedded.js')
     try {
-      embedded = await startEmbeddedMongo({ persistent: true, dataDir: `${projectRoot}data`, logger: log })
+      embedded = await startEmbeddedMongo({ persistent: true, dataDir, logger: log })
     } catch (err) {
-      console.error(`statbucket: ${err.message}`)
-      process.exit(1)
+      failToStart(err, { ...config, dataDir })
     }
   }
 
-  const app = await buildApp({
-    config,
-    mongodbUri: embedded?.uri,
-    backend: embedded?.backend,
-    loggerInstance: log,
-    onClose: embedded ? () => embedded.stop() : undefined
-  })
+  let app
+  try {
+    app = await buildApp({
+      config,
+      mongodbUri: embedded?.uri,
+      backend: embedded?.backend,
+      loggerInstance: log,
+      onClose: embedded ? () => embedded.stop() : undefined
+    })
+  } catch (err) {
+    await embedded?.stop().catch(() => {})
+    failToStart(err, config)
+  }
 
   closeWithGrace({ delay: config.writeTimeoutMs * 3 }, async ({ signal, err }) => {
-    if (err) app.log.error({ err }, 'closing after an error')
-    else app.log.info({ signal }, 'closing: flushing queued events')
+    const { pendingEvents } = app.writer.stats()
+    let flushedEvents = 0
+    app.telemetry.subscribe('flushed', ({ events }) => { flushedEvents += events })
+    if (err) app.log.error({ err }, 'shutting down after an error')
+    app.log.info({ signal, pendingEvents }, `shutting down${signal ? ` on ${signal}` : ''}: accepting no new connections, flushing ${pendingEvents} queued events, answering every request received`)
     await app.close()
+    log.info({ flushedEvents }, `closed: flushed ${flushedEvents} events after the signal; every request received was answered`)
   })
 
-  await app.listen({ port: config.port, host: config.host })
+  try {
+    await app.listen({ port: config.port, host: config.host })
+  } catch (err) {
+    await app.close().catch(() => {})
+    failToStart(err, config)
+  }
 }
 
-main().catch(err => {
-  console.error('statbucket failed to start:', err)
-  process.exit(1)
-})
+main().catch(err => failToStart(err, null))

@@ -24,6 +24,9 @@ async function errorHandler (app) {
       body.outcome = 'not_applied' // raised before any write of this request was sent
       reply.header('retry-after', 1)
       request.log.warn({ err }, 'database error')
+    } else if (err.outcome !== undefined) {
+      // an expected answer of the writer (queue full, shutting down, not acknowledged): no stack
+      request.log.warn({ outcome: err.outcome, statusCode: status }, message)
     } else if (status >= 500) {
       if (status === 500) message = 'internal error'
       request.log.error({ err }, 'request failed')

@@ -1,0 +1,61 @@
+// `npm start` passes a signal on: SIGTERM to the npm process ends the whole
+// process group within 15 s, with every request that reached the server
+// answered, keep-alive clients told to reconnect (Connection: close), the
+// shutdown logged as one line when it begins and one when it has closed, and
+// the expected 503s of a closing server not logged as errors.
+import { spawn } from 'node:child_process'
+import { createInterface } from 'node:readline'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { ensureJavaServerBuilt, startJavaServer } from '../../src/db/java-server.js'
+import { createTally, runLoad, sleep, uniqueDb, waitFor } from './harness.js'
+
+let db
+const cleanups = []
+beforeAll(async () => {
+  await ensureJavaServerBuilt({ buildTimeoutMs: 170_000 })
+  db = await startJavaServer()
+  cleanups.push(() => db.stop())
+}, 180_000)
+afterAll(async () => { while (cleanups.length) await cleanups.pop()().catch(() => {}) })
+
+const groupAlive = (pgid) => {
+  try { process.kill(-pgid, 0); return true } catch (err) { return err.code !== 'ESRCH' }
+}
+
+describe('npm start and SIGTERM', () => {
+  it('SIGTERM to npm ends the process group within 15 s and answers every request that reached the server', async () => {
+    const npm = spawn('npm', ['start'], {
+      cwd: new URL('../../', import.meta.url),
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, MONGODB_URI: db.uri, MONGODB_DB: uniqueDb('npmstart'), PORT: '0', LOG_LEVEL: 'info', PREALLOC_PROBABILITY: '0' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true // a process group of its own, as a process manager would start it
+    })
+    cleanups.push(async () => { if (groupAlive(npm.pid)) process.kill(-npm.pid, 'SIGKILL') })
+    const logs = []
+    createInterface({ input: npm.stdout }).on('line', line => { try { logs.push(JSON.parse(line)) } catch {} })
+    const port = await waitFor(() => {
+      for (const l of logs) { const m = /listening at http:\/\/127\.0\.0\.1:(\d+)/.exec(l.msg ?? ''); if (m) return Number(m[1]) }
+      return null
+    }, { timeoutMs: 30_000, intervalMs: 50, what: 'npm start to listen' })
+
+    const tally = createTally()
+    const load = runLoad(port, { metrics: ['ns.a', 'ns.b'], tally, concurrency: 8, maxBatch: 20, keepAlive: true, durationMs: 30_000, timeoutMs: 15_000 })
+    await waitFor(() => (tally.statuses[200] ?? 0) >= 50, { timeoutMs: 20_000, what: '50 acknowledged requests' })
+    const signalled = Date.now()
+    process.kill(npm.pid, 'SIGTERM')
+    await waitFor(() => !groupAlive(npm.pid), { timeoutMs: 15_000, intervalMs: 100, what: 'the process group to end' })
+    const tookMs = Date.now() - signalled
+    await sleep(300)
+    await load.stop()
+
+    expect(tookMs).toBeLessThan(15_000)
+    // every request that reached the server was answered: after the close only refused connections
+    for (const error of Object.keys(tally.errors)) expect(error).toBe('ECONNREFUSED')
+    for (const status of Object.keys(tally.statuses)) expect(['200', '503']).toContain(status)
+    const shutdown = logs.filter(l => /^shutting down on SIGTERM/.test(l.msg ?? ''))
+    const closed = logs.filter(l => /^closed: flushed \d+ events after the signal/.test(l.msg ?? ''))
+    expect(shutdown).toHaveLength(1)
+    expect(closed).toHaveLength(1)
+    expect(logs.filter(l => l.level >= 50), JSON.stringify(logs.filter(l => l.level >= 50)).slice(0, 500)).toEqual([])
+  }, 90_000)
+})
