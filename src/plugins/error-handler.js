@@ -16,7 +16,7 @@ async function errorHandler (app) {
     } else if (err.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') {
       message = 'the body is empty; send one event or an array of events as JSON'
     } else if (err.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || (status === 400 && err instanceof SyntaxError)) {
-      message = `the body is not valid JSON: ${err.message}`
+      message = 'the body is not valid JSON; send one event or an array of events, e.g. {"metric":"api.requests","value":1}'
     }
     if (isDatabaseError(err)) {
       status = 503

@@ -7,6 +7,7 @@
 import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
 import fp from 'fastify-plugin'
+import { accessClass } from './auth.js'
 import { readFileSync } from 'node:fs'
 import { eventSchema } from '../schemas/events.js'
 import { errorExamples, operationExamples } from './openapi-examples.js'
@@ -57,8 +58,24 @@ function documentedEvent () {
   }
 }
 
-/** Per route: the events body as oneOf instead of if/then/else. */
-function transformRoute ({ schema, url, route }, { maxEventsPerRequest }) {
+const TOKEN_LISTS = { write: 'WRITE_TOKENS', read: 'READ_TOKENS', metrics: 'METRICS_TOKENS (else READ_TOKENS)' }
+
+/**
+ * Per route: a security requirement where a token list may guard it (the
+ * same classification as the auth plugin; open routes get none), and the
+ * events body as oneOf instead of if/then/else.
+ */
+function transformRoute ({ schema, url, route }, config) {
+  const method = [].concat(route.method)[0]
+  const access = accessClass(method, url, route.config?.access)
+  if (schema && access !== 'open') {
+    // optional: `{}` when the list is unset, a bearer token when it is set
+    schema = { ...schema, security: [{}, { bearerAuth: [] }], description: `${schema.description ? schema.description + ' ' : ''}Needs a bearer token when ${TOKEN_LISTS[access]} is set.` }
+  }
+  return transformEventsBody({ schema, url, route }, config)
+}
+
+function transformEventsBody ({ schema, url, route }, { maxEventsPerRequest }) {
   if (!schema?.body || !(route.method === 'POST' && url === '/v1/events')) return { schema, url }
   const body = {
     oneOf: [
@@ -104,6 +121,8 @@ function addParameterExamples (operation, examples = {}) {
   }
 }
 
+const STATBUCKET_LOGO = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="150" height="32" viewBox="0 0 150 32"><text x="0" y="24" font-family="sans-serif" font-size="22" font-weight="bold" fill="#ffffff">statbucket</text></svg>')
+
 async function openapi (app) {
   const { config } = app
   app.addSchema({ $id: 'Event', ...documentedEvent() })
@@ -130,8 +149,7 @@ async function openapi (app) {
           bearerAuth: { type: 'http', scheme: 'bearer', description: 'A READ_TOKENS token for reads, a WRITE_TOKENS token for writes; only when configured' }
         }
       },
-      // Tokens are optional: open unless READ_TOKENS / WRITE_TOKENS are set.
-      security: [{}, { bearerAuth: [] }]
+      // no global requirement: each guarded operation names its own (transformRoute)
     },
     refResolver: {
       // Shared schemas keep their $id as name: #/components/schemas/error, …/Event
@@ -147,6 +165,9 @@ async function openapi (app) {
     routePrefix: '/docs',
     // No call to the public validator: the service may run on a closed network.
     uiConfig: { validatorUrl: null, deepLinking: true, displayRequestDuration: true },
+    // statbucket's name, not Fastify's logo
+    logo: { type: 'image/svg+xml', content: STATBUCKET_LOGO },
+    theme: { title: 'statbucket API' },
     logLevel: 'warn'
   })
 }

@@ -1,7 +1,9 @@
 // POST /v1/events: parses JSON events and hands them to the ingest service;
 // its outcome becomes the answer in routes/ingest-reply.js.
 import { BadRequestError, TooLargeError, withDetails } from '../errors.js'
-import { postEventsSchema } from '../schemas/events.js'
+import { eventSchema, postEventsSchema } from '../schemas/events.js'
+import { nameUnknownFields } from '../schemas/validation-errors.js'
+import { acceptsOnly } from './content-type.js'
 import { eventPath, toEvents } from './event-input.js'
 import { replyToIngestOutcome } from './ingest-reply.js'
 
@@ -15,7 +17,11 @@ export default async function eventsRoutes (app) {
     done()
   }
 
-  app.post('/v1/events', { schema: postEventsSchema, bodyLimit: config.bodyLimitBytes, preValidation: refuseLargeBatch }, async (request, reply) => {
+  const jsonOnly = acceptsOnly(['application/json'], 'the events as JSON')
+  const eventFields = Object.keys(eventSchema.properties)
+
+  app.post('/v1/events', { schema: postEventsSchema, bodyLimit: config.bodyLimitBytes, onRequest: jsonOnly, preValidation: refuseLargeBatch, attachValidation: true }, async (request, reply) => {
+    if (request.validationError) throw nameUnknownFields(request.validationError, request.body, eventFields)
     const list = Array.isArray(request.body) ? request.body : [request.body]
     const { events, error } = toEvents(list, clock.now())
     if (error) throw withDetails(new BadRequestError(`${error.path}: ${error.message}`), { details: [error] })

@@ -19,6 +19,8 @@ function describe (error) {
       return error.instancePath.endsWith('/ts')
         ? 'must be an ISO-8601 time with Z or an offset (e.g. 2026-11-21T10:15:00Z), or epoch milliseconds'
         : `must match ${error.params.pattern}`
+    case 'enum':
+      return `must be one of ${error.params.allowedValues.join(', ')}`
     case 'minItems':
       return 'must hold at least one event'
     case 'type':
@@ -34,4 +36,23 @@ export function schemaErrorFormatter (errors, dataVar) {
   const details = useful.map(e => ({ path: where(dataVar, e.instancePath), message: describe(e) }))
   const first = details[0] ?? { path: dataVar, message: 'is invalid' }
   return withDetails(new BadRequestError(`${first.path}: ${first.message}`), { details })
+}
+
+/**
+ * A validation error of an event body with the unknown fields of the event
+ * it names, so that `{"metrc":"x"}` says more than `missing field "metric"`.
+ * body: the parsed body; error: from schemaErrorFormatter. Changes the error.
+ */
+export function nameUnknownFields (error, body, knownFields) {
+  const first = error.details?.[0]
+  if (!first || !/^missing field /.test(first.message)) return error
+  const m = /^events\[(\d+)\]/.exec(first.path)
+  const event = m ? body?.[Number(m[1])] : body
+  if (!event || typeof event !== 'object' || Array.isArray(event)) return error
+  const unknown = Object.keys(event).filter(k => !knownFields.includes(k))
+  if (unknown.length === 0) return error
+  const hint = `; unknown field${unknown.length > 1 ? 's' : ''} ${unknown.map(k => JSON.stringify(k)).join(', ')} (the fields are ${knownFields.join(', ')})`
+  first.message += hint
+  error.message += hint
+  return error
 }

@@ -118,6 +118,24 @@ describe('GET /docs/json', () => {
     expect(doc.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' })
   })
 
+  it('asks for a token only where a token list may guard the route, and names statbucket on /docs', async () => {
+    expect(doc.security).toBeUndefined()
+    const securityOf = (method, path) => doc.paths[path][method].security
+    for (const [method, path] of [['get', '/healthz'], ['get', '/readyz']]) expect(securityOf(method, path), path).toBeUndefined()
+    for (const [method, path] of [['post', '/v1/events'], ['get', '/v1/metrics'], ['get', '/v1/metrics/{metric}/series'], ['get', '/v1/metrics/{metric}/total'], ['get', '/metrics'], ['get', '/render']]) {
+      expect(securityOf(method, path), path).toEqual([{}, { bearerAuth: [] }])
+    }
+    expect(doc.paths['/v1/events'].post.description).toMatch(/Needs a bearer token when WRITE_TOKENS is set/)
+    const page = await app.inject('/docs/')
+    expect(page.statusCode).toBe(200)
+    expect(page.body).toMatch(/<title>statbucket API<\/title>/)
+    // the page's logo is statbucket's, given as a data URL in place of Fastify's
+    const init = (await app.inject('/docs/static/swagger-initializer.js')).body
+    const logo = /img\.src = 'data:image\/svg\+xml;base64,([A-Za-z0-9+/=]+)'/.exec(init)
+    expect(logo).not.toBeNull()
+    expect(Buffer.from(logo[1], 'base64').toString()).toMatch(/>statbucket<\/text>/)
+  })
+
   it('shows the events body as one event or a bounded array of events', () => {
     const { schema } = doc.paths['/v1/events'].post.requestBody.content['application/json']
     expect(schema).toEqual({

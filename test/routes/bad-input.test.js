@@ -32,10 +32,15 @@ const badBodies = [
   ['non-JSON', () => raw('{"metric": '), 400, /not valid JSON/],
   ['an empty body', () => raw(''), 400, /empty/],
   ['a wrong content type', () => raw('metric=a', 'application/x-www-form-urlencoded'), 415, /application\/json/],
+  ['JSON sent as text/plain', () => raw('{"metric":"ok.a"}', 'text/plain'), 415, /^send the events as JSON with Content-Type: application\/json \(got text\/plain\)$/],
+  ['JSON under another JSON-like type', () => raw('{"metric":"ok.a"}', 'application/vnd.api+json'), 415, /got application\/vnd\.api\+json/],
   ['an empty batch', () => raw('[]'), 400, /at least one event/],
   ['an unknown field', () => raw({ metric: 'a', valu: 1 }), 400, /unknown field "valu"/],
   ['an unknown field in a batch names the index', () => raw([{ metric: 'a' }, { metric: 'a', extra: true }]), 400, /events\[1\].*unknown field "extra"/],
   ['a missing metric', () => raw({ value: 1 }), 400, /missing field "metric"/],
+  ['a misspelt metric names the unknown field', () => raw({ metrc: 'x' }), 400, /^event: missing field "metric"; unknown field "metrc" \(the fields are metric, value, ts\)$/],
+  ['a misspelt field in a batch names the event', () => raw([{ metric: 'a' }, { metirc: 'b', value: 2 }]), 400, /^events\[1\]: missing field "metric"; unknown field "metirc"/],
+  ['malformed JSON, said once', () => raw('{"metric": '), 400, /^the body is not valid JSON; send one event or an array of events, e\.g\. \{"metric":"api\.requests","value":1\}$/],
   ['a metric with a slash', () => raw({ metric: 'a/b' }), 400, /metric/],
   ['a metric with a dollar', () => raw({ metric: '$a' }), 400, /metric/],
   ['a metric with a space', () => raw({ metric: 'a b' }), 400, /metric/],
@@ -59,7 +64,7 @@ const badBodies = [
 const badQueries = [
   ['from ≥ to', '/v1/metrics/ok.a/series?from=2000&to=1000', 400, /from: must be before to/],
   ['too many points', '/v1/metrics/ok.a/series?from=2026-11-01T00:00:00Z&to=2026-11-02T00:00:00Z&step=minute', 400, /1440 points.*MAX_POINTS = 100/],
-  ['a bad step', '/v1/metrics/ok.a/series?step=week', 400, /step/],
+  ['a bad step', '/v1/metrics/ok.a/series?step=week', 400, /^querystring\.step: must be one of minute, quarter-hour, hour, day, month$/],
   ['a bad from', '/v1/metrics/ok.a/series?from=tomorrow', 400, /from: must be epoch milliseconds or an ISO-8601/],
   ['a from without a zone', '/v1/metrics/ok.a/series?from=2026-11-01T00:00:00', 400, /from/],
   ['an unknown query parameter', '/v1/metrics/ok.a/series?form=1', 400, /form/],
@@ -91,6 +96,18 @@ describe('bad input', () => {
     const res = await app.inject({ method: 'GET', url })
     expect(res.statusCode).toBe(status)
     expect(res.json().message).toMatch(message)
+  })
+
+  it('takes application/json with a charset parameter, in any case', async () => {
+    const res = await raw('{"metric":"ok.a"}', 'Application/JSON; charset=utf-8')
+    expect(res.statusCode).toBe(200)
+    await app.preallocator.idle()
+  })
+
+  it('answers 415 to a POST without a Content-Type', async () => {
+    const res = await app.inject({ method: 'POST', url: '/v1/events', payload: '{"metric":"ok.a"}', headers: { 'content-type': undefined } })
+    expect(res.statusCode).toBe(415)
+    expect(res.json().message).toMatch(/none was sent/)
   })
 
   it('accepts the one new metric the registry still has room for', async () => {

@@ -1,0 +1,19 @@
+// A route's accepted content types, checked before the body is parsed:
+// anything else is a 415 that names what to send (Fastify would otherwise
+// parse text/plain as a string and answer with a schema error).
+import { UnsupportedMediaTypeError } from '../errors.js'
+
+/** The media type of a Content-Type header, lowercased, without parameters */
+export function mediaType (header) {
+  return typeof header === 'string' ? header.split(';')[0].trim().toLowerCase() : ''
+}
+
+/** onRequest hook: types, e.g. ['application/json']; what: how to name the body in the message */
+export function acceptsOnly (types, what) {
+  return async function checkContentType (request) {
+    const type = mediaType(request.headers['content-type'])
+    if (!types.includes(type)) {
+      throw new UnsupportedMediaTypeError(`send ${what} with Content-Type: ${types.join(' or ')}${type ? ` (got ${type})` : ' (none was sent)'}`)
+    }
+  }
+}
