@@ -49,9 +49,15 @@ describe('npm start and SIGTERM', () => {
     await load.stop()
 
     expect(tookMs).toBeLessThan(15_000)
-    // every request that reached the server was answered: after the close only refused connections
-    for (const error of Object.keys(tally.errors)) expect(error).toBe('ECONNREFUSED')
+    // no answer only where the request never reached the server: the port closed (refused), or
+    // an idle kept-alive socket closed as the request was being sent (reset)
+    for (const error of Object.keys(tally.errors)) expect(['ECONNREFUSED', 'ECONNRESET']).toContain(error)
     for (const status of Object.keys(tally.statuses)) expect(['200', '503']).toContain(status)
+    // every request the server received, it answered
+    const received = new Set(logs.filter(l => l.msg === 'incoming request').map(l => l.reqId))
+    const answered = new Set(logs.filter(l => l.msg === 'request completed').map(l => l.reqId))
+    expect(received.size).toBeGreaterThan(50)
+    expect([...received].filter(id => !answered.has(id))).toEqual([])
     const shutdown = logs.filter(l => /^shutting down on SIGTERM/.test(l.msg ?? ''))
     const closed = logs.filter(l => /^closed: flushed \d+ events after the signal/.test(l.msg ?? ''))
     expect(shutdown).toHaveLength(1)
