@@ -4,6 +4,11 @@ import fp from 'fastify-plugin'
 import { STATUS_CODES } from 'node:http'
 import { isDatabaseError } from '../errors.js'
 
+/** The one shape of every error answer: { statusCode, error, message, details?, outcome? } */
+export function errorBody (status, message, extra = {}) {
+  return { statusCode: status, error: STATUS_CODES[status] ?? 'Error', message, ...extra }
+}
+
 async function errorHandler (app) {
   app.setErrorHandler((err, request, reply) => {
     let status = err.statusCode ?? 500
@@ -33,11 +38,11 @@ async function errorHandler (app) {
     }
     if (err.details !== undefined) body.details = err.details
     if (err.outcome !== undefined) body.outcome = err.outcome
-    reply.code(status).send({ statusCode: status, error: STATUS_CODES[status] ?? 'Error', message, ...body })
+    reply.code(status).send(errorBody(status, message, body))
   })
 
   app.setNotFoundHandler((request, reply) => {
-    reply.code(404).send({ statusCode: 404, error: 'Not Found', message: `no route ${request.method} ${request.url.split('?')[0]}` })
+    reply.code(404).send(errorBody(404, `no route ${request.method} ${request.url.split('?')[0]}`))
   })
 }
 

@@ -5,7 +5,7 @@
 //   - the query string's length (414), and path parameters up to the
 //     longest metric name (Fastify's maxParamLength, 414 beyond).
 import fp from 'fastify-plugin'
-import { STATUS_CODES } from 'node:http'
+import { errorBody } from './error-handler.js'
 import { UriTooLongError } from '../errors.js'
 
 export const MAX_QUERY_STRING_BYTES = 1024
@@ -45,7 +45,7 @@ function frameworkErrors (err, request, reply) {
   } else if (err.code === 'FST_ERR_BAD_URL') {
     message = 'the URL is malformed'
   }
-  reply.code(status).send({ statusCode: status, error: STATUS_CODES[status] ?? 'Error', message })
+  reply.code(status).send(errorBody(status, message))
 }
 
 async function requestLimits (app) {
