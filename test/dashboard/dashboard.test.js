@@ -108,8 +108,12 @@ describe.skipIf(skip)('dashboard in headless Chromium', () => {
       expect((await points(page)).nulls).toBe(720 + 4 * 1440 + 1440)
 
       await page.click('[data-range="30d"]')
+      await waitPoints(page, 30 * 96) // the finest step within MAX_POINTS: quarter-hours
+      expect(await page.$eval('#step option[value="auto"]', o => o.textContent)).toBe('auto (quarter-hour)')
+
+      await page.selectOption('#step', 'hour')
       await waitPoints(page, 30 * 24)
-      expect(await page.$eval('#step option[value="auto"]', o => o.textContent)).toBe('auto (hour)')
+      await page.selectOption('#step', 'auto')
 
       await page.click('[data-range="year"]')
       await waitPoints(page, (NOW - Date.UTC(2026, 0, 1)) / HOUR)

@@ -28,7 +28,7 @@ function readHash () {
     if (from < to) state.custom = { from, to }
     else state.range = '24h'
   }
-  if (['auto', 'minute', 'hour', 'day', 'month'].includes(q.get('s'))) state.step = q.get('s')
+  if (['auto', 'minute', 'quarter-hour', 'hour', 'day', 'month'].includes(q.get('s'))) state.step = q.get('s')
   if (q.get('ytd')) state.ytdMetric = q.get('ytd')
   state.autoRefresh = q.get('auto') === '1'
   if (Number(q.get('every')) >= 1000) state.refreshEvery = Number(q.get('every'))
