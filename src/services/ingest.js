@@ -25,10 +25,21 @@ const maybeWritten = (answer) => answer !== null && (answer.outcome === APPLIED 
 
 export function createIngestService ({ config, clock, layout, registry, writer, idempotency, preallocator, backend }) {
   const horizons = horizonsFor(config)
-  /** Minute detail is written only for days inside the metric's minute retention (docs/architecture.md, "Lifecycle") */
-  const minuteKeeper = (now) => (metric, dayStart) => {
-    const { minuteFrom } = horizons(metric, now)
-    return minuteFrom === null || dayStart >= minuteFrom
+  const perMetricRules = (config.retentionRules ?? []).length > 0
+  /**
+   * Minute detail is written only for days inside the metric's minute
+   * retention (docs/architecture.md, "Lifecycle"). Without rules every
+   * metric has the same horizon: one comparison, no lookup per metric.
+   */
+  const minuteKeeper = (now) => {
+    if (!perMetricRules) {
+      const { minuteFrom } = horizons('', now)
+      return minuteFrom === null ? undefined : (metric, dayStart) => dayStart >= minuteFrom
+    }
+    return (metric, dayStart) => {
+      const { minuteFrom } = horizons(metric, now)
+      return minuteFrom === null || dayStart >= minuteFrom
+    }
   }
 
   async function write (unit, events, key) {

@@ -97,6 +97,33 @@ describe('ingest service', () => {
     expect(keyed.calls.settled).toEqual([[['new.a'], true]])
   })
 
+  it('writes minute detail only inside each metric\'s minute retention: the variable, or the first matching rule', async () => {
+    const minutesOf = (unit, id) => Object.keys(unit.daily.get(id).inc).filter(f => f.startsWith('minute.'))
+    const run = async (cfg) => {
+      const calls = []
+      const ingest = createIngestService({
+        config: cfg,
+        clock: { now: () => NOW },
+        layout: hierarchicalLayout,
+        registry: { admit: async () => ({ reserved: [] }), settle () {} },
+        writer: { submit: async (unit) => { calls.push(unit); return { outcome: 'applied' } } },
+        idempotency: null,
+        preallocator: { consider () {} },
+        backend: 'test'
+      })
+      const eightDays = NOW - 8 * 86_400_000
+      expect(await ingest.submit([event('debug.x', 1, eightDays), event('app.x', 1, eightDays)])).toMatchObject({ outcome: 'applied' })
+      return calls[0]
+    }
+    const plain = await run(loadConfig({ MAX_AGE_DAYS: '10', MINUTE_RETENTION_DAYS: '7' }))
+    expect(minutesOf(plain, 'debug.x/20261113')).toEqual([])
+    expect(minutesOf(plain, 'app.x/20261113')).toEqual([])
+    const ruled = await run({ ...loadConfig({ MAX_AGE_DAYS: '10', MINUTE_RETENTION_DAYS: '90' }), retentionRules: [{ match: 'debug.*', minuteDays: 7 }] })
+    expect(minutesOf(ruled, 'debug.x/20261113')).toEqual([])
+    expect(minutesOf(ruled, 'app.x/20261113')).toEqual(['minute.12.0'])
+    expect(Object.keys(ruled.daily.get('debug.x/20261113').inc)).toEqual(['daily', 'hourly.12', 'quarterHourly.12.0'])
+  })
+
   it('tells a door whether the writer has room', async () => {
     const { ingest } = setup()
     expect(ingest.hasRoom(5)).toBe(true)
