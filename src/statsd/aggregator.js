@@ -1,0 +1,47 @@
+// Merges StatsD samples into one event per metric per minute before they
+// reach the ingest service, so that a flood of tiny packets becomes a few
+// events (docs/decisions.md, "StatsD lines are summed per metric per minute").
+// Pure: the caller passes each sample's time.
+import { MAX_ABS_VALUE } from '../schemas/common.js'
+
+const MINUTE_MS = 60_000
+
+export function createAggregator () {
+  let sums = new Map() // `${minute}\n${metric}` → event
+  let full = [] // events whose sum reached MAX_ABS_VALUE: sent as they are
+  let values = 0
+
+  return {
+    /** Distinct (metric, minute) events held */
+    get size () { return sums.size + full.length },
+    /** Values (StatsD lines or packed values) merged since the last take() */
+    get values () { return values },
+    /** Whether a sample of metric at time would add an event */
+    adds (metric, time) { return !sums.has(`${time - (time % MINUTE_MS)}\n${metric}`) },
+    /** samples: [{ metric, value }] from one value (a timer gives two); time: epoch ms */
+    add (samples, time) {
+      const minute = time - (time % MINUTE_MS)
+      for (const { metric, value } of samples) {
+        const key = `${minute}\n${metric}`
+        const held = sums.get(key)
+        if (!held) {
+          sums.set(key, { metric, value, time: minute })
+        } else if (Math.abs(held.value + value) > MAX_ABS_VALUE) {
+          full.push(held)
+          sums.set(key, { metric, value, time: minute })
+        } else {
+          held.value += value
+        }
+      }
+      values++
+    },
+    /** → { events, values } held so far, and starts empty */
+    take () {
+      const taken = { events: [...full, ...sums.values()], values }
+      sums = new Map()
+      full = []
+      values = 0
+      return taken
+    }
+  }
+}

@@ -1,0 +1,102 @@
+// The StatsD line format, pure: `name:value|type[|@rate][|#tags]`, several
+// values packed on one line (`name:1|c:2|c`). Names are sanitised the way the
+// statsd daemon sanitises them; what cannot be kept is a problem with a reason
+// (README, "StatsD"). No I/O, no clock: the listeners and the HTTP route
+// decide what a problem costs (a counted drop, or a 400).
+import { MAX_ABS_VALUE, METRIC_NAME_RE } from '../schemas/common.js'
+
+/** Why a value was not kept (the `reason` label of statbucket_statsd_dropped_total) */
+export const DROP_REASONS = Object.freeze([
+  'malformed', // no `:value|type`
+  'bad_value', // not a finite number (or a negative timer)
+  'bad_sample_rate', // `@rate` that is not a number > 0
+  'gauge', // `g`: a level, not a count
+  'set', // `s`: distinct values, not a count
+  'unknown_type',
+  'invalid_name', // empty, too long, or not starting with a letter or digit once sanitised
+  'tags' // `|#tags`: the value is kept, its tags are not
+])
+
+const TIMER_TYPES = new Set(['ms', 'h', 'd'])
+
+/**
+ * As the statsd daemon does (key_sanitize): whitespace runs → `_`, `/` → `-`,
+ * then every character outside [A-Za-z0-9_.-] removed. The daemon also keeps
+ * `;` and `=`, which carry its tags; tags are not kept here, so neither are they.
+ */
+export function sanitizeName (raw) {
+  return raw.replace(/\s+/g, '_').replace(/\//g, '-').replace(/[^A-Za-z0-9_.-]/g, '')
+}
+
+/** The daemon's number test (non-empty, Number() not NaN), and finite */
+function parseNumber (text) {
+  if (text.trim() === '') return null
+  const n = Number(text)
+  return Number.isFinite(n) ? n : null
+}
+
+function parseRate (field) {
+  if (field === undefined) return 1
+  if (field[0] !== '@') return null
+  const rate = parseNumber(field.slice(1))
+  return rate !== null && rate > 0 ? rate : null
+}
+
+const problem = (reason, message) => ({ reason, message })
+
+/**
+ * One packed value `value|type[|@rate]` of `name` → { samples } or { problem }.
+ * Counters add value/rate; timers, histograms and distributions add 1/rate
+ * to name.count and value/rate to name.sum.
+ */
+function parseValue (name, packed) {
+  const fields = packed.split('|')
+  if (fields.length < 2) return { problem: problem('malformed', `"${packed}" has no |type`) }
+  const type = fields[1].trim()
+  if (type === 'g') return { problem: problem('gauge', 'gauges (|g) are levels, not counts: not kept') }
+  if (type === 's') return { problem: problem('set', 'sets (|s) count distinct values: not kept') }
+  if (type !== 'c' && !TIMER_TYPES.has(type)) return { problem: problem('unknown_type', `unknown type "${type}" (c, ms, h and d are kept)`) }
+  // fields past the rate are ignored, as the daemon ignores them
+  const rate = parseRate(fields[2])
+  if (rate === null) return { problem: problem('bad_sample_rate', `sample rate "${fields[2]}" is not @ and a number > 0`) }
+  const value = parseNumber(fields[0])
+  if (value === null) return { problem: problem('bad_value', `value "${fields[0]}" is not a finite number`) }
+  if (type === 'ms' && value < 0) return { problem: problem('bad_value', `timer value ${fields[0]} is negative`) }
+  const scaled = value / rate
+  if (Math.abs(scaled) > MAX_ABS_VALUE || 1 / rate > MAX_ABS_VALUE) return { problem: problem('bad_value', `value ${fields[0]} at rate ${rate} exceeds ${MAX_ABS_VALUE}`) }
+  if (type === 'c') return { samples: [{ metric: name, value: scaled }] }
+  return { samples: [{ metric: `${name}.count`, value: 1 / rate }, { metric: `${name}.sum`, value: scaled }] }
+}
+
+/**
+ * One line (without its newline) → { samples: [{ metric, value }], problems: [{ reason, message }], values }
+ * values: how many values the line carried (a packed line carries several).
+ * An empty line carries nothing and is no problem.
+ */
+export function parseLine (line) {
+  const text = line.endsWith('\r') ? line.slice(0, -1) : line
+  const samples = []
+  const problems = []
+  if (text === '') return { samples, problems, values: 0 }
+  const tagAt = text.indexOf('|#')
+  const body = tagAt === -1 ? text : text.slice(0, tagAt)
+  if (tagAt !== -1 && tagAt + 2 < text.length) problems.push(problem('tags', 'tags are not kept; the value is'))
+  const parts = body.split(':')
+  const name = sanitizeName(parts[0])
+  const values = parts.slice(1)
+  if (values.length === 0) return { samples, problems: [...problems, problem('malformed', 'no ":value|type" after the name')], values: 1 }
+  for (const packed of values) {
+    const result = parseValue(name, packed)
+    if (result.problem) { problems.push(result.problem); continue }
+    const bad = result.samples.find(s => !METRIC_NAME_RE.test(s.metric))
+    if (bad) {
+      problems.push(problem('invalid_name', `name ${JSON.stringify(bad.metric)} (sanitised from ${JSON.stringify(parts[0])}) is not a metric name: letters, digits, _ . -; at most 200 characters; starting with a letter or digit`))
+      continue
+    }
+    samples.push(...result.samples)
+  }
+  return { samples, problems, values: values.length }
+}
+
+/** Whether a problem loses a value (tags lose only the tags) */
+export const losesValue = (p) => p.reason !== 'tags'
