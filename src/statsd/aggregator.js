@@ -18,24 +18,35 @@ export function createAggregator () {
     get values () { return values },
     /** Whether a sample of metric at time would add an event */
     adds (metric, time) { return !sums.has(`${time - (time % MINUTE_MS)}\n${metric}`) },
-    /** samples: [{ metric, value }] from one value (a timer gives two); time: epoch ms */
-    add (samples, time) {
+    /**
+     * samples: [{ metric, value }] (a timer's value gives two); time: epoch ms;
+     * count: the StatsD values they came from (a packed line carries several)
+     */
+    add (samples, time, count = 1) {
       const minute = time - (time % MINUTE_MS)
+      // the values are counted once, on the first sample's event
+      let carried = count
       for (const { metric, value } of samples) {
         const key = `${minute}\n${metric}`
         const held = sums.get(key)
         if (!held) {
-          sums.set(key, { metric, value, time: minute })
+          sums.set(key, { metric, value, time: minute, values: carried })
         } else if (Math.abs(held.value + value) > MAX_ABS_VALUE) {
           full.push(held)
-          sums.set(key, { metric, value, time: minute })
+          sums.set(key, { metric, value, time: minute, values: carried })
         } else {
           held.value += value
+          held.values += carried
         }
+        carried = 0
       }
-      values++
+      values += count
     },
-    /** → { events, values } held so far, and starts empty */
+    /**
+     * → { events, values } held so far, and starts empty. Each event is
+     * { metric, value, time, values }: values = the StatsD values counted on it
+     * (the events' values add up to the total), to count what a lost event loses.
+     */
     take () {
       const taken = { events: [...full, ...sums.values()], values }
       sums = new Map()

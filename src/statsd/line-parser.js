@@ -69,22 +69,25 @@ function parseValue (name, packed) {
 }
 
 /**
- * One line (without its newline) → { samples: [{ metric, value }], problems: [{ reason, message }], values }
- * values: how many values the line carried (a packed line carries several).
+ * One line (without its newline) →
+ *   { samples: [{ metric, value }], problems: [{ reason, message }], values, kept }
+ * values: how many values the line carried (a packed line carries several);
+ * kept: how many of them gave samples.
  * An empty line carries nothing and is no problem.
  */
 export function parseLine (line) {
   const text = line.endsWith('\r') ? line.slice(0, -1) : line
   const samples = []
   const problems = []
-  if (text === '') return { samples, problems, values: 0 }
+  if (text === '') return { samples, problems, values: 0, kept: 0 }
   const tagAt = text.indexOf('|#')
   const body = tagAt === -1 ? text : text.slice(0, tagAt)
   if (tagAt !== -1 && tagAt + 2 < text.length) problems.push(problem('tags', 'tags are not kept; the value is'))
   const parts = body.split(':')
   const name = sanitizeName(parts[0])
   const values = parts.slice(1)
-  if (values.length === 0) return { samples, problems: [...problems, problem('malformed', 'no ":value|type" after the name')], values: 1 }
+  if (values.length === 0) return { samples, problems: [...problems, problem('malformed', 'no ":value|type" after the name')], values: 1, kept: 0 }
+  let kept = 0
   for (const packed of values) {
     const result = parseValue(name, packed)
     if (result.problem) { problems.push(result.problem); continue }
@@ -94,8 +97,9 @@ export function parseLine (line) {
       continue
     }
     samples.push(...result.samples)
+    kept++
   }
-  return { samples, problems, values: values.length }
+  return { samples, problems, values: values.length, kept }
 }
 
 /** Whether a problem loses a value (tags lose only the tags) */

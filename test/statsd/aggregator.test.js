@@ -16,10 +16,10 @@ describe('createAggregator', () => {
     const { events, values } = agg.take()
     expect(values).toBe(4)
     expect(events).toEqual(expect.arrayContaining([
-      { metric: 'a', value: 3, time: T0 },
-      { metric: 'a', value: 4, time: T0 + 60_000 },
-      { metric: 'b.count', value: 1, time: T0 },
-      { metric: 'b.sum', value: 7, time: T0 }
+      { metric: 'a', value: 3, time: T0, values: 2 },
+      { metric: 'a', value: 4, time: T0 + 60_000, values: 1 },
+      { metric: 'b.count', value: 1, time: T0, values: 1 },
+      { metric: 'b.sum', value: 7, time: T0, values: 0 }
     ]))
     expect(events).toHaveLength(4)
     expect(agg.size).toBe(0)
@@ -31,7 +31,7 @@ describe('createAggregator', () => {
     agg.add([{ metric: 'a', value: 9e14 }], T0)
     agg.add([{ metric: 'a', value: 9e14 }], T0)
     const { events } = agg.take()
-    expect(events).toEqual([{ metric: 'a', value: 9e14, time: T0 }, { metric: 'a', value: 9e14, time: T0 }])
+    expect(events).toEqual([{ metric: 'a', value: 9e14, time: T0, values: 1 }, { metric: 'a', value: 9e14, time: T0, values: 1 }])
   })
 
   it('adds() tells whether a sample would add an event', () => {
@@ -59,6 +59,7 @@ describe('createAggregator', () => {
       const { events, values } = agg.take()
       expect(values).toBe(samples.length)
       expect(events.length).toBe(model.size)
+      expect(events.reduce((n, e) => n + e.values, 0)).toBe(samples.length)
       for (const e of events) {
         expect(e.time % 60_000).toBe(0)
         expect(e.value).toBe(model.get(`${e.metric}@${(e.time - T0) / 60_000}`))

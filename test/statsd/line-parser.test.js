@@ -6,7 +6,7 @@ const reasons = (r) => r.problems.map(p => p.reason)
 
 describe('parseLine', () => {
   it('a counter adds value / rate', () => {
-    expect(parseLine('api.hits:3|c')).toEqual({ samples: [{ metric: 'api.hits', value: 3 }], problems: [], values: 1 })
+    expect(parseLine('api.hits:3|c')).toEqual({ samples: [{ metric: 'api.hits', value: 3 }], problems: [], values: 1, kept: 1 })
     expect(parseLine('api.hits:1|c|@0.1').samples).toEqual([{ metric: 'api.hits', value: 10 }])
     expect(parseLine('api.hits:-2|c').samples).toEqual([{ metric: 'api.hits', value: -2 }])
   })
@@ -25,6 +25,7 @@ describe('parseLine', () => {
     expect(r.samples).toEqual([{ metric: 'a', value: 1 }, { metric: 'a', value: 4 }])
     expect(reasons(r)).toEqual(['bad_value', 'gauge'])
     expect(r.values).toBe(4)
+    expect(r.kept).toBe(2)
   })
 
   it('gauges, sets and unknown types are dropped with their reason', () => {
@@ -67,7 +68,7 @@ describe('parseLine', () => {
   })
 
   it('an empty line carries nothing; a trailing CR is ignored', () => {
-    expect(parseLine('')).toEqual({ samples: [], problems: [], values: 0 })
+    expect(parseLine('')).toEqual({ samples: [], problems: [], values: 0, kept: 0 })
     expect(parseLine('a:1|c\r').samples).toEqual([{ metric: 'a', value: 1 }])
   })
 

@@ -1,0 +1,123 @@
+// From StatsD text to the ingest service, for one transport: parse, count
+// what is dropped, sum per metric per minute, and submit the sums at most
+// every flushIntervalMs (or as soon as maxEvents are held). One submit at a
+// time. `lossless` (TCP): when full, the caller stops reading (whenRoom tells
+// it when to read on) and a batch the database did not take is retried; else
+// (UDP) what does not fit is dropped and counted (README, "StatsD").
+import { createAggregator } from './aggregator.js'
+import { losesValue, parseLine } from './line-parser.js'
+
+/** Why values accepted by the parser were lost later (besides the parser's DROP_REASONS) */
+export const PIPELINE_DROP_REASONS = Object.freeze([
+  'overload', // UDP: the batch was full while the writer was busy
+  'line_too_long', // TCP: a line longer than the limit without a newline
+  'registry_full', // the ingest service refused new metrics (MAX_METRICS)
+  'invalid_event', // the ingest service refused an event (a time outside the accepted window)
+  'not_applied', // the database did not take the batch (UDP, or TCP while closing)
+  'unknown' // the database may or may not have applied the batch
+])
+
+const RETRY_MS = 1000
+
+/**
+ * ingest: { submit, hasRoom, waitForRoom }; clock: { now() }; timers: { setTimeout, clearTimeout }
+ * onDrop(reason, values); log: { warn } for failed batches
+ */
+export function createStatsdPipeline ({ ingest, clock, timers, flushIntervalMs, maxEvents, lossless, onDrop, log }) {
+  const batch = createAggregator()
+  let timer = null
+  let flushing = null
+  let closing = false
+  let roomWaiters = []
+
+  const full = () => batch.size >= maxEvents
+
+  function wakeRoomWaiters () {
+    if (full() || roomWaiters.length === 0) return
+    const waiters = roomWaiters
+    roomWaiters = []
+    for (const resolve of waiters) resolve()
+  }
+
+  function schedule () {
+    if (closing || flushing || batch.size === 0) return
+    if (full()) { flush(); return }
+    if (timer === null) timer = timers.setTimeout(() => { timer = null; flush() }, flushIntervalMs)
+  }
+
+  const sleep = (ms) => new Promise(resolve => { timers.setTimeout(resolve, ms) })
+
+  async function submitChunk (events, values) {
+    for (;;) {
+      if (!ingest.hasRoom(events.length)) await ingest.waitForRoom(events.length)
+      const result = await ingest.submit(events.map(({ metric, value, time }) => ({ metric, value, time })))
+      if (result.outcome === 'applied') return
+      if (lossless && result.outcome === 'not_applied' && !closing) {
+        log?.warn({ reason: result.reason, events: events.length }, 'StatsD batch not applied; retrying (TCP reading is paused meanwhile)')
+        await sleep(RETRY_MS)
+        continue
+      }
+      const reason = result.outcome === 'rejected' ? result.reason : result.outcome
+      log?.warn({ outcome: result.outcome, reason: result.reason, message: result.message, values }, 'StatsD batch dropped')
+      onDrop(PIPELINE_DROP_REASONS.includes(reason) ? reason : 'not_applied', values)
+      return
+    }
+  }
+
+  async function run () {
+    if (timer !== null) { timers.clearTimeout(timer); timer = null }
+    const { events } = batch.take()
+    wakeRoomWaiters()
+    for (let i = 0; i < events.length; i += maxEvents) {
+      const chunk = events.slice(i, i + maxEvents)
+      await submitChunk(chunk, chunk.reduce((n, e) => n + e.values, 0))
+    }
+  }
+
+  /** Submits what is held; resolves when this and any flush before it ended */
+  function flush () {
+    if (flushing) return flushing
+    flushing = run().finally(() => {
+      flushing = null
+      if (closing && batch.size > 0) return flush()
+      schedule()
+    })
+    return flushing
+  }
+
+  return {
+    /** text: one or more lines, separated by \n */
+    accept (text) {
+      const now = clock.now()
+      for (const line of text.split('\n')) {
+        const { samples, problems, kept } = parseLine(line)
+        for (const p of problems) onDrop(p.reason, losesValue(p) ? 1 : 0)
+        // a packed line's values all go in, or (UDP, full) are all dropped
+        if (samples.length === 0) continue
+        if (!lossless && full() && samples.some(s => batch.adds(s.metric, now))) {
+          onDrop('overload', kept)
+          continue
+        }
+        batch.add(samples, now, kept)
+      }
+      schedule()
+    },
+    /** Whether the batch holds maxEvents (TCP: stop reading) */
+    full,
+    /** Resolves once the batch has room again */
+    whenRoom () {
+      if (!full()) return Promise.resolve()
+      return new Promise(resolve => roomWaiters.push(resolve))
+    },
+    /** Events held, not yet submitted */
+    get held () { return batch.size },
+    /** Submits everything held (and retries no more); for close */
+    async close () {
+      closing = true
+      await flush()
+      const waiters = roomWaiters
+      roomWaiters = []
+      for (const resolve of waiters) resolve()
+    }
+  }
+}
