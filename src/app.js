@@ -8,6 +8,7 @@ import auth, { LOG_REDACT_PATHS } from './plugins/auth.js'
 import requestLimits, { serverOptions } from './plugins/request-limits.js'
 import database from './plugins/database.js'
 import telemetry from './plugins/telemetry.js'
+import doors from './plugins/doors.js'
 import collections from './plugins/services/collections.js'
 import writer from './plugins/services/writer.js'
 import idempotency from './plugins/services/idempotency.js'
@@ -16,6 +17,7 @@ import preallocation from './plugins/services/preallocation.js'
 import reader from './plugins/services/reader.js'
 import ingest from './plugins/services/ingest.js'
 import retention from './plugins/services/retention.js'
+import statsd from './plugins/statsd.js'
 import openapi from './plugins/openapi.js'
 import prometheus from './plugins/prometheus.js'
 import requestId, { genReqId } from './plugins/request-id.js'
@@ -41,6 +43,7 @@ import graphiteRoutes from './routes/graphite.js'
  *   client      an existing connected MongoClient to use (not closed by the app)
  *   timers      the writer's timers (src/store/timers.js), for tests
  *   retentionSchedule  start the node-cron retention job (default: sweepSchedule)
+ *   statsdTimers  the StatsD pipelines' timers (src/store/timers.js), for tests
  *   onClose     async () => {} run after everything else closed (e.g. stop the embedded database)
  */
 export async function buildApp (options = {}) {
@@ -91,6 +94,7 @@ async function registerAll (app, options, config, uri) {
   await app.register(database, { uri, dbName: config.mongodbDb, writeTimeoutMs: config.writeTimeoutMs, backend: options.backend, client: options.client })
   // the services; each declares what it needs, and is released on close (docs/architecture.md)
   await app.register(collections)
+  await app.register(doors) // before the writer: the StatsD listeners close before it drains
   await app.register(writer, { timers: options.timers })
   await app.register(idempotency)
   await app.register(registry)
@@ -98,6 +102,7 @@ async function registerAll (app, options, config, uri) {
   await app.register(reader)
   await app.register(ingest)
   await app.register(retention, { schedule: options.retentionSchedule ?? options.sweepSchedule ?? true })
+  await app.register(statsd, { timers: options.statsdTimers })
   await app.register(healthRoutes)
   await app.register(eventsRoutes)
   await app.register(metricsRoutes)

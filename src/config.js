@@ -104,7 +104,14 @@ export function loadConfig (env = process.env) {
       : integer(env, 'DAILY_RETENTION_DAYS', null, { min: 1, max: 36_500 }),
     retentionRules: retentionRules(env),
     retentionCron: env.RETENTION_CRON || '17 * * * *',
-    retentionRate: integer(env, 'RETENTION_RATE', 500, { min: 1, max: 1_000_000 })
+    retentionRate: integer(env, 'RETENTION_RATE', 500, { min: 1, max: 1_000_000 }),
+    // StatsD listeners (README, "StatsD"): off unless STATSD_PORT is set
+    statsdPort: env.STATSD_PORT === undefined || env.STATSD_PORT === '' ? null : integer(env, 'STATSD_PORT', null, { max: 65535 }),
+    statsdHost: env.STATSD_HOST || env.HOST || '127.0.0.1',
+    statsdFlushIntervalMs: integer(env, 'STATSD_FLUSH_INTERVAL_MS', 1000, { min: 10, max: 60_000 })
+  }
+  if (!/^[^\s/]+$/.test(config.statsdHost)) {
+    throw new ConfigError('STATSD_HOST', `must be a host name or IP address, got ${JSON.stringify(config.statsdHost)}`)
   }
   if (!cron.validate(config.retentionCron)) {
     throw new ConfigError('RETENTION_CRON', `is not a valid cron expression: ${JSON.stringify(config.retentionCron)}`)

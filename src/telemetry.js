@@ -8,7 +8,9 @@
 //   answered      { outcome, reason?, events }                              (writer)
 //   preallocated  { kind: 'probabilistic'|'sweep', collection }             (preallocator)
 //   retention     { status, downsampled, deleted, kept, unfilled, ms }      (retention pass, once it ended)
-export const TELEMETRY_EVENTS = Object.freeze(['flushed', 'answered', 'preallocated', 'retention'])
+//   statsdReceived  { transport: 'udp'|'tcp'|'http', values }               (StatsD values read)
+//   statsdDropped   { transport, reason, values }                           (StatsD values or tags not kept)
+export const TELEMETRY_EVENTS = Object.freeze(['flushed', 'answered', 'preallocated', 'retention', 'statsdReceived', 'statsdDropped'])
 
 export function createTelemetry ({ logger } = {}) {
   const subscribers = new Map(TELEMETRY_EVENTS.map(name => [name, []]))

@@ -82,6 +82,18 @@ export function createServiceMetrics ({ getWriterStats } = {}) {
       labelNames: ['action'],
       registers: [register]
     }),
+    statsdReceived: new Counter({
+      name: 'statbucket_statsd_received_total',
+      help: 'StatsD values read (a packed line carries several), by transport (udp, tcp, http).',
+      labelNames: ['transport'],
+      registers: [register]
+    }),
+    statsdDropped: new Counter({
+      name: 'statbucket_statsd_dropped_total',
+      help: 'StatsD values not kept, by reason (README, "StatsD"); reason "tags" counts lines whose tags were dropped (their values were kept).',
+      labelNames: ['reason'],
+      registers: [register]
+    }),
     httpDuration: new Histogram({
       name: 'statbucket_http_request_duration_seconds',
       help: 'HTTP request durations by method, route (the route pattern) and status code.',
@@ -118,6 +130,12 @@ export function createServiceMetrics ({ getWriterStats } = {}) {
     },
     preallocated ({ kind, collection }) {
       m.preallocations.inc({ kind, collection })
+    },
+    statsdReceived ({ transport, values }) {
+      m.statsdReceived.inc({ transport }, values)
+    },
+    statsdDropped ({ reason, values }) {
+      m.statsdDropped.inc({ reason }, values)
     },
     retention (pass) {
       m.retentionPasses.inc({ status: pass.status })

@@ -5,7 +5,7 @@
 // it when to read on) and a batch the database did not take is retried; else
 // (UDP) what does not fit is dropped and counted (README, "StatsD").
 import { createAggregator } from './aggregator.js'
-import { losesValue, parseLine } from './line-parser.js'
+import { parseLine } from './line-parser.js'
 
 /** Why values accepted by the parser were lost later (besides the parser's DROP_REASONS) */
 export const PIPELINE_DROP_REASONS = Object.freeze([
@@ -21,9 +21,9 @@ const RETRY_MS = 1000
 
 /**
  * ingest: { submit, hasRoom, waitForRoom }; clock: { now() }; timers: { setTimeout, clearTimeout }
- * onDrop(reason, values); log: { warn } for failed batches
+ * onReceived(values) per accept(); onDrop(reason, values) (reason 'tags': lines); log: { warn } for failed batches
  */
-export function createStatsdPipeline ({ ingest, clock, timers, flushIntervalMs, maxEvents, lossless, onDrop, log }) {
+export function createStatsdPipeline ({ ingest, clock, timers, flushIntervalMs, maxEvents, lossless, onReceived, onDrop, log }) {
   const batch = createAggregator()
   let timer = null
   let flushing = null
@@ -89,17 +89,23 @@ export function createStatsdPipeline ({ ingest, clock, timers, flushIntervalMs, 
     /** text: one or more lines, separated by \n */
     accept (text) {
       const now = clock.now()
+      let received = 0
       for (const line of text.split('\n')) {
-        const { samples, problems, kept } = parseLine(line)
-        for (const p of problems) onDrop(p.reason, losesValue(p) ? 1 : 0)
+        const { samples, problems, values, kept } = parseLine(line)
+        received += values
+        // a lost value counts 1; lost tags count 1 per line (the line's values are kept)
+        for (const p of problems) onDrop(p.reason, 1)
         // a packed line's values all go in, or (UDP, full) are all dropped
         if (samples.length === 0) continue
+        // full and no submit in flight: submit now (the batch is taken at once) and read on
+        if (full() && !flushing && !closing) flush()
         if (!lossless && full() && samples.some(s => batch.adds(s.metric, now))) {
           onDrop('overload', kept)
           continue
         }
         batch.add(samples, now, kept)
       }
+      if (received) onReceived?.(received)
       schedule()
     },
     /** Whether the batch holds maxEvents (TCP: stop reading) */

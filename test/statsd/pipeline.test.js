@@ -69,7 +69,7 @@ describe('createStatsdPipeline', () => {
     const { pipeline, timers, drops } = setup()
     pipeline.accept('g:1|g\ns:x|s\nbad\nt:1|c|#a:b\nx:1|c:2|q:3|c\n')
     await timers.advance(1000)
-    expect(drops).toEqual({ gauge: 1, set: 1, malformed: 1, tags: 0, unknown_type: 1 })
+    expect(drops).toEqual({ gauge: 1, set: 1, malformed: 1, tags: 1, unknown_type: 1 })
   })
 
   it('UDP: when full, new metrics are dropped as overload; known metrics still add up', async () => {

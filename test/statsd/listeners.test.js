@@ -1,0 +1,169 @@
+// The StatsD listeners with a real client (hot-shots, over TCP and UDP) and
+// raw sockets; totals read from the database after the app closed.
+import dgram from 'node:dgram'
+import net from 'node:net'
+import { afterEach, describe, expect, it } from 'vitest'
+import StatsD from 'hot-shots'
+import { loadConfig } from '../../src/config.js'
+import { testApp } from '../helpers/test-app.js'
+import { statsdApp, until } from './helpers.js'
+
+const open = []
+afterEach(async () => {
+  while (open.length) await open.pop()()
+})
+
+function hotShots (port, protocol, options = {}) {
+  const errors = []
+  const client = new StatsD({ host: '127.0.0.1', port, protocol, datadog: false, errorHandler: (err) => errors.push(err), ...options })
+  const close = () => new Promise(resolve => client.close(() => resolve()))
+  return { client, errors, close }
+}
+
+/** Every kind of line, through the client's own API; → values sent and the totals they make */
+function sendEveryKind (client) {
+  for (let i = 0; i < 3000; i++) client.increment('app.requests', (i % 5) + 1)
+  for (let i = 0; i < 1000; i++) client.timing('db.query', 7)
+  for (let i = 0; i < 500; i++) client.histogram('resp.size', 2)
+  for (let i = 0; i < 500; i++) client.distribution('batch.len', 3)
+  for (let i = 0; i < 100; i++) client.gauge('queue.depth', i)
+  for (let i = 0; i < 100; i++) client.set('users', `u${i}`)
+  for (let i = 0; i < 100; i++) client.increment('tagged.hits', 1, ['env:prod', 'region:eu'])
+  client.increment('my app/requests per sec', 4)
+  return {
+    values: 5301,
+    totals: {
+      'app.requests': 9000, // 600 × (1 + 2 + 3 + 4 + 5)
+      'db.query.count': 1000,
+      'db.query.sum': 7000,
+      'resp.size.count': 500,
+      'resp.size.sum': 1000,
+      'batch.len.count': 500,
+      'batch.len.sum': 1500,
+      'tagged.hits': 100,
+      'my_app-requests_per_sec': 4
+    },
+    dropped: { gauge: 100, set: 100, tags: 100 }
+  }
+}
+
+describe('StatsD listeners', () => {
+  it('TCP with hot-shots: exact totals, gauges, sets and tags counted on /metrics by reason', async () => {
+    const s = await statsdApp('statsd_tcp')
+    open.push(() => s.app.close())
+    const { client, errors, close } = hotShots(s.app.statsd.port, 'tcp', { maxBufferSize: 4096, bufferFlushInterval: 5 })
+    const expected = sendEveryKind(client)
+    await close()
+    await until(() => s.seen.received.tcp === expected.values, `${expected.values} values read over TCP`)
+    const metrics = (await s.app.inject({ method: 'GET', url: '/metrics' })).body
+    expect(metrics).toContain('statbucket_statsd_dropped_total{reason="gauge"} 100')
+    expect(metrics).toContain('statbucket_statsd_dropped_total{reason="set"} 100')
+    expect(metrics).toContain('statbucket_statsd_dropped_total{reason="tags"} 100')
+    expect(metrics).toContain(`statbucket_statsd_received_total{transport="tcp"} ${expected.values}`)
+    expect(await s.closeAndReadTotals()).toEqual(expected.totals)
+    expect(s.seen.dropped).toEqual(expected.dropped)
+    expect(errors).toEqual([])
+  })
+
+  it('UDP with hot-shots: every value read is stored (UDP may lose datagrams before the server reads them)', async () => {
+    const s = await statsdApp('statsd_udp')
+    open.push(() => s.app.close())
+    const { client, errors, close } = hotShots(s.app.statsd.port, 'udp', { maxBufferSize: 1400, bufferFlushInterval: 5 })
+    for (let i = 0; i < 2000; i++) client.increment('udp.hits')
+    for (let i = 0; i < 500; i++) client.timing('udp.took', 3)
+    await close()
+    // wait for every datagram; if the kernel lost some, the check below still holds for what was read
+    await until(() => s.seen.received.udp === 2500, 'every datagram', 10_000).catch(() => {})
+    const read = s.seen.received.udp
+    expect(read).toBeGreaterThan(0)
+    const totals = await s.closeAndReadTotals()
+    expect((totals['udp.hits'] ?? 0) + (totals['udp.took.count'] ?? 0)).toBe(read)
+    expect(totals['udp.took.sum'] ?? 0).toBe(3 * (totals['udp.took.count'] ?? 0))
+    expect(s.seen.dropped).toEqual({})
+    expect(errors).toEqual([])
+  })
+
+  it('UDP: past the batch limit while a submit is in flight, values are dropped as overload and counted', async () => {
+    const s = await statsdApp('statsd_overload', { MAX_EVENTS_PER_REQUEST: '5' })
+    open.push(() => s.app.close())
+    const socket = dgram.createSocket('udp4')
+    open.push(() => new Promise(resolve => socket.close(resolve)))
+    // one datagram, 20 distinct metrics: 5 fill the batch and are submitted, 5 fill it again while that submit is in flight, 10 are dropped
+    const lines = Array.from({ length: 20 }, (_, i) => `m${String(i).padStart(2, '0')}:1|c`).join('\n')
+    await new Promise((resolve, reject) => socket.send(lines, s.app.statsd.port, '127.0.0.1', err => err ? reject(err) : resolve()))
+    await until(() => s.seen.received.udp === 20, 'the datagram')
+    const metrics = (await s.app.inject({ method: 'GET', url: '/metrics' })).body
+    expect(metrics).toContain('statbucket_statsd_dropped_total{reason="overload"} 10')
+    const totals = await s.closeAndReadTotals()
+    expect(s.seen.dropped).toEqual({ overload: 10 })
+    expect(Object.keys(totals).sort()).toEqual(['m00', 'm01', 'm02', 'm03', 'm04', 'm05', 'm06', 'm07', 'm08', 'm09'])
+    expect(s.seen.dropped).toEqual({ overload: 10 })
+  })
+
+  it('TCP: a client far faster than the database loses nothing; reading pauses and what the server holds stays bounded', async () => {
+    const maxEvents = 50
+    const s = await statsdApp('statsd_fast', { MAX_EVENTS_PER_REQUEST: String(maxEvents), MAX_PENDING_EVENTS: '100' })
+    open.push(() => s.app.close())
+    const metricsCount = 500
+    const rounds = 40
+    let maxHeld = 0
+    let maxPending = 0
+    const sampler = setInterval(() => {
+      maxHeld = Math.max(maxHeld, s.app.statsd.stats().heldEvents.tcp)
+      maxPending = Math.max(maxPending, s.app.writer.stats().pendingEvents)
+    }, 5)
+    open.push(() => clearInterval(sampler))
+    const { client, errors, close } = hotShots(s.app.statsd.port, 'tcp', { maxBufferSize: 8192, bufferFlushInterval: 5 })
+    for (let r = 0; r < rounds; r++) {
+      for (let m = 0; m < metricsCount; m++) client.increment(`fast.m${m}`, 1)
+    }
+    await close()
+    await until(() => s.seen.received.tcp === metricsCount * rounds, 'every line read', 120_000)
+    clearInterval(sampler)
+    expect(s.app.statsd.stats().pauses).toBeGreaterThan(0)
+    // bound: a full batch plus the lines of one socket read (64 KiB of lines at least 9 bytes long)
+    expect(maxHeld).toBeLessThanOrEqual(maxEvents + Math.ceil(65_536 / 9))
+    expect(maxPending).toBeLessThanOrEqual(100)
+    const totals = await s.closeAndReadTotals()
+    expect(Object.keys(totals)).toHaveLength(metricsCount)
+    for (let m = 0; m < metricsCount; m++) expect(totals[`fast.m${m}`]).toBe(rounds)
+    expect(s.seen.dropped).toEqual({})
+    expect(errors).toEqual([])
+  }, 180_000)
+
+  it('a TCP line longer than 64 KiB is dropped as line_too_long; the lines around it are kept', async () => {
+    const s = await statsdApp('statsd_long')
+    open.push(() => s.app.close())
+    const socket = net.connect(s.app.statsd.port, '127.0.0.1')
+    await new Promise(resolve => socket.once('connect', resolve))
+    socket.end(`before:1|c\n${'x'.repeat(70_000)}:1|c\nafter:2|c\n`)
+    await new Promise(resolve => socket.once('close', resolve))
+    await until(() => s.seen.received.tcp === 2, 'the two short lines')
+    expect(await s.closeAndReadTotals()).toEqual({ before: 1, after: 2 })
+    expect(s.seen.dropped).toEqual({ line_too_long: 1 })
+  })
+
+  it('off unless STATSD_PORT is set; stopped on close', async () => {
+    const off = await testApp('statsd_off')
+    expect(off.hasDecorator('statsd')).toBe(false)
+    await off.close()
+    const s = await statsdApp('statsd_close')
+    const port = s.app.statsd.port
+    await s.closeAndReadTotals()
+    const refused = await new Promise(resolve => {
+      const socket = net.connect(port, '127.0.0.1')
+      socket.once('connect', () => { socket.destroy(); resolve(false) })
+      socket.once('error', (err) => resolve(err.code))
+    })
+    expect(refused).toBe('ECONNREFUSED')
+  })
+
+  it('configuration errors name the variable', () => {
+    expect(() => loadConfig({ STATSD_PORT: 'abc' })).toThrow(/^STATSD_PORT: /)
+    expect(() => loadConfig({ STATSD_PORT: '70000' })).toThrow(/^STATSD_PORT: /)
+    expect(() => loadConfig({ STATSD_PORT: '8125', STATSD_FLUSH_INTERVAL_MS: '0' })).toThrow(/^STATSD_FLUSH_INTERVAL_MS: /)
+    expect(() => loadConfig({ STATSD_PORT: '8125', STATSD_HOST: 'a b' })).toThrow(/^STATSD_HOST: /)
+    expect(loadConfig({ HOST: '0.0.0.0', STATSD_PORT: '8125' })).toMatchObject({ statsdPort: 8125, statsdHost: '0.0.0.0', statsdFlushIntervalMs: 1000 })
+    expect(loadConfig({})).toMatchObject({ statsdPort: null })
+  })
+})
