@@ -25,6 +25,7 @@ import dashboard from './plugins/dashboard.js'
 import { errorSchema } from './schemas/common.js'
 import { schemaErrorFormatter } from './schemas/validation-errors.js'
 import eventsRoutes from './routes/events.js'
+import statsdRoutes from './routes/statsd.js'
 import healthRoutes from './routes/health.js'
 import metricsRoutes from './routes/metrics.js'
 import graphiteRoutes from './routes/graphite.js'
@@ -105,6 +106,7 @@ async function registerAll (app, options, config, uri) {
   await app.register(statsd, { timers: options.statsdTimers })
   await app.register(healthRoutes)
   await app.register(eventsRoutes)
+  await app.register(statsdRoutes)
   await app.register(metricsRoutes)
   await app.register(graphiteRoutes)
   await app.register(dashboard)

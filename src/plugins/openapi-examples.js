@@ -49,6 +49,18 @@ export const operationExamples = {
       400: { statusCode: 400, error: 'Bad Request', message: 'events[0].ts: is more than MAX_FUTURE_MS (300000 ms) ahead of the server\'s clock', details: [{ path: 'events[0].ts', message: 'is more than MAX_FUTURE_MS (300000 ms) ahead of the server\'s clock' }] }
     }
   },
+  'POST /v1/statsd': {
+    parameters: { 'idempotency-key': '0b7e1c2d-3f4a-4b5c-8d9e-0f1a2b3c4d5e' },
+    requestBody: {
+      lines: { summary: 'Counters, a timer and a packed line', value: 'api.requests:1|c\napi.requests:1|c|@0.1\ndb.query:12.5|ms\napi.errors:1|c:2|c\n' }
+    },
+    responses: {
+      200: { accepted: 4 },
+      400: { statusCode: 400, error: 'Bad Request', message: 'line 2 "queue.depth:4|g": gauges (|g) are levels, not counts: not kept; nothing of this request was applied', details: [{ line: 2, text: 'queue.depth:4|g', reason: 'gauge', message: 'gauges (|g) are levels, not counts: not kept' }] },
+      413: { statusCode: 413, error: 'Payload Too Large', message: 'a request holds at most MAX_EVENTS_PER_REQUEST = 10000 StatsD values; split the lines over several requests' },
+      415: { statusCode: 415, error: 'Unsupported Media Type', message: 'send StatsD lines with Content-Type: text/plain (got application/json)' }
+    }
+  },
   'GET /v1/metrics': {
     parameters: { prefix: 'api.', limit: '2', after: 'api.errors' },
     responses: {

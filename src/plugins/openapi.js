@@ -22,7 +22,7 @@ const ERROR_DESCRIPTIONS = {
   409: 'A request with this Idempotency-Key is still in flight; retry after Retry-After seconds',
   413: 'Too many events (MAX_EVENTS_PER_REQUEST) or too large a body (BODY_LIMIT_BYTES)',
   414: 'The URL is too long',
-  415: 'Not Content-Type: application/json',
+  415: 'Not the Content-Type this operation takes (the message names it)',
   422: 'This Idempotency-Key was used before with a different body',
   429: 'Rate limit of the token (or address) reached; retry after Retry-After seconds',
   500: 'Internal error (logged with the request id)',
