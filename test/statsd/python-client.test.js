@@ -1,0 +1,62 @@
+// The StatsD listeners with a client from another ecosystem: PyPI `statsd`
+// (pystatsd) in a venv that scripts/statsd-client/setup-venv.sh builds when
+// it is missing (.ci/run builds it too).
+import { execFile } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
+import { promisify } from 'node:util'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { statsdApp, until } from './helpers.js'
+
+const run = promisify(execFile)
+const scripts = fileURLToPath(new URL('../../scripts/statsd-client/', import.meta.url))
+let python
+
+beforeAll(async () => {
+  const { stdout } = await run('sh', [`${scripts}setup-venv.sh`], { timeout: 300_000 })
+  python = `${stdout.trim()}/bin/python`
+}, 300_000)
+
+const send = async (protocol, port) => Number((await run(python, [`${scripts}send.py`, protocol, String(port)], { timeout: 60_000 })).stdout.trim())
+
+describe('StatsD with the PyPI statsd client', () => {
+  it('over TCP: exact totals; gauges and sets counted', async () => {
+    const s = await statsdApp('statsd_py_tcp')
+    try {
+      const sent = await send('tcp', s.app.statsd.port)
+      expect(sent).toBe(2601)
+      await until(() => s.seen.received.tcp === sent, `${sent} values over TCP`)
+      expect(await s.closeAndReadTotals()).toEqual({
+        'py.orders': 5000, // 500 × (1 + 2 + 3 + 4)
+        'py.render.count': 500,
+        'py.render.sum': 4000,
+        'py.stock': -3
+      })
+      expect(s.seen.dropped).toEqual({ gauge: 50, set: 50 })
+    } finally {
+      await s.app.close()
+    }
+  })
+
+  it('over UDP: every value read is stored or counted as dropped', async () => {
+    const s = await statsdApp('statsd_py_udp')
+    try {
+      const sent = await send('udp', s.app.statsd.port)
+      // the kernel may lose datagrams: wait for all, then check what was read
+      await until(() => s.seen.received.udp === sent, 'every datagram', 10_000).catch(() => {})
+      const read = s.seen.received.udp
+      expect(read).toBeGreaterThan(0)
+      const totals = await s.closeAndReadTotals()
+      const dropped = (s.seen.dropped.gauge ?? 0) + (s.seen.dropped.set ?? 0)
+      expect(totals['py.render.sum'] ?? 0).toBe(8 * (totals['py.render.count'] ?? 0))
+      if (read === sent) {
+        expect(totals).toEqual({ 'py.orders': 5000, 'py.render.count': 500, 'py.render.sum': 4000, 'py.stock': -3 })
+        expect(dropped).toBe(100)
+      } else {
+        expect(read).toBeLessThan(sent)
+        expect(dropped).toBeLessThanOrEqual(100)
+      }
+    } finally {
+      await s.app.close()
+    }
+  })
+})
