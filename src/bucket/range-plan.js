@@ -6,12 +6,13 @@
 // fields it needs, so that many ranges are read with one projected request
 // per collection. Pure.
 import { DAY_MS, HOUR_MS, MINUTE_MS, QUARTER_HOUR_MS, addMonths, dayId, monthId, startOfDay, startOfMonth, utcParts } from './time.js'
+import { hierarchicalLayout } from './layouts.js'
 
 /** An edge that falls inside the finest slot kept there */
 export class RangeRefusal extends Error {
   constructor ({ edge, param, slot, before, after, horizon }) {
     super(`${param}: ${new Date(edge).toISOString()} falls inside a ${slot} slot, the finest detail kept there${horizon ? ` (${horizon})` : ''}; the nearest usable edges are ${new Date(before).toISOString()} and ${new Date(after).toISOString()}`)
-    Object.assign(this, { edge, param, slot, before, after })
+    Object.assign(this, { edge, param, slot, before, after, horizon })
   }
 }
 
@@ -39,7 +40,7 @@ function checkEdge (t, param, horizons) {
 }
 
 /** The pieces of [from, to): [{ collection, id, date, path: [field, …] }] */
-function piecesOf (metric, from, to, horizons) {
+function piecesOf (metric, from, to, layout) {
   const pieces = []
   let c = from
   while (c < to) {
@@ -63,7 +64,7 @@ function piecesOf (metric, from, to, horizons) {
         pieces.push({ ...base, path: ['quarterHourly', String(hour), String(Math.floor((inDay % HOUR_MS) / QUARTER_HOUR_MS))] })
         c += QUARTER_HOUR_MS
       } else {
-        pieces.push({ ...base, path: ['minute', String(hour), String(Math.floor((inDay % HOUR_MS) / MINUTE_MS))] })
+        pieces.push({ ...base, path: layout.minuteField(hour, Math.floor((inDay % HOUR_MS) / MINUTE_MS)).split('.') })
         c += MINUTE_MS
       }
     }
@@ -74,16 +75,17 @@ function piecesOf (metric, from, to, horizons) {
 /**
  * ranges: [{ from, to }] (epoch ms, from < to); horizons: { minuteFrom,
  * dailyFrom } (the first UTC day with minute detail / with a daily document;
- * null = forever). Throws RangeRefusal (param 'from' or 'to') for an edge
- * finer than the detail kept there.
+ * null = forever); layout: the daily documents' minute layout (layouts.js).
+ * Throws RangeRefusal (param 'from' or 'to') for an edge finer than the
+ * detail kept there.
  * → { reads: { daily: { ids, projection }, monthly: { ids, projection } }, ranges: [pieces] }
  */
-export function planRanges (metric, ranges, horizons = {}) {
+export function planRanges (metric, ranges, horizons = {}, layout = hierarchicalLayout) {
   const reads = { daily: { ids: new Set(), projection: {} }, monthly: { ids: new Set(), projection: {} } }
   const planned = ranges.map(({ from, to }) => {
     checkEdge(from, 'from', horizons)
     checkEdge(to, 'to', horizons)
-    const pieces = piecesOf(metric, from, to, horizons)
+    const pieces = piecesOf(metric, from, to, layout)
     for (const p of pieces) {
       reads[p.collection].ids.add(p.id)
       reads[p.collection].projection[p.path[0]] = 1

@@ -24,6 +24,7 @@ export const errorExamples = {
 const seriesExample = {
   metric: 'api.requests',
   step: 'minute',
+  tz: 'UTC',
   from: T0,
   to: T0 + 5 * MINUTE,
   timestamps: [0, 1, 2, 3, 4].map(i => T0 + i * MINUTE),
@@ -75,19 +76,20 @@ export const operationExamples = {
     }
   },
   'GET /v1/metrics/{metric}/series': {
-    parameters: { metric: 'api.requests', from: '2026-11-21T10:00:00Z', to: '2026-11-21T10:05:00Z', step: 'minute' },
+    parameters: { metric: 'api.requests', from: '2026-11-21T10:00:00Z', to: '2026-11-21T10:05:00Z', step: 'minute', tz: 'UTC' },
     responses: {
       200: seriesExample,
       400: { statusCode: 400, error: 'Bad Request', message: 'step: the range holds 525600 points at step minute, over the limit MAX_POINTS = 20000; narrow the range or use a coarser step', details: [{ path: 'step', message: 'the range holds 525600 points at step minute, over the limit MAX_POINTS = 20000; narrow the range or use a coarser step' }] }
     }
   },
   'GET /v1/metrics/{metric}/ytd': {
-    parameters: { metric: 'api.requests', year: '2026', asOf: '2026-03-15T00:00:00Z' },
+    parameters: { metric: 'api.requests', year: '2026', asOf: '2026-03-15T00:00:00-04:00', tz: 'America/New_York' },
     responses: {
       200: {
         metric: 'api.requests',
         year: 2026,
-        asOf: Date.UTC(2026, 2, 15),
+        tz: 'America/New_York',
+        asOf: Date.UTC(2026, 2, 15, 4),
         total: 5300,
         months: [{ month: '2026-01', total: 2000 }, { month: '2026-02', total: null }, { month: '2026-03', total: 3300 }]
       }

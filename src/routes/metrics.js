@@ -3,7 +3,8 @@ import { assembleSeries, assembleYtd } from '../bucket/results.js'
 import { BadRequestError, NotFoundError, withDetails } from '../errors.js'
 import { horizonsFor } from '../bucket/retention-horizons.js'
 import { listMetricsSchema, seriesSchema, totalSchema, ytdSchema } from '../schemas/queries.js'
-import { parseSeriesQuery, parseTotalQuery, parseYtdQuery } from './query-params.js'
+import { parseSeriesQuery, parseTotalQuery, parseYtdQuery, parseZone, ytdRefusal } from './query-params.js'
+import { planLocalYtd } from '../bucket/local-plans.js'
 import { RangeRefusal, evaluatePlan, planRanges } from '../bucket/range-plan.js'
 
 export default async function metricsRoutes (app) {
@@ -22,10 +23,16 @@ export default async function metricsRoutes (app) {
   app.get('/v1/metrics/:metric/series', { schema: seriesSchema }, async (request) => {
     const { metric } = request.params
     const horizons = horizonsOf(metric, clock.now())
-    const { step, start, end } = parseSeriesQuery(request.query, { now: clock.now(), maxPoints: config.maxPoints, horizons })
+    const zone = parseZone(request.query)
+    const { step, start, end, timestamps, plan } = parseSeriesQuery(request.query, { now: clock.now(), maxPoints: config.maxPoints, horizons, zone, metric, layout })
     await requireMetric(metric)
+    if (plan) {
+      // local hour, day and month points: one planned range each (docs/architecture.md, "Local time")
+      const values = evaluatePlan(plan, await reader.planDocs(plan)).map(point => point.value)
+      return { metric, step, tz: zone.name, from: start, to: end, timestamps, values }
+    }
     const { docs, monthlyDocs } = await reader.seriesDocs(metric, step, start, end, horizons)
-    return { metric, step, from: start, to: end, ...assembleSeries({ step, start, end, docs, monthlyDocs, dailyFrom: horizons.dailyFrom, layout }) }
+    return { metric, step, tz: zone.name, from: start, to: end, ...assembleSeries({ step, start, end, docs, monthlyDocs, dailyFrom: horizons.dailyFrom, layout }) }
   })
 
   app.get('/v1/metrics/:metric/total', { schema: totalSchema }, async (request) => {
@@ -33,7 +40,7 @@ export default async function metricsRoutes (app) {
     const { from, to } = parseTotalQuery(request.query)
     let plan
     try {
-      plan = planRanges(metric, [{ from, to }], horizonsOf(metric, clock.now()))
+      plan = planRanges(metric, [{ from, to }], horizonsOf(metric, clock.now()), layout)
     } catch (err) {
       if (!(err instanceof RangeRefusal)) throw err
       throw withDetails(new BadRequestError(err.message), { details: [{ path: err.param, message: err.message, before: err.before, after: err.after }] })
@@ -46,9 +53,22 @@ export default async function metricsRoutes (app) {
 
   app.get('/v1/metrics/:metric/ytd', { schema: ytdSchema }, async (request) => {
     const { metric } = request.params
-    const { year, asOf } = parseYtdQuery(request.query, { now: clock.now() })
+    const zone = parseZone(request.query)
+    const { year, asOf, yearStart } = parseYtdQuery(request.query, { now: clock.now(), zone })
+    if (zone.isUtc) {
+      await requireMetric(metric)
+      const docs = await reader.ytdDocs(metric, year, asOf)
+      return { metric, year, tz: zone.name, asOf, ...assembleYtd({ year, asOf, docs }) }
+    }
+    let planned
+    try {
+      planned = planLocalYtd(metric, zone, yearStart, asOf, { horizons: horizonsOf(metric, clock.now()), layout })
+    } catch (err) {
+      throw err instanceof RangeRefusal ? ytdRefusal(err, zone) : err
+    }
     await requireMetric(metric)
-    const docs = await reader.ytdDocs(metric, year, asOf)
-    return { metric, year, asOf, ...assembleYtd({ year, asOf, docs }) }
+    const values = evaluatePlan(planned.plan, await reader.planDocs(planned.plan))
+    const months = planned.months.map((month, i) => ({ month, total: values[i].value }))
+    return { metric, year, tz: zone.name, asOf, total: months.reduce((sum, m) => sum + (m.total ?? 0), 0), months }
   })
 }

@@ -9,6 +9,7 @@ const metricParams = {
   properties: { metric: { type: 'string', pattern: METRIC_NAME_PATTERN } }
 }
 const nullableNumbers = { type: 'array', items: { type: ['number', 'null'] } }
+const tzParam = { type: 'string', minLength: 1, maxLength: 64, description: 'an IANA time zone (Europe/Berlin, Asia/Kathmandu), default UTC; unknown zones answer 400' }
 
 export const listMetricsSchema = {
   summary: 'List metrics',
@@ -44,7 +45,7 @@ export const listMetricsSchema = {
 
 export const seriesSchema = {
   summary: 'Series of a metric',
-  description: 'Points at UTC step boundaries over [from, to) (from rounded down, to up to the step). A value is null where no document exists for that day (month), 0 where it exists and the slot is zero.',
+  description: 'Points at step boundaries in `tz` over [from, to) (from rounded down, to up to the step in that zone), as epoch ms: a local day of 23 or 25 hours is one point; hour points of a +05:30 zone fall at :30 UTC; minute and quarter-hour points are the same in every zone. A value is null where no document holds that point\'s time, 0 where one exists and the slot is zero.',
   tags: ['metrics'],
   params: metricParams,
   querystring: {
@@ -53,16 +54,18 @@ export const seriesSchema = {
     properties: {
       from: timeParam('inclusive; epoch ms or ISO-8601 with Z/offset; default to − 24 h'),
       to: timeParam('exclusive; default now'),
-      step: { type: 'string', enum: STEPS, description: 'default: the finest step with at most MAX_POINTS points whose detail is kept for the whole window (minute detail for MINUTE_RETENTION_DAYS, daily documents for DAILY_RETENTION_DAYS)' }
+      step: { type: 'string', enum: STEPS, description: 'default: the finest step with at most MAX_POINTS points whose detail is kept for the whole window (minute detail for MINUTE_RETENTION_DAYS, daily documents for DAILY_RETENTION_DAYS)' },
+      tz: tzParam
     }
   },
   response: {
     200: {
       type: 'object',
-      required: ['metric', 'step', 'from', 'to', 'timestamps', 'values'],
+      required: ['metric', 'step', 'tz', 'from', 'to', 'timestamps', 'values'],
       properties: {
         metric: { type: 'string' },
         step: { type: 'string' },
+        tz: { type: 'string' },
         from: { type: 'integer' },
         to: { type: 'integer' },
         timestamps: { type: 'array', items: { type: 'integer' } },
@@ -75,7 +78,7 @@ export const seriesSchema = {
 
 export const ytdSchema = {
   summary: 'Year-to-date total of a metric',
-  description: 'From at most 12 monthly documents. The asOf month counts days 1..asOf\'s day. A month without data has total null.',
+  description: 'Months of the year in `tz` (default UTC). In UTC from at most 12 monthly documents; in another zone from at most 12 monthly and about 13 daily documents (the hours at each local month edge). The asOf month counts days 1..asOf\'s day. A month without data has total null.',
   tags: ['metrics'],
   params: metricParams,
   querystring: {
@@ -83,16 +86,18 @@ export const ytdSchema = {
     additionalProperties: false,
     properties: {
       year: { type: 'string', description: 'default: asOf\'s year, or this year' },
-      asOf: timeParam('default now, or the year\'s end for past years')
+      asOf: timeParam('default now, or the year\'s end for past years'),
+      tz: tzParam
     }
   },
   response: {
     200: {
       type: 'object',
-      required: ['metric', 'year', 'asOf', 'total', 'months'],
+      required: ['metric', 'year', 'tz', 'asOf', 'total', 'months'],
       properties: {
         metric: { type: 'string' },
         year: { type: 'integer' },
+        tz: { type: 'string' },
         asOf: { type: 'integer' },
         total: { type: 'number' },
         months: {

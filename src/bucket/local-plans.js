@@ -1,0 +1,38 @@
+// Local-time series and year to date as range plans (docs/architecture.md,
+// "Local time"): each point is the range between two local boundaries
+// (local-time.js), covered by the range planner with the coarsest pieces and
+// read with one projected request per collection. Pure.
+import { planRanges } from './range-plan.js'
+import { localBoundaries, localMonthLabel, nextLocalBoundary } from './local-time.js'
+
+const rangesOf = (boundaries) => boundaries.slice(0, -1).map((from, i) => ({ from, to: boundaries[i + 1] }))
+
+/**
+ * A series of [from, to) at step hour, day or month in zone.
+ * → { start, end, timestamps, plan }, or null when it would hold more than
+ * maxPoints points. Throws RangeRefusal when a point's edge falls inside the
+ * finest detail kept there (e.g. local days where only UTC days are kept).
+ */
+export function planLocalSeries (metric, zone, from, to, step, { maxPoints, horizons, layout }) {
+  const boundaries = localBoundaries(zone, from, to, step, maxPoints)
+  if (boundaries === null) return null
+  const timestamps = boundaries.slice(0, -1)
+  return { start: boundaries[0], end: boundaries.at(-1), timestamps, plan: planRanges(metric, rangesOf(boundaries), horizons, layout) }
+}
+
+/**
+ * Year to date in zone: every local month from the year's start to asOf's
+ * month, the last one ending with asOf's local day. yearStart: the instant
+ * the local year begins (local-time.js localYearStart).
+ * → { months: ['YYYY-MM'], plan } (one planned range per month)
+ */
+export function planLocalYtd (metric, zone, yearStart, asOf, { horizons, layout }) {
+  const end = nextLocalBoundary(zone, asOf, 'day')
+  const boundaries = [yearStart]
+  for (let b = yearStart; b < end;) {
+    b = Math.min(nextLocalBoundary(zone, b, 'month'), end)
+    boundaries.push(b)
+  }
+  const months = boundaries.slice(0, -1).map(b => localMonthLabel(zone, b))
+  return { months, plan: planRanges(metric, rangesOf(boundaries), horizons, layout) }
+}

@@ -1,0 +1,94 @@
+// An IANA time zone as the local-time code needs it: the UTC offset at an
+// instant and the instants where the offset changes. Offsets come from
+// Luxon's IANAZone (the tz database through Intl; docs/decisions.md, "Local
+// time"); nothing here holds an offset table. The transitions of a UTC year
+// are found once (a probe per day, then a binary search to the millisecond)
+// and kept, so a query asks Intl a few hundred times per zone and year, not
+// once per point. No I/O.
+import { IANAZone } from 'luxon'
+import { DAY_MS } from './time.js'
+
+const YEARS_KEPT = 2_000 // (zone, year) transition lists kept; each is a few entries
+const transitionsByYear = new Map()
+
+/** First instant in (lo, hi] whose offset is not `before` (offset(lo) = before ≠ offset(hi)) */
+function firstChange (zone, lo, hi, before) {
+  while (hi - lo > 1) {
+    const mid = lo + Math.floor((hi - lo) / 2)
+    if (zone.offset(mid) === before) lo = mid
+    else hi = mid
+  }
+  return hi
+}
+
+/**
+ * A UTC year of a zone: { startOffset, transitions: [{ at, offset }] }, the
+ * offset (minutes) at the year's first instant and the instants where it
+ * changes, with the offset from then on
+ */
+function yearOf (zone, year) {
+  const key = `${zone.name}\n${year}`
+  let known = transitionsByYear.get(key)
+  if (known) return known
+  const transitions = []
+  const end = Date.UTC(year + 1, 0, 1)
+  let t = Date.UTC(year, 0, 1)
+  const startOffset = zone.offset(t)
+  let offset = startOffset
+  for (let next = t + DAY_MS; t < end; t = next, next = Math.min(end, next + DAY_MS)) {
+    const after = zone.offset(next)
+    if (after === offset) continue
+    // one change per day at most (none closer together is in the tz database)
+    const at = firstChange(zone, t, next, offset)
+    const settled = zone.offset(at)
+    if (at < end) transitions.push({ at, offset: settled })
+    offset = after
+  }
+  known = { startOffset, transitions }
+  if (transitionsByYear.size >= YEARS_KEPT) transitionsByYear.delete(transitionsByYear.keys().next().value)
+  transitionsByYear.set(key, known)
+  return known
+}
+
+const utcYear = t => new Date(t).getUTCFullYear()
+
+/** UTC and its aliases need no lookups */
+const UTC_NAMES = new Set(['UTC', 'Etc/UTC', 'Etc/UCT', 'UCT', 'Etc/Universal', 'Universal', 'Etc/Zulu', 'Zulu'])
+
+const utcZone = (name) => ({
+  name,
+  isUtc: true,
+  offsetAt: () => 0,
+  transitionAfter: () => null
+})
+
+/**
+ * A zone by IANA name, or null for a name the tz database does not know.
+ * → { name, isUtc, offsetAt(t) (minutes east of UTC), transitionAfter(t) (the first instant > t where the offset changes, looking a year ahead, or null) }
+ */
+export function timeZone (name) {
+  if (typeof name !== 'string' || name === '' || !IANAZone.isValidZone(name)) return null
+  if (UTC_NAMES.has(name)) return utcZone(name)
+  const zone = IANAZone.create(name)
+  return {
+    name,
+    isUtc: false,
+    offsetAt (t) {
+      // the offset in force at t: the year's first offset, moved by its transitions up to t
+      const { startOffset, transitions } = yearOf(zone, utcYear(t))
+      let offset = startOffset
+      for (const tr of transitions) {
+        if (tr.at > t) break
+        offset = tr.offset
+      }
+      return offset
+    },
+    transitionAfter (t) {
+      const year = utcYear(t)
+      for (const y of [year, year + 1]) {
+        for (const tr of yearOf(zone, y).transitions) if (tr.at > t) return tr.at
+      }
+      return null
+    }
+  }
+}
