@@ -4,38 +4,14 @@
 // the fewest (an independent count).
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { buildWriteUnit } from '../../src/bucket/increments.js'
-import { hierarchicalLayout } from '../../src/bucket/layouts.js'
+import { documentsOf } from '../helpers/documents.js'
+import { flatLayout, hierarchicalLayout } from '../../src/bucket/layouts.js'
 import { RangeRefusal, evaluatePlan, finestSlotAt, planRanges } from '../../src/bucket/range-plan.js'
 
 const MIN = 60_000
 const DAY = 86_400_000
 const BASE = Date.UTC(2026, 0, 27) // a window of ~70 days over three month ends
 const SPAN_DAYS = 70
-
-/** Documents as ingest writes them, then as retention leaves them at the horizons */
-function documentsOf (events, { minuteFrom, dailyFrom }) {
-  const unit = buildWriteUnit(events, hierarchicalLayout)
-  const toDoc = (id, inc) => {
-    const doc = { _id: id }
-    for (const [field, v] of Object.entries(inc)) {
-      const path = field.split('.')
-      let node = doc
-      for (const k of path.slice(0, -1)) node = node[k] ??= {}
-      node[path.at(-1)] = (node[path.at(-1)] ?? 0) + v
-    }
-    return doc
-  }
-  const daily = []
-  for (const [id, { date, inc }] of unit.daily) {
-    if (dailyFrom !== null && date < dailyFrom) continue // deleted
-    const doc = toDoc(id, inc)
-    if (minuteFrom !== null && date < minuteFrom) delete doc.minute // downsampled
-    daily.push(doc)
-  }
-  const monthly = [...unit.monthly].map(([id, { inc }]) => toDoc(id, inc))
-  return { daily, monthly }
-}
 
 /** The fewest documents covering [from, to): the months holding a whole day, plus the days partly covered */
 function fewestDocuments (from, to, docsExist) {
@@ -127,5 +103,16 @@ describe('range planner', () => {
     const day = refusal(Date.UTC(2026, 0, 10), Date.UTC(2026, 0, 12, 6))
     expect(day).toMatchObject({ param: 'to', slot: 'day', before: Date.UTC(2026, 0, 12), after: Date.UTC(2026, 0, 13) })
     expect(refusal(Date.UTC(2026, 0, 10), Date.UTC(2026, 1, 3, 10, 7))).toBeNull() // minutes kept there
+  })
+
+  it('reads minutes where the documents keep them, in either minute layout', () => {
+    const day = Date.UTC(2026, 2, 3)
+    const events = [7, 14, 15, 44, 45, 49, 50].map((m, i) => ({ metric: 'm', value: i + 1, time: day + m * MIN }))
+    const from = day + 7 * MIN
+    const to = day + 50 * MIN // minutes 7–14, quarter-hours 15–44, minutes 45–49
+    for (const layout of [hierarchicalLayout, flatLayout]) {
+      const plan = planRanges('m', [{ from, to }], {}, layout)
+      expect(evaluatePlan(plan, documentsOf(events, {}, layout))[0].value, layout.name).toBe(1 + 2 + 3 + 4 + 5 + 6)
+    }
   })
 })
