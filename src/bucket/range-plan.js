@@ -104,7 +104,8 @@ export function planRanges (metric, ranges, horizons = {}, layout = hierarchical
 /**
  * The value of each planned range from the documents read ({ daily: [docs],
  * monthly: [docs] }): the sum of its pieces, null where no document holds
- * any of them; `documents` counts the distinct documents it used.
+ * any of them (a daily document, or a monthly one with `daily.D` for a
+ * day, as series read days); `documents` counts the distinct documents it used.
  * → [{ value, documents }]
  */
 export function evaluatePlan (plan, docs) {
@@ -119,6 +120,8 @@ export function evaluatePlan (plan, docs) {
       used.add(id)
       let node = doc
       for (const key of path) node = node?.[key]
+      // a monthly document holds a day only once that day was written (or zero-filled)
+      if (node === undefined && path[0] === 'daily') continue
       value = (value ?? 0) + (typeof node === 'number' ? node : 0)
     }
     return { value, documents: used.size }

@@ -46,3 +46,8 @@ export function intlBoundaries (tz, from, to) {
   }
   return out
 }
+
+/** The instants local months 1..13 of `year` begin (the 13th: next January), read around each UTC month start */
+export function intlMonthStarts (tz, year) {
+  return Array.from({ length: 13 }, (_, m) => intlBoundaries(tz, Date.UTC(year, m, 1) - 86_400_000, Date.UTC(year, m, 1) + 86_400_000).month[0])
+}
