@@ -9,6 +9,12 @@ import { cannon } from './bench-ingest.js'
 import { planRanges } from '../../src/bucket/range-plan.js'
 import { horizonsFor } from '../../src/bucket/retention-horizons.js'
 import { loadConfig } from '../../src/config.js'
+import { timeZone } from '../../src/bucket/time-zone.js'
+import { localParts, localYearStart } from '../../src/bucket/local-time.js'
+import { planLocalSeries, planLocalYtd } from '../../src/bucket/local-plans.js'
+
+/** The zone of the local-time reads: +05:45, so every local day and month edge needs hours and quarter-hours */
+export const LOCAL_TZ = 'Asia/Kathmandu'
 
 // the service's default retention: the benchmark's server runs with it
 const horizons = horizonsFor(loadConfig({}))
@@ -82,7 +88,10 @@ export function readQueries (seed, random) {
     { name: 'series-1d-minute', label: 'series, 1 day at minute step (1,440 points), within the minute retention', make: () => { const f = lastDay - Math.floor(random() * 89) * DAY_MS; return { metric: pick(), from: f, to: f + DAY_MS, step: 'minute' } } },
     { name: 'series-30d-hour', label: 'series, 30 days at hour step (720 points)', make: () => { const f = dayIn(lastDay - 29 * DAY_MS); return { metric: pick(), from: f, to: f + 30 * DAY_MS, step: 'hour' } } },
     { name: 'series-1y-day', label: 'series, 1 year at day step (365 points)', make: () => { const f = dayIn(lastDay - 364 * DAY_MS); return { metric: pick(), from: f, to: f + 365 * DAY_MS, step: 'day' } } },
-    { name: 'ytd', label: 'ytd (≤ 12 monthly documents)', make: () => ({ metric: pick(), year: years[Math.floor(random() * years.length)] }) },
+    { name: 'series-30d-day', label: 'series, 30 days at day step, UTC', make: () => { const f = dayIn(lastDay - 29 * DAY_MS); return { metric: pick(), from: f, to: f + 30 * DAY_MS, step: 'day' } } },
+    { name: 'series-30d-day-local', label: `series, 30 days at day step, tz=${LOCAL_TZ} (planned ranges)`, make: () => { const f = dayIn(lastDay - 29 * DAY_MS); return { metric: pick(), from: f, to: f + 30 * DAY_MS, step: 'day', tz: LOCAL_TZ } } },
+    { name: 'ytd', label: 'ytd, UTC (≤ 12 monthly documents)', make: () => ({ metric: pick(), year: years[Math.floor(random() * years.length)] }) },
+    { name: 'ytd-local', label: `ytd, tz=${LOCAL_TZ} (≤ 12 monthly + ~13 daily documents)`, make: () => ({ metric: pick(), year: years[Math.floor(random() * years.length)], tz: LOCAL_TZ }) },
     // one year ending at a random minute inside the minute retention, starting at the same minute a year back (a quarter-hour edge there)
     {
       name: 'total-1y',
@@ -96,9 +105,20 @@ export function readQueries (seed, random) {
 }
 
 export function queryPath (q) {
-  if (q.year !== undefined) return `/v1/metrics/${q.metric}/ytd?year=${q.year}`
+  const tz = q.tz ? `&tz=${encodeURIComponent(q.tz)}` : ''
+  if (q.year !== undefined) return `/v1/metrics/${q.metric}/ytd?year=${q.year}${tz}`
   if (q.total) return `/v1/metrics/${q.metric}/total?from=${q.from}&to=${q.to}`
-  return `/v1/metrics/${q.metric}/series?from=${q.from}&to=${q.to}&step=${q.step}`
+  return `/v1/metrics/${q.metric}/series?from=${q.from}&to=${q.to}&step=${q.step}${tz}`
+}
+
+/** The plan a local-time query reads (as the route plans it) */
+function localPlan (q, now) {
+  const zone = timeZone(q.tz)
+  const opts = { maxPoints: Infinity, horizons: horizons(q.metric, now), layout: hierarchicalLayout }
+  if (q.year === undefined) return planLocalSeries(q.metric, zone, q.from, q.to, q.step, opts).plan
+  const yearEnd = localYearStart(zone, q.year + 1) - 1
+  const asOf = localParts(zone, now).year === q.year ? now : yearEnd
+  return planLocalYtd(q.metric, zone, localYearStart(zone, q.year), asOf, opts).plan
 }
 
 /** Documents the store reads for a query (the reader's own plan), averaged over `samples` */
@@ -106,7 +126,10 @@ async function docsPerQuery (reader, query, samples, now) {
   let total = 0
   for (let i = 0; i < samples; i++) {
     const q = query.make()
-    if (q.year !== undefined) {
+    if (q.tz) {
+      const docs = await reader.planDocs(localPlan(q, now))
+      total += docs.daily.length + docs.monthly.length
+    } else if (q.year !== undefined) {
       total += (await reader.ytdDocs(q.metric, q.year, Math.min(now, Date.UTC(q.year + 1, 0, 1) - 1))).length
     } else if (q.total) {
       const docs = await reader.planDocs(planRanges(q.metric, [{ from: q.from, to: q.to }], horizons(q.metric, now)))

@@ -5,7 +5,7 @@
 // edge days from their daily documents — and says which documents and
 // fields it needs, so that many ranges are read with one projected request
 // per collection. Pure.
-import { DAY_MS, HOUR_MS, MINUTE_MS, QUARTER_HOUR_MS, addMonths, dayId, monthId, startOfDay, startOfMonth, utcParts } from './time.js'
+import { DAY_MS, HOUR_MS, MINUTE_MS, QUARTER_HOUR_MS, addMonths, bucketId, describeDay, startOfDay } from './time.js'
 import { hierarchicalLayout } from './layouts.js'
 
 /** An edge that falls inside the finest slot kept there */
@@ -39,34 +39,50 @@ function checkEdge (t, param, horizons) {
   throw new RangeRefusal({ edge: t, param, slot, before: t - offset, after: t - offset + size, horizon })
 }
 
-/** The pieces of [from, to): [{ collection, id, date, path: [field, …] }] */
+// the paths of hours and quarter-hours, built once (a month of local days holds ~800 pieces)
+const HOUR_PATHS = Array.from({ length: 24 }, (_, h) => Object.freeze(['hourly', String(h)]))
+const QUARTER_PATHS = Array.from({ length: 96 }, (_, i) => Object.freeze(['quarterHourly', String(Math.floor(i / 4)), String(i % 4)]))
+const MONTH_PATH = Object.freeze(['monthly'])
+const DAY_PATHS = Array.from({ length: 32 }, (_, d) => Object.freeze(['daily', String(d)]))
+
+/** The pieces of [from, to): [{ collection, id, date, path: [field, …] }]; each UTC day described once */
 function piecesOf (metric, from, to, layout) {
   const pieces = []
   let c = from
   while (c < to) {
-    const monthStart = startOfMonth(c)
-    const nextMonth = addMonths(monthStart, 1)
     const dayStart = startOfDay(c)
-    if (c === monthStart && nextMonth <= to) {
-      pieces.push({ collection: 'monthly', id: monthId(metric, c), date: monthStart, path: ['monthly'] })
-      c = nextMonth
-    } else if (c === dayStart && c + DAY_MS <= to) {
-      pieces.push({ collection: 'monthly', id: monthId(metric, c), date: monthStart, path: ['daily', String(utcParts(c).day)] })
-      c += DAY_MS
-    } else {
+    const dayEnd = dayStart + DAY_MS
+    const day = describeDay(dayStart)
+    if (c === dayStart && dayEnd <= to) {
+      const monthly = bucketId(metric, day.monthKey)
+      const nextMonth = addMonths(day.monthStart, 1)
+      if (c === day.monthStart && nextMonth <= to) {
+        pieces.push({ collection: 'monthly', id: monthly, date: day.monthStart, path: MONTH_PATH })
+        c = nextMonth
+      } else {
+        pieces.push({ collection: 'monthly', id: monthly, date: day.monthStart, path: DAY_PATHS[day.dayOfMonth] })
+        c = dayEnd
+      }
+      continue
+    }
+    // part of a day: its hours, quarter-hours and minutes from its daily document
+    const id = bucketId(metric, day.dayKey)
+    const end = Math.min(to, dayEnd)
+    while (c < end) {
       const inDay = c - dayStart
       const hour = Math.floor(inDay / HOUR_MS)
-      const base = { collection: 'daily', id: dayId(metric, c), date: dayStart }
-      if (inDay % HOUR_MS === 0 && c + HOUR_MS <= to) {
-        pieces.push({ ...base, path: ['hourly', String(hour)] })
+      let path
+      if (inDay % HOUR_MS === 0 && c + HOUR_MS <= end) {
+        path = HOUR_PATHS[hour]
         c += HOUR_MS
-      } else if (inDay % QUARTER_HOUR_MS === 0 && c + QUARTER_HOUR_MS <= to) {
-        pieces.push({ ...base, path: ['quarterHourly', String(hour), String(Math.floor((inDay % HOUR_MS) / QUARTER_HOUR_MS))] })
+      } else if (inDay % QUARTER_HOUR_MS === 0 && c + QUARTER_HOUR_MS <= end) {
+        path = QUARTER_PATHS[inDay / QUARTER_HOUR_MS]
         c += QUARTER_HOUR_MS
       } else {
-        pieces.push({ ...base, path: layout.minuteField(hour, Math.floor((inDay % HOUR_MS) / MINUTE_MS)).split('.') })
+        path = layout.minuteField(hour, Math.floor((inDay % HOUR_MS) / MINUTE_MS)).split('.')
         c += MINUTE_MS
       }
+      pieces.push({ collection: 'daily', id, date: dayStart, path })
     }
   }
   return pieces
