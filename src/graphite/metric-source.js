@@ -1,6 +1,9 @@
-// Where /render and /metrics/find get metric names and minute series:
-// the registry (glob expansion over its prefix range, bounded) and the reader.
+// Where /render and /metrics/find get metric names and series: the registry
+// (glob expansion over its prefix range, bounded) and the reader, at the
+// finest tier kept for the whole range (docs/decisions.md, "Graphite: the
+// native resolution").
 import { assembleSeries } from '../bucket/results.js'
+import { isKept } from '../bucket/detail-kept.js'
 import { MAX_TIME_MS, MIN_TIME_MS } from '../bucket/time.js'
 import { BadRequestError } from '../errors.js'
 import { globMatcher, isGlob, literalPrefix } from './glob.js'
@@ -9,12 +12,34 @@ import { makeSeries } from './series.js'
 
 const PAGE = 1000
 
+/** The tiers a series is read at, finest first, as whisper archives: the series step and its seconds */
+export const TIERS = Object.freeze([
+  { step: 'minute', seconds: 60, what: 'one-minute' },
+  { step: 'quarter-hour', seconds: 900, what: 'quarter-hour' },
+  { step: 'day', seconds: 86_400, what: 'one-day' }
+])
+
 /**
- * minuteFrom(metric) → epoch ms of the first UTC day that still keeps minute
- * detail (null: forever). /render reads minutes only: a range reaching before
- * that is refused (400) rather than answered with zeros for detail deleted.
+ * The tier of a fetch: the finest whose detail every metric keeps for the
+ * whole window (horizons, bucket/retention-horizons.js) and whose points fit
+ * in maxPoints. → { tier, start, end, points } or null
  */
-export function createMetricSource ({ registry, reader, layout, maxGlobMetrics, maxPoints, minuteFrom = () => null }) {
+export function nativeTier (startTime, endTime, horizonsList, maxPoints) {
+  for (const tier of TIERS) {
+    const window = minuteWindow(startTime, endTime, tier.seconds)
+    if (window.points > maxPoints) continue
+    if (horizonsList.every(h => isKept(tier.step, window.start * 1000, h))) return { tier, ...window }
+  }
+  return null
+}
+
+/**
+ * horizons(metric) → { minuteFrom, dailyFrom }: the first UTC day that keeps
+ * minute detail and the first with a daily document (null: forever). A range
+ * is read at the finest tier kept for all of it, never as zeros for detail
+ * that was deleted.
+ */
+export function createMetricSource ({ registry, reader, layout, maxGlobMetrics, maxPoints, horizons = () => ({ minuteFrom: null, dailyFrom: null }) }) {
   const tooMany = pattern => new BadRequestError(`${JSON.stringify(pattern)} matches more than GRAPHITE_MAX_GLOB_METRICS = ${maxGlobMetrics} metrics; narrow the pattern`)
 
   /** Every registry name under the pattern's literal prefix, page by page */
@@ -61,23 +86,21 @@ export function createMetricSource ({ registry, reader, layout, maxGlobMetrics, 
   /** graphite-web fetchData for one path expression: a series per metric, sorted by name */
   async function fetch (pathExpression, { startTime, endTime, defaultConsolidation }) {
     const names = await expand(pathExpression)
-    const { start, end, points } = minuteWindow(startTime, endTime)
-    if (!(start * 1000 >= MIN_TIME_MS && end * 1000 <= MAX_TIME_MS)) {
+    const minutes = minuteWindow(startTime, endTime)
+    if (!(minutes.start * 1000 >= MIN_TIME_MS && minutes.end * 1000 <= MAX_TIME_MS)) {
       throw new BadRequestError(`${JSON.stringify(pathExpression)}: the range ${startTime}..${endTime} (epoch seconds) lies outside the years 1970..9999`)
     }
-    if (points > maxPoints) {
-      throw new BadRequestError(`${JSON.stringify(pathExpression)} over this range is ${points} one-minute points per series, more than MAX_POINTS = ${maxPoints}; shorten the range`)
+    const kept = names.map(metric => horizons(metric))
+    const native = nativeTier(startTime, endTime, kept, maxPoints)
+    if (native === null) {
+      const days = minuteWindow(startTime, endTime, TIERS.at(-1).seconds).points
+      throw new BadRequestError(`${JSON.stringify(pathExpression)} over this range is ${days} one-day points per series, more than MAX_POINTS = ${maxPoints}; shorten the range`)
     }
-    for (const metric of names) {
-      const horizon = minuteFrom(metric)
-      if (horizon !== null && start * 1000 < horizon) {
-        throw new BadRequestError(`${metric} keeps one-minute detail from ${new Date(horizon).toISOString()} on (MINUTE_RETENTION_DAYS or its retention rule); /render answers minutes only: start the range there or later`)
-      }
-    }
-    const series = await Promise.all(names.map(async metric => {
-      const { docs } = await reader.seriesDocs(metric, 'minute', start * 1000, end * 1000)
-      const { values } = assembleSeries({ step: 'minute', start: start * 1000, end: end * 1000, docs, layout })
-      return makeSeries({ name: metric, start, end, step: 60, values, consolidationFunc: defaultConsolidation, pathExpression })
+    const { tier, start, end } = native
+    const series = await Promise.all(names.map(async (metric, i) => {
+      const { docs, monthlyDocs } = await reader.seriesDocs(metric, tier.step, start * 1000, end * 1000, kept[i])
+      const { values } = assembleSeries({ step: tier.step, start: start * 1000, end: end * 1000, docs, monthlyDocs, dailyFrom: kept[i].dailyFrom, layout })
+      return makeSeries({ name: metric, start, end, step: tier.seconds, values, consolidationFunc: defaultConsolidation, pathExpression })
     }))
     return series.sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0)
   }

@@ -54,14 +54,14 @@ function timeRange (params, nowMs) {
 
 async function graphiteRoutes (app) {
   const { config, clock, registry, reader, layout } = app
-  const minuteHorizon = horizonsFor(config)
+  const horizonsOf = horizonsFor(config)
   const source = createMetricSource({
     registry,
     reader,
     layout,
     maxGlobMetrics: config.graphiteMaxGlobMetrics,
     maxPoints: config.maxPoints,
-    minuteFrom: metric => minuteHorizon(metric, clock.now()).minuteFrom
+    horizons: metric => horizonsOf(metric, clock.now())
   })
   const read = schema => ({ config: { access: 'read' }, schema })
 

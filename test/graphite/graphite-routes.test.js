@@ -62,21 +62,34 @@ describe('Graphite routes', () => {
     expect(glob.statusCode).toBe(400)
     expect(glob.json().message).toMatch(/"g\.\*" matches more than GRAPHITE_MAX_GLOB_METRICS = 3/)
     expect((await get('/render?format=json&from=-1h&target=g.{a,b,c}')).statusCode).toBe(200)
-    const long = await get('/render?format=json&target=h.one&from=-2d')
+    // 2,880 minutes would pass MAX_POINTS: quarter-hours; 1,825 days (graphite reads -5y as 5 × 365 days) pass it too: refused
+    const twoDays = await get('/render?format=json&target=h.one&from=-2d')
+    expect(twoDays.statusCode).toBe(200)
+    const [{ datapoints }] = twoDays.json()
+    expect(datapoints[1][1] - datapoints[0][1]).toBe(900)
+    const long = await get('/render?format=json&target=h.one&from=-5y')
     expect(long.statusCode).toBe(400)
-    expect(long.json().message).toMatch(/"h\.one" over this range is 2880 one-minute points per series, more than MAX_POINTS = 1440/)
+    expect(long.json().message).toMatch(/"h\.one" over this range is 1825 one-day points per series, more than MAX_POINTS = 1440/)
     expect((await get('/metrics/find?query=g.*')).statusCode).toBe(400)
     const badGlob = await get('/metrics/find?query=' + encodeURIComponent('g.[z-a]'))
     expect(badGlob.statusCode).toBe(400)
     expect(badGlob.json().message).toMatch(/not valid/)
   })
 
-  it('refuse a range before the minute detail kept rather than answer zeros for it', async () => {
-    // MINUTE_RETENTION_DAYS = 0: minutes from today 00:00 UTC on
-    const res = await get('/render?format=json&target=h.one&from=-10h')
-    expect(res.statusCode).toBe(400)
-    expect(res.json().message).toMatch(/h\.one keeps one-minute detail from 2025-03-10T00:00:00\.000Z on/)
-    expect((await get('/render?format=json&target=h.one&from=-9h')).statusCode).toBe(200)
+  it('read quarter-hours for a range before the minute detail kept, never zeros for minutes deleted', async () => {
+    // MINUTE_RETENTION_DAYS = 0: minutes from today 00:00 UTC on; h.one has 5 at 08:55
+    const points = async (from) => {
+      const res = await get(`/render?format=json&target=h.one&from=${from}`)
+      expect(res.statusCode).toBe(200)
+      return res.json()[0].datapoints
+    }
+    const quarters = await points('-10h')
+    expect(new Set(quarters.slice(1).map(([, t], i) => t - quarters[i][1]))).toEqual(new Set([900]))
+    expect(quarters.find(([, t]) => t === Date.UTC(2025, 2, 10, 8, 45) / 1000)[0]).toBe(5)
+    expect(quarters.reduce((sum, [v]) => sum + (v ?? 0), 0)).toBe(5)
+    const minutes = await points('-9h')
+    expect(minutes[1][1] - minutes[0][1]).toBe(60)
+    expect(minutes.find(([, t]) => t === Date.UTC(2025, 2, 10, 8, 55) / 1000)[0]).toBe(5)
   })
 
   it('take targets from a form-encoded POST body, as Grafana sends them', async () => {
