@@ -2,11 +2,16 @@
 
 Reads a JSON spec from the file named by argv[1]:
   { "events": [{"metric", "value", "time" (epoch ms)}],
-    "requests": [{"path": "/render", "params": [[key, value], ...]}] }
+    "requests": [{"path": "/render", "params": [[key, value], ...]}],
+    "minuteFrom": epoch ms or absent, "now": epoch seconds (with minuteFrom) }
 builds whisper files from the events the way statbucket stores them (one-minute
 archive, sum aggregation, xFilesFactor 0, every minute of every UTC day that has
-an event stored, zeros included), and prints one JSON answer per request:
-  [{"status": 200, "body": <parsed JSON or text>}, ...]
+an event stored, zeros included), and prints one JSON answer per request.
+With minuteFrom (statbucket's minute retention: the first UTC day keeping
+minutes), the files hold three archives as statbucket's tiers: minutes from
+minuteFrom on, quarter-hours and days before (written as quarter-hour sums,
+whisper propagating them into days).
+Prints [{"status": 200, "body": <parsed JSON or text>}, ...].
 """
 import json
 import os
@@ -20,7 +25,10 @@ DAY = 86400
 MINUTE = 60
 
 
-def build_whisper(whisper_dir, events):
+QUARTER = 900
+
+
+def build_whisper(whisper_dir, events, minute_from=None, at=None):
     import whisper
     minutes = defaultdict(lambda: defaultdict(float))
     days = defaultdict(set)
@@ -28,19 +36,30 @@ def build_whisper(whisper_dir, events):
         t = e['time'] // 1000
         minutes[e['metric']][t - t % MINUTE] += e['value']
         days[e['metric']].add(t - t % DAY)
-    now = int(time.time())
+    # with tiers, archives are chosen by age from the requests' `now` (graphite-web passes it to whisper)
+    now = int(time.time()) if at is None else at
+    number = lambda v: int(v) if float(v).is_integer() else v
     for metric, metric_days in days.items():
         first = min(metric_days)
         retention_points = (now - first) // MINUTE + 2 * DAY // MINUTE
         path = os.path.join(whisper_dir, *metric.split('.')) + '.wsp'
         os.makedirs(os.path.dirname(path), exist_ok=True)
-        whisper.create(path, [(MINUTE, retention_points)], xFilesFactor=0, aggregationMethod='sum', sparse=True)
+        if minute_from is None:
+            whisper.create(path, [(MINUTE, retention_points)], xFilesFactor=0, aggregationMethod='sum', sparse=True)
+        else:
+            # minutes reach back exactly to minute_from: older points go to the quarter-hour archive
+            minute_points = (now - minute_from) // MINUTE
+            whisper.create(path, [(MINUTE, minute_points), (QUARTER, retention_points // 15 + 1), (DAY, retention_points // 1440 + 2)],
+                           xFilesFactor=0, aggregationMethod='sum', sparse=True)
         points = []
         for day in sorted(metric_days):
+            if minute_from is not None and day < minute_from:
+                for q in range(day, day + DAY, QUARTER):
+                    points.append((q, number(sum(minutes[metric].get(m, 0) for m in range(q, q + QUARTER, MINUTE)))))
+                continue
             for m in range(day, day + DAY, MINUTE):
-                value = minutes[metric].get(m, 0)
-                points.append((m, int(value) if float(value).is_integer() else value))
-        whisper.update_many(path, points)
+                points.append((m, number(minutes[metric].get(m, 0))))
+        whisper.update_many(path, points, now=now)
 
 
 def main():
@@ -51,7 +70,8 @@ def main():
     os.makedirs(os.path.join(storage, 'log'), exist_ok=True)
     whisper_dir = os.path.join(storage, 'whisper')
     os.makedirs(whisper_dir, exist_ok=True)
-    build_whisper(whisper_dir, spec['events'])
+    minute_from = spec.get('minuteFrom')
+    build_whisper(whisper_dir, spec['events'], None if minute_from is None else minute_from // 1000, spec.get('now'))
 
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     os.environ['GRAPHITE_SETTINGS_MODULE'] = 'oracle_settings'

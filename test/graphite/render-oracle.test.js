@@ -90,8 +90,8 @@ beforeAll(async () => {
 afterAll(async () => { await app?.close() })
 
 const query = params => params.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&')
-const statbucket = async (path, params) => {
-  const res = await app.inject({ method: 'GET', url: `${path}?${query(params)}` })
+const statbucket = async (path, params, on = app) => {
+  const res = await on.inject({ method: 'GET', url: `${path}?${query(params)}` })
   return { status: res.statusCode, body: res.json() }
 }
 
@@ -110,10 +110,10 @@ function expectSameRender (ours, theirs, label, theirName = name => name) {
   })
 }
 
-async function compare (cases) {
-  const answers = askGraphiteWeb(venv, events, cases.map(c => ({ path: c.path, params: [...c.theirs, ['now', String(NOW_S)]] })))
+async function compare (cases, { on = app, minuteFrom } = {}) {
+  const answers = askGraphiteWeb(venv, events, cases.map(c => ({ path: c.path, params: [...c.theirs, ['now', String(NOW_S)]] })), { minuteFrom, now: NOW_S })
   for (let i = 0; i < cases.length; i++) {
-    const ours = await statbucket(cases[i].path, cases[i].ours)
+    const ours = await statbucket(cases[i].path, cases[i].ours, on)
     expect(answers[i].status, `graphite-web ${cases[i].label}: ${JSON.stringify(answers[i].body).slice(0, 300)}`).toBe(200)
     expect(ours.status, `${cases[i].label}: ${JSON.stringify(ours.body).slice(0, 300)}`).toBe(200)
     if (cases[i].path === '/render') expectSameRender(ours.body, answers[i].body, cases[i].label, cases[i].theirName)
@@ -164,6 +164,36 @@ describe('/render against graphite-web 1.1.10', () => {
     expect(total(ours.body[0].datapoints)).toBe(total(rawFromFirstBand))
     expect(total(averaged.body[0].datapoints)).toBeLessThan(total(rawFromFirstBand))
   }, 120_000)
+})
+
+describe('/render past the minute retention against graphite-web 1.1.10 with archives as the tiers', () => {
+  // MINUTE_RETENTION_DAYS = 1: minutes from 2025-03-09 on; 03-08 is read as quarter-hours
+  const MINUTE_FROM = Date.UTC(2025, 2, 9)
+  let tiered
+  beforeAll(async () => {
+    tiered = await testApp('graphite_oracle_tiers', { clock, env: { PREALLOC_PROBABILITY: '0', MINUTE_RETENTION_DAYS: '1' } })
+    const res = await tiered.inject({ method: 'POST', url: '/v1/events', payload: events.map(e => ({ metric: e.metric, value: e.value, ts: e.time })) })
+    expect(res.statusCode).toBe(200)
+  })
+  afterAll(async () => { await tiered?.close() })
+
+  it('every supported function and glob, over quarter-hours (before the horizon) and minutes (after it)', async () => {
+    const ranges = [
+      { name: 'quarter-hours: relative -2d', params: [['from', '-2d']] },
+      { name: 'quarter-hours: absolute 20:00_20250308..02:30_20250310', params: [['from', '20:00_20250308'], ['until', '02:30_20250310']] },
+      { name: 'minutes: relative -30h, across the empty day', params: [['from', '-30h']] }
+    ]
+    const cases = []
+    for (const range of ranges) {
+      for (const target of TARGETS) {
+        const params = [['target', target], ['format', 'json'], ...range.params]
+        cases.push({ label: `${target} ${range.name}`, path: '/render', ours: params, theirs: params })
+      }
+    }
+    await compare(cases, { on: tiered, minuteFrom: MINUTE_FROM })
+    const [{ datapoints }] = (await statbucket('/render', [['target', 'app.web.requests'], ['format', 'json'], ['from', '-2d']], tiered)).body
+    expect(datapoints[1][1] - datapoints[0][1]).toBe(900) // the tier was quarter-hours indeed
+  }, 180_000)
 })
 
 describe('/metrics/find and /metrics/expand against graphite-web 1.1.10', () => {
