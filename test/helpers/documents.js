@@ -3,19 +3,21 @@
 import { buildWriteUnit } from '../../src/bucket/increments.js'
 import { hierarchicalLayout } from '../../src/bucket/layouts.js'
 
+/** A document as MongoDB would hold it after these $inc maps (dotted paths nest) */
+export function applyInc (doc, inc) {
+  for (const [path, v] of Object.entries(inc)) {
+    const parts = path.split('.')
+    let node = doc
+    for (const p of parts.slice(0, -1)) node = node[p] ??= {}
+    node[parts.at(-1)] = (node[parts.at(-1)] ?? 0) + v
+  }
+  return doc
+}
+
 /** Documents as ingest writes them, then as retention leaves them at the horizons */
 export function documentsOf (events, { minuteFrom = null, dailyFrom = null } = {}, layout = hierarchicalLayout) {
   const unit = buildWriteUnit(events, layout)
-  const toDoc = (id, inc) => {
-    const doc = { _id: id }
-    for (const [field, v] of Object.entries(inc)) {
-      const path = field.split('.')
-      let node = doc
-      for (const k of path.slice(0, -1)) node = node[k] ??= {}
-      node[path.at(-1)] = (node[path.at(-1)] ?? 0) + v
-    }
-    return doc
-  }
+  const toDoc = (id, inc) => applyInc({ _id: id }, inc)
   const daily = []
   for (const [id, { date, inc }] of unit.daily) {
     if (dailyFrom !== null && date < dailyFrom) continue // deleted

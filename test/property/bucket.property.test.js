@@ -13,23 +13,13 @@ import {
   parseBucketId, parseEventTime, parseQueryTime, startOfDay, startOfMonth, utcParts
 } from '../../src/bucket/time.js'
 import { METRIC_NAME_RE } from '../../src/schemas/common.js'
+import { applyInc } from '../helpers/documents.js'
 
 const time = fc.integer({ min: MIN_TIME_MS, max: MAX_TIME_MS })
 const recentTime = fc.integer({ min: Date.UTC(2000, 0, 1), max: Date.UTC(2100, 0, 1) })
 const metric = fc.stringMatching(METRIC_NAME_RE)
 const value = fc.integer({ min: -1_000_000, max: 1_000_000 })
 const layout = fc.constantFrom(...Object.values(LAYOUTS))
-
-/** A document as MongoDB would hold it after these $inc maps (dotted paths nest). */
-function applyInc (doc, inc) {
-  for (const [path, v] of Object.entries(inc)) {
-    const parts = path.split('.')
-    let node = doc
-    for (const p of parts.slice(0, -1)) node = node[p] ??= {}
-    node[parts.at(-1)] = (node[parts.at(-1)] ?? 0) + v
-  }
-  return doc
-}
 
 /** Every leaf path of a document, dotted */
 function leafPaths (doc, prefix = '') {
