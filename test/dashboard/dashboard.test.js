@@ -92,7 +92,7 @@ describe.skipIf(skip)('dashboard in headless Chromium', () => {
       // search asks the server for the prefix (web.* is past the first page)
       await page.fill('#metric-search', 'web.h')
       await page.click('.metric-row[data-name="web.hits"]')
-      await waitPoints(page, 1440) // default range 24 h, auto step: minute
+      await waitPoints(page, 1440) // default range 24 h, auto step on a 842 px plot: minute (1440 ≤ 2 × 842)
       expect(await page.$eval('#step option[value="auto"]', o => o.textContent)).toBe('auto (minute)')
       expect(await page.$eval('#ytd-total', el => el.dataset.total)).toBe(String(HITS_TOTAL))
       expect(await page.textContent('#ytd-total')).toBe('1,122')
@@ -103,23 +103,25 @@ describe.skipIf(skip)('dashboard in headless Chromium', () => {
       expect((await points(page)).nulls).toBe(0) // today's document exists: zeros, not nulls
 
       await page.click('[data-range="7d"]')
-      await waitPoints(page, 7 * 1440)
+      await waitPoints(page, 7 * 96) // minutes would be 10,080 > 2 × 842: quarter-hours
       // no documents on Nov 14 (from 12:00), 15–18 and 20: nulls there
-      expect((await points(page)).nulls).toBe(720 + 4 * 1440 + 1440)
+      expect((await points(page)).nulls).toBe(48 + 4 * 96 + 96)
 
       await page.click('[data-range="30d"]')
-      await waitPoints(page, 30 * 96) // the finest step within MAX_POINTS: quarter-hours
-      expect(await page.$eval('#step option[value="auto"]', o => o.textContent)).toBe('auto (quarter-hour)')
+      await waitPoints(page, 30 * 24) // quarter-hours would be 2880 > 2 × 842: hours
+      expect(await page.$eval('#step option[value="auto"]', o => o.textContent)).toBe('auto (hour)')
 
-      await page.selectOption('#step', 'hour')
-      await waitPoints(page, 30 * 24)
+      // a step picked by hand is asked for as it is, finer than auto's
+      await page.selectOption('#step', 'quarter-hour')
+      await waitPoints(page, 30 * 96)
+      expect(await page.$eval('#step option[value="auto"]', o => o.textContent)).toBe('auto')
       await page.selectOption('#step', 'auto')
 
       await page.click('[data-range="year"]')
-      await waitPoints(page, (NOW - Date.UTC(2026, 0, 1)) / HOUR)
+      await waitPoints(page, Math.ceil((NOW - Date.UTC(2026, 0, 1)) / DAY)) // hours would be 7788: days, to rounded up to the day
 
-      await page.selectOption('#step', 'day')
-      await waitPoints(page, Math.ceil((NOW - Date.UTC(2026, 0, 1)) / DAY)) // to rounded up to the day
+      await page.selectOption('#step', 'hour')
+      await waitPoints(page, (NOW - Date.UTC(2026, 0, 1)) / HOUR)
       await page.selectOption('#step', 'auto')
 
       // a second metric on the same chart

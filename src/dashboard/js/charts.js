@@ -8,6 +8,9 @@ import { formatNumber, formatUtc } from './ranges.js'
 
 const UPlot = globalThis.uPlot
 const SERIES_HEIGHT = 320
+const MIN_WIDTH = 300
+const Y_AXIS_SIZE = 60
+const PADDING = [16, 24, 0, 0] // top, right, bottom, left (CSS px) around the plot and its axes
 const YTD_HEIGHT = 220
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec']
 
@@ -108,11 +111,14 @@ export function createSeriesChart (el) {
   let runs = []
   let isolated = []
 
+  const width = () => Math.max(MIN_WIDTH, el.clientWidth)
+
   function build (metrics, colors, data) {
     plot?.destroy()
     plot = new UPlot({
-      width: Math.max(300, el.clientWidth),
+      width: width(),
       height: SERIES_HEIGHT,
+      padding: PADDING,
       ms: 1,
       tzDate: ts => UPlot.tzDate(new Date(ts), 'Etc/UTC'),
       scales: { x: { time: true } },
@@ -130,7 +136,7 @@ export function createSeriesChart (el) {
       ],
       axes: [
         { stroke: '#555', grid: { stroke: '#eee' }, space: 60, values: timeTicks },
-        { stroke: '#555', grid: { stroke: '#eee' }, size: 60, values: (u, splits) => splits.map(v => compact.format(v)) }
+        { stroke: '#555', grid: { stroke: '#eee' }, size: Y_AXIS_SIZE, values: (u, splits) => splits.map(v => compact.format(v)) }
       ],
       plugins: [noDataPlugin(() => runs)]
     }, data, el)
@@ -158,7 +164,11 @@ export function createSeriesChart (el) {
       el.dataset.nulls = '0'
     },
     resize () {
-      plot?.setSize({ width: Math.max(300, el.clientWidth), height: SERIES_HEIGHT })
+      plot?.setSize({ width: width(), height: SERIES_HEIGHT })
+    },
+    /** The plot's width in CSS px (the chart's less the y axis and padding), with or without a plot drawn */
+    plotWidth () {
+      return width() - Y_AXIS_SIZE - PADDING[1] - PADDING[3]
     }
   }
 }
