@@ -5,6 +5,7 @@
 // zero is a line on 0. A value with no neighbour is drawn as a dot, since a
 // line of one point would not show.
 import { formatNumber, formatUtc } from './ranges.js'
+import { AXIS_FONT, INCRS, MONTHS, labelSpace, tickLabels } from './time-axis.js'
 
 const UPlot = globalThis.uPlot
 const SERIES_HEIGHT = 320
@@ -12,7 +13,6 @@ const MIN_WIDTH = 300
 const Y_AXIS_SIZE = 60
 const PADDING = [16, 24, 0, 0] // top, right, bottom, left (CSS px) around the plot and its axes
 const YTD_HEIGHT = 220
-const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec']
 
 const compact = new Intl.NumberFormat('en-US', { notation: 'compact', maximumFractionDigits: 2 })
 
@@ -30,29 +30,8 @@ function hatchPattern (ctx, pxRatio) {
   return ctx.createPattern(tile, 'repeat')
 }
 
-const pad = n => String(n).padStart(2, '0')
-
 /** Legend value at the cursor: '—' with no cursor, 'no data' for null */
 const legendValue = (u, v, seriesIdx, idx) => (idx === null || idx === undefined ? '—' : formatNumber(v))
-
-/** x-axis labels in UTC, 24 h: the date where it changes, the time where the ticks are finer than a day */
-function timeTicks (u, splits, axisIdx, space, incr) {
-  let lastDate = ''
-  let lastYear = ''
-  return splits.map(ms => {
-    const d = new Date(ms)
-    const year = String(d.getUTCFullYear())
-    const month = pad(d.getUTCMonth() + 1)
-    const date = `${year}-${month}-${pad(d.getUTCDate())}`
-    let label
-    if (incr >= 28 * 86400_000) label = year !== lastYear ? `${month}\n${year}` : month
-    else if (incr >= 86400_000) label = year !== lastYear ? `${date.slice(5)}\n${year}` : date.slice(5)
-    else label = `${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}` + (date !== lastDate ? `\n${date}` : '')
-    lastDate = date
-    lastYear = year
-    return label
-  })
-}
 
 /** Index runs [start, end] where every series is null */
 export function noDataRuns (valuesList, length) {
@@ -135,8 +114,8 @@ export function createSeriesChart (el) {
         }))
       ],
       axes: [
-        { stroke: '#555', grid: { stroke: '#eee' }, space: 60, values: timeTicks },
-        { stroke: '#555', grid: { stroke: '#eee' }, size: Y_AXIS_SIZE, values: (u, splits) => splits.map(v => compact.format(v)) }
+        { stroke: '#555', grid: { stroke: '#eee' }, font: AXIS_FONT, incrs: INCRS, space: labelSpace, values: (u, splits, axisIdx, space, incr) => tickLabels(splits, incr) },
+        { stroke: '#555', grid: { stroke: '#eee' }, font: AXIS_FONT, size: Y_AXIS_SIZE, values: (u, splits) => splits.map(v => compact.format(v)) }
       ],
       plugins: [noDataPlugin(() => runs)]
     }, data, el)
