@@ -8,11 +8,11 @@ import { formatNumber, formatUtc } from './ranges.js'
 import { AXIS_FONT, INCRS, MONTHS, labelSpace, tickLabels } from './time-axis.js'
 
 const UPlot = globalThis.uPlot
-const SERIES_HEIGHT = 320
 const MIN_WIDTH = 300
+const MIN_HEIGHT = 120 // the canvas: plot and x axis
+const LEGEND_GUESS = 30 // the legend's height before there is one to measure
 const Y_AXIS_SIZE = 60
 const PADDING = [16, 24, 0, 0] // top, right, bottom, left (CSS px) around the plot and its axes
-const YTD_HEIGHT = 220
 
 const compact = new Intl.NumberFormat('en-US', { notation: 'compact', maximumFractionDigits: 2 })
 
@@ -28,6 +28,20 @@ function hatchPattern (ctx, pxRatio) {
   t.lineTo(size, 0)
   t.stroke()
   return ctx.createPattern(tile, 'repeat')
+}
+
+/** The size of a uPlot filling `el`: its width, and its height less the legend's (measured on `plot` when there is one) */
+function sizeIn (el, plot) {
+  const legend = plot ? plot.root.offsetHeight - plot.height : LEGEND_GUESS
+  return { width: Math.max(MIN_WIDTH, el.clientWidth), height: Math.max(MIN_HEIGHT, el.clientHeight - legend) }
+}
+
+/** A uPlot in `el`, sized to fill it once its legend can be measured */
+function plotIn (el, opts, data) {
+  const plot = new UPlot({ ...opts, ...sizeIn(el, null) }, data, el)
+  const size = sizeIn(el, plot)
+  if (size.height !== plot.height) plot.setSize(size)
+  return plot
 }
 
 /** Legend value at the cursor: '—' with no cursor, 'no data' for null */
@@ -90,13 +104,9 @@ export function createSeriesChart (el) {
   let runs = []
   let isolated = []
 
-  const width = () => Math.max(MIN_WIDTH, el.clientWidth)
-
   function build (metrics, colors, data) {
     plot?.destroy()
-    plot = new UPlot({
-      width: width(),
-      height: SERIES_HEIGHT,
+    plot = plotIn(el, {
       padding: PADDING,
       ms: 1,
       tzDate: ts => UPlot.tzDate(new Date(ts), 'Etc/UTC'),
@@ -118,7 +128,7 @@ export function createSeriesChart (el) {
         { stroke: '#555', grid: { stroke: '#eee' }, font: AXIS_FONT, size: Y_AXIS_SIZE, values: (u, splits) => splits.map(v => compact.format(v)) }
       ],
       plugins: [noDataPlugin(() => runs)]
-    }, data, el)
+    }, data)
   }
 
   return {
@@ -143,11 +153,11 @@ export function createSeriesChart (el) {
       el.dataset.nulls = '0'
     },
     resize () {
-      plot?.setSize({ width: width(), height: SERIES_HEIGHT })
+      plot?.setSize(sizeIn(el, plot))
     },
     /** The plot's width in CSS px (the chart's less the y axis and padding), with or without a plot drawn */
     plotWidth () {
-      return width() - Y_AXIS_SIZE - PADDING[1] - PADDING[3]
+      return sizeIn(el, plot).width - Y_AXIS_SIZE - PADDING[1] - PADDING[3]
     }
   }
 }
@@ -158,9 +168,7 @@ export function createYtdChart (el) {
 
   function build (color, data) {
     plot?.destroy()
-    plot = new UPlot({
-      width: Math.max(300, el.clientWidth),
-      height: YTD_HEIGHT,
+    plot = plotIn(el, {
       scales: { x: { time: false, range: [0.5, 12.5] } },
       cursor: { drag: { x: false, y: false } },
       series: [
@@ -177,11 +185,11 @@ export function createYtdChart (el) {
       ],
       axes: [
         { stroke: '#555', grid: { show: false }, splits: () => [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12], values: (u, splits) => splits.map(m => MONTHS[m - 1]) },
-        { stroke: '#555', grid: { stroke: '#eee' }, size: 60, values: (u, splits) => splits.map(v => compact.format(v)) }
+        { stroke: '#555', grid: { stroke: '#eee' }, size: Y_AXIS_SIZE, values: (u, splits) => splits.map(v => compact.format(v)) }
       ],
       // a month without data: its slot hatched; x runs from 1, one per month
       plugins: [noDataPlugin(u => noDataRuns([u.data[1]], u.data[0].length), 0.5)]
-    }, data, el)
+    }, data)
   }
 
   return {
@@ -200,7 +208,7 @@ export function createYtdChart (el) {
       shape = ''
     },
     resize () {
-      plot?.setSize({ width: Math.max(300, el.clientWidth), height: YTD_HEIGHT })
+      plot?.setSize(sizeIn(el, plot))
     }
   }
 }

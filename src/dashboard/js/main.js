@@ -70,6 +70,7 @@ async function loadCharts () {
   const metrics = [...state.selected]
   $('chart-empty').hidden = metrics.length > 0
   renderChips()
+  showYtdPicker()
   if (metrics.length === 0) {
     seriesChart.clear()
     ytdChart.clear()
@@ -109,10 +110,18 @@ function setYtdTotal (answer) {
   $('ytd-asof').textContent = answer ? `${answer.metric}, ${answer.year} through ${formatUtc(answer.asOf).slice(0, 10)}` : ''
 }
 
-async function loadYtd (seq, year) {
-  const select = $('ytd-metric')
+/** The ytd panel's metric selector and total, or before a metric is picked the text saying what to do */
+function showYtdPicker () {
   if (!state.selected.includes(state.ytdMetric)) state.ytdMetric = state.selected[0] ?? null
-  select.replaceChildren(...state.selected.map(m => new Option(m, m, false, m === state.ytdMetric)))
+  const none = state.selected.length === 0
+  $('ytd-empty').hidden = !none
+  $('ytd-metric').hidden = none
+  $('ytd-summary').hidden = none
+  $('ytd-metric').replaceChildren(...state.selected.map(m => new Option(m, m, false, m === state.ytdMetric)))
+}
+
+async function loadYtd (seq, year) {
+  showYtdPicker()
   const metric = state.ytdMetric
   if (!metric) return
   try {
