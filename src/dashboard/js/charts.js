@@ -36,12 +36,13 @@ function sizeIn (el, plot) {
   return { width: Math.max(MIN_WIDTH, el.clientWidth), height: Math.max(MIN_HEIGHT, el.clientHeight - legend) }
 }
 
-/** A uPlot in `el`, sized to fill it once its legend can be measured */
+/** A uPlot in `el`, sized to fill it once it is drawn and its legend can be measured */
 function plotIn (el, opts, data) {
-  const plot = new UPlot({ ...opts, ...sizeIn(el, null) }, data, el)
-  const size = sizeIn(el, plot)
-  if (size.height !== plot.height) plot.setSize(size)
-  return plot
+  const fit = u => {
+    const size = sizeIn(el, u)
+    if (size.width !== u.width || size.height !== u.height) u.setSize(size)
+  }
+  return new UPlot({ ...opts, ...sizeIn(el, null), hooks: { ...opts.hooks, ready: [...(opts.hooks?.ready ?? []), fit] } }, data, el)
 }
 
 /** Legend value at the cursor: '—' with no cursor, 'no data' for null */
