@@ -50,8 +50,6 @@ function writeHash () {
 // ---- helpers
 const colorOf = name => PALETTE[Math.max(0, state.selected.indexOf(name)) % PALETTE.length]
 const currentWindow = () => (state.range === 'custom' ? { ...state.custom } : presetWindow(state.range, Date.now()))
-/** The step to ask for: the chosen one, or for `auto` the finest with ≤ 2 points per pixel of the plot */
-const stepFor = window => (state.step === 'auto' ? fitStep({ ...window, plotWidth: seriesChart.plotWidth() }) : state.step)
 
 function setStatus (text, isError = false) {
   const el = $('status')
@@ -64,6 +62,8 @@ const seriesChart = createSeriesChart($('chart'))
 const ytdChart = createYtdChart($('ytd-chart'))
 let loadSeq = 0
 let askedStep = null // the step the last load asked for first (before any refusal)
+/** The step to ask for: the chosen one, or for `auto` the finest with ≤ 2 points per pixel of the plot */
+const stepFor = window => (state.step === 'auto' ? fitStep({ ...window, plotWidth: seriesChart.plotWidth() }) : state.step)
 
 async function loadCharts () {
   const seq = ++loadSeq
