@@ -3,10 +3,16 @@
 // and 10,000 more metrics in the registry. The browser's clock is set to the
 // app's manual clock so that "last hour" means the same to both.
 import { execFileSync } from 'node:child_process'
-import { existsSync, mkdirSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { manualClock } from '../../src/clock.js'
 import { testApp } from '../helpers/test-app.js'
+import {
+  FINER, isSeriesRequest, overlappingPairs, plotWidth, pointsAsked, recordCanvasText,
+  recordSeriesRequests, seriesLabels, seriesRequest
+} from './page-probes.js'
 
 const CHROMIUM_FLAGS = [
   '--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
@@ -39,6 +45,10 @@ const READ_TOKEN = 'dashboard-test-read-token'
 // web.hits over the year: 3 + 2 + 10 + 7 + 100 + 1000
 const HITS = [[NOW - 5 * MIN, 3], [NOW - 30 * MIN, 2], [NOW - 3 * HOUR, 10], [NOW - 2 * DAY, 7], [Date.UTC(2026, 9, 15, 9), 100], [Date.UTC(2026, 1, 1, 0, 30), 1000]]
 const HITS_TOTAL = 1122
+// short.* keeps no minute detail before today (a retention rule): a 24 h window must be read coarser
+const SHORT_RULES = [{ match: 'short.*', minuteDays: 0 }]
+const WINDOW = { width: 1280, height: 800 }
+const RANGES = [['24h', 'minute'], ['7d', 'quarter-hour'], ['30d', 'hour']] // the steps auto fits on this window's 842 px plot
 
 describe.skipIf(skip)('dashboard in headless Chromium', () => {
   let app
@@ -47,9 +57,12 @@ describe.skipIf(skip)('dashboard in headless Chromium', () => {
   const clock = manualClock(NOW)
 
   beforeAll(async () => {
-    app = await testApp('dashboard', { clock, env: { PREALLOC_PROBABILITY: '0' } })
+    const rules = join(mkdtempSync(join(tmpdir(), 'statbucket-dashboard-')), 'rules.json')
+    writeFileSync(rules, JSON.stringify(SHORT_RULES))
+    app = await testApp('dashboard', { clock, env: { PREALLOC_PROBABILITY: '0', RETENTION_RULES: rules } })
     const post = payload => app.inject({ method: 'POST', url: '/v1/events', payload })
     expect((await post(HITS.map(([ts, value]) => ({ metric: 'web.hits', ts, value })))).statusCode).toBe(200)
+    expect((await post([{ metric: 'short.hits', ts: NOW - HOUR, value: 5 }])).statusCode).toBe(200)
     expect((await post([{ metric: 'web.errors', ts: NOW - 10 * MIN, value: 1 }, { metric: 'web.errors', ts: NOW - 2 * HOUR, value: 4 }])).statusCode).toBe(200)
     // 10,000 more names in the registry, sorted before web.*: the first page holds only them
     const seen = new Date(NOW - DAY)
@@ -68,15 +81,34 @@ describe.skipIf(skip)('dashboard in headless Chromium', () => {
     await app?.close()
   })
 
-  async function openPage (hash = '') {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } })
+  /** viewport: the window's size; labels: record the texts drawn on canvases; before(page): runs before the page loads */
+  async function openPage (hash = '', { viewport = { width: 1280, height: 900 }, labels = false, before } = {}) {
+    const context = await browser.newContext({ viewport })
     const page = await context.newPage()
     const errors = []
     page.on('pageerror', err => errors.push(err.message))
     page.on('console', msg => { if (msg.type() === 'error') errors.push(msg.text()) })
+    if (labels) await page.addInitScript(recordCanvasText)
     await page.clock.setFixedTime(NOW)
+    await before?.(page)
     await page.goto(`${base}/${hash}`)
     return { page, context, errors }
+  }
+
+  const screenshot = (page, name) => page.screenshot({ path: new URL(name, SCREENSHOTS).pathname })
+
+  /** ≤ 2 points per pixel of the plot as measured in the page, and over 2 at the next finer step */
+  async function expectFitted (page, asked) {
+    const width = await plotWidth(page)
+    expect(width).toBeGreaterThan(0)
+    expect(pointsAsked(asked) / width).toBeLessThanOrEqual(2)
+    if (FINER[asked.step]) expect(pointsAsked({ ...asked, step: FINER[asked.step] }) / width).toBeGreaterThan(2)
+  }
+
+  /** Clicks a range button; → the series request it caused */
+  async function clickRange (page, range) {
+    const [request] = await Promise.all([page.waitForRequest(isSeriesRequest), page.click(`[data-range="${range}"]`)])
+    return seriesRequest(request.url())
   }
 
   const points = page => page.$eval('#chart', el => ({ points: Number(el.dataset.points), series: Number(el.dataset.series), nulls: Number(el.dataset.nulls) }))
@@ -92,7 +124,7 @@ describe.skipIf(skip)('dashboard in headless Chromium', () => {
       // search asks the server for the prefix (web.* is past the first page)
       await page.fill('#metric-search', 'web.h')
       await page.click('.metric-row[data-name="web.hits"]')
-      await waitPoints(page, 1440) // default range 24 h, auto step: minute
+      await waitPoints(page, 1440) // default range 24 h, auto step on a 842 px plot: minute (1440 ≤ 2 × 842)
       expect(await page.$eval('#step option[value="auto"]', o => o.textContent)).toBe('auto (minute)')
       expect(await page.$eval('#ytd-total', el => el.dataset.total)).toBe(String(HITS_TOTAL))
       expect(await page.textContent('#ytd-total')).toBe('1,122')
@@ -103,23 +135,25 @@ describe.skipIf(skip)('dashboard in headless Chromium', () => {
       expect((await points(page)).nulls).toBe(0) // today's document exists: zeros, not nulls
 
       await page.click('[data-range="7d"]')
-      await waitPoints(page, 7 * 1440)
+      await waitPoints(page, 7 * 96) // minutes would be 10,080 > 2 × 842: quarter-hours
       // no documents on Nov 14 (from 12:00), 15–18 and 20: nulls there
-      expect((await points(page)).nulls).toBe(720 + 4 * 1440 + 1440)
+      expect((await points(page)).nulls).toBe(48 + 4 * 96 + 96)
 
       await page.click('[data-range="30d"]')
-      await waitPoints(page, 30 * 96) // the finest step within MAX_POINTS: quarter-hours
-      expect(await page.$eval('#step option[value="auto"]', o => o.textContent)).toBe('auto (quarter-hour)')
+      await waitPoints(page, 30 * 24) // quarter-hours would be 2880 > 2 × 842: hours
+      expect(await page.$eval('#step option[value="auto"]', o => o.textContent)).toBe('auto (hour)')
 
-      await page.selectOption('#step', 'hour')
-      await waitPoints(page, 30 * 24)
+      // a step picked by hand is asked for as it is, finer than auto's
+      await page.selectOption('#step', 'quarter-hour')
+      await waitPoints(page, 30 * 96)
+      expect(await page.$eval('#step option[value="auto"]', o => o.textContent)).toBe('auto')
       await page.selectOption('#step', 'auto')
 
       await page.click('[data-range="year"]')
-      await waitPoints(page, (NOW - Date.UTC(2026, 0, 1)) / HOUR)
+      await waitPoints(page, Math.ceil((NOW - Date.UTC(2026, 0, 1)) / DAY)) // hours would be 7788: days, to rounded up to the day
 
-      await page.selectOption('#step', 'day')
-      await waitPoints(page, Math.ceil((NOW - Date.UTC(2026, 0, 1)) / DAY)) // to rounded up to the day
+      await page.selectOption('#step', 'hour')
+      await waitPoints(page, (NOW - Date.UTC(2026, 0, 1)) / HOUR)
       await page.selectOption('#step', 'auto')
 
       // a second metric on the same chart
@@ -224,6 +258,165 @@ describe.skipIf(skip)('dashboard in headless Chromium', () => {
       expect(seen.length).toBeGreaterThan(0)
       expect(seen.every(a => a === `Bearer ${READ_TOKEN}`)).toBe(true)
       expect(await page.$('#token-dialog[open]')).toBe(null)
+    } finally {
+      await context.close()
+    }
+  }, 30_000)
+
+  it('auto asks for at most 2 points per pixel of plot width, at the finest step that allows it (24 h, 7 d, 30 d)', async () => {
+    const { page, context, errors } = await openPage('#m=web.hits&r=1h&s=auto', { viewport: WINDOW })
+    try {
+      await waitPoints(page, 60)
+      for (const [range, step] of RANGES) {
+        const asked = await clickRange(page, range)
+        expect(asked).toMatchObject({ metric: 'web.hits', step, to: NOW })
+        await waitPoints(page, pointsAsked(asked)) // answered and drawn at that step
+        await expectFitted(page, asked)
+        expect(await page.$eval('#step option[value="auto"]', o => o.textContent)).toBe(`auto (${step})`)
+      }
+      expect(errors).toEqual([])
+    } finally {
+      await context.close()
+    }
+  }, 30_000)
+
+  it('asks again when a resize changes the fitted step, and only then', async () => {
+    const { page, context, errors } = await openPage('#m=web.hits&r=24h&s=auto', { viewport: WINDOW })
+    try {
+      await waitPoints(page, 1440)
+      const requests = recordSeriesRequests(page)
+      const chartFollows = () => page.waitForFunction(() => document.querySelector('#chart canvas').getBoundingClientRect().width === document.getElementById('chart').clientWidth)
+
+      // narrower, minutes still fit: the chart follows the width, nothing is asked
+      await page.setViewportSize({ width: 1200, height: 800 })
+      await chartFollows()
+      expect(pointsAsked({ from: NOW - DAY, to: NOW, step: 'minute' }) / await plotWidth(page)).toBeLessThanOrEqual(2)
+
+      // narrower still, minutes no longer fit: quarter-hours are asked for
+      const [narrow] = await Promise.all([page.waitForRequest(isSeriesRequest), page.setViewportSize({ width: 900, height: 800 })])
+      const askedNarrow = seriesRequest(narrow.url())
+      expect(askedNarrow).toMatchObject({ step: 'quarter-hour', from: NOW - DAY, to: NOW })
+      await waitPoints(page, 96)
+      await expectFitted(page, askedNarrow)
+      expect(requests).toEqual([askedNarrow]) // the resize to 1200 px asked nothing
+      await screenshot(page, 'dashboard-resized-900.png')
+
+      // wide again: minutes
+      const [wide] = await Promise.all([page.waitForRequest(isSeriesRequest), page.setViewportSize(WINDOW)])
+      const askedWide = seriesRequest(wide.url())
+      expect(askedWide.step).toBe('minute')
+      await waitPoints(page, 1440)
+      await expectFitted(page, askedWide)
+      expect(errors).toEqual([])
+    } finally {
+      await context.close()
+    }
+  }, 30_000)
+
+  it('draws no overlapping axis labels, none cut off at an edge (24 h, 7 d, 30 d)', async () => {
+    const { page, context, errors } = await openPage('#m=web.hits&r=1h&s=auto', { viewport: WINDOW, labels: true })
+    try {
+      await waitPoints(page, 60)
+      for (const [range] of RANGES) {
+        const asked = await clickRange(page, range)
+        await waitPoints(page, pointsAsked(asked))
+        const { canvas, plot, x, y } = await seriesLabels(page)
+        expect(x.length, range).toBeGreaterThanOrEqual(5) // the axis is labelled
+        expect(y.length, range).toBeGreaterThanOrEqual(2)
+        expect(x.some(b => b.left < plot.left), `${range}: a label at the left edge`).toBe(true)
+        expect(overlappingPairs([...x, ...y]), range).toEqual([])
+        for (const b of [...x, ...y]) {
+          expect(b.left, `${range} ${b.text}`).toBeGreaterThanOrEqual(0)
+          expect(b.right, `${range} ${b.text}`).toBeLessThanOrEqual(canvas.width)
+          expect(b.bottom, `${range} ${b.text}`).toBeLessThanOrEqual(canvas.height)
+        }
+        await screenshot(page, `dashboard-${range}.png`)
+      }
+      expect(errors).toEqual([])
+    } finally {
+      await context.close()
+    }
+  }, 30_000)
+
+  it('says what to do in the year-to-date panel before a metric is picked', async () => {
+    const { page, context, errors } = await openPage('', { viewport: WINDOW })
+    try {
+      await page.waitForFunction(() => /metrics loaded/.test(document.getElementById('metric-count').textContent))
+      expect(await page.isVisible('#ytd-empty')).toBe(true)
+      expect(await page.textContent('#ytd-empty')).toBe('Pick a metric on the left to see its year to date.')
+      expect(await page.isVisible('#ytd-metric')).toBe(false)
+      expect(await page.isVisible('#ytd-summary')).toBe(false)
+      expect(await page.isVisible('#chart-empty')).toBe(true)
+      await screenshot(page, 'dashboard-empty.png')
+
+      await page.fill('#metric-search', 'web.h')
+      await page.click('.metric-row[data-name="web.hits"]')
+      await page.waitForSelector(`#ytd-total[data-total="${HITS_TOTAL}"]`)
+      expect(await page.isVisible('#ytd-empty')).toBe(false)
+      expect(await page.isVisible('#ytd-metric')).toBe(true)
+      expect(await page.$eval('#ytd-metric', select => select.value)).toBe('web.hits')
+      expect(await page.isVisible('#ytd-summary')).toBe(true)
+      expect(errors).toEqual([])
+    } finally {
+      await context.close()
+    }
+  }, 30_000)
+
+  it('fills a 1280×800 window: the sidebar to the bottom, no page scrollbar', async () => {
+    const { page, context, errors } = await openPage('', { viewport: WINDOW })
+    const layout = () => page.evaluate(() => {
+      const doc = document.documentElement
+      const charts = document.querySelector('.charts')
+      return {
+        viewport: { width: window.innerWidth, height: window.innerHeight },
+        pickerBottom: document.querySelector('.picker').getBoundingClientRect().bottom,
+        page: { scrollWidth: doc.scrollWidth, clientWidth: doc.clientWidth, scrollHeight: doc.scrollHeight, clientHeight: doc.clientHeight },
+        charts: { scrollHeight: charts.scrollHeight, clientHeight: charts.clientHeight, bottom: charts.getBoundingClientRect().bottom, paddingBottom: parseFloat(window.getComputedStyle(charts).paddingBottom) },
+        ytdBottom: document.querySelector('.ytd-panel').getBoundingClientRect().bottom
+      }
+    })
+    const expectFills = l => {
+      expect(l.viewport).toEqual(WINDOW)
+      expect(Math.abs(l.pickerBottom - WINDOW.height)).toBeLessThanOrEqual(1)
+      expect(l.page.scrollHeight).toBeLessThanOrEqual(l.page.clientHeight)
+      expect(l.page.scrollWidth).toBeLessThanOrEqual(l.page.clientWidth)
+      // the charts column reaches the bottom too, its panels fill it and fit in it
+      expect(Math.abs(l.charts.bottom - WINDOW.height)).toBeLessThanOrEqual(1)
+      expect(l.charts.scrollHeight).toBeLessThanOrEqual(l.charts.clientHeight)
+      expect(Math.abs(l.ytdBottom - (WINDOW.height - l.charts.paddingBottom))).toBeLessThanOrEqual(1)
+    }
+    try {
+      await page.waitForFunction(() => /metrics loaded/.test(document.getElementById('metric-count').textContent))
+      expectFills(await layout())
+      await page.fill('#metric-search', 'web.h')
+      await page.click('.metric-row[data-name="web.hits"]')
+      await page.waitForSelector(`#ytd-total[data-total="${HITS_TOTAL}"]`)
+      await waitPoints(page, 1440)
+      expectFills(await layout())
+      await screenshot(page, 'dashboard-1280x800.png')
+      expect(errors).toEqual([])
+    } finally {
+      await context.close()
+    }
+  }, 30_000)
+
+  it('auto falls back to the step the API names when the detail is not kept, for every metric of the chart', async () => {
+    let requests
+    const { page, context, errors } = await openPage('#m=web.hits,short.hits&r=24h&s=auto', { viewport: WINDOW, before: p => { requests = recordSeriesRequests(p) } })
+    try {
+      await waitPoints(page, 96, 2)
+      const steps = metric => requests.filter(r => r.metric === metric).map(r => r.step)
+      expect(steps('short.hits')).toEqual(['minute', 'quarter-hour']) // minute: 400, "use step=quarter-hour or coarser"
+      expect(steps('web.hits')).toEqual(['minute', 'quarter-hour']) // asked again, to share the x axis
+      expect(await page.$eval('#step option[value="auto"]', o => o.textContent)).toBe('auto (quarter-hour)')
+      expect(await page.$eval('#status', el => el.classList.contains('error'))).toBe(false)
+
+      // a step picked by hand stays as picked: short.hits answers the API's refusal, web.hits its minutes
+      await page.selectOption('#step', 'minute')
+      await waitPoints(page, 1440, 1)
+      await page.waitForSelector('#status.error')
+      expect(await page.textContent('#status')).toMatch(/short\.hits: step: minute detail is kept from 2026-11-21 on .* use step=quarter-hour or coarser/)
+      expect(errors.filter(e => !/status of 400/.test(e))).toEqual([])
     } finally {
       await context.close()
     }

@@ -5,9 +5,11 @@
 const TOKEN_KEY = 'statbucket.readToken'
 
 export class ApiError extends Error {
-  constructor (status, message) {
+  /** details: the answer's `details` ([{ path, message, … }]) when it has them */
+  constructor (status, message, details) {
     super(message)
     this.status = status
+    this.details = details
   }
 }
 
@@ -65,26 +67,36 @@ export async function getJson (path, { signal } = {}) {
       storeToken(fresh)
       continue
     }
-    if (!res.ok) throw new ApiError(res.status, body?.message ?? `${res.status} ${res.statusText}`)
+    if (!res.ok) throw new ApiError(res.status, body?.message ?? `${res.status} ${res.statusText}`, body?.details)
     return body
   }
 }
 
 const enc = encodeURIComponent
 
+/**
+ * The one place a query string is built: every parameter given (undefined
+ * and null left out), as text. A parameter the API gains is one more key
+ * in the object the caller passes.
+ */
+export function toQuery (params) {
+  const q = new URLSearchParams()
+  for (const [name, value] of Object.entries(params)) {
+    if (value !== undefined && value !== null) q.set(name, String(value))
+  }
+  return q
+}
+
 export function listMetrics ({ prefix = '', after, limit = 10000 } = {}, opts) {
-  const q = new URLSearchParams({ limit: String(limit) })
-  if (prefix) q.set('prefix', prefix)
-  if (after) q.set('after', after)
-  return getJson(`/v1/metrics?${q}`, opts)
+  return getJson(`/v1/metrics?${toQuery({ limit, prefix: prefix || undefined, after })}`, opts)
 }
 
-export function getSeries (metric, { from, to, step }, opts) {
-  const q = new URLSearchParams({ from: String(from), to: String(to) })
-  if (step && step !== 'auto') q.set('step', step)
-  return getJson(`/v1/metrics/${enc(metric)}/series?${q}`, opts)
+/** params: { from, to, step } (epoch ms; step one of the API's) */
+export function getSeries (metric, params, opts) {
+  return getJson(`/v1/metrics/${enc(metric)}/series?${toQuery(params)}`, opts)
 }
 
-export function getYtd (metric, year, opts) {
-  return getJson(`/v1/metrics/${enc(metric)}/ytd?year=${year}`, opts)
+/** params: { year } */
+export function getYtd (metric, params, opts) {
+  return getJson(`/v1/metrics/${enc(metric)}/ytd?${toQuery(params)}`, opts)
 }

@@ -5,11 +5,14 @@
 // zero is a line on 0. A value with no neighbour is drawn as a dot, since a
 // line of one point would not show.
 import { formatNumber, formatUtc } from './ranges.js'
+import { AXIS_FONT, INCRS, MONTHS, labelSpace, tickLabels } from './time-axis.js'
 
 const UPlot = globalThis.uPlot
-const SERIES_HEIGHT = 320
-const YTD_HEIGHT = 220
-const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec']
+const MIN_WIDTH = 300
+const MIN_HEIGHT = 120 // the canvas: plot and x axis
+const LEGEND_GUESS = 30 // the legend's height before there is one to measure
+const Y_AXIS_SIZE = 60
+const PADDING = [16, 24, 0, 0] // top, right, bottom, left (CSS px) around the plot and its axes
 
 const compact = new Intl.NumberFormat('en-US', { notation: 'compact', maximumFractionDigits: 2 })
 
@@ -27,29 +30,23 @@ function hatchPattern (ctx, pxRatio) {
   return ctx.createPattern(tile, 'repeat')
 }
 
-const pad = n => String(n).padStart(2, '0')
+/** The size of a uPlot filling `el`: its width, and its height less the legend's (measured on `plot` when there is one) */
+function sizeIn (el, plot) {
+  const legend = plot ? plot.root.offsetHeight - plot.height : LEGEND_GUESS
+  return { width: Math.max(MIN_WIDTH, el.clientWidth), height: Math.max(MIN_HEIGHT, el.clientHeight - legend) }
+}
+
+/** A uPlot in `el`, sized to fill it once it is drawn and its legend can be measured */
+function plotIn (el, opts, data) {
+  const fit = u => {
+    const size = sizeIn(el, u)
+    if (size.width !== u.width || size.height !== u.height) u.setSize(size)
+  }
+  return new UPlot({ ...opts, ...sizeIn(el, null), hooks: { ...opts.hooks, ready: [...(opts.hooks?.ready ?? []), fit] } }, data, el)
+}
 
 /** Legend value at the cursor: '—' with no cursor, 'no data' for null */
 const legendValue = (u, v, seriesIdx, idx) => (idx === null || idx === undefined ? '—' : formatNumber(v))
-
-/** x-axis labels in UTC, 24 h: the date where it changes, the time where the ticks are finer than a day */
-function timeTicks (u, splits, axisIdx, space, incr) {
-  let lastDate = ''
-  let lastYear = ''
-  return splits.map(ms => {
-    const d = new Date(ms)
-    const year = String(d.getUTCFullYear())
-    const month = pad(d.getUTCMonth() + 1)
-    const date = `${year}-${month}-${pad(d.getUTCDate())}`
-    let label
-    if (incr >= 28 * 86400_000) label = year !== lastYear ? `${month}\n${year}` : month
-    else if (incr >= 86400_000) label = year !== lastYear ? `${date.slice(5)}\n${year}` : date.slice(5)
-    else label = `${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}` + (date !== lastDate ? `\n${date}` : '')
-    lastDate = date
-    lastYear = year
-    return label
-  })
-}
 
 /** Index runs [start, end] where every series is null */
 export function noDataRuns (valuesList, length) {
@@ -110,9 +107,8 @@ export function createSeriesChart (el) {
 
   function build (metrics, colors, data) {
     plot?.destroy()
-    plot = new UPlot({
-      width: Math.max(300, el.clientWidth),
-      height: SERIES_HEIGHT,
+    plot = plotIn(el, {
+      padding: PADDING,
       ms: 1,
       tzDate: ts => UPlot.tzDate(new Date(ts), 'Etc/UTC'),
       scales: { x: { time: true } },
@@ -129,11 +125,11 @@ export function createSeriesChart (el) {
         }))
       ],
       axes: [
-        { stroke: '#555', grid: { stroke: '#eee' }, space: 60, values: timeTicks },
-        { stroke: '#555', grid: { stroke: '#eee' }, size: 60, values: (u, splits) => splits.map(v => compact.format(v)) }
+        { stroke: '#555', grid: { stroke: '#eee' }, font: AXIS_FONT, incrs: INCRS, space: labelSpace, values: (u, splits, axisIdx, space, incr) => tickLabels(splits, incr) },
+        { stroke: '#555', grid: { stroke: '#eee' }, font: AXIS_FONT, size: Y_AXIS_SIZE, values: (u, splits) => splits.map(v => compact.format(v)) }
       ],
       plugins: [noDataPlugin(() => runs)]
-    }, data, el)
+    }, data)
   }
 
   return {
@@ -158,7 +154,11 @@ export function createSeriesChart (el) {
       el.dataset.nulls = '0'
     },
     resize () {
-      plot?.setSize({ width: Math.max(300, el.clientWidth), height: SERIES_HEIGHT })
+      plot?.setSize(sizeIn(el, plot))
+    },
+    /** The plot's width in CSS px (the chart's less the y axis and padding), with or without a plot drawn */
+    plotWidth () {
+      return sizeIn(el, plot).width - Y_AXIS_SIZE - PADDING[1] - PADDING[3]
     }
   }
 }
@@ -169,9 +169,7 @@ export function createYtdChart (el) {
 
   function build (color, data) {
     plot?.destroy()
-    plot = new UPlot({
-      width: Math.max(300, el.clientWidth),
-      height: YTD_HEIGHT,
+    plot = plotIn(el, {
       scales: { x: { time: false, range: [0.5, 12.5] } },
       cursor: { drag: { x: false, y: false } },
       series: [
@@ -188,11 +186,11 @@ export function createYtdChart (el) {
       ],
       axes: [
         { stroke: '#555', grid: { show: false }, splits: () => [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12], values: (u, splits) => splits.map(m => MONTHS[m - 1]) },
-        { stroke: '#555', grid: { stroke: '#eee' }, size: 60, values: (u, splits) => splits.map(v => compact.format(v)) }
+        { stroke: '#555', grid: { stroke: '#eee' }, size: Y_AXIS_SIZE, values: (u, splits) => splits.map(v => compact.format(v)) }
       ],
       // a month without data: its slot hatched; x runs from 1, one per month
       plugins: [noDataPlugin(u => noDataRuns([u.data[1]], u.data[0].length), 0.5)]
-    }, data, el)
+    }, data)
   }
 
   return {
@@ -211,7 +209,7 @@ export function createYtdChart (el) {
       shape = ''
     },
     resize () {
-      plot?.setSize({ width: Math.max(300, el.clientWidth), height: YTD_HEIGHT })
+      plot?.setSize(sizeIn(el, plot))
     }
   }
 }

@@ -1,9 +1,11 @@
 // The dashboard: state (kept in the URL hash, so a view can be linked and
 // survives a reload), the controls, and the loading of series and ytd.
-import { getSeries, getYtd } from './api.js'
+import { getYtd } from './api.js'
 import { createSeriesChart, createYtdChart } from './charts.js'
 import { createMetricPicker } from './metric-picker.js'
 import { PRESETS, formatNumber, formatUtc, fromInputValue, presetWindow, toInputValue, windowYear } from './ranges.js'
+import { readSeries } from './series-read.js'
+import { fitStep } from './step-fit.js'
 
 const PALETTE = ['#2563eb', '#dc2626', '#059669', '#d97706', '#7c3aed', '#0891b2', '#db2777', '#65a30d', '#4b5563', '#ea580c']
 const $ = id => document.getElementById(id)
@@ -59,12 +61,16 @@ function setStatus (text, isError = false) {
 const seriesChart = createSeriesChart($('chart'))
 const ytdChart = createYtdChart($('ytd-chart'))
 let loadSeq = 0
+let askedStep = null // the step the last load asked for first (before any refusal)
+/** The step to ask for: the chosen one, or for `auto` the finest with ≤ 2 points per pixel of the plot */
+const stepFor = window => (state.step === 'auto' ? fitStep({ ...window, plotWidth: seriesChart.plotWidth() }) : state.step)
 
 async function loadCharts () {
   const seq = ++loadSeq
   const metrics = [...state.selected]
   $('chart-empty').hidden = metrics.length > 0
   renderChips()
+  showYtdPicker()
   if (metrics.length === 0) {
     seriesChart.clear()
     ytdChart.clear()
@@ -74,16 +80,16 @@ async function loadCharts () {
   }
   const window = currentWindow()
   setStatus('loading…')
-  const settled = await Promise.allSettled(metrics.map(m => getSeries(m, { ...window, step: state.step })))
+  askedStep = stepFor(window)
+  const { results } = await readSeries(metrics, { query: { from: window.from, to: window.to }, step: askedStep, coarsen: state.step === 'auto' })
   if (seq !== loadSeq) return
-  const ok = []
-  const failed = []
-  settled.forEach((r, i) => (r.status === 'fulfilled' ? ok.push([metrics[i], r.value]) : failed.push([metrics[i], r.reason])))
+  const ok = results.filter(r => r.answer)
+  const failed = results.filter(r => r.error)
   if (ok.length) {
-    const [, first] = ok[0]
-    seriesChart.render(ok.map(([m]) => m), ok.map(([m]) => colorOf(m)), {
+    const first = ok[0].answer
+    seriesChart.render(ok.map(r => r.metric), ok.map(r => colorOf(r.metric)), {
       timestamps: first.timestamps,
-      valuesList: ok.map(([, a]) => a.values)
+      valuesList: ok.map(r => r.answer.values)
     })
     $('step').options[0].textContent = state.step === 'auto' ? `auto (${first.step})` : 'auto'
     $('series-title').textContent = `${formatUtc(first.from)} → ${formatUtc(first.to)}`
@@ -91,8 +97,8 @@ async function loadCharts () {
     seriesChart.clear()
     $('series-title').textContent = `${formatUtc(window.from)} → ${formatUtc(window.to)}`
   }
-  const summary = ok.length ? `${ok[0][1].timestamps.length.toLocaleString('en-US')} points per metric at step ${ok[0][1].step}` : ''
-  const errors = failed.map(([m, err]) => `${m}: ${err.message}`).join(' · ')
+  const summary = ok.length ? `${ok[0].answer.timestamps.length.toLocaleString('en-US')} points per metric at step ${ok[0].answer.step}` : ''
+  const errors = failed.map(r => `${r.metric}: ${r.error.message}`).join(' · ')
   setStatus([summary, errors].filter(Boolean).join(' · '), failed.length > 0)
   await loadYtd(seq, windowYear(window))
 }
@@ -104,14 +110,22 @@ function setYtdTotal (answer) {
   $('ytd-asof').textContent = answer ? `${answer.metric}, ${answer.year} through ${formatUtc(answer.asOf).slice(0, 10)}` : ''
 }
 
-async function loadYtd (seq, year) {
-  const select = $('ytd-metric')
+/** The ytd panel's metric selector and total, or before a metric is picked the text saying what to do */
+function showYtdPicker () {
   if (!state.selected.includes(state.ytdMetric)) state.ytdMetric = state.selected[0] ?? null
-  select.replaceChildren(...state.selected.map(m => new Option(m, m, false, m === state.ytdMetric)))
+  const none = state.selected.length === 0
+  $('ytd-empty').hidden = !none
+  $('ytd-metric').hidden = none
+  $('ytd-summary').hidden = none
+  $('ytd-metric').replaceChildren(...state.selected.map(m => new Option(m, m, false, m === state.ytdMetric)))
+}
+
+async function loadYtd (seq, year) {
+  showYtdPicker()
   const metric = state.ytdMetric
   if (!metric) return
   try {
-    const answer = await getYtd(metric, year)
+    const answer = await getYtd(metric, { year })
     if (seq !== loadSeq) return
     ytdChart.render(answer, colorOf(metric))
     setYtdTotal(answer)
@@ -204,10 +218,17 @@ function wireControls () {
   $('auto-refresh').addEventListener('change', e => { state.autoRefresh = e.target.checked; writeHash(); scheduleRefresh() })
   $('refresh-every').addEventListener('change', e => { state.refreshEvery = Number(e.target.value); writeHash(); scheduleRefresh() })
   let resizeTimer = null
-  addEventListener('resize', () => {
+  new ResizeObserver(() => {
     clearTimeout(resizeTimer)
-    resizeTimer = setTimeout(() => { seriesChart.resize(); ytdChart.resize() }, 100)
-  })
+    resizeTimer = setTimeout(onResize, 100)
+  }).observe($('chart'))
+}
+
+/** The charts take the new size; `auto` asks again when the new width fits another step */
+function onResize () {
+  seriesChart.resize()
+  ytdChart.resize()
+  if (state.selected.length > 0 && state.step === 'auto' && stepFor(currentWindow()) !== askedStep) loadCharts()
 }
 
 let refreshTimer = null
