@@ -81,9 +81,13 @@ describe.skipIf(skip)('dashboard in headless Chromium', () => {
     await app?.close()
   })
 
-  /** viewport: the window's size; labels: record the texts drawn on canvases; before(page): runs before the page loads */
-  async function openPage (hash = '', { viewport = { width: 1280, height: 900 }, labels = false, before } = {}) {
-    const context = await browser.newContext({ viewport })
+  /**
+   * viewport: the window's size; labels: record the texts drawn on canvases;
+   * timezoneId: the browser's zone (the dashboard shows the viewer's);
+   * before(page): runs before the page loads
+   */
+  async function openPage (hash = '', { viewport = { width: 1280, height: 900 }, labels = false, timezoneId = 'UTC', before } = {}) {
+    const context = await browser.newContext({ viewport, timezoneId })
     const page = await context.newPage()
     const errors = []
     page.on('pageerror', err => errors.push(err.message))
@@ -223,7 +227,7 @@ describe.skipIf(skip)('dashboard in headless Chromium', () => {
   }, 30_000)
 
   it('asks for a read token on 401, stores it and sends it as a bearer token', async () => {
-    const context = await browser.newContext()
+    const context = await browser.newContext({ timezoneId: 'UTC' })
     const page = await context.newPage()
     const seen = []
     try {
@@ -421,4 +425,57 @@ describe.skipIf(skip)('dashboard in headless Chromium', () => {
       await context.close()
     }
   }, 30_000)
+
+  it('shows and asks in the browser\'s zone; another zone picked is kept in the URL', async () => {
+    const answers = []
+    const ytdAsked = []
+    const keep = page => page.on('response', async r => {
+      const url = new URL(r.url())
+      if (url.pathname.endsWith('/series') && r.status() === 200) answers.push(await r.json())
+      if (url.pathname.endsWith('/ytd')) ytdAsked.push(url.searchParams.get('tz'))
+    })
+    const { page, context, errors } = await openPage('#m=web.hits&r=24h', { viewport: WINDOW, labels: true, timezoneId: 'Asia/Kathmandu', before: keep })
+    /** The centre of the x label `text`, and where the instant t lies on the axis of the last answer */
+    async function labelAt (text, t) {
+      const { plot, x } = await seriesLabels(page)
+      const { timestamps } = answers.at(-1)
+      const label = x.find(b => b.text === text)
+      expect(label, `a label ${text}`).toBeDefined()
+      const at = plot.left + (t - timestamps[0]) / (timestamps.at(-1) - timestamps[0]) * (plot.right - plot.left)
+      return { centre: (label.left + label.right) / 2, at }
+    }
+    try {
+      await waitPoints(page, 1440)
+      // the browser's name for it (Chromium's ICU still says Asia/Katmandu, an IANA link to Asia/Kathmandu)
+      const viewer = await page.evaluate(() => Intl.DateTimeFormat().resolvedOptions().timeZone)
+      expect(['Asia/Kathmandu', 'Asia/Katmandu']).toContain(viewer)
+      expect(answers.at(-1)).toMatchObject({ tz: viewer, step: 'minute' })
+      await page.waitForFunction(() => document.getElementById('ytd-total').dataset.total !== '')
+      expect(ytdAsked.at(-1)).toBe(viewer)
+      expect(await page.$eval('#tz', el => el.value)).toBe(viewer)
+      expect(new URLSearchParams(new URL(page.url()).hash.slice(1)).get('tz')).toBe(viewer)
+      // the window and the axis in Kathmandu time: its midnight (18:15 UTC) is labelled 00:00
+      expect(await page.textContent('#series-title')).toMatch(/^2026-11-20 17:45 GMT\+5:45 → 2026-11-21 17:45 GMT\+5:45$/)
+      const kathmandu = await labelAt('00:00', Date.UTC(2026, 10, 20, 18, 15))
+      expect(Math.abs(kathmandu.centre - kathmandu.at)).toBeLessThan(2)
+      await screenshot(page, 'dashboard-tz-kathmandu.png')
+
+      const [request] = await Promise.all([page.waitForRequest(isSeriesRequest), page.selectOption('#tz', 'America/New_York')])
+      expect(new URL(request.url()).searchParams.get('tz')).toBe('America/New_York')
+      await page.waitForFunction(() => /EST/.test(document.getElementById('series-title').textContent))
+      await waitPoints(page, 1440)
+      expect(answers.at(-1).tz).toBe('America/New_York')
+      expect(new URLSearchParams(new URL(page.url()).hash.slice(1)).get('tz')).toBe('America/New_York')
+      const newYork = await labelAt('00:00', Date.UTC(2026, 10, 21, 5))
+      expect(Math.abs(newYork.centre - newYork.at)).toBeLessThan(2)
+      // a reload keeps the zone picked, not the browser's
+      answers.length = 0
+      await page.reload()
+      await waitPoints(page, 1440)
+      expect(answers.at(-1).tz).toBe('America/New_York')
+      expect(errors).toEqual([])
+    } finally {
+      await context.close()
+    }
+  }, 60_000)
 })

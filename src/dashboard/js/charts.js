@@ -4,7 +4,7 @@
 // null (no document for that day) is a gap in the line over a hatched band;
 // zero is a line on 0. A value with no neighbour is drawn as a dot, since a
 // line of one point would not show.
-import { formatNumber, formatUtc } from './ranges.js'
+import { formatNumber, formatTime } from './ranges.js'
 import { AXIS_FONT, INCRS, MONTHS, labelSpace, tickLabels } from './time-axis.js'
 
 const UPlot = globalThis.uPlot
@@ -99,7 +99,8 @@ function noDataPlugin (getRuns, half = 0) {
   }
 }
 
-export function createSeriesChart (el) {
+/** el: the chart's element; zone(): the IANA zone the axis and legend show */
+export function createSeriesChart (el, zone = () => 'UTC') {
   let plot = null
   let shape = '' // the series names and colors the plot was built for
   let runs = []
@@ -107,14 +108,16 @@ export function createSeriesChart (el) {
 
   function build (metrics, colors, data) {
     plot?.destroy()
+    const tz = zone()
     plot = plotIn(el, {
       padding: PADDING,
       ms: 1,
-      tzDate: ts => UPlot.tzDate(new Date(ts), 'Etc/UTC'),
+      // ticks at the zone's hours, days and months
+      tzDate: ts => UPlot.tzDate(new Date(ts), tz),
       scales: { x: { time: true } },
       cursor: { drag: { x: true, y: false } },
       series: [
-        { label: 'time (UTC)', value: (u, v) => (v === null || v === undefined ? '—' : formatUtc(v)) },
+        { label: `time (${tz})`, value: (u, v) => (v === null || v === undefined ? '—' : formatTime(v, tz)) },
         ...metrics.map((name, i) => ({
           label: name,
           stroke: colors[i],
@@ -125,7 +128,7 @@ export function createSeriesChart (el) {
         }))
       ],
       axes: [
-        { stroke: '#555', grid: { stroke: '#eee' }, font: AXIS_FONT, incrs: INCRS, space: labelSpace, values: (u, splits, axisIdx, space, incr) => tickLabels(splits, incr) },
+        { stroke: '#555', grid: { stroke: '#eee' }, font: AXIS_FONT, incrs: INCRS, space: labelSpace, values: (u, splits, axisIdx, space, incr) => tickLabels(splits, incr, tz) },
         { stroke: '#555', grid: { stroke: '#eee' }, font: AXIS_FONT, size: Y_AXIS_SIZE, values: (u, splits) => splits.map(v => compact.format(v)) }
       ],
       plugins: [noDataPlugin(() => runs)]
@@ -138,7 +141,7 @@ export function createSeriesChart (el) {
       runs = noDataRuns(valuesList, timestamps.length)
       isolated = valuesList.map(isolatedPoints)
       const data = [timestamps, ...valuesList]
-      const key = JSON.stringify([metrics, colors])
+      const key = JSON.stringify([metrics, colors, zone()])
       if (plot && key === shape) plot.setData(data)
       else { build(metrics, colors, data); shape = key }
       el.dataset.points = String(timestamps.length)

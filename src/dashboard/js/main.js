@@ -3,9 +3,10 @@
 import { getYtd } from './api.js'
 import { createSeriesChart, createYtdChart } from './charts.js'
 import { createMetricPicker } from './metric-picker.js'
-import { PRESETS, formatNumber, formatUtc, fromInputValue, presetWindow, toInputValue, windowYear } from './ranges.js'
+import { PRESETS, formatNumber, formatTime, fromInputValue, presetWindow, toInputValue, windowYear } from './ranges.js'
 import { readSeries } from './series-read.js'
 import { fitStep } from './step-fit.js'
+import { formatIn, isZone, viewerZone, zoneNames } from './zone.js'
 
 const PALETTE = ['#2563eb', '#dc2626', '#059669', '#d97706', '#7c3aed', '#0891b2', '#db2777', '#65a30d', '#4b5563', '#ea580c']
 const $ = id => document.getElementById(id)
@@ -15,6 +16,7 @@ const state = {
   range: '24h',
   custom: null, // { from, to } when range is 'custom'
   step: 'auto',
+  tz: viewerZone(), // the zone shown and asked in; the viewer's unless the URL names another
   ytdMetric: null,
   autoRefresh: false,
   refreshEvery: 30000
@@ -32,6 +34,7 @@ function readHash () {
   }
   if (['auto', 'minute', 'quarter-hour', 'hour', 'day', 'month'].includes(q.get('s'))) state.step = q.get('s')
   if (q.get('ytd')) state.ytdMetric = q.get('ytd')
+  if (q.get('tz') && isZone(q.get('tz'))) state.tz = q.get('tz')
   state.autoRefresh = q.get('auto') === '1'
   if (Number(q.get('every')) >= 1000) state.refreshEvery = Number(q.get('every'))
 }
@@ -42,6 +45,7 @@ function writeHash () {
   q.set('r', state.range)
   if (state.range === 'custom') { q.set('from', state.custom.from); q.set('to', state.custom.to) }
   q.set('s', state.step)
+  q.set('tz', state.tz)
   if (state.ytdMetric) q.set('ytd', state.ytdMetric)
   if (state.autoRefresh) { q.set('auto', '1'); q.set('every', state.refreshEvery) }
   history.replaceState(null, '', `#${q}`)
@@ -49,7 +53,7 @@ function writeHash () {
 
 // ---- helpers
 const colorOf = name => PALETTE[Math.max(0, state.selected.indexOf(name)) % PALETTE.length]
-const currentWindow = () => (state.range === 'custom' ? { ...state.custom } : presetWindow(state.range, Date.now()))
+const currentWindow = () => (state.range === 'custom' ? { ...state.custom } : presetWindow(state.range, Date.now(), state.tz))
 
 function setStatus (text, isError = false) {
   const el = $('status')
@@ -58,7 +62,7 @@ function setStatus (text, isError = false) {
 }
 
 // ---- the charts
-const seriesChart = createSeriesChart($('chart'))
+const seriesChart = createSeriesChart($('chart'), () => state.tz)
 const ytdChart = createYtdChart($('ytd-chart'))
 let loadSeq = 0
 let askedStep = null // the step the last load asked for first (before any refusal)
@@ -81,7 +85,7 @@ async function loadCharts () {
   const window = currentWindow()
   setStatus('loading…')
   askedStep = stepFor(window)
-  const { results } = await readSeries(metrics, { query: { from: window.from, to: window.to }, step: askedStep, coarsen: state.step === 'auto' })
+  const { results } = await readSeries(metrics, { query: { from: window.from, to: window.to, tz: state.tz }, step: askedStep, coarsen: state.step === 'auto' })
   if (seq !== loadSeq) return
   const ok = results.filter(r => r.answer)
   const failed = results.filter(r => r.error)
@@ -92,22 +96,22 @@ async function loadCharts () {
       valuesList: ok.map(r => r.answer.values)
     })
     $('step').options[0].textContent = state.step === 'auto' ? `auto (${first.step})` : 'auto'
-    $('series-title').textContent = `${formatUtc(first.from)} → ${formatUtc(first.to)}`
+    $('series-title').textContent = `${formatTime(first.from, state.tz)} → ${formatTime(first.to, state.tz)}`
   } else {
     seriesChart.clear()
-    $('series-title').textContent = `${formatUtc(window.from)} → ${formatUtc(window.to)}`
+    $('series-title').textContent = `${formatTime(window.from, state.tz)} → ${formatTime(window.to, state.tz)}`
   }
   const summary = ok.length ? `${ok[0].answer.timestamps.length.toLocaleString('en-US')} points per metric at step ${ok[0].answer.step}` : ''
   const errors = failed.map(r => `${r.metric}: ${r.error.message}`).join(' · ')
   setStatus([summary, errors].filter(Boolean).join(' · '), failed.length > 0)
-  await loadYtd(seq, windowYear(window))
+  await loadYtd(seq, windowYear(window, state.tz))
 }
 
 function setYtdTotal (answer) {
   const el = $('ytd-total')
   el.textContent = answer ? formatNumber(answer.total) : '—'
   el.dataset.total = answer ? String(answer.total) : ''
-  $('ytd-asof').textContent = answer ? `${answer.metric}, ${answer.year} through ${formatUtc(answer.asOf).slice(0, 10)}` : ''
+  $('ytd-asof').textContent = answer ? `${answer.metric}, ${answer.year} through ${formatIn(answer.tz, answer.asOf, { withZone: false }).slice(0, 10)} (${answer.tz})` : ''
 }
 
 /** The ytd panel's metric selector and total, or before a metric is picked the text saying what to do */
@@ -125,7 +129,7 @@ async function loadYtd (seq, year) {
   const metric = state.ytdMetric
   if (!metric) return
   try {
-    const answer = await getYtd(metric, { year })
+    const answer = await getYtd(metric, { year, tz: state.tz })
     if (seq !== loadSeq) return
     ytdChart.render(answer, colorOf(metric))
     setYtdTotal(answer)
@@ -165,6 +169,12 @@ function toggleMetric (name) {
 }
 
 // ---- controls
+/** The zone in the picker and beside the custom range's inputs */
+function showZone () {
+  $('tz').value = state.tz
+  for (const el of document.querySelectorAll('.zone-name')) el.textContent = state.tz
+}
+
 function showRange () {
   for (const b of document.querySelectorAll('[data-range]')) b.setAttribute('aria-pressed', String(b.dataset.range === state.range))
   $('step').value = state.step
@@ -177,8 +187,8 @@ function wireControls () {
       if (range === 'custom') {
         const form = $('custom-range')
         const w = currentWindow()
-        $('custom-from').value = toInputValue(w.from)
-        $('custom-to').value = toInputValue(w.to)
+        $('custom-from').value = toInputValue(w.from, state.tz)
+        $('custom-to').value = toInputValue(w.to, state.tz)
         form.hidden = !form.hidden
         return
       }
@@ -191,12 +201,20 @@ function wireControls () {
   }
   $('custom-range').addEventListener('submit', e => {
     e.preventDefault()
-    const from = fromInputValue($('custom-from').value)
-    const to = fromInputValue($('custom-to').value)
+    const from = fromInputValue($('custom-from').value, state.tz)
+    const to = fromInputValue($('custom-to').value, state.tz)
     if (!(from < to)) return setStatus('the custom range needs From before To', true)
     state.range = 'custom'
     state.custom = { from, to }
     showRange()
+    writeHash()
+    loadCharts()
+  })
+  const zones = $('tz')
+  zones.replaceChildren(...[...new Set([...zoneNames(), state.tz])].map(z => new Option(z, z, false, z === state.tz)))
+  zones.addEventListener('change', e => {
+    state.tz = e.target.value
+    showZone()
     writeHash()
     loadCharts()
   })
@@ -208,7 +226,7 @@ function wireControls () {
   $('ytd-metric').addEventListener('change', e => {
     state.ytdMetric = e.target.value
     writeHash()
-    loadYtd(loadSeq, windowYear(currentWindow()))
+    loadYtd(loadSeq, windowYear(currentWindow(), state.tz))
   })
   $('refresh').addEventListener('click', () => loadCharts())
   $('auto-refresh').checked = state.autoRefresh
@@ -253,6 +271,8 @@ const picker = createMetricPicker({
 })
 wireControls()
 showRange()
+showZone()
+writeHash()
 scheduleRefresh()
 picker.reload()
 loadCharts()

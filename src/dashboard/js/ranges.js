@@ -1,4 +1,5 @@
-// Time ranges, all in UTC like the API. Pure functions.
+// Time ranges in the zone the dashboard shows (zone.js). Pure functions.
+import { formatIn, instantOf, partsIn } from './zone.js'
 
 const MINUTE = 60_000
 const HOUR = 60 * MINUTE
@@ -12,31 +13,36 @@ export const PRESETS = {
   year: { label: 'this year' }
 }
 
-/** → { from, to } in epoch ms for a preset at `now` */
-export function presetWindow (name, now) {
-  if (name === 'year') return { from: Date.UTC(new Date(now).getUTCFullYear(), 0, 1), to: now }
+/** → { from, to } in epoch ms for a preset at `now`; "this year" starts on 1 January in tz */
+export function presetWindow (name, now, tz = 'UTC') {
+  if (name === 'year') return { from: instantOf(tz, partsIn(tz, now).year, 1, 1), to: now }
   const preset = PRESETS[name]
   if (!preset) throw new Error(`unknown range ${name}`)
   return { from: now - preset.ms, to: now }
 }
 
-/** The UTC year a window ends in (its `to` is exclusive). */
-export function windowYear ({ to }) {
-  return new Date(to - 1).getUTCFullYear()
+/** The year (in tz) a window ends in (its `to` is exclusive). */
+export function windowYear ({ to }, tz = 'UTC') {
+  return partsIn(tz, to - 1).year
 }
 
-/** epoch ms → 'YYYY-MM-DDTHH:MM' for a datetime-local input read as UTC */
-export function toInputValue (ms) {
-  return new Date(ms).toISOString().slice(0, 16)
+const pad = n => String(n).padStart(2, '0')
+
+/** epoch ms → 'YYYY-MM-DDTHH:MM' for a datetime-local input read in tz */
+export function toInputValue (ms, tz = 'UTC') {
+  const p = partsIn(tz, ms)
+  return `${p.year}-${pad(p.month)}-${pad(p.day)}T${pad(p.hour)}:${pad(p.minute)}`
 }
 
-/** 'YYYY-MM-DDTHH:MM' read as UTC → epoch ms, or NaN */
-export function fromInputValue (text) {
-  return /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$/.test(text) ? Date.parse(text + 'Z') : NaN
+/** 'YYYY-MM-DDTHH:MM' read in tz → epoch ms, or NaN */
+export function fromInputValue (text, tz = 'UTC') {
+  const m = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::\d{2})?$/.exec(text)
+  return m ? instantOf(tz, Number(m[1]), Number(m[2]), Number(m[3]), Number(m[4]), Number(m[5])) : NaN
 }
 
-export function formatUtc (ms) {
-  return new Date(ms).toISOString().replace('T', ' ').slice(0, 16) + ' UTC'
+/** 'YYYY-MM-DD HH:MM' and the zone's short name */
+export function formatTime (ms, tz = 'UTC') {
+  return formatIn(tz, ms)
 }
 
 const formatter = new Intl.NumberFormat('en-US', { maximumFractionDigits: 6 })

@@ -1,9 +1,11 @@
-// The series chart's time axis, in UTC: the tick increments uPlot chooses
+// The series chart's time axis, in the zone shown (zone.js): the tick increments uPlot chooses
 // from, the label of each tick, and the room a label needs. uPlot takes the
 // finest increment whose ticks are at least `space` pixels apart; `space` is
 // the widest label the axis can draw plus a gap, so no two labels overlap
 // whatever the increment. Every label line is at most that wide: a time
 // (HH:MM), a day (MM-DD), a month's name or a year.
+
+import { partsIn } from './zone.js'
 
 const MIN = 60_000
 const HOUR = 60 * MIN
@@ -27,23 +29,23 @@ const GAP = 16 // px between neighbouring labels, at least
 const pad = n => String(n).padStart(2, '0')
 
 /**
- * The label of each tick (epoch ms) at increment `incr`: below a day the
+ * The label of each tick (epoch ms) at increment `incr`, read in tz: below a day the
  * time, with the day (MM-DD) under it at the first tick and where the day
  * changes; from a day the day, from a month the month's name, with the year
  * under it at the first tick and where the year changes; from a year the year.
  */
-export function tickLabels (splits, incr) {
+export function tickLabels (splits, incr, tz = 'UTC') {
   let prev = null
   return splits.map(ms => {
-    const d = new Date(ms)
-    const year = String(d.getUTCFullYear())
-    const day = `${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}`
+    const d = partsIn(tz, ms)
+    const year = String(d.year)
+    const day = `${pad(d.month)}-${pad(d.day)}`
     const yearLine = prev?.year !== year ? `\n${year}` : ''
     let label
     if (incr >= YEAR) label = year
-    else if (incr >= MONTH) label = MONTHS[d.getUTCMonth()] + yearLine
+    else if (incr >= MONTH) label = MONTHS[d.month - 1] + yearLine
     else if (incr >= DAY) label = day + yearLine
-    else label = `${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}` + (prev?.date !== year + day ? `\n${day}` : '')
+    else label = `${pad(d.hour)}:${pad(d.minute)}` + (prev?.date !== year + day ? `\n${day}` : '')
     prev = { year, date: year + day }
     return label
   })
