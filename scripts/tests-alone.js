@@ -34,6 +34,7 @@ try {
       // vitest matches -t against the names of the test and its describe blocks joined by spaces
       const pattern = `^${escape(test.name.split(' > ').join(' '))}$`
       let result = null
+      rmSync(out, { force: true }) // never read the previous test's answer
       try {
         await run('npx', ['vitest', 'run', test.file, '-t', pattern, '--reporter=json', `--outputFile=${out}`], { env, maxBuffer: 64 * 1024 * 1024 })
         result = JSON.parse(readFileSync(out, 'utf8'))

@@ -2,7 +2,7 @@
 // "Local time"): each point is the range between two local boundaries
 // (local-time.js), covered by the range planner with the coarsest pieces and
 // read with one projected request per collection. Pure.
-import { planRanges } from './range-plan.js'
+import { evaluatePlan, planRanges } from './range-plan.js'
 import { localBoundaries, localMonthLabel, nextLocalBoundary } from './local-time.js'
 
 const rangesOf = (boundaries) => boundaries.slice(0, -1).map((from, i) => ({ from, to: boundaries[i + 1] }))
@@ -17,7 +17,19 @@ export function planLocalSeries (metric, zone, from, to, step, { maxPoints, hori
   const boundaries = localBoundaries(zone, from, to, step, maxPoints)
   if (boundaries === null) return null
   const timestamps = boundaries.slice(0, -1)
-  return { start: boundaries[0], end: boundaries.at(-1), timestamps, plan: planRanges(metric, rangesOf(boundaries), horizons, layout) }
+  // day points: whole UTC days from their daily documents, so a day is null exactly where a UTC day series says so
+  const plan = planRanges(metric, rangesOf(boundaries), horizons, layout, { daysFromDaily: step === 'day' })
+  return { start: boundaries[0], end: boundaries.at(-1), timestamps, plan, step }
+}
+
+/**
+ * The values of a planned local series from the documents read, null and 0
+ * as a UTC series of the same step answers them: a day past the daily
+ * retention is null unless its month recorded it; a month whose document
+ * exists is 0 at least.
+ */
+export function localSeriesValues ({ plan, step }, docs) {
+  return evaluatePlan(plan, docs, { strictDays: step === 'day' }).map(point => point.value)
 }
 
 /**

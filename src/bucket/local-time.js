@@ -1,12 +1,14 @@
 // Local boundaries of steps in a time zone (docs/architecture.md, "Local
-// time"). A boundary of step hour (day, month) is an instant where the local
-// wall clock enters a new hour (date, month), or reads exactly the start of
-// one: so a 23- or 25-hour day is one day point, New York's repeated 01:00
-// hour is two hour points, and hour points of a +05:45 zone fall at :15 UTC.
+// time"). An hour boundary is an instant where the local wall clock enters a
+// new hour or reads exactly the start of one, so New York's repeated 01:00
+// is two hour points and the hour points of a +05:45 zone fall at :15 UTC.
+// A day (month) boundary is an instant where the wall clock enters a date
+// (month) later than any it has read: a 23- or 25-hour day is one point,
+// also where the clock falls back to exactly midnight (the Azores, Havana).
 // Minute and quarter-hour boundaries are the UTC ones in every zone (every
-// offset in use is a whole number of quarter-hours). The zone (time-zone.js)
-// supplies offsets and transitions; the rest is arithmetic on a constant
-// offset between transitions. Pure.
+// offset in use since 1979 is a whole number of quarter-hours). The zone
+// (time-zone.js) supplies offsets and transitions; the rest is arithmetic
+// on a constant offset between transitions. Pure.
 import { DAY_MS, HOUR_MS, MINUTE_MS, addMonths, ceilToStep, floorToStep, monthLabel, nextStep, startOfDay, startOfMonth } from './time.js'
 
 /** Steps whose boundaries are the UTC ones in every zone */
@@ -31,23 +33,42 @@ function wallNext (w, step) {
   return addMonths(startOfMonth(w), 1)
 }
 
-/** Whether the instant `at`, where the offset changes to `after` from `before`, is a boundary */
-function boundaryAtTransition (at, before, after, step) {
-  const was = wallFloor(wall(at - 1, before), step)
-  const now = wall(at, after)
-  return wallFloor(now, step) !== was || wallFloor(now, step) === now
+/** Longer than the wall clock ever runs back at a change (a few hours): where to look for a date already read */
+const REPEAT_LOOKBACK_MS = 3 * DAY_MS
+
+/** The latest wall-clock day (month) start the clock has read at or before t: later than now's while a fall-back repeats time */
+function enteredBy (zone, t, step) {
+  let entered = wallFloor(wall(t, zone.offsetAt(t)), step)
+  for (let from = t - REPEAT_LOOKBACK_MS, change; (change = zone.transitionAfter(from)) !== null && change <= t; from = change) {
+    entered = Math.max(entered, wallFloor(wall(change - 1, zone.offsetAt(change - 1)), step))
+  }
+  return entered
 }
 
 /** The first boundary of `step` in `zone` after t (strictly) */
 export function nextLocalBoundary (zone, t, step) {
   if (isZoneFree(step) || zone.isUtc) return nextStep(floorToStep(t, step), step)
+  const hourly = step === 'hour'
+  let entered = hourly ? null : enteredBy(zone, t, step)
   let at = t
   for (;;) {
     const offset = zone.offsetAt(at)
     const candidate = wallNext(wall(at, offset), step) - offset * MINUTE_MS
     const change = zone.transitionAfter(at)
-    if (change === null || change > candidate) return candidate
-    if (boundaryAtTransition(change, offset, zone.offsetAt(change), step)) return change
+    if (change === null || change > candidate) {
+      // the wall clock reaches the next hour (date, month) at `candidate`
+      if (hourly || wallFloor(wall(candidate, offset), step) > entered) return candidate
+      at = candidate // a date read before the clock fell back: not a new day
+      continue
+    }
+    const before = wallFloor(wall(change - 1, offset), step)
+    const now = wall(change, zone.offsetAt(change))
+    if (hourly) {
+      if (wallFloor(now, step) !== before || wallFloor(now, step) === now) return change
+    } else {
+      if (wallFloor(now, step) > entered) return change
+      entered = Math.max(entered, before)
+    }
     at = change
   }
 }

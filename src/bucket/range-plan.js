@@ -44,9 +44,13 @@ const HOUR_PATHS = Array.from({ length: 24 }, (_, h) => Object.freeze(['hourly',
 const QUARTER_PATHS = Array.from({ length: 96 }, (_, i) => Object.freeze(['quarterHourly', String(Math.floor(i / 4)), String(i % 4)]))
 const MONTH_PATH = Object.freeze(['monthly'])
 const DAY_PATHS = Array.from({ length: 32 }, (_, d) => Object.freeze(['daily', String(d)]))
+const DAY_TOTAL_PATH = Object.freeze(['daily'])
 
-/** The pieces of [from, to): [{ collection, id, date, path: [field, …] }]; each UTC day described once */
-function piecesOf (metric, from, to, layout) {
+/**
+ * The pieces of [from, to): [{ collection, id, date, path: [field, …] }]; each UTC day described once.
+ * daysFromDaily: whole days the daily documents still hold come from them (as a day series reads them)
+ */
+function piecesOf (metric, from, to, { layout, daysFromDaily, dailyFrom }) {
   const pieces = []
   let c = from
   while (c < to) {
@@ -59,6 +63,9 @@ function piecesOf (metric, from, to, layout) {
       if (c === day.monthStart && nextMonth <= to) {
         pieces.push({ collection: 'monthly', id: monthly, date: day.monthStart, path: MONTH_PATH })
         c = nextMonth
+      } else if (daysFromDaily && (dailyFrom == null || dayStart >= dailyFrom)) {
+        pieces.push({ collection: 'daily', id: bucketId(metric, day.dayKey), date: dayStart, path: DAY_TOTAL_PATH })
+        c = dayEnd
       } else {
         pieces.push({ collection: 'monthly', id: monthly, date: day.monthStart, path: DAY_PATHS[day.dayOfMonth] })
         c = dayEnd
@@ -91,17 +98,19 @@ function piecesOf (metric, from, to, layout) {
 /**
  * ranges: [{ from, to }] (epoch ms, from < to); horizons: { minuteFrom,
  * dailyFrom } (the first UTC day with minute detail / with a daily document;
- * null = forever); layout: the daily documents' minute layout (layouts.js).
- * Throws RangeRefusal (param 'from' or 'to') for an edge finer than the
+ * null = forever); layout: the daily documents' minute layout (layouts.js);
+ * options.daysFromDaily: whole days inside the daily retention from the daily
+ * documents instead of monthly.daily.D (more documents, but a day is held
+ * exactly when its daily document exists, as in a day series). Throws RangeRefusal (param 'from' or 'to') for an edge finer than the
  * detail kept there.
  * → { reads: { daily: { ids, projection }, monthly: { ids, projection } }, ranges: [pieces] }
  */
-export function planRanges (metric, ranges, horizons = {}, layout = hierarchicalLayout) {
+export function planRanges (metric, ranges, horizons = {}, layout = hierarchicalLayout, { daysFromDaily = false } = {}) {
   const reads = { daily: { ids: new Set(), projection: {} }, monthly: { ids: new Set(), projection: {} } }
   const planned = ranges.map(({ from, to }) => {
     checkEdge(from, 'from', horizons)
     checkEdge(to, 'to', horizons)
-    const pieces = piecesOf(metric, from, to, layout)
+    const pieces = piecesOf(metric, from, to, { layout, daysFromDaily, dailyFrom: horizons.dailyFrom })
     for (const p of pieces) {
       reads[p.collection].ids.add(p.id)
       reads[p.collection].projection[p.path[0]] = 1
@@ -120,24 +129,25 @@ export function planRanges (metric, ranges, horizons = {}, layout = hierarchical
 /**
  * The value of each planned range from the documents read ({ daily: [docs],
  * monthly: [docs] }): the sum of its pieces, null where no document holds
- * any of them (a daily document, or a monthly one with `daily.D` for a
- * day, as series read days); `documents` counts the distinct documents it used.
+ * any of them; `documents` counts the distinct documents it used. A monthly
+ * document holds each of its days (0 where never written, as a year to date
+ * counts them); with options.strictDays only the days written (`daily.D`
+ * present), as a day series reads days past the daily retention.
  * → [{ value, documents }]
  */
-export function evaluatePlan (plan, docs) {
+export function evaluatePlan (plan, docs, { strictDays = false } = {}) {
   const byId = new Map()
   for (const doc of [...(docs.daily ?? []), ...(docs.monthly ?? [])]) byId.set(doc._id, doc)
   return plan.ranges.map(pieces => {
     let value = null
     const used = new Set()
-    for (const { id, path } of pieces) {
+    for (const { collection, id, path } of pieces) {
       const doc = byId.get(id)
       if (!doc) continue
       used.add(id)
       let node = doc
       for (const key of path) node = node?.[key]
-      // a monthly document holds a day only once that day was written (or zero-filled)
-      if (node === undefined && path[0] === 'daily') continue
+      if (strictDays && node === undefined && collection === 'monthly' && path[0] === 'daily') continue
       value = (value ?? 0) + (typeof node === 'number' ? node : 0)
     }
     return { value, documents: used.size }

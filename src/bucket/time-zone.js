@@ -52,24 +52,40 @@ function yearOf (zone, year) {
 
 const utcYear = t => new Date(t).getUTCFullYear()
 
-/** UTC and its aliases need no lookups */
-const UTC_NAMES = new Set(['UTC', 'Etc/UTC', 'Etc/UCT', 'UCT', 'Etc/Universal', 'Universal', 'Etc/Zulu', 'Zulu'])
-
-const utcZone = (name) => ({
-  name,
-  isUtc: true,
-  offsetAt: () => 0,
-  transitionAfter: () => null
-})
+const NAMES_KEPT = 1_000 // names as sent → the tz database's name for the zone
+const canonicalNames = new Map()
 
 /**
- * A zone by IANA name, or null for a name the tz database does not know.
- * → { name, isUtc, offsetAt(t) (minutes east of UTC), transitionAfter(t) (the first instant > t where the offset changes, looking a year ahead, or null) }
+ * The name ICU gives the zone (links and any spelling of a name resolve to
+ * one: 'asia/kolkata' → 'Asia/Calcutta', 'Etc/GMT' → 'UTC'), or null for a
+ * name that is not an IANA zone. Caches and Luxon only ever see these, so
+ * spellings of one zone cannot grow them.
+ */
+function canonicalOf (name) {
+  if (canonicalNames.has(name)) return canonicalNames.get(name)
+  let canonical = null
+  try {
+    canonical = new Intl.DateTimeFormat('en-US', { timeZone: name }).resolvedOptions().timeZone
+  } catch {}
+  // engines that take offsets such as '+05:30' as zones: only IANA names here
+  if (canonical !== null && !IANAZone.isValidZone(canonical)) canonical = null
+  if (canonicalNames.size >= NAMES_KEPT) canonicalNames.delete(canonicalNames.keys().next().value)
+  canonicalNames.set(name, canonical)
+  return canonical
+}
+
+/**
+ * A zone by IANA name (any link or spelling the tz database knows), or null.
+ * → { name (as given, echoed in answers), isUtc (UTC under any of its names),
+ *     offsetAt(t) (minutes east of UTC), transitionAfter(t) (the first
+ *     instant > t where the offset changes, looking a year ahead, or null) }
  */
 export function timeZone (name) {
-  if (typeof name !== 'string' || name === '' || !IANAZone.isValidZone(name)) return null
-  if (UTC_NAMES.has(name)) return utcZone(name)
-  const zone = IANAZone.create(name)
+  if (typeof name !== 'string' || name === '' || name.length > 64) return null
+  const canonical = canonicalOf(name)
+  if (canonical === null) return null
+  if (canonical === 'UTC') return { name, isUtc: true, offsetAt: () => 0, transitionAfter: () => null }
+  const zone = IANAZone.create(canonical)
   return {
     name,
     isUtc: false,

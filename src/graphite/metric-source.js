@@ -28,7 +28,8 @@ export function nativeTier (startTime, endTime, horizonsList, maxPoints) {
   for (const tier of TIERS) {
     const window = minuteWindow(startTime, endTime, tier.seconds)
     if (window.points > maxPoints) continue
-    if (horizonsList.every(h => isKept(tier.step, window.start * 1000, h))) return { tier, ...window }
+    // kept from `from` itself, as whisper picks an archive whose retention reaches back to `from`
+    if (horizonsList.every(h => isKept(tier.step, startTime * 1000, h))) return { tier, ...window }
   }
   return null
 }

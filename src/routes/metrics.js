@@ -4,7 +4,7 @@ import { BadRequestError, NotFoundError, withDetails } from '../errors.js'
 import { horizonsFor } from '../bucket/retention-horizons.js'
 import { listMetricsSchema, seriesSchema, totalSchema, ytdSchema } from '../schemas/queries.js'
 import { parseSeriesQuery, parseTotalQuery, parseYtdQuery, parseZone, ytdRefusal } from './query-params.js'
-import { planLocalYtd } from '../bucket/local-plans.js'
+import { localSeriesValues, planLocalYtd } from '../bucket/local-plans.js'
 import { RangeRefusal, evaluatePlan, planRanges } from '../bucket/range-plan.js'
 
 export default async function metricsRoutes (app) {
@@ -24,11 +24,12 @@ export default async function metricsRoutes (app) {
     const { metric } = request.params
     const horizons = horizonsOf(metric, clock.now())
     const zone = parseZone(request.query)
-    const { step, start, end, timestamps, plan } = parseSeriesQuery(request.query, { now: clock.now(), maxPoints: config.maxPoints, horizons, zone, metric, layout })
+    const query = parseSeriesQuery(request.query, { now: clock.now(), maxPoints: config.maxPoints, horizons, zone, metric, layout })
+    const { step, start, end, timestamps, plan } = query
     await requireMetric(metric)
     if (plan) {
       // local hour, day and month points: one planned range each (docs/architecture.md, "Local time")
-      const values = evaluatePlan(plan, await reader.planDocs(plan)).map(point => point.value)
+      const values = localSeriesValues(query, await reader.planDocs(plan))
       return { metric, step, tz: zone.name, from: start, to: end, timestamps, values }
     }
     const { docs, monthlyDocs } = await reader.seriesDocs(metric, step, start, end, horizons)

@@ -29,11 +29,16 @@ export function parseZone (query) {
   return zone
 }
 
-/** A point edge of a local series or year to date finer than the detail kept there → 400 */
+/**
+ * A point edge of a local series (what: 'step=day', …) or year to date
+ * (what: null) finer than the detail kept there (a RangeRefusal) → 400
+ */
 function localRefusal (err, what, zone) {
-  return withDetails(new BadRequestError(`tz: ${what} in ${zone.name} has an edge at ${new Date(err.edge).toISOString()}, inside a ${err.slot} slot, the finest detail kept there (${err.horizon}); start the window later, use a coarser step, or ask in UTC (tz=UTC)`), {
-    details: [{ path: 'tz', message: `an edge at ${new Date(err.edge).toISOString()} falls inside a ${err.slot} slot`, edge: err.edge }]
-  })
+  const edge = new Date(err.edge).toISOString()
+  const message = err.horizon
+    ? `${what ? `${what} points` : 'the local months'} in ${zone.name} need the hours at their edges (one at ${edge}), and ${err.horizon}: ${what ? 'start the window there or later, or ' : ''}ask in UTC (tz=UTC), whose days the monthly documents keep`
+    : `${zone.name} was offset from UTC by a fraction of a minute at ${edge} (local mean time), finer than the minutes kept: ask in UTC (tz=UTC)`
+  return withDetails(new BadRequestError(`tz: ${message}`), { details: [{ path: 'tz', message, edge: err.edge }] })
 }
 
 function tooManyPoints (points, step, maxPoints, zone) {
@@ -88,7 +93,7 @@ export function parseSeriesQuery (query, { now, maxPoints, horizons = { minuteFr
       if (planned !== null) return { step, ...planned }
     } catch (err) {
       if (!(err instanceof RangeRefusal)) throw err
-      refusal ??= { err, step }
+      refusal = { err, step } // the coarsest step refused says what is kept
     }
   }
   if (refusal) throw localRefusal(refusal.err, `step=${refusal.step}`, zone)
@@ -129,5 +134,5 @@ export function parseYtdQuery (query, { now, zone = timeZone('UTC') }) {
 
 /** A local year to date that needs detail no longer kept → 400 */
 export function ytdRefusal (err, zone) {
-  return localRefusal(err, 'a month', zone)
+  return localRefusal(err, null, zone)
 }

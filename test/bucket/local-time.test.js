@@ -6,17 +6,18 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { timeZone } from '../../src/bucket/time-zone.js'
-import { localBoundaries, localParts, localYearStart, nextLocalBoundary } from '../../src/bucket/local-time.js'
+import { localBoundaries, localParts, localYearStart } from '../../src/bucket/local-time.js'
 import { intlBoundaries } from '../helpers/intl-local-time.js'
 
 const MIN = 60_000
 const HOUR = 60 * MIN
 const DAY = 24 * HOUR
-const ZONES = ['UTC', 'America/New_York', 'Europe/London', 'Australia/Lord_Howe', 'Asia/Kolkata', 'Asia/Kathmandu', 'Pacific/Chatham']
+// the design's seven, and two whose clocks fall back to exactly midnight (a day must stay one point)
+const ZONES = ['UTC', 'America/New_York', 'Europe/London', 'Australia/Lord_Howe', 'Asia/Kolkata', 'Asia/Kathmandu', 'Pacific/Chatham', 'Atlantic/Azores', 'America/Havana']
 // each starts a day after a month start, so the month floor is within the scan's 3 days of look-back
 const WINDOWS = [
-  ['March and April: New York, London, Lord Howe and Chatham change', Date.UTC(2026, 2, 2, 12), Date.UTC(2026, 3, 12)],
-  ['September to November: Chatham, Lord Howe, London, New York change', Date.UTC(2026, 8, 2, 12), Date.UTC(2026, 10, 8)],
+  ['March and April: New York, Havana, London, the Azores, Lord Howe and Chatham change', Date.UTC(2026, 2, 2, 12), Date.UTC(2026, 3, 12)],
+  ['September to November: Chatham, Lord Howe, London, the Azores, New York and Havana change', Date.UTC(2026, 8, 2, 12), Date.UTC(2026, 10, 8)],
   ['the year end', Date.UTC(2026, 11, 2, 12), Date.UTC(2027, 0, 10)]
 ]
 const iso = ms => new Date(ms).toISOString()
@@ -54,6 +55,9 @@ describe('the days and hours the tz database is known for', () => {
     expect(lengthOfLocalDay('Australia/Lord_Howe', Date.UTC(2026, 9, 3, 20))).toBe(23.5)
     expect(lengthOfLocalDay('Pacific/Chatham', Date.UTC(2026, 3, 4, 20))).toBe(25)
     expect(lengthOfLocalDay('Pacific/Chatham', Date.UTC(2026, 8, 26, 20))).toBe(23)
+    // the clock falls back from 01:00 to 00:00 (Azores) and from 01:00 to 00:00 (Havana): one day of 25 hours, not two
+    expect(lengthOfLocalDay('Atlantic/Azores', Date.UTC(2026, 9, 25, 12))).toBe(25)
+    expect(lengthOfLocalDay('America/Havana', Date.UTC(2026, 10, 1, 12))).toBe(25)
   })
 
   it('hour points fall at :30 UTC in Kolkata, at :15 in Kathmandu and in Chatham (+12:45); New York repeats 01:00 as two points', () => {
@@ -75,21 +79,24 @@ describe('the days and hours the tz database is known for', () => {
     expect(iso(localYearStart(timeZone('UTC'), 2027))).toBe('2027-01-01T00:00:00.000Z')
   })
 
-  it('knows no zone the tz database does not name', () => {
+  it('knows no zone the tz database does not name, and UTC under any of its names', () => {
     for (const name of ['Mars/Olympus', '', '+05:30', 'GMT+5:30', 'Europe/Berlin ']) expect(timeZone(name), name).toBeNull()
     expect(timeZone('Europe/Berlin')).not.toBeNull()
+    for (const name of ['UTC', 'utc', 'Etc/UTC', 'GMT', 'Etc/GMT', 'Etc/GMT+0', 'Greenwich', 'Zulu']) expect(timeZone(name), name).toMatchObject({ name, isUtc: true })
+    expect(timeZone('asia/kolkata')).toMatchObject({ name: 'asia/kolkata', isUtc: false })
+    expect(timeZone('asia/kolkata').offsetAt(Date.UTC(2026, 0, 1))).toBe(330)
   })
 })
 
 describe('any window in any zone', () => {
-  const zones = [...ZONES, 'America/St_Johns', 'Asia/Tehran', 'Africa/Casablanca', 'America/Santiago', 'Pacific/Apia', 'Australia/Adelaide']
+  const zones = [...ZONES, 'America/St_Johns', 'Asia/Tehran', 'Africa/Casablanca', 'America/Santiago', 'Pacific/Apia', 'Australia/Adelaide', 'America/Scoresbysund']
   // Chatham's spring change (02:45 → 03:45) leaves a local hour 03 of 15 minutes
   const bounds = { hour: [15 * MIN, 2 * HOUR], day: [22 * HOUR, 26 * HOUR], month: [27 * DAY, 32 * DAY] }
   it('the points partition the window, start on quarter-hours and last as long as a local hour, day or month can', () => {
     fc.assert(fc.property(
       fc.constantFrom(...zones),
       fc.constantFrom('hour', 'day', 'month'),
-      fc.integer({ min: Date.UTC(2024, 0, 1), max: Date.UTC(2027, 11, 1) }),
+      fc.integer({ min: Date.UTC(2020, 0, 1), max: Date.UTC(2027, 11, 1) }),
       fc.integer({ min: 1, max: 70 * DAY }),
       (tz, step, from, span) => {
         const to = from + (step === 'hour' ? Math.min(span, 5 * DAY) : span)
@@ -100,7 +107,6 @@ describe('any window in any zone', () => {
         expect(b.at(-2)).toBeLessThan(to)
         expect(b.at(-1)).toBeGreaterThanOrEqual(to)
         for (let i = 0; i + 1 < b.length; i++) {
-          expect(b[i + 1]).toBe(nextLocalBoundary(zone, b[i], step))
           expect(b[i] % (15 * MIN)).toBe(0)
           const length = b[i + 1] - b[i]
           expect(length).toBeGreaterThanOrEqual(bounds[step][0])

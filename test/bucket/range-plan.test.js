@@ -77,8 +77,10 @@ describe('range planner', () => {
     expect(plan.reads.monthly.ids).toEqual(['m/202601', 'm/202602', 'm/202603', 'm/202604'])
     expect(plan.reads.daily.ids).toEqual([])
     const docs = documentsOf(events, { minuteFrom: null, dailyFrom: null })
-    // the third day: its month's document exists but holds no such day (nothing written that day), as series read days
-    expect(evaluatePlan(plan, docs).map(r => r.value)).toEqual([2, 3, null, 12, null])
+    // the third day: its month's document exists but holds no such day (nothing written that day):
+    // 0 as a year to date counts it; null with strictDays, as a day series reads it
+    expect(evaluatePlan(plan, docs).map(r => r.value)).toEqual([2, 3, 0, 12, null])
+    expect(evaluatePlan(plan, docs, { strictDays: true }).map(r => r.value)).toEqual([2, 3, null, 12, null])
   })
 
   it('uses whole months, whole days, hours, quarter-hours and minutes, coarsest first', () => {

@@ -181,6 +181,7 @@ describe('/render past the minute retention against graphite-web 1.1.10 with arc
     const ranges = [
       { name: 'quarter-hours: relative -2d', params: [['from', '-2d']] },
       { name: 'quarter-hours: absolute 20:00_20250308..02:30_20250310', params: [['from', '20:00_20250308'], ['until', '02:30_20250310']] },
+      { name: 'quarter-hours: from a minute before the horizon', params: [['from', '23:59_20250308'], ['until', '02:00_20250310']] },
       { name: 'minutes: relative -30h, across the empty day', params: [['from', '-30h']] }
     ]
     const cases = []

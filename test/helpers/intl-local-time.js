@@ -1,7 +1,8 @@
 // An independent computation of local boundaries for the local-time tests:
-// the wall clock read from Intl.DateTimeFormat minute by minute, and a
-// boundary wherever the wall clock enters a new hour (date, month) or reads
-// exactly the start of one. It shares no code with src/bucket/local-time.js
+// the wall clock read from Intl.DateTimeFormat minute by minute; an hour
+// boundary wherever the wall clock enters a new hour or reads exactly the
+// start of one, a day (month) boundary wherever it enters a date (month)
+// later than any it has read. It shares no code with src/bucket/local-time.js
 // or time-zone.js (which take offsets from Luxon and compute boundaries from
 // transitions); it is slow on purpose, and simple enough to read at a glance.
 const MINUTE = 60_000
@@ -21,13 +22,8 @@ export function intlWall (tz, t) {
 
 const keyOf = {
   hour: w => `${w.y}-${w.mo}-${w.d} ${w.h}`,
-  day: w => `${w.y}-${w.mo}-${w.d}`,
-  month: w => `${w.y}-${w.mo}`
-}
-const exact = {
-  hour: w => w.mi === 0,
-  day: w => w.h === 0 && w.mi === 0,
-  month: w => w.d === 1 && w.h === 0 && w.mi === 0
+  day: w => w.y * 10_000 + w.mo * 100 + w.d,
+  month: w => w.y * 100 + w.mo
 }
 
 /**
@@ -37,10 +33,15 @@ const exact = {
 export function intlBoundaries (tz, from, to) {
   const out = { hour: [], day: [], month: [] }
   let before = intlWall(tz, from - MINUTE)
+  const latest = { day: keyOf.day(before), month: keyOf.month(before) }
   for (let t = from; t <= to; t += MINUTE) {
     const w = intlWall(tz, t)
-    for (const step of ['hour', 'day', 'month']) {
-      if (keyOf[step](w) !== keyOf[step](before) || exact[step](w)) out[step].push(t)
+    if (keyOf.hour(w) !== keyOf.hour(before) || w.mi === 0) out.hour.push(t)
+    for (const step of ['day', 'month']) {
+      if (keyOf[step](w) > latest[step]) {
+        out[step].push(t)
+        latest[step] = keyOf[step](w)
+      }
     }
     before = w
   }

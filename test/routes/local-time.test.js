@@ -93,6 +93,22 @@ describe('local series', () => {
     expect((await series('')).tz).toBe('UTC')
   })
 
+  it('UTC by another name, and zones at UTC+0 (Abidjan; London in winter), answer days exactly as UTC, null and 0 alike', async () => {
+    // tomorrow preallocated (zero-filled), nothing written after it
+    await app.mongo.db.collection('daily').insertOne({ _id: 'lt.a/20261231', metric: 'lt.a', date: new Date(Date.UTC(2026, 11, 31)), daily: 0, hourly: { 0: 0 } })
+    try {
+      const query = `from=${Date.UTC(2026, 11, 27)}&to=${Date.UTC(2027, 0, 2)}&step=day`
+      const utc = await series(query)
+      expect(utc.values.slice(-2)).toEqual([0, null])
+      for (const tz of ['utc', 'Etc/GMT', 'Africa/Abidjan', 'Europe/London']) {
+        const local = await series(`${query}&tz=${encodeURIComponent(tz)}`)
+        expect(local, tz).toEqual({ ...utc, tz })
+      }
+    } finally {
+      await app.mongo.db.collection('daily').deleteOne({ _id: 'lt.a/20261231' })
+    }
+  })
+
   it('minute and quarter-hour points are the UTC ones in every zone', async () => {
     const query = `from=${Date.UTC(2026, 11, 1, 17)}&to=${Date.UTC(2026, 11, 1, 20)}`
     for (const step of ['minute', 'quarter-hour']) {
@@ -161,10 +177,16 @@ describe('local points where only UTC days are kept', () => {
   it('answers UTC days, and refuses local days and local months with the horizon named', async () => {
     const range = `from=${Date.UTC(2026, 5, 2)}&to=${Date.UTC(2026, 5, 6)}`
     expect((await old.inject(`/v1/metrics/lr.a/series?${range}&step=day`)).json().values).toEqual([null, 5, 7, null])
-    for (const url of [`/v1/metrics/lr.a/series?${range}&step=day&tz=America/New_York`, '/v1/metrics/lr.a/ytd?year=2026&tz=Europe/Berlin']) {
-      const res = await old.inject(url)
-      expect(res.statusCode, url).toBe(400)
-      expect(res.json().message, url).toMatch(/^tz: .* in (America\/New_York|Europe\/Berlin) has an edge at .* inside a day slot, the finest detail kept there \(daily documents are kept from 2026-11-30 on\).*tz=UTC/)
-    }
+    const series = await old.inject(`/v1/metrics/lr.a/series?${range}&step=day&tz=America/New_York`)
+    expect(series.statusCode).toBe(400)
+    expect(series.json().message).toBe('tz: step=day points in America/New_York need the hours at their edges (one at 2026-06-01T04:00:00.000Z), and daily documents are kept from 2026-11-30 on: start the window there or later, or ask in UTC (tz=UTC), whose days the monthly documents keep')
+    // the default step: the coarsest refusal (month) is the one named
+    const byDefault = await old.inject(`/v1/metrics/lr.a/series?${range}&tz=America/New_York`)
+    expect(byDefault.statusCode).toBe(400)
+    expect(byDefault.json().message).toMatch(/^tz: step=month points in America\/New_York need the hours at their edges .* daily documents are kept from 2026-11-30 on/)
+    const ytd = await old.inject('/v1/metrics/lr.a/ytd?year=2026&tz=Europe/Berlin')
+    expect(ytd.statusCode).toBe(400)
+    expect(ytd.json().message).toBe('tz: the local months in Europe/Berlin need the hours at their edges (one at 2025-12-31T23:00:00.000Z), and daily documents are kept from 2026-11-30 on: ask in UTC (tz=UTC), whose days the monthly documents keep')
+    expect((await old.inject('/v1/metrics/lr.a/ytd?year=2026&tz=Etc/GMT')).statusCode).toBe(200) // UTC by another name
   })
 })
