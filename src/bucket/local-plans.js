@@ -13,7 +13,12 @@ const rangesOf = (boundaries) => boundaries.slice(0, -1).map((from, i) => ({ fro
  * maxPoints points. Throws RangeRefusal when a point's edge falls inside the
  * finest detail kept there (e.g. local days where only UTC days are kept).
  */
+// longer than a local hour, day or month ever lasts (Lord Howe's autumn hour is 90 minutes), for counting cheaply
+const LONGEST_MS = { hour: 2 * 3_600_000, day: 26 * 3_600_000, month: 32 * 86_400_000 }
+
 export function planLocalSeries (metric, zone, from, to, step, { maxPoints, horizons, layout }) {
+  // far more points than allowed even at the longest a point lasts: no need to list them
+  if ((to - from) / LONGEST_MS[step] > maxPoints + 2) return null
   const boundaries = localBoundaries(zone, from, to, step, maxPoints)
   if (boundaries === null) return null
   const timestamps = boundaries.slice(0, -1)

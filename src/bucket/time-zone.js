@@ -86,12 +86,21 @@ export function timeZone (name) {
   if (canonical === null) return null
   if (canonical === 'UTC') return { name, isUtc: true, offsetAt: () => 0, transitionAfter: () => null }
   const zone = IANAZone.create(canonical)
+  // the UTC year last asked about, kept at hand: a series asks about one or two years thousands of times
+  let held = { from: 0, to: 0, year: null }
+  const yearAt = (t) => {
+    if (t < held.from || t >= held.to) {
+      const y = utcYear(t)
+      held = { from: Date.UTC(y, 0, 1), to: Date.UTC(y + 1, 0, 1), year: yearOf(zone, y), y }
+    }
+    return held
+  }
   return {
     name,
     isUtc: false,
     offsetAt (t) {
       // the offset in force at t: the year's first offset, moved by its transitions up to t
-      const { startOffset, transitions } = yearOf(zone, utcYear(t))
+      const { startOffset, transitions } = yearAt(t).year
       let offset = startOffset
       for (const tr of transitions) {
         if (tr.at > t) break
@@ -100,10 +109,9 @@ export function timeZone (name) {
       return offset
     },
     transitionAfter (t) {
-      const year = utcYear(t)
-      for (const y of [year, year + 1]) {
-        for (const tr of yearOf(zone, y).transitions) if (tr.at > t) return tr.at
-      }
+      const { year, y } = yearAt(t)
+      for (const tr of year.transitions) if (tr.at > t) return tr.at
+      for (const tr of yearOf(zone, y + 1).transitions) if (tr.at > t) return tr.at
       return null
     }
   }
