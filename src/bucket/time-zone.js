@@ -52,6 +52,8 @@ function yearOf (zone, year) {
 
 const utcYear = t => new Date(t).getUTCFullYear()
 
+/** The shape of a tz database name (Area/Location, EST5EDT, Etc/GMT+5, UTC), never an offset such as +05:30 */
+const IANA_NAME = /^[A-Za-z][A-Za-z0-9_+-]*(?:\/[A-Za-z0-9_+-]+)*$/
 const NAMES_KEPT = 1_000 // names as sent → the tz database's name for the zone
 const canonicalNames = new Map()
 
@@ -67,8 +69,8 @@ function canonicalOf (name) {
   try {
     canonical = new Intl.DateTimeFormat('en-US', { timeZone: name }).resolvedOptions().timeZone
   } catch {}
-  // engines that take offsets such as '+05:30' as zones: only IANA names here
-  if (canonical !== null && !IANAZone.isValidZone(canonical)) canonical = null
+  // engines that take offsets such as '+05:30' as zones (Node 24): only IANA names here
+  if (canonical !== null && (!IANA_NAME.test(canonical) || !IANAZone.isValidZone(canonical))) canonical = null
   if (canonicalNames.size >= NAMES_KEPT) canonicalNames.delete(canonicalNames.keys().next().value)
   canonicalNames.set(name, canonical)
   return canonical
