@@ -15,6 +15,7 @@ import { benchGraphite } from './lib/bench-graphite.js'
 import { benchStorage } from './lib/bench-storage.js'
 import { benchJobs } from './lib/bench-jobs.js'
 import { benchTalk } from './lib/bench-talk.js'
+import { benchStatsd } from './lib/bench-statsd.js'
 import { NOISY_BELOW } from './lib/summary.js'
 import { connectMongo } from './lib/mongo-target.js'
 import { startServerProcess } from './lib/server-process.js'
@@ -27,7 +28,7 @@ async function openDatabase () {
   log('MONGODB_URI is unset: starting the embedded database')
   const { startEmbeddedMongo } = await import('../src/db/embedded.js')
   const embedded = await startEmbeddedMongo({ persistent: false })
-  return { uri: embedded.uri, how: 'embedded', backend: embedded.backend, stop: () => embedded.stop() }
+  return { uri: embedded.uri, how: 'embedded', backend: embedded.backend, pid: embedded.pid ?? null, stop: () => embedded.stop() }
 }
 
 async function main (argv) {
@@ -77,7 +78,7 @@ async function main (argv) {
     }
     log(`database ${backend.description}; scale ${scaleName}; database name ${dbName}`)
 
-    const wantServer = opts.only.some(s => !['storage', 'talk', 'jobs'].includes(s))
+    const wantServer = opts.only.some(s => !['storage', 'talk', 'jobs', 'statsd'].includes(s))
     const rssByPhase = {}
     if (wantServer) {
       server = await startServerProcess({ MONGODB_URI: database.uri, MONGODB_DB: dbName, LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn' })
@@ -148,9 +149,16 @@ async function main (argv) {
     // sizes are computed (BSON), the same on any backend: always part of the report
     figures.sizes = [documentSizes({ value: 7 }), documentSizes({ value: 12345.5 })]
     if (server) {
-      figures.rss = { peakBytes: Math.max(0, ...Object.values(rssByPhase)), byPhase: rssByPhase }
       await server.stop()
       server = null
+    }
+    if (opts.only.includes('statsd')) {
+      // its own child, with the StatsD listeners on; the one above is stopped (it would only hold memory)
+      figures.statsd = await benchStatsd({ uri: database.uri, dbName, db, dbPid: database.pid, seconds: scale.phaseSeconds, warmupSeconds: scale.warmupSeconds, clients: opts.statsdClients, log })
+      rssByPhase.statsd = figures.statsd.rssPeakBytes
+    }
+    if (wantServer || opts.only.includes('statsd')) {
+      figures.rss = { peakBytes: Math.max(0, ...Object.values(rssByPhase)), byPhase: rssByPhase }
     }
     if (opts.only.includes('storage')) {
       // The service's collections are done with: free the database's memory first.

@@ -2,7 +2,7 @@
 import { parseArgs } from 'node:util'
 import { UsageError } from './args.js'
 
-export const SECTIONS = ['ingest', 'single', 'reads', 'graphite', 'storage', 'jobs']
+export const SECTIONS = ['ingest', 'single', 'reads', 'graphite', 'statsd', 'storage', 'jobs']
 // Sections run only when asked with --only: the talk's experiment takes
 // 4 × 1450 simulated minutes (about 20 minutes at the talk's 300×).
 export const OPTIONAL_SECTIONS = ['talk']
@@ -26,9 +26,12 @@ Every phase is bounded in time; the whole run takes a few minutes.
   --seconds N    seconds per ingest phase (default 10 full, 8 small, 2 quick)
   --only LIST    comma-separated sections: ${SECTIONS.join(', ')} (default all of these;
                  jobs: npm run check and a retention pass, documents/s;
-                 graphite: /render sumSeries over the read metrics × 24 h against /series),
+                 graphite: /render sumSeries over the read metrics × 24 h against /series;
+                 statsd: hot-shots over TCP as fast as the service reads, then over UDP
+                 at that rate; lines/s, service CPU per line, lines lost),
                  and talk: the 2012 talk's experiment (flat and hierarchical layout, with
                  and without preallocation, a simulated day each; not run by default)
+  --statsd-clients N  hot-shots processes of the statsd section (default 1)
   --talk-speedup N  simulated time speed of the talk section (default 300, the talk's:
                  4 runs of 290 s; raise it for a shorter, noisier run)
   --json         print the figures as JSON on stdout (the markdown goes to stderr)
@@ -48,6 +51,7 @@ export function parseBenchArgs (argv) {
         seconds: { type: 'string' },
         only: { type: 'string' },
         'talk-speedup': { type: 'string' },
+        'statsd-clients': { type: 'string' },
         json: { type: 'boolean' },
         keep: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' }
@@ -75,7 +79,12 @@ export function parseBenchArgs (argv) {
     talkSpeedup = Number(values['talk-speedup'])
     if (!Number.isFinite(talkSpeedup) || talkSpeedup < 10 || talkSpeedup > 100_000) throw new UsageError(`--talk-speedup must be a number from 10 to 100000, got ${JSON.stringify(values['talk-speedup'])}`)
   }
-  return { scale, seconds, only, talkSpeedup, json: Boolean(values.json), keep: Boolean(values.keep) }
+  let statsdClients = 1
+  if (values['statsd-clients'] !== undefined) {
+    statsdClients = Number(values['statsd-clients'])
+    if (!Number.isInteger(statsdClients) || statsdClients < 1 || statsdClients > 16) throw new UsageError(`--statsd-clients must be a whole number from 1 to 16, got ${JSON.stringify(values['statsd-clients'])}`)
+  }
+  return { scale, seconds, only, talkSpeedup, statsdClients, json: Boolean(values.json), keep: Boolean(values.keep) }
 }
 
 /** The scale to run: asked, or by backend (auto) */

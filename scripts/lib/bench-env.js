@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url'
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url))
 
-function packageVersion (name) {
+export function packageVersion (name) {
   try {
     return JSON.parse(fs.readFileSync(path.join(ROOT, 'node_modules', name, 'package.json'), 'utf8')).version
   } catch {

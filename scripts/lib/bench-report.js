@@ -36,6 +36,20 @@ export function headlineFigures (f) {
   }
 }
 
+// Judged when the statsd section ran (figures.statsd): the service's CPU per line it applied, and nothing lost over TCP.
+export const STATSD_TARGETS = [
+  { key: 'statsdTcpPerCore', label: 'StatsD over TCP (hot-shots): applied lines/s per core of service CPU', op: '≥', limit: 100_000, unit: ' lines/s' },
+  { key: 'statsdTcpLost', label: 'StatsD over TCP: lines lost (sent − stored once the service drained)', op: '≤', limit: 0, unit: '', limitDigits: 0 }
+]
+
+/** The statsd section's judged figures (null when not measured) */
+export function statsdFigures (statsd) {
+  return {
+    statsdTcpPerCore: statsd?.tcp?.linesPerCoreS ?? null,
+    statsdTcpLost: statsd?.tcp?.lost ?? null
+  }
+}
+
 // The talk's targets hold on a real mongod only (docs/architecture.md, "Where the database comes from": the substitute
 // keeps documents as Java objects, so key scans and moves do not happen).
 export const TALK_TARGETS = [
@@ -70,6 +84,10 @@ function judge (t, value) {
 export function evaluateTargets (figures) {
   const h = headlineFigures(figures)
   const out = TARGETS.map(t => ({ ...t, value: h[t.key], met: judge(t, h[t.key]) }))
+  if (figures.statsd) {
+    const f = statsdFigures(figures.statsd)
+    for (const t of STATSD_TARGETS) out.push({ ...t, value: f[t.key], met: judge(t, f[t.key]) })
+  }
   if (figures.talk) {
     const f = talkFigures(figures.talk)
     const realMongod = figures.env?.backend?.name === 'mongod'
@@ -87,7 +105,7 @@ export function fmt (v, digits = 0) {
 
 function fmtValue (t) {
   if (!isNum(t.value)) return 'n/a'
-  const digits = t.key === 'statementsPerEvent' ? 4 : ['httpOverhead', 'singleVsBare', 'adaptiveVsFixed', 'hierEndOfDay', 'flatEndOfDayGap', 'dipGain'].includes(t.key) ? 2 : t.key === 'coalescingGain' ? 1 : t.key === 'rssMB' || t.key === 'singleRps' ? 0 : 1
+  const digits = t.key === 'statementsPerEvent' ? 4 : ['httpOverhead', 'singleVsBare', 'adaptiveVsFixed', 'hierEndOfDay', 'flatEndOfDayGap', 'dipGain'].includes(t.key) ? 2 : t.key === 'coalescingGain' ? 1 : ['rssMB', 'singleRps', 'statsdTcpPerCore', 'statsdTcpLost'].includes(t.key) ? 0 : 1
   return `${fmt(t.value, digits)}${t.unit}`
 }
 
@@ -124,12 +142,48 @@ export function renderHeading (env) {
   ].join('  \n')
 }
 
+const pct = v => (isNum(v) ? `${fmt(v * 100, 0)} %` : 'n/a')
+const cores = v => (isNum(v) ? fmt(v, 2) : 'n/a')
+
+/** Where the machine's CPU went during one StatsD run */
+function cpuShares (r) {
+  const known = [r.serviceCores, r.clientCores, r.databaseCores].filter(isNum).reduce((a, b) => a + b, 0)
+  const rest = isNum(r.machineBusy) && isNum(r.machineCores) ? r.machineBusy * r.machineCores - known : null
+  return `service ${cores(r.serviceCores)} cores, hot-shots ${cores(r.clientCores)}, database ${cores(r.databaseCores)}` +
+    (isNum(r.machineBusy) ? `; the machine was ${pct(r.machineBusy)} busy${isNum(rest) && rest > 0.05 ? ` (${cores(rest)} cores of it other processes)` : ''}` : '')
+}
+
+function dropsText (dropped) {
+  const entries = Object.entries(dropped ?? {})
+  return entries.length ? entries.map(([k, v]) => `${k} ${fmt(v)}`).join(', ') : 'none'
+}
+
+/** The StatsD section: both transports side by side */
+export function statsdSection (sd) {
+  const { tcp, udp } = sd
+  const row = (label, r) => [label, fmt(r.sent), fmt(r.sentPerS), fmt(r.appliedPerS), `${fmt(r.cpuUsPerLine, 2)} µs`, fmt(r.linesPerCoreS), fmt(r.stored), `${fmt(r.lost)} (${fmt(r.lossPct, 2)} %)`]
+  const out = [
+    `**StatsD** (${sd.client}, ${sd.clients} client process${sd.clients > 1 ? 'es' : ''}, counter lines \`bench.statsd.m<i>:1|c\` over ${fmt(sd.metrics)} metrics for ${fmt(sd.seconds)} s per transport, STATSD_FLUSH_INTERVAL_MS=${fmt(sd.flushIntervalMs)}; applied/s: the lines stored by the time their sum stopped changing ÷ the time since the first was sent; CPU: the service process's; lost: sent − the sum stored once the service drained on SIGTERM):`,
+    '',
+    table(['transport', 'lines sent', 'sent/s', 'applied/s', 'service CPU per line', 'applied lines/s per core', 'stored', 'lost'], [
+      row(`TCP as fast as the service reads (maxBufferSize ${fmt(tcp.maxBufferSize)})`, tcp),
+      row(`UDP at the rate TCP reached (maxBufferSize ${fmt(udp.maxBufferSize)}, ${fmt(udp.offeredRate)} lines/s offered)`, udp)
+    ]),
+    '',
+    `CPU during the TCP run: ${cpuShares(tcp)}. During the UDP run: ${cpuShares(udp)}. The load generator, the service and the database share the same cores.`,
+    '',
+    `UDP: the service read ${fmt(udp.received)} lines (\`statbucket_statsd_received_total{transport="udp"}\`) and counted as dropped: ${dropsText(udp.dropped)} (\`statbucket_statsd_dropped_total\`); the host's UDP \`RcvbufErrors\` rose by ${fmt(udp.hostUdpRcvbufErrors)} datagrams (the kernel's receive buffer was full: lost before the service could read them; host-wide).` +
+      ` TCP: ${fmt(tcp.received)} lines read, dropped: ${dropsText(tcp.dropped)}${tcp.clientErrors ? `; **${fmt(tcp.clientErrors)} client errors** (${tcp.firstClientError})` : ''}. Service RSS peak during the section ${bytes(sd.rssPeakBytes)}.`
+  ]
+  return out
+}
+
 /** The whole markdown report */
 export function renderMarkdown (figures) {
   const out = [renderHeading(figures.env), '']
   const targets = evaluateTargets(figures)
   out.push(table(['figure', 'target', 'measured', 'met'], targets.map(t => [
-    t.label, `${t.op} ${fmt(t.limit, t.limit < 1 ? 2 : 0)}${t.unit}`, fmtValue(t), t.met === null ? (t.why ? `n/a (${t.why})` : 'n/a') : t.met ? 'yes' : '**no**'
+    t.label, `${t.op} ${fmt(t.limit, t.limitDigits ?? (t.limit < 1 ? 2 : 0))}${t.unit}`, fmtValue(t), t.met === null ? (t.why ? `n/a (${t.why})` : 'n/a') : t.met ? 'yes' : '**no**'
   ])))
   const ing = figures.ingest
   if (ing) {
@@ -169,6 +223,8 @@ export function renderMarkdown (figures) {
       [`${fmt(g.metrics)} × \`/v1/metrics/…/series?step=minute\` at once, summed by the client`, fmt(g.series.requests), `${fmt(g.series.p50Ms, 0)} ms`, `${fmt(g.series.p99Ms, 0)} ms`]
     ]))
   }
+  const sd = figures.statsd
+  if (sd) out.push('', ...statsdSection(sd))
   for (const z of figures.sizes ?? []) {
     const kind = Number.isInteger(z.value) ? 'whole counts (int32)' : 'fractional sums (double)'
     out.push('', `**Document sizes**, ${kind} in every slot (BSON, 18-character metric name): daily with minute detail ${bytes(z.dailyBytes)}, downsampled to quarter-hours ${bytes(z.downsampledBytes)}, monthly ${bytes(z.monthlyBytes)}. Projected for ${fmt(z.metrics)} metrics:`, '')

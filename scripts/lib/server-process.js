@@ -5,7 +5,7 @@ import { startChildServer } from './child-server.js'
 
 const SERVER = fileURLToPath(new URL('./bench-server.js', import.meta.url))
 
-/** env: statbucket configuration (MONGODB_URI, MONGODB_DB, …) → { url, pid, backend, stats(), resetPeak(), stop() } */
+/** env: statbucket configuration (MONGODB_URI, MONGODB_DB, …) → { url, pid, backend, statsdPort, stats(), resetPeak(), stop() } */
 export async function startServerProcess (env, { startTimeoutMs = 60_000 } = {}) {
   const server = await startChildServer({ script: SERVER, env: { ...process.env, LOG_LEVEL: 'warn', ...env }, startTimeoutMs, inheritOutput: true })
   return {
@@ -14,6 +14,7 @@ export async function startServerProcess (env, { startTimeoutMs = 60_000 } = {})
     pid: server.pid,
     backend: server.info.backend,
     layout: server.info.layout,
+    statsdPort: server.info.statsdPort ?? null,
     stats: () => server.ask('stats'),
     resetPeak: () => server.ask('reset-peak'),
     stop: () => server.stop({ signal: 'SIGTERM' })
