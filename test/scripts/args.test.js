@@ -97,8 +97,11 @@ describe('parseLoadgenArgs', () => {
 
 describe('parseBenchArgs', () => {
   it('defaults to every section at the scale the backend allows', () => {
-    expect(parseBenchArgs([])).toEqual({ scale: 'auto', seconds: null, only: SECTIONS, talkSpeedup: 300, json: false, keep: false })
+    expect(parseBenchArgs([])).toEqual({ scale: 'auto', seconds: null, only: SECTIONS, talkSpeedup: 300, statsdClients: 1, json: false, keep: false })
     expect(SECTIONS).not.toContain('talk')
+    expect(SECTIONS).toContain('statsd')
+    expect(parseBenchArgs(['--only', 'statsd', '--statsd-clients', '2'])).toMatchObject({ only: ['statsd'], statsdClients: 2 })
+    expect(() => parseBenchArgs(['--statsd-clients', '0'])).toThrow(/--statsd-clients must be a whole number from 1 to 16/)
     expect(parseBenchArgs(['--only', 'talk', '--talk-speedup', '1500'])).toMatchObject({ only: ['talk'], talkSpeedup: 1500 })
     expect(parseBenchArgs(['--only', 'reads,ingest', '--json', '--seconds', '5'])).toMatchObject({ only: ['reads', 'ingest'], json: true, seconds: 5 })
     expect(chooseScale('auto', 'mongo-java-server')).toBe('small')
