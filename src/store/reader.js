@@ -1,12 +1,21 @@
-// Reads for the queries: one _id range per collection and query, projected
+// Reads for the queries: one request per collection and query for the documents' ids, projected
 // to the fields the answer needs.
 import { hierarchicalLayout } from '../bucket/layouts.js'
-import { dayId, monthId } from '../bucket/time.js'
+import { DAY_MS, addMonths, dayId, monthId } from '../bucket/time.js'
 import { quarterHourlyFromMinutes, seriesReadPlan } from '../bucket/results.js'
 
+/** The ids of a metric's day (month) documents from first to last, inclusive */
+function idsBetween (metric, first, last, monthly) {
+  const ids = []
+  for (let t = first; t <= last; t = monthly ? addMonths(t, 1) : t + DAY_MS) ids.push(monthly ? monthId(metric, t) : dayId(metric, t))
+  return ids
+}
+
 export function createReader ({ collections, layout = hierarchicalLayout }) {
-  const range = (collection, idOf, metric, { first, last, projection }) =>
-    collection.find({ _id: { $gte: idOf(metric, first), $lte: idOf(metric, last) } }, { projection }).toArray()
+  // the documents' ids, listed: an exact lookup each, which every backend serves from the _id index
+  // (mongo-java-server scans a collection for an _id range; a range and a list read the same documents)
+  const byIds = (collection, monthly, metric, { first, last, projection }) =>
+    collection.find({ _id: { $in: idsBetween(metric, first, last, monthly) } }, { projection }).toArray()
 
   /** Documents written before the quarter-hour tier existed: their quarter-hours from their minutes */
   async function fillQuarterHours (docs) {
@@ -28,10 +37,10 @@ export function createReader ({ collections, layout = hierarchicalLayout }) {
      */
     async seriesDocs (metric, step, start, end, { dailyFrom = null } = {}) {
       const plan = seriesReadPlan(step, start, end, { dailyFrom })
-      if (step === 'month') return { docs: await range(collections.monthly, monthId, metric, plan.monthly), monthlyDocs: [] }
+      if (step === 'month') return { docs: await byIds(collections.monthly, true, metric, plan.monthly), monthlyDocs: [] }
       const [docs, monthlyDocs] = await Promise.all([
-        plan.daily ? range(collections.daily, dayId, metric, plan.daily) : [],
-        plan.monthly ? range(collections.monthly, monthId, metric, plan.monthly) : []
+        plan.daily ? byIds(collections.daily, false, metric, plan.daily) : [],
+        plan.monthly ? byIds(collections.monthly, true, metric, plan.monthly) : []
       ])
       if (step === 'quarter-hour') await fillQuarterHours(docs)
       return { docs, monthlyDocs }
@@ -52,8 +61,7 @@ export function createReader ({ collections, layout = hierarchicalLayout }) {
 
     /** The monthly documents of January..asOf's month (≤ 12) */
     async ytdDocs (metric, year, asOf) {
-      const filter = { _id: { $gte: monthId(metric, Date.UTC(year, 0, 1)), $lte: monthId(metric, asOf) } }
-      return collections.monthly.find(filter, { projection: { monthly: 1, daily: 1 } }).toArray()
+      return byIds(collections.monthly, true, metric, { first: Date.UTC(year, 0, 1), last: asOf, projection: { monthly: 1, daily: 1 } })
     }
   }
 }
