@@ -161,7 +161,7 @@ export function statsdSection (sd) {
   const { tcp, udp } = sd
   const row = (label, r) => [label, fmt(r.sent), fmt(r.sentPerS), fmt(r.appliedPerS), `${fmt(r.cpuUsPerLine, 2)} µs`, fmt(r.linesPerCoreS), fmt(r.stored), `${fmt(r.lost)} (${fmt(r.lossPct, 2)} %)`]
   const out = [
-    `**StatsD** (${sd.client}, ${sd.clients} client process${sd.clients > 1 ? 'es' : ''}, counter lines \`bench.statsd.m<i>:1|c\` over ${fmt(sd.metrics)} metrics for ${fmt(sd.seconds)} s per transport, STATSD_FLUSH_INTERVAL_MS=${fmt(sd.flushIntervalMs)}; applied/s: the lines stored by the time their sum stopped changing ÷ the time since the first was sent; CPU: the service process's; lost: sent − the sum stored once the service drained on SIGTERM):`,
+    `**StatsD** (${sd.client}, ${sd.clients} client process${sd.clients > 1 ? 'es' : ''}, counter lines \`bench.statsd.m<i>:1|c\` (UDP: \`bench.statsd.udp.m<i>:1|c\`) over ${fmt(sd.metrics)} metrics for ${fmt(sd.seconds)} s per transport, STATSD_FLUSH_INTERVAL_MS=${fmt(sd.flushIntervalMs)}; applied/s: the lines stored by the time their sum stopped changing ÷ the time since the first was sent; CPU: the service process's; lost: sent − the sum stored once the service drained on SIGTERM):`,
     '',
     table(['transport', 'lines sent', 'sent/s', 'applied/s', 'service CPU per line', 'applied lines/s per core', 'stored', 'lost'], [
       row(`TCP as fast as the service reads (maxBufferSize ${fmt(tcp.maxBufferSize)})`, tcp),
