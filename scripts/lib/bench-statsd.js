@@ -193,7 +193,9 @@ export async function benchStatsd ({ uri, dbName, db, dbPid = null, seconds, war
       exit: exit.signal ?? exit.code,
       tcp: { ...tcp, ...runFigures({ sent: tcp.sent, stored: tcpStored, settled: tcp.settled, sendSeconds: tcp.sendSeconds, appliedSeconds: tcp.appliedSeconds, serviceCpuMs: tcp.serviceCpuMs }) },
       udp: { ...udp, ...runFigures({ sent: udp.sent, stored: udpStored, settled: udp.settled, sendSeconds: udp.sendSeconds, appliedSeconds: udp.appliedSeconds, serviceCpuMs: udp.serviceCpuMs }) },
-      rssPeakBytes: rssPeak
+      rssPeakBytes: rssPeak,
+      // the most a socket's receive buffer may be asked (statbucket asks 8 MiB for UDP; Linux grants at most this, doubled)
+      hostRmemMaxBytes: Number(readText('/proc/sys/net/core/rmem_max')) || null
     }
     log(`  TCP: ${fmtN(figures.tcp.appliedPerS)} lines/s applied, ${fmtN(figures.tcp.linesPerCoreS)} lines/s per core of service CPU, ${fmtN(figures.tcp.lost)} lost`)
     log(`  UDP: ${fmtN(figures.udp.sent)} sent, ${fmtN(figures.udp.stored)} stored, ${fmtN(figures.udp.lost)} lost (${figures.udp.lossPct?.toFixed(2)} %)`)
