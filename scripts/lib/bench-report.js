@@ -163,7 +163,7 @@ export function statsdSection (sd) {
   const { tcp, udp } = sd
   const row = (label, r) => [label, fmt(r.sent), fmt(r.sentPerS), fmt(r.appliedPerS), `${fmt(r.cpuUsPerLine, 2)} µs`, fmt(r.linesPerCoreS), fmt(r.stored), `${fmt(r.lost)} (${fmt(r.lossPct, 2)} %)`]
   const out = [
-    `**StatsD** (${sd.client}, ${sd.clients} client process${sd.clients > 1 ? 'es' : ''}, counter lines \`bench.statsd.m<i>:1|c\` over ${fmt(sd.metrics)} metrics for ${fmt(sd.seconds)} s per transport, STATSD_FLUSH_INTERVAL_MS=${fmt(sd.flushIntervalMs)}; applied/s: the lines stored by the time their sum stopped changing ÷ the time since the first was sent; CPU: the service process's; lost: sent − the sum stored once the service drained on SIGTERM):`,
+    `**StatsD** (${sd.client}, ${sd.clients} client process${sd.clients > 1 ? 'es' : ''}, counter lines \`bench.statsd.m<i>:1|c\` (UDP: \`bench.statsd.udp.m<i>:1|c\`) over ${fmt(sd.metrics)} metrics for ${fmt(sd.seconds)} s per transport, STATSD_FLUSH_INTERVAL_MS=${fmt(sd.flushIntervalMs)}; applied/s: the lines stored by the time their sum stopped changing ÷ the time since the first was sent; CPU: the service process's; lost: sent − the sum stored once the service drained on SIGTERM):`,
     '',
     table(['transport', 'lines sent', 'sent/s', 'applied/s', 'service CPU per line', 'applied lines/s per core', 'stored', 'lost'], [
       row(`TCP as fast as the service reads (maxBufferSize ${fmt(tcp.maxBufferSize)})`, tcp),
@@ -172,7 +172,7 @@ export function statsdSection (sd) {
     '',
     `CPU during the TCP run: ${cpuShares(tcp)}. During the UDP run: ${cpuShares(udp)}. The load generator, the service and the database share the same cores.`,
     '',
-    `UDP: the service read ${fmt(udp.received)} lines (\`statbucket_statsd_received_total{transport="udp"}\`) and counted as dropped: ${dropsText(udp.dropped)} (\`statbucket_statsd_dropped_total\`); the host's UDP \`RcvbufErrors\` rose by ${fmt(udp.hostUdpRcvbufErrors)} datagrams (the kernel's receive buffer was full: lost before the service could read them; host-wide).` +
+    `UDP: the service read ${fmt(udp.received)} of the ${fmt(udp.sent)} lines sent (\`statbucket_statsd_received_total{transport="udp"}\`): ${fmt(udp.sent - udp.received)} never reached it, and the host's UDP \`RcvbufErrors\` rose by ${fmt(udp.hostUdpRcvbufErrors)} datagrams (host-wide: datagrams the kernel dropped because the socket's receive buffer was full${isNum(sd.hostRmemMaxBytes) ? `, at most 2 × net.core.rmem_max = ${bytes(2 * sd.hostRmemMaxBytes)} here` : ''}); of what it read it counted as dropped: ${dropsText(udp.dropped)} (\`statbucket_statsd_dropped_total\`).` +
       ` TCP: ${fmt(tcp.received)} lines read, dropped: ${dropsText(tcp.dropped)}${tcp.clientErrors ? `; **${fmt(tcp.clientErrors)} client errors** (${tcp.firstClientError})` : ''}. Service RSS peak during the section ${bytes(sd.rssPeakBytes)}.`
   ]
   return out

@@ -5,6 +5,7 @@
 import { fork } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import fs from 'node:fs'
+import os from 'node:os'
 import { fileURLToPath } from 'node:url'
 import { dailySum } from './bench-ingest.js'
 import { packageVersion } from './bench-env.js'
@@ -131,6 +132,7 @@ async function measuredRun ({ db, server, token, protocol, prefix, clients, seco
     firstClientError: firstError,
     clientCores: clientCpuMs / 1000 / sendSeconds,
     databaseCores: dbCpuBefore !== null && dbCpuAfter !== null ? (dbCpuAfter - dbCpuBefore) / 1000 / appliedSeconds : null,
+    machineCores: os.cpus().length,
     machineBusy: machineBefore && machineAfter ? (machineAfter.busy - machineBefore.busy) / (machineAfter.total - machineBefore.total) : null,
     received: (metricsAfter.received[protocol] ?? 0) - (metricsBefore.received[protocol] ?? 0),
     dropped: counterDelta(metricsBefore.dropped, metricsAfter.dropped),
@@ -147,7 +149,7 @@ const fmtN = n => Math.round(n).toLocaleString('en-US')
  * read the sums back); dbPid: the embedded database's process, for its CPU
  * (null: not measured). → figures.statsd
  */
-export async function benchStatsd ({ uri, dbName, db, dbPid = null, seconds, warmupSeconds, clients = 1, log }) {
+export async function benchStatsd ({ uri, dbName, db, dbPid = null, seconds, warmupSeconds, clients = 2, log }) {
   const token = randomBytes(12).toString('hex')
   const flushIntervalMs = 1000 // STATSD_FLUSH_INTERVAL_MS, the default
   // the sums stop changing at most a flush interval after the last line read; allow for a slow write too
@@ -191,7 +193,9 @@ export async function benchStatsd ({ uri, dbName, db, dbPid = null, seconds, war
       exit: exit.signal ?? exit.code,
       tcp: { ...tcp, ...runFigures({ sent: tcp.sent, stored: tcpStored, settled: tcp.settled, sendSeconds: tcp.sendSeconds, appliedSeconds: tcp.appliedSeconds, serviceCpuMs: tcp.serviceCpuMs }) },
       udp: { ...udp, ...runFigures({ sent: udp.sent, stored: udpStored, settled: udp.settled, sendSeconds: udp.sendSeconds, appliedSeconds: udp.appliedSeconds, serviceCpuMs: udp.serviceCpuMs }) },
-      rssPeakBytes: rssPeak
+      rssPeakBytes: rssPeak,
+      // the most a socket's receive buffer may be asked (statbucket asks 8 MiB for UDP; Linux grants at most this, doubled)
+      hostRmemMaxBytes: Number(readText('/proc/sys/net/core/rmem_max')) || null
     }
     log(`  TCP: ${fmtN(figures.tcp.appliedPerS)} lines/s applied, ${fmtN(figures.tcp.linesPerCoreS)} lines/s per core of service CPU, ${fmtN(figures.tcp.lost)} lost`)
     log(`  UDP: ${fmtN(figures.udp.sent)} sent, ${fmtN(figures.udp.stored)} stored, ${fmtN(figures.udp.lost)} lost (${figures.udp.lossPct?.toFixed(2)} %)`)

@@ -116,6 +116,40 @@ describe('markdown', () => {
   })
 })
 
+describe('the statsd section', () => {
+  const run = (over) => ({ maxBufferSize: 8192, offeredRate: null, sent: 1_000_000, stored: 1_000_000, lost: 0, lossPct: 0, sentPerS: 500_000, appliedPerS: 450_000, cpuUsPerLine: 1.1, linesPerCoreS: 900_000, received: 1_000_000, dropped: {}, serviceCores: 0.5, clientCores: 0.9, databaseCores: 0.1, machineBusy: 0.9, machineCores: 2, hostUdpRcvbufErrors: 0, clientErrors: 0, ...over })
+  const statsd = {
+    client: 'hot-shots 17.1.1',
+    metrics: 100,
+    clients: 2,
+    seconds: 8,
+    flushIntervalMs: 1000,
+    tcp: run({}),
+    udp: run({ maxBufferSize: 1432, offeredRate: 500_000, stored: 970_000, lost: 30_000, lossPct: 3, received: 970_000, dropped: { overload: 5 }, hostUdpRcvbufErrors: 545 }),
+    rssPeakBytes: 120e6
+  }
+
+  it('judges lines/s per core and TCP loss only when it ran', () => {
+    const rows = evaluateTargets({ env, statsd }).filter(t => t.key.startsWith('statsd'))
+    expect(rows.map(t => [t.key, t.value, t.met])).toEqual([['statsdTcpPerCore', 900_000, true], ['statsdTcpLost', 0, true]])
+    const lossy = evaluateTargets({ env, statsd: { ...statsd, tcp: run({ lost: 1 }) } }).find(t => t.key === 'statsdTcpLost')
+    expect(lossy.met).toBe(false)
+    expect(evaluateTargets({ env }).some(t => t.key.startsWith('statsd'))).toBe(false)
+  })
+
+  it('prints both transports side by side, with the drops and where the CPU went', () => {
+    const md = renderMarkdown({ env, statsd })
+    expect(md).toMatch(/\| StatsD over TCP \(hot-shots\): applied lines\/s per core of service CPU \| ≥ 100,000 lines\/s \| 900,000 lines\/s \| yes \|/)
+    expect(md).toMatch(/\| StatsD over TCP: lines lost .* \| ≤ 0 \| 0 \| yes \|/)
+    expect(md).toMatch(/\| TCP as fast as the service reads \(maxBufferSize 8,192\) \| 1,000,000 \| 500,000 \| 450,000 \| 1\.10 µs \| 900,000 \| 1,000,000 \| 0 \(0\.00 %\) \|/)
+    expect(md).toMatch(/\| UDP at the rate TCP reached \(maxBufferSize 1,432, 500,000 lines\/s offered\) \| .* \| 970,000 \| 30,000 \(3\.00 %\) \|/)
+    expect(md).toMatch(/read 970,000 of the 1,000,000 lines sent .*: 30,000 never reached it/)
+    expect(md).toMatch(/counted as dropped: overload 5/)
+    expect(md).toMatch(/RcvbufErrors` rose by 545 datagrams/)
+    expect(md).toMatch(/service 0\.50 cores, hot-shots 0\.90, database 0\.10; the machine was 90 % busy \(0\.30 cores of it other processes\)/)
+  })
+})
+
 describe('the talk\'s targets', () => {
   const talk = {
     metrics: 100,
