@@ -17,7 +17,7 @@ import { parseTarget, TargetSyntaxError } from '../graphite/target-parser.js'
 import { expandSchema, findSchema, functionsSchema, renderSchema, tagsSchema, versionSchema } from '../schemas/graphite.js'
 
 export const GRAPHITE_VERSION = '1.1.10'
-// DESIGN: counters are summed when several minutes become one point
+// counters are summed when several minutes become one point (docs/decisions.md, "Graphite: sum is the default consolidation")
 export const DEFAULT_CONSOLIDATION = 'sum'
 const UTC_NAMES = new Set(['utc', 'etc/utc', 'gmt', 'etc/gmt', 'z'])
 
