@@ -10,7 +10,7 @@ import { planRanges } from '../../src/bucket/range-plan.js'
 import { horizonsFor } from '../../src/bucket/retention-horizons.js'
 import { loadConfig } from '../../src/config.js'
 import { timeZone } from '../../src/bucket/time-zone.js'
-import { localParts, localYearStart } from '../../src/bucket/local-time.js'
+import { parseYtdQuery } from '../../src/routes/query-params.js'
 import { planLocalSeries, planLocalYtd } from '../../src/bucket/local-plans.js'
 
 /** The zone of the local-time reads: +05:45, so every local day and month edge needs hours and quarter-hours */
@@ -116,9 +116,8 @@ function localPlan (q, now) {
   const zone = timeZone(q.tz)
   const opts = { maxPoints: Infinity, horizons: horizons(q.metric, now), layout: hierarchicalLayout }
   if (q.year === undefined) return planLocalSeries(q.metric, zone, q.from, q.to, q.step, opts).plan
-  const yearEnd = localYearStart(zone, q.year + 1) - 1
-  const asOf = localParts(zone, now).year === q.year ? now : yearEnd
-  return planLocalYtd(q.metric, zone, localYearStart(zone, q.year), asOf, opts).plan
+  const { asOf, yearStart } = parseYtdQuery({ year: String(q.year) }, { now, zone })
+  return planLocalYtd(q.metric, zone, yearStart, asOf, opts).plan
 }
 
 /** Documents the store reads for a query (the reader's own plan), averaged over `samples` */

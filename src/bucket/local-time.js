@@ -9,7 +9,7 @@
 // offset in use since 1979 is a whole number of quarter-hours). The zone
 // (time-zone.js) supplies offsets and transitions; the rest is arithmetic
 // on a constant offset between transitions. Pure.
-import { DAY_MS, HOUR_MS, MINUTE_MS, addMonths, ceilToStep, floorToStep, monthLabel, nextStep, startOfDay, startOfMonth } from './time.js'
+import { DAY_MS, HOUR_MS, MINUTE_MS, addMonths, floorToStep, monthLabel, nextStep, startOfDay, startOfMonth } from './time.js'
 
 /** Steps whose boundaries are the UTC ones in every zone */
 export const isZoneFree = step => step === 'minute' || step === 'quarter-hour'
@@ -74,17 +74,11 @@ export function nextLocalBoundary (zone, t, step) {
 }
 
 /** The last boundary of `step` in `zone` at or before t */
-export function floorLocalBoundary (zone, t, step) {
+function floorLocalBoundary (zone, t, step) {
   if (isZoneFree(step) || zone.isUtc) return floorToStep(t, step)
   let last = nextLocalBoundary(zone, t - LOOKBACK_MS[step], step)
   for (let b = nextLocalBoundary(zone, last, step); b <= t; b = nextLocalBoundary(zone, b, step)) last = b
   return last
-}
-
-/** The first boundary of `step` in `zone` at or after t */
-export function ceilLocalBoundary (zone, t, step) {
-  if (isZoneFree(step) || zone.isUtc) return ceilToStep(t, step)
-  return nextLocalBoundary(zone, t - 1, step)
 }
 
 /**

@@ -13,7 +13,7 @@ import { makeSeries } from './series.js'
 const PAGE = 1000
 
 /** The tiers a series is read at, finest first, as whisper archives: the series step and its seconds */
-export const TIERS = Object.freeze([
+const TIERS = Object.freeze([
   { step: 'minute', seconds: 60, what: 'one-minute' },
   { step: 'quarter-hour', seconds: 900, what: 'quarter-hour' },
   { step: 'day', seconds: 86_400, what: 'one-day' }
@@ -24,7 +24,7 @@ export const TIERS = Object.freeze([
  * whole window (horizons, bucket/retention-horizons.js) and whose points fit
  * in maxPoints. → { tier, start, end, points } or null
  */
-export function nativeTier (startTime, endTime, horizonsList, maxPoints) {
+function nativeTier (startTime, endTime, horizonsList, maxPoints) {
   for (const tier of TIERS) {
     const window = minuteWindow(startTime, endTime, tier.seconds)
     if (window.points > maxPoints) continue

@@ -4,7 +4,8 @@
 // null (no document for that day) is a gap in the line over a hatched band;
 // zero is a line on 0. A value with no neighbour is drawn as a dot, since a
 // line of one point would not show.
-import { formatNumber, formatTime } from './ranges.js'
+import { formatNumber } from './ranges.js'
+import { formatIn } from './zone.js'
 import { AXIS_FONT, INCRS, MONTHS, labelSpace, tickLabels } from './time-axis.js'
 
 const UPlot = globalThis.uPlot
@@ -117,7 +118,7 @@ export function createSeriesChart (el, zone = () => 'UTC') {
       scales: { x: { time: true } },
       cursor: { drag: { x: true, y: false } },
       series: [
-        { label: `time (${tz})`, value: (u, v) => (v === null || v === undefined ? '—' : formatTime(v, tz)) },
+        { label: `time (${tz})`, value: (u, v) => (v === null || v === undefined ? '—' : formatIn(tz, v)) },
         ...metrics.map((name, i) => ({
           label: name,
           stroke: colors[i],

@@ -3,7 +3,7 @@
 import { getYtd } from './api.js'
 import { createSeriesChart, createYtdChart } from './charts.js'
 import { createMetricPicker } from './metric-picker.js'
-import { PRESETS, formatNumber, formatTime, fromInputValue, presetWindow, toInputValue, windowYear } from './ranges.js'
+import { PRESETS, formatNumber, fromInputValue, presetWindow, toInputValue, windowYear } from './ranges.js'
 import { readSeries } from './series-read.js'
 import { fitStep } from './step-fit.js'
 import { formatIn, isZone, viewerZone, zoneNames } from './zone.js'
@@ -96,10 +96,10 @@ async function loadCharts () {
       valuesList: ok.map(r => r.answer.values)
     })
     $('step').options[0].textContent = state.step === 'auto' ? `auto (${first.step})` : 'auto'
-    $('series-title').textContent = `${formatTime(first.from, state.tz)} → ${formatTime(first.to, state.tz)}`
+    $('series-title').textContent = `${formatIn(state.tz, first.from)} → ${formatIn(state.tz, first.to)}`
   } else {
     seriesChart.clear()
-    $('series-title').textContent = `${formatTime(window.from, state.tz)} → ${formatTime(window.to, state.tz)}`
+    $('series-title').textContent = `${formatIn(state.tz, window.from)} → ${formatIn(state.tz, window.to)}`
   }
   const summary = ok.length ? `${ok[0].answer.timestamps.length.toLocaleString('en-US')} points per metric at step ${ok[0].answer.step}` : ''
   const errors = failed.map(r => `${r.metric}: ${r.error.message}`).join(' · ')

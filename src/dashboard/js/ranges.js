@@ -1,5 +1,5 @@
 // Time ranges in the zone the dashboard shows (zone.js). Pure functions.
-import { formatIn, instantOf, partsIn } from './zone.js'
+import { instantOf, partsIn } from './zone.js'
 
 const MINUTE = 60_000
 const HOUR = 60 * MINUTE
@@ -38,11 +38,6 @@ export function toInputValue (ms, tz = 'UTC') {
 export function fromInputValue (text, tz = 'UTC') {
   const m = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::\d{2})?$/.exec(text)
   return m ? instantOf(tz, Number(m[1]), Number(m[2]), Number(m[3]), Number(m[4]), Number(m[5])) : NaN
-}
-
-/** 'YYYY-MM-DD HH:MM' and the zone's short name */
-export function formatTime (ms, tz = 'UTC') {
-  return formatIn(tz, ms)
 }
 
 const formatter = new Intl.NumberFormat('en-US', { maximumFractionDigits: 6 })
