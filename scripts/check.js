@@ -5,7 +5,7 @@
 // `--help` for usage.
 import { pathToFileURL } from 'node:url'
 import { parseArgs } from 'node:util'
-import { MongoClient } from 'mongodb'
+import { connectCommandDatabase } from '../src/db/command-database.js'
 import { ConfigError, loadConfig } from '../src/config.js'
 import { LAYOUTS } from '../src/bucket/layouts.js'
 import { runCheck } from './lib/check-run.js'
@@ -30,7 +30,9 @@ Options:
   --progress-every S   print progress to stderr every S seconds (default 5)
   --help               this text
 
-Reads the service's environment: MONGODB_URI, MONGODB_DB, BUCKET_LAYOUT,
+Reads the service's environment: MONGODB_URI (unset: the embedded database
+of the statbucket running on STATBUCKET_DATA_DIR, or that database opened
+by this command when none runs), MONGODB_DB, BUCKET_LAYOUT,
 WRITE_TIMEOUT_MS (how long a cross-document mismatch must hold unchanged
 before it counts), the retention settings (days past the daily horizon have
 no daily document, by design).
@@ -94,7 +96,6 @@ export async function main (argv = process.argv.slice(2), { env = process.env, o
     args = parse(argv)
     if (args.help) { out.write(HELP); return 0 }
     config = loadConfig(env)
-    if (!config.mongodbUri) throw new ConfigError('MONGODB_URI', 'is required: the database to check')
   } catch (e) {
     if (e instanceof UsageError || e instanceof ConfigError) {
       err.write(`check: ${e.message}\n${e instanceof UsageError ? 'See --help.\n' : ''}`)
@@ -102,10 +103,11 @@ export async function main (argv = process.argv.slice(2), { env = process.env, o
     }
     throw e
   }
-  const client = new MongoClient(config.mongodbUri, { serverSelectionTimeoutMS: 10_000, appName: 'statbucket-check' })
+  let database = null
   try {
-    await client.connect()
-    const db = client.db(config.mongodbDb)
+    database = await connectCommandDatabase({ config, env, appName: 'statbucket-check' })
+    err.write(`check: using ${database.description}\n`)
+    const db = database.client.db(config.mongodbDb)
     const collections = { daily: db.collection(LAYOUTS[config.bucketLayout].collection), monthly: db.collection('monthly') }
     let lastProgress = Date.now()
     const summary = await runCheck(collections, {
@@ -129,7 +131,7 @@ export async function main (argv = process.argv.slice(2), { env = process.env, o
     err.write(`check failed: ${e.message}\n`)
     return 1
   } finally {
-    await client.close().catch(() => {})
+    await database?.close().catch(() => {})
   }
 }
 

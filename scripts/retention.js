@@ -4,7 +4,7 @@
 // runs alongside the service's own pass. `--help` for usage.
 import { pathToFileURL } from 'node:url'
 import { parseArgs } from 'node:util'
-import { MongoClient } from 'mongodb'
+import { connectCommandDatabase } from '../src/db/command-database.js'
 import { systemClock } from '../src/clock.js'
 import { ConfigError, loadConfig } from '../src/config.js'
 import { LAYOUTS } from '../src/bucket/layouts.js'
@@ -25,7 +25,9 @@ Options:
   --progress-every S   print progress to stderr every S seconds (default 5)
   --help               this text
 
-Reads the service's environment (MONGODB_URI, MONGODB_DB, BUCKET_LAYOUT,
+Reads the service's environment (MONGODB_URI — unset: the embedded database
+of the statbucket running on STATBUCKET_DATA_DIR, or that database opened by
+this command when none runs — MONGODB_DB, BUCKET_LAYOUT,
 MINUTE_RETENTION_DAYS, DAILY_RETENTION_DAYS, RETENTION_RULES, RETENTION_RATE).
 Exit codes: 0 pass complete, 1 not complete (lease held elsewhere, lost, a
 database error) or documents left because their monthly total disagrees or
@@ -70,7 +72,6 @@ export async function main (argv = process.argv.slice(2), { env = process.env, o
     args = parse(argv)
     if (args.help) { out.write(HELP); return 0 }
     config = loadConfig(env)
-    if (!config.mongodbUri) throw new ConfigError('MONGODB_URI', 'is required: the database to apply retention to')
   } catch (e) {
     if (e instanceof UsageError || e instanceof ConfigError) {
       err.write(`retention: ${e.message}\n${e instanceof UsageError ? 'See --help.\n' : ''}`)
@@ -78,7 +79,7 @@ export async function main (argv = process.argv.slice(2), { env = process.env, o
     }
     throw e
   }
-  const client = new MongoClient(config.mongodbUri, { serverSelectionTimeoutMS: 10_000, appName: 'statbucket-retention' })
+  let database = null
   let lastProgress = Date.now()
   const logger = { info () {}, warn: (o, msg) => err.write(`retention: ${msg}${o?.ids ? ` ${o.ids.join(' ')}` : ''}${o?.err ? ` ${o.err.message}` : ''}\n`) }
   let job = null
@@ -86,8 +87,9 @@ export async function main (argv = process.argv.slice(2), { env = process.env, o
   signals.once?.('SIGINT', stop)
   signals.once?.('SIGTERM', stop)
   try {
-    await client.connect()
-    const db = client.db(config.mongodbDb)
+    database = await connectCommandDatabase({ config, env, appName: 'statbucket-retention' })
+    err.write(`retention: using ${database.description}\n`)
+    const db = database.client.db(config.mongodbDb)
     job = createRetentionForDb({
       db,
       collections: { daily: db.collection(LAYOUTS[config.bucketLayout].collection), monthly: db.collection('monthly'), metrics: db.collection('metrics') },
@@ -119,7 +121,7 @@ export async function main (argv = process.argv.slice(2), { env = process.env, o
   } finally {
     signals.off?.('SIGINT', stop)
     signals.off?.('SIGTERM', stop)
-    await client.close().catch(() => {})
+    await database?.close().catch(() => {})
   }
 }
 

@@ -1,13 +1,11 @@
 // Entry point: configuration, the database (MONGODB_URI or the embedded
 // default), the app, listening, and a graceful close on SIGTERM/SIGINT.
 import closeWithGrace from 'close-with-grace'
-import { fileURLToPath } from 'node:url'
 import pino from 'pino'
 import { buildApp, defaultLogger } from './app.js'
 import { ConfigError, loadConfig } from './config.js'
 import { describeStartupFailure } from './startup-failure.js'
-
-const projectRoot = fileURLToPath(new URL('..', import.meta.url))
+import { embeddedDataDir } from './db/embedded-address.js'
 
 /** One line naming the cause and the fix; the stack only at LOG_LEVEL=debug */
 function failToStart (err, config) {
@@ -27,7 +25,7 @@ async function main () {
   }
   const log = pino(defaultLogger(config.logLevel))
 
-  const dataDir = process.env.STATBUCKET_DATA_DIR || `${projectRoot}data`
+  const dataDir = embeddedDataDir()
   let embedded = null
   if (!config.mongodbUri) {
     const { startEmbeddedMongo } = await import('./db/embedded.js')

@@ -30,6 +30,18 @@ export function parseIsoWithZone (text) {
   return Number.isFinite(ms) ? ms : null
 }
 
+// The JSON API takes epoch milliseconds; a number below this (1973-03-03 in
+// ms, year 5138 in seconds) is far likelier epoch seconds: refused, not read
+// as a time in 1970 (docs/decisions.md, "Epoch seconds are refused").
+export const MIN_PLAUSIBLE_EPOCH_MS = 1e11
+
+/** Why a number given as epoch ms cannot be one (a message), or null when it is plausible */
+export function epochMsProblem (n) {
+  if (n >= MIN_PLAUSIBLE_EPOCH_MS) return null
+  const asSeconds = n >= 1e8 ? `; read as epoch seconds it would be ${new Date(n * 1000).toISOString()}: multiply by 1000` : ''
+  return `${n} is not epoch milliseconds (a number below ${MIN_PLAUSIBLE_EPOCH_MS}, before 1973): this API takes epoch milliseconds or an ISO-8601 time with Z or an offset${asSeconds}`
+}
+
 /** Event `ts`: ISO string with zone, or integer epoch ms. null when invalid. */
 export function parseEventTime (ts) {
   if (typeof ts === 'number') {

@@ -15,6 +15,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { startJavaServer } from './java-server.js'
+import { embeddedDataDir, publishEmbeddedAddress } from './embedded-address.js'
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url))
 const noop = () => {}
@@ -22,11 +23,26 @@ const quietLogger = { debug: noop, info: noop, warn: noop, error: noop }
 const MODES = ['auto', 'mongod', 'java']
 
 /**
+ * A persistent database publishes its address in its data directory while it
+ * runs (./embedded-address.js), so the maintenance commands can reach it.
  * @returns {Promise<{ uri: string, backend: 'mongod' | 'mongo-java-server', stop: () => Promise<void> }>}
  */
-export async function startEmbeddedMongo ({
+export async function startEmbeddedMongo (options = {}) {
+  const db = await startFirstAvailable(options)
+  if (!options.persistent) return db
+  const dataDir = options.dataDir ?? embeddedDataDir()
+  let unpublish = () => {}
+  try {
+    unpublish = publishEmbeddedAddress(dataDir, db)
+  } catch (err) {
+    (options.logger ?? quietLogger).warn({ err: err.message, dataDir }, 'could not record the embedded database\'s address: npm run check and retention will not find it')
+  }
+  return { ...db, stop: async () => { unpublish(); await db.stop() } }
+}
+
+async function startFirstAvailable ({
   persistent = false,
-  dataDir = path.join(ROOT, 'data'),
+  dataDir = embeddedDataDir(),
   logger = quietLogger,
   downloadTimeoutMs = 60_000
 } = {}) {

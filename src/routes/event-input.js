@@ -1,7 +1,7 @@
 // From schema-valid JSON event bodies to events { metric, value, time }:
 // the default value, the time of receipt, and the parsing of `ts`. Pure;
 // the rules every event must meet are the ingest service's (src/services/event-rules.js).
-import { parseEventTime } from '../bucket/time.js'
+import { epochMsProblem, parseEventTime } from '../bucket/time.js'
 
 /** How a message names a field of the i-th event of a body of `count` */
 export function eventPath (count) {
@@ -16,6 +16,8 @@ export function toEvents (list, now) {
     const { metric, value = 1, ts } = list[i]
     let time = now
     if (ts !== undefined) {
+      const unitProblem = typeof ts === 'number' ? epochMsProblem(ts) : null
+      if (unitProblem) return { error: { path: path(i, 'ts'), message: unitProblem } }
       time = parseEventTime(ts)
       if (time === null) return { error: { path: path(i, 'ts'), message: `${JSON.stringify(ts)} is not a valid time (ISO-8601 with Z or an offset, or epoch milliseconds from 1970 on)` } }
     }

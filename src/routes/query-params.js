@@ -1,6 +1,6 @@
 // Query strings arrive as strings (no coercion) and are parsed here, in one place.
 import { BadRequestError, withDetails } from '../errors.js'
-import { DAY_MS, STEPS, countPoints, parseQueryTime, utcParts } from '../bucket/time.js'
+import { DAY_MS, STEPS, countPoints, epochMsProblem, parseQueryTime, utcParts } from '../bucket/time.js'
 import { seriesWindow } from '../bucket/results.js'
 import { defaultStep, finestKeptStep, isKept, keptFrom } from '../bucket/detail-kept.js'
 import { timeZone } from '../bucket/time-zone.js'
@@ -14,6 +14,8 @@ function bad (param, message) {
 
 function time (query, param) {
   if (query[param] === undefined) return undefined
+  const unitProblem = /^\d+$/.test(query[param]) ? epochMsProblem(Number(query[param])) : null
+  if (unitProblem) throw bad(param, unitProblem)
   const ms = parseQueryTime(query[param])
   if (ms === null) throw bad(param, 'must be epoch milliseconds or an ISO-8601 time with Z or an offset')
   return ms

@@ -51,6 +51,8 @@ const badBodies = [
   ['a null value', () => raw({ metric: 'a', value: null }), 400, /value/],
   ['a ts without a zone', () => raw({ metric: 'a', ts: '2026-11-21T10:00:00' }), 400, /ts.*Z or an offset/],
   ['an unparsable ts', () => raw({ metric: 'a', ts: 'yesterday' }), 400, /ts/],
+  ['a ts in epoch seconds', () => raw([{ metric: 'ok.a', ts: 1795500000000 }, { metric: 'ok.a', ts: 1795500000 }]), 400, /^events\[1\]\.ts: 1795500000 is not epoch milliseconds .*: multiply by 1000$/],
+  ['a ts of 0', () => raw({ metric: 'ok.a', ts: 0 }), 400, /^event\.ts: 0 is not epoch milliseconds/],
   ['an impossible date', () => raw({ metric: 'a', ts: '2026-02-30T10:00:00Z' }), 400, /not a valid time/],
   ['a fractional epoch', () => raw({ metric: 'a', ts: 1.5 }), 400, /ts: must be string or integer/],
   ['a ts too far ahead', () => raw({ metric: 'a', ts: NOW + 301_000 }), 400, /MAX_FUTURE_MS/],
@@ -62,7 +64,12 @@ const badBodies = [
 ]
 
 const badQueries = [
-  ['from ≥ to', '/v1/metrics/ok.a/series?from=2000&to=1000', 400, /from: must be before to/],
+  ['from ≥ to', '/v1/metrics/ok.a/series?from=1795500060000&to=1795500000000', 400, /from: must be before to/],
+  ['epoch seconds for from and to', '/v1/metrics/ok.a/series?from=1795500000&to=1796400000', 400, /^from: 1795500000 is not epoch milliseconds \(a number below 100000000000, before 1973\): this API takes epoch milliseconds or an ISO-8601 time with Z or an offset; read as epoch seconds it would be 2026-11-24T\d\d:\d\d:00\.000Z: multiply by 1000$/],
+  ['epoch seconds for to alone', '/v1/metrics/ok.a/series?to=1796400000', 400, /^to: 1796400000 is not epoch milliseconds/],
+  ['epoch seconds for a total', '/v1/metrics/ok.a/total?from=1795500000&to=1796400000000', 400, /^from: 1795500000 is not epoch milliseconds/],
+  ['epoch seconds for asOf', '/v1/metrics/ok.a/ytd?asOf=1795500000', 400, /^asOf: 1795500000 is not epoch milliseconds/],
+  ['a small number for from', '/v1/metrics/ok.a/series?from=0', 400, /^from: 0 is not epoch milliseconds \(a number below 100000000000, before 1973\): this API takes epoch milliseconds or an ISO-8601 time with Z or an offset$/],
   ['too many points', '/v1/metrics/ok.a/series?from=2026-11-01T00:00:00Z&to=2026-11-02T00:00:00Z&step=minute', 400, /1440 points.*MAX_POINTS = 100/],
   ['a bad step', '/v1/metrics/ok.a/series?step=week', 400, /^querystring\.step: must be one of minute, quarter-hour, hour, day, month$/],
   ['a bad from', '/v1/metrics/ok.a/series?from=tomorrow', 400, /from: must be epoch milliseconds or an ISO-8601/],
