@@ -95,6 +95,12 @@ export const operationExamples = {
       }
     }
   },
+  'DELETE /v1/metrics/{metric}': {
+    parameters: { metric: 'loadgen.m1' },
+    responses: {
+      200: { metric: 'loadgen.m1', deleted: { registry: 1, daily: 31, monthly: 2 } }
+    }
+  },
   'GET /v1/metrics/{metric}/total': {
     parameters: { metric: 'api.requests', from: '2026-11-20T10:30:00Z', to: '2026-11-21T10:30:00Z' },
     responses: {

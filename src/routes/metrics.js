@@ -1,15 +1,17 @@
-// GET /v1/metrics, …/series, …/ytd
+// GET /v1/metrics, …/series, …/total, …/ytd; DELETE /v1/metrics/:metric
 import { assembleSeries, assembleYtd } from '../bucket/results.js'
-import { BadRequestError, NotFoundError, withDetails } from '../errors.js'
+import { BadRequestError, NotFoundError, UnavailableError, isDatabaseError, withDetails } from '../errors.js'
 import { horizonsFor } from '../bucket/retention-horizons.js'
-import { listMetricsSchema, seriesSchema, totalSchema, ytdSchema } from '../schemas/queries.js'
+import { deleteMetricSchema, listMetricsSchema, seriesSchema, totalSchema, ytdSchema } from '../schemas/queries.js'
 import { parseSeriesQuery, parseTotalQuery, parseYtdQuery, parseZone, ytdRefusal } from './query-params.js'
 import { localSeriesValues, planLocalYtd } from '../bucket/local-plans.js'
 import { RangeRefusal, evaluatePlan, planRanges } from '../bucket/range-plan.js'
+import { createMetricDeletion } from '../store/metric-deletion.js'
 
 export default async function metricsRoutes (app) {
-  const { config, clock, registry, reader, layout } = app
+  const { config, clock, registry, reader, layout, writer } = app
   const horizonsOf = horizonsFor(config)
+  const deletion = createMetricDeletion(app.collections)
 
   async function requireMetric (metric) {
     if (!(await registry.exists(metric))) throw new NotFoundError(`no metric named "${metric}"`)
@@ -71,5 +73,25 @@ export default async function metricsRoutes (app) {
     const values = evaluatePlan(planned.plan, await reader.planDocs(planned.plan))
     const months = planned.months.map((month, i) => ({ month, total: values[i].value }))
     return { metric, year, tz: zone.name, asOf, total: months.reduce((sum, m) => sum + (m.total ?? 0), 0), months }
+  })
+
+  app.delete('/v1/metrics/:metric', { schema: deleteMetricSchema }, async (request, reply) => {
+    const { metric } = request.params
+    registry.forget(metric)
+    writer.forgetRegistryEntry(metric)
+    let deleted
+    try {
+      deleted = await deletion.deleteMetric(metric)
+    } catch (err) {
+      if (!isDatabaseError(err)) throw err
+      request.log.warn({ err, metric }, 'metric deletion interrupted by a database error')
+      reply.header('retry-after', 1)
+      throw new UnavailableError(`the database failed while deleting "${metric}", which may be partly deleted: send the DELETE again (it is idempotent)`)
+    }
+    // forgotten again: a write of this instance's that landed meanwhile may have cached it
+    registry.forget(metric)
+    writer.forgetRegistryEntry(metric)
+    request.log.info({ metric, deleted }, 'metric deleted')
+    return { metric, deleted }
   })
 }

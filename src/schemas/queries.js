@@ -139,3 +139,29 @@ export const totalSchema = {
     ...errorResponses(400, 401, 403, 404, 414, 429, 500, 503)
   }
 }
+
+export const deleteMetricSchema = {
+  summary: 'Delete a metric: its registry entry and every daily and monthly document',
+  description: 'Removes the metric from the registry, then its documents in bounded batches; answers once they are gone, with how many were deleted. Idempotent: deleting a metric that does not exist (or no longer does) answers 200 with zeros. Writes of the metric that arrive while it runs may survive (and register the metric again); writes after the answer create it anew.',
+  tags: ['metrics'],
+  params: metricParams,
+  response: {
+    200: {
+      type: 'object',
+      required: ['metric', 'deleted'],
+      properties: {
+        metric: { type: 'string' },
+        deleted: {
+          type: 'object',
+          required: ['registry', 'daily', 'monthly'],
+          properties: {
+            registry: { type: 'integer', description: 'registry entries deleted (0 or 1)' },
+            daily: { type: 'integer', description: 'daily documents deleted' },
+            monthly: { type: 'integer', description: 'monthly documents deleted' }
+          }
+        }
+      }
+    },
+    ...errorResponses(400, 401, 403, 414, 429, 500, 503)
+  }
+}

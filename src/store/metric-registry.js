@@ -61,6 +61,12 @@ export function createMetricRegistry ({ collection, maxMetrics }) {
       }
     },
 
+    /** A deleted metric: no longer counted or known here (a later write admits it again) */
+    forget (name) {
+      known.delete(name)
+      confirmed.delete(name)
+    },
+
     /** Whether a metric is in the registry (positive answers cached) */
     async exists (name) {
       if (confirmed.has(name)) return true

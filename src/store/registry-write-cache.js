@@ -28,6 +28,10 @@ export function createRegistryWriteCache ({ limit = 100_000, slackMs = LAST_SEEN
       })
       if (written.size > limit) written.delete(written.keys().next().value)
     },
+    /** A deleted registry entry: the next flush of `name` writes it again */
+    forget (name) {
+      written.delete(name)
+    },
     size: () => written.size
   }
 }

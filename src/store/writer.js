@@ -19,7 +19,7 @@ export function createWriter (collections, options) {
   const publish = (name, payload) => telemetry?.publish(name, payload)
   const registryCache = options.registryCache === undefined ? createRegistryWriteCache() : options.registryCache
   const runFlush = createFlushRunner(collections, { ...options, timers, registryCache, onFlushed: stats => publish('flushed', stats) })
-  return createWriteQueue({
+  const queue = createWriteQueue({
     ...options,
     timers,
     runFlush,
@@ -27,4 +27,7 @@ export function createWriter (collections, options) {
     onError: (err, what) => logger.error({ err }, `writer: ${what} threw`),
     canTake: unit => unit.idempotency && !keyedFlush ? 'Idempotency-Key needs transactions, which this deployment lacks' : null
   })
+  /** A deleted registry entry: the next flush naming the metric writes it again */
+  queue.forgetRegistryEntry = name => registryCache?.forget(name)
+  return queue
 }

@@ -1,0 +1,35 @@
+// Deleting a metric (README "Deleting a metric"; docs/decisions.md, "Deleting
+// a metric"): its registry entry, then its daily and monthly documents, a
+// bounded batch of ids at a time. Ids put the metric first and '/' cannot
+// occur in a name, so `name/` … `name/\uffff` holds exactly its documents.
+// Idempotent: a second call finds nothing and deletes nothing.
+
+const BATCH = 1000
+
+/** The _id range of one metric's bucket documents */
+export function metricIdRange (name) {
+  return { $gte: `${name}/`, $lt: `${name}/\uffff` }
+}
+
+/** collections: { daily, monthly, metrics } → { deleteMetric(name) → { registry, daily, monthly } } */
+export function createMetricDeletion (collections, { batchSize = BATCH } = {}) {
+  async function deleteDocuments (collection, name) {
+    let deleted = 0
+    for (;;) {
+      const ids = (await collection.find({ _id: metricIdRange(name) }, { projection: { _id: 1 } }).limit(batchSize).toArray()).map(d => d._id)
+      if (ids.length === 0) return deleted
+      deleted += (await collection.deleteMany({ _id: { $in: ids } })).deletedCount
+    }
+  }
+
+  return {
+    async deleteMetric (name) {
+      // the registry entry first: from then on the metric is not listed, and a write that
+      // lands meanwhile registers it again (its documents stay with it)
+      const registry = (await collections.metrics.deleteOne({ _id: name })).deletedCount
+      const daily = await deleteDocuments(collections.daily, name)
+      const monthly = await deleteDocuments(collections.monthly, name)
+      return { registry, daily, monthly }
+    }
+  }
+}
