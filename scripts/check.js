@@ -9,7 +9,7 @@ import { connectCommandDatabase } from '../src/db/command-database.js'
 import { ConfigError, loadConfig } from '../src/config.js'
 import { LAYOUTS } from '../src/bucket/layouts.js'
 import { runCheck } from './lib/check-run.js'
-import { dailyKeptFromFor } from '../src/bucket/retention-horizons.js'
+import { dailyKeptFromFor, minuteKeptFromFor } from '../src/bucket/retention-horizons.js'
 
 const HELP = `Usage: npm run check [-- options]
 
@@ -114,6 +114,7 @@ export async function main (argv = process.argv.slice(2), { env = process.env, o
       ...args,
       writeTimeoutMs: config.writeTimeoutMs,
       dailyKeptFrom: dailyKeptFromFor(config, Date.now()),
+      minuteKeptFrom: minuteKeptFromFor(config, Date.now()),
       onViolation (v, state) {
         out.write(`${v.id} ${v.field}: expected ${show(v.expected)}, found ${show(v.found)}${v.against ? ` (from ${v.against})` : ''}${state === 'found' ? '' : ` [${state}]`}${v.note ? ` ${v.note}` : ''}\n`)
       },

@@ -12,6 +12,7 @@
 import { setTimeout as sleepFor } from 'node:timers/promises'
 import { compareDay, monthlyDayRepair, verifyDaily, verifyMonthlyTotal } from './consistency.js'
 import { DAY_MS, addMonths, dayId, parseBucketId } from '../../src/bucket/time.js'
+import { QUARTER_HOUR_DETAIL } from '../../src/bucket/increments.js'
 
 const MAX_RETRIES = 20
 const BATCH = 500
@@ -24,18 +25,21 @@ const prefixRange = prefix => (prefix ? { $gte: prefix, $lt: `${prefix}\uffff` }
  *   rate (documents read per second, Infinity = unlimited), writeTimeoutMs,
  *   settleRounds (times a still-changing cross-document mismatch is watched again),
  *   dailyKeptFrom(metric) → first UTC day (ms) that still has daily documents, null = forever,
+ *   minuteKeptFrom(metric) → first UTC day (ms) whose documents ingest writes minutes to, null = forever
+ *     (an older day's minutes may lack events, so they never lower a total),
  *   clock { now() }, sleep(ms), onViolation(v, state), onProgress(summary)
  * → summary { monthly, daily, violations, repaired, unrepaired, unsettled }
  */
 export async function runCheck (collections, options) {
   const {
     repair = false, prefix = '', from = null, to = null, rate = Infinity, writeTimeoutMs,
-    settleRounds = 3, dailyKeptFrom = () => null, clock = { now: () => Date.now() },
+    settleRounds = 3, dailyKeptFrom = () => null, minuteKeptFrom = () => null, clock = { now: () => Date.now() },
     sleep = ms => sleepFor(ms), onViolation = () => {}, onProgress = () => {}
   } = options
   const { daily, monthly } = collections
   const summary = { monthly: 0, daily: 0, violations: 0, repaired: 0, unrepaired: 0, unsettled: 0 }
   const pending = [] // cross-document mismatches waiting to be confirmed
+  const verifyDay = doc => verifyDaily(doc, { minutesComplete: minutesComplete(doc, minuteKeptFrom) })
   const started = clock.now()
   let read = 0
 
@@ -97,7 +101,7 @@ export async function runCheck (collections, options) {
       const days = await daily.find({ ...dailyFilter(null, monthStart), _id: { $gte: dayId(metric, monthStart), $lt: dayId(metric, addMonths(monthStart, 1)) } }).toArray()
       summary.monthly++
       summary.daily += days.length
-      for (const doc of days) await checkOne(daily, doc, verifyDaily)
+      for (const doc of days) await checkOne(daily, doc, verifyDay)
       await checkOne(monthly, month, verifyMonthlyTotal)
       const byDay = new Map(days.map(d => [Number(d._id.slice(-2)), d]))
       const keptFrom = dailyKeptFrom(metric)
@@ -109,7 +113,7 @@ export async function runCheck (collections, options) {
         // past the daily horizon the monthly day is the truth: retention deleted the daily document, and
         // one there now was recreated by a backfilled event and holds only that (docs/decisions.md)
         if (keptFrom !== null && dayStart < keptFrom) continue
-        observe(pending, { metric, monthStart, monthlyId: month._id, day, dailyId: dayId(metric, monthStart + (day - 1) * DAY_MS), dailyTotal: doc ? dayTotal(doc) : null, monthlyValue: month.daily?.[day] })
+        observe(pending, { metric, monthStart, monthlyId: month._id, day, dailyId: dayId(metric, monthStart + (day - 1) * DAY_MS), dailyTotal: doc ? dayTotal(doc, verifyDay) : null, monthlyValue: month.daily?.[day] })
       }
       await pace(1 + days.length)
       onProgress(summary)
@@ -131,8 +135,8 @@ export async function runCheck (collections, options) {
         const full = await daily.findOne({ _id: doc._id })
         if (!full) continue
         summary.daily++
-        await checkOne(daily, full, verifyDaily)
-        observe(pending, { metric: doc.metric, monthStart: Date.UTC(doc.date.getUTCFullYear(), doc.date.getUTCMonth(), 1), monthlyId, day: doc.date.getUTCDate(), dailyId: doc._id, dailyTotal: dayTotal(full), monthlyValue: undefined })
+        await checkOne(daily, full, verifyDay)
+        observe(pending, { metric: doc.metric, monthStart: Date.UTC(doc.date.getUTCFullYear(), doc.date.getUTCMonth(), 1), monthlyId, day: doc.date.getUTCDate(), dailyId: doc._id, dailyTotal: dayTotal(full, verifyDay), monthlyValue: undefined })
       }
       await pace(batch.length)
       batch = []
@@ -147,7 +151,7 @@ export async function runCheck (collections, options) {
   }
 
   // 3. Cross-document mismatches: confirmed once unchanged for longer than a flush may take.
-  await settle(collections, pending, { repair, writeTimeoutMs, settleRounds, clock, sleep, report })
+  await settle(collections, pending, { repair, writeTimeoutMs, settleRounds, clock, sleep, report, verifyDay })
   onProgress(summary)
   return summary
 
@@ -157,13 +161,27 @@ export async function runCheck (collections, options) {
   }
 }
 
-/** A day's total as its finest tier says (a daily field that disagrees is its own violation) */
-function dayTotal (doc) {
-  const wrong = verifyDaily(doc).violations.find(v => v.field === 'daily')
-  return wrong ? wrong.expected : doc.daily
+/** Whether a daily document's minutes hold every event of its day: no `detail`, and the day inside the minute horizon */
+function minutesComplete (doc, minuteKeptFrom) {
+  if (doc.detail === QUARTER_HOUR_DETAIL) return false
+  const parsed = parseBucketId(doc._id)
+  const keptFrom = parsed ? minuteKeptFrom(parsed.metric) : null
+  return keptFrom === null || parsed.date >= keptFrom
 }
 
-async function settle ({ daily, monthly }, pending, { repair, writeTimeoutMs, settleRounds, clock, sleep, report }) {
+/**
+ * A day's total as the document vouches for it: its own `daily`, or what the
+ * check restores it to from a finer tier it trusts (a daily field that
+ * disagrees is its own violation). A total the check could not restore
+ * (left alone) counts as found.
+ */
+function dayTotal (doc, verifyDay) {
+  const { violations, repair } = verifyDay(doc)
+  const wrong = violations.find(v => v.field === 'daily')
+  return wrong && repair?.update.$inc?.daily !== undefined ? wrong.expected : doc.daily
+}
+
+async function settle ({ daily, monthly }, pending, { repair, writeTimeoutMs, settleRounds, clock, sleep, report, verifyDay }) {
   for (let round = 0; pending.length > 0 && round <= settleRounds; round++) {
     const due = Math.max(...pending.map(p => p.since)) + writeTimeoutMs + 1
     const wait = due - clock.now()
@@ -174,7 +192,7 @@ async function settle ({ daily, monthly }, pending, { repair, writeTimeoutMs, se
         daily.findOne({ _id: p.dailyId }),
         monthly.findOne({ _id: p.monthlyId }, { projection: { [`daily.${p.day}`]: 1 } })
       ])
-      const now = { ...p, dailyTotal: doc ? dayTotal(doc) : null, monthlyValue: month?.daily?.[p.day] }
+      const now = { ...p, dailyTotal: doc ? dayTotal(doc, verifyDay) : null, monthlyValue: month?.daily?.[p.day] }
       const mismatch = compareDay(now)
       if (!mismatch) continue // a flush completed meanwhile
       if (now.dailyTotal !== p.dailyTotal || now.monthlyValue !== p.monthlyValue) {

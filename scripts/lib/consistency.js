@@ -7,6 +7,7 @@
 // difference, conditioned on the exact values it was computed from, so a
 // concurrent increment (which moves every tier of a document at once) makes
 // the repair miss and be recomputed instead of being lost or doubled.
+import { QUARTER_HOUR_DETAIL } from '../../src/bucket/increments.js'
 
 /** Sums of many doubles differ in the last bits with the order of additions. */
 export function sameTotal (a, b, magnitude = 0) {
@@ -15,23 +16,30 @@ export function sameTotal (a, b, magnitude = 0) {
 
 const num = v => (typeof v === 'number' && Number.isFinite(v) ? v : null)
 
-/** The finest detail a daily document keeps: per hour, per quarter (0..3) sums and magnitudes */
-function finestOf (doc) {
-  // once downsampled, quarter-hours are the truth: minutes written after that (by a backfill) are partial
-  const downsampled = doc.detail === 'quarterHour' && doc.quarterHourly && typeof doc.quarterHourly === 'object'
-  if (!downsampled && doc.minute && typeof doc.minute === 'object') {
-    const quarters = Array.from({ length: 24 }, () => [0, 0, 0, 0])
-    const magnitude = Array.from({ length: 24 }, () => [0, 0, 0, 0])
-    for (const h in doc.minute) {
-      for (const m in doc.minute[h]) {
-        const v = num(doc.minute[h][m]) ?? 0
-        const q = Math.floor(Number(m) / 15)
-        quarters[h][q] += v
-        magnitude[h][q] += Math.abs(v)
-      }
+/** A daily document's minutes summed per hour and quarter (0..3), with magnitudes; null without a minute tier */
+function minuteQuarters (doc) {
+  if (!doc.minute || typeof doc.minute !== 'object') return null
+  const quarters = Array.from({ length: 24 }, () => [0, 0, 0, 0])
+  const magnitude = Array.from({ length: 24 }, () => [0, 0, 0, 0])
+  for (const h in doc.minute) {
+    for (const m in doc.minute[h]) {
+      const v = num(doc.minute[h][m]) ?? 0
+      const q = Math.floor(Number(m) / 15)
+      quarters[h][q] += v
+      magnitude[h][q] += Math.abs(v)
     }
-    return { source: 'minute', quarters, magnitude }
   }
+  return { quarters, magnitude }
+}
+
+/**
+ * The finest detail a daily document vouches for: per hour, per quarter
+ * (0..3) sums and magnitudes. Its minutes only while they hold every event
+ * of the day (minutesComplete); else its quarter-hours.
+ */
+function finestOf (doc, minutesComplete) {
+  const minutes = minutesComplete ? minuteQuarters(doc) : null
+  if (minutes) return { source: 'minute', ...minutes }
   if (doc.quarterHourly && typeof doc.quarterHourly === 'object') {
     const quarters = Array.from({ length: 24 }, () => [0, 0, 0, 0])
     const magnitude = Array.from({ length: 24 }, () => [0, 0, 0, 0])
@@ -51,8 +59,18 @@ function finestOf (doc) {
  * Verifies the tiers inside one daily document. → { violations, repair }
  * where repair = { filter, update } (null when nothing to do or nothing finer
  * to restore from).
+ *
+ * Ingest moves every tier of a document in one `$inc`, except that a day
+ * written past its minute horizon gets no minute (and says so with
+ * `detail: 'quarterHour'`): a finer tier can lack increments, never hold
+ * extra ones. So minutes are the truth only while they are complete
+ * (minutesComplete: no `detail`, and the day inside the metric's minute
+ * horizon — the caller knows the horizon). Otherwise the quarter-hours are,
+ * and the minutes are no evidence at all: they may lack increments of either
+ * sign (values may be negative corrections), so a repair never moves a tier
+ * on what they say (docs/decisions.md, "The lifecycle never destroys counts").
  */
-export function verifyDaily (doc) {
+export function verifyDaily (doc, { minutesComplete = doc.detail !== QUARTER_HOUR_DETAIL } = {}) {
   const violations = []
   const inc = {}
   const filter = { _id: doc._id }
@@ -64,21 +82,20 @@ export function verifyDaily (doc) {
     inc[field] = expected - (found ?? 0)
     filter[field] = foundRaw === undefined ? { $exists: false } : foundRaw
   }
-  const finest = finestOf(doc)
+  const finest = finestOf(doc, minutesComplete)
   if (!finest) {
-    // neither minute nor quarter-hour detail: only daily = Σ hourly can be checked
+    // neither complete minutes nor quarter-hour detail: only daily = Σ hourly can be checked
+    if (doc.minute !== undefined) {
+      // written before the quarter-hour tier, and its minutes may lack events: nothing to fill the tier from
+      violations.push({ id: doc._id, field: 'quarterHourly', expected: 'present', found: 'missing', note: 'its minutes may not hold every event (past the minute horizon): left alone' })
+      return { violations, repair: null }
+    }
     let sum = 0; let magnitude = 0
     for (const h in doc.hourly ?? {}) { const v = num(doc.hourly[h]) ?? 0; sum += v; magnitude += Math.abs(v) }
     note('daily', sum, doc.daily, magnitude)
     return finish(doc, violations, inc, filter)
   }
   const { source, quarters, magnitude } = finest
-  const unset = {}
-  if (source === 'quarterHourly' && doc.minute !== undefined) {
-    violations.push({ id: doc._id, field: 'minute', expected: 'absent (downsampled)', found: 'present' })
-    unset.minute = ''
-    filter.minute = { $exists: true }
-  }
   if (source === 'minute' && !doc.quarterHourly) {
     // the upgrade path: a document written before the quarter-hour tier existed
     const total = quarters.flat().reduce((a, b) => a + b, 0)
@@ -98,16 +115,15 @@ export function verifyDaily (doc) {
     note(`hourly.${h}`, hour, doc.hourly?.[h] ?? absentZero(hour), hourMagnitude)
   }
   note('daily', day, doc.daily, dayMagnitude)
-  return finish(doc, violations, inc, filter, unset)
+  return finish(doc, violations, inc, filter)
 }
 
 // A counter never written is absent (only preallocated documents hold zeros): absent = 0 is no violation.
 const absentZero = expected => (expected === 0 ? 0 : undefined)
 
-function finish (doc, violations, inc, filter, unset = {}) {
+function finish (doc, violations, inc, filter) {
   const update = {}
   if (Object.keys(inc).length > 0) update.$inc = inc
-  if (Object.keys(unset).length > 0) update.$unset = unset
   return { violations, repair: Object.keys(update).length > 0 ? { filter, update } : null }
 }
 

@@ -1,6 +1,14 @@
 // What one event adds, and what a request adds: pure maps of $inc fields.
 import { HOUR_MS, MINUTE_MS, bucketId, daysInMonth, describeDay, startOfDay, utcParts } from './time.js'
 
+/**
+ * The `detail` of a daily document whose minute tier does not hold every
+ * event of the day: written past the minute horizon (a backfill), or
+ * downsampled. Such a document vouches for its quarter-hours and coarser
+ * tiers only (docs/architecture.md, "Lifecycle").
+ */
+export const QUARTER_HOUR_DETAIL = 'quarterHour'
+
 /** Where an event's time falls: its day (see describeDay, cached in `days`), hour and minute. */
 function slotOf (time, days) {
   const dayStart = startOfDay(time)
@@ -25,9 +33,11 @@ function slotOf (time, days) {
 export function eventIncrements ({ metric, value, time }, layout, { keepsMinutes } = {}) {
   const { dayStart, day, hour, minute } = slotOf(time, null)
   const inc = { daily: value, [`hourly.${hour}`]: value, [`quarterHourly.${hour}.${Math.floor(minute / 15)}`]: value }
-  if (!keepsMinutes || keepsMinutes(metric, dayStart)) inc[layout.minuteField(hour, minute)] = value
+  const minutes = !keepsMinutes || keepsMinutes(metric, dayStart)
+  if (minutes) inc[layout.minuteField(hour, minute)] = value
   return {
-    daily: { id: bucketId(metric, day.dayKey), date: dayStart, inc },
+    // a day written without its minute (past the horizon) says so: its minutes no longer hold every event
+    daily: { id: bucketId(metric, day.dayKey), date: dayStart, inc, ...(minutes ? {} : { detail: QUARTER_HOUR_DETAIL }) },
     monthly: {
       id: bucketId(metric, day.monthKey),
       date: day.monthStart,
@@ -53,9 +63,10 @@ function documentIn (docs, id, metric, date) {
   return doc.inc
 }
 
-function addTo (docs, metric, { id, date, inc }) {
+function addTo (docs, metric, { id, date, inc, detail }) {
   const target = documentIn(docs, id, metric, date)
   for (const field in inc) target[field] = (target[field] ?? 0) + inc[field]
+  if (detail) docs.get(id).detail = detail
 }
 
 /**
@@ -81,6 +92,7 @@ export function buildWriteUnit (events, layout, { keepsMinutes } = {}) {
         dayField: `daily.${day.dayOfMonth}`,
         minutes: !keepsMinutes || keepsMinutes(metric, dayStart)
       }
+      if (!docs.minutes) unit.daily.get(bucketId(metric, day.dayKey)).detail = QUARTER_HOUR_DETAIL
       last.set(metric, docs)
     }
     const { daily, monthly, dayField } = docs

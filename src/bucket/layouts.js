@@ -25,10 +25,10 @@ export const hierarchicalLayout = Object.freeze({
   name: 'hierarchical',
   collection: 'daily',
   minuteField: (hour, minute) => HIERARCHICAL_MINUTE_FIELDS[hour * 60 + minute],
-  /** $inc map setting every counter of a day to +0 (preallocation) */
-  zeroIncrements () {
+  /** $inc map setting every counter of a day to +0 (preallocation); minutes false: the tiers above minutes only */
+  zeroIncrements (minutes = true) {
     const inc = dayTotalsZero()
-    for (const h of HOURS) for (const m of MINUTES) inc[`minute.${h}.${m}`] = 0
+    if (minutes) for (const h of HOURS) for (const m of MINUTES) inc[`minute.${h}.${m}`] = 0
     return inc
   },
   /** The 1440 minute counters of a day document, 0 where absent */
@@ -47,9 +47,9 @@ export const flatLayout = Object.freeze({
   name: 'flat',
   collection: 'daily_flat',
   minuteField: (hour, minute) => FLAT_MINUTE_FIELDS[hour * 60 + minute],
-  zeroIncrements () {
+  zeroIncrements (minutes = true) {
     const inc = dayTotalsZero()
-    for (let i = 0; i < 1440; i++) inc[`minute.${i}`] = 0
+    if (minutes) for (let i = 0; i < 1440; i++) inc[`minute.${i}`] = 0
     return inc
   },
   minutesOfDay (doc) {

@@ -38,6 +38,12 @@ export function dailyKeptFromFor (config, now) {
   return metric => horizons(metric, now).dailyFrom
 }
 
+/** minuteKeptFrom(metric) at `now`, for the check: the first day whose documents ingest writes minutes to */
+export function minuteKeptFromFor (config, now) {
+  const horizons = horizonsFor(config)
+  return metric => horizons(metric, now).minuteFrom
+}
+
 /** Names the settings in force: a change makes the next retention pass scan every metric from its first day */
 export function rulesFingerprint (config) {
   return JSON.stringify([config.minuteRetentionDays ?? null, config.dailyRetentionDays ?? null, config.retentionRules ?? []])

@@ -1,7 +1,9 @@
 // Probabilistic preallocation (docs/architecture.md, "Preallocation"): for an event, with probability p,
 // make sure the day after the event's day exists zero-filled (and the next
 // month's document when that day starts a month), off the request path.
-import { monthlyZeroIncrements } from '../bucket/increments.js'
+// Only the tiers ingest will write: a day past the metric's minute horizon
+// gets no minutes and says so (`detail`), as ingest's own writes there do.
+import { QUARTER_HOUR_DETAIL, monthlyZeroIncrements } from '../bucket/increments.js'
 import { DAY_MS, dayId, monthId, startOfDay, utcParts } from '../bucket/time.js'
 import { incrementUpdate } from './write-operations.js'
 
@@ -10,11 +12,14 @@ const MAX_RETRIES = 2
 /**
  * collections: { daily (the layout's collection), monthly }
  * options: layout, clock, random, probability, logger, telemetry (publishes 'preallocated'),
+ *   horizons(metric, now) → { minuteFrom } (bucket/retention-horizons.js; default: minutes kept forever),
  *   recentLimit (ids remembered as ensured), maxQueued (pending preallocations)
  */
 export function createPreallocator (collections, options) {
   const { layout, clock, random = Math.random, probability, logger, telemetry, recentLimit = 20_000, maxQueued = 2_000 } = options
+  const horizons = options.horizons ?? (() => ({ minuteFrom: null }))
   const dayZero = Object.freeze(layout.zeroIncrements())
+  const dayZeroWithoutMinutes = Object.freeze(layout.zeroIncrements(false))
   const recent = new Map() // id → true, in insertion order: a bounded "recently ensured" set
   const jobs = []
   let running = null
@@ -27,9 +32,9 @@ export function createPreallocator (collections, options) {
     return true
   }
 
-  async function upsertZeroFilled (collection, id, metric, date, inc) {
+  async function upsertZeroFilled (collection, id, metric, date, inc, detail) {
     // the same upsert as an increment: $inc of every counter by 0 fills holes and never overwrites a count
-    const { filter, update } = incrementUpdate(id, { metric, date, inc }).updateOne
+    const { filter, update } = incrementUpdate(id, { metric, date, inc, detail }).updateOne
     for (let attempt = 0; ; attempt++) {
       try {
         return await collection.updateOne(filter, update, { upsert: true })
@@ -42,7 +47,12 @@ export function createPreallocator (collections, options) {
 
   /** Ensures the zero-filled day document (and month document on the 1st); → documents written (1 or 2). */
   async function preallocateDay (metric, dayStart, kind = 'probabilistic') {
-    await upsertZeroFilled(collections.daily, dayId(metric, dayStart), metric, dayStart, dayZero)
+    const { minuteFrom } = horizons(metric, clock.now())
+    if (minuteFrom === null || dayStart >= minuteFrom) {
+      await upsertZeroFilled(collections.daily, dayId(metric, dayStart), metric, dayStart, dayZero)
+    } else {
+      await upsertZeroFilled(collections.daily, dayId(metric, dayStart), metric, dayStart, dayZeroWithoutMinutes, QUARTER_HOUR_DETAIL)
+    }
     telemetry?.publish('preallocated', { kind, collection: 'daily' })
     if (utcParts(dayStart).day !== 1) return 1
     await upsertZeroFilled(collections.monthly, monthId(metric, dayStart), metric, dayStart, monthlyZeroIncrements(dayStart))

@@ -8,12 +8,21 @@
 // monthly document holds), so a pass killed half-way leaves documents either
 // done or untouched and the next pass finds what is left. One pass at a time
 // across instances: it holds the `retention` lease, renewed while it runs.
+//
+// A pass downsamples from where the last complete one stopped, and every
+// FULL_SCAN_EVERY_MS (and after a change of settings or of this job's rules)
+// it scans every metric from its first day, so documents that appeared
+// behind its bound since (old data, a changed rule) are reached too
+// (docs/decisions.md, "Retention reaches back").
 import { setTimeout as sleepFor } from 'node:timers/promises'
 import { dayIdRange, downsampleScanFrom, retentionBounds } from '../bucket/retention-plan.js'
 import { monthId, parseBucketId, utcParts } from '../bucket/time.js'
 
 export const PROGRESS_ID = 'retention.progress'
 const DEFAULT_BATCH = 200
+export const FULL_SCAN_EVERY_MS = 7 * 86_400_000
+// bumped when what a pass does changes: the next pass then scans everything
+const JOB_VERSION = 2
 
 /**
  * collections: { daily, monthly, metrics, jobs }
@@ -24,8 +33,9 @@ const DEFAULT_BATCH = 200
  * rate: documents changed per second at most
  * clock: { now() }; sleep(ms, signal): the wait between batches (injected in tests)
  * onProgress({ metrics, downsampled, deleted, kept, unfilled, metric }): after each batch (awaited)
+ * fullScanEveryMs: how often a pass scans every metric from its first day
  */
-export function createRetentionJob ({ collections, horizonsFor, rulesFingerprint, lease, rate, clock, sleep = defaultSleep, logger, batchSize = DEFAULT_BATCH, onProgress }) {
+export function createRetentionJob ({ collections, horizonsFor, rulesFingerprint, lease, rate, clock, sleep = defaultSleep, logger, batchSize = DEFAULT_BATCH, onProgress, fullScanEveryMs = FULL_SCAN_EVERY_MS }) {
   if (!(rate > 0)) throw new TypeError('createRetentionJob: rate must be a positive number')
   const { daily, monthly, metrics, jobs } = collections
   const batch = Math.max(1, Math.min(batchSize, Math.floor(rate)))
@@ -44,9 +54,12 @@ export function createRetentionJob ({ collections, horizonsFor, rulesFingerprint
     const counts = { metrics: 0, downsampled: 0, deleted: 0, kept: 0, unfilled: 0 }
     const pacing = { started: clock.now(), changed: 0, renewedAt: clock.now() }
     let status = 'done'
+    let full = false
     try {
       const progress = await jobs.findOne({ _id: PROGRESS_ID })
-      const previousAt = progress?.rules === rulesFingerprint ? progress.completedAt?.getTime() : null
+      const sameRules = progress?.rules === rulesFingerprint && progress?.version === JOB_VERSION
+      full = !sameRules || !(progress?.fullScanAt instanceof Date) || now - progress.fullScanAt.getTime() >= fullScanEveryMs
+      const previousAt = full ? null : progress.completedAt?.getTime() ?? null
       const cursor = metrics.find({}, { projection: { _id: 1 } }).sort({ _id: 1 })
       try {
         for await (const { _id: metric } of cursor) {
@@ -59,12 +72,14 @@ export function createRetentionJob ({ collections, horizonsFor, rulesFingerprint
       }
       // a pass that left documents to downsample later must not let the next one start past them
       if (status === 'done' && counts.unfilled === 0) {
-        await jobs.updateOne({ _id: PROGRESS_ID }, { $set: { completedAt: new Date(now), rules: rulesFingerprint } }, { upsert: true })
+        const done = { completedAt: new Date(now), rules: rulesFingerprint, version: JOB_VERSION }
+        if (full) done.fullScanAt = new Date(now)
+        await jobs.updateOne({ _id: PROGRESS_ID }, { $set: done }, { upsert: true })
       }
     } finally {
       if (status !== 'lease_lost') await lease.release().catch(err => logger.warn({ err }, 'retention lease not released: it expires by itself'))
     }
-    return { status, ...counts, ms: clock.now() - pacing.started }
+    return { status, full, ...counts, ms: clock.now() - pacing.started }
   }
 
   async function metricPass (metric, now, previousAt, counts, pacing) {

@@ -3,15 +3,14 @@
 // (flush-executor.js) and the keyed transaction (idempotency-flush.js) both
 // send what this module builds.
 
-/** The update of a document's increments: upsert, $inc, metric/date on insert */
-export function incrementUpdate (id, { metric, date, inc }) {
-  return {
-    updateOne: {
-      filter: { _id: id },
-      update: { $inc: inc, $setOnInsert: { metric, date: new Date(date) } },
-      upsert: true
-    }
-  }
+/**
+ * The update of a document's increments: upsert, $inc, metric/date on insert,
+ * and `detail` when the increments leave a tier out (bucket/increments.js)
+ */
+export function incrementUpdate (id, { metric, date, inc, detail }) {
+  const update = { $inc: inc, $setOnInsert: { metric, date: new Date(date) } }
+  if (detail) update.$set = { detail }
+  return { updateOne: { filter: { _id: id }, update, upsert: true } }
 }
 
 /** The registry entry of a metric written now: first/last seen merged, last write set */

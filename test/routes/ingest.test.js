@@ -62,13 +62,13 @@ describe('POST /v1/events', () => {
     })
   })
 
-  it('writes no minute detail for a day past MINUTE_RETENTION_DAYS (90), every other tier as before', async () => {
+  it('writes no minute detail for a day past MINUTE_RETENTION_DAYS (90), every other tier as before, and marks that day\'s minutes as not holding every event', async () => {
     const old = NOW - 91 * 86_400_000 // Aug 22, 12:00
     const kept = NOW - 90 * 86_400_000 // Aug 23, 12:00: the oldest day still kept
     expect((await post([{ metric: 'mr.x', value: 2, ts: old + 61_000 }, { metric: 'mr.x', value: 3, ts: kept }])).statusCode).toBe(200)
     const docs = await collection('daily').find({ metric: 'mr.x' }, { projection: { metric: 0, date: 0 } }).sort({ _id: 1 }).toArray()
     expect(docs).toEqual([
-      { _id: 'mr.x/20260822', daily: 2, hourly: { 12: 2 }, quarterHourly: { 12: { 0: 2 } } },
+      { _id: 'mr.x/20260822', daily: 2, hourly: { 12: 2 }, quarterHourly: { 12: { 0: 2 } }, detail: 'quarterHour' },
       { _id: 'mr.x/20260823', daily: 3, hourly: { 12: 3 }, quarterHourly: { 12: { 0: 3 } }, minute: { 12: { 0: 3 } } }
     ])
     expect(await collection('monthly').findOne({ _id: 'mr.x/202608' })).toMatchObject({ monthly: 5, daily: { 22: 2, 23: 3 } })

@@ -90,16 +90,37 @@ describe('verifyDaily', () => {
     }))
   })
 
-  it('in a downsampled document the quarter-hours are the truth: minutes written back later are reported and dropped', () => {
+  it('in a downsampled document the quarter-hours are the truth: minutes written back later are no violation, and never lower a tier', () => {
     fc.assert(fc.property(events, fc.integer({ min: 1, max: 50 }), (evs, backfill) => {
       const [doc] = documentsFor(evs).daily
       const { minute, ...downsampled } = { ...doc, detail: 'quarterHour' }
       // an old event written with its minute after downsampling: every tier moved, minute holds it alone
       const written = applyRepair(downsampled, { filter: {}, update: { $inc: { 'minute.5.20': backfill, 'quarterHourly.5.1': backfill, 'hourly.5': backfill, daily: backfill } } })
-      const { violations, repair } = verifyDaily(written)
-      expect(violations).toEqual([{ id: doc._id, field: 'minute', expected: 'absent (downsampled)', found: 'present' }])
-      const { minute: gone, ...want } = written
-      expect(applyRepair(written, repair)).toEqual(want)
+      expect(verifyDaily(written)).toEqual({ violations: [], repair: null })
+      // a corrupted coarser tier is still found against the quarter-hours, not the partial minutes
+      const corrupted = applyRepair(written, { filter: {}, update: { $inc: { 'hourly.5': 3, daily: 3 } } })
+      const { violations, repair } = verifyDaily(corrupted)
+      expect(violations.map(v => v.field)).toEqual(['hourly.5', 'daily'])
+      expect(applyRepair(corrupted, repair)).toEqual(written)
+    }))
+  })
+
+  it('minutes that may lack events (past the minute horizon, or a day marked quarterHour) never lower a tier: the bug that zeroed backfilled days', () => {
+    fc.assert(fc.property(events, fc.integer({ min: 1, max: 50 }), fc.boolean(), (evs, backfill, marked) => {
+      // a preallocated day (every minute zero-filled) then written past the horizon: every tier but the minutes moved
+      const [doc] = documentsFor(evs).daily
+      const zeroMinutes = Object.fromEntries(Array.from({ length: 24 }, (_, h) => [h, Object.fromEntries(Array.from({ length: 60 }, (_, m) => [m, 0]))]))
+      const stale = { ...doc, minute: zeroMinutes, ...(marked ? { detail: 'quarterHour' } : {}) }
+      const options = marked ? {} : { minutesComplete: false } // unmarked (written before the fix): the caller knows the horizon
+      expect(verifyDaily(stale, options)).toEqual({ violations: [], repair: null })
+      // whatever the minutes say (they may lack increments of either sign), no tier moves on their word
+      const other = applyRepair(stale, { filter: {}, update: { $inc: { 'minute.5.20': backfill, 'minute.0.0': -backfill } } })
+      expect(verifyDaily(other, options)).toEqual({ violations: [], repair: null })
+      // the coarser tiers are still checked against the quarter-hours
+      const corrupted = applyRepair(stale, { filter: {}, update: { $inc: { daily: backfill } } })
+      const { violations, repair } = verifyDaily(corrupted, options)
+      expect(violations).toEqual([{ id: doc._id, field: 'daily', expected: doc.daily, found: doc.daily + backfill }])
+      expect(applyRepair(corrupted, repair)).toEqual(stale)
     }))
   })
 })

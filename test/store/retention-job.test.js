@@ -99,6 +99,32 @@ describe('downsampling', () => {
   })
 })
 
+describe('documents that appear behind the last bound', () => {
+  it('are downsampled by the next full scan (every fullScanEveryMs, and after an upgrade), not skipped for good', async () => {
+    await seed(db, eventsOver('app.b', 20))
+    const first = await job().runOnce()
+    expect(first).toMatchObject({ status: 'done', full: true, downsampled: 9 })
+    // a document with minutes appears far behind the bound: data left by an older version, a restore, a changed rule
+    const [late] = documentsFor([{ metric: 'app.b', value: 4, time: TODAY - 40 * DAY + 3_600_000 }]).daily
+    await db.collection('daily').insertOne(late)
+    const regular = await job({ clock: manualClock(NOW + DAY) }).runOnce()
+    expect(regular).toMatchObject({ status: 'done', full: false, downsampled: 1 }) // only the day that crossed the bound
+    expect((await db.collection('daily').findOne({ _id: late._id })).minute).toBeDefined()
+    const full = await job({ clock: manualClock(NOW + 8 * DAY) }).runOnce()
+    expect(full).toMatchObject({ status: 'done', full: true })
+    const reached = await db.collection('daily').findOne({ _id: late._id })
+    expect(reached.minute).toBeUndefined()
+    expect(reached).toMatchObject({ detail: 'quarterHour', daily: 4 })
+  })
+
+  it('a progress record of an older version of the job makes the next pass a full one', async () => {
+    await seed(db, eventsOver('app.c', 20))
+    await db.collection(LEASE_COLLECTION).insertOne({ _id: 'retention.progress', completedAt: new Date(NOW), rules: 'v1' })
+    expect(await job().runOnce()).toMatchObject({ status: 'done', full: true, downsampled: 9 })
+    expect(await job().runOnce()).toMatchObject({ status: 'done', full: false, downsampled: 0 })
+  })
+})
+
 describe('documents without the quarter-hour tier', () => {
   it('keep their minutes (or the quarter-hours would be lost) and the pass records no progress past them', async () => {
     await seed(db, eventsOver('app.old', 20), { quarterHourly: false })
