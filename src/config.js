@@ -89,6 +89,9 @@ export function loadConfig (env = process.env) {
     maxAgeDays: integer(env, 'MAX_AGE_DAYS', 400, { min: 1, max: 36_500 }),
     maxPoints: integer(env, 'MAX_POINTS', 20_000, { min: 1, max: 1_000_000 }),
     graphiteMaxGlobMetrics: integer(env, 'GRAPHITE_MAX_GLOB_METRICS', 1000, { min: 1, max: 1_000_000 }),
+    // a Graphite render request's budget: series and points read across all its targets
+    maxSeries: integer(env, 'MAX_SERIES', 1000, { min: 1, max: 1_000_000 }),
+    maxReadPoints: integer(env, 'MAX_READ_POINTS', 2_000_000, { min: 1, max: 100_000_000 }),
     maxMetrics: integer(env, 'MAX_METRICS', 100_000, { min: 1, max: 10_000_000 }),
     bucketLayout: oneOf(env, 'BUCKET_LAYOUT', 'hierarchical', ['hierarchical', 'flat']),
     writeTokens: tokens(env, 'WRITE_TOKENS'),

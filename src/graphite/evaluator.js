@@ -24,14 +24,30 @@ export function checkFunctions (node) {
   for (const name of functionNames(node)) if (!Object.hasOwn(FUNCTIONS, name)) throw new UnknownFunctionError(name)
 }
 
-export async function evaluate (node, ctx) {
+/**
+ * Evaluates `node` over ctx's window. ctx.memo (a WeakMap, one per request)
+ * keeps each (node, window) evaluation, so a node that two calls need over
+ * the same window (timeShift's argument, unshifted and shifted) is
+ * evaluated once; ./budget.js bounds how many distinct pairs a request has.
+ */
+export function evaluate (node, ctx) {
+  if (!ctx.memo) return evaluateOnce(node, { ...ctx, memo: new WeakMap() })
+  let windows = ctx.memo.get(node)
+  if (!windows) ctx.memo.set(node, (windows = new Map()))
+  const key = `${ctx.startTime}:${ctx.endTime}`
+  let result = windows.get(key)
+  if (!result) windows.set(key, (result = evaluateOnce(node, ctx)))
+  return result
+}
+
+async function evaluateOnce (node, ctx) {
   const context = { ...ctx, evaluate }
   if (node.type === 'path') return context.fetch(node.path, context)
   if (node.type === 'call') {
     const fn = Object.hasOwn(FUNCTIONS, node.name) ? FUNCTIONS[node.name] : null
     if (!fn) throw new UnknownFunctionError(node.name)
     const values = await Promise.all(node.args.map(a => valueOf(a, context)))
-    const kwValues = {}
+    const kwValues = Object.create(null)
     for (const [k, a] of Object.entries(node.kwargs)) kwValues[k] = await valueOf(a, context)
     return fn(context, argumentReader(node, values, kwValues))
   }

@@ -9,6 +9,8 @@ import { parseOffsetSeconds } from './attime.js'
 import { formatG, pyStr } from './python-format.js'
 import { CONSOLIDATIONS, copySeries, makeSeries, pyMod, valuesOf } from './series.js'
 import { parseTarget } from './target-parser.js'
+import { MAX_NAME_LENGTH, MAX_WINDOW_WORK } from './budget.js'
+import { compileUserRegex, replaceAll } from './regex.js'
 
 export class TargetValueError extends Error {
   constructor (message) {
@@ -31,16 +33,18 @@ const AGGREGATIONS = {
 }
 
 function aggregation (name) {
-  const fn = AGGREGATIONS[name]
+  // own properties only: "__proto__" or "constructor" name no aggregation
+  const fn = Object.hasOwn(AGGREGATIONS, name) ? AGGREGATIONS[name] : null
   if (!fn) throw new TargetValueError(`unsupported aggregation ${JSON.stringify(name)}; use one of ${Object.keys(AGGREGATIONS).join(', ')}`)
   return fn
 }
 
-function intervalSeconds (text) {
+/** An interval argument in seconds; a bad one is a 400 naming the function and the argument */
+function intervalSeconds (text, fn, argument) {
   try {
     return parseOffsetSeconds(text)
   } catch (err) {
-    throw new TargetValueError(err.message)
+    throw new TargetValueError(`${fn}: argument ${argument} ${JSON.stringify(text)} is not an interval such as "5min", "1h" or "1d" (${err.message})`)
   }
 }
 
@@ -130,12 +134,16 @@ function aliasSub (ctx, args) {
   const replace = args.string(2, 'replace')
   let re
   try {
-    re = new RegExp(search, 'g')
+    re = compileUserRegex(search, 'aliasSub: search')
   } catch (err) {
-    throw new TargetValueError(`aliasSub: search ${JSON.stringify(search)} is not a regular expression: ${err.message}`)
+    throw new TargetValueError(err.message)
   }
   const replacement = pythonReplacement(replace)
-  return args.seriesList(0).map(s => ({ ...s, name: s.name.replace(re, replacement) }))
+  return args.seriesList(0).map(s => {
+    const name = replaceAll(re, s.name, replacement)
+    if (name.length > MAX_NAME_LENGTH) throw new TargetValueError(`aliasSub: the new name is ${name.length} characters, more than ${MAX_NAME_LENGTH}; use a shorter replacement`)
+    return { ...s, name }
+  })
 }
 
 function scale (ctx, args) {
@@ -148,7 +156,7 @@ function scale (ctx, args) {
 
 function consolidateBy (ctx, args) {
   const func = args.string(1, 'consolidationFunc')
-  if (!CONSOLIDATIONS[func]) throw new TargetValueError(`consolidateBy: ${JSON.stringify(func)} is not one of ${Object.keys(CONSOLIDATIONS).join(', ')}`)
+  if (!Object.hasOwn(CONSOLIDATIONS, func)) throw new TargetValueError(`consolidateBy: ${JSON.stringify(func)} is not one of ${Object.keys(CONSOLIDATIONS).join(', ')}`)
   return args.seriesList(0).map(s => {
     const name = `consolidateBy(${s.name},"${func}")`
     return { ...s, consolidationFunc: func, name, pathExpression: name }
@@ -200,7 +208,7 @@ async function timeShift (ctx, args) {
   if (args.optionalBoolean(3, 'alignDST', false)) throw new TargetValueError('timeShift: alignDST is a local-time option; statbucket answers UTC instants, leave it out')
   const seriesList = args.seriesList(0)
   if (/^[0-9]/.test(shift)) shift = '-' + shift
-  const delta = intervalSeconds(shift)
+  const delta = intervalSeconds(shift, 'timeShift', 'timeShift')
   if (!seriesList.length) return []
   const first = seriesList[0]
   const shifted = await ctx.evaluate(args.node(0), { ...ctx, startTime: ctx.startTime + delta, endTime: ctx.endTime + delta })
@@ -219,7 +227,7 @@ async function movingAverage (ctx, args) {
   const xFilesFactor = args.optionalNumber(2, 'xFilesFactor') ?? 0
   let previewSeconds
   const isInterval = windowNode?.type === 'string'
-  if (isInterval) previewSeconds = Math.abs(intervalSeconds(windowNode.value))
+  if (isInterval) previewSeconds = Math.abs(intervalSeconds(windowNode.value, 'movingAverage', 'windowSize'))
   else if (windowNode?.type === 'number' && Number.isInteger(windowNode.value) && windowNode.value >= 0) previewSeconds = Math.max(...seriesList.map(s => s.step)) * windowNode.value
   else throw new TargetValueError('movingAverage: windowSize must be a whole number of points or a quoted interval such as "5min"')
   const preview = await ctx.evaluate(args.node(0), { ...ctx, startTime: ctx.startTime - previewSeconds })
@@ -227,10 +235,16 @@ async function movingAverage (ctx, args) {
     const windowPoints = isInterval ? Math.floor(previewSeconds / series.step) : windowNode.value
     const name = isInterval ? `movingAverage(${series.name},"${windowNode.value}")` : `movingAverage(${series.name},${windowNode.value})`
     const all = valuesOf(series)
+    if (windowPoints * all.length > MAX_WINDOW_WORK) {
+      throw new TargetValueError(`movingAverage: a window of ${windowPoints} points over ${all.length} points is more work than one request may do (${MAX_WINDOW_WORK} point visits); use a shorter window or range`)
+    }
     const values = []
     for (let i = windowPoints + 1; i <= all.length; i++) {
-      const usable = nonNull(all.slice(Math.max(0, i - windowPoints), i))
-      values.push(usable.length && windowPoints > 0 && usable.length / windowPoints >= xFilesFactor ? safeAvg(usable) : null)
+      // the same sum of the non-null values, in the same order, as graphite-web's sum(nonNull) / len(nonNull)
+      let sum = 0
+      let count = 0
+      for (let j = Math.max(0, i - windowPoints); j < i; j++) if (all[j] !== null) { sum += all[j]; count++ }
+      values.push(count && windowPoints > 0 && count / windowPoints >= xFilesFactor ? sum / count : null)
     }
     return copySeries(series, { name, start: series.start + previewSeconds, values })
   })
@@ -260,17 +274,25 @@ function summarizeValues (series, aggregate, interval, newStart, newEnd) {
   return [out, t]
 }
 
+/** An interval's points, refused before anything is allocated when over MAX_POINTS */
+function checkPoints (fn, intervalString, points, maxPoints) {
+  if (maxPoints !== undefined && !(points <= maxPoints)) {
+    throw new TargetValueError(`${fn}: the interval ${JSON.stringify(intervalString)} makes ${Math.ceil(points)} points per series, more than MAX_POINTS = ${maxPoints}; use a longer interval or a shorter range`)
+  }
+}
+
 function summarize (ctx, args) {
   const intervalString = args.string(1, 'intervalString')
   const func = args.optionalString(2, 'func', 'sum')
   const alignToFrom = args.optionalBoolean(3, 'alignToFrom', false)
-  const interval = intervalSeconds(intervalString)
+  const interval = intervalSeconds(intervalString, 'summarize', 'intervalString')
   if (interval <= 0) throw new TargetValueError(`summarize: interval ${JSON.stringify(intervalString)} must be positive`)
   const aggregate = aggregation(func)
   return args.seriesList(0).map(series => {
     let newStart = series.start - pyMod(series.start, interval)
     let newEnd = series.end - pyMod(series.end, interval) + interval
     if (alignToFrom) { newStart = series.start; newEnd = series.end }
+    checkPoints('summarize', intervalString, (newEnd - newStart) / interval + 1, ctx.maxPoints)
     const [values, alignedEnd] = summarizeValues(series, aggregate, interval, newStart, newEnd)
     if (alignToFrom) newEnd = alignedEnd
     const name = `summarize(${series.name}, "${intervalString}", "${func}"${alignToFrom ? ', true' : ''})`
@@ -281,11 +303,12 @@ function summarize (ctx, args) {
 function hitcount (ctx, args) {
   const intervalString = args.string(1, 'intervalString')
   if (args.optionalBoolean(2, 'alignToInterval', false)) throw new TargetValueError('hitcount: alignToInterval is not supported; leave it out')
-  const interval = intervalSeconds(intervalString)
+  const interval = intervalSeconds(intervalString, 'hitcount', 'intervalString')
   if (interval <= 0) throw new TargetValueError(`hitcount: interval ${JSON.stringify(intervalString)} must be positive`)
   return args.seriesList(0).map(series => {
     const step = series.step
     const bucketCount = Math.ceil((series.end - series.start) / interval)
+    checkPoints('hitcount', intervalString, bucketCount, ctx.maxPoints)
     const buckets = Array.from({ length: bucketCount }, () => [])
     const newStart = series.end - bucketCount * interval
     valuesOf(series).forEach((value, i) => {
@@ -297,11 +320,13 @@ function hitcount (ctx, args) {
       let endBucket = Math.floor((endTime - newStart) / interval)
       let endMod = pyMod(endTime - newStart, interval)
       if (endBucket >= bucketCount) { endBucket = bucketCount - 1; endMod = interval }
+      // wholly before the first bucket or after the last (graphite-web raises IndexError there)
+      if (endBucket < 0 || startBucket >= bucketCount) return
       if (startBucket === endBucket) {
         if (startBucket >= 0) buckets[startBucket].push(value * (endMod - startMod))
       } else {
         if (startBucket >= 0) buckets[startBucket].push(value * (interval - startMod))
-        for (let j = startBucket + 1; j < endBucket; j++) if (j >= 0) buckets[j].push(value * interval)
+        for (let j = Math.max(0, startBucket + 1); j < endBucket; j++) buckets[j].push(value * interval)
         if (endMod > 0) buckets[endBucket].push(value * endMod)
       }
     })

@@ -1,7 +1,10 @@
 // Graphite globs over dot-separated metric names. Pure.
 //   *      any characters within one part      ?  one character
 //   {a,b}  one of the alternatives              [0-9] [abc] [!x]  one character of a class
-// A glob matches a name with the same number of parts, part by part.
+// A glob matches a name with the same number of parts, part by part. Each
+// part is matched by a linear-time RE2 automaton (./regex.js), never by a
+// backtracking engine: `*a*a*a*a*b` costs the length of the name.
+import { compileUserRegex, fullMatch } from './regex.js'
 
 const GLOB_CHARS = '*?[{'
 
@@ -63,20 +66,28 @@ export class GlobSyntaxError extends Error {
 }
 
 function compilePart (pattern, part) {
+  if (!isGlob(part)) return Object.assign(text => text === part, { literal: part }) // a literal part: string equality
+  let re
   try {
-    return new RegExp('^' + partSource(part) + '$')
+    re = compileUserRegex('^(?:' + partSource(part) + ')$', 'glob')
   } catch {
     throw new GlobSyntaxError(pattern, `cannot read the part ${JSON.stringify(part)} (a character class such as [z-a]?)`)
   }
+  return text => fullMatch(re, text)
+}
+
+/** pattern → one matcher per dot-separated part ((part) => boolean). Throws GlobSyntaxError. */
+export function globParts (pattern) {
+  return splitParts(pattern).map(p => compilePart(pattern, p))
 }
 
 /** pattern → (name) => boolean; a name matches when all its parts match. Throws GlobSyntaxError. */
 export function globMatcher (pattern) {
-  const parts = splitParts(pattern).map(p => compilePart(pattern, p))
+  const parts = globParts(pattern)
   return name => {
     const nameParts = name.split('.')
     if (nameParts.length !== parts.length) return false
-    return parts.every((re, i) => re.test(nameParts[i]))
+    return parts.every((match, i) => match(nameParts[i]))
   }
 }
 

@@ -6,11 +6,12 @@ import { assembleSeries } from '../bucket/results.js'
 import { isKept } from '../bucket/detail-kept.js'
 import { MAX_TIME_MS, MIN_TIME_MS } from '../bucket/time.js'
 import { BadRequestError } from '../errors.js'
-import { globMatcher, isGlob, literalPrefix } from './glob.js'
+import { globParts, isGlob } from './glob.js'
 import { minuteWindow } from './minute-window.js'
 import { makeSeries } from './series.js'
 
-const PAGE = 1000
+// trie nodes one glob may look at: a few times the largest answer it may give
+const DEFAULT_MAX_VISITS = 100_000
 
 /** The tiers a series is read at, finest first, as whisper archives: the series step and its seconds */
 const TIERS = Object.freeze([
@@ -40,52 +41,29 @@ function nativeTier (startTime, endTime, horizonsList, maxPoints) {
  * is read at the finest tier kept for all of it, never as zeros for detail
  * that was deleted.
  */
-export function createMetricSource ({ registry, reader, layout, maxGlobMetrics, maxPoints, horizons = () => ({ minuteFrom: null, dailyFrom: null }) }) {
+export function createMetricSource ({ registry, names, reader, layout, maxGlobMetrics, maxPoints, maxSeries, maxReadPoints, maxVisits = DEFAULT_MAX_VISITS, horizons = () => ({ minuteFrom: null, dailyFrom: null }) }) {
   const tooMany = pattern => new BadRequestError(`${JSON.stringify(pattern)} matches more than GRAPHITE_MAX_GLOB_METRICS = ${maxGlobMetrics} metrics; narrow the pattern`)
 
-  /** Every registry name under the pattern's literal prefix, page by page */
-  async function * scan (pattern) {
-    const prefix = literalPrefix(pattern)
-    let after
-    for (;;) {
-      const page = await registry.list({ prefix, limit: PAGE, after })
-      for (const { name } of page.metrics) yield name
-      if (!page.next) return
-      after = page.next
-    }
-  }
+  /** The name index's nodes under a glob (a bounded walk of the trie, ./name-index.js) */
+  const nodesOf = pattern => names.match(pattern, globParts(pattern), { maxVisits })
 
   /** Metric names a path expression matches, sorted; 400 past maxGlobMetrics */
   async function expand (pattern) {
     if (!isGlob(pattern)) return (await registry.exists(pattern)) ? [pattern] : []
-    const matches = globMatcher(pattern)
-    const found = []
-    for await (const name of scan(pattern)) {
-      if (!matches(name)) continue
-      found.push(name)
-      if (found.length > maxGlobMetrics) throw tooMany(pattern)
-    }
+    const found = nodesOf(pattern).filter(n => n.leaf).map(n => n.path)
+    if (found.length > maxGlobMetrics) throw tooMany(pattern)
     return found
   }
 
-  /** Names whose first parts match the query (for /metrics/find); 400 past maxGlobMetrics distinct nodes */
-  async function namesUnder (query) {
-    const parts = query.split('.').length
-    const matches = globMatcher(query)
-    const heads = new Set()
-    const found = []
-    for await (const name of scan(query)) {
-      const head = name.split('.').slice(0, parts).join('.')
-      if (!matches(head)) continue
-      heads.add(head)
-      if (heads.size > maxGlobMetrics) throw tooMany(query)
-      found.push(name)
-    }
+  /** The nodes one level below what the query matches (for /metrics/find and /metrics/expand); 400 past maxGlobMetrics */
+  function findNodes (query) {
+    const found = nodesOf(query)
+    if (found.length > maxGlobMetrics) throw tooMany(query)
     return found
   }
 
   /** graphite-web fetchData for one path expression: a series per metric, sorted by name */
-  async function fetch (pathExpression, { startTime, endTime, defaultConsolidation }) {
+  async function fetch (pathExpression, { startTime, endTime, defaultConsolidation, spent }) {
     const names = await expand(pathExpression)
     const minutes = minuteWindow(startTime, endTime)
     if (!(minutes.start * 1000 >= MIN_TIME_MS && minutes.end * 1000 <= MAX_TIME_MS)) {
@@ -97,7 +75,14 @@ export function createMetricSource ({ registry, reader, layout, maxGlobMetrics, 
       const days = minuteWindow(startTime, endTime, TIERS.at(-1).seconds).points
       throw new BadRequestError(`${JSON.stringify(pathExpression)} over this range is ${days} one-day points per series, more than MAX_POINTS = ${maxPoints}; shorten the range`)
     }
-    const { tier, start, end } = native
+    const { tier, start, end, points } = native
+    // the request's budget, spent before anything is read: series and points across all its fetches
+    if (spent) {
+      spent.series += names.length
+      spent.points += names.length * points
+      if (spent.series > maxSeries) throw new BadRequestError(`this request reads more than MAX_SERIES = ${maxSeries} series (${JSON.stringify(pathExpression)} alone matches ${names.length}); narrow the targets`)
+      if (spent.points > maxReadPoints) throw new BadRequestError(`this request reads more than MAX_READ_POINTS = ${maxReadPoints} points (${JSON.stringify(pathExpression)}: ${names.length} series × ${points} points); shorten the range or narrow the targets`)
+    }
     const series = await Promise.all(names.map(async (metric, i) => {
       const { docs, monthlyDocs } = await reader.seriesDocs(metric, tier.step, start * 1000, end * 1000, kept[i])
       const { values } = assembleSeries({ step: tier.step, start: start * 1000, end: end * 1000, docs, monthlyDocs, dailyFrom: kept[i].dailyFrom, layout })
@@ -106,5 +91,5 @@ export function createMetricSource ({ registry, reader, layout, maxGlobMetrics, 
     return series.sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0)
   }
 
-  return { expand, namesUnder, fetch }
+  return { expand, findNodes, fetch }
 }

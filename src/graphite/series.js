@@ -43,7 +43,8 @@ export function datapoints (series) {
   const values = valuesOf(series)
   const stride = series.step * series.valuesPerPoint
   const points = []
-  for (let i = 0, t = series.start; i < values.length && t <= series.end; i++, t += stride) points.push([values[i], t])
+  // a value that overflowed (±Infinity, NaN from Infinity − Infinity) has no JSON number: it is null
+  for (let i = 0, t = series.start; i < values.length && t <= series.end; i++, t += stride) points.push([Number.isFinite(values[i]) ? values[i] : null, t])
   return points
 }
 

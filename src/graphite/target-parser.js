@@ -142,7 +142,7 @@ class Parser {
     if (++this.depth > MAX_DEPTH) this.fail(`calls nested deeper than ${MAX_DEPTH}`)
     this.pos++ // (
     const args = []
-    const kwargs = {}
+    const kwargs = Object.create(null) // a keyword such as __proto__ is an ordinary key
     this.skipSpace()
     if (this.peek() === ')') { this.pos++; this.depth--; return { type: 'call', name, args, kwargs } }
     for (;;) {

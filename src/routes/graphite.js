@@ -9,7 +9,10 @@ import { AtTimeError, parseAtTime } from '../graphite/attime.js'
 import { checkFunctions, evaluate, UnknownFunctionError } from '../graphite/evaluator.js'
 import { functionCatalog } from '../graphite/function-catalog.js'
 import { TargetValueError } from '../graphite/functions.js'
-import { findNodes, GlobSyntaxError } from '../graphite/glob.js'
+import { GlobSyntaxError } from '../graphite/glob.js'
+import { BudgetError, MAX_TARGETS, checkTargets, planRender } from '../graphite/budget.js'
+import { GlobBudgetError } from '../graphite/name-index.js'
+import { UserRegexError } from '../graphite/regex.js'
 import { createMetricSource } from '../graphite/metric-source.js'
 import { treeJson } from '../graphite/minute-window.js'
 import { applyMaxDataPoints, datapoints } from '../graphite/series.js'
@@ -36,7 +39,8 @@ function requestParams (request) {
 }
 
 function badInput (err) {
-  if (err instanceof TargetSyntaxError || err instanceof TargetValueError || err instanceof AtTimeError || err instanceof UnknownFunctionError || err instanceof GlobSyntaxError) {
+  if (err instanceof TargetSyntaxError || err instanceof TargetValueError || err instanceof AtTimeError || err instanceof UnknownFunctionError ||
+    err instanceof GlobSyntaxError || err instanceof BudgetError || err instanceof GlobBudgetError || err instanceof UserRegexError) {
     return new BadRequestError(err.message)
   }
   return err
@@ -53,11 +57,14 @@ function timeRange (params, nowMs) {
 }
 
 async function graphiteRoutes (app) {
-  const { config, clock, registry, reader, layout } = app
+  const { config, clock, registry, reader, layout, nameIndex } = app
   const horizonsOf = horizonsFor(config)
   const source = createMetricSource({
     registry,
+    names: nameIndex,
     reader,
+    maxSeries: config.maxSeries,
+    maxReadPoints: config.maxReadPoints,
     layout,
     maxGlobMetrics: config.graphiteMaxGlobMetrics,
     maxPoints: config.maxPoints,
@@ -77,9 +84,13 @@ async function graphiteRoutes (app) {
     const targets = params.all('target').filter(t => t.trim() !== '')
     let series = []
     try {
+      checkTargets(targets)
       const nodes = targets.map(parseTarget)
       nodes.forEach(checkFunctions)
-      const ctx = { ...timeRange(params, clock.now()), defaultConsolidation: DEFAULT_CONSOLIDATION, fetch: source.fetch }
+      const range = timeRange(params, clock.now())
+      // the whole cost decided before any of it is spent (docs/decisions.md, "Every Graphite read has a budget")
+      planRender(nodes, range, { maxPoints: config.maxPoints })
+      const ctx = { ...range, defaultConsolidation: DEFAULT_CONSOLIDATION, fetch: source.fetch, maxPoints: config.maxPoints, spent: { series: 0, points: 0 }, memo: new WeakMap() }
       for (const node of nodes) series.push(...await evaluate(node, ctx))
     } catch (err) {
       throw badInput(err)
@@ -110,7 +121,7 @@ async function graphiteRoutes (app) {
     const format = params.one('format') ?? 'treejson'
     if (format !== 'treejson') throw new BadRequestError(`format=${format}: /metrics/find answers format=treejson only`)
     try {
-      return treeJson(query, findNodes(query, await source.namesUnder(query)))
+      return treeJson(query, source.findNodes(query))
     } catch (err) {
       throw badInput(err)
     }
@@ -123,11 +134,12 @@ async function graphiteRoutes (app) {
     const params = requestParams(request)
     const queries = params.all('query')
     if (!queries.length) throw new BadRequestError('send one or more query= metric paths or globs')
+    if (queries.length > MAX_TARGETS) throw new BadRequestError(`send at most ${MAX_TARGETS} query= parameters, got ${queries.length}`)
     const leavesOnly = params.one('leavesOnly') === '1'
     const byQuery = {}
     try {
       for (const query of queries) {
-        const nodes = findNodes(query, await source.namesUnder(query))
+        const nodes = source.findNodes(query)
         byQuery[query] = nodes.filter(n => n.leaf || !leavesOnly).map(n => n.path).sort()
       }
     } catch (err) {

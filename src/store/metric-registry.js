@@ -10,7 +10,8 @@ function prefixEnd (prefix) {
   return prefix + '\uffff'
 }
 
-export function createMetricRegistry ({ collection, maxMetrics }) {
+/** names: the Graphite name index (src/graphite/name-index.js), told of the names known here and of deleted metrics; optional */
+export function createMetricRegistry ({ collection, maxMetrics, names = null }) {
   const known = new Set() // loaded from the database, or written (maybe written) by a request here
   const confirmed = new Set() // seen in the database
   const held = new Map() // new name → requests in flight holding it: counted, not known yet
@@ -30,13 +31,13 @@ export function createMetricRegistry ({ collection, maxMetrics }) {
      * MAX_METRICS, else { reserved }: the new names, held until the request
      * is answered — then settle() them.
      */
-    async admit (names) {
-      const unknown = names.filter(n => !known.has(n))
+    async admit (requested) {
+      const unknown = requested.filter(n => !known.has(n))
       if (unknown.length === 0) return { reserved: [] }
       const lookup = unknown.filter(n => !held.has(n))
       if (lookup.length > 0) {
         const found = await collection.find({ _id: { $in: lookup } }, { projection: { _id: 1 } }).toArray()
-        for (const { _id } of found) { known.add(_id); confirmed.add(_id) }
+        for (const { _id } of found) { known.add(_id); confirmed.add(_id); names?.add(_id) }
       }
       const reserved = unknown.filter(n => !known.has(n))
       const fresh = reserved.filter(n => !held.has(n)).length
@@ -52,9 +53,9 @@ export function createMetricRegistry ({ collection, maxMetrics }) {
      * 200 or 504): the names count from now on; otherwise they give their
      * places back once no other request holds them.
      */
-    settle (names, maybeWritten) {
-      for (const n of names) {
-        if (maybeWritten) known.add(n)
+    settle (settled, maybeWritten) {
+      for (const n of settled) {
+        if (maybeWritten) { known.add(n); names?.add(n) }
         const holders = held.get(n) - 1
         if (holders > 0) held.set(n, holders)
         else held.delete(n)
@@ -65,6 +66,7 @@ export function createMetricRegistry ({ collection, maxMetrics }) {
     forget (name) {
       known.delete(name)
       confirmed.delete(name)
+      names?.remove(name)
     },
 
     /** Whether a metric is in the registry (positive answers cached) */

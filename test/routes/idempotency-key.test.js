@@ -24,7 +24,8 @@ describe('Idempotency-Key without transactions', () => {
     expect(res.statusCode).toBe(400)
     expect(res.json().message).toMatch(/Idempotency-Key needs a MongoDB deployment with transactions/)
     expect(await app.mongo.db.collection('daily').countDocuments({ metric: 'nk.a' })).toBe(0)
-    expect(await app.mongo.db.listCollections({ name: 'idempotency_keys' }).toArray()).toEqual([])
+    // filtered here: mongo-java-server ignores listCollections' filter (and the registry's index creates `metrics`)
+    expect((await app.mongo.db.listCollections().toArray()).filter(c => c.name === 'idempotency_keys')).toEqual([])
   })
 })
 

@@ -1,0 +1,59 @@
+// Keeps the Graphite name index (./name-index.js) fresh across instances
+// (docs/decisions.md, "Every Graphite read has a budget"): names written
+// anywhere since the last look are read every `intervalMs` through the
+// registry's `lastWrite` index, and the whole index is rebuilt every
+// `rebuildEveryMs` (which also drops metrics deleted through another
+// instance). A new metric is findable within `intervalMs`.
+const MARGIN_MS = 120_000 // a flush in flight when the last look ran, and clocks a little apart
+
+export function createNameIndexRefresh ({ index, metrics, clock, timers, intervalMs = 10_000, rebuildEveryMs = 3_600_000, logger }) {
+  let lastLook = null
+  let lastRebuild = null
+  let timer = null
+  let running = null
+  let stopped = false
+
+  async function rebuild () {
+    const started = clock.now()
+    const names = []
+    for await (const { _id } of metrics.find({}, { projection: { _id: 1 } })) names.push(_id)
+    index.replaceAll(names)
+    lastLook = started
+    lastRebuild = started
+  }
+
+  async function look () {
+    const started = clock.now()
+    if (lastRebuild === null || started - lastRebuild >= rebuildEveryMs) return rebuild()
+    const since = new Date(lastLook - MARGIN_MS)
+    for await (const { _id } of metrics.find({ lastWrite: { $gte: since } }, { projection: { _id: 1 } })) index.add(_id)
+    lastLook = started
+  }
+
+  function tick () {
+    if (stopped || running) return
+    running = look()
+      .catch(err => logger.warn({ err }, 'graphite name index: refresh failed; retried on the next tick'))
+      .finally(() => {
+        running = null
+        if (!stopped) timer = timers.setTimeout(tick, intervalMs)
+        timer?.unref?.() // a background look never keeps a process alive
+      })
+  }
+
+  return {
+    /** The first full load (at boot) */
+    load: rebuild,
+    start () {
+      timer = timers.setTimeout(tick, intervalMs)
+      timer?.unref?.()
+    },
+    /** One look now (tests) */
+    refresh: look,
+    async stop () {
+      stopped = true
+      timers.clearTimeout(timer)
+      await running
+    }
+  }
+}
