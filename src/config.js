@@ -13,6 +13,11 @@ export class ConfigError extends Error {
 
 const MIB = 1024 * 1024
 
+/** Whether a listen address is reachable from this machine only */
+export function isLoopback (host) {
+  return host === 'localhost' || host === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host) || /^::ffff:127\./i.test(host)
+}
+
 function integer (env, name, fallback, { min = 0, max = Number.MAX_SAFE_INTEGER } = {}) {
   const raw = env[name]
   if (raw === undefined || raw === '') return fallback
@@ -110,11 +115,18 @@ export function loadConfig (env = process.env) {
     retentionRate: integer(env, 'RETENTION_RATE', 500, { min: 1, max: 1_000_000 }),
     // StatsD listeners (README, "StatsD"): off unless STATSD_PORT is set
     statsdPort: env.STATSD_PORT === undefined || env.STATSD_PORT === '' ? null : integer(env, 'STATSD_PORT', null, { max: 65535 }),
-    statsdHost: env.STATSD_HOST || env.HOST || '127.0.0.1',
-    statsdFlushIntervalMs: integer(env, 'STATSD_FLUSH_INTERVAL_MS', 1000, { min: 10, max: 60_000 })
+    // loopback whatever HOST is: StatsD carries no token (docs/decisions.md, "One policy for every door")
+    statsdHost: env.STATSD_HOST || '127.0.0.1',
+    statsdUnauthenticated: oneOf(env, 'STATSD_UNAUTHENTICATED', 'refuse', ['refuse', 'allow']),
+    statsdFlushIntervalMs: integer(env, 'STATSD_FLUSH_INTERVAL_MS', 1000, { min: 10, max: 60_000 }),
+    statsdTcpMaxConnections: integer(env, 'STATSD_TCP_MAX_CONNECTIONS', 256, { min: 1, max: 100_000 }),
+    statsdTcpIdleTimeoutMs: integer(env, 'STATSD_TCP_IDLE_TIMEOUT_MS', 300_000, { min: 1000, max: 86_400_000 })
   }
   if (!/^[^\s/]+$/.test(config.statsdHost)) {
     throw new ConfigError('STATSD_HOST', `must be a host name or IP address, got ${JSON.stringify(config.statsdHost)}`)
+  }
+  if (config.statsdPort !== null && config.writeTokens.length > 0 && !isLoopback(config.statsdHost) && config.statsdUnauthenticated !== 'allow') {
+    throw new ConfigError('STATSD_UNAUTHENTICATED', `WRITE_TOKENS is set but StatsD (STATSD_PORT) would listen on ${config.statsdHost} (STATSD_HOST), where anyone who reaches it writes without a token: bind it to 127.0.0.1, or set STATSD_UNAUTHENTICATED=allow to accept that`)
   }
   if (!cron.validate(config.retentionCron)) {
     throw new ConfigError('RETENTION_CRON', `is not a valid cron expression: ${JSON.stringify(config.retentionCron)}`)

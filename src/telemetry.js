@@ -10,7 +10,8 @@
 //   retention     { status, downsampled, deleted, kept, unfilled, ms }      (retention pass, once it ended)
 //   statsdReceived  { transport: 'udp'|'tcp'|'http', values }               (StatsD values read)
 //   statsdDropped   { transport, reason, values }                           (StatsD values or tags not kept)
-export const TELEMETRY_EVENTS = Object.freeze(['flushed', 'answered', 'preallocated', 'retention', 'statsdReceived', 'statsdDropped'])
+//   statsdConnectionClosed { reason: 'connection_cap'|'idle_timeout' }     (a StatsD TCP connection refused or closed)
+export const TELEMETRY_EVENTS = Object.freeze(['flushed', 'answered', 'preallocated', 'retention', 'statsdReceived', 'statsdDropped', 'statsdConnectionClosed'])
 
 export function createTelemetry ({ logger } = {}) {
   const subscribers = new Map(TELEMETRY_EVENTS.map(name => [name, []]))

@@ -94,6 +94,12 @@ export function createServiceMetrics ({ getWriterStats } = {}) {
       labelNames: ['reason'],
       registers: [register]
     }),
+    statsdConnectionsClosed: new Counter({
+      name: 'statbucket_statsd_tcp_connections_closed_total',
+      help: 'StatsD TCP connections the service closed: refused over STATSD_TCP_MAX_CONNECTIONS (connection_cap), or idle longer than STATSD_TCP_IDLE_TIMEOUT_MS (idle_timeout).',
+      labelNames: ['reason'],
+      registers: [register]
+    }),
     httpDuration: new Histogram({
       name: 'statbucket_http_request_duration_seconds',
       help: 'HTTP request durations by method, route (the route pattern) and status code.',
@@ -136,6 +142,9 @@ export function createServiceMetrics ({ getWriterStats } = {}) {
     },
     statsdDropped ({ reason, values }) {
       m.statsdDropped.inc({ reason }, values)
+    },
+    statsdConnectionClosed ({ reason }) {
+      m.statsdConnectionsClosed.inc({ reason })
     },
     retention (pass) {
       m.retentionPasses.inc({ status: pass.status })

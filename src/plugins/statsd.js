@@ -6,11 +6,17 @@ import fp from 'fastify-plugin'
 import { realTimers } from '../store/timers.js'
 import { startStatsdListeners } from '../statsd/listeners.js'
 import { createStatsdPipeline } from '../statsd/pipeline.js'
+import { createDropLog } from '../statsd/drop-log.js'
 
 /** options.timers: the pipelines' timers (src/store/timers.js), for tests */
 async function statsd (app, { timers = realTimers } = {}) {
   const { config, clock, ingest, telemetry } = app
   if (config.statsdPort === null) return
+  const drops = createDropLog({ clock, log: app.log.child({ component: 'statsd' }) })
+  const dropped = (transport, reason, values, example) => {
+    telemetry.publish('statsdDropped', { transport, reason, values })
+    if (reason !== 'tags') drops.note(reason, example, values) // tags: the values were kept
+  }
 
   const pipelineFor = (transport, lossless) => createStatsdPipeline({
     ingest,
@@ -21,7 +27,7 @@ async function statsd (app, { timers = realTimers } = {}) {
     lossless,
     log: app.log.child({ statsd: transport }),
     onReceived: (values) => telemetry.publish('statsdReceived', { transport, values }),
-    onDrop: (reason, values) => telemetry.publish('statsdDropped', { transport, reason, values })
+    onDrop: (reason, values, example) => dropped(transport, reason, values, example)
   })
   const udp = pipelineFor('udp', false)
   const tcp = pipelineFor('tcp', true)
@@ -32,7 +38,13 @@ async function statsd (app, { timers = realTimers } = {}) {
     port: config.statsdPort,
     udp,
     tcp,
-    onDrop: (reason, values) => telemetry.publish('statsdDropped', { transport: 'tcp', reason, values }),
+    onDrop: (reason, values, example) => dropped('tcp', reason, values, example),
+    onConnectionClosed: (reason) => {
+      telemetry.publish('statsdConnectionClosed', { reason })
+      drops.note(`tcp_${reason}`, null)
+    },
+    maxConnections: config.statsdTcpMaxConnections,
+    idleTimeoutMs: config.statsdTcpIdleTimeoutMs,
     log: app.log
   })
   app.log.info({ host: config.statsdHost, port: listeners.port }, 'StatsD listening (UDP and TCP)')

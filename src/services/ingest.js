@@ -6,6 +6,7 @@
 //
 // Outcomes:
 //   { outcome: 'applied', accepted }                     every increment acknowledged
+//     (admitPerName: also refusedMetrics, the new names a full registry turned away with their events)
 //   { outcome: 'rejected', reason, message, details }    bad events or a full registry; nothing changed
 //   { outcome: 'key_unsupported', message }              an Idempotency-Key where there are no transactions
 //   { outcome: 'key_in_flight' } / { outcome: 'key_reused' } / { outcome: 'replayed', body }
@@ -59,7 +60,7 @@ export function createIngestService ({ config, clock, layout, registry, writer, 
      * options.where(index, field): how the door names an event's field in a message
      * Resolves to one outcome (above); never rejects for a database failure.
      */
-    async submit (events, { idempotency: key, where = defaultWhere } = {}) {
+    async submit (events, { idempotency: key, where = defaultWhere, admitPerName = false } = {}) {
       if (key && !idempotency) {
         return { outcome: 'key_unsupported', message: `Idempotency-Key needs a MongoDB deployment with transactions (a replica set or a sharded cluster); this one (${backend}) has none (GET /readyz: transactions false), so the key cannot be honoured: send the request without it` }
       }
@@ -69,16 +70,24 @@ export function createIngestService ({ config, clock, layout, registry, writer, 
         const path = where(invalid.index, invalid.field)
         return { outcome: 'rejected', reason: 'invalid_event', message: `${path}: ${invalid.message}`, details: [{ path, message: invalid.message }] }
       }
-      const unit = buildWriteUnit(events, layout, { keepsMinutes: minuteKeeper(now) })
       let answer = null
       let reserved = []
+      let refused = []
       try {
-        const admission = await registry.admit([...unit.metrics.keys()])
+        const admission = await registry.admit([...new Set(events.map(e => e.metric))], { partial: admitPerName })
         if (admission.refusal) {
           const { limit, newMetrics } = admission.refusal
           return { outcome: 'rejected', reason: 'registry_full', message: `the registry is full: MAX_METRICS = ${limit}; this request would add ${newMetrics} new metric(s)`, details: [admission.refusal] }
         }
         reserved = admission.reserved
+        refused = admission.refused ?? []
+        if (refused.length > 0) {
+          // per name (the StatsD doors): the new names the registry has no room for lose their events, no other
+          const turnedAway = new Set(refused)
+          events = events.filter(e => !turnedAway.has(e.metric))
+          if (events.length === 0) return { outcome: 'rejected', reason: 'registry_full', refusedMetrics: refused, message: `the registry is full: MAX_METRICS = ${config.maxMetrics}` }
+        }
+        const unit = buildWriteUnit(events, layout, { keepsMinutes: minuteKeeper(now) })
         answer = await write(unit, events, key)
       } catch (err) {
         // the registry lookup or the key lookup failed: nothing of this request was sent
@@ -87,9 +96,9 @@ export function createIngestService ({ config, clock, layout, registry, writer, 
       } finally {
         registry.settle(reserved, maybeWritten(answer))
       }
-      if (answer.outcome !== APPLIED) return answer
+      if (answer.outcome !== APPLIED) return refused.length ? { ...answer, refusedMetrics: refused } : answer
       preallocator.consider(events)
-      return { outcome: APPLIED, accepted: events.length }
+      return refused.length ? { outcome: APPLIED, accepted: events.length, refusedMetrics: refused } : { outcome: APPLIED, accepted: events.length }
     },
 
     /** Whether `events` more events would be queued now (the StatsD TCP listener reads on only then) */

@@ -1,7 +1,10 @@
 // The StatsD sockets (README, "StatsD"): UDP datagrams and newline-framed
 // TCP on one port. Each transport feeds its own pipeline; TCP stops reading
 // a connection while its pipeline is full, so a fast client is slowed down,
-// never dropped.
+// never dropped. TCP holds at most `maxConnections` connections (one more is
+// closed at once) and closes one idle for `idleTimeoutMs`, so idle clients
+// cannot take the file descriptors HTTP and the database need; a
+// connection paused by backpressure is waiting on us, not idle.
 import dgram from 'node:dgram'
 import net from 'node:net'
 
@@ -76,13 +79,21 @@ function readLines (socket, pipeline, onDrop, onPause) {
  * onPause(): a connection stopped reading (its pipeline was full).
  * → { port, close() }; close stops reading and releases both sockets.
  */
-export async function startStatsdListeners ({ host, port, udp, tcp, onDrop, onPause, log }) {
+export async function startStatsdListeners ({ host, port, udp, tcp, onDrop, onPause, onConnectionClosed = () => {}, maxConnections = 256, idleTimeoutMs = 300_000, log }) {
   const sockets = new Set()
   const server = net.createServer((socket) => {
     sockets.add(socket)
     socket.on('close', () => sockets.delete(socket))
+    socket.setTimeout(idleTimeoutMs, () => {
+      if (socket.isPaused()) return // paused by backpressure: the wait is ours (setTimeout re-arms on the next read)
+      onConnectionClosed('idle_timeout')
+      socket.destroy()
+    })
     readLines(socket, tcp, onDrop, onPause)
   })
+  // Node closes a connection past maxConnections as soon as it is accepted ('drop')
+  server.maxConnections = maxConnections
+  server.on('drop', () => onConnectionClosed('connection_cap'))
   const type = net.isIPv6(host) ? 'udp6' : 'udp4'
   let datagrams = null
   let bound = null

@@ -21,7 +21,8 @@ const RETRY_MS = 1000
 
 /**
  * ingest: { submit, hasRoom, waitForRoom }; clock: { now() }; timers: { setTimeout, clearTimeout }
- * onReceived(values) per accept(); onDrop(reason, values) (reason 'tags': lines); log: { warn } for failed batches
+ * onReceived(values) per accept(); onDrop(reason, values, example) (reason 'tags': lines; example: a line
+ * or a metric name that shows it); log: { warn } for failed batches
  */
 export function createStatsdPipeline ({ ingest, clock, timers, flushIntervalMs, maxEvents, lossless, onReceived, onDrop, log }) {
   const batch = createAggregator()
@@ -50,7 +51,16 @@ export function createStatsdPipeline ({ ingest, clock, timers, flushIntervalMs, 
   async function submitChunk (events, values) {
     for (;;) {
       if (!ingest.hasRoom(events.length)) await ingest.waitForRoom(events.length)
-      const result = await ingest.submit(events.map(({ metric, value, time }) => ({ metric, value, time })))
+      // per name: a full registry turns away the lines of new names, never a known metric's in the same batch
+      const result = await ingest.submit(events.map(({ metric, value, time }) => ({ metric, value, time })), { admitPerName: true })
+      if (result.refusedMetrics?.length) {
+        const turnedAway = new Set(result.refusedMetrics)
+        const lost = events.filter(e => turnedAway.has(e.metric)).reduce((n, e) => n + e.values, 0)
+        onDrop('registry_full', lost, result.refusedMetrics[0])
+        if (result.outcome === 'rejected') return
+        values -= lost
+        events = events.filter(e => !turnedAway.has(e.metric)) // a retry sends the rest only
+      }
       if (result.outcome === 'applied') return
       if (lossless && result.outcome === 'not_applied' && !closing) {
         log?.warn({ reason: result.reason, events: events.length }, 'StatsD batch not applied; retrying (TCP reading is paused meanwhile)')
@@ -94,13 +104,13 @@ export function createStatsdPipeline ({ ingest, clock, timers, flushIntervalMs, 
         const { samples, problems, values, kept } = parseLine(line)
         received += values
         // a lost value counts 1; lost tags count 1 per line (the line's values are kept)
-        for (const p of problems) onDrop(p.reason, 1)
+        for (const p of problems) onDrop(p.reason, 1, line)
         // a packed line's values all go in, or (UDP, full) are all dropped
         if (samples.length === 0) continue
         // full and no submit in flight: submit now (the batch is taken at once) and read on
         if (full() && !flushing && !closing) flush()
         if (!lossless && full() && samples.some(s => batch.adds(s.metric, now))) {
-          onDrop('overload', kept)
+          onDrop('overload', kept, line)
           continue
         }
         batch.add(samples, now, kept)

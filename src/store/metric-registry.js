@@ -29,23 +29,30 @@ export function createMetricRegistry ({ collection, maxMetrics, names = null }) 
     /**
      * Admits a request's metric names. → { refusal } when they would pass
      * MAX_METRICS, else { reserved }: the new names, held until the request
-     * is answered — then settle() them.
+     * is answered — then settle() them. With `partial` (the StatsD doors),
+     * a full registry admits as many new names as it has room for, in order,
+     * and names the rest: → { reserved, refused }.
      */
-    async admit (requested) {
+    async admit (requested, { partial = false } = {}) {
       const unknown = requested.filter(n => !known.has(n))
-      if (unknown.length === 0) return { reserved: [] }
+      if (unknown.length === 0) return partial ? { reserved: [], refused: [] } : { reserved: [] }
       const lookup = unknown.filter(n => !held.has(n))
       if (lookup.length > 0) {
         const found = await collection.find({ _id: { $in: lookup } }, { projection: { _id: 1 } }).toArray()
         for (const { _id } of found) { known.add(_id); confirmed.add(_id); names?.add(_id) }
       }
-      const reserved = unknown.filter(n => !known.has(n))
-      const fresh = reserved.filter(n => !held.has(n)).length
-      if (known.size + held.size + fresh > maxMetrics) {
-        return { refusal: { limit: maxMetrics, newMetrics: fresh, known: known.size + held.size } }
+      let reserved = unknown.filter(n => !known.has(n))
+      const fresh = reserved.filter(n => !held.has(n))
+      const room = maxMetrics - (known.size + held.size)
+      let refused = []
+      if (fresh.length > room) {
+        if (!partial) return { refusal: { limit: maxMetrics, newMetrics: fresh.length, known: known.size + held.size } }
+        const turnedAway = new Set(fresh.slice(Math.max(0, room)))
+        refused = [...turnedAway]
+        reserved = reserved.filter(n => !turnedAway.has(n))
       }
       for (const n of reserved) held.set(n, (held.get(n) ?? 0) + 1)
-      return { reserved }
+      return partial ? { reserved, refused } : { reserved }
     },
 
     /**

@@ -26,7 +26,8 @@ const NEVER_SENT = new Set([
 // by the driver's messages for connection establishment.
 // EHOSTUNREACH/ENETUNREACH count only when raised by connect(): an open
 // socket can report them too, after the write went out.
-const CONNECT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN'])
+// EMFILE/ENFILE: no file descriptor left for a new socket (only syscalls that make one raise them).
+const CONNECT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EMFILE', 'ENFILE'])
 const CONNECT_ONLY_CODES = new Set(['EHOSTUNREACH', 'ENETUNREACH'])
 const CONNECTING = /^Socket '(secureConnect|connect)' timed out|during connection establishment|connection establishment was cancelled/
 

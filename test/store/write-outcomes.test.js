@@ -23,6 +23,14 @@ describe('classifyBulkWriteError', () => {
     expect(wasNeverSent(wrapped(new MongoNetworkTimeoutError('handshake timed out', { beforeHandshake: true })))).toBe(true)
   })
 
+  it('no file descriptor left for a new connection (EMFILE, as the driver raised it here under ulimit -n) was never sent: not applied (503)', () => {
+    // the shape a connected client's bulkWrite raised once the process ran out of descriptors
+    const emfile = new MongoNetworkError('connect EMFILE 127.0.0.1:44105 - Local (undefined:undefined)', { cause: Object.assign(new Error('connect EMFILE 127.0.0.1:44105 - Local (undefined:undefined)'), { code: 'EMFILE', syscall: 'connect' }) })
+    expect(classifyBulkWriteError(wrapped(emfile), 2).outcomes).toEqual(['not_applied', 'not_applied'])
+    const enfile = new MongoNetworkError('connect ENFILE', { cause: Object.assign(new Error('connect ENFILE'), { code: 'ENFILE' }) })
+    expect(wasNeverSent(wrapped(enfile))).toBe(true)
+  })
+
   it('a socket timeout or reset after sending is unknown (504)', () => {
     expect(classifyBulkWriteError(wrapped(new MongoNetworkTimeoutError('connection 3 to 127.0.0.1:27017 timed out')), 1).outcomes).toEqual(['unknown'])
     expect(classifyBulkWriteError(wrapped(new MongoNetworkError('connection closed')), 1).outcomes).toEqual(['unknown'])

@@ -1,0 +1,124 @@
+// One policy for every door, on the StatsD door: a loopback listener
+// whatever HOST is, no open listener under WRITE_TOKENS unless the operator
+// says so, per-name admission when the registry is full (a known metric's
+// values never go with a new name's), one warn line per drop reason per
+// minute, and a TCP connection cap and idle timeout, counted.
+import net from 'node:net'
+import { afterEach, describe, expect, it } from 'vitest'
+import { ConfigError, loadConfig } from '../../src/config.js'
+import { manualClock } from '../../src/clock.js'
+import { createDropLog } from '../../src/statsd/drop-log.js'
+import { statsdApp, until } from './helpers.js'
+
+const open = []
+afterEach(async () => { while (open.length) await open.pop()() })
+
+/** Writes lines over one TCP connection and closes it; resolves once the server has them */
+function sendTcp (port, text) {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(port, '127.0.0.1', () => socket.end(text))
+    socket.on('close', resolve)
+    socket.on('error', reject)
+  })
+}
+
+describe('where the StatsD listener listens', () => {
+  it('on 127.0.0.1 whatever HOST is', () => {
+    expect(loadConfig({ HOST: '0.0.0.0', STATSD_PORT: '8125' }).statsdHost).toBe('127.0.0.1')
+    expect(loadConfig({ HOST: '0.0.0.0', STATSD_PORT: '8125', STATSD_HOST: '0.0.0.0' }).statsdHost).toBe('0.0.0.0')
+  })
+
+  it('not on another address under WRITE_TOKENS unless STATSD_UNAUTHENTICATED=allow, in one line naming both', () => {
+    const env = { STATSD_PORT: '8125', STATSD_HOST: '0.0.0.0', WRITE_TOKENS: 'w'.repeat(16) }
+    expect(() => loadConfig(env)).toThrow(ConfigError)
+    expect(() => loadConfig(env)).toThrow(/^STATSD_UNAUTHENTICATED: WRITE_TOKENS is set but StatsD \(STATSD_PORT\) would listen on 0\.0\.0\.0 \(STATSD_HOST\), where anyone who reaches it writes without a token: bind it to 127\.0\.0\.1, or set STATSD_UNAUTHENTICATED=allow to accept that$/)
+    expect(loadConfig({ ...env, STATSD_UNAUTHENTICATED: 'allow' }).statsdHost).toBe('0.0.0.0')
+    for (const host of ['127.0.0.1', '::1', 'localhost', '127.0.0.2']) expect(loadConfig({ ...env, STATSD_HOST: host }).statsdHost).toBe(host)
+    expect(loadConfig({ STATSD_HOST: '0.0.0.0', WRITE_TOKENS: 'w'.repeat(16) }).statsdPort).toBe(null) // no listener, nothing to refuse
+    expect(() => loadConfig({ ...env, STATSD_UNAUTHENTICATED: 'yes' })).toThrow(/STATSD_UNAUTHENTICATED: must be one of refuse, allow/)
+  })
+})
+
+describe('a full registry over StatsD', () => {
+  it('drops only the lines of new names: a known metric\'s values in the same stream are kept', async () => {
+    const s = await statsdApp('statsd_full', { MAX_METRICS: '2' })
+    open.push(() => s.app.close().catch(() => {}))
+    await sendTcp(s.app.statsd.port, 'known.a:1|c\nknown.b:1|c\n')
+    await until(() => s.seen.received.tcp === 2, 'the first two values')
+    await until(async () => (await s.app.inject({ url: '/v1/metrics' })).json().metrics.length === 2, 'two metrics registered')
+    // the registry is full now: 100 values of a known metric and one line of a new name, in one batch
+    await sendTcp(s.app.statsd.port, Array.from({ length: 100 }, () => 'known.a:1|c').join('\n') + '\nbrand.new:5|c\n')
+    const totals = await s.closeAndReadTotals()
+    expect(totals).toEqual({ 'known.a': 101, 'known.b': 1 })
+    expect(s.seen.dropped).toEqual({ registry_full: 1 })
+  })
+
+  it('admits as many new names as it has free places, from a burst of more', async () => {
+    const s = await statsdApp('statsd_burst', { MAX_METRICS: '500' })
+    open.push(() => s.app.close().catch(() => {}))
+    await sendTcp(s.app.statsd.port, Array.from({ length: 10 }, (_, i) => `old.m${i}:1|c`).join('\n') + '\n')
+    await until(async () => (await s.app.inject({ url: '/v1/metrics' })).json().metrics.length === 10, 'ten metrics registered')
+    await sendTcp(s.app.statsd.port, Array.from({ length: 1500 }, (_, i) => `burst.m${i}:1|c`).join('\n') + '\n')
+    const totals = await s.closeAndReadTotals()
+    const burst = Object.keys(totals).filter(name => name.startsWith('burst.'))
+    expect(burst).toHaveLength(490)
+    expect(s.seen.dropped).toEqual({ registry_full: 1010 })
+  })
+})
+
+describe('the TCP listener\'s limits', () => {
+  it('closes connections over STATSD_TCP_MAX_CONNECTIONS at once and counts them; HTTP keeps answering', async () => {
+    const s = await statsdApp('statsd_cap', { STATSD_TCP_MAX_CONNECTIONS: '5' })
+    open.push(() => s.app.close().catch(() => {}))
+    const sockets = []
+    const closedByServer = []
+    open.push(async () => { for (const c of sockets) c.destroy() })
+    for (let i = 0; i < 8; i++) {
+      const socket = net.connect(s.app.statsd.port, '127.0.0.1')
+      socket.on('error', () => {})
+      socket.on('close', () => closedByServer.push(i))
+      sockets.push(socket)
+      await new Promise(resolve => socket.once('connect', resolve))
+    }
+    await until(() => closedByServer.length === 3, 'three connections closed by the server')
+    expect(closedByServer).toEqual([5, 6, 7])
+    expect((await s.app.inject({ method: 'POST', url: '/v1/events', payload: { metric: 'http.ok' } })).statusCode).toBe(200)
+    const metrics = (await s.app.inject({ url: '/metrics' })).body
+    expect(metrics).toContain('statbucket_statsd_tcp_connections_closed_total{reason="connection_cap"} 3')
+  })
+
+  it('closes a connection idle for STATSD_TCP_IDLE_TIMEOUT_MS, and counts it', async () => {
+    const s = await statsdApp('statsd_idle', { STATSD_TCP_IDLE_TIMEOUT_MS: '1000' })
+    open.push(() => s.app.close().catch(() => {}))
+    const socket = net.connect(s.app.statsd.port, '127.0.0.1')
+    socket.on('error', () => {})
+    open.push(async () => socket.destroy())
+    let closed = false
+    socket.on('close', () => { closed = true })
+    await new Promise(resolve => socket.once('connect', resolve))
+    socket.write('idle.before:2|c\n')
+    await until(() => closed, 'the idle connection closed by the server', 10_000)
+    const metrics = (await s.app.inject({ url: '/metrics' })).body
+    expect(metrics).toContain('statbucket_statsd_tcp_connections_closed_total{reason="idle_timeout"} 1')
+    expect((await s.closeAndReadTotals())['idle.before']).toBe(2)
+  })
+})
+
+describe('the drop log', () => {
+  it('writes one warn line per reason per minute, with the count since the last and an example cut to 200 characters', () => {
+    const clock = manualClock(0)
+    const lines = []
+    const log = createDropLog({ clock, log: { warn: (fields, msg) => lines.push({ ...fields, msg }) } })
+    log.note('gauge', 'queue.depth:3|g')
+    log.note('gauge', 'queue.depth:4|g')
+    log.note('set', 'users:' + 'u'.repeat(500) + '|s')
+    clock.advance(59_999)
+    log.note('gauge', 'queue.depth:5|g', 3)
+    expect(lines.map(l => [l.reason, l.dropped, l.example.length])).toEqual([['gauge', 1, 15], ['set', 1, 201]])
+    clock.advance(1)
+    log.note('gauge', 'queue.depth:6|g')
+    expect(lines).toHaveLength(3)
+    expect(lines[2]).toMatchObject({ reason: 'gauge', dropped: 5, example: 'queue.depth:6|g' })
+    expect(lines[2].msg).toMatch(/statbucket_statsd_dropped_total\{reason="gauge"\}/)
+  })
+})
