@@ -22,6 +22,7 @@ import openapi from './plugins/openapi.js'
 import prometheus from './plugins/prometheus.js'
 import requestId, { genReqId } from './plugins/request-id.js'
 import dashboard from './plugins/dashboard.js'
+import admission from './plugins/admission.js'
 import { errorSchema } from './schemas/common.js'
 import { schemaErrorFormatter } from './schemas/validation-errors.js'
 import eventsRoutes from './routes/events.js'
@@ -97,6 +98,7 @@ async function registerAll (app, options, config, uri) {
   await app.register(collections)
   await app.register(doors) // before the writer: the StatsD listeners close before it drains
   await app.register(writer, { timers: options.timers })
+  await app.register(admission) // before the routes: its hooks reach every route added after it
   await app.register(idempotency)
   await app.register(registry)
   await app.register(preallocation, { random: options.random, sweepSchedule: options.sweepSchedule ?? true })

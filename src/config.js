@@ -1,6 +1,7 @@
 // Configuration from the environment (README, "Configuration"), validated at boot.
 // A bad value throws a ConfigError naming the variable.
 import fs from 'node:fs'
+import v8 from 'node:v8'
 import cron from 'node-cron'
 
 export class ConfigError extends Error {
@@ -84,6 +85,10 @@ export function loadConfig (env = process.env) {
     flushIntervalMs: integer(env, 'FLUSH_INTERVAL_MS', 0, { min: 0, max: 60_000 }), // 0: adaptive group commit
     flushMaxDocs: integer(env, 'FLUSH_MAX_DOCS', 1000, { min: 1, max: 100_000 }),
     maxPendingEvents: integer(env, 'MAX_PENDING_EVENTS', 100_000, { min: 1 }),
+    // admission before work (src/plugins/admission.js): 0 turns a check off
+    maxEventLoopDelayMs: integer(env, 'MAX_EVENT_LOOP_DELAY_MS', 500, { min: 0, max: 60_000 }),
+    maxHeapUsedBytes: integer(env, 'MAX_HEAP_USED_BYTES', Math.floor(0.85 * v8.getHeapStatistics().heap_size_limit), { min: 0 }),
+    maxInflightWriteBytes: integer(env, 'MAX_INFLIGHT_WRITE_BYTES', 8 * MIB, { min: 1024 }),
     writeTimeoutMs: integer(env, 'WRITE_TIMEOUT_MS', 10_000, { min: 100, max: 600_000 }),
     preallocProbability: decimal(env, 'PREALLOC_PROBABILITY', 0.000667, { min: 0, max: 1 }),
     preallocCron: env.PREALLOC_CRON || '*/10 * * * *',

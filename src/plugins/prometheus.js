@@ -100,6 +100,12 @@ export function createServiceMetrics ({ getWriterStats } = {}) {
       labelNames: ['reason'],
       registers: [register]
     }),
+    refused: new Counter({
+      name: 'statbucket_writes_refused_before_reading_total',
+      help: 'Writes answered 503 before their body was read: the writer full, MAX_INFLIGHT_WRITE_BYTES reached, event-loop delay or heap over their limits.',
+      labelNames: ['reason'],
+      registers: [register]
+    }),
     httpDuration: new Histogram({
       name: 'statbucket_http_request_duration_seconds',
       help: 'HTTP request durations by method, route (the route pattern) and status code.',
@@ -142,6 +148,9 @@ export function createServiceMetrics ({ getWriterStats } = {}) {
     },
     statsdDropped ({ reason, values }) {
       m.statsdDropped.inc({ reason }, values)
+    },
+    refused ({ reason }) {
+      m.refused.inc({ reason })
     },
     statsdConnectionClosed ({ reason }) {
       m.statsdConnectionsClosed.inc({ reason })

@@ -1,0 +1,70 @@
+// Admission before work (docs/decisions.md, "Admission before work"): a write
+// (POST /v1/events, POST /v1/statsd) is refused with 503 + Retry-After before
+// its body is read or parsed when the service cannot take it:
+//   - the writer is full (no room for the events the body can hold),
+//   - the bodies of the writes already admitted add up to MAX_INFLIGHT_WRITE_BYTES,
+//   - the process is overloaded: event-loop delay over MAX_EVENT_LOOP_DELAY_MS,
+//     heap over MAX_HEAP_USED_BYTES (@fastify/under-pressure samples both).
+// Health checks and reads are never refused here. A refused body is read and
+// discarded by Node (keep-alive stays usable), never parsed.
+import fp from 'fastify-plugin'
+import underPressure from '@fastify/under-pressure'
+import { errorBody } from './error-handler.js'
+
+const WRITE_ROUTES = new Set(['POST /v1/events', 'POST /v1/statsd'])
+// the smallest event a JSON body can hold, {"metric":"a"}, and a separator: a body of n bytes holds at most n / 15 events
+const MIN_EVENT_BYTES = 15
+
+const isWrite = request => WRITE_ROUTES.has(`${request.method} ${request.routeOptions.url}`)
+
+async function admission (app) {
+  const { config, writer, telemetry } = app
+  let inflightBytes = 0
+
+  function refuse (request, reply, reason, message) {
+    telemetry.publish('refused', { reason })
+    request.log.warn({ reason }, message)
+    // close the connection after the answer: the body is not read, so its sender cannot fill our bandwidth with it
+    reply.code(503).header('retry-after', 1).header('connection', 'close').send(errorBody(503, `${message}; nothing of this request was read or applied: retry later`, { outcome: 'not_applied' }))
+  }
+
+  await app.register(underPressure, {
+    maxEventLoopDelay: config.maxEventLoopDelayMs,
+    maxHeapUsedBytes: config.maxHeapUsedBytes,
+    retryAfter: 1,
+    // only writes are refused; health checks and reads go on (returning nothing lets the request through)
+    pressureHandler (request, reply, type, value) {
+      if (!isWrite(request)) return
+      const what = type === underPressure.TYPE_EVENT_LOOP_DELAY
+        ? `the event loop is ${Math.round(value)} ms behind (MAX_EVENT_LOOP_DELAY_MS = ${config.maxEventLoopDelayMs})`
+        : `the heap holds ${Math.round(value / 1048576)} MiB (MAX_HEAP_USED_BYTES = ${config.maxHeapUsedBytes})`
+      refuse(request, reply, type === underPressure.TYPE_EVENT_LOOP_DELAY ? 'event_loop_delay' : 'heap', `the service is overloaded: ${what}`)
+    }
+  })
+
+  app.addHook('onRequest', (request, reply, done) => {
+    if (!isWrite(request)) return done()
+    const declared = Number(request.headers['content-length'])
+    const bytes = Number.isFinite(declared) && declared >= 0 ? Math.min(declared, config.bodyLimitBytes) : config.bodyLimitBytes
+    const mostEvents = Math.max(1, Math.min(config.maxEventsPerRequest, Math.floor(bytes / MIN_EVENT_BYTES)))
+    if (!writer.hasRoom(1) || (!writer.hasRoom(mostEvents) && writer.stats().pendingEvents > 0)) {
+      return refuse(request, reply, 'writer_full', `the writer holds ${writer.stats().pendingEvents} events, near MAX_PENDING_EVENTS = ${config.maxPendingEvents}`)
+    }
+    if (inflightBytes > 0 && inflightBytes + bytes > config.maxInflightWriteBytes) {
+      return refuse(request, reply, 'inflight_bytes', `writes of ${inflightBytes} bytes are being read or applied (MAX_INFLIGHT_WRITE_BYTES = ${config.maxInflightWriteBytes})`)
+    }
+    inflightBytes += bytes
+    request.admittedBytes = bytes
+    done()
+  })
+  const release = (request, reply, done) => {
+    if (request.admittedBytes) { inflightBytes -= request.admittedBytes; request.admittedBytes = 0 }
+    done()
+  }
+  app.addHook('onResponse', release)
+  app.addHook('onRequestAbort', release)
+  app.decorateRequest('admittedBytes', 0)
+  app.decorate('admission', { inflightBytes: () => inflightBytes })
+}
+
+export default fp(admission, { name: 'admission', dependencies: ['writer', 'telemetry'] })

@@ -1,0 +1,50 @@
+// Admission before work, in process: while the writer holds all it may,
+// a write is refused with 503 + Retry-After + Connection: close before its
+// body is parsed (a body that is not even JSON gets the 503, not a 400),
+// health and reads answer, the refusal is counted, and once the writer has
+// room the same write is taken again. An unauthenticated write still gets
+// its 401 first.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { manualClock } from '../../src/clock.js'
+import { fakeTimers } from '../helpers/fake-timers.js'
+import { testApp } from '../helpers/test-app.js'
+
+const NOW = Date.UTC(2026, 10, 21, 12)
+const WRITE = 'w'.repeat(16)
+let app, timers
+
+beforeAll(async () => {
+  timers = fakeTimers()
+  // a flush is cut only when the (fake) interval passes: what is posted stays queued until the test says so
+  app = await testApp('admission', { clock: manualClock(NOW), timers, env: { WRITE_TOKENS: WRITE, FLUSH_INTERVAL_MS: '1000', MAX_PENDING_EVENTS: '10', MAX_EVENTS_PER_REQUEST: '10', PREALLOC_PROBABILITY: '0' } })
+})
+afterAll(async () => { await timers?.advance(5000); await app?.close() })
+
+const post = (payload, headers = {}) => app.inject({ method: 'POST', url: '/v1/events', payload, headers: { authorization: `Bearer ${WRITE}`, 'content-type': 'application/json', ...headers } })
+
+describe('admission before work', () => {
+  it('refuses writes before reading them while the writer is full, answers health and reads, and takes writes again once it has room', async () => {
+    const queued = post(Array.from({ length: 10 }, () => ({ metric: 'adm.a' })))
+    for (let i = 0; i < 50 && app.writer.stats().pendingEvents === 0; i++) await new Promise(resolve => setTimeout(resolve, 10))
+    expect(app.writer.stats().pendingEvents).toBe(10)
+
+    const refused = await post('this is not even JSON')
+    expect(refused.statusCode).toBe(503)
+    expect(refused.headers['retry-after']).toBe('1')
+    expect(refused.headers.connection).toBe('close')
+    expect(refused.json()).toMatchObject({ outcome: 'not_applied', message: expect.stringMatching(/^the writer holds 10 events, near MAX_PENDING_EVENTS = 10; nothing of this request was read or applied: retry later$/) })
+    const statsd = await app.inject({ method: 'POST', url: '/v1/statsd', payload: 'adm.b:1|c', headers: { authorization: `Bearer ${WRITE}`, 'content-type': 'text/plain' } })
+    expect(statsd.statusCode).toBe(503)
+    expect((await app.inject({ method: 'POST', url: '/v1/events', payload: { metric: 'adm.c' } })).statusCode).toBe(401) // no token: 401 first
+
+    expect((await app.inject({ url: '/healthz' })).statusCode).toBe(200)
+    expect((await app.inject({ url: '/v1/metrics' })).statusCode).toBe(200)
+    expect((await app.inject({ url: '/metrics' })).body).toContain('statbucket_writes_refused_before_reading_total{reason="writer_full"} 2')
+
+    await timers.advance(1000) // the flush goes out and is answered
+    expect((await queued).statusCode).toBe(200)
+    const again = post({ metric: 'adm.a' })
+    await timers.advance(1000)
+    expect((await again).statusCode).toBe(200)
+  })
+})
