@@ -85,6 +85,8 @@ export function loadConfig (env = process.env) {
     flushIntervalMs: integer(env, 'FLUSH_INTERVAL_MS', 0, { min: 0, max: 60_000 }), // 0: adaptive group commit
     flushMaxDocs: integer(env, 'FLUSH_MAX_DOCS', 1000, { min: 1, max: 100_000 }),
     maxPendingEvents: integer(env, 'MAX_PENDING_EVENTS', 100_000, { min: 1 }),
+    // how long a draining server still listens and answers (Connection: close; writes 503) before it closes connections
+    shutdownGraceMs: integer(env, 'SHUTDOWN_GRACE_MS', 500, { min: 0, max: 60_000 }),
     // admission before work (src/plugins/admission.js): 0 turns a check off
     maxEventLoopDelayMs: integer(env, 'MAX_EVENT_LOOP_DELAY_MS', 500, { min: 0, max: 60_000 }),
     maxHeapUsedBytes: integer(env, 'MAX_HEAP_USED_BYTES', Math.floor(0.85 * v8.getHeapStatistics().heap_size_limit), { min: 0 }),

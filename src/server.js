@@ -1,11 +1,11 @@
 // Entry point: configuration, the database (MONGODB_URI or the embedded
 // default), the app, listening, and a graceful close on SIGTERM/SIGINT.
-import closeWithGrace from 'close-with-grace'
 import pino from 'pino'
 import { buildApp, defaultLogger } from './app.js'
 import { ConfigError, loadConfig } from './config.js'
 import { describeStartupFailure } from './startup-failure.js'
 import { embeddedDataDir } from './db/embedded-address.js'
+import { installShutdown } from './shutdown.js'
 
 /** One line naming the cause and the fix; the stack only at LOG_LEVEL=debug */
 function failToStart (err, config) {
@@ -50,15 +50,7 @@ async function main () {
     failToStart(err, config)
   }
 
-  closeWithGrace({ delay: config.writeTimeoutMs * 3 }, async ({ signal, err }) => {
-    const { pendingEvents } = app.writer.stats()
-    let flushedEvents = 0
-    app.telemetry.subscribe('flushed', ({ events }) => { flushedEvents += events })
-    if (err) app.log.error({ err }, 'shutting down after an error')
-    app.log.info({ signal, pendingEvents }, `shutting down${signal ? ` on ${signal}` : ''}: accepting no new connections, flushing ${pendingEvents} queued events, answering every request received`)
-    await app.close()
-    log.info({ flushedEvents }, `closed: flushed ${flushedEvents} events after the signal; every request received was answered`)
-  })
+  installShutdown({ app, log, graceMs: config.shutdownGraceMs, drainTimeoutMs: config.writeTimeoutMs * 3 + config.shutdownGraceMs })
 
   try {
     await app.listen({ port: config.port, host: config.host })

@@ -11,7 +11,7 @@
 //   statsdReceived  { transport: 'udp'|'tcp'|'http', values }               (StatsD values read)
 //   statsdDropped   { transport, reason, values }                           (StatsD values or tags not kept)
 //   statsdConnectionClosed { reason: 'connection_cap'|'idle_timeout' }     (a StatsD TCP connection refused or closed)
-//   refused       { reason: 'writer_full'|'inflight_bytes'|'event_loop_delay'|'heap' }  (a write refused before its body was read)
+//   refused       { reason: 'writer_full'|'inflight_bytes'|'event_loop_delay'|'heap'|'shutting_down' }  (a write refused before its body was read)
 export const TELEMETRY_EVENTS = Object.freeze(['flushed', 'answered', 'preallocated', 'retention', 'statsdReceived', 'statsdDropped', 'statsdConnectionClosed', 'refused'])
 
 export function createTelemetry ({ logger } = {}) {

@@ -5,8 +5,9 @@
 //   - the bodies of the writes already admitted add up to MAX_INFLIGHT_WRITE_BYTES,
 //   - the process is overloaded: event-loop delay over MAX_EVENT_LOOP_DELAY_MS,
 //     heap over MAX_HEAP_USED_BYTES (@fastify/under-pressure samples both).
-// Health checks and reads are never refused here. A refused body is read and
-// discarded by Node (keep-alive stays usable), never parsed.
+//   - the server is shutting down (src/shutdown.js).
+// Health checks and reads are never refused here. A refused write's body is
+// never read: its answer closes the connection.
 import fp from 'fastify-plugin'
 import underPressure from '@fastify/under-pressure'
 import { errorBody } from './error-handler.js'
@@ -44,6 +45,8 @@ async function admission (app) {
 
   app.addHook('onRequest', (request, reply, done) => {
     if (!isWrite(request)) return done()
+    // draining: writes go elsewhere (or come back after Retry-After) while the connections close one by one
+    if (app.isDraining()) return refuse(request, reply, 'shutting_down', 'the server is shutting down')
     const declared = Number(request.headers['content-length'])
     const bytes = Number.isFinite(declared) && declared >= 0 ? Math.min(declared, config.bodyLimitBytes) : config.bodyLimitBytes
     const mostEvents = Math.max(1, Math.min(config.maxEventsPerRequest, Math.floor(bytes / MIN_EVENT_BYTES)))
@@ -67,4 +70,4 @@ async function admission (app) {
   app.decorate('admission', { inflightBytes: () => inflightBytes })
 }
 
-export default fp(admission, { name: 'admission', dependencies: ['writer', 'telemetry'] })
+export default fp(admission, { name: 'admission', dependencies: ['writer', 'telemetry', 'closing'] })

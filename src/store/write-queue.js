@@ -202,6 +202,26 @@ export function createWriteQueue (options) {
       wakeIdleWaiters()
       return idle.finally(() => { state.draining = false })
     },
+    /**
+     * A forced stop: refuses new units and answers every queued one not
+     * applied (503) with `reason`, without writing it; a flush in flight is
+     * left to finish or be cut. → { events, units } abandoned.
+     */
+    abandon (reason) {
+      state.closing = true
+      timers.clearTimeout(state.cutTimer)
+      state.cutTimer = null
+      const abandoned = { events: 0, units: 0 }
+      for (let unit = oldestQueued(); unit; unit = oldestQueued()) {
+        abandoned.events += unit.events
+        abandoned.units++
+        dequeue(unit)
+        answer(unit, NOT_APPLIED, reason)
+        settle(unit)
+      }
+      wakeRoomWaiters()
+      return abandoned
+    },
     /** Refuses new units, flushes the queued ones, and resolves when every unit is answered. */
     async close () {
       state.closing = true

@@ -82,9 +82,10 @@ export function createTally () {
 /**
  * Runs `concurrency` workers posting batches of 1..maxBatch events with
  * integer values over `metrics` until stop() is called or durationMs has
- * passed. Each request gets a fresh connection unless keepAlive. → { done, stop() }
+ * passed. Each request gets a fresh connection unless keepAlive; honorRetryAfter: a
+ * worker waits the Retry-After of a 503, as the contract asks of clients. → { done, stop() }
  */
-export function runLoad (port, { metrics, tally, concurrency = 8, maxBatch = 20, durationMs = 60_000, timeoutMs = 30_000, keepAlive = false, headers = {}, pauseMs = 0 }) {
+export function runLoad (port, { metrics, tally, concurrency = 8, maxBatch = 20, durationMs = 60_000, timeoutMs = 30_000, keepAlive = false, headers = {}, pauseMs = 0, honorRetryAfter = false }) {
   const state = { stopped: false }
   const agent = keepAlive ? new http.Agent({ keepAlive: true, maxSockets: concurrency }) : false
   const deadline = Date.now() + durationMs
@@ -98,7 +99,8 @@ export function runLoad (port, { metrics, tally, concurrency = 8, maxBatch = 20,
       const body = size === 1 && next(2) === 0 ? events[0] : events
       const res = await request(port, { method: 'POST', path: '/v1/events', body, timeoutMs, agent, headers })
       tally.record(events, res)
-      if (pauseMs) await sleep(pauseMs)
+      if (honorRetryAfter && res.status === 503) await sleep(1000 * Number(res.headers['retry-after'] ?? 1))
+      else if (pauseMs) await sleep(pauseMs)
       else if (res.error === 'ECONNREFUSED') await sleep(20)
     }
   }

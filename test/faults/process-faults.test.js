@@ -93,7 +93,7 @@ describe('graceful stop: SIGTERM under load', () => {
     const answered = new Set(sb.logs.filter(l => l.msg === 'request completed').map(l => l.reqId))
     expect(received.size).toBeGreaterThan(0)
     expect([...received].filter(id => !answered.has(id))).toEqual([])
-    expect(sb.logs.filter(l => /^shutting down on SIGTERM: accepting no new connections, flushing \d+ queued events/.test(l.msg ?? ''))).toHaveLength(1)
+    expect(sb.logs.filter(l => /^shutting down on SIGTERM: answering with Connection: close and refusing new writes \(503\), closing connections in \d+ ms, then flushing \d+ queued events/.test(l.msg ?? ''))).toHaveLength(1)
     expect(sb.logs.filter(l => /^closed: flushed \d+ events after the signal; every request received was answered$/.test(l.msg ?? ''))).toHaveLength(1)
     console.log(`SIGTERM: ${tally.requests} requests ${JSON.stringify(tally.statuses)} ${JSON.stringify(tally.errors)}; acknowledged = stored = ${total(tally.acked)} events; ${received.size} received, all answered`)
   }, 120_000)
