@@ -16,32 +16,34 @@ import { request, startStatbucket } from '../faults/harness.js'
 const CHECK = fileURLToPath(new URL('../../scripts/check.js', import.meta.url))
 const RETENTION = fileURLToPath(new URL('../../scripts/retention.js', import.meta.url))
 const cleanups = []
-let dataDir
 
-beforeAll(async () => {
-  await ensureJavaServerBuilt({ buildTimeoutMs: 170_000 })
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'statbucket-quickstart-'))
-  cleanups.push(async () => fs.rmSync(dataDir, { recursive: true, force: true }))
-}, 180_000)
+beforeAll(async () => { await ensureJavaServerBuilt({ buildTimeoutMs: 170_000 }) }, 180_000)
 afterAll(async () => { while (cleanups.length) await cleanups.pop()().catch(() => {}) })
 
-// the quick-start environment: nothing set but where the data lives (a directory of this test's own)
-const quickStartEnv = () => ({ PATH: process.env.PATH, HOME: process.env.HOME, STATBUCKET_EMBEDDED: 'java', STATBUCKET_DATA_DIR: dataDir })
+/** A data directory of the test's own (each test passes alone and in any order) */
+function newDataDir () {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'statbucket-quickstart-'))
+  cleanups.push(async () => fs.rmSync(dir, { recursive: true, force: true }))
+  return dir
+}
 
-function run (script, args) {
+// the quick-start environment: nothing set but where the data lives
+function run (script, args, dataDir) {
   return new Promise(resolve => {
-    execFile(process.execPath, [script, ...args], { env: quickStartEnv(), timeout: 90_000 }, (error, stdout, stderr) =>
+    const env = { PATH: process.env.PATH, HOME: process.env.HOME, STATBUCKET_EMBEDDED: 'java', STATBUCKET_DATA_DIR: dataDir }
+    execFile(process.execPath, [script, ...args], { env, timeout: 90_000 }, (error, stdout, stderr) =>
       resolve({ code: error ? error.code : 0, stdout, stderr }))
   })
 }
 
 describe('npm run check and npm run retention with no variable set', () => {
   it('open the embedded database themselves when no statbucket runs, and release it', async () => {
-    const check = await run(CHECK, [])
+    const dataDir = newDataDir()
+    const check = await run(CHECK, [], dataDir)
     expect(check.stderr).toMatch(/^check: using the embedded database in .+ \(mongo-java-server; opened for this command, no statbucket runs on it\)$/m)
     expect(check.stdout).toBe('checked 0 monthly and 0 daily documents: 0 violations\n')
     expect(check.code).toBe(0)
-    const retention = await run(RETENTION, ['--once'])
+    const retention = await run(RETENTION, ['--once'], dataDir)
     expect(retention.stderr).toMatch(/^retention: using the embedded database in .+opened for this command/m)
     expect(retention.stdout).toMatch(/^retention done: 0 metrics/)
     expect(retention.code).toBe(0)
@@ -49,16 +51,17 @@ describe('npm run check and npm run retention with no variable set', () => {
   }, 120_000)
 
   it('reach the database of the statbucket that runs on the data directory, and find what it stored', async () => {
+    const dataDir = newDataDir()
     const sb = await startStatbucket({ STATBUCKET_EMBEDDED: 'java', STATBUCKET_DATA_DIR: dataDir }, { startTimeoutMs: 60_000 })
     cleanups.push(() => sb.stop())
     const posted = await request(sb.port, { method: 'POST', path: '/v1/events', body: [{ metric: 'qs.a', value: 5 }, { metric: 'qs.b', value: 7 }] })
     expect(posted.status).toBe(200)
 
-    const check = await run(CHECK, [])
+    const check = await run(CHECK, [], dataDir)
     expect(check.stderr).toMatch(new RegExp(`^check: using the embedded database of the statbucket running on .+ \\(mongodb://127\\.0\\.0\\.1:\\d+, pid ${sb.pid}\\)$`, 'm'))
     expect(check.stdout).toBe('checked 2 monthly and 2 daily documents: 0 violations\n')
     expect(check.code).toBe(0)
-    const retention = await run(RETENTION, ['--once'])
+    const retention = await run(RETENTION, ['--once'], dataDir)
     expect(retention.stdout).toMatch(/^retention done: 2 metrics/)
     expect(retention.code).toBe(0)
 
@@ -66,6 +69,7 @@ describe('npm run check and npm run retention with no variable set', () => {
     const to = Math.ceil((Date.now() + 1) / minute) * minute
     const total = await request(sb.port, { path: `/v1/metrics/qs.b/total?from=${to - 86_400_000}&to=${to}` })
     expect(total.body).toMatchObject({ metric: 'qs.b', total: 7 })
+    await sb.stop({ signal: 'SIGTERM' })
   }, 120_000)
 })
 
