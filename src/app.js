@@ -23,6 +23,7 @@ import prometheus from './plugins/prometheus.js'
 import requestId, { genReqId } from './plugins/request-id.js'
 import dashboard from './plugins/dashboard.js'
 import admission from './plugins/admission.js'
+import { DebugAccessLog } from './access-log.js'
 import { errorSchema } from './schemas/common.js'
 import { schemaErrorFormatter } from './schemas/validation-errors.js'
 import eventsRoutes from './routes/events.js'
@@ -65,6 +66,8 @@ export async function buildApp (options = {}) {
     // While closing, a request on a kept-alive connection still runs: the writer
     // answers POSTs 503 + Retry-After, outcome not_applied (Fastify's own 503 has neither).
     return503OnClosing: false,
+    // the request trail at debug, not info (src/access-log.js)
+    logController: new DebugAccessLog(),
     genReqId
   })
   // onClose hooks run last-registered first: this one, registered before the

@@ -64,7 +64,7 @@ describe('crash: kill -9 under load', () => {
 describe('graceful stop: SIGTERM under load', () => {
   it('stops accepting, flushes what is queued, answers every request it received, exits 0; stored = acknowledged exactly', async () => {
     // A long flush interval keeps requests queued at the moment of SIGTERM.
-    const { sb, dbName } = await statbucket('sigterm', { FLUSH_INTERVAL_MS: '200', MAX_EVENTS_PER_REQUEST: '100' })
+    const { sb, dbName } = await statbucket('sigterm', { FLUSH_INTERVAL_MS: '200', MAX_EVENTS_PER_REQUEST: '100', LOG_LEVEL: 'debug' }) // debug: the request trail
     const tally = createTally()
     // half the clients on fresh connections, half on kept-alive ones (which may send while it closes)
     const loads = [

@@ -11,7 +11,7 @@ let app
 
 beforeAll(async () => {
   const stream = new Writable({ write (chunk, _enc, done) { lines.push(...chunk.toString().trim().split('\n').map(l => JSON.parse(l))); done() } })
-  app = await testApp('reqid', { env: { PREALLOC_PROBABILITY: '0' }, logger: { level: 'info', stream } })
+  app = await testApp('reqid', { env: { PREALLOC_PROBABILITY: '0' }, logger: { level: 'debug', stream } })
 })
 afterAll(async () => { await app?.close() })
 

@@ -43,7 +43,7 @@ describe('DELETE /v1/metrics/:metric', () => {
     expect(await idsOf('metrics')).toEqual(before.metrics.filter(id => id !== 'del.a'))
 
     expect((await app.inject({ url: '/v1/metrics/del.a/series', headers: auth(READ) })).statusCode).toBe(404)
-    const listed = (await app.inject({ url: '/v1/metrics?prefix=del.', headers: auth(READ) })).json().metrics.map(m => m.name)
+    const listed = (await app.inject({ url: '/v1/metrics?prefix=del.a', headers: auth(READ) })).json().metrics.map(m => m.name)
     expect(listed).toEqual(['del.a-', 'del.a.b', 'del.ab'])
 
     const again = await del('del.a')
