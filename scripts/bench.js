@@ -4,7 +4,7 @@
 // `npm run bench -- --help`.
 import { randomBytes } from 'node:crypto'
 import { loadConfig } from '../src/config.js'
-import { detectBackend } from '../src/store/database-capabilities.js'
+import { detectBackend } from '../src/db/capabilities.js'
 import { UsageError } from './lib/args.js'
 import { BENCH_HELP, SCALES, chooseScale, parseBenchArgs } from './lib/bench-args.js'
 import { evaluateTargets, fmt, renderMarkdown } from './lib/bench-report.js'

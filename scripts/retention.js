@@ -8,7 +8,7 @@ import { connectCommandDatabase } from '../src/db/command-database.js'
 import { systemClock } from '../src/clock.js'
 import { ConfigError, loadConfig } from '../src/config.js'
 import { LAYOUTS } from '../src/bucket/layouts.js'
-import { RETENTION_LEASE_MS, createRetentionForDb } from '../src/store/retention-service.js'
+import { RETENTION_LEASE_MS, createRetentionForDb } from '../src/jobs/retention-service.js'
 
 const HELP = `Usage: npm run retention -- --once [options]
 

@@ -6,18 +6,18 @@ import errorHandler from './plugins/error-handler.js'
 import closing from './plugins/closing.js'
 import auth, { LOG_REDACT_PATHS } from './plugins/auth.js'
 import requestLimits, { serverOptions } from './plugins/request-limits.js'
-import database from './plugins/database.js'
-import telemetry from './plugins/telemetry.js'
-import doors from './plugins/doors.js'
-import collections from './plugins/services/collections.js'
-import writer from './plugins/services/writer.js'
-import idempotency from './plugins/services/idempotency.js'
-import registry from './plugins/services/registry.js'
-import preallocation from './plugins/services/preallocation.js'
-import reader from './plugins/services/reader.js'
-import ingest from './plugins/services/ingest.js'
-import retention from './plugins/services/retention.js'
-import statsd from './plugins/statsd.js'
+import database from './db/plugin.js'
+import telemetry from './telemetry/plugin.js'
+import doors from './statsd/doors.js'
+import collections from './db/collections-plugin.js'
+import writer from './writer/plugin.js'
+import idempotency from './idempotency/plugin.js'
+import registry from './registry/plugin.js'
+import preallocation from './jobs/preallocation-plugin.js'
+import reader from './reader/plugin.js'
+import ingest from './ingest/plugin.js'
+import retention from './jobs/retention-plugin.js'
+import statsd from './statsd/plugin.js'
 import openapi from './plugins/openapi.js'
 import prometheus from './plugins/prometheus.js'
 import requestId, { genReqId } from './plugins/request-id.js'
@@ -42,11 +42,11 @@ import graphiteRoutes from './routes/graphite.js'
  *   logger      Fastify logger option (default: pino at LOG_LEVEL, pretty on a TTY)
  *   loggerInstance  a pino logger to use instead
  *   sweepSchedule  start the node-cron sweep (default true)
- *   observer    telemetry subscribers { flushed, answered, preallocated, retention } (src/telemetry.js), besides /metrics' own
+ *   observer    telemetry subscribers { flushed, answered, preallocated, retention } (src/telemetry/publisher.js), besides /metrics' own
  *   client      an existing connected MongoClient to use (not closed by the app)
- *   timers      the writer's timers (src/store/timers.js), for tests
+ *   timers      the writer's timers (src/clock.js), for tests
  *   retentionSchedule  start the node-cron retention job (default: sweepSchedule)
- *   statsdTimers  the StatsD pipelines' timers (src/store/timers.js), for tests
+ *   statsdTimers  the StatsD pipelines' timers (src/clock.js), for tests
  *   onClose     async () => {} run after everything else closed (e.g. stop the embedded database)
  */
 export async function buildApp (options = {}) {

@@ -3,8 +3,8 @@
 // half of them and deletes a quarter, in documents per second, on seeded
 // data in collections of their own (bench_jobs_*).
 import { DAY_MS, dayId, monthId, startOfDay, utcParts } from '../../src/bucket/time.js'
-import { createRetentionJob } from '../../src/store/retention-job.js'
-import { createLease } from '../../src/store/lease.js'
+import { createRetentionJob } from '../../src/jobs/retention-job.js'
+import { createLease } from '../../src/jobs/lease.js'
 import { runCheck } from './check-run.js'
 
 const noop = () => {}

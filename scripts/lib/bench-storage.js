@@ -11,8 +11,8 @@ import { metricNames } from './args.js'
 import { percentile } from './minute-stats.js'
 import { seededRandom } from './sim-clock.js'
 import { systemClock } from '../../src/clock.js'
-import { createWriter } from '../../src/store/writer.js'
-import { createReader } from '../../src/store/reader.js'
+import { createWriter } from '../../src/writer/writer.js'
+import { createDocumentReader as createReader } from '../../src/reader/documents.js'
 
 const noop = () => {}
 const quiet = { debug: noop, info: noop, warn: noop, error: noop }

@@ -5,12 +5,12 @@
 import { MongoClient } from 'mongodb'
 import { buildWriteUnit, eventIncrements, widenSeen } from '../../src/bucket/increments.js'
 import { dayId, monthId, startOfDay, startOfMonth } from '../../src/bucket/time.js'
-import { detectBackend } from '../../src/store/database-capabilities.js'
-import { driverOptions } from '../../src/plugins/database.js'
-import { createWriter } from '../../src/store/writer.js'
-import { incrementUpdate, registryUpdate } from '../../src/store/write-operations.js'
-import { createPreallocator } from '../../src/store/preallocator.js'
-import { wasNeverSent } from '../../src/store/write-outcomes.js'
+import { detectBackend } from '../../src/db/capabilities.js'
+import { driverOptions } from '../../src/db/plugin.js'
+import { createWriter } from '../../src/writer/writer.js'
+import { incrementUpdate, registryUpdate } from '../../src/writer/write-operations.js'
+import { createPreallocator } from '../../src/jobs/preallocator.js'
+import { wasNeverSent } from '../../src/writer/write-outcomes.js'
 
 const WRITE_TIMEOUT_MS = 10_000
 const noop = () => {}

@@ -2,7 +2,6 @@
 // (glob expansion over its prefix range, bounded) and the reader, at the
 // finest tier kept for the whole range (docs/decisions.md, "Graphite: the
 // native resolution").
-import { assembleSeries } from '../bucket/results.js'
 import { isKept } from '../bucket/detail-kept.js'
 import { MAX_TIME_MS, MIN_TIME_MS } from '../bucket/time.js'
 import { BadRequestError } from '../errors.js'
@@ -41,7 +40,7 @@ function nativeTier (startTime, endTime, horizonsList, maxPoints) {
  * is read at the finest tier kept for all of it, never as zeros for detail
  * that was deleted.
  */
-export function createMetricSource ({ registry, names, reader, layout, maxGlobMetrics, maxPoints, maxSeries, maxReadPoints, maxVisits = DEFAULT_MAX_VISITS, horizons = () => ({ minuteFrom: null, dailyFrom: null }) }) {
+export function createMetricSource ({ registry, names, reader, maxGlobMetrics, maxPoints, maxSeries, maxReadPoints, maxVisits = DEFAULT_MAX_VISITS, horizons = () => ({ minuteFrom: null, dailyFrom: null }) }) {
   const tooMany = pattern => new BadRequestError(`${JSON.stringify(pattern)} matches more than GRAPHITE_MAX_GLOB_METRICS = ${maxGlobMetrics} metrics; narrow the pattern`)
 
   /** The name index's nodes under a glob (a bounded walk of the trie, ./name-index.js) */
@@ -84,8 +83,7 @@ export function createMetricSource ({ registry, names, reader, layout, maxGlobMe
       if (spent.points > maxReadPoints) throw new BadRequestError(`this request reads more than MAX_READ_POINTS = ${maxReadPoints} points (${JSON.stringify(pathExpression)}: ${names.length} series × ${points} points); shorten the range or narrow the targets`)
     }
     const series = await Promise.all(names.map(async (metric, i) => {
-      const { docs, monthlyDocs } = await reader.seriesDocs(metric, tier.step, start * 1000, end * 1000, kept[i])
-      const { values } = assembleSeries({ step: tier.step, start: start * 1000, end: end * 1000, docs, monthlyDocs, dailyFrom: kept[i].dailyFrom, layout })
+      const { values } = await reader.series(metric, { from: start * 1000, to: end * 1000, step: tier.step }, { known: true })
       return makeSeries({ name: metric, start, end, step: tier.seconds, values, consolidationFunc: defaultConsolidation, pathExpression })
     }))
     return series.sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0)

@@ -1,6 +1,6 @@
 // Prometheus metrics at GET /metrics (prom-client), one Registry per app so
 // that several apps in one process (the tests) never share counters. Fed by
-// the app's telemetry (src/telemetry.js); the writer's gauges are read at
+// the app's telemetry (src/telemetry/publisher.js); the writer's gauges are read at
 // scrape time.
 import fp from 'fastify-plugin'
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client'

@@ -1,6 +1,6 @@
 // From schema-valid JSON event bodies to events { metric, value, time }:
 // the default value, the time of receipt, and the parsing of `ts`. Pure;
-// the rules every event must meet are the ingest service's (src/services/event-rules.js).
+// the rules every event must meet are the ingest service's (src/bucket/event-rules.js).
 import { epochMsProblem, parseEventTime } from '../bucket/time.js'
 
 /** How a message names a field of the i-th event of a body of `count` */

@@ -11,7 +11,7 @@ import { functionCatalog } from '../graphite/function-catalog.js'
 import { TargetValueError } from '../graphite/functions.js'
 import { GlobSyntaxError } from '../graphite/glob.js'
 import { BudgetError, MAX_TARGETS, checkTargets, planRender } from '../graphite/budget.js'
-import { GlobBudgetError } from '../graphite/name-index.js'
+import { GlobBudgetError } from '../registry/name-index.js'
 import { UserRegexError } from '../graphite/regex.js'
 import { createMetricSource } from '../graphite/metric-source.js'
 import { treeJson } from '../graphite/minute-window.js'
@@ -57,7 +57,7 @@ function timeRange (params, nowMs) {
 }
 
 async function graphiteRoutes (app) {
-  const { config, clock, registry, reader, layout, nameIndex } = app
+  const { config, clock, registry, reader, nameIndex } = app
   const horizonsOf = horizonsFor(config)
   const source = createMetricSource({
     registry,
@@ -65,7 +65,6 @@ async function graphiteRoutes (app) {
     reader,
     maxSeries: config.maxSeries,
     maxReadPoints: config.maxReadPoints,
-    layout,
     maxGlobMetrics: config.graphiteMaxGlobMetrics,
     maxPoints: config.maxPoints,
     horizons: metric => horizonsOf(metric, clock.now())

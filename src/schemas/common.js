@@ -1,9 +1,5 @@
-// Shared JSON schemas: the metric name, the error answer.
-
-export const METRIC_NAME_PATTERN = '^[A-Za-z0-9][A-Za-z0-9_.:-]{0,199}$'
-export const METRIC_NAME_RE = new RegExp(METRIC_NAME_PATTERN)
-// |value| of one event at most: sums stay exact integers up to 2^53 for a long while
-export const MAX_ABS_VALUE = 1e15
+// Shared JSON schemas: the Idempotency-Key header, the error answer. The
+// name and value rules they check are bucket/event-rules.js's.
 
 // Idempotency-Key: visible ASCII, as in the IETF draft's examples (UUIDs, random strings).
 export const idempotencyKeyHeader = {

@@ -1,7 +1,8 @@
 // POST /v1/events: one event or a non-empty array of events.
 
 import { ISO_WITH_ZONE_PATTERN } from '../bucket/time.js'
-import { MAX_ABS_VALUE, METRIC_NAME_PATTERN, errorResponses, idempotencyKeyHeader } from './common.js'
+import { MAX_ABS_VALUE, METRIC_NAME_PATTERN } from '../bucket/event-rules.js'
+import { errorResponses, idempotencyKeyHeader } from './common.js'
 
 export const eventSchema = {
   type: 'object',

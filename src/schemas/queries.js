@@ -1,6 +1,7 @@
 // Route schemas of the read API. Query values stay strings; query-params.js parses them.
 import { STEPS } from '../bucket/time.js'
-import { METRIC_NAME_PATTERN, errorResponses } from './common.js'
+import { METRIC_NAME_PATTERN } from '../bucket/event-rules.js'
+import { errorResponses } from './common.js'
 
 const timeParam = description => ({ type: 'string', minLength: 1, maxLength: 40, description })
 const metricParams = {

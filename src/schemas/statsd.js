@@ -12,7 +12,14 @@ export const postStatsdSchema = {
     200: {
       type: 'object',
       required: ['accepted'],
-      properties: { accepted: { type: 'integer', description: 'Per-minute sums written (one per metric; a timer gives two)' } }
+      properties: {
+        accepted: { type: 'integer', description: 'Per-minute sums written (one per metric; a timer gives two)' },
+        renamed: {
+          type: 'array',
+          description: 'Names the sanitising changed, as sent and as stored (at most 20 listed); absent when none was changed',
+          items: { type: 'object', required: ['from', 'to'], properties: { from: { type: 'string' }, to: { type: 'string' } } }
+        }
+      }
     },
     ...errorResponses(400, 401, 403, 409, 413, 414, 415, 422, 429, 500, 503, 504)
   }

@@ -2,9 +2,12 @@
 // reach the ingest service, so that a flood of tiny packets becomes a few
 // events (docs/decisions.md, "StatsD lines are summed per metric per minute").
 // Pure: the caller passes each sample's time.
-import { MAX_ABS_VALUE } from '../schemas/common.js'
+import { MAX_ABS_VALUE } from '../bucket/event-rules.js'
 
 const MINUTE_MS = 60_000
+
+/** The ingest service's events of taken sums (their `values` counts stay with the door) */
+export const ingestEvents = (events) => events.map(({ metric, value, time }) => ({ metric, value, time }))
 
 export function createAggregator () {
   let sums = new Map() // `${minute}\n${metric}` → event

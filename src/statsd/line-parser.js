@@ -3,7 +3,7 @@
 // statsd daemon sanitises them; what cannot be kept is a problem with a reason
 // (README, "StatsD"). No I/O, no clock: the listeners and the HTTP route
 // decide what a problem costs (a counted drop, or a 400).
-import { MAX_ABS_VALUE, METRIC_NAME_RE } from '../schemas/common.js'
+import { MAX_ABS_VALUE, METRIC_NAME_RE } from '../bucket/event-rules.js'
 
 /** Why a value was not kept (the `reason` label of statbucket_statsd_dropped_total) */
 export const DROP_REASONS = Object.freeze([
@@ -70,9 +70,10 @@ function parseValue (name, packed) {
 
 /**
  * One line (without its newline) →
- *   { samples: [{ metric, value }], problems: [{ reason, message }], values, kept }
+ *   { samples: [{ metric, value }], problems: [{ reason, message }], values, kept, name, renamedFrom }
  * values: how many values the line carried (a packed line carries several);
- * kept: how many of them gave samples.
+ * kept: how many of them gave samples; name: the sanitised name; renamedFrom:
+ * the name as sent when sanitising changed it and a value was kept, else null.
  * An empty line carries nothing and is no problem.
  */
 export function parseLine (line) {
@@ -99,7 +100,9 @@ export function parseLine (line) {
     samples.push(...result.samples)
     kept++
   }
-  return { samples, problems, values: values.length, kept }
+  // the name as sent, when sanitising changed it (POST /v1/statsd says so)
+  const renamedFrom = kept > 0 && name !== parts[0] ? parts[0] : null
+  return { samples, problems, values: values.length, kept, renamedFrom, name }
 }
 
 /** Whether a problem loses a value (tags lose only the tags) */

@@ -4,8 +4,9 @@
 // time. `lossless` (TCP): when full, the caller stops reading (whenRoom tells
 // it when to read on) and a batch the database did not take is retried; else
 // (UDP) what does not fit is dropped and counted (README, "StatsD").
-import { createAggregator } from './aggregator.js'
+import { createAggregator, ingestEvents } from './aggregator.js'
 import { parseLine } from './line-parser.js'
+import { APPLIED, NOT_APPLIED, REJECTED } from '../writer/write-outcomes.js'
 
 /** Why values accepted by the parser were lost later (besides the parser's DROP_REASONS) */
 export const PIPELINE_DROP_REASONS = Object.freeze([
@@ -52,22 +53,22 @@ export function createStatsdPipeline ({ ingest, clock, timers, flushIntervalMs, 
     for (;;) {
       if (!ingest.hasRoom(events.length)) await ingest.waitForRoom(events.length)
       // per name: a full registry turns away the lines of new names, never a known metric's in the same batch
-      const result = await ingest.submit(events.map(({ metric, value, time }) => ({ metric, value, time })), { admitPerName: true })
+      const result = await ingest.submit(ingestEvents(events), { admitPerName: true })
       if (result.refusedMetrics?.length) {
         const turnedAway = new Set(result.refusedMetrics)
         const lost = events.filter(e => turnedAway.has(e.metric)).reduce((n, e) => n + e.values, 0)
         onDrop('registry_full', lost, result.refusedMetrics[0])
-        if (result.outcome === 'rejected') return
+        if (result.outcome === REJECTED) return
         values -= lost
         events = events.filter(e => !turnedAway.has(e.metric)) // a retry sends the rest only
       }
-      if (result.outcome === 'applied') return
-      if (lossless && result.outcome === 'not_applied' && !closing) {
+      if (result.outcome === APPLIED) return
+      if (lossless && result.outcome === NOT_APPLIED && !closing) {
         log?.warn({ reason: result.reason, events: events.length }, 'StatsD batch not applied; retrying (TCP reading is paused meanwhile)')
         await sleep(RETRY_MS)
         continue
       }
-      const reason = result.outcome === 'rejected' ? result.reason : result.outcome
+      const reason = result.outcome === REJECTED ? result.reason : result.outcome
       log?.warn({ outcome: result.outcome, reason: result.reason, message: result.message, values }, 'StatsD batch dropped')
       onDrop(PIPELINE_DROP_REASONS.includes(reason) ? reason : 'not_applied', values)
       return

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest'
 import { POINTS_PER_PX, STEPS, coarserStep, countPoints, fitStep, stepAfterRefusal } from '../../src/dashboard/js/step-fit.js'
 import { STEPS as API_STEPS, countPoints as apiCountPoints } from '../../src/bucket/time.js'
 import { parseSeriesQuery } from '../../src/routes/query-params.js'
+import { planSeries } from '../../src/reader/series-plan.js'
 
 const NOW = Date.UTC(2026, 10, 21, 12, 0)
 const MIN = 60_000
@@ -20,7 +21,7 @@ const anyWindow = fc.tuple(
 /** The ApiError the dashboard makes of a 400 answer: status, message and details of the body */
 function refusal (query, options) {
   try {
-    parseSeriesQuery(query, { now: NOW, maxPoints: 20_000, ...options })
+    planSeries({ ...parseSeriesQuery(query, { now: NOW }), maxPoints: 20_000, ...options })
   } catch (err) {
     return { status: err.statusCode, message: err.message, details: err.details }
   }

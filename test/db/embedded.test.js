@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process'
 import { MongoClient } from 'mongodb'
 import { startJavaServer, ensureJavaServerBuilt } from '../../src/db/java-server.js'
 import { startEmbeddedMongo } from '../../src/db/embedded.js'
-import { detectBackend, supportsTransactions } from '../../src/store/database-capabilities.js'
+import { detectBackend, supportsTransactions } from '../../src/db/capabilities.js'
 
 const isGone = (pid) => {
   try {

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest'
 import { buildWriteUnit } from '../../src/bucket/increments.js'
 import { hierarchicalLayout } from '../../src/bucket/layouts.js'
-import { createWriter } from '../../src/store/writer.js'
+import { createWriter } from '../../src/writer/writer.js'
 
 const T = Date.UTC(2026, 10, 21, 10, 0)
 const silent = { info () {}, warn () {}, error () {}, debug () {} }

@@ -1,4 +1,4 @@
-// Timers that move only when a test says so (src/store/timers.js has the
+// Timers that move only when a test says so (src/clock.js has the
 // real ones): the order of expiries, cuts and watchdogs is the test's, never
 // a real sleep's.
 export function fakeTimers (start = 0) {

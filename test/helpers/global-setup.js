@@ -1,7 +1,7 @@
 // One database server for the whole run; each test file uses its own
 // database on it. TEST_MONGODB_URI points the suite at an existing server.
 import { startEmbeddedMongo } from '../../src/db/embedded.js'
-import { detectBackend } from '../../src/store/database-capabilities.js'
+import { detectBackend } from '../../src/db/capabilities.js'
 import { MongoClient } from 'mongodb'
 
 export default async function setup ({ provide }) {

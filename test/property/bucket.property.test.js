@@ -12,7 +12,7 @@ import {
   DAY_MS, HOUR_MS, MAX_TIME_MS, MINUTE_MS, MIN_TIME_MS, STEPS, countPoints, dayId, daysInMonth, monthId,
   parseBucketId, parseEventTime, parseQueryTime, startOfDay, startOfMonth, utcParts
 } from '../../src/bucket/time.js'
-import { METRIC_NAME_RE } from '../../src/schemas/common.js'
+import { METRIC_NAME_RE } from '../../src/bucket/event-rules.js'
 import { applyInc } from '../helpers/documents.js'
 
 const time = fc.integer({ min: MIN_TIME_MS, max: MAX_TIME_MS })

@@ -2,7 +2,7 @@
 // (mongo-java-server, a standalone mongod) a key is refused with 400 and
 // /readyz says transactions: false; on a replica set (MongoMemoryReplSet,
 // where a mongod can be had) a retry is answered from the recorded key.
-// The logic with injected faults: test/store/idempotency.test.js.
+// The logic with injected faults: test/idempotency/idempotency.test.js.
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { manualClock } from '../../src/clock.js'
 import { buildApp } from '../../src/app.js'

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest'
 import { compareDay, sameTotal, verifyDaily, verifyMonthlyTotal } from '../../scripts/lib/consistency.js'
 import { dayIdRange, downsampleScanFrom, retentionBounds } from '../../src/bucket/retention-plan.js'
 import { DAY_MS, dayId } from '../../src/bucket/time.js'
-import { METRIC_NAME_RE } from '../../src/schemas/common.js'
+import { METRIC_NAME_RE } from '../../src/bucket/event-rules.js'
 import { documentsFor } from '../helpers/bucket-docs.js'
 
 const DAY0 = Date.UTC(2026, 10, 21)

@@ -6,7 +6,8 @@ const reasons = (r) => r.problems.map(p => p.reason)
 
 describe('parseLine', () => {
   it('a counter adds value / rate', () => {
-    expect(parseLine('api.hits:3|c')).toEqual({ samples: [{ metric: 'api.hits', value: 3 }], problems: [], values: 1, kept: 1 })
+    expect(parseLine('api.hits:3|c')).toEqual({ samples: [{ metric: 'api.hits', value: 3 }], problems: [], values: 1, kept: 1, name: 'api.hits', renamedFrom: null })
+    expect(parseLine('api hits:3|c')).toMatchObject({ samples: [{ metric: 'api_hits', value: 3 }], name: 'api_hits', renamedFrom: 'api hits' })
     expect(parseLine('api.hits:1|c|@0.1').samples).toEqual([{ metric: 'api.hits', value: 10 }])
     expect(parseLine('api.hits:-2|c').samples).toEqual([{ metric: 'api.hits', value: -2 }])
   })

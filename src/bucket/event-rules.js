@@ -1,0 +1,31 @@
+// The rules every event must meet, whatever door it came through: its
+// metric name, its value, and the window of accepted times; the one home of
+// these rules (the JSON schemas, the StatsD parser and the ingest service all
+// read them here). Pure; the clock's reading comes in.
+import { DAY_MS } from './time.js'
+
+export const METRIC_NAME_PATTERN = '^[A-Za-z0-9][A-Za-z0-9_.:-]{0,199}$'
+export const METRIC_NAME_RE = new RegExp(METRIC_NAME_PATTERN)
+// |value| of one event at most: sums stay exact integers up to 2^53 for a long while
+export const MAX_ABS_VALUE = 1e15
+
+/**
+ * events: [{ metric, value, time }]. → null, or the first broken rule:
+ * { index, field: 'metric'|'value'|'ts', message }
+ */
+export function findInvalidEvent (events, now, { maxFutureMs, maxAgeDays }) {
+  const oldest = now - maxAgeDays * DAY_MS
+  const newest = now + maxFutureMs
+  for (let i = 0; i < events.length; i++) {
+    const { metric, value, time } = events[i]
+    if (typeof metric !== 'string' || !METRIC_NAME_RE.test(metric)) {
+      return { index: i, field: 'metric', message: `${JSON.stringify(metric)} is not a metric name (letters, digits, _ . : -; at most 200 characters; starting with a letter or digit)` }
+    }
+    if (typeof value !== 'number' || !Number.isFinite(value) || Math.abs(value) > MAX_ABS_VALUE) {
+      return { index: i, field: 'value', message: `must be a finite number with |value| ≤ ${MAX_ABS_VALUE}` }
+    }
+    if (time > newest) return { index: i, field: 'ts', message: `is more than MAX_FUTURE_MS (${maxFutureMs} ms) ahead of the server's clock` }
+    if (time < oldest) return { index: i, field: 'ts', message: `is older than MAX_AGE_DAYS (${maxAgeDays} days)` }
+  }
+  return null
+}

@@ -1,0 +1,16 @@
+// The collections the services share and the bucket layout in force.
+import fp from 'fastify-plugin'
+import { LAYOUTS } from '../bucket/layouts.js'
+
+async function collections (app) {
+  const layout = LAYOUTS[app.config.bucketLayout]
+  const { db } = app.mongo
+  app.decorate('layout', layout)
+  app.decorate('collections', {
+    daily: db.collection(layout.collection),
+    monthly: db.collection('monthly'),
+    metrics: db.collection('metrics')
+  })
+}
+
+export default fp(collections, { name: 'collections', dependencies: ['database'] })

@@ -1,0 +1,109 @@
+// The ingest service (docs/architecture.md, "How a request becomes a
+// bulkWrite"): the one owner of the rules of accepting events. A door
+// (JSON over HTTP, StatsD lines over HTTP, the StatsD listeners) parses its
+// format into events { metric, value, time } and calls submit(); it gets one
+// outcome back and only translates it (src/routes/ingest-reply.js for HTTP).
+//
+// Outcomes:
+//   { outcome: APPLIED, accepted }                     every increment acknowledged
+//     (admitPerName: also refusedMetrics, the new names a full registry turned away with their events)
+//   { outcome: REJECTED, reason, message, details }    bad events or a full registry; nothing changed
+//   { outcome: KEY_UNSUPPORTED, message }              an Idempotency-Key where there are no transactions
+//   { outcome: KEY_IN_FLIGHT } / { outcome: KEY_REUSED } / { outcome: REPLAYED, body }
+//   { outcome: NOT_APPLIED, reason }                   nothing was written
+//   { outcome: UNKNOWN, reason }                       sent, not acknowledged: maybe partly applied
+import { buildWriteUnit } from '../bucket/increments.js'
+import { horizonsFor } from '../bucket/retention-horizons.js'
+import { isDatabaseError } from '../errors.js'
+import { APPLIED, KEY_UNSUPPORTED, NOT_APPLIED, REJECTED, REPLAYED, UNKNOWN } from '../writer/write-outcomes.js'
+import { bodyHash, keyId } from '../idempotency/idempotency-store.js'
+import { findInvalidEvent } from '../bucket/event-rules.js'
+
+const defaultWhere = (index, field) => `events[${index}].${field}`
+
+/** Whether the increments of an answer may be in the database (its new metrics then count toward MAX_METRICS) */
+const maybeWritten = (answer) => answer !== null && (answer.outcome === APPLIED || answer.outcome === UNKNOWN || answer.outcome === REPLAYED)
+
+export function createIngestService ({ config, clock, layout, registry, writer, idempotency, preallocator, backend }) {
+  const horizons = horizonsFor(config)
+  const perMetricRules = (config.retentionRules ?? []).length > 0
+  /**
+   * Minute detail is written only for days inside the metric's minute
+   * retention (docs/architecture.md, "Lifecycle"). Without rules every
+   * metric has the same horizon: one comparison, no lookup per metric.
+   */
+  const minuteKeeper = (now) => {
+    if (!perMetricRules) {
+      const { minuteFrom } = horizons('', now)
+      return minuteFrom === null ? undefined : (metric, dayStart) => dayStart >= minuteFrom
+    }
+    return (metric, dayStart) => {
+      const { minuteFrom } = horizons(metric, now)
+      return minuteFrom === null || dayStart >= minuteFrom
+    }
+  }
+
+  async function write (unit, events, key) {
+    if (!key) return writer.submit(unit)
+    return idempotency.submitOnce({
+      id: keyId(key.identity, key.key),
+      hash: bodyHash(key.body),
+      unit,
+      answer: { accepted: events.length }
+    })
+  }
+
+  return {
+    /**
+     * events: [{ metric, value, time }] (time: epoch ms, resolved by the door).
+     * options.idempotency: { key, identity, body } (body: what the door hashes to tell a reused key)
+     * options.where(index, field): how the door names an event's field in a message
+     * Resolves to one outcome (above); never rejects for a database failure.
+     */
+    async submit (events, { idempotency: key, where = defaultWhere, admitPerName = false } = {}) {
+      if (key && !idempotency) {
+        return { outcome: KEY_UNSUPPORTED, message: `Idempotency-Key needs a MongoDB deployment with transactions (a replica set or a sharded cluster); this one (${backend}) has none (GET /readyz: transactions false), so the key cannot be honoured: send the request without it` }
+      }
+      const now = clock.now()
+      const invalid = findInvalidEvent(events, now, config)
+      if (invalid) {
+        const path = where(invalid.index, invalid.field)
+        return { outcome: REJECTED, reason: 'invalid_event', message: `${path}: ${invalid.message}`, details: [{ path, message: invalid.message }] }
+      }
+      let answer = null
+      let reserved = []
+      let refused = []
+      try {
+        const admission = await registry.admit([...new Set(events.map(e => e.metric))], { partial: admitPerName })
+        if (admission.refusal) {
+          const { limit, newMetrics } = admission.refusal
+          return { outcome: REJECTED, reason: 'registry_full', message: `the registry is full: MAX_METRICS = ${limit}; this request would add ${newMetrics} new metric(s)`, details: [admission.refusal] }
+        }
+        reserved = admission.reserved
+        refused = admission.refused ?? []
+        if (refused.length > 0) {
+          // per name (the StatsD doors): the new names the registry has no room for lose their events, no other
+          const turnedAway = new Set(refused)
+          events = events.filter(e => !turnedAway.has(e.metric))
+          if (events.length === 0) return { outcome: REJECTED, reason: 'registry_full', refusedMetrics: refused, message: `the registry is full: MAX_METRICS = ${config.maxMetrics}` }
+        }
+        const unit = buildWriteUnit(events, layout, { keepsMinutes: minuteKeeper(now) })
+        answer = await write(unit, events, key)
+      } catch (err) {
+        // the registry lookup or the key lookup failed: nothing of this request was sent
+        if (!isDatabaseError(err)) throw err
+        return { outcome: NOT_APPLIED, reason: 'the database could not be reached' }
+      } finally {
+        registry.settle(reserved, maybeWritten(answer))
+      }
+      if (answer.outcome !== APPLIED) return refused.length ? { ...answer, refusedMetrics: refused } : answer
+      preallocator.consider(events)
+      return refused.length ? { outcome: APPLIED, accepted: events.length, refusedMetrics: refused } : { outcome: APPLIED, accepted: events.length }
+    },
+
+    /** Whether `events` more events would be queued now (the StatsD TCP listener reads on only then) */
+    hasRoom: (events = 1) => writer.hasRoom(events),
+    /** Resolves once `events` more events would be queued */
+    waitForRoom: (events = 1) => writer.waitForRoom(events)
+  }
+}

@@ -1,0 +1,11 @@
+// The ingest service (src/ingest/ingest.js): every door (POST /v1/events,
+// and the StatsD doors) calls `app.ingest.submit`.
+import fp from 'fastify-plugin'
+import { createIngestService } from './ingest.js'
+
+async function ingest (app) {
+  const { config, clock, layout, registry, writer, idempotency, preallocator, mongo } = app
+  app.decorate('ingest', createIngestService({ config, clock, layout, registry, writer, idempotency, preallocator, backend: mongo.backend }))
+}
+
+export default fp(ingest, { name: 'ingest', dependencies: ['collections', 'registry', 'writer', 'idempotency', 'preallocation'] })

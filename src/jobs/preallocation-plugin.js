@@ -1,0 +1,34 @@
+// Preallocation: the probabilistic preallocator and the sweep on
+// PREALLOC_CRON (src/jobs/preallocator.js, src/jobs/prealloc-sweep.js), both
+// stopped on close.
+import fp from 'fastify-plugin'
+import { scheduleInUtc } from './cron-schedule.js'
+import { createPreallocSweep } from './prealloc-sweep.js'
+import { createPreallocator } from './preallocator.js'
+import { horizonsFor } from '../bucket/retention-horizons.js'
+
+/** options: random (() => [0, 1)), sweepSchedule (start the cron job; default true) */
+async function preallocation (app, { random, sweepSchedule = true } = {}) {
+  const { config, clock, layout, collections, telemetry } = app
+  const log = app.log.child({ component: 'preallocation' })
+  const preallocator = createPreallocator(collections, {
+    layout, clock, random, probability: config.preallocProbability, logger: log, telemetry, horizons: horizonsFor(config)
+  })
+  const sweep = createPreallocSweep({
+    metrics: collections.metrics,
+    daily: collections.daily,
+    preallocator,
+    clock,
+    rate: config.preallocSweepRate,
+    logger: log
+  })
+  app.decorate('preallocator', preallocator)
+  app.decorate('sweep', sweep)
+  if (sweepSchedule) scheduleInUtc(app, { expression: config.preallocCron, name: 'prealloc-sweep', run: () => sweep.runOnce() })
+  app.addHook('onClose', async () => {
+    await sweep.stop()
+    await preallocator.close()
+  })
+}
+
+export default fp(preallocation, { name: 'preallocation', dependencies: ['collections', 'telemetry'] })

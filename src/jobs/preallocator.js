@@ -1,0 +1,102 @@
+// Probabilistic preallocation (docs/architecture.md, "Preallocation"): for an event, with probability p,
+// make sure the day after the event's day exists zero-filled (and the next
+// month's document when that day starts a month), off the request path.
+// Only the tiers ingest will write: a day past the metric's minute horizon
+// gets no minutes and says so (`detail`), as ingest's own writes there do.
+import { QUARTER_HOUR_DETAIL, monthlyZeroIncrements } from '../bucket/increments.js'
+import { DAY_MS, dayId, monthId, startOfDay, utcParts } from '../bucket/time.js'
+import { incrementUpdate } from '../writer/write-operations.js'
+
+const MAX_RETRIES = 2
+
+/**
+ * collections: { daily (the layout's collection), monthly }
+ * options: layout, clock, random, probability, logger, telemetry (publishes 'preallocated'),
+ *   horizons(metric, now) → { minuteFrom } (bucket/retention-horizons.js; default: minutes kept forever),
+ *   recentLimit (ids remembered as ensured), maxQueued (pending preallocations)
+ */
+export function createPreallocator (collections, options) {
+  const { layout, clock, random = Math.random, probability, logger, telemetry, recentLimit = 20_000, maxQueued = 2_000 } = options
+  const horizons = options.horizons ?? (() => ({ minuteFrom: null }))
+  const dayZero = Object.freeze(layout.zeroIncrements())
+  const dayZeroWithoutMinutes = Object.freeze(layout.zeroIncrements(false))
+  const recent = new Map() // id → true, in insertion order: a bounded "recently ensured" set
+  const jobs = []
+  let running = null
+  let closed = false
+
+  function remember (id) {
+    if (recent.has(id)) return false
+    recent.set(id, true)
+    if (recent.size > recentLimit) recent.delete(recent.keys().next().value)
+    return true
+  }
+
+  async function upsertZeroFilled (collection, id, metric, date, inc, detail) {
+    // the same upsert as an increment: $inc of every counter by 0 fills holes and never overwrites a count
+    const { filter, update } = incrementUpdate(id, { metric, date, inc, detail }).updateOne
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await collection.updateOne(filter, update, { upsert: true })
+      } catch (err) {
+        // A concurrent upsert of the same new _id: the document exists now; fill it.
+        if (err?.code !== 11000 || attempt >= MAX_RETRIES) throw err
+      }
+    }
+  }
+
+  /** Ensures the zero-filled day document (and month document on the 1st); → documents written (1 or 2). */
+  async function preallocateDay (metric, dayStart, kind = 'probabilistic') {
+    const { minuteFrom } = horizons(metric, clock.now())
+    if (minuteFrom === null || dayStart >= minuteFrom) {
+      await upsertZeroFilled(collections.daily, dayId(metric, dayStart), metric, dayStart, dayZero)
+    } else {
+      await upsertZeroFilled(collections.daily, dayId(metric, dayStart), metric, dayStart, dayZeroWithoutMinutes, QUARTER_HOUR_DETAIL)
+    }
+    telemetry?.publish('preallocated', { kind, collection: 'daily' })
+    if (utcParts(dayStart).day !== 1) return 1
+    await upsertZeroFilled(collections.monthly, monthId(metric, dayStart), metric, dayStart, monthlyZeroIncrements(dayStart))
+    telemetry?.publish('preallocated', { kind, collection: 'monthly' })
+    return 2
+  }
+
+  async function work () {
+    // close() empties `jobs`, which ends this loop
+    while (jobs.length > 0) {
+      const { metric, day } = jobs.shift()
+      try {
+        await preallocateDay(metric, day)
+      } catch (err) {
+        recent.delete(dayId(metric, day)) // let a later event try again
+        logger.warn({ err, metric, day: new Date(day).toISOString() }, 'preallocation failed')
+      }
+    }
+    running = null
+  }
+
+  return {
+    preallocateDay,
+    /** Called with a request's events; never waits for the database. */
+    consider (events) {
+      if (probability <= 0 || closed) return
+      const latest = startOfDay(clock.now()) + DAY_MS
+      for (const { metric, time } of events) {
+        if (random() >= probability) continue
+        const day = startOfDay(time) + DAY_MS
+        if (day > latest) continue // more than one day ahead of the service clock
+        if (jobs.length >= maxQueued || !remember(dayId(metric, day))) continue
+        jobs.push({ metric, day })
+      }
+      if (jobs.length > 0 && !running) running = work()
+    },
+    /** Waits for queued preallocations (tests, shutdown). */
+    async idle () {
+      await running
+    },
+    async close () {
+      closed = true
+      jobs.length = 0
+      await running
+    }
+  }
+}

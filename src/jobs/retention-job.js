@@ -1,0 +1,195 @@
+// The retention job (README "Retention and the consistency check", docs/decisions.md): per metric
+// of the registry, downsample the daily documents more than a day past the
+// metric's minute horizon (drop `minute`, keep every coarser tier) and delete
+// those older than its daily horizon (their day totals stay in `monthly`).
+//
+// Idempotent and resumable: every change is conditioned on the state it
+// changes (`minute` still there; `daily` still equal to the day total the
+// monthly document holds), so a pass killed half-way leaves documents either
+// done or untouched and the next pass finds what is left. One pass at a time
+// across instances: it holds the `retention` lease, renewed while it runs.
+//
+// A pass downsamples from where the last complete one stopped, and every
+// FULL_SCAN_EVERY_MS (and after a change of settings or of this job's rules)
+// it scans every metric from its first day, so documents that appeared
+// behind its bound since (old data, a changed rule) are reached too
+// (docs/decisions.md, "Retention reaches back").
+import { setTimeout as sleepFor } from 'node:timers/promises'
+import { dayIdRange, downsampleScanFrom, retentionBounds } from '../bucket/retention-plan.js'
+import { monthId, parseBucketId, utcParts } from '../bucket/time.js'
+import { singleFlight } from './single-flight.js'
+
+export const PROGRESS_ID = 'retention.progress'
+const DEFAULT_BATCH = 200
+export const FULL_SCAN_EVERY_MS = 7 * 86_400_000
+// bumped when what a pass does changes: the next pass then scans everything
+const JOB_VERSION = 2
+
+/**
+ * collections: { daily, monthly, metrics, jobs }
+ * horizonsFor(metric, nowMs) → { minuteFrom, dailyFrom } (first UTC day kept, ms; null = forever)
+ * rulesFingerprint: a string naming the retention settings in force (a
+ *   change of settings makes the next pass scan every metric from its first day)
+ * lease: createLease(...) for the 'retention' job
+ * rate: documents changed per second at most
+ * clock: { now() }; sleep(ms, signal): the wait between batches (injected in tests)
+ * onProgress({ metrics, downsampled, deleted, kept, unfilled, metric }): after each batch (awaited)
+ * fullScanEveryMs: how often a pass scans every metric from its first day
+ */
+export function createRetentionJob ({ collections, horizonsFor, rulesFingerprint, lease, rate, clock, sleep = defaultSleep, logger, batchSize = DEFAULT_BATCH, onProgress, fullScanEveryMs = FULL_SCAN_EVERY_MS }) {
+  if (!(rate > 0)) throw new TypeError('createRetentionJob: rate must be a positive number')
+  const { daily, monthly, metrics, jobs } = collections
+  const batch = Math.max(1, Math.min(batchSize, Math.floor(rate)))
+  let stopped = false
+  const abort = new AbortController()
+
+  async function pass () {
+    if (!await lease.acquire()) {
+      const holder = await lease.holder()
+      return { status: 'lease_held', holder: holder && { owner: holder.owner, expiresAt: holder.expiresAt } }
+    }
+    const now = clock.now()
+    // unfilled: documents with minutes but no quarterHourly (written before that tier): not downsampled,
+    // or their quarter-hours would be lost; `npm run check -- --repair` fills the tier
+    const counts = { metrics: 0, downsampled: 0, deleted: 0, kept: 0, unfilled: 0 }
+    const pacing = { started: clock.now(), changed: 0, renewedAt: clock.now() }
+    let status = 'done'
+    let full = false
+    try {
+      const progress = await jobs.findOne({ _id: PROGRESS_ID })
+      const sameRules = progress?.rules === rulesFingerprint && progress?.version === JOB_VERSION
+      full = !sameRules || !(progress?.fullScanAt instanceof Date) || now - progress.fullScanAt.getTime() >= fullScanEveryMs
+      const previousAt = full ? null : progress.completedAt?.getTime() ?? null
+      const cursor = metrics.find({}, { projection: { _id: 1 } }).sort({ _id: 1 })
+      try {
+        for await (const { _id: metric } of cursor) {
+          status = await metricPass(metric, now, previousAt, counts, pacing)
+          if (status !== 'done') break
+          counts.metrics++
+        }
+      } finally {
+        await cursor.close().catch(() => {})
+      }
+      // a pass that left documents to downsample later must not let the next one start past them
+      if (status === 'done' && counts.unfilled === 0) {
+        const done = { completedAt: new Date(now), rules: rulesFingerprint, version: JOB_VERSION }
+        if (full) done.fullScanAt = new Date(now)
+        await jobs.updateOne({ _id: PROGRESS_ID }, { $set: done }, { upsert: true })
+      }
+    } finally {
+      if (status !== 'lease_lost') await lease.release().catch(err => logger.warn({ err }, 'retention lease not released: it expires by itself'))
+    }
+    return { status, full, ...counts, ms: clock.now() - pacing.started }
+  }
+
+  async function metricPass (metric, now, previousAt, counts, pacing) {
+    const bounds = retentionBounds(horizonsFor(metric, now))
+    if (bounds.downsampleBefore != null) {
+      const previousBefore = previousAt == null ? null : retentionBounds(horizonsFor(metric, previousAt)).downsampleBefore
+      const from = downsampleScanFrom(bounds.downsampleBefore, previousBefore)
+      const range = dayIdRange(metric, from, bounds.downsampleBefore)
+      const unfilled = await daily.countDocuments({ _id: range, minute: { $exists: true }, quarterHourly: { $exists: false } })
+      if (unfilled > 0) {
+        counts.unfilled += unfilled
+        logger.warn({ metric, documents: unfilled }, 'retention keeps the minutes of documents without the quarter-hour tier: run `npm run check -- --repair` to fill it')
+      }
+      const downsampleable = { minute: { $exists: true }, quarterHourly: { $exists: true } }
+      const status = await eachBatch(metric, range, downsampleable, async ids => {
+        const { modifiedCount } = await daily.updateMany(
+          { _id: { $in: ids }, ...downsampleable },
+          { $unset: { minute: '' }, $set: { detail: 'quarterHour' } }
+        )
+        counts.downsampled += modifiedCount
+        return modifiedCount
+      }, counts, pacing)
+      if (status !== 'done') return status
+    }
+    if (bounds.deleteBefore != null) {
+      return eachBatch(metric, dayIdRange(metric, null, bounds.deleteBefore), {}, async (ids, docs) => {
+        const { deletable, kept } = await confirmedInMonthly(docs)
+        if (kept.length > 0) {
+          counts.kept += kept.length
+          logger.warn({ ids: kept }, 'retention keeps daily documents whose day total the monthly document does not hold: run `npm run check -- --repair`')
+        }
+        if (deletable.length === 0) return 0
+        const { deletedCount } = await daily.bulkWrite(
+          deletable.map(doc => ({ deleteOne: { filter: { _id: doc._id, daily: doc.daily } } })),
+          { ordered: false }
+        )
+        counts.deleted += deletedCount
+        return deletedCount
+      }, counts, pacing)
+    }
+    return 'done'
+  }
+
+  /** Walks the ids of a range in batches (by id, so a batch that changed nothing cannot repeat). */
+  async function eachBatch (metric, idRange, extraFilter, apply, counts, pacing) {
+    let after = null
+    for (;;) {
+      if (stopped) return 'stopped'
+      const range = after == null ? idRange : { ...idRange, $gt: after }
+      const docs = await daily.find({ _id: range, ...extraFilter }, { projection: { _id: 1, daily: 1 } })
+        .sort({ _id: 1 }).limit(batch).toArray()
+      if (docs.length === 0) return 'done'
+      after = docs[docs.length - 1]._id
+      pacing.changed += await apply(docs.map(d => d._id), docs)
+      await onProgress?.({ ...counts, metric })
+      const status = await pace(pacing)
+      if (status !== 'done') return status
+    }
+  }
+
+  /** Holds the rate (documents changed per second since the pass began) and keeps the lease. */
+  async function pace (pacing) {
+    const due = pacing.started + (pacing.changed * 1000) / rate
+    const wait = due - clock.now()
+    if (wait > 0 && !stopped) await sleep(wait, abort.signal)
+    if (clock.now() - pacing.renewedAt >= lease.ttlMs / 3) {
+      if (!await lease.renew()) {
+        logger.warn({ owner: lease.owner }, 'retention lease lost (expired and taken elsewhere): this pass stops')
+        return 'lease_lost'
+      }
+      pacing.renewedAt = clock.now()
+    }
+    return stopped ? 'stopped' : 'done'
+  }
+
+  /** Splits daily documents into those whose total `monthly.daily.D` holds, and the rest. */
+  async function confirmedInMonthly (docs) {
+    const monthOf = new Map(docs.map(doc => {
+      const { metric, date } = parseBucketId(doc._id)
+      return [doc._id, { id: monthId(metric, date), day: utcParts(date).day }]
+    }))
+    const ids = [...new Set([...monthOf.values()].map(m => m.id))]
+    const months = new Map((await monthly.find({ _id: { $in: ids } }, { projection: { daily: 1 } }).toArray()).map(m => [m._id, m]))
+    const deletable = []
+    const kept = []
+    for (const doc of docs) {
+      const { id, day } = monthOf.get(doc._id)
+      const held = months.get(id)?.daily?.[day] ?? 0
+      if (held === (doc.daily ?? 0)) deletable.push(doc)
+      else kept.push(doc._id)
+    }
+    return { deletable, kept }
+  }
+
+  /** One pass; a call while one runs here waits for it instead of starting another. */
+  const flight = singleFlight(() => pass()
+    .then(result => { logger.info(result, 'retention pass ended'); return result })
+    .catch(err => { logger.warn({ err }, 'retention pass failed'); return { status: 'failed', error: err.message } }))
+
+  return {
+    runOnce: flight.run,
+    /** Stops the pass in progress after its current batch; resolves once it ended. */
+    async stop () {
+      stopped = true
+      abort.abort()
+      await flight.current()
+    }
+  }
+}
+
+function defaultSleep (ms, signal) {
+  return sleepFor(ms, undefined, { signal }).catch(() => {})
+}

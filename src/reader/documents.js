@@ -1,0 +1,67 @@
+// The documents a read needs: one request per collection and query for the documents' ids, projected
+// to the fields the answer needs.
+import { hierarchicalLayout } from '../bucket/layouts.js'
+import { DAY_MS, addMonths, dayId, monthId } from '../bucket/time.js'
+import { quarterHourlyFromMinutes, seriesReadPlan } from '../bucket/results.js'
+
+/** The ids of a metric's day (month) documents from first to last, inclusive */
+function idsBetween (metric, first, last, monthly) {
+  const ids = []
+  for (let t = first; t <= last; t = monthly ? addMonths(t, 1) : t + DAY_MS) ids.push(monthly ? monthId(metric, t) : dayId(metric, t))
+  return ids
+}
+
+export function createDocumentReader ({ collections, layout = hierarchicalLayout }) {
+  // the documents' ids, listed: an exact lookup each, which every backend serves from the _id index
+  // (mongo-java-server scans a collection for an _id range; a range and a list read the same documents)
+  const byIds = (collection, monthly, metric, { first, last, projection }) =>
+    collection.find({ _id: { $in: idsBetween(metric, first, last, monthly) } }, { projection }).toArray()
+
+  /** Documents written before the quarter-hour tier existed: their quarter-hours from their minutes */
+  async function fillQuarterHours (docs) {
+    const missing = docs.filter(d => d.quarterHourly === undefined)
+    if (missing.length === 0) return
+    const withMinutes = await collections.daily.find({ _id: { $in: missing.map(d => d._id) } }, { projection: { minute: 1 } }).toArray()
+    const byId = new Map(withMinutes.map(d => [d._id, d]))
+    for (const doc of missing) {
+      const full = byId.get(doc._id)
+      if (full?.minute) doc.quarterHourly = quarterHourlyFromMinutes(layout.minutesOfDay(full))
+    }
+  }
+
+  return {
+    /**
+     * The documents a series at `step` over [start, end) reads.
+     * horizons: { dailyFrom } (day points before it come from monthly documents)
+     * → { docs (daily, or monthly for step month), monthlyDocs (day points past the daily horizon) }
+     */
+    async seriesDocs (metric, step, start, end, { dailyFrom = null } = {}) {
+      const plan = seriesReadPlan(step, start, end, { dailyFrom })
+      if (step === 'month') return { docs: await byIds(collections.monthly, true, metric, plan.monthly), monthlyDocs: [] }
+      const [docs, monthlyDocs] = await Promise.all([
+        plan.daily ? byIds(collections.daily, false, metric, plan.daily) : [],
+        plan.monthly ? byIds(collections.monthly, true, metric, plan.monthly) : []
+      ])
+      if (step === 'quarter-hour') await fillQuarterHours(docs)
+      return { docs, monthlyDocs }
+    },
+
+    /**
+     * The documents a range plan (bucket/range-plan.js) needs: one projected
+     * request per collection. → { daily: [docs], monthly: [docs] }
+     */
+    async planDocs ({ reads }) {
+      const fetch = (collection, { ids, projection }) => ids.length === 0
+        ? []
+        : collection.find({ _id: { $in: ids } }, { projection }).toArray()
+      const [daily, monthly] = await Promise.all([fetch(collections.daily, reads.daily), fetch(collections.monthly, reads.monthly)])
+      if (reads.daily.projection.quarterHourly) await fillQuarterHours(daily)
+      return { daily, monthly }
+    },
+
+    /** The monthly documents of January..asOf's month (≤ 12) */
+    async ytdDocs (metric, year, asOf) {
+      return byIds(collections.monthly, true, metric, { first: Date.UTC(year, 0, 1), last: asOf, projection: { monthly: 1, daily: 1 } })
+    }
+  }
+}

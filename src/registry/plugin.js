@@ -1,0 +1,26 @@
+// The metric registry (src/registry/metric-registry.js), loaded at boot, and the
+// Graphite name index of its names (src/registry/name-index.js), kept fresh
+// across instances by a periodic look through the `lastWrite` index.
+import fp from 'fastify-plugin'
+import { createMetricRegistry } from './metric-registry.js'
+import { createNameIndex } from './name-index.js'
+import { createNameIndexRefresh } from './name-index-refresh.js'
+import { realTimers } from '../clock.js'
+
+/** options: nameIndexRefresh (start the periodic look; default true), timers */
+async function registry (app, { nameIndexRefresh = true, timers = realTimers } = {}) {
+  const { metrics } = app.collections
+  // what the name index's look and the preallocation sweep read by (the registry's recently written)
+  await metrics.createIndex({ lastWrite: 1 }, { name: 'lastWrite' })
+  const names = createNameIndex()
+  const instance = createMetricRegistry({ collection: metrics, maxMetrics: app.config.maxMetrics, names })
+  await instance.load()
+  const refresh = createNameIndexRefresh({ index: names, metrics, clock: app.clock, timers, logger: app.log.child({ component: 'graphite-names' }) })
+  await refresh.load()
+  if (nameIndexRefresh) refresh.start()
+  app.decorate('registry', instance)
+  app.decorate('nameIndex', Object.assign(names, { refresh: refresh.refresh }))
+  app.addHook('onClose', () => refresh.stop())
+}
+
+export default fp(registry, { name: 'registry', dependencies: ['collections'] })

@@ -1,0 +1,71 @@
+// The StatsD listeners (README, "StatsD"), off unless STATSD_PORT is set:
+// UDP and TCP on STATSD_HOST:STATSD_PORT, each through its own pipeline into
+// the ingest service. Stopped on close before the writer drains: what they
+// hold is submitted first.
+import fp from 'fastify-plugin'
+import { realTimers } from '../clock.js'
+import { startStatsdListeners } from './listeners.js'
+import { createStatsdPipeline } from './pipeline.js'
+import { createDropLog } from './drop-log.js'
+
+/** options.timers: the pipelines' timers (src/clock.js), for tests */
+async function statsd (app, { timers = realTimers } = {}) {
+  const { config, clock, ingest, telemetry } = app
+  if (config.statsdPort === null) return
+  const drops = createDropLog({ clock, log: app.log.child({ component: 'statsd' }) })
+  const dropped = (transport, reason, values, example) => {
+    telemetry.publish('statsdDropped', { transport, reason, values })
+    if (reason !== 'tags') drops.note(reason, example, values) // tags: the values were kept
+  }
+
+  const pipelineFor = (transport, lossless) => createStatsdPipeline({
+    ingest,
+    clock,
+    timers,
+    flushIntervalMs: config.statsdFlushIntervalMs,
+    maxEvents: config.maxEventsPerRequest,
+    lossless,
+    log: app.log.child({ statsd: transport }),
+    onReceived: (values) => telemetry.publish('statsdReceived', { transport, values }),
+    onDrop: (reason, values, example) => dropped(transport, reason, values, example)
+  })
+  const udp = pipelineFor('udp', false)
+  const tcp = pipelineFor('tcp', true)
+  let pauses = 0
+  const listeners = await startStatsdListeners({
+    onPause: () => { pauses++ },
+    host: config.statsdHost,
+    port: config.statsdPort,
+    udp,
+    tcp,
+    onDrop: (reason, values, example) => dropped('tcp', reason, values, example),
+    onConnectionClosed: (reason) => {
+      telemetry.publish('statsdConnectionClosed', { reason })
+      drops.note(`tcp_${reason}`, null)
+    },
+    maxConnections: config.statsdTcpMaxConnections,
+    idleTimeoutMs: config.statsdTcpIdleTimeoutMs,
+    log: app.log
+  })
+  app.log.info({ host: config.statsdHost, port: listeners.port }, 'StatsD listening (UDP and TCP)')
+  app.decorate('statsd', {
+    port: listeners.port,
+    host: config.statsdHost,
+    /** Events held by each pipeline, and how often a TCP connection stopped reading */
+    stats: () => ({ heldEvents: { udp: udp.held, tcp: tcp.held }, pauses })
+  })
+
+  // before the writer drains (src/statsd/doors.js): what the pipelines hold is submitted
+  let closed = null
+  const close = () => {
+    closed ??= (async () => {
+      await listeners.close()
+      await Promise.all([udp.close(), tcp.close()])
+    })()
+    return closed
+  }
+  app.doors.onClose(close)
+  app.addHook('onClose', close) // a boot that failed after this plugin never ran preClose
+}
+
+export default fp(statsd, { name: 'statsd', dependencies: ['doors', 'ingest', 'telemetry'] })

@@ -1,0 +1,107 @@
+// The writer's flush runner (docs/architecture.md, "The writer"): writes one
+// cut of units and answers each from the outcomes of its own operations.
+// Plain units are merged into one $inc map per document and sent as one
+// unordered bulkWrite per collection (flush-executor.js); units carrying an
+// Idempotency-Key go in a transaction of their own beside them
+// (idempotency-flush.js). The answers come within WRITE_TIMEOUT_MS: the
+// retries stop at that deadline, and a watchdog answers `unknown` for
+// whatever is still running then.
+import { mergeWriteUnits } from '../bucket/increments.js'
+import { executeFlush } from './flush-executor.js'
+import { APPLIED, NOT_APPLIED, UNKNOWN, combineOutcomes } from './write-outcomes.js'
+import { realTimers } from '../clock.js'
+
+const REASONS = {
+  [NOT_APPLIED]: 'the database could not be reached',
+  [UNKNOWN]: 'the database did not acknowledge every write'
+}
+
+/**
+ * collections: { daily, monthly, metrics }
+ * options: writeTimeoutMs, maxRetries, clock ({ now() }: the time written to the registry),
+ *   timers, logger, writeOptions, writesRetried (the driver resends writes: see wasNeverSent),
+ *   keyedFlush(units, { now, maxRetries, writeOptions, deadline, timeNow }) → { outcomes: Map<unit, outcome>, errors, statements, retries },
+ *   onFlushed({ durationMs, docs, events, units, statements, retries }),
+ *   registryCache (registry-write-cache.js, optional): registry updates it covers are left out
+ * → run(units, answer): writes the units, calls answer(unit, outcome, reason) once per unit
+ */
+export function createFlushRunner (collections, options) {
+  const {
+    writeTimeoutMs, maxRetries = 3, clock, timers = realTimers, logger,
+    writeOptions, writesRetried = false, keyedFlush = null, onFlushed = () => {}, registryCache = null
+  } = options
+
+  /** `merged` without the registry updates the cache covers (a copy when any is left out), and their keys */
+  function leaveOutCovered (merged, now) {
+    const covered = []
+    if (!registryCache) return { toWrite: merged, covered }
+    const metrics = new Map()
+    for (const [name, seen] of merged.metrics) {
+      if (registryCache.covers(name, seen, now)) covered.push('r:' + name)
+      else metrics.set(name, seen)
+    }
+    return { toWrite: covered.length ? { ...merged, metrics } : merged, covered }
+  }
+
+  function remember (seenByName, outcomes, now) {
+    if (!registryCache) return
+    for (const [name, seen] of seenByName) {
+      if (outcomes.get('r:' + name) === APPLIED) registryCache.record(name, seen, now)
+    }
+  }
+
+  return async function run (units, answer) {
+    const started = timers.now()
+    const keyed = units.filter(u => u.idempotency)
+    const plain = keyed.length ? units.filter(u => !u.idempotency) : units
+    const merged = mergeWriteUnits(plain)
+    const events = merged.events + keyed.reduce((n, u) => n + u.events, 0)
+    const deadline = started + writeTimeoutMs
+    let watchdog
+    const overdue = new Promise(resolve => {
+      watchdog = timers.setTimeout(resolve, writeTimeoutMs, null)
+    })
+    const now = clock.now()
+    const { toWrite, covered } = leaveOutCovered(merged, now)
+    const sending = Promise.allSettled([
+      executeFlush(toWrite, collections, { now, maxRetries, writeOptions, writesRetried, deadline, timeNow: timers.now }),
+      keyed.length ? keyedFlush(keyed, { now, maxRetries, writeOptions, deadline, timeNow: timers.now }) : null
+    ])
+    const result = await Promise.race([sending, overdue])
+    if (result === null) {
+      logger.error({ units: units.length, events }, 'flush did not end within WRITE_TIMEOUT_MS; answering unknown')
+      for (const unit of units) answer(unit, UNKNOWN, 'the database did not acknowledge the write in time')
+      await sending // the next flush waits for this one to end: one in flight
+      return
+    }
+    timers.clearTimeout(watchdog)
+    const [plainSettled, keyedSettled] = result
+    const plainResult = plainSettled.status === 'fulfilled' ? plainSettled.value : null
+    if (plainResult) remember(toWrite.metrics, plainResult.outcomes, now)
+    // a left-out registry update had nothing to write: it says nothing about a unit's fate
+    const coveredKeys = new Set(covered)
+    const keyedResult = keyedSettled.status === 'fulfilled' ? keyedSettled.value : null
+    for (const failed of [plainSettled, keyedSettled]) {
+      if (failed.status === 'rejected') logger.error({ err: failed.reason }, 'flush failed unexpectedly')
+    }
+    for (const err of plainResult?.errors ?? []) logger.warn({ err }, 'flush had failed operations')
+    for (const err of keyedResult?.errors ?? []) logger.warn({ err }, 'keyed flush (transaction) had a failed attempt')
+    for (const unit of plain) {
+      const keys = coveredKeys.size ? unit.allKeys.filter(k => !coveredKeys.has(k)) : unit.allKeys
+      const outcome = plainResult ? combineOutcomes(keys.map(k => plainResult.outcomes.get(k) ?? UNKNOWN)) : UNKNOWN
+      answer(unit, outcome, REASONS[outcome])
+    }
+    for (const unit of keyed) {
+      const outcome = keyedResult?.outcomes.get(unit) ?? UNKNOWN
+      answer(unit, outcome, REASONS[outcome])
+    }
+    onFlushed({
+      durationMs: timers.now() - started,
+      docs: merged.daily.size + merged.monthly.size + keyed.reduce((n, u) => n + u.daily.size + u.monthly.size, 0),
+      events,
+      units: units.length,
+      statements: (plainResult?.statements ?? 0) + (keyedResult?.statements ?? 0),
+      retries: (plainResult?.retries ?? 0) + (keyedResult?.retries ?? 0)
+    })
+  }
+}

@@ -1,0 +1,122 @@
+// The one vocabulary of write outcomes, and how a bulkWrite's failure maps
+// onto what happened to each operation (docs/architecture.md, "The writer's
+// answers"). Pure: takes the error, returns per-operation outcomes.
+
+// the writer's answers
+export const APPLIED = 'applied'
+export const NOT_APPLIED = 'not_applied'
+export const UNKNOWN = 'unknown'
+// a keyed request whose key another request recorded meanwhile (nothing applied by this one)
+export const KEY_RECORDED = 'key_recorded'
+// the ingest service's answers besides the writer's (src/ingest/ingest.js)
+export const REJECTED = 'rejected'
+export const REPLAYED = 'replayed'
+export const KEY_UNSUPPORTED = 'key_unsupported'
+export const KEY_IN_FLIGHT = 'key_in_flight'
+export const KEY_REUSED = 'key_reused'
+
+// Codes of per-operation write errors worth sending again: two upserts of a
+// new _id raced (11000), or a write conflict (112).
+export const RETRYABLE_WRITE_CODES = new Set([11000, 112])
+
+// Errors raised before the operation left this process: nothing was applied.
+const NEVER_SENT = new Set([
+  'MongoServerSelectionError',
+  'MongoNotConnectedError',
+  'MongoTopologyClosedError',
+  'MongoPoolClearedError',
+  'MongoPoolClosedError',
+  'MongoWaitQueueTimeoutError'
+])
+
+// Failures to open a connection: the driver does not mark them (beforeHandshake
+// covers the handshake only), so they are told by the socket's error code and
+// by the driver's messages for connection establishment.
+// EHOSTUNREACH/ENETUNREACH count only when raised by connect(): an open
+// socket can report them too, after the write went out.
+// EMFILE/ENFILE: no file descriptor left for a new socket (only syscalls that make one raise them).
+const CONNECT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EMFILE', 'ENFILE'])
+const CONNECT_ONLY_CODES = new Set(['EHOSTUNREACH', 'ENETUNREACH'])
+const CONNECTING = /^Socket '(secureConnect|connect)' timed out|during connection establishment|connection establishment was cancelled/
+
+function raisedBeforeSending (err) {
+  if (NEVER_SENT.has(err?.name)) return true
+  if (err?.name !== 'MongoNetworkError' && err?.name !== 'MongoNetworkTimeoutError') return false
+  const code = err.cause?.code
+  return err.beforeHandshake === true ||
+    CONNECT_CODES.has(code) ||
+    (CONNECT_ONLY_CODES.has(code) && err.cause?.syscall === 'connect') ||
+    CONNECTING.test(err.message ?? '')
+}
+
+/**
+ * True when nothing of a failed bulkWrite can have reached the server.
+ * The driver raises a connected client's failures inside a MongoBulkWriteError
+ * whose `errorResponse` is the original error: look there. The original does
+ * not say whether it hit the first attempt or the driver's retry of an attempt
+ * already sent (retryable writes, on replica sets and sharded clusters), so
+ * where the driver retries writes (`writesRetried`) only a failure raised
+ * before the bulk started counts; and a failure of a later batch after an
+ * earlier one went through does not count either.
+ */
+export function wasNeverSent (err, { writesRetried = false } = {}) {
+  if (raisedBeforeSending(err)) return true
+  if (err?.name !== 'MongoBulkWriteError' || (err.writeErrors?.length ?? 0) > 0) return false
+  const cause = err.errorResponse
+  if (!(cause instanceof Error) || !raisedBeforeSending(cause) || writesRetried) return false
+  return operationsDone(err.result) === 0
+}
+
+function operationsDone (result) {
+  try {
+    return (result?.insertedCount ?? 0) + (result?.matchedCount ?? 0) + (result?.upsertedCount ?? 0) + (result?.deletedCount ?? 0)
+  } catch {
+    return Infinity
+  }
+}
+
+/**
+ * Classifies a failed bulkWrite of `count` operations (options: writesRetried,
+ * see wasNeverSent).
+ * → { outcomes: Array<APPLIED|NOT_APPLIED|UNKNOWN>, retry: number[] (indexes worth sending again) }
+ */
+export function classifyBulkWriteError (err, count, options = {}) {
+  if (wasNeverSent(err, options)) return { outcomes: new Array(count).fill(NOT_APPLIED), retry: [] }
+  const writeErrors = err?.name === 'MongoBulkWriteError' ? [].concat(err.writeErrors ?? []) : []
+  if (writeErrors.length === 0) {
+    // Sent, and no per-operation answer: a network error, a timeout, or a
+    // driver error after an earlier batch went through.
+    return { outcomes: new Array(count).fill(UNKNOWN), retry: [] }
+  }
+  // Per-operation write errors are definite: those operations were not
+  // applied, the others were — unless the write concern was not satisfied.
+  const others = hasWriteConcernError(err) ? UNKNOWN : APPLIED
+  const outcomes = new Array(count).fill(others)
+  const retry = []
+  for (const writeError of writeErrors) {
+    outcomes[writeError.index] = NOT_APPLIED
+    if (RETRYABLE_WRITE_CODES.has(writeError.code)) retry.push(writeError.index)
+  }
+  return { outcomes, retry }
+}
+
+function hasWriteConcernError (err) {
+  try {
+    return Boolean(err.result?.getWriteConcernError?.() ?? err.writeConcernError)
+  } catch {
+    return true
+  }
+}
+
+/** A request's answer from the outcomes of the operations holding its increments */
+export function combineOutcomes (outcomes) {
+  let applied = 0
+  let notApplied = 0
+  for (const o of outcomes) {
+    if (o === APPLIED) applied++
+    else if (o === NOT_APPLIED) notApplied++
+  }
+  if (applied === outcomes.length) return APPLIED
+  if (notApplied === outcomes.length) return NOT_APPLIED
+  return UNKNOWN
+}

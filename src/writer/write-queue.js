@@ -1,0 +1,237 @@
+// The writer's queue (docs/architecture.md, "The writer"): admission, the
+// cut of a flush, and expiry. Requests queue as units and are never split;
+// a flush is cut when no flush is in flight and either the oldest queued
+// unit is FLUSH_INTERVAL_MS old or FLUSH_MAX_DOCS distinct documents are
+// queued (0 ms: adaptive group commit — an idle writer flushes at once,
+// units arriving meanwhile ride the next flush). Every unit gets exactly one
+// answer { outcome, reason? }; the flush itself is the runner's (flush-runner.js).
+import { NOT_APPLIED } from './write-outcomes.js'
+import { unitKeys } from './write-operations.js'
+import { realTimers } from '../clock.js'
+
+/**
+ * options: flushIntervalMs, flushMaxDocs, maxPendingEvents, writeTimeoutMs,
+ *   timers ({ now, setTimeout, clearTimeout }),
+ *   runFlush(units, answer) → Promise: writes the units and answers each
+ *     (answer(unit, outcome, reason)); the queue answers whatever it left unanswered,
+ *   onAnswer(answer, events), onError(err, what): observers, never break an answer,
+ *   canTake(unit) → reason | null: a refusal the queue does not know (e.g. no key store)
+ */
+export function createWriteQueue (options) {
+  const {
+    flushIntervalMs, flushMaxDocs, maxPendingEvents, writeTimeoutMs,
+    timers = realTimers, runFlush, onAnswer = () => {}, onError = () => {}, canTake = () => null
+  } = options
+
+  // Units in arrival order from `head` on. An expired unit stays in the
+  // array, answered, and is skipped: removal is O(1) even for a full queue.
+  const state = {
+    queue: [],
+    head: 0,
+    queuedUnits: 0,
+    queuedDocs: new Map(), // document key → number of queued units holding it
+    pendingEvents: 0, // queued + in flight
+    inFlight: null,
+    cutTimer: null,
+    closing: false,
+    draining: false,
+    idleWaiters: [],
+    roomWaiters: []
+  }
+
+  function answer (unit, outcome, reason) {
+    if (unit.answered) return
+    unit.answered = true
+    timers.clearTimeout(unit.queueTimer)
+    state.pendingEvents -= unit.events
+    const reply = reason ? { outcome, reason } : { outcome }
+    unit.resolve(reply)
+    try { onAnswer(reply, unit.events) } catch (err) { onError(err, 'answer observer') }
+    wakeRoomWaiters()
+  }
+
+  function settle (unit) {
+    if (unit.settledCalled) return
+    unit.settledCalled = true
+    try { unit.settled?.() } catch (err) { onError(err, 'settled()') }
+  }
+
+  function trackDocs (unit, delta) {
+    for (const key of unit.docKeys) {
+      const n = (state.queuedDocs.get(key) ?? 0) + delta
+      if (n === 0) state.queuedDocs.delete(key)
+      else state.queuedDocs.set(key, n)
+    }
+  }
+
+  function dequeue (unit) {
+    unit.queued = false
+    state.queuedUnits--
+    trackDocs(unit, -1)
+    timers.clearTimeout(unit.queueTimer)
+  }
+
+  /** Drops answered units from the front (clearing their slots) and compacts now and then. */
+  function oldestQueued () {
+    while (state.head < state.queue.length && !state.queue[state.head].queued) state.queue[state.head++] = undefined
+    if (state.head === state.queue.length) {
+      state.queue = []
+      state.head = 0
+    } else if (state.head > 1024 && state.head * 2 > state.queue.length) {
+      state.queue = state.queue.slice(state.head)
+      state.head = 0
+    }
+    return state.queue[state.head]
+  }
+
+  function expire (unit) {
+    if (!unit.queued) return
+    dequeue(unit)
+    unit.daily = unit.monthly = unit.metrics = null // its slot may wait for the head; its increments need not
+    answer(unit, NOT_APPLIED, `waited in the queue longer than WRITE_TIMEOUT_MS (${writeTimeoutMs} ms)`)
+    settle(unit)
+    wakeIdleWaiters()
+  }
+
+  /** Units from the front while the flush's distinct documents stay ≤ flushMaxDocs (at least one). */
+  function cut () {
+    const docs = new Set()
+    const units = []
+    for (let unit = oldestQueued(); unit; unit = oldestQueued()) {
+      const fresh = unit.docKeys.filter(k => !docs.has(k))
+      if (units.length > 0 && docs.size + fresh.length > flushMaxDocs) break
+      for (const k of fresh) docs.add(k)
+      dequeue(unit)
+      units.push(unit)
+    }
+    return units
+  }
+
+  function schedule () {
+    if (state.inFlight) return
+    const oldest = oldestQueued()
+    if (!oldest) return
+    const oldestAge = timers.now() - oldest.enqueuedAt
+    if (state.draining || state.queuedDocs.size >= flushMaxDocs || oldestAge >= flushIntervalMs) {
+      timers.clearTimeout(state.cutTimer)
+      state.cutTimer = null
+      startFlush()
+    } else if (!state.cutTimer) {
+      state.cutTimer = timers.setTimeout(() => { state.cutTimer = null; schedule() }, flushIntervalMs - oldestAge)
+    }
+  }
+
+  function startFlush () {
+    const units = cut()
+    state.inFlight = flush(units).finally(() => {
+      state.inFlight = null
+      schedule()
+      wakeIdleWaiters()
+    })
+  }
+
+  async function flush (units) {
+    try {
+      await runFlush(units, answer)
+    } catch (err) {
+      onError(err, 'flush')
+    } finally {
+      // whatever happened, every unit of the flush gets its one answer
+      for (const unit of units) answer(unit, 'unknown', 'the write failed unexpectedly')
+      for (const unit of units) settle(unit)
+    }
+  }
+
+  function wakeIdleWaiters () {
+    if (state.queuedUnits === 0 && !state.inFlight) {
+      const waiters = state.idleWaiters
+      state.idleWaiters = []
+      for (const w of waiters) w()
+    }
+  }
+
+  function hasRoom (events) {
+    return state.pendingEvents + events <= maxPendingEvents
+  }
+
+  function wakeRoomWaiters () {
+    if (state.roomWaiters.length === 0) return
+    const keep = []
+    for (const w of state.roomWaiters) {
+      if (state.closing || hasRoom(w.events)) w.resolve()
+      else keep.push(w)
+    }
+    state.roomWaiters = keep
+  }
+
+  return {
+    /** Queues a unit (see buildWriteUnit); resolves to its one answer, never rejects. */
+    submit (unit) {
+      return new Promise(resolve => {
+        const entry = { ...unit, ...unitKeys(unit), resolve, answered: false, queued: false, enqueuedAt: timers.now() }
+        const refuse = reason => {
+          entry.events = 0
+          answer(entry, NOT_APPLIED, reason)
+          settle(entry)
+        }
+        if (state.closing) return refuse('the server is shutting down')
+        if (!hasRoom(unit.events)) return refuse(`too many pending events (MAX_PENDING_EVENTS = ${maxPendingEvents})`)
+        const refusal = canTake(entry)
+        if (refusal) return refuse(refusal)
+        state.pendingEvents += unit.events
+        entry.queued = true
+        state.queue.push(entry)
+        state.queuedUnits++
+        trackDocs(entry, +1)
+        entry.queueTimer = timers.setTimeout(expire, writeTimeoutMs, entry)
+        schedule()
+      })
+    },
+    /** Whether `events` more events would be admitted now */
+    hasRoom,
+    /** Resolves once `events` more events would be admitted (or the queue is closing: submit then refuses) */
+    waitForRoom (events = 1) {
+      if (state.closing || hasRoom(events)) return Promise.resolve()
+      return new Promise(resolve => state.roomWaiters.push({ events, resolve }))
+    },
+    /** Flushes everything queued now, and resolves once nothing is queued or in flight. */
+    drain () {
+      state.draining = true
+      const idle = new Promise(resolve => state.idleWaiters.push(resolve))
+      schedule()
+      wakeIdleWaiters()
+      return idle.finally(() => { state.draining = false })
+    },
+    /**
+     * A forced stop: refuses new units and answers every queued one not
+     * applied (503) with `reason`, without writing it; a flush in flight is
+     * left to finish or be cut. → { events, units } abandoned.
+     */
+    abandon (reason) {
+      state.closing = true
+      timers.clearTimeout(state.cutTimer)
+      state.cutTimer = null
+      const abandoned = { events: 0, units: 0 }
+      for (let unit = oldestQueued(); unit; unit = oldestQueued()) {
+        abandoned.events += unit.events
+        abandoned.units++
+        dequeue(unit)
+        answer(unit, NOT_APPLIED, reason)
+        settle(unit)
+      }
+      wakeRoomWaiters()
+      return abandoned
+    },
+    /** Refuses new units, flushes the queued ones, and resolves when every unit is answered. */
+    async close () {
+      state.closing = true
+      wakeRoomWaiters()
+      await this.drain()
+      timers.clearTimeout(state.cutTimer)
+      state.cutTimer = null
+    },
+    stats () {
+      return { pendingEvents: state.pendingEvents, queuedUnits: state.queuedUnits, queuedDocs: state.queuedDocs.size, flushing: Boolean(state.inFlight) }
+    }
+  }
+}

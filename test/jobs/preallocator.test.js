@@ -1,0 +1,83 @@
+// The probabilistic preallocator alone (src/jobs/preallocator.js), with an
+// injected clock and random source and recording collections.
+import { describe, expect, it } from 'vitest'
+import { hierarchicalLayout } from '../../src/bucket/layouts.js'
+import { createPreallocator } from '../../src/jobs/preallocator.js'
+
+const silent = { info () {}, warn () {}, error () {}, debug () {} }
+
+function recordingCollection () {
+  const calls = []
+  const script = []
+  return {
+    calls,
+    next (fn) { script.push(fn) },
+    async updateOne (filter, update, options) {
+      calls.push({ filter, update, options })
+      const fn = script.shift()
+      if (fn) return fn()
+      return { acknowledged: true }
+    }
+  }
+}
+
+function setup ({ now, random = () => 0, probability = 0.5 } = {}) {
+  const collections = { daily: recordingCollection(), monthly: recordingCollection() }
+  const published = []
+  const preallocator = createPreallocator(collections, {
+    layout: hierarchicalLayout,
+    clock: { now: () => now },
+    random,
+    probability,
+    logger: silent,
+    telemetry: { publish: (name, data) => published.push([name, data]) }
+  })
+  return { collections, preallocator, published }
+}
+
+describe('preallocator', () => {
+  it('ensures the next day zero-filled with an upsert of $inc by 0, and the next month on the last day of a month', async () => {
+    const now = Date.UTC(2026, 10, 30, 12)
+    const { collections, preallocator, published } = setup({ now })
+    preallocator.consider([{ metric: 'a', value: 1, time: now }])
+    await preallocator.idle()
+    expect(collections.daily.calls.map(c => c.filter._id)).toEqual(['a/20261201'])
+    const { update, options } = collections.daily.calls[0]
+    expect(options).toEqual({ upsert: true })
+    expect(Object.values(update.$inc).every(v => v === 0)).toBe(true)
+    expect(update.$inc.daily).toBe(0)
+    expect(collections.monthly.calls.map(c => c.filter._id)).toEqual(['a/202612'])
+    expect(published).toEqual([
+      ['preallocated', { kind: 'probabilistic', collection: 'daily' }],
+      ['preallocated', { kind: 'probabilistic', collection: 'monthly' }]
+    ])
+  })
+
+  it('does nothing when the draw misses, for a day more than one ahead of the clock, or for a day already ensured', async () => {
+    const now = Date.UTC(2026, 10, 21, 12)
+    const draws = [0.9, 0, 0, 0]
+    const { collections, preallocator } = setup({ now, random: () => draws.shift() })
+    preallocator.consider([
+      { metric: 'miss', value: 1, time: now }, // 0.9 ≥ p
+      { metric: 'ahead', value: 1, time: now + 2 * 86_400_000 }, // its next day is 3 days ahead
+      { metric: 'a', value: 1, time: now },
+      { metric: 'a', value: 1, time: now + 60_000 } // same next day: remembered
+    ])
+    await preallocator.idle()
+    expect(collections.daily.calls.map(c => c.filter._id)).toEqual(['a/20261122'])
+    expect(collections.monthly.calls).toEqual([])
+  })
+
+  it('a concurrent upsert of the same new _id (E11000) is retried; after close nothing more is considered', async () => {
+    const now = Date.UTC(2026, 10, 21, 12)
+    const { collections, preallocator } = setup({ now })
+    collections.daily.next(() => { throw Object.assign(new Error('E11000 duplicate key'), { code: 11000 }) })
+    preallocator.consider([{ metric: 'a', value: 1, time: now }])
+    await preallocator.idle()
+    expect(collections.daily.calls.map(c => c.filter._id)).toEqual(['a/20261122', 'a/20261122'])
+    await preallocator.close()
+    preallocator.consider([{ metric: 'b', value: 1, time: now }])
+    await preallocator.idle()
+    expect(collections.daily.calls).toHaveLength(2)
+  })
+})

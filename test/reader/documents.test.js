@@ -1,0 +1,62 @@
+// The reader alone (src/reader/documents.js) against the suite's database server,
+// in a database of its own: which documents each read returns.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createDocumentReader as createReader } from '../../src/reader/documents.js'
+import { directDb, uniqueDbName } from '../helpers/test-app.js'
+
+const DAY = 86_400_000
+let client, db, reader
+
+beforeAll(async () => {
+  const dbName = uniqueDbName('reader')
+  ;({ client, db } = await directDb(dbName))
+  const daily = db.collection('daily')
+  const monthly = db.collection('monthly')
+  await daily.insertMany([
+    { _id: 'a/20261120', metric: 'a', date: new Date(Date.UTC(2026, 10, 20)), daily: 1, hourly: { 0: 1 }, quarterHourly: { 0: { 0: 1 } }, minute: { 0: { 0: 1 } } },
+    { _id: 'a/20261121', metric: 'a', date: new Date(Date.UTC(2026, 10, 21)), daily: 2, hourly: { 1: 2 }, quarterHourly: { 1: { 0: 2 } }, minute: { 1: { 0: 2 } } },
+    // written before the quarter-hour tier: no quarterHourly field
+    { _id: 'a/20261122', metric: 'a', date: new Date(Date.UTC(2026, 10, 22)), daily: 10, hourly: { 10: 10 }, minute: { 10: { 0: 2, 14: 3, 15: 5 } } },
+    { _id: 'ab/20261121', metric: 'ab', date: new Date(Date.UTC(2026, 10, 21)), daily: 7, hourly: { 1: 7 } }
+  ])
+  await monthly.insertMany([
+    { _id: 'a/202601', metric: 'a', date: new Date(Date.UTC(2026, 0, 1)), monthly: 4, daily: { 1: 4 } },
+    { _id: 'a/202611', metric: 'a', date: new Date(Date.UTC(2026, 10, 1)), monthly: 13, daily: { 20: 1, 21: 2, 22: 10 } },
+    { _id: 'a/202512', metric: 'a', date: new Date(Date.UTC(2025, 11, 1)), monthly: 99, daily: { 31: 99 } }
+  ])
+  reader = createReader({ collections: { daily, monthly } })
+})
+
+afterAll(async () => {
+  await db?.dropDatabase().catch(() => {})
+  await client?.close()
+})
+
+describe('reader', () => {
+  it('seriesDocs reads the days of the window for that metric only (not a metric sharing its prefix)', async () => {
+    const { docs, monthlyDocs } = await reader.seriesDocs('a', 'hour', Date.UTC(2026, 10, 20), Date.UTC(2026, 10, 22))
+    expect(docs.map(d => d._id).sort()).toEqual(['a/20261120', 'a/20261121'])
+    expect(monthlyDocs).toEqual([])
+  })
+
+  it('at quarter-hour step a document without the tier gets its quarter-hours from its minutes', async () => {
+    const { docs } = await reader.seriesDocs('a', 'quarter-hour', Date.UTC(2026, 10, 22), Date.UTC(2026, 10, 22) + DAY)
+    expect(docs.map(d => d._id)).toEqual(['a/20261122'])
+    expect(docs[0].quarterHourly).toEqual({ 10: { 0: 5, 1: 5 } })
+  })
+
+  it('ytdDocs reads the monthly documents of January up to asOf of that year only', async () => {
+    const docs = await reader.ytdDocs('a', 2026, Date.UTC(2026, 10, 22, 12))
+    expect(docs.map(d => d._id).sort()).toEqual(['a/202601', 'a/202611'])
+  })
+
+  it('planDocs fetches the ids a plan names, one request per collection, and none for an empty list', async () => {
+    const out = await reader.planDocs({
+      reads: {
+        daily: { ids: ['a/20261121', 'a/20261130'], projection: { daily: 1 } },
+        monthly: { ids: [], projection: { monthly: 1 } }
+      }
+    })
+    expect(out).toEqual({ daily: [{ _id: 'a/20261121', daily: 2 }], monthly: [] })
+  })
+})

@@ -1,0 +1,115 @@
+// The writer's queue alone (src/writer/write-queue.js): admission, the cut of
+// a flush and expiry, with a recording runFlush in place of the database and
+// injected timers deciding every order.
+import { describe, expect, it } from 'vitest'
+import { buildWriteUnit } from '../../src/bucket/increments.js'
+import { hierarchicalLayout } from '../../src/bucket/layouts.js'
+import { createWriteQueue } from '../../src/writer/write-queue.js'
+import { fakeTimers } from '../helpers/fake-timers.js'
+
+const T = Date.UTC(2026, 10, 21, 10, 0)
+const unit = (...metrics) => buildWriteUnit(metrics.map(metric => ({ metric, value: 1, time: T })), hierarchicalLayout)
+
+function setup (options = {}) {
+  const timers = fakeTimers()
+  const flushes = [] // per flush: { metrics, finish }: the test decides when each flush ends
+  const queue = createWriteQueue({
+    flushIntervalMs: 0,
+    flushMaxDocs: 1000,
+    maxPendingEvents: 10,
+    writeTimeoutMs: 1000,
+    timers,
+    runFlush: (units, answer) => new Promise(resolve => {
+      flushes.push({
+        metrics: units.map(u => [...u.metrics.keys()]),
+        finish: () => { for (const u of units) answer(u, 'applied'); resolve() }
+      })
+    }),
+    ...options
+  })
+  return { queue, timers, flushes }
+}
+
+describe('write queue', () => {
+  it('adaptive (0 ms): an idle queue flushes at once; units arriving meanwhile ride the next flush together', async () => {
+    const { queue, timers, flushes } = setup()
+    const a = queue.submit(unit('a'))
+    await timers.settle()
+    expect(flushes.map(f => f.metrics)).toEqual([[['a']]])
+    const b = queue.submit(unit('b'))
+    const c = queue.submit(unit('c'))
+    await timers.settle()
+    expect(flushes).toHaveLength(1) // one flush in flight at a time
+    flushes[0].finish()
+    await timers.settle()
+    expect(flushes.map(f => f.metrics)).toEqual([[['a']], [['b'], ['c']]])
+    flushes[1].finish()
+    expect(await Promise.all([a, b, c])).toEqual([{ outcome: 'applied' }, { outcome: 'applied' }, { outcome: 'applied' }])
+  })
+
+  it('with FLUSH_INTERVAL_MS the cut waits until the oldest unit is that old', async () => {
+    const { queue, timers, flushes } = setup({ flushIntervalMs: 10 })
+    queue.submit(unit('a'))
+    await timers.advance(9)
+    expect(flushes).toHaveLength(0)
+    queue.submit(unit('b'))
+    await timers.advance(1)
+    expect(flushes.map(f => f.metrics)).toEqual([[['a'], ['b']]])
+  })
+
+  it('FLUSH_MAX_DOCS cuts a flush early and bounds its distinct documents, never splitting a unit', async () => {
+    // each one-metric unit holds one daily and one monthly document
+    const { queue, timers, flushes } = setup({ flushIntervalMs: 1000, flushMaxDocs: 4 })
+    queue.submit(unit('a'))
+    queue.submit(unit('b', 'c')) // 4 documents: with a's 2 it exceeds the bound
+    await timers.settle()
+    expect(flushes.map(f => f.metrics)).toEqual([[['a']]])
+    flushes[0].finish()
+    await timers.settle()
+    expect(flushes.map(f => f.metrics)).toEqual([[['a']], [['b', 'c']]])
+  })
+
+  it('refuses past MAX_PENDING_EVENTS with not_applied naming the limit; hasRoom and waitForRoom follow the answers', async () => {
+    const { queue, timers, flushes } = setup({ maxPendingEvents: 2 })
+    queue.submit(unit('a', 'b'))
+    expect(queue.hasRoom(1)).toBe(false)
+    expect(await queue.submit(unit('c'))).toEqual({ outcome: 'not_applied', reason: 'too many pending events (MAX_PENDING_EVENTS = 2)' })
+    let roomAgain = false
+    queue.waitForRoom(1).then(() => { roomAgain = true })
+    await timers.settle()
+    expect(roomAgain).toBe(false)
+    flushes[0].finish()
+    await timers.settle()
+    expect(roomAgain).toBe(true)
+    expect(queue.hasRoom(2)).toBe(true)
+  })
+
+  it('a unit queued longer than WRITE_TIMEOUT_MS is answered not_applied and never flushed', async () => {
+    const { queue, timers, flushes } = setup({ writeTimeoutMs: 100 })
+    queue.submit(unit('a')) // in flight, held by the test
+    const late = queue.submit(unit('b'))
+    await timers.advance(100)
+    expect(await late).toEqual({ outcome: 'not_applied', reason: 'waited in the queue longer than WRITE_TIMEOUT_MS (100 ms)' })
+    flushes[0].finish()
+    await timers.settle()
+    expect(flushes.map(f => f.metrics)).toEqual([[['a']]])
+    expect(queue.stats()).toEqual({ pendingEvents: 0, queuedUnits: 0, queuedDocs: 0, flushing: false })
+  })
+
+  it('a flush that throws answers each of its units unknown, once', async () => {
+    const { queue } = setup({ runFlush: async () => { throw new Error('boom') } })
+    expect(await queue.submit(unit('a'))).toEqual({ outcome: 'unknown', reason: 'the write failed unexpectedly' })
+  })
+
+  it('close flushes what is queued, then refuses new units', async () => {
+    const { queue, timers, flushes } = setup({ flushIntervalMs: 1000 })
+    const queued = queue.submit(unit('a'))
+    const closed = queue.close()
+    await timers.settle()
+    expect(flushes).toHaveLength(1)
+    flushes[0].finish()
+    await closed
+    expect(await queued).toEqual({ outcome: 'applied' })
+    expect(await queue.submit(unit('b'))).toEqual({ outcome: 'not_applied', reason: 'the server is shutting down' })
+  })
+})
