@@ -270,3 +270,19 @@ describe('relative links in README.md and docs/*.md', () => {
     expect(broken).toEqual([])
   })
 })
+
+describe('the README as a manual', () => {
+  const text = readFileSync(README, 'utf8')
+
+  it('reads in ten minutes: at most 30 KB', () => {
+    expect(Buffer.byteLength(text)).toBeLessThanOrEqual(30 * 1024)
+  })
+
+  it('opens with a table of contents that reaches every section', () => {
+    const sections = [...text.matchAll(/^## (.+)$/gm)].map(m => m[1])
+    const contents = text.slice(text.indexOf('**Contents**'), text.indexOf('\n## '))
+    const listed = [...contents.matchAll(/\]\(#([^)]+)\)/g)].map(m => m[1])
+    const anchor = title => title.toLowerCase().replace(/[^\w\- ]/g, '').replace(/ /g, '-')
+    expect(sections.map(anchor).filter(a => !listed.includes(a))).toEqual([])
+  })
+})
