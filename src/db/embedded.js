@@ -67,6 +67,8 @@ async function startFirstAvailable ({
       const h2File = persistent ? path.join(dataDir, 'statbucket.h2.mv.db') : undefined
       const db = await startJavaServer({ h2File, logger })
       logger.info({ backend: db.backend, uri: db.uri, pid: db.pid, h2File: h2File ?? 'in memory' }, 'embedded MongoDB running')
+      // said in words, once, where a newcomer looks: what the substitute is and how to leave it
+      logger.warn(`no mongod could be had, so statbucket runs on mongo-java-server, a substitute for trying it out only: no transactions (no Idempotency-Key), no TTL, slower range reads. For real use set MONGODB_URI=mongodb://host:27017 (or put mongod on the PATH).${failures.length ? ` Why not mongod: ${failures[0].split('\n')[0]}` : ''}`)
       return db
     } catch (err) {
       failures.push(`mongo-java-server: ${err.message}`)

@@ -6,7 +6,7 @@ const T0 = Date.UTC(2026, 10, 21, 10, 0)
 const MINUTE = 60_000
 
 export const errorExamples = {
-  400: { statusCode: 400, error: 'Bad Request', message: 'events[1].metric: must match ^[A-Za-z0-9][A-Za-z0-9_.:-]{0,199}$', details: [{ path: 'events[1].metric', message: 'must match ^[A-Za-z0-9][A-Za-z0-9_.:-]{0,199}$' }] },
+  400: { statusCode: 400, error: 'Bad Request', message: 'events[1].metric: must be a metric name: letters, digits and _ . : - only (metric names cannot contain spaces), at most 200 characters, starting with a letter or digit', details: [{ path: 'events[1].metric', message: 'must be a metric name: letters, digits and _ . : - only (metric names cannot contain spaces), at most 200 characters, starting with a letter or digit' }] },
   401: { statusCode: 401, error: 'Unauthorized', message: 'send Authorization: Bearer <token>' },
   403: { statusCode: 403, error: 'Forbidden', message: 'this token may not do that' },
   404: { statusCode: 404, error: 'Not Found', message: 'no metric named "api.requests"' },
@@ -72,7 +72,7 @@ export const operationExamples = {
         ],
         next: 'api.requests'
       },
-      400: { statusCode: 400, error: 'Bad Request', message: 'querystring.limit: must match ^(?:[1-9]\\d{0,3}|10000)$', details: [{ path: 'querystring.limit', message: 'must match ^(?:[1-9]\\d{0,3}|10000)$' }] }
+      400: { statusCode: 400, error: 'Bad Request', message: 'querystring.limit: must be a whole number from 1 to 10000', details: [{ path: 'querystring.limit', message: 'must be a whole number from 1 to 10000' }] }
     }
   },
   'GET /v1/metrics/{metric}/series': {

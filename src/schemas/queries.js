@@ -3,6 +3,9 @@ import { STEPS } from '../bucket/time.js'
 import { METRIC_NAME_PATTERN } from '../bucket/event-rules.js'
 import { errorResponses } from './common.js'
 
+export const PREFIX_PATTERN = '^[A-Za-z0-9_.:-]{0,200}$'
+export const LIMIT_PATTERN = '^(?:[1-9]\\d{0,3}|10000)$'
+
 const timeParam = description => ({ type: 'string', minLength: 1, maxLength: 40, description })
 const metricParams = {
   type: 'object',
@@ -20,8 +23,8 @@ export const listMetricsSchema = {
     type: 'object',
     additionalProperties: false,
     properties: {
-      prefix: { type: 'string', pattern: '^[A-Za-z0-9_.:-]{0,200}$' },
-      limit: { type: 'string', pattern: '^(?:[1-9]\\d{0,3}|10000)$', description: '1..10000, default 1000' },
+      prefix: { type: 'string', pattern: PREFIX_PATTERN },
+      limit: { type: 'string', pattern: LIMIT_PATTERN, description: '1..10000, default 1000' },
       after: { type: 'string', pattern: METRIC_NAME_PATTERN }
     }
   },

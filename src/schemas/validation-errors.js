@@ -1,5 +1,16 @@
 // Turns Ajv errors into one message a client can act on, plus `details`.
 import { BadRequestError, withDetails } from '../errors.js'
+import { METRIC_NAME_PATTERN } from '../bucket/event-rules.js'
+import { IDEMPOTENCY_KEY_PATTERN } from './common.js'
+import { LIMIT_PATTERN, PREFIX_PATTERN } from './queries.js'
+
+// What each pattern asks for, in words (a client should not have to read a regex)
+const PATTERN_WORDS = new Map([
+  [METRIC_NAME_PATTERN, 'must be a metric name: letters, digits and _ . : - only (metric names cannot contain spaces), at most 200 characters, starting with a letter or digit'],
+  [PREFIX_PATTERN, 'must be the start of a metric name: letters, digits and _ . : - only (no spaces), at most 200 characters'],
+  [LIMIT_PATTERN, 'must be a whole number from 1 to 10000'],
+  [IDEMPOTENCY_KEY_PATTERN, 'must be 1 to 255 visible ASCII characters (no spaces)']
+])
 
 function where (dataVar, instancePath) {
   const parts = instancePath.split('/').slice(1)
@@ -18,7 +29,7 @@ function describe (error) {
     case 'pattern':
       return error.instancePath.endsWith('/ts')
         ? 'must be an ISO-8601 time with Z or an offset (e.g. 2026-11-21T10:15:00Z), or epoch milliseconds'
-        : `must match ${error.params.pattern}`
+        : PATTERN_WORDS.get(error.params.pattern) ?? `must match ${error.params.pattern}`
     case 'enum':
       return `must be one of ${error.params.allowedValues.join(', ')}`
     case 'minItems':

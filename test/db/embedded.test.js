@@ -101,9 +101,13 @@ describe('startEmbeddedMongo', () => {
   it('auto falls back to the Java server when no mongod can be had', async () => {
     withoutMongod()
     process.env.STATBUCKET_EMBEDDED = 'auto'
-    const db = await startEmbeddedMongo({ downloadTimeoutMs: 20_000 })
+    const warned = []
+    const logger = { info () {}, debug () {}, error () {}, warn: (m) => warned.push(m) }
+    const db = await startEmbeddedMongo({ downloadTimeoutMs: 20_000, logger })
     cleanups.push(db.stop)
     expect(db.backend).toBe('mongo-java-server')
+    // the fallback said in words, with the fix
+    expect(warned).toEqual([expect.stringMatching(/substitute for trying it out only: no transactions.*set MONGODB_URI=/)])
 
     const client = await connect(db.uri)
     const test = client.db('embedded_auto')

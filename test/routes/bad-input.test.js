@@ -29,6 +29,7 @@ const raw = (payload, contentType = 'application/json') =>
   app.inject({ method: 'POST', url: '/v1/events', payload, headers: { 'content-type': contentType } })
 
 const badBodies = [
+  ['a metric name with a space, in words', () => raw({ metric: 'my metric' }), 400, /^event\.metric: must be a metric name: .*metric names cannot contain spaces/],
   ['non-JSON', () => raw('{"metric": '), 400, /not valid JSON/],
   ['an empty body', () => raw(''), 400, /empty/],
   ['a wrong content type', () => raw('metric=a', 'application/x-www-form-urlencoded'), 415, /application\/json/],
@@ -64,6 +65,9 @@ const badBodies = [
 ]
 
 const badQueries = [
+  ['a limit of 0, in words', '/v1/metrics?limit=0', 400, /^querystring\.limit: must be a whole number from 1 to 10000$/],
+  ['a prefix with a space, in words', '/v1/metrics?prefix=a%20b', 400, /^querystring\.prefix: must be the start of a metric name: .*no spaces/],
+  ['a metric with a space in the path, in words', '/v1/metrics/a%20b/series', 400, /^params\.metric: .*metric names cannot contain spaces/],
   ['from ≥ to', '/v1/metrics/ok.a/series?from=1795500060000&to=1795500000000', 400, /from: must be before to/],
   ['epoch seconds for from and to', '/v1/metrics/ok.a/series?from=1795500000&to=1796400000', 400, /^from: 1795500000 is not epoch milliseconds \(a number below 100000000000, before 1973\): this API takes epoch milliseconds or an ISO-8601 time with Z or an offset; read as epoch seconds it would be 2026-11-24T\d\d:\d\d:00\.000Z: multiply by 1000$/],
   ['epoch seconds for to alone', '/v1/metrics/ok.a/series?to=1796400000', 400, /^to: 1796400000 is not epoch milliseconds/],
