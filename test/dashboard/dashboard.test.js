@@ -10,8 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { manualClock } from '../../src/clock.js'
 import { testApp } from '../helpers/test-app.js'
 import {
-  FINER, isSeriesRequest, overlappingPairs, plotWidth, pointsAsked, recordCanvasText,
-  recordSeriesRequests, seriesLabels, seriesRequest
+  FINER, chartLabels, isSeriesRequest, overlappingPairs, plotWidth, pointsAsked, recordCanvasText,
+  recordSeriesRequests, seriesRequest
 } from './page-probes.js'
 
 const CHROMIUM_FLAGS = [
@@ -45,6 +45,8 @@ const READ_TOKEN = 'dashboard-test-read-token'
 // web.hits over the year: 3 + 2 + 10 + 7 + 100 + 1000
 const HITS = [[NOW - 5 * MIN, 3], [NOW - 30 * MIN, 2], [NOW - 3 * HOUR, 10], [NOW - 2 * DAY, 7], [Date.UTC(2026, 9, 15, 9), 100], [Date.UTC(2026, 1, 1, 0, 30), 1000]]
 const HITS_TOTAL = 1122
+// sales.units: a large count every month, January to November, none far from the others
+const SALES = [550_000, 715_000, 530_000, 600_000, 640_000, 580_000, 700_000, 560_000, 610_000, 690_000, 540_000]
 // short.* keeps no minute detail before today (a retention rule): a 24 h window must be read coarser
 const SHORT_RULES = [{ match: 'short.*', minuteDays: 0 }]
 const WINDOW = { width: 1280, height: 800 }
@@ -63,6 +65,7 @@ describe.skipIf(skip)('dashboard in headless Chromium', () => {
     const post = payload => app.inject({ method: 'POST', url: '/v1/events', payload })
     expect((await post(HITS.map(([ts, value]) => ({ metric: 'web.hits', ts, value })))).statusCode).toBe(200)
     expect((await post([{ metric: 'short.hits', ts: NOW - HOUR, value: 5 }])).statusCode).toBe(200)
+    expect((await post(SALES.map((value, month) => ({ metric: 'sales.units', ts: Date.UTC(2026, month, 2, 12), value })))).statusCode).toBe(200)
     expect((await post([{ metric: 'web.errors', ts: NOW - 10 * MIN, value: 1 }, { metric: 'web.errors', ts: NOW - 2 * HOUR, value: 4 }])).statusCode).toBe(200)
     // 10,000 more names in the registry, sorted before web.*: the first page holds only them
     const seen = new Date(NOW - DAY)
@@ -324,7 +327,7 @@ describe.skipIf(skip)('dashboard in headless Chromium', () => {
       for (const [range] of RANGES) {
         const asked = await clickRange(page, range)
         await waitPoints(page, pointsAsked(asked))
-        const { canvas, plot, x, y } = await seriesLabels(page)
+        const { canvas, plot, x, y } = await chartLabels(page)
         expect(x.length, range).toBeGreaterThanOrEqual(5) // the axis is labelled
         expect(y.length, range).toBeGreaterThanOrEqual(2)
         expect(x.some(b => b.left < plot.left), `${range}: a label at the left edge`).toBe(true)
@@ -360,6 +363,23 @@ describe.skipIf(skip)('dashboard in headless Chromium', () => {
       expect(await page.isVisible('#ytd-metric')).toBe(true)
       expect(await page.$eval('#ytd-metric', select => select.value)).toBe('web.hits')
       expect(await page.isVisible('#ytd-summary')).toBe(true)
+      expect(errors).toEqual([])
+    } finally {
+      await context.close()
+    }
+  }, 30_000)
+
+  it('starts the year-to-date axis at 0', async () => {
+    const { page, context, errors } = await openPage('#m=sales.units&r=24h', { viewport: WINDOW, labels: true })
+    try {
+      await page.waitForSelector(`#ytd-total[data-total="${SALES.reduce((a, b) => a + b)}"]`)
+      const { plot, y } = await chartLabels(page, '#ytd-chart')
+      expect(y.length).toBeGreaterThanOrEqual(2)
+      // the lowest label is 0, drawn at the plot's bottom edge: the bars stand on 0
+      const lowest = y.reduce((a, b) => (b.bottom > a.bottom ? b : a))
+      expect(lowest.text).toBe('0')
+      expect(Math.abs((lowest.top + lowest.bottom) / 2 - plot.bottom)).toBeLessThan(3)
+      await screenshot(page, 'dashboard-ytd-from-0.png')
       expect(errors).toEqual([])
     } finally {
       await context.close()
@@ -437,7 +457,7 @@ describe.skipIf(skip)('dashboard in headless Chromium', () => {
     const { page, context, errors } = await openPage('#m=web.hits&r=24h', { viewport: WINDOW, labels: true, timezoneId: 'Asia/Kathmandu', before: keep })
     /** The centre of the x label `text`, and where the instant t lies on the axis of the last answer */
     async function labelAt (text, t) {
-      const { plot, x } = await seriesLabels(page)
+      const { plot, x } = await chartLabels(page)
       const { timestamps } = answers.at(-1)
       const label = x.find(b => b.text === text)
       expect(label, `a label ${text}`).toBeDefined()

@@ -174,7 +174,8 @@ export function createYtdChart (el) {
   function build (color, data) {
     plot?.destroy()
     plot = plotIn(el, {
-      scales: { x: { time: false, range: [0.5, 12.5] } },
+      // bars stand on 0: a bar's height is its month's total (below 0 too, when totals are negative)
+      scales: { x: { time: false, range: [0.5, 12.5] }, y: { range: (u, min, max) => UPlot.rangeNum(Math.min(0, min ?? 0), Math.max(0, max ?? 0), 0.1, true) } },
       cursor: { drag: { x: false, y: false } },
       series: [
         { label: 'month', value: (u, v) => (v ? MONTHS[v - 1] : '—') },
