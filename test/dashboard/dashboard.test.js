@@ -47,6 +47,8 @@ const HITS = [[NOW - 5 * MIN, 3], [NOW - 30 * MIN, 2], [NOW - 3 * HOUR, 10], [NO
 const HITS_TOTAL = 1122
 // sales.units: a large count every month, January to November, none far from the others
 const SALES = [550_000, 715_000, 530_000, 600_000, 640_000, 580_000, 700_000, 560_000, 610_000, 690_000, 540_000]
+// ratio.load: fractional values, 1000.123456 in March and 234.5 in November
+const RATIO = [[Date.UTC(2026, 2, 10), 1000.123456], [Date.UTC(2026, 10, 3), 234.5]]
 // short.* keeps no minute detail before today (a retention rule): a 24 h window must be read coarser
 const SHORT_RULES = [{ match: 'short.*', minuteDays: 0 }]
 const WINDOW = { width: 1280, height: 800 }
@@ -65,6 +67,7 @@ describe.skipIf(skip)('dashboard in headless Chromium', () => {
     const post = payload => app.inject({ method: 'POST', url: '/v1/events', payload })
     expect((await post(HITS.map(([ts, value]) => ({ metric: 'web.hits', ts, value })))).statusCode).toBe(200)
     expect((await post([{ metric: 'short.hits', ts: NOW - HOUR, value: 5 }])).statusCode).toBe(200)
+    expect((await post(RATIO.map(([ts, value]) => ({ metric: 'ratio.load', ts, value })))).statusCode).toBe(200)
     expect((await post(SALES.map((value, month) => ({ metric: 'sales.units', ts: Date.UTC(2026, month, 2, 12), value })))).statusCode).toBe(200)
     expect((await post([{ metric: 'web.errors', ts: NOW - 10 * MIN, value: 1 }, { metric: 'web.errors', ts: NOW - 2 * HOUR, value: 4 }])).statusCode).toBe(200)
     // 10,000 more names in the registry, sorted before web.*: the first page holds only them
@@ -380,6 +383,23 @@ describe.skipIf(skip)('dashboard in headless Chromium', () => {
       expect(lowest.text).toBe('0')
       expect(Math.abs((lowest.top + lowest.bottom) / 2 - plot.bottom)).toBeLessThan(3)
       await screenshot(page, 'dashboard-ytd-from-0.png')
+      expect(errors).toEqual([])
+    } finally {
+      await context.close()
+    }
+  }, 30_000)
+
+  it('rounds the year-to-date total and the legend\'s values for reading', async () => {
+    const { page, context, errors } = await openPage('#m=ratio.load&r=24h', { viewport: WINDOW })
+    try {
+      await page.waitForFunction(() => document.getElementById('ytd-total').dataset.total !== '')
+      expect(Number(await page.$eval('#ytd-total', el => el.dataset.total))).toBeCloseTo(1234.623456, 6) // the exact total is kept
+      expect(await page.textContent('#ytd-total')).toBe('1,234.62')
+      // March's bar under the cursor: its value in the legend, rounded the same way
+      const over = await page.$eval('#ytd-chart .u-over', el => { const r = el.getBoundingClientRect(); return { left: r.left, top: r.top, width: r.width, height: r.height } })
+      await page.mouse.move(over.left + over.width * (3 - 0.5) / 12, over.top + over.height - 5) // x runs from 0.5 to 12.5
+      await page.waitForFunction(() => document.querySelector('#ytd-chart .u-legend .u-series:nth-child(1) .u-value').textContent === 'Mar')
+      expect(await page.textContent('#ytd-chart .u-legend .u-series:nth-child(2) .u-value')).toBe('1,000.12')
       expect(errors).toEqual([])
     } finally {
       await context.close()

@@ -4,7 +4,7 @@
 // null (no document for that day) is a gap in the line over a hatched band;
 // zero is a line on 0. A value with no neighbour is drawn as a dot, since a
 // line of one point would not show.
-import { formatNumber } from './ranges.js'
+import { formatNumber } from './format.js'
 import { formatIn } from './zone.js'
 import { AXIS_FONT, INCRS, MONTHS, labelSpace, tickLabels } from './time-axis.js'
 

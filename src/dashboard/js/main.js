@@ -3,7 +3,8 @@
 import { getYtd } from './api.js'
 import { createSeriesChart, createYtdChart } from './charts.js'
 import { createMetricPicker } from './metric-picker.js'
-import { PRESETS, formatNumber, fromInputValue, presetWindow, toInputValue, windowYear } from './ranges.js'
+import { formatNumber } from './format.js'
+import { PRESETS, fromInputValue, presetWindow, toInputValue, windowYear } from './ranges.js'
 import { readSeries } from './series-read.js'
 import { fitStep } from './step-fit.js'
 import { formatIn, isZone, viewerZone, zoneNames } from './zone.js'
@@ -111,6 +112,7 @@ function setYtdTotal (answer) {
   const el = $('ytd-total')
   el.textContent = answer ? formatNumber(answer.total) : '—'
   el.dataset.total = answer ? String(answer.total) : ''
+  el.title = answer ? `exactly ${answer.total}` : '' // the text is rounded for reading
   $('ytd-asof').textContent = answer ? `${answer.metric}, ${answer.year} through ${formatIn(answer.tz, answer.asOf, { withZone: false }).slice(0, 10)} (${answer.tz})` : ''
 }
 
