@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { manualClock } from '../../src/clock.js'
+import { colorOf } from '../../src/dashboard/js/colors.js'
 import { testApp } from '../helpers/test-app.js'
 import {
   FINER, chartLabels, isSeriesRequest, overlappingPairs, plotWidth, pointsAsked, recordCanvasText,
@@ -173,17 +174,23 @@ describe.skipIf(skip)('dashboard in headless Chromium', () => {
       await waitPoints(page, 1440, 2)
       expect(await page.$$eval('#selected .chip', chips => chips.map(c => c.dataset.name))).toEqual(['web.hits', 'web.errors'])
 
-      // the chart really draws: pixels of the first series' colour (#2563eb) in the plot canvas
-      const drawn = await page.$eval('#chart canvas', canvas => {
-        const { data } = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height)
-        let blue = 0
+      // the chart really draws: pixels of the first series' colour inside the plot (the axes' labels are outside it)
+      const hex = colorOf('web.hits')
+      const drawn = await page.$eval('#chart', (el, rgb) => {
+        const canvas = el.querySelector('canvas')
+        const rect = canvas.getBoundingClientRect()
+        const over = el.querySelector('.u-over').getBoundingClientRect()
+        const scale = canvas.width / rect.width
+        const [x, y] = [over.left - rect.left, over.top - rect.top].map(v => Math.round(v * scale))
+        const { data } = canvas.getContext('2d').getImageData(x, y, Math.round(over.width * scale), Math.round(over.height * scale))
+        let coloured = 0
         for (let i = 0; i < data.length; i += 4) {
-          if (Math.abs(data[i] - 37) < 40 && Math.abs(data[i + 1] - 99) < 40 && Math.abs(data[i + 2] - 235) < 40 && data[i + 3] > 100) blue++
+          if (Math.abs(data[i] - rgb[0]) < 40 && Math.abs(data[i + 1] - rgb[1]) < 40 && Math.abs(data[i + 2] - rgb[2]) < 40 && data[i + 3] > 100) coloured++
         }
-        return { blue, width: canvas.width, height: canvas.height }
-      })
+        return { coloured, width: canvas.width, height: canvas.height }
+      }, [1, 3, 5].map(i => parseInt(hex.slice(i, i + 2), 16)))
       expect(drawn.width).toBeGreaterThan(300)
-      expect(drawn.blue).toBeGreaterThan(100)
+      expect(drawn.coloured).toBeGreaterThan(100)
       await page.screenshot({ path: new URL('dashboard.png', SCREENSHOTS).pathname, fullPage: true })
       expect(errors).toEqual([])
     } finally {
@@ -404,6 +411,43 @@ describe.skipIf(skip)('dashboard in headless Chromium', () => {
     } finally {
       await context.close()
     }
+  }, 30_000)
+
+  it('gives a metric the same colour in every view, whatever its place in the selection', async () => {
+    const rgb = hex => `rgb(${[1, 3, 5].map(i => parseInt(hex.slice(i, i + 2), 16)).join(', ')})`
+    /** web.hits's colour in the chip, the list row, the series legend and the ytd legend */
+    async function colours (hash, series) {
+      const { page, context, errors } = await openPage(hash, { viewport: WINDOW })
+      try {
+        await waitPoints(page, 60, series)
+        await page.waitForSelector('#ytd-chart .u-legend')
+        await page.fill('#metric-search', 'web.h')
+        await page.waitForSelector('.metric-row[data-name="web.hits"][aria-selected="true"]')
+        const found = await page.evaluate(() => {
+          const bg = el => window.getComputedStyle(el).backgroundColor
+          const legendMarker = (chart, label) => [...document.querySelectorAll(`${chart} .u-legend .u-series`)]
+            .find(row => row.querySelector('.u-label').textContent === label)
+            .querySelector('.u-marker')
+          return {
+            chip: bg(document.querySelector('.chip[data-name="web.hits"] .swatch')),
+            row: bg(document.querySelector('.metric-row[data-name="web.hits"] .swatch')),
+            series: window.getComputedStyle(legendMarker('#chart', 'web.hits')).borderTopColor,
+            ytd: window.getComputedStyle(legendMarker('#ytd-chart', 'total')).borderTopColor
+          }
+        })
+        expect(errors).toEqual([])
+        return found
+      } finally {
+        await context.close()
+      }
+    }
+    const colour = rgb(colorOf('web.hits'))
+    const alone = await colours('#m=web.hits&r=1h', 1)
+    const second = await colours('#m=web.errors,web.hits&r=1h&ytd=web.hits', 2)
+    const third = await colours('#m=short.hits,web.errors,web.hits&r=1h&ytd=web.hits', 3)
+    expect(alone).toEqual({ chip: colour, row: colour, series: colour, ytd: colour })
+    expect(second).toEqual(alone)
+    expect(third).toEqual(alone)
   }, 30_000)
 
   it('fills a 1280×800 window: the sidebar to the bottom, no page scrollbar', async () => {

@@ -4,6 +4,7 @@
 // null (no document for that day) is a gap in the line over a hatched band;
 // zero is a line on 0. A value with no neighbour is drawn as a dot, since a
 // line of one point would not show.
+import { repeatedColors } from './colors.js'
 import { formatNumber } from './format.js'
 import { formatIn } from './zone.js'
 import { AXIS_FONT, INCRS, MONTHS, labelSpace, tickLabels } from './time-axis.js'
@@ -110,6 +111,7 @@ export function createSeriesChart (el, zone = () => 'UTC') {
   function build (metrics, colors, data) {
     plot?.destroy()
     const tz = zone()
+    const repeated = repeatedColors(colors) // two names hashed to one colour: the later one dashed
     plot = plotIn(el, {
       padding: PADDING,
       ms: 1,
@@ -117,11 +119,13 @@ export function createSeriesChart (el, zone = () => 'UTC') {
       tzDate: ts => UPlot.tzDate(new Date(ts), tz),
       scales: { x: { time: true } },
       cursor: { drag: { x: true, y: false } },
+      legend: { markers: { dash: (u, i) => (u.series[i].dash ? 'dashed' : 'solid') } },
       series: [
         { label: `time (${tz})`, value: (u, v) => (v === null || v === undefined ? '—' : formatIn(tz, v)) },
         ...metrics.map((name, i) => ({
           label: name,
           stroke: colors[i],
+          dash: repeated[i] ? [6, 3] : undefined,
           width: 1.5,
           spanGaps: false,
           value: legendValue,

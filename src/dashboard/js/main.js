@@ -2,6 +2,7 @@
 // survives a reload), the controls, and the loading of series and ytd.
 import { getYtd } from './api.js'
 import { createSeriesChart, createYtdChart } from './charts.js'
+import { colorOf } from './colors.js'
 import { createMetricPicker } from './metric-picker.js'
 import { formatNumber } from './format.js'
 import { PRESETS, fromInputValue, presetWindow, toInputValue, windowYear } from './ranges.js'
@@ -9,7 +10,6 @@ import { readSeries } from './series-read.js'
 import { fitStep } from './step-fit.js'
 import { formatIn, isZone, viewerZone, zoneNames } from './zone.js'
 
-const PALETTE = ['#2563eb', '#dc2626', '#059669', '#d97706', '#7c3aed', '#0891b2', '#db2777', '#65a30d', '#4b5563', '#ea580c']
 const $ = id => document.getElementById(id)
 
 const state = {
@@ -53,7 +53,6 @@ function writeHash () {
 }
 
 // ---- helpers
-const colorOf = name => PALETTE[Math.max(0, state.selected.indexOf(name)) % PALETTE.length]
 const currentWindow = () => (state.range === 'custom' ? { ...state.custom } : presetWindow(state.range, Date.now(), state.tz))
 
 function setStatus (text, isError = false) {
