@@ -221,6 +221,26 @@ describe.skipIf(skip)('dashboard in headless Chromium', () => {
     }
   }, 60_000)
 
+  it('says once what keeps a chart blank when every metric is refused for the same reason', async () => {
+    const { page, context, errors } = await openPage('#m=web.hits,web.errors&r=24h&s=minute', { viewport: WINDOW })
+    try {
+      await waitPoints(page, 1440, 2)
+      await page.click('[data-range="custom"]')
+      const iso = ms => new Date(ms).toISOString().slice(0, 16)
+      await page.fill('#custom-from', iso(NOW - 20_001 * MIN))
+      await page.fill('#custom-to', iso(NOW))
+      await page.click('#custom-range button[type="submit"]')
+      await page.waitForSelector('#status.error')
+      const status = await page.textContent('#status')
+      expect(status.match(/MAX_POINTS/g)).toHaveLength(1)
+      expect(status).toMatch(/^web\.hits, web\.errors: step: the range holds 20001 points at step minute, over the limit MAX_POINTS = 20000/)
+      expect(await points(page)).toEqual({ points: 0, series: 0, nulls: 0 })
+      expect(errors.filter(e => !/status of 400/.test(e))).toEqual([])
+    } finally {
+      await context.close()
+    }
+  }, 30_000)
+
   it('refreshes by itself when auto-refresh is on', async () => {
     const { page, context } = await openPage('#m=web.errors&r=1h&s=auto&auto=1&every=1000')
     try {

@@ -102,9 +102,16 @@ async function loadCharts () {
     $('series-title').textContent = `${formatIn(state.tz, window.from)} → ${formatIn(state.tz, window.to)}`
   }
   const summary = ok.length ? `${ok[0].answer.timestamps.length.toLocaleString('en-US')} points per metric at step ${ok[0].answer.step}` : ''
-  const errors = failed.map(r => `${r.metric}: ${r.error.message}`).join(' · ')
+  const errors = refusals(failed)
   setStatus([summary, errors].filter(Boolean).join(' · '), failed.length > 0)
   await loadYtd(seq, windowYear(window, state.tz))
+}
+
+/** The chart's refused metrics, one message per reason: metrics refused alike (MAX_POINTS, a step too fine) are named together */
+function refusals (failed) {
+  const byMessage = new Map()
+  for (const { metric, error } of failed) byMessage.set(error.message, [...(byMessage.get(error.message) ?? []), metric])
+  return [...byMessage].map(([message, metrics]) => `${metrics.join(', ')}: ${message}`).join(' · ')
 }
 
 function setYtdTotal (answer) {
