@@ -470,6 +470,54 @@ describe.skipIf(skip)('dashboard in headless Chromium', () => {
     expect(third).toEqual(alone)
   }, 30_000)
 
+  it('shows a focus ring for keyboard focus only: none after load or a mouse click, one at each Tab', async () => {
+    /** The focused element and whether it shows an outline; the list's rows that show one */
+    const rings = page => page.evaluate(() => {
+      const visible = el => { const s = window.getComputedStyle(el); return s.outlineStyle !== 'none' && parseFloat(s.outlineWidth) > 0 }
+      const focused = document.activeElement
+      return {
+        focused: focused.id || focused.dataset.range || focused.tagName.toLowerCase(),
+        ring: visible(focused),
+        rows: [...document.querySelectorAll('.metric-row:not([hidden])')].filter(visible).map(row => row.dataset.name)
+      }
+    })
+    const listed = page => page.waitForFunction(() => /metrics loaded/.test(document.getElementById('metric-count').textContent))
+
+    const mouse = await openPage('', { viewport: WINDOW })
+    try {
+      await listed(mouse.page)
+      expect(await rings(mouse.page)).toEqual({ focused: 'body', ring: false, rows: [] })
+      await mouse.page.click('.metric-row[data-name="bulk.00002"]')
+      await mouse.page.waitForSelector('.chip[data-name="bulk.00002"]')
+      expect(await rings(mouse.page)).toEqual({ focused: 'metric-list', ring: false, rows: [] })
+      expect(mouse.errors).toEqual([])
+    } finally {
+      await mouse.context.close()
+    }
+
+    const keyboard = await openPage('', { viewport: WINDOW })
+    const { page } = keyboard
+    try {
+      await listed(page)
+      const seen = []
+      for (let i = 0; i < 40 && seen.at(-1)?.focused !== 'metric-list'; i++) {
+        await page.keyboard.press('Tab')
+        seen.push(await rings(page))
+      }
+      expect(seen.at(-1).focused).toBe('metric-list')
+      expect(seen.filter(r => !r.ring)).toEqual([]) // every element Tab reaches shows a ring
+      expect(seen.at(-1).rows).toEqual(['bulk.00000']) // and in the list, the row the keys act on
+      await page.keyboard.press('ArrowDown')
+      expect(await rings(page)).toEqual({ focused: 'metric-list', ring: true, rows: ['bulk.00001'] })
+      await page.keyboard.press('Enter')
+      await page.waitForSelector('.metric-row[data-name="bulk.00001"][aria-selected="true"]')
+      await screenshot(page, 'dashboard-keyboard.png')
+      expect(keyboard.errors).toEqual([])
+    } finally {
+      await keyboard.context.close()
+    }
+  }, 30_000)
+
   it('fills a 1280×800 window: the sidebar to the bottom, no page scrollbar', async () => {
     const { page, context, errors } = await openPage('', { viewport: WINDOW })
     const layout = () => page.evaluate(() => {
