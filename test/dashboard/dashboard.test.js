@@ -556,6 +556,52 @@ describe.skipIf(skip)('dashboard in headless Chromium', () => {
     }
   }, 30_000)
 
+  it('leaves no blank band above the charts: every gap from the top bar down to a chart\'s canvas is at most 16 px (1280×800)', async () => {
+    const { page, context, errors } = await openPage('', { viewport: WINDOW })
+    /**
+     * The vertical gaps between what the page shows, top down: the top bar,
+     * the chips and status line when they show anything, each panel's
+     * border, and in each panel its title and its canvas (or the text
+     * saying what to pick)
+     */
+    const gaps = () => page.evaluate(() => {
+      const shows = el => el.getClientRects().length > 0 && (el.children.length > 0 || el.textContent.trim() !== '')
+      const inPanel = panel => [panel.querySelector('.panel-title'), panel.querySelector('canvas') ?? panel.querySelector('.empty')]
+      const stack = [
+        document.querySelector('.topbar'),
+        ...[...document.querySelectorAll('.charts > :not(.panel)')].filter(shows),
+        document.querySelector('.series-panel')
+      ]
+      const between = (name, above, below) => ({ name, gap: Math.round(below.getBoundingClientRect().top - above.getBoundingClientRect().bottom) })
+      return [
+        ...stack.slice(1).map((el, i) => between(`${stack[i].className} → ${el.className}`, stack[i], el)),
+        between('series title → chart', ...inPanel(document.querySelector('.series-panel'))),
+        between('series panel → ytd panel', document.querySelector('.series-panel'), document.querySelector('.ytd-panel')),
+        between('ytd title → chart', ...inPanel(document.querySelector('.ytd-panel')))
+      ]
+    })
+    const expectSmall = list => {
+      expect(list.length).toBeGreaterThanOrEqual(4)
+      for (const { name, gap } of list) {
+        expect(gap, name).toBeGreaterThanOrEqual(0)
+        expect(gap, name).toBeLessThanOrEqual(16)
+      }
+    }
+    try {
+      await page.waitForFunction(() => /metrics loaded/.test(document.getElementById('metric-count').textContent))
+      expectSmall(await gaps()) // nothing picked: no chips, no status
+      await screenshot(page, 'dashboard-empty-1280x800.png')
+      await page.fill('#metric-search', 'web.h')
+      await page.click('.metric-row[data-name="web.hits"]')
+      await page.waitForSelector(`#ytd-total[data-total="${HITS_TOTAL}"]`)
+      await waitPoints(page, 1440)
+      expectSmall(await gaps())
+      expect(errors).toEqual([])
+    } finally {
+      await context.close()
+    }
+  }, 30_000)
+
   it('auto falls back to the step the API names when the detail is not kept, for every metric of the chart', async () => {
     let requests
     const { page, context, errors } = await openPage('#m=web.hits,short.hits&r=24h&s=auto', { viewport: WINDOW, before: p => { requests = recordSeriesRequests(p) } })
