@@ -221,6 +221,51 @@ describe.skipIf(skip)('dashboard in headless Chromium', () => {
     }
   }, 60_000)
 
+  it('draws a last bucket that is not over as partial: the day, the month, the ytd month', async () => {
+    const { page, context, errors } = await openPage('#m=web.hits&r=7d&s=day', { viewport: WINDOW })
+    /** Moves the cursor over `chart` at `fraction` of the plot's width; → the legend's [x, value] once x reads `x` */
+    async function legendAt (chart, fraction, x) {
+      const over = await page.$eval(`${chart} .u-over`, el => { const r = el.getBoundingClientRect(); return { left: r.left, top: r.top, width: r.width, height: r.height } })
+      await page.mouse.move(over.left + Math.min(over.width - 1, over.width * fraction), over.top + over.height / 2)
+      await page.waitForFunction(([chart, x]) => document.querySelector(`${chart} .u-legend .u-series:nth-child(1) .u-value`).textContent === x, [chart, x])
+      return page.$$eval(`${chart} .u-legend .u-series .u-value`, els => els.map(el => el.textContent))
+    }
+    const keyShown = () => page.isVisible('#series-partial-key')
+    try {
+      // 7 d at step day: Nov 14 … Nov 21, today (ends Nov 22 00:00, after 12:00) is partial
+      await waitPoints(page, 8)
+      expect(await page.$eval('#chart', el => el.dataset.partial)).toBe('true')
+      expect(await keyShown()).toBe(true)
+      expect(await legendAt('#chart', 1, '2026-11-21 00:00 UTC')).toEqual(['2026-11-21 00:00 UTC', '15 (partial)'])
+      expect(await legendAt('#chart', 5 / 7, '2026-11-19 00:00 UTC')).toEqual(['2026-11-19 00:00 UTC', '7'])
+      await screenshot(page, 'dashboard-partial-day.png')
+
+      // the year at step month: November is partial
+      await page.click('[data-range="year"]')
+      await page.selectOption('#step', 'month')
+      await waitPoints(page, 11)
+      expect(await keyShown()).toBe(true)
+      expect(await legendAt('#chart', 1, '2026-11-01 00:00 UTC')).toEqual(['2026-11-01 00:00 UTC', '22 (partial)'])
+
+      // the ytd chart's November too (x runs from 0.5 to 12.5)
+      expect(await page.isVisible('#ytd-partial-key')).toBe(true)
+      expect(await legendAt('#ytd-chart', (11 - 0.5) / 12, 'Nov')).toEqual(['Nov', '22 (partial)'])
+      expect(await legendAt('#ytd-chart', (10 - 0.5) / 12, 'Oct')).toEqual(['Oct', '100'])
+      await screenshot(page, 'dashboard-partial-month.png')
+
+      // a window over by now: nothing partial
+      await page.goto(`${base}/#m=web.hits&r=custom&from=${Date.UTC(2026, 10, 12)}&to=${Date.UTC(2026, 10, 20)}&s=day`)
+      await page.reload() // the page reads its hash at load
+      await waitPoints(page, 8)
+      expect(await page.$eval('#chart', el => el.dataset.partial)).toBe('false')
+      expect(await keyShown()).toBe(false)
+      expect(await legendAt('#chart', 1, '2026-11-19 00:00 UTC')).toEqual(['2026-11-19 00:00 UTC', '7'])
+      expect(errors).toEqual([])
+    } finally {
+      await context.close()
+    }
+  }, 30_000)
+
   it('says once what keeps a chart blank when every metric is refused for the same reason', async () => {
     const { page, context, errors } = await openPage('#m=web.hits,web.errors&r=24h&s=minute', { viewport: WINDOW })
     try {

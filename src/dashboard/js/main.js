@@ -78,6 +78,8 @@ async function loadCharts () {
   if (metrics.length === 0) {
     seriesChart.clear()
     ytdChart.clear()
+    $('series-partial-key').hidden = true
+    $('ytd-partial-key').hidden = true
     setYtdTotal(null)
     setStatus('')
     return
@@ -91,14 +93,16 @@ async function loadCharts () {
   const failed = results.filter(r => r.error)
   if (ok.length) {
     const first = ok[0].answer
-    seriesChart.render(ok.map(r => r.metric), ok.map(r => colorOf(r.metric)), {
+    $('series-partial-key').hidden = !seriesChart.render(ok.map(r => r.metric), ok.map(r => colorOf(r.metric)), {
       timestamps: first.timestamps,
-      valuesList: ok.map(r => r.answer.values)
+      valuesList: ok.map(r => r.answer.values),
+      to: first.to
     })
     $('step').options[0].textContent = state.step === 'auto' ? `auto (${first.step})` : 'auto'
     $('series-title').textContent = `${formatIn(state.tz, first.from)} → ${formatIn(state.tz, first.to)}`
   } else {
     seriesChart.clear()
+    $('series-partial-key').hidden = true
     $('series-title').textContent = `${formatIn(state.tz, window.from)} → ${formatIn(state.tz, window.to)}`
   }
   const summary = ok.length ? `${ok[0].answer.timestamps.length.toLocaleString('en-US')} points per metric at step ${ok[0].answer.step}` : ''
@@ -139,11 +143,12 @@ async function loadYtd (seq, year) {
   try {
     const answer = await getYtd(metric, { year, tz: state.tz })
     if (seq !== loadSeq) return
-    ytdChart.render(answer, colorOf(metric))
+    $('ytd-partial-key').hidden = !ytdChart.render(answer, colorOf(metric))
     setYtdTotal(answer)
   } catch (err) {
     if (seq !== loadSeq) return
     ytdChart.clear()
+    $('ytd-partial-key').hidden = true
     setYtdTotal(null)
     setStatus(`${$('status').textContent} · ytd ${metric}: ${err.message}`, true)
   }
