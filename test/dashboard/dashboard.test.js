@@ -8,10 +8,11 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { manualClock } from '../../src/clock.js'
+import { colorOf } from '../../src/dashboard/js/colors.js'
 import { testApp } from '../helpers/test-app.js'
 import {
-  FINER, isSeriesRequest, overlappingPairs, plotWidth, pointsAsked, recordCanvasText,
-  recordSeriesRequests, seriesLabels, seriesRequest
+  FINER, chartLabels, isSeriesRequest, overlappingPairs, plotWidth, pointsAsked, recordCanvasText,
+  recordSeriesRequests, seriesRequest
 } from './page-probes.js'
 
 const CHROMIUM_FLAGS = [
@@ -45,6 +46,10 @@ const READ_TOKEN = 'dashboard-test-read-token'
 // web.hits over the year: 3 + 2 + 10 + 7 + 100 + 1000
 const HITS = [[NOW - 5 * MIN, 3], [NOW - 30 * MIN, 2], [NOW - 3 * HOUR, 10], [NOW - 2 * DAY, 7], [Date.UTC(2026, 9, 15, 9), 100], [Date.UTC(2026, 1, 1, 0, 30), 1000]]
 const HITS_TOTAL = 1122
+// sales.units: a large count every month, January to November, none far from the others
+const SALES = [550_000, 715_000, 530_000, 600_000, 640_000, 580_000, 700_000, 560_000, 610_000, 690_000, 540_000]
+// ratio.load: fractional values, 1000.123456 in March and 234.5 in November
+const RATIO = [[Date.UTC(2026, 2, 10), 1000.123456], [Date.UTC(2026, 10, 3), 234.5]]
 // short.* keeps no minute detail before today (a retention rule): a 24 h window must be read coarser
 const SHORT_RULES = [{ match: 'short.*', minuteDays: 0 }]
 const WINDOW = { width: 1280, height: 800 }
@@ -63,6 +68,8 @@ describe.skipIf(skip)('dashboard in headless Chromium', () => {
     const post = payload => app.inject({ method: 'POST', url: '/v1/events', payload })
     expect((await post(HITS.map(([ts, value]) => ({ metric: 'web.hits', ts, value })))).statusCode).toBe(200)
     expect((await post([{ metric: 'short.hits', ts: NOW - HOUR, value: 5 }])).statusCode).toBe(200)
+    expect((await post(RATIO.map(([ts, value]) => ({ metric: 'ratio.load', ts, value })))).statusCode).toBe(200)
+    expect((await post(SALES.map((value, month) => ({ metric: 'sales.units', ts: Date.UTC(2026, month, 2, 12), value })))).statusCode).toBe(200)
     expect((await post([{ metric: 'web.errors', ts: NOW - 10 * MIN, value: 1 }, { metric: 'web.errors', ts: NOW - 2 * HOUR, value: 4 }])).statusCode).toBe(200)
     // 10,000 more names in the registry, sorted before web.*: the first page holds only them
     const seen = new Date(NOW - DAY)
@@ -167,17 +174,23 @@ describe.skipIf(skip)('dashboard in headless Chromium', () => {
       await waitPoints(page, 1440, 2)
       expect(await page.$$eval('#selected .chip', chips => chips.map(c => c.dataset.name))).toEqual(['web.hits', 'web.errors'])
 
-      // the chart really draws: pixels of the first series' colour (#2563eb) in the plot canvas
-      const drawn = await page.$eval('#chart canvas', canvas => {
-        const { data } = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height)
-        let blue = 0
+      // the chart really draws: pixels of the first series' colour inside the plot (the axes' labels are outside it)
+      const hex = colorOf('web.hits')
+      const drawn = await page.$eval('#chart', (el, rgb) => {
+        const canvas = el.querySelector('canvas')
+        const rect = canvas.getBoundingClientRect()
+        const over = el.querySelector('.u-over').getBoundingClientRect()
+        const scale = canvas.width / rect.width
+        const [x, y] = [over.left - rect.left, over.top - rect.top].map(v => Math.round(v * scale))
+        const { data } = canvas.getContext('2d').getImageData(x, y, Math.round(over.width * scale), Math.round(over.height * scale))
+        let coloured = 0
         for (let i = 0; i < data.length; i += 4) {
-          if (Math.abs(data[i] - 37) < 40 && Math.abs(data[i + 1] - 99) < 40 && Math.abs(data[i + 2] - 235) < 40 && data[i + 3] > 100) blue++
+          if (Math.abs(data[i] - rgb[0]) < 40 && Math.abs(data[i + 1] - rgb[1]) < 40 && Math.abs(data[i + 2] - rgb[2]) < 40 && data[i + 3] > 100) coloured++
         }
-        return { blue, width: canvas.width, height: canvas.height }
-      })
+        return { coloured, width: canvas.width, height: canvas.height }
+      }, [1, 3, 5].map(i => parseInt(hex.slice(i, i + 2), 16)))
       expect(drawn.width).toBeGreaterThan(300)
-      expect(drawn.blue).toBeGreaterThan(100)
+      expect(drawn.coloured).toBeGreaterThan(100)
       await page.screenshot({ path: new URL('dashboard.png', SCREENSHOTS).pathname, fullPage: true })
       expect(errors).toEqual([])
     } finally {
@@ -207,6 +220,71 @@ describe.skipIf(skip)('dashboard in headless Chromium', () => {
       await context.close()
     }
   }, 60_000)
+
+  it('draws a last bucket that is not over as partial: the day, the month, the ytd month', async () => {
+    const { page, context, errors } = await openPage('#m=web.hits&r=7d&s=day', { viewport: WINDOW })
+    /** Moves the cursor over `chart` at `fraction` of the plot's width; → the legend's [x, value] once x reads `x` */
+    async function legendAt (chart, fraction, x) {
+      const over = await page.$eval(`${chart} .u-over`, el => { const r = el.getBoundingClientRect(); return { left: r.left, top: r.top, width: r.width, height: r.height } })
+      await page.mouse.move(over.left + Math.min(over.width - 1, over.width * fraction), over.top + over.height / 2)
+      await page.waitForFunction(([chart, x]) => document.querySelector(`${chart} .u-legend .u-series:nth-child(1) .u-value`).textContent === x, [chart, x])
+      return page.$$eval(`${chart} .u-legend .u-series .u-value`, els => els.map(el => el.textContent))
+    }
+    const keyShown = () => page.isVisible('#series-partial-key')
+    try {
+      // 7 d at step day: Nov 14 … Nov 21, today (ends Nov 22 00:00, after 12:00) is partial
+      await waitPoints(page, 8)
+      expect(await page.$eval('#chart', el => el.dataset.partial)).toBe('true')
+      expect(await keyShown()).toBe(true)
+      expect(await legendAt('#chart', 1, '2026-11-21 00:00 UTC')).toEqual(['2026-11-21 00:00 UTC', '15 (partial)'])
+      expect(await legendAt('#chart', 5 / 7, '2026-11-19 00:00 UTC')).toEqual(['2026-11-19 00:00 UTC', '7'])
+      await screenshot(page, 'dashboard-partial-day.png')
+
+      // the year at step month: November is partial
+      await page.click('[data-range="year"]')
+      await page.selectOption('#step', 'month')
+      await waitPoints(page, 11)
+      expect(await keyShown()).toBe(true)
+      expect(await legendAt('#chart', 1, '2026-11-01 00:00 UTC')).toEqual(['2026-11-01 00:00 UTC', '22 (partial)'])
+
+      // the ytd chart's November too (x runs from 0.5 to 12.5)
+      expect(await page.isVisible('#ytd-partial-key')).toBe(true)
+      expect(await legendAt('#ytd-chart', (11 - 0.5) / 12, 'Nov')).toEqual(['Nov', '22 (partial)'])
+      expect(await legendAt('#ytd-chart', (10 - 0.5) / 12, 'Oct')).toEqual(['Oct', '100'])
+      await screenshot(page, 'dashboard-partial-month.png')
+
+      // a window over by now: nothing partial
+      await page.goto(`${base}/#m=web.hits&r=custom&from=${Date.UTC(2026, 10, 12)}&to=${Date.UTC(2026, 10, 20)}&s=day`)
+      await page.reload() // the page reads its hash at load
+      await waitPoints(page, 8)
+      expect(await page.$eval('#chart', el => el.dataset.partial)).toBe('false')
+      expect(await keyShown()).toBe(false)
+      expect(await legendAt('#chart', 1, '2026-11-19 00:00 UTC')).toEqual(['2026-11-19 00:00 UTC', '7'])
+      expect(errors).toEqual([])
+    } finally {
+      await context.close()
+    }
+  }, 30_000)
+
+  it('says once what keeps a chart blank when every metric is refused for the same reason', async () => {
+    const { page, context, errors } = await openPage('#m=web.hits,web.errors&r=24h&s=minute', { viewport: WINDOW })
+    try {
+      await waitPoints(page, 1440, 2)
+      await page.click('[data-range="custom"]')
+      const iso = ms => new Date(ms).toISOString().slice(0, 16)
+      await page.fill('#custom-from', iso(NOW - 20_001 * MIN))
+      await page.fill('#custom-to', iso(NOW))
+      await page.click('#custom-range button[type="submit"]')
+      await page.waitForSelector('#status.error')
+      const status = await page.textContent('#status')
+      expect(status.match(/MAX_POINTS/g)).toHaveLength(1)
+      expect(status).toMatch(/^web\.hits, web\.errors: step: the range holds 20001 points at step minute, over the limit MAX_POINTS = 20000/)
+      expect(await points(page)).toEqual({ points: 0, series: 0, nulls: 0 })
+      expect(errors.filter(e => !/status of 400/.test(e))).toEqual([])
+    } finally {
+      await context.close()
+    }
+  }, 30_000)
 
   it('refreshes by itself when auto-refresh is on', async () => {
     const { page, context } = await openPage('#m=web.errors&r=1h&s=auto&auto=1&every=1000')
@@ -324,7 +402,7 @@ describe.skipIf(skip)('dashboard in headless Chromium', () => {
       for (const [range] of RANGES) {
         const asked = await clickRange(page, range)
         await waitPoints(page, pointsAsked(asked))
-        const { canvas, plot, x, y } = await seriesLabels(page)
+        const { canvas, plot, x, y } = await chartLabels(page)
         expect(x.length, range).toBeGreaterThanOrEqual(5) // the axis is labelled
         expect(y.length, range).toBeGreaterThanOrEqual(2)
         expect(x.some(b => b.left < plot.left), `${range}: a label at the left edge`).toBe(true)
@@ -366,6 +444,125 @@ describe.skipIf(skip)('dashboard in headless Chromium', () => {
     }
   }, 30_000)
 
+  it('starts the year-to-date axis at 0', async () => {
+    const { page, context, errors } = await openPage('#m=sales.units&r=24h', { viewport: WINDOW, labels: true })
+    try {
+      await page.waitForSelector(`#ytd-total[data-total="${SALES.reduce((a, b) => a + b)}"]`)
+      const { plot, y } = await chartLabels(page, '#ytd-chart')
+      expect(y.length).toBeGreaterThanOrEqual(2)
+      // the lowest label is 0, drawn at the plot's bottom edge: the bars stand on 0
+      const lowest = y.reduce((a, b) => (b.bottom > a.bottom ? b : a))
+      expect(lowest.text).toBe('0')
+      expect(Math.abs((lowest.top + lowest.bottom) / 2 - plot.bottom)).toBeLessThan(3)
+      await screenshot(page, 'dashboard-ytd-from-0.png')
+      expect(errors).toEqual([])
+    } finally {
+      await context.close()
+    }
+  }, 30_000)
+
+  it('rounds the year-to-date total and the legend\'s values for reading', async () => {
+    const { page, context, errors } = await openPage('#m=ratio.load&r=24h', { viewport: WINDOW })
+    try {
+      await page.waitForFunction(() => document.getElementById('ytd-total').dataset.total !== '')
+      expect(Number(await page.$eval('#ytd-total', el => el.dataset.total))).toBeCloseTo(1234.623456, 6) // the exact total is kept
+      expect(await page.textContent('#ytd-total')).toBe('1,234.62')
+      // March's bar under the cursor: its value in the legend, rounded the same way
+      const over = await page.$eval('#ytd-chart .u-over', el => { const r = el.getBoundingClientRect(); return { left: r.left, top: r.top, width: r.width, height: r.height } })
+      await page.mouse.move(over.left + over.width * (3 - 0.5) / 12, over.top + over.height - 5) // x runs from 0.5 to 12.5
+      await page.waitForFunction(() => document.querySelector('#ytd-chart .u-legend .u-series:nth-child(1) .u-value').textContent === 'Mar')
+      expect(await page.textContent('#ytd-chart .u-legend .u-series:nth-child(2) .u-value')).toBe('1,000.12')
+      expect(errors).toEqual([])
+    } finally {
+      await context.close()
+    }
+  }, 30_000)
+
+  it('gives a metric the same colour in every view, whatever its place in the selection', async () => {
+    const rgb = hex => `rgb(${[1, 3, 5].map(i => parseInt(hex.slice(i, i + 2), 16)).join(', ')})`
+    /** web.hits's colour in the chip, the list row, the series legend and the ytd legend */
+    async function colours (hash, series) {
+      const { page, context, errors } = await openPage(hash, { viewport: WINDOW })
+      try {
+        await waitPoints(page, 60, series)
+        await page.waitForSelector('#ytd-chart .u-legend')
+        await page.fill('#metric-search', 'web.h')
+        await page.waitForSelector('.metric-row[data-name="web.hits"][aria-selected="true"]')
+        const found = await page.evaluate(() => {
+          const bg = el => window.getComputedStyle(el).backgroundColor
+          const legendMarker = (chart, label) => [...document.querySelectorAll(`${chart} .u-legend .u-series`)]
+            .find(row => row.querySelector('.u-label').textContent === label)
+            .querySelector('.u-marker')
+          return {
+            chip: bg(document.querySelector('.chip[data-name="web.hits"] .swatch')),
+            row: bg(document.querySelector('.metric-row[data-name="web.hits"] .swatch')),
+            series: window.getComputedStyle(legendMarker('#chart', 'web.hits')).borderTopColor,
+            ytd: window.getComputedStyle(legendMarker('#ytd-chart', 'total')).borderTopColor
+          }
+        })
+        expect(errors).toEqual([])
+        return found
+      } finally {
+        await context.close()
+      }
+    }
+    const colour = rgb(colorOf('web.hits'))
+    const alone = await colours('#m=web.hits&r=1h', 1)
+    const second = await colours('#m=web.errors,web.hits&r=1h&ytd=web.hits', 2)
+    const third = await colours('#m=short.hits,web.errors,web.hits&r=1h&ytd=web.hits', 3)
+    expect(alone).toEqual({ chip: colour, row: colour, series: colour, ytd: colour })
+    expect(second).toEqual(alone)
+    expect(third).toEqual(alone)
+  }, 30_000)
+
+  it('shows a focus ring for keyboard focus only: none after load or a mouse click, one at each Tab', async () => {
+    /** The focused element and whether it shows an outline; the list's rows that show one */
+    const rings = page => page.evaluate(() => {
+      const visible = el => { const s = window.getComputedStyle(el); return s.outlineStyle !== 'none' && parseFloat(s.outlineWidth) > 0 }
+      const focused = document.activeElement
+      return {
+        focused: focused.id || focused.dataset.range || focused.tagName.toLowerCase(),
+        ring: visible(focused),
+        rows: [...document.querySelectorAll('.metric-row:not([hidden])')].filter(visible).map(row => row.dataset.name)
+      }
+    })
+    const listed = page => page.waitForFunction(() => /metrics loaded/.test(document.getElementById('metric-count').textContent))
+
+    const mouse = await openPage('', { viewport: WINDOW })
+    try {
+      await listed(mouse.page)
+      expect(await rings(mouse.page)).toEqual({ focused: 'body', ring: false, rows: [] })
+      await mouse.page.click('.metric-row[data-name="bulk.00002"]')
+      await mouse.page.waitForSelector('.chip[data-name="bulk.00002"]')
+      expect(await rings(mouse.page)).toEqual({ focused: 'metric-list', ring: false, rows: [] })
+      expect(mouse.errors).toEqual([])
+    } finally {
+      await mouse.context.close()
+    }
+
+    const keyboard = await openPage('', { viewport: WINDOW })
+    const { page } = keyboard
+    try {
+      await listed(page)
+      const seen = []
+      for (let i = 0; i < 40 && seen.at(-1)?.focused !== 'metric-list'; i++) {
+        await page.keyboard.press('Tab')
+        seen.push(await rings(page))
+      }
+      expect(seen.at(-1).focused).toBe('metric-list')
+      expect(seen.filter(r => !r.ring)).toEqual([]) // every element Tab reaches shows a ring
+      expect(seen.at(-1).rows).toEqual(['bulk.00000']) // and in the list, the row the keys act on
+      await page.keyboard.press('ArrowDown')
+      expect(await rings(page)).toEqual({ focused: 'metric-list', ring: true, rows: ['bulk.00001'] })
+      await page.keyboard.press('Enter')
+      await page.waitForSelector('.metric-row[data-name="bulk.00001"][aria-selected="true"]')
+      await screenshot(page, 'dashboard-keyboard.png')
+      expect(keyboard.errors).toEqual([])
+    } finally {
+      await keyboard.context.close()
+    }
+  }, 30_000)
+
   it('fills a 1280×800 window: the sidebar to the bottom, no page scrollbar', async () => {
     const { page, context, errors } = await openPage('', { viewport: WINDOW })
     const layout = () => page.evaluate(() => {
@@ -398,6 +595,52 @@ describe.skipIf(skip)('dashboard in headless Chromium', () => {
       await waitPoints(page, 1440)
       expectFills(await layout())
       await screenshot(page, 'dashboard-1280x800.png')
+      expect(errors).toEqual([])
+    } finally {
+      await context.close()
+    }
+  }, 30_000)
+
+  it('leaves no blank band above the charts: every gap from the top bar down to a chart\'s canvas is at most 16 px (1280×800)', async () => {
+    const { page, context, errors } = await openPage('', { viewport: WINDOW })
+    /**
+     * The vertical gaps between what the page shows, top down: the top bar,
+     * the chips and status line when they show anything, each panel's
+     * border, and in each panel its title and its canvas (or the text
+     * saying what to pick)
+     */
+    const gaps = () => page.evaluate(() => {
+      const shows = el => el.getClientRects().length > 0 && (el.children.length > 0 || el.textContent.trim() !== '')
+      const inPanel = panel => [panel.querySelector('.panel-title'), panel.querySelector('canvas') ?? panel.querySelector('.empty')]
+      const stack = [
+        document.querySelector('.topbar'),
+        ...[...document.querySelectorAll('.charts > :not(.panel)')].filter(shows),
+        document.querySelector('.series-panel')
+      ]
+      const between = (name, above, below) => ({ name, gap: Math.round(below.getBoundingClientRect().top - above.getBoundingClientRect().bottom) })
+      return [
+        ...stack.slice(1).map((el, i) => between(`${stack[i].className} → ${el.className}`, stack[i], el)),
+        between('series title → chart', ...inPanel(document.querySelector('.series-panel'))),
+        between('series panel → ytd panel', document.querySelector('.series-panel'), document.querySelector('.ytd-panel')),
+        between('ytd title → chart', ...inPanel(document.querySelector('.ytd-panel')))
+      ]
+    })
+    const expectSmall = list => {
+      expect(list.length).toBeGreaterThanOrEqual(4)
+      for (const { name, gap } of list) {
+        expect(gap, name).toBeGreaterThanOrEqual(0)
+        expect(gap, name).toBeLessThanOrEqual(16)
+      }
+    }
+    try {
+      await page.waitForFunction(() => /metrics loaded/.test(document.getElementById('metric-count').textContent))
+      expectSmall(await gaps()) // nothing picked: no chips, no status
+      await screenshot(page, 'dashboard-empty-1280x800.png')
+      await page.fill('#metric-search', 'web.h')
+      await page.click('.metric-row[data-name="web.hits"]')
+      await page.waitForSelector(`#ytd-total[data-total="${HITS_TOTAL}"]`)
+      await waitPoints(page, 1440)
+      expectSmall(await gaps())
       expect(errors).toEqual([])
     } finally {
       await context.close()
@@ -437,7 +680,7 @@ describe.skipIf(skip)('dashboard in headless Chromium', () => {
     const { page, context, errors } = await openPage('#m=web.hits&r=24h', { viewport: WINDOW, labels: true, timezoneId: 'Asia/Kathmandu', before: keep })
     /** The centre of the x label `text`, and where the instant t lies on the axis of the last answer */
     async function labelAt (text, t) {
-      const { plot, x } = await seriesLabels(page)
+      const { plot, x } = await chartLabels(page)
       const { timestamps } = answers.at(-1)
       const label = x.find(b => b.text === text)
       expect(label, `a label ${text}`).toBeDefined()

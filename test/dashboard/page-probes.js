@@ -62,17 +62,18 @@ export function recordCanvasText () {
 }
 
 /**
- * The labels last drawn on the series chart's canvas, in CSS px from the
- * canvas's left and top: { canvas: { width, height }, plot: { left, right,
- * bottom }, x: [boxes below the plot], y: [boxes left of it] }
+ * The labels last drawn on the canvas of the chart `selector` (the series
+ * chart by default), in CSS px from the canvas's left and top: { canvas: {
+ * width, height }, plot: { left, right, top, bottom }, x: [boxes below the
+ * plot], y: [boxes left of it] }
  */
-export function seriesLabels (page) {
-  return page.$eval('#chart', el => {
+export function chartLabels (page, selector = '#chart') {
+  return page.$eval(selector, el => {
     const canvas = el.querySelector('canvas')
     const rect = canvas.getBoundingClientRect()
     const scale = rect.width / canvas.width // canvas px → CSS px
     const over = el.querySelector('.u-over').getBoundingClientRect()
-    const plot = { left: over.left - rect.left, right: over.right - rect.left, bottom: over.bottom - rect.top }
+    const plot = { left: over.left - rect.left, right: over.right - rect.left, top: over.top - rect.top, bottom: over.bottom - rect.top }
     const boxes = (window.__canvasText.get(canvas) ?? []).map(b => ({ text: b.text, left: b.left * scale, right: b.right * scale, top: b.top * scale, bottom: b.bottom * scale }))
     return {
       canvas: { width: rect.width, height: rect.height },

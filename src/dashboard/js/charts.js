@@ -3,8 +3,13 @@
 //
 // null (no document for that day) is a gap in the line over a hatched band;
 // zero is a line on 0. A value with no neighbour is drawn as a dot, since a
-// line of one point would not show.
-import { formatNumber } from './ranges.js'
+// line of one point would not show. A last point whose bucket is not over
+// (partial.js) is drawn as partial: the segment to it dashed and lighter, the
+// point a dotted ring, the ytd month a light bar with a dashed outline, and
+// "(partial)" after its value in the legend.
+import { repeatedColors } from './colors.js'
+import { formatNumber } from './format.js'
+import { seriesLastPartial, ytdLastPartial } from './partial.js'
 import { formatIn } from './zone.js'
 import { AXIS_FONT, INCRS, MONTHS, labelSpace, tickLabels } from './time-axis.js'
 
@@ -46,8 +51,79 @@ function plotIn (el, opts, data) {
   return new UPlot({ ...opts, ...sizeIn(el, null), hooks: { ...opts.hooks, ready: [...(opts.hooks?.ready ?? []), fit] } }, data, el)
 }
 
-/** Legend value at the cursor: '—' with no cursor, 'no data' for null */
-const legendValue = (u, v, seriesIdx, idx) => (idx === null || idx === undefined ? '—' : formatNumber(v))
+/** Legend value at the cursor: '—' with no cursor, 'no data' for null, '(partial)' after the last value when isPartial() */
+const legendValue = isPartial => (u, v, seriesIdx, idx) => {
+  if (idx === null || idx === undefined) return '—'
+  return formatNumber(v) + (isPartial() && v !== null && idx === u.data[0].length - 1 ? ' (partial)' : '')
+}
+
+/**
+ * A uPlot path builder drawing up to the point before the last when
+ * isPartial(): the last point is drawn by partialPlugin. null (nothing)
+ * when the last point is the only one.
+ */
+function withoutPartial (build, isPartial) {
+  return (u, seriesIdx, idx0, idx1) => {
+    if (!isPartial() || idx1 !== u.data[0].length - 1) return build(u, seriesIdx, idx0, idx1)
+    return idx1 > idx0 ? build(u, seriesIdx, idx0, idx1 - 1) : null
+  }
+}
+
+const DASH = [4, 3] // CSS px
+
+/**
+ * Draws the last point of each series as partial when isPartial(): with
+ * `bars`, the path builder of the bars, a light bar with a dashed outline;
+ * else the segment from the point before dashed and lighter, and a dotted
+ * ring on the point.
+ */
+function partialPlugin (isPartial, bars = null) {
+  return {
+    hooks: {
+      draw: u => {
+        if (!isPartial()) return
+        const { ctx } = u
+        const px = UPlot.pxRatio
+        const xs = u.data[0]
+        const last = xs.length - 1
+        ctx.save()
+        for (let si = 1; si < u.series.length; si++) {
+          const s = u.series[si]
+          const ys = u.data[si]
+          if (!s.show || ys[last] === null || ys[last] === undefined) continue
+          const color = s.stroke(u, si)
+          ctx.strokeStyle = color
+          ctx.lineWidth = s.width * px
+          ctx.setLineDash(DASH.map(d => d * px))
+          if (bars) {
+            const { fill } = bars(u, si, last, last)
+            ctx.fillStyle = color + '33'
+            ctx.fill(fill)
+            ctx.stroke(fill)
+            continue
+          }
+          const x = u.valToPos(xs[last], 'x', true)
+          const y = u.valToPos(ys[last], s.scale, true)
+          if (last > 0 && ys[last - 1] !== null && ys[last - 1] !== undefined) {
+            ctx.globalAlpha = 0.6
+            ctx.beginPath()
+            ctx.moveTo(u.valToPos(xs[last - 1], 'x', true), u.valToPos(ys[last - 1], s.scale, true))
+            ctx.lineTo(x, y)
+            ctx.stroke()
+            ctx.globalAlpha = 1
+          }
+          ctx.setLineDash([2 * px, 2 * px])
+          ctx.fillStyle = '#fff'
+          ctx.beginPath()
+          ctx.arc(x, y, 4 * px, 0, 2 * Math.PI)
+          ctx.fill()
+          ctx.stroke()
+        }
+        ctx.restore()
+      }
+    }
+  }
+}
 
 /** Index runs [start, end] where every series is null */
 export function noDataRuns (valuesList, length) {
@@ -106,10 +182,21 @@ export function createSeriesChart (el, zone = () => 'UTC') {
   let shape = '' // the series names and colors the plot was built for
   let runs = []
   let isolated = []
+  let partial = false // the last point's bucket is not over
+  const isPartial = () => partial
+  const line = withoutPartial(UPlot.paths.linear(), isPartial)
+
+  /** The points uPlot draws: all (show) or the isolated ones, never a partial last one, which partialPlugin draws */
+  function pointsShown (u, si, show) {
+    const last = u.data[0].length - 1
+    if (!partial) return show ? null : isolated[si - 1]
+    return show ? Array.from({ length: last }, (_, i) => i) : isolated[si - 1].filter(i => i !== last)
+  }
 
   function build (metrics, colors, data) {
     plot?.destroy()
     const tz = zone()
+    const repeated = repeatedColors(colors) // two names hashed to one colour: the later one dashed
     plot = plotIn(el, {
       padding: PADDING,
       ms: 1,
@@ -117,28 +204,36 @@ export function createSeriesChart (el, zone = () => 'UTC') {
       tzDate: ts => UPlot.tzDate(new Date(ts), tz),
       scales: { x: { time: true } },
       cursor: { drag: { x: true, y: false } },
+      legend: { markers: { dash: (u, i) => (u.series[i].dash ? 'dashed' : 'solid') } },
       series: [
         { label: `time (${tz})`, value: (u, v) => (v === null || v === undefined ? '—' : formatIn(tz, v)) },
         ...metrics.map((name, i) => ({
           label: name,
           stroke: colors[i],
+          dash: repeated[i] ? [6, 3] : undefined,
           width: 1.5,
           spanGaps: false,
-          value: legendValue,
-          points: { filter: (u, si, show) => (show ? null : isolated[si - 1]) }
+          paths: line,
+          value: legendValue(isPartial),
+          points: { filter: pointsShown }
         }))
       ],
       axes: [
         { stroke: '#555', grid: { stroke: '#eee' }, font: AXIS_FONT, incrs: INCRS, space: labelSpace, values: (u, splits, axisIdx, space, incr) => tickLabels(splits, incr, tz) },
         { stroke: '#555', grid: { stroke: '#eee' }, font: AXIS_FONT, size: Y_AXIS_SIZE, values: (u, splits) => splits.map(v => compact.format(v)) }
       ],
-      plugins: [noDataPlugin(() => runs)]
+      plugins: [noDataPlugin(() => runs), partialPlugin(isPartial)]
     }, data)
   }
 
   return {
-    /** metrics: names; colors: per name; answer: { timestamps, valuesList, step } */
-    render (metrics, colors, { timestamps, valuesList }) {
+    /**
+     * metrics: names; colors: per name; answer: { timestamps, valuesList,
+     * to } (to: the end of the last point's bucket). → whether the last
+     * point is drawn as partial (its bucket ends after now)
+     */
+    render (metrics, colors, { timestamps, valuesList, to }, now = Date.now()) {
+      partial = seriesLastPartial({ to, timestamps }, now)
       runs = noDataRuns(valuesList, timestamps.length)
       isolated = valuesList.map(isolatedPoints)
       const data = [timestamps, ...valuesList]
@@ -148,11 +243,15 @@ export function createSeriesChart (el, zone = () => 'UTC') {
       el.dataset.points = String(timestamps.length)
       el.dataset.series = String(metrics.length)
       el.dataset.nulls = String(valuesList.reduce((n, values) => n + values.filter(v => v === null).length, 0))
+      el.dataset.partial = String(partial)
+      return partial
     },
     clear () {
       plot?.destroy()
       plot = null
       shape = ''
+      partial = false
+      el.dataset.partial = 'false'
       el.dataset.points = '0'
       el.dataset.series = '0'
       el.dataset.nulls = '0'
@@ -170,11 +269,15 @@ export function createSeriesChart (el, zone = () => 'UTC') {
 export function createYtdChart (el) {
   let plot = null
   let shape = ''
+  let partial = false // the last month is not over
+  const isPartial = () => partial
+  const bars = UPlot.paths.bars({ size: [0.6, 80] })
 
   function build (color, data) {
     plot?.destroy()
     plot = plotIn(el, {
-      scales: { x: { time: false, range: [0.5, 12.5] } },
+      // bars stand on 0: a bar's height is its month's total (below 0 too, when totals are negative)
+      scales: { x: { time: false, range: [0.5, 12.5] }, y: { range: (u, min, max) => UPlot.rangeNum(Math.min(0, min ?? 0), Math.max(0, max ?? 0), 0.1, true) } },
       cursor: { drag: { x: false, y: false } },
       series: [
         { label: 'month', value: (u, v) => (v ? MONTHS[v - 1] : '—') },
@@ -183,9 +286,9 @@ export function createYtdChart (el) {
           stroke: color,
           fill: color + '99',
           width: 1,
-          paths: UPlot.paths.bars({ size: [0.6, 80] }),
+          paths: withoutPartial(bars, isPartial),
           points: { show: false },
-          value: legendValue
+          value: legendValue(isPartial)
         }
       ],
       axes: [
@@ -193,24 +296,29 @@ export function createYtdChart (el) {
         { stroke: '#555', grid: { stroke: '#eee' }, size: Y_AXIS_SIZE, values: (u, splits) => splits.map(v => compact.format(v)) }
       ],
       // a month without data: its slot hatched; x runs from 1, one per month
-      plugins: [noDataPlugin(u => noDataRuns([u.data[1]], u.data[0].length), 0.5)]
+      plugins: [noDataPlugin(u => noDataRuns([u.data[1]], u.data[0].length), 0.5), partialPlugin(isPartial, bars)]
     }, data)
   }
 
   return {
-    /** answer: the ytd answer (months up to asOf) */
-    render (answer, color) {
+    /** answer: the ytd answer (months up to asOf). → whether the last month is drawn as partial (it ends after now) */
+    render (answer, color, now = Date.now()) {
+      partial = ytdLastPartial(answer, now)
       const x = answer.months.map((m, i) => i + 1)
       const y = answer.months.map(m => m.total)
       const data = [x, y]
       if (plot && shape === color) plot.setData(data)
       else { build(color, data); shape = color }
       el.dataset.months = String(answer.months.length)
+      el.dataset.partial = String(partial)
+      return partial
     },
     clear () {
       plot?.destroy()
       plot = null
       shape = ''
+      partial = false
+      el.dataset.partial = 'false'
     },
     resize () {
       plot?.setSize(sizeIn(el, plot))

@@ -2,13 +2,14 @@
 // survives a reload), the controls, and the loading of series and ytd.
 import { getYtd } from './api.js'
 import { createSeriesChart, createYtdChart } from './charts.js'
+import { colorOf } from './colors.js'
 import { createMetricPicker } from './metric-picker.js'
-import { PRESETS, formatNumber, fromInputValue, presetWindow, toInputValue, windowYear } from './ranges.js'
+import { formatNumber } from './format.js'
+import { PRESETS, fromInputValue, presetWindow, toInputValue, windowYear } from './ranges.js'
 import { readSeries } from './series-read.js'
 import { fitStep } from './step-fit.js'
 import { formatIn, isZone, viewerZone, zoneNames } from './zone.js'
 
-const PALETTE = ['#2563eb', '#dc2626', '#059669', '#d97706', '#7c3aed', '#0891b2', '#db2777', '#65a30d', '#4b5563', '#ea580c']
 const $ = id => document.getElementById(id)
 
 const state = {
@@ -52,7 +53,6 @@ function writeHash () {
 }
 
 // ---- helpers
-const colorOf = name => PALETTE[Math.max(0, state.selected.indexOf(name)) % PALETTE.length]
 const currentWindow = () => (state.range === 'custom' ? { ...state.custom } : presetWindow(state.range, Date.now(), state.tz))
 
 function setStatus (text, isError = false) {
@@ -78,6 +78,8 @@ async function loadCharts () {
   if (metrics.length === 0) {
     seriesChart.clear()
     ytdChart.clear()
+    $('series-partial-key').hidden = true
+    $('ytd-partial-key').hidden = true
     setYtdTotal(null)
     setStatus('')
     return
@@ -91,26 +93,36 @@ async function loadCharts () {
   const failed = results.filter(r => r.error)
   if (ok.length) {
     const first = ok[0].answer
-    seriesChart.render(ok.map(r => r.metric), ok.map(r => colorOf(r.metric)), {
+    $('series-partial-key').hidden = !seriesChart.render(ok.map(r => r.metric), ok.map(r => colorOf(r.metric)), {
       timestamps: first.timestamps,
-      valuesList: ok.map(r => r.answer.values)
+      valuesList: ok.map(r => r.answer.values),
+      to: first.to
     })
     $('step').options[0].textContent = state.step === 'auto' ? `auto (${first.step})` : 'auto'
     $('series-title').textContent = `${formatIn(state.tz, first.from)} → ${formatIn(state.tz, first.to)}`
   } else {
     seriesChart.clear()
+    $('series-partial-key').hidden = true
     $('series-title').textContent = `${formatIn(state.tz, window.from)} → ${formatIn(state.tz, window.to)}`
   }
   const summary = ok.length ? `${ok[0].answer.timestamps.length.toLocaleString('en-US')} points per metric at step ${ok[0].answer.step}` : ''
-  const errors = failed.map(r => `${r.metric}: ${r.error.message}`).join(' · ')
+  const errors = refusals(failed)
   setStatus([summary, errors].filter(Boolean).join(' · '), failed.length > 0)
   await loadYtd(seq, windowYear(window, state.tz))
+}
+
+/** The chart's refused metrics, one message per reason: metrics refused alike (MAX_POINTS, a step too fine) are named together */
+function refusals (failed) {
+  const byMessage = new Map()
+  for (const { metric, error } of failed) byMessage.set(error.message, [...(byMessage.get(error.message) ?? []), metric])
+  return [...byMessage].map(([message, metrics]) => `${metrics.join(', ')}: ${message}`).join(' · ')
 }
 
 function setYtdTotal (answer) {
   const el = $('ytd-total')
   el.textContent = answer ? formatNumber(answer.total) : '—'
   el.dataset.total = answer ? String(answer.total) : ''
+  el.title = answer ? `exactly ${answer.total}` : '' // the text is rounded for reading
   $('ytd-asof').textContent = answer ? `${answer.metric}, ${answer.year} through ${formatIn(answer.tz, answer.asOf, { withZone: false }).slice(0, 10)} (${answer.tz})` : ''
 }
 
@@ -131,11 +143,12 @@ async function loadYtd (seq, year) {
   try {
     const answer = await getYtd(metric, { year, tz: state.tz })
     if (seq !== loadSeq) return
-    ytdChart.render(answer, colorOf(metric))
+    $('ytd-partial-key').hidden = !ytdChart.render(answer, colorOf(metric))
     setYtdTotal(answer)
   } catch (err) {
     if (seq !== loadSeq) return
     ytdChart.clear()
+    $('ytd-partial-key').hidden = true
     setYtdTotal(null)
     setStatus(`${$('status').textContent} · ytd ${metric}: ${err.message}`, true)
   }

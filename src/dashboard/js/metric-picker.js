@@ -5,6 +5,10 @@
 // With the whole registry in one page (≤ 10,000 names) the search matches
 // anywhere in a name (every space-separated term). A larger registry is
 // paged: the search then asks the server for names starting with the text.
+//
+// The keys: ↑/↓ (Home/End in the list) move the active row, Enter (Space in
+// the list) picks it, from the search box or the list. The active row is
+// outlined only while the keys are in use, never after load or a click.
 import { listMetrics } from './api.js'
 
 const ROW_HEIGHT = 24
@@ -53,12 +57,14 @@ export function createMetricPicker ({ listEl, searchEl, countEl, isSelected, col
     while (pool.length < needed) {
       const row = document.createElement('div')
       row.className = 'metric-row'
+      row.id = `metric-option-${pool.length}`
       row.setAttribute('role', 'option')
       row.append(document.createElement('span'), document.createElement('span'))
       row.firstChild.className = 'swatch'
       listEl.append(row)
       pool.push(row)
     }
+    listEl.removeAttribute('aria-activedescendant')
     for (let i = 0; i < pool.length; i++) {
       const row = pool[i]
       const index = first + i
@@ -77,6 +83,7 @@ export function createMetricPicker ({ listEl, searchEl, countEl, isSelected, col
       const name = shown[index]
       const selected = isSelected(name)
       row.className = index === active ? 'metric-row active' : 'metric-row'
+      if (index === active) listEl.setAttribute('aria-activedescendant', row.id)
       row.dataset.name = name
       row.title = name
       row.setAttribute('aria-selected', String(selected))
@@ -134,24 +141,43 @@ export function createMetricPicker ({ listEl, searchEl, countEl, isSelected, col
     }, 120)
   }
 
-  searchEl.addEventListener('input', onSearch)
-  searchEl.addEventListener('keydown', e => {
-    if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
+  /** Makes row `index` the active one, scrolled into view */
+  function activate (index) {
+    active = Math.max(0, Math.min(shown.length - 1, index))
+    const top = active * ROW_HEIGHT
+    if (top < listEl.scrollTop) listEl.scrollTop = top
+    else if (top + ROW_HEIGHT > listEl.scrollTop + listEl.clientHeight) listEl.scrollTop = top + ROW_HEIGHT - listEl.clientHeight
+    render()
+  }
+
+  /** The keys both the search box and the list answer; `inList` adds Home, End and Space */
+  function onKey (e, inList) {
+    const moves = { ArrowDown: active + 1, ArrowUp: active - 1, ...(inList ? { Home: 0, End: shown.length - 1 } : {}) }
+    if (e.key in moves) {
       e.preventDefault()
-      active = Math.max(0, Math.min(shown.length - 1, active + (e.key === 'ArrowDown' ? 1 : -1)))
-      const top = active * ROW_HEIGHT
-      if (top < listEl.scrollTop) listEl.scrollTop = top
-      else if (top + ROW_HEIGHT > listEl.scrollTop + listEl.clientHeight) listEl.scrollTop = top + ROW_HEIGHT - listEl.clientHeight
-      render()
-    } else if (e.key === 'Enter' && shown[active]) {
+      listEl.classList.add('keyboard')
+      activate(moves[e.key])
+    } else if ((e.key === 'Enter' || (inList && e.key === ' ')) && shown[active]) {
       e.preventDefault()
+      listEl.classList.add('keyboard')
       onToggle(shown[active])
     }
-  })
+  }
+
+  searchEl.addEventListener('input', onSearch)
+  searchEl.addEventListener('keydown', e => onKey(e, false))
+  listEl.addEventListener('keydown', e => onKey(e, true))
+  // the active row's outline goes with the keys: at a click, or when focus leaves the search box and the list
+  listEl.addEventListener('pointerdown', () => listEl.classList.remove('keyboard'))
+  for (const el of [searchEl, listEl]) {
+    el.addEventListener('focusout', e => { if (e.relatedTarget !== searchEl && e.relatedTarget !== listEl) listEl.classList.remove('keyboard') })
+  }
   listEl.addEventListener('scroll', () => requestAnimationFrame(render), { passive: true })
   listEl.addEventListener('click', e => {
     const row = e.target.closest('.metric-row')
-    if (row?.dataset.name) onToggle(row.dataset.name)
+    if (!row?.dataset.name) return
+    active = shown.indexOf(row.dataset.name) // the keys go on from the row clicked
+    onToggle(row.dataset.name)
   })
   new ResizeObserver(() => render()).observe(listEl)
 

@@ -39,8 +39,3 @@ export function fromInputValue (text, tz = 'UTC') {
   const m = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::\d{2})?$/.exec(text)
   return m ? instantOf(tz, Number(m[1]), Number(m[2]), Number(m[3]), Number(m[4]), Number(m[5])) : NaN
 }
-
-const formatter = new Intl.NumberFormat('en-US', { maximumFractionDigits: 6 })
-export function formatNumber (n) {
-  return n === null || n === undefined ? 'no data' : formatter.format(n)
-}
