@@ -4,15 +4,12 @@
 // schedules it (preallocation-plugin.js).
 import { setTimeout as sleep } from 'node:timers/promises'
 import { DAY_MS, dayId, startOfDay } from '../bucket/time.js'
-import { singleFlight } from './single-flight.js'
+import { stoppableJob } from './single-flight.js'
 
 const BATCH = 500
 
 export function createPreallocSweep ({ metrics, daily, preallocator, clock, rate, logger }) {
-  let stopped = false
-  const abort = new AbortController()
-
-  async function sweep () {
+  async function sweep ({ signal, stopped }) {
     const today = startOfDay(clock.now())
     const tomorrow = today + DAY_MS
     const spacingMs = 1000 / rate
@@ -26,23 +23,23 @@ export function createPreallocSweep ({ metrics, daily, preallocator, clock, rate
         const existing = new Set((await daily.find({ _id: { $in: ids } }, { projection: { _id: 1 } }).toArray()).map(d => d._id))
         checked += batch.length
         for (const name of batch) {
-          if (stopped) return
+          if (stopped()) return
           if (existing.has(dayId(name, tomorrow))) continue
           const began = performance.now()
           const documents = await preallocator.preallocateDay(name, tomorrow, 'sweep')
           created++
           // PREALLOC_SWEEP_RATE counts documents: a month's first day writes two
           const wait = spacingMs * documents - (performance.now() - began)
-          if (wait > 0) await sleep(wait, undefined, { signal: abort.signal }).catch(() => {})
+          if (wait > 0) await sleep(wait, undefined, { signal }).catch(() => {})
         }
         batch = []
       }
       for await (const { _id: name } of cursor) {
-        if (stopped) break
+        if (stopped()) break
         batch.push(name)
         if (batch.length >= BATCH) await flushBatch()
       }
-      if (!stopped && batch.length > 0) await flushBatch()
+      if (!stopped() && batch.length > 0) await flushBatch()
     } finally {
       await cursor.close().catch(() => {})
     }
@@ -50,17 +47,5 @@ export function createPreallocSweep ({ metrics, daily, preallocator, clock, rate
   }
 
   /** One sweep; a call while one runs waits for it instead of starting another. */
-  const flight = singleFlight(() => sweep()
-    .then(result => { logger.info(result, 'preallocation sweep done'); return result })
-    .catch(err => { logger.warn({ err }, 'preallocation sweep failed'); return { error: err.message } }))
-
-  return {
-    runOnce: flight.run,
-    /** Stops the sweep in progress; resolves once it ended. */
-    async stop () {
-      stopped = true
-      abort.abort()
-      await flight.current()
-    }
-  }
+  return stoppableJob({ body: sweep, logger, done: 'preallocation sweep done', failed: 'preallocation sweep failed', failure: err => ({ error: err.message }) })
 }

@@ -17,7 +17,7 @@
 import { setTimeout as sleepFor } from 'node:timers/promises'
 import { dayIdRange, downsampleScanFrom, retentionBounds } from '../bucket/retention-plan.js'
 import { monthId, parseBucketId, utcParts } from '../bucket/time.js'
-import { singleFlight } from './single-flight.js'
+import { stoppableJob } from './single-flight.js'
 
 export const PROGRESS_ID = 'retention.progress'
 const DEFAULT_BATCH = 200
@@ -40,8 +40,6 @@ export function createRetentionJob ({ collections, horizonsFor, rulesFingerprint
   if (!(rate > 0)) throw new TypeError('createRetentionJob: rate must be a positive number')
   const { daily, monthly, metrics, jobs } = collections
   const batch = Math.max(1, Math.min(batchSize, Math.floor(rate)))
-  let stopped = false
-  const abort = new AbortController()
 
   async function pass () {
     if (!await lease.acquire()) {
@@ -127,7 +125,7 @@ export function createRetentionJob ({ collections, horizonsFor, rulesFingerprint
   async function eachBatch (metric, idRange, extraFilter, apply, counts, pacing) {
     let after = null
     for (;;) {
-      if (stopped) return 'stopped'
+      if (control.stopped()) return 'stopped'
       const range = after == null ? idRange : { ...idRange, $gt: after }
       const docs = await daily.find({ _id: range, ...extraFilter }, { projection: { _id: 1, daily: 1 } })
         .sort({ _id: 1 }).limit(batch).toArray()
@@ -144,7 +142,7 @@ export function createRetentionJob ({ collections, horizonsFor, rulesFingerprint
   async function pace (pacing) {
     const due = pacing.started + (pacing.changed * 1000) / rate
     const wait = due - clock.now()
-    if (wait > 0 && !stopped) await sleep(wait, abort.signal)
+    if (wait > 0 && !control.stopped()) await sleep(wait, control.signal)
     if (clock.now() - pacing.renewedAt >= lease.ttlMs / 3) {
       if (!await lease.renew()) {
         logger.warn({ owner: lease.owner }, 'retention lease lost (expired and taken elsewhere): this pass stops')
@@ -152,7 +150,7 @@ export function createRetentionJob ({ collections, horizonsFor, rulesFingerprint
       }
       pacing.renewedAt = clock.now()
     }
-    return stopped ? 'stopped' : 'done'
+    return control.stopped() ? 'stopped' : 'done'
   }
 
   /** Splits daily documents into those whose total `monthly.daily.D` holds, and the rest. */
@@ -175,19 +173,14 @@ export function createRetentionJob ({ collections, horizonsFor, rulesFingerprint
   }
 
   /** One pass; a call while one runs here waits for it instead of starting another. */
-  const flight = singleFlight(() => pass()
-    .then(result => { logger.info(result, 'retention pass ended'); return result })
-    .catch(err => { logger.warn({ err }, 'retention pass failed'); return { status: 'failed', error: err.message } }))
-
-  return {
-    runOnce: flight.run,
-    /** Stops the pass in progress after its current batch; resolves once it ended. */
-    async stop () {
-      stopped = true
-      abort.abort()
-      await flight.current()
-    }
-  }
+  let control = null // the job's { signal, stopped() }: one AbortController for its lifetime
+  return stoppableJob({
+    body: (c) => { control = c; return pass() },
+    logger,
+    done: 'retention pass ended',
+    failed: 'retention pass failed',
+    failure: err => ({ status: 'failed', error: err.message })
+  })
 }
 
 function defaultSleep (ms, signal) {
