@@ -1,7 +1,7 @@
 // The retention horizons of a metric at a time, from the
 // configuration: the first UTC day that still has minute detail and the
 // first that still has a daily document (null = forever). Pure.
-const DAY_MS = 86_400_000
+import { DAY_MS } from './time.js'
 
 function globToRegExp (glob) {
   const parts = glob.split('**').map(p => p.split('*').map(s => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('[^.]*'))

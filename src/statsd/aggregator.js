@@ -3,8 +3,7 @@
 // events (docs/decisions.md, "StatsD lines are summed per metric per minute").
 // Pure: the caller passes each sample's time.
 import { MAX_ABS_VALUE } from '../bucket/event-rules.js'
-
-const MINUTE_MS = 60_000
+import { MINUTE_MS } from '../bucket/time.js'
 
 /** The ingest service's events of taken sums (their `values` counts stay with the door) */
 export const ingestEvents = (events) => events.map(({ metric, value, time }) => ({ metric, value, time }))

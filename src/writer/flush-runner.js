@@ -8,6 +8,7 @@
 // whatever is still running then.
 import { mergeWriteUnits } from '../bucket/increments.js'
 import { executeFlush } from './flush-executor.js'
+import { docKey } from './write-operations.js'
 import { APPLIED, NOT_APPLIED, UNKNOWN, combineOutcomes } from './write-outcomes.js'
 import { realTimers } from '../clock.js'
 
@@ -37,7 +38,7 @@ export function createFlushRunner (collections, options) {
     if (!registryCache) return { toWrite: merged, covered }
     const metrics = new Map()
     for (const [name, seen] of merged.metrics) {
-      if (registryCache.covers(name, seen, now)) covered.push('r:' + name)
+      if (registryCache.covers(name, seen, now)) covered.push(docKey('metrics', name))
       else metrics.set(name, seen)
     }
     return { toWrite: covered.length ? { ...merged, metrics } : merged, covered }
@@ -46,7 +47,7 @@ export function createFlushRunner (collections, options) {
   function remember (seenByName, outcomes, now) {
     if (!registryCache) return
     for (const [name, seen] of seenByName) {
-      if (outcomes.get('r:' + name) === APPLIED) registryCache.record(name, seen, now)
+      if (outcomes.get(docKey('metrics', name)) === APPLIED) registryCache.record(name, seen, now)
     }
   }
 

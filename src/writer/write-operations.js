@@ -1,6 +1,6 @@
 // How a write unit becomes database operations: the one place that knows
 // the shape of an increment upsert and of a registry update. The plain flush
-// (flush-executor.js) and the keyed transaction (idempotency-flush.js) both
+// (flush-executor.js) and the keyed transaction (idempotency/keyed-flush.js) both
 // send what this module builds.
 
 /**
@@ -32,6 +32,10 @@ const PARTS = [
   { collection: 'monthly', prefix: 'm:', field: 'monthly', toOperation: (id, doc) => incrementUpdate(id, doc) },
   { collection: 'metrics', prefix: 'r:', field: 'metrics', toOperation: (name, seen, now) => registryUpdate(name, seen, now) }
 ]
+const PREFIX = Object.fromEntries(PARTS.map(p => [p.field, p.prefix]))
+
+/** The key an operation's outcome is filed under: part 'daily' | 'monthly' | 'metrics', and the document id (a metric's name for 'metrics') */
+export const docKey = (part, id) => PREFIX[part] + id
 
 /**
  * A merged unit (see mergeWriteUnits) as operations per collection.
@@ -57,9 +61,9 @@ export function operationsOf (merged, now) {
 /** The keys of a unit's operations, as operationsOf files them: documents (counted for FLUSH_MAX_DOCS) and all */
 export function unitKeys (unit) {
   const docKeys = []
-  for (const id of unit.daily.keys()) docKeys.push('d:' + id)
-  for (const id of unit.monthly.keys()) docKeys.push('m:' + id)
+  for (const id of unit.daily.keys()) docKeys.push(docKey('daily', id))
+  for (const id of unit.monthly.keys()) docKeys.push(docKey('monthly', id))
   const allKeys = docKeys.slice()
-  for (const name of unit.metrics.keys()) allKeys.push('r:' + name)
+  for (const name of unit.metrics.keys()) allKeys.push(docKey('metrics', name))
   return { docKeys, allKeys }
 }
