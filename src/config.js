@@ -95,6 +95,7 @@ export function loadConfig (env = process.env) {
     preallocProbability: decimal(env, 'PREALLOC_PROBABILITY', 0.000667, { min: 0, max: 1 }),
     preallocCron: env.PREALLOC_CRON || '*/10 * * * *',
     preallocSweepRate: integer(env, 'PREALLOC_SWEEP_RATE', 50, { min: 1, max: 100_000 }),
+    preallocBusyMinutes: integer(env, 'PREALLOC_BUSY_MINUTES', 30, { min: 1, max: 60 }),
     maxEventsPerRequest: integer(env, 'MAX_EVENTS_PER_REQUEST', 10_000, { min: 1, max: 1_000_000 }),
     bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', 2 * MIB, { min: 1024, max: 256 * MIB }),
     maxFutureMs: integer(env, 'MAX_FUTURE_MS', 300_000),

@@ -16,6 +16,7 @@ describe('configuration', () => {
       preallocProbability: 0.000667,
       preallocCron: '*/10 * * * *',
       preallocSweepRate: 50,
+      preallocBusyMinutes: 30,
       maxEventsPerRequest: 10000,
       bodyLimitBytes: 2 * 1024 * 1024,
       maxFutureMs: 300000,

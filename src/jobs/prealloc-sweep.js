@@ -1,7 +1,10 @@
 // The preallocation sweep (docs/architecture.md, "Preallocation"): create
-// tomorrow's zero-filled document for every metric written today that lacks
-// it, at most `rate` documents per second, never two runs at once. Its plugin
-// schedules it (preallocation-plugin.js).
+// tomorrow's zero-filled document for every metric marked busy today
+// (`busyDay`, set by the writer: docs/decisions.md, "The sweep preallocates
+// busy metrics only") that lacks it, read through the `busyDay` index in
+// pages of BATCH by name, at most `rate` documents per second, never two runs
+// at once. Its cost grows with today's busy metrics, not with the registry.
+// Its plugin schedules it (preallocation-plugin.js).
 import { setTimeout as sleep } from 'node:timers/promises'
 import { DAY_MS, dayId, startOfDay } from '../bucket/time.js'
 import { stoppableJob } from './single-flight.js'
@@ -15,33 +18,27 @@ export function createPreallocSweep ({ metrics, daily, preallocator, clock, rate
     const spacingMs = 1000 / rate
     let checked = 0
     let created = 0
-    const cursor = metrics.find({ lastWrite: { $gte: new Date(today) } }, { projection: { _id: 1 } }).sort({ _id: 1 }).batchSize(BATCH)
-    try {
-      let batch = []
-      const flushBatch = async () => {
-        const ids = batch.map(name => dayId(name, tomorrow))
-        const existing = new Set((await daily.find({ _id: { $in: ids } }, { projection: { _id: 1 } }).toArray()).map(d => d._id))
-        checked += batch.length
-        for (const name of batch) {
-          if (stopped()) return
-          if (existing.has(dayId(name, tomorrow))) continue
-          const began = performance.now()
-          const documents = await preallocator.preallocateDay(name, tomorrow, 'sweep')
-          created++
-          // PREALLOC_SWEEP_RATE counts documents: a month's first day writes two
-          const wait = spacingMs * documents - (performance.now() - began)
-          if (wait > 0) await sleep(wait, undefined, { signal }).catch(() => {})
-        }
-        batch = []
-      }
-      for await (const { _id: name } of cursor) {
+    const page = async (after) => metrics
+      .find({ busyDay: new Date(today), ...(after === null ? {} : { _id: { $gt: after } }) }, { projection: { _id: 1 } })
+      .sort({ _id: 1 }).limit(BATCH).toArray()
+    let after = null
+    while (!stopped()) {
+      const batch = (await page(after)).map(d => d._id)
+      if (batch.length === 0) break
+      after = batch.at(-1)
+      const ids = batch.map(name => dayId(name, tomorrow))
+      const existing = new Set((await daily.find({ _id: { $in: ids } }, { projection: { _id: 1 } }).toArray()).map(d => d._id))
+      checked += batch.length
+      for (const name of batch) {
         if (stopped()) break
-        batch.push(name)
-        if (batch.length >= BATCH) await flushBatch()
+        if (existing.has(dayId(name, tomorrow))) continue
+        const began = performance.now()
+        const documents = await preallocator.preallocateDay(name, tomorrow, 'sweep')
+        created++
+        // PREALLOC_SWEEP_RATE counts documents: a month's first day writes two
+        const wait = spacingMs * documents - (performance.now() - began)
+        if (wait > 0) await sleep(wait, undefined, { signal }).catch(() => {})
       }
-      if (!stopped() && batch.length > 0) await flushBatch()
-    } finally {
-      await cursor.close().catch(() => {})
     }
     return { checked, created, day: new Date(tomorrow).toISOString() }
   }

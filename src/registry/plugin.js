@@ -10,8 +10,9 @@ import { realTimers } from '../clock.js'
 /** options: nameIndexRefresh (start the periodic look; default true), timers */
 async function registry (app, { nameIndexRefresh = true, timers = realTimers } = {}) {
   const { metrics } = app.collections
-  // what the name index's look and the preallocation sweep read by (the registry's recently written)
+  // what the name index's look reads by (the registry's recently written), and the sweep (today's busy metrics, by name)
   await metrics.createIndex({ lastWrite: 1 }, { name: 'lastWrite' })
+  await metrics.createIndex({ busyDay: 1, _id: 1 }, { name: 'busyDay' })
   const names = createNameIndex()
   const instance = createMetricRegistry({ collection: metrics, maxMetrics: app.config.maxMetrics, names })
   await instance.load()

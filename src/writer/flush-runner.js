@@ -37,11 +37,16 @@ export function createFlushRunner (collections, options) {
     const covered = []
     if (!registryCache) return { toWrite: merged, covered }
     const metrics = new Map()
+    let marked = false
     for (const [name, seen] of merged.metrics) {
-      if (registryCache.covers(name, seen, now)) covered.push(docKey('metrics', name))
+      const busyDay = registryCache.busyDayToMark(name, now)
+      if (busyDay !== null) {
+        metrics.set(name, { ...seen, busyDay })
+        marked = true
+      } else if (registryCache.covers(name, seen, now)) covered.push(docKey('metrics', name))
       else metrics.set(name, seen)
     }
-    return { toWrite: covered.length ? { ...merged, metrics } : merged, covered }
+    return { toWrite: covered.length || marked ? { ...merged, metrics } : merged, covered }
   }
 
   function remember (seenByName, outcomes, now) {

@@ -11,6 +11,7 @@ async function writer (app, { timers } = {}) {
     flushIntervalMs: config.flushIntervalMs,
     flushMaxDocs: config.flushMaxDocs,
     maxPendingEvents: config.maxPendingEvents,
+    busyMinutes: config.preallocBusyMinutes,
     writeTimeoutMs: config.writeTimeoutMs,
     clock,
     timers,

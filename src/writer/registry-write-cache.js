@@ -2,16 +2,46 @@
 // registry entry of a busy metric is rewritten at most once a minute"):
 // those that would move nothing the registry is read for. Per instance; a
 // stale or missing entry only means one more update, which `$min`/`$max`
-// make harmless.
-import { DAY_MS } from '../bucket/time.js'
+// make harmless. It also sees how busy each metric is, and marks a metric
+// busy for the day (`busyDay` in its entry) once it was written in
+// `busyMinutes` distinct minutes of one UTC hour: the preallocation sweep
+// makes tomorrow's document for those only (docs/decisions.md, "The sweep
+// preallocates busy metrics only").
+import { DAY_MS, HOUR_MS, MINUTE_MS } from '../bucket/time.js'
 
 export const LAST_SEEN_SLACK_MS = 60_000
+export const DEFAULT_BUSY_MINUTES = 30
 
-/** limit: metrics remembered (the oldest written is forgotten first) */
-export function createRegistryWriteCache ({ limit = 100_000, slackMs = LAST_SEEN_SLACK_MS } = {}) {
+/**
+ * limit: metrics remembered (the oldest written is forgotten first);
+ * busyMinutes: distinct minutes of one hour that make a metric busy
+ */
+export function createRegistryWriteCache ({ limit = 100_000, slackMs = LAST_SEEN_SLACK_MS, busyMinutes = DEFAULT_BUSY_MINUTES } = {}) {
   const written = new Map() // name → { firstSeen, lastSeen, day } as this instance last wrote them
+  const activity = new Map() // name → { hour, minute, minutes, markedDay } as this instance saw it written
 
   return {
+    /**
+     * A flush writes `name` at `now`: counts the minute. → the day (epoch ms
+     * of its start) to mark the metric busy for, when it just became busy
+     * (or an earlier mark was not acknowledged), else null
+     */
+    busyDayToMark (name, now) {
+      const hour = Math.floor(now / HOUR_MS)
+      const minute = Math.floor(now / MINUTE_MS)
+      let a = activity.get(name)
+      if (a === undefined) {
+        a = { hour, minute: -1, minutes: 0, markedDay: -1 }
+      } else {
+        activity.delete(name) // re-inserted last: the oldest written is forgotten first
+        if (a.hour !== hour) { a.hour = hour; a.minutes = 0 }
+      }
+      activity.set(name, a)
+      if (activity.size > limit) activity.delete(activity.keys().next().value)
+      if (a.minute !== minute) { a.minute = minute; a.minutes++ }
+      const day = Math.floor(now / DAY_MS)
+      return a.minutes >= busyMinutes && a.markedDay !== day ? day * DAY_MS : null
+    },
     /** Whether writing `seen` ({ firstSeen, lastSeen }) for `name` at `now` would change nothing that matters */
     covers (name, seen, now) {
       const w = written.get(name)
@@ -19,6 +49,10 @@ export function createRegistryWriteCache ({ limit = 100_000, slackMs = LAST_SEEN
     },
     /** An acknowledged update of `name` */
     record (name, seen, now) {
+      if (seen.busyDay !== undefined) {
+        const a = activity.get(name)
+        if (a) a.markedDay = Math.floor(seen.busyDay / DAY_MS)
+      }
       const w = written.get(name)
       written.delete(name) // re-inserted last: the map's order is the order of writes
       written.set(name, {
@@ -31,6 +65,7 @@ export function createRegistryWriteCache ({ limit = 100_000, slackMs = LAST_SEEN
     /** A deleted registry entry: the next flush of `name` writes it again */
     forget (name) {
       written.delete(name)
+      activity.delete(name)
     },
     size: () => written.size
   }

@@ -13,12 +13,17 @@ export function incrementUpdate (id, { metric, date, inc, detail }) {
   return { updateOne: { filter: { _id: id }, update, upsert: true } }
 }
 
-/** The registry entry of a metric written now: first/last seen merged, last write set */
-export function registryUpdate (name, { firstSeen, lastSeen }, now) {
+/**
+ * The registry entry of a metric written now: first/last seen merged, last
+ * write set, and `busyDay` (the UTC day it was seen busy, registry-write-cache.js) when given
+ */
+export function registryUpdate (name, { firstSeen, lastSeen, busyDay }, now) {
+  const $max = { lastSeen: new Date(lastSeen), lastWrite: new Date(now) }
+  if (busyDay !== undefined) $max.busyDay = new Date(busyDay)
   return {
     updateOne: {
       filter: { _id: name },
-      update: { $min: { firstSeen: new Date(firstSeen) }, $max: { lastSeen: new Date(lastSeen), lastWrite: new Date(now) } },
+      update: { $min: { firstSeen: new Date(firstSeen) }, $max },
       upsert: true
     }
   }

@@ -11,7 +11,7 @@ import { realTimers } from '../clock.js'
  * options: flushIntervalMs, flushMaxDocs, maxPendingEvents, writeTimeoutMs, maxRetries,
  *   clock, timers, logger, writeOptions, writesRetried, keyedFlush (see flush-runner.js),
  *   telemetry ({ publish(name, payload) }, optional),
- *   registryCache (default: a registry-write-cache.js of its own; null: every flush rewrites every registry entry)
+ *   registryCache (default: a registry-write-cache.js of its own, marking metrics busy after busyMinutes; null: every flush rewrites every registry entry)
  * A unit may carry `settled()`, called once this writer will not apply it any more.
  */
 export function createWriter (collections, options) {
@@ -19,7 +19,7 @@ export function createWriter (collections, options) {
   // set at construction or later by the Idempotency-Key service (src/idempotency/plugin.js), which sits above the writer
   let keyedFlush = options.keyedFlush ?? null
   const publish = (name, payload) => telemetry?.publish(name, payload)
-  const registryCache = options.registryCache === undefined ? createRegistryWriteCache() : options.registryCache
+  const registryCache = options.registryCache === undefined ? createRegistryWriteCache({ busyMinutes: options.busyMinutes }) : options.registryCache
   const runFlush = createFlushRunner(collections, { ...options, timers, registryCache, keyedFlush: (units, flushOptions) => keyedFlush(units, flushOptions), onFlushed: stats => publish('flushed', stats) })
   const queue = createWriteQueue({
     ...options,

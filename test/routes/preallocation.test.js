@@ -66,25 +66,53 @@ describe('probabilistic preallocation', () => {
   })
 })
 
+/** Posts `payload` once in each of `minutes` distinct minutes (from NOW on), so that its metrics are busy at PREALLOC_BUSY_MINUTES = minutes */
+async function postInMinutes (app, payload, minutes) {
+  try {
+    for (let i = 0; i < minutes; i++) {
+      clock.set(NOW + i * 60_000)
+      expect((await app.inject({ method: 'POST', url: '/v1/events', payload })).statusCode).toBe(200)
+    }
+  } finally {
+    clock.set(NOW)
+  }
+}
+
 describe('sweep', () => {
   let app
   beforeAll(async () => {
-    app = await testApp('sweep', { clock, env: { PREALLOC_PROBABILITY: '0', PREALLOC_SWEEP_RATE: '1000' } })
+    app = await testApp('sweep', { clock, env: { PREALLOC_PROBABILITY: '0', PREALLOC_SWEEP_RATE: '100000', PREALLOC_BUSY_MINUTES: '2' } })
   })
   afterAll(async () => { await app?.close() })
 
-  it('preallocates tomorrow for metrics written today, once', async () => {
+  it('preallocates tomorrow for the metrics busy today, once; a sparse metric\'s first write makes its day', async () => {
     const db = app.mongo.db
-    expect((await app.inject({ method: 'POST', url: '/v1/events', payload: [{ metric: 's.a' }, { metric: 's.b', ts: '2026-11-20T00:00:00Z' }] })).statusCode).toBe(200)
-    // a metric last written yesterday is not swept
-    await db.collection('metrics').insertOne({ _id: 's.old', firstSeen: new Date(NOW - 2 * 86400_000), lastSeen: new Date(NOW - 2 * 86400_000), lastWrite: new Date(NOW - 86400_000) })
+    // s.a and s.b written in two minutes of this hour: busy; s.sparse once: not
+    await postInMinutes(app, [{ metric: 's.a' }, { metric: 's.b', ts: '2026-11-20T00:00:00Z' }], 2)
+    await postInMinutes(app, [{ metric: 's.sparse' }], 1)
+    expect(await db.collection('metrics').findOne({ _id: 's.a' })).toMatchObject({ busyDay: new Date('2026-11-30T00:00:00Z') })
+    expect((await db.collection('metrics').findOne({ _id: 's.sparse' })).busyDay).toBeUndefined()
+    // a metric busy yesterday is not swept
+    await db.collection('metrics').insertOne({ _id: 's.old', firstSeen: new Date(NOW - 2 * 86400_000), lastSeen: new Date(NOW - 2 * 86400_000), lastWrite: new Date(NOW - 86400_000), busyDay: new Date('2026-11-29T00:00:00Z') })
     const first = await app.sweep.runOnce()
     expect(first).toMatchObject({ checked: 2, created: 2 })
     for (const m of ['s.a', 's.b']) expectZeroFilledDay(await db.collection('daily').findOne({ _id: `${m}/20261201` }))
     expect(await db.collection('monthly').findOne({ _id: 's.a/202612' })).toMatchObject({ monthly: 0 })
     expect(await db.collection('daily').findOne({ _id: 's.old/20261201' })).toBeNull()
+    expect(await db.collection('daily').findOne({ _id: 's.sparse/20261201' })).toBeNull()
     expect(await app.sweep.runOnce()).toMatchObject({ checked: 2, created: 0 })
   })
+
+  it('reads the busy metrics in pages by name: more than a page, each once', async () => {
+    const db = app.mongo.db
+    const names = Array.from({ length: 503 }, (_, i) => `pg.${String(i).padStart(4, '0')}`)
+    await db.collection('metrics').insertMany(names.map(_id => ({ _id, firstSeen: new Date(NOW), lastSeen: new Date(NOW), lastWrite: new Date(NOW), busyDay: new Date('2026-11-30T00:00:00Z') })))
+    const result = await app.sweep.runOnce()
+    expect(result.checked).toBeGreaterThanOrEqual(503) // with any busy metric another test of this file made
+    expect(await db.collection('daily').countDocuments({ _id: { $gte: 'pg.', $lt: 'pg/' } })).toBe(503)
+    const again = await app.sweep.runOnce()
+    expect(again).toMatchObject({ checked: result.checked, created: 0 })
+  }, 60_000)
 
   it('never runs two sweeps at once', async () => {
     const [a, b] = [app.sweep.runOnce(), app.sweep.runOnce()]
@@ -95,9 +123,8 @@ describe('sweep', () => {
 
 // NOW is Nov 30: each metric's tomorrow is a month's first day, two documents
 async function sweepRateApp (label) {
-  const app = await testApp(label, { clock, env: { PREALLOC_PROBABILITY: '0', PREALLOC_SWEEP_RATE: '4' } })
-  const payload = Array.from({ length: 5 }, (_, i) => ({ metric: `r.${i}` }))
-  expect((await app.inject({ method: 'POST', url: '/v1/events', payload })).statusCode).toBe(200)
+  const app = await testApp(label, { clock, env: { PREALLOC_PROBABILITY: '0', PREALLOC_SWEEP_RATE: '4', PREALLOC_BUSY_MINUTES: '1' } })
+  await postInMinutes(app, Array.from({ length: 5 }, (_, i) => ({ metric: `r.${i}` })), 1)
   return app
 }
 

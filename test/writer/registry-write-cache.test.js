@@ -32,3 +32,43 @@ describe('registry write cache', () => {
     expect(cache.covers('c', seen(T), T)).toBe(true)
   })
 })
+
+describe('busy marking (the sweep preallocates busy metrics only)', () => {
+  const MIN = 60_000
+  const HOUR = 60 * MIN
+
+  it('marks a metric busy once it was written in busyMinutes distinct minutes of one hour, once a day', () => {
+    const cache = createRegistryWriteCache({ busyMinutes: 3 })
+    // several writes in one minute count once
+    expect(cache.busyDayToMark('a', T)).toBe(null)
+    expect(cache.busyDayToMark('a', T + 10_000)).toBe(null)
+    expect(cache.busyDayToMark('a', T + MIN)).toBe(null)
+    const day = Date.UTC(2026, 10, 21)
+    expect(cache.busyDayToMark('a', T + 2 * MIN)).toBe(day)
+    // not acknowledged yet: asked again
+    expect(cache.busyDayToMark('a', T + 2 * MIN + 1)).toBe(day)
+    cache.record('a', { ...seen(T), busyDay: day }, T + 2 * MIN)
+    expect(cache.busyDayToMark('a', T + 3 * MIN)).toBe(null)
+    // the next day: marked again once busy again
+    const next = T + DAY
+    expect(cache.busyDayToMark('a', next)).toBe(null)
+    expect(cache.busyDayToMark('a', next + MIN)).toBe(null)
+    expect(cache.busyDayToMark('a', next + 2 * MIN)).toBe(day + DAY)
+  })
+
+  it('never marks a sparse metric: minutes in different hours do not add up', () => {
+    const cache = createRegistryWriteCache({ busyMinutes: 3 })
+    for (let h = 0; h < 24; h++) {
+      expect(cache.busyDayToMark('sparse', Date.UTC(2026, 10, 21, h, 5))).toBe(null)
+      expect(cache.busyDayToMark('sparse', Date.UTC(2026, 10, 21, h, 40))).toBe(null)
+    }
+    expect(cache.busyDayToMark('other', T + HOUR)).toBe(null)
+  })
+
+  it('forgets what it saw of a deleted metric', () => {
+    const cache = createRegistryWriteCache({ busyMinutes: 2 })
+    cache.busyDayToMark('a', T)
+    cache.forget('a')
+    expect(cache.busyDayToMark('a', T + MIN)).toBe(null)
+  })
+})
