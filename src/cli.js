@@ -51,12 +51,14 @@ export function usageText (name, err) {
 /**
  * A command: name (its messages' prefix), usage (the --help text),
  * parse(argv, io) → options ({ help: true } for --help; throws UsageError),
- * run(options, io) → exit code (may throw UsageError too).
+ * run(options, io) → exit code (may throw UsageError too); badSettings: the
+ * error classes of a bad environment variable (such as the service's
+ * ConfigError), bad usage too but without "See --help.".
  * → main(argv, io) → exit code: the usage text and 0 for --help, the usage
  * error and 2. io: { out, err, env } (default the process's) and whatever
  * else the command takes, plus argv. Anything else thrown is the caller's.
  */
-export function defineCommand ({ name, usage, parse, run }) {
+export function defineCommand ({ name, usage, parse, run, badSettings = [] }) {
   return async function main (argv = process.argv.slice(2), io = {}) {
     const context = { out: process.stdout, err: process.stderr, env: process.env, ...io, argv }
     try {
@@ -67,8 +69,9 @@ export function defineCommand ({ name, usage, parse, run }) {
       }
       return await run(options, context)
     } catch (err) {
-      if (!(err instanceof UsageError)) throw err
-      context.err.write(usageText(name, err))
+      const badSetting = badSettings.some(kind => err instanceof kind)
+      if (!(err instanceof UsageError) && !badSetting) throw err
+      context.err.write(usageText(name, badSetting ? new UsageError(err.message, { seeHelp: false }) : err))
       return EXIT.USAGE
     }
   }

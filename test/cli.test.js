@@ -15,9 +15,11 @@ function sink () {
 }
 
 const USAGE = 'Usage: demo [--count N]\n'
+class SettingError extends Error {}
 const demo = defineCommand({
   name: 'demo',
   usage: USAGE,
+  badSettings: [SettingError],
   parse (argv) {
     const { values } = parseFlags(argv, { count: { type: 'string' }, fail: { type: 'string' } })
     if (values.help) return { help: true }
@@ -25,6 +27,7 @@ const demo = defineCommand({
   },
   run ({ count, fail }, { out, argv }) {
     if (fail === 'usage') throw new UsageError('the server disagrees', { seeHelp: false })
+    if (fail === 'setting') throw new SettingError('DEMO_LIMIT: must be a whole number')
     if (fail === 'crash') throw new Error('boom')
     out.write(`count ${count} from ${argv.join(' ')}\n`)
     return count > 1 ? EXIT.PROBLEM : EXIT.OK
@@ -73,6 +76,10 @@ describe('defineCommand', () => {
     expect(await call('--count', 'many')).toEqual({ code: EXIT.USAGE, stdout: '', stderr: 'demo: --count must be a positive number, got "many"\nSee --help.\n' })
     // from the run, where --help would not help
     expect(await call('--fail', 'usage')).toEqual({ code: EXIT.USAGE, stdout: '', stderr: 'demo: the server disagrees\n' })
+  })
+
+  it('answers a bad setting (one of badSettings) as bad usage, without See --help.', async () => {
+    expect(await call('--fail', 'setting')).toEqual({ code: EXIT.USAGE, stdout: '', stderr: 'demo: DEMO_LIMIT: must be a whole number\n' })
   })
 
   it('leaves any other error to its caller', async () => {

@@ -3,7 +3,7 @@
 // prints a markdown table of the figures measured side by side in this run.
 // `npm run bench -- --help`.
 import { randomBytes } from 'node:crypto'
-import { EXIT, UsageError, defineCommand, runIfMain } from '../../src/cli.js'
+import { EXIT, defineCommand, runIfMain } from '../../src/cli.js'
 import { ConfigError, loadConfig } from '../../src/config.js'
 import { detectBackend } from '../../src/db/capabilities.js'
 import { NOISY_BELOW } from '../loadgen/summary.js'
@@ -32,12 +32,7 @@ async function openDatabase () {
 }
 
 async function runBench (opts, { argv }) {
-  let config
-  try {
-    config = loadConfig({ ...process.env, MONGODB_URI: '' })
-  } catch (err) {
-    throw err instanceof ConfigError ? new UsageError(`bad configuration: ${err.message}`, { seeHelp: false }) : err
-  }
+  const config = loadConfig({ ...process.env, MONGODB_URI: '' })
 
   const started = new Date()
   const machine = describeMachine() // before anything of ours runs: its load average is the others'
@@ -194,6 +189,6 @@ async function runBench (opts, { argv }) {
   return EXIT.OK
 }
 
-export const main = defineCommand({ name: 'bench', usage: BENCH_HELP, parse: parseBenchArgs, run: runBench })
+export const main = defineCommand({ name: 'bench', usage: BENCH_HELP, parse: parseBenchArgs, run: runBench, badSettings: [ConfigError] })
 
 runIfMain(import.meta.url, 'bench', main)

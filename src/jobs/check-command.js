@@ -75,12 +75,7 @@ export function parse (argv) {
 const show = v => (typeof v === 'string' ? v : JSON.stringify(v))
 
 async function run (args, { env, out, err }) {
-  let config
-  try {
-    config = loadConfig(env)
-  } catch (e) {
-    throw e instanceof ConfigError ? new UsageError(e.message, { seeHelp: false }) : e
-  }
+  const config = loadConfig(env)
   let database = null
   try {
     database = await connectCommandDatabase({ config, env, appName: 'statbucket-check' })
@@ -114,6 +109,6 @@ async function run (args, { env, out, err }) {
   }
 }
 
-export const main = defineCommand({ name: 'check', usage: HELP, parse, run })
+export const main = defineCommand({ name: 'check', usage: HELP, parse, run, badSettings: [ConfigError] })
 
 runIfMain(import.meta.url, 'check', main)

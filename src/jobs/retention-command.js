@@ -51,12 +51,7 @@ function parse (argv) {
 }
 
 async function run (args, { env, out, err, signals = process }) {
-  let config
-  try {
-    config = loadConfig(env)
-  } catch (e) {
-    throw e instanceof ConfigError ? new UsageError(e.message, { seeHelp: false }) : e
-  }
+  const config = loadConfig(env)
   let database = null
   let lastProgress = Date.now()
   const logger = { info () {}, warn: (o, msg) => err.write(`retention: ${msg}${o?.ids ? ` ${o.ids.join(' ')}` : ''}${o?.err ? ` ${o.err.message}` : ''}\n`) }
@@ -103,6 +98,6 @@ async function run (args, { env, out, err, signals = process }) {
   }
 }
 
-export const main = defineCommand({ name: 'retention', usage: HELP, parse, run })
+export const main = defineCommand({ name: 'retention', usage: HELP, parse, run, badSettings: [ConfigError] })
 
 runIfMain(import.meta.url, 'retention', main)
