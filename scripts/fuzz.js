@@ -5,8 +5,8 @@
 import { spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { fileURLToPath } from 'node:url'
-import { parseArgs } from 'node:util'
 import { buildApp } from '../src/app.js'
+import { EXIT, UsageError, defineCommand, parseFlags, runIfMain } from '../src/cli.js'
 import { loadConfig } from '../src/config.js'
 
 const CONFIG_FILE = fileURLToPath(new URL('./fuzz.schemathesis.toml', import.meta.url))
@@ -36,23 +36,20 @@ count), 2 bad usage or schemathesis missing.
 `
 
 function parse (argv) {
-  const { values } = parseArgs({
-    args: argv,
-    options: {
-      schemathesis: { type: 'string' },
-      'max-examples': { type: 'string', default: '300' },
-      'with-tokens': { type: 'boolean', default: false },
-      'min-requests': { type: 'string', default: '1000' },
-      seed: { type: 'string' },
-      workers: { type: 'string', default: '1' },
-      'report-dir': { type: 'string' },
-      help: { type: 'boolean', short: 'h' }
-    }
+  const { values } = parseFlags(argv, {
+    schemathesis: { type: 'string' },
+    'max-examples': { type: 'string', default: '300' },
+    'with-tokens': { type: 'boolean', default: false },
+    'min-requests': { type: 'string', default: '1000' },
+    seed: { type: 'string' },
+    workers: { type: 'string', default: '1' },
+    'report-dir': { type: 'string' }
   })
+  if (values.help) return { help: true }
   for (const k of ['max-examples', 'min-requests', 'workers']) {
-    if (!/^\d+$/.test(values[k])) throw new Error(`--${k} must be a whole number`)
+    if (!/^\d+$/.test(values[k])) throw new UsageError(`--${k} must be a whole number`)
   }
-  if (values.seed !== undefined && !/^\d+$/.test(values.seed)) throw new Error('--seed must be a whole number')
+  if (values.seed !== undefined && !/^\d+$/.test(values.seed)) throw new UsageError('--seed must be a whole number')
   return values
 }
 
@@ -69,19 +66,10 @@ async function which (names) {
   return null
 }
 
-async function main (argv) {
-  let opts
-  try {
-    opts = parse(argv)
-  } catch (err) {
-    process.stderr.write(`fuzz: ${err.message}\n(node scripts/fuzz.js --help lists the options)\n`)
-    return 2
-  }
-  if (opts.help) { process.stdout.write(HELP); return 0 }
+async function run (opts) {
   const schemathesis = opts.schemathesis ?? await which(['schemathesis', 'st'])
   if (!schemathesis) {
-    process.stderr.write('fuzz: schemathesis not found; install it with `python3 -m pip install schemathesis` or pass --schemathesis PATH\n')
-    return 2
+    throw new UsageError('schemathesis not found; install it with `python3 -m pip install schemathesis` or pass --schemathesis PATH', { seeHelp: false })
   }
 
   let embedded = null
@@ -144,14 +132,14 @@ async function main (argv) {
       failed = true
     }
     process.stdout.write(failed ? 'fuzz: FAILED\n' : 'fuzz: clean\n')
-    return failed ? 1 : 0
+    return failed ? EXIT.PROBLEM : EXIT.OK
   } finally {
     await app?.close().catch(() => {})
     await embedded?.stop().catch(() => {})
   }
 }
 
-main(process.argv.slice(2)).then(code => process.exit(code), err => {
-  process.stderr.write(`fuzz: ${err.stack ?? err.message}\n`)
-  process.exit(1)
-})
+export const main = defineCommand({ name: 'fuzz', usage: HELP, parse, run })
+
+// exit at once: nothing left open (a socket of the app, the embedded database) keeps it running
+runIfMain(import.meta.url, 'fuzz', main, { exit: true })

@@ -4,9 +4,8 @@
 // _id keeps each metric's days together (a chart is a targeted range scan on
 // one shard) while metrics spread over shards, and a new day adds documents
 // in every metric's range instead of one hot "today" chunk. `--help` for usage.
-import { pathToFileURL } from 'node:url'
-import { parseArgs } from 'node:util'
 import { MongoClient } from 'mongodb'
+import { EXIT, UsageError, defineCommand, parseFlags, runIfMain } from '../src/cli.js'
 
 const HELP = `Usage: node scripts/shard.js --uri MONGOS_URI [options]
 
@@ -30,27 +29,20 @@ const OPTIONS = {
   uri: { type: 'string' },
   db: { type: 'string' },
   layout: { type: 'string' },
-  'dry-run': { type: 'boolean' },
-  help: { type: 'boolean', short: 'h' }
+  'dry-run': { type: 'boolean' }
 }
 
-class UsageError extends Error {}
-
-function parse (argv, env) {
-  let values
-  try {
-    ({ values } = parseArgs({ args: argv, options: OPTIONS, strict: true, allowPositionals: false }))
-  } catch (err) {
-    throw new UsageError(err.message)
-  }
+function parse (argv, { env }) {
+  const { values } = parseFlags(argv, OPTIONS)
+  if (values.help) return { help: true }
   const layout = values.layout ?? 'hierarchical'
   if (!['hierarchical', 'flat'].includes(layout)) throw new UsageError(`--layout must be hierarchical or flat, got ${JSON.stringify(layout)}`)
   const db = values.db ?? env.MONGODB_DB ?? 'statbucket'
   if (!/^[^/\\. "$*<>:|?]{1,63}$/.test(db)) throw new UsageError(`--db: not a valid database name: ${JSON.stringify(db)}`)
   const uri = values.uri ?? env.MONGODB_URI
   if (uri !== undefined && !/^mongodb(\+srv)?:\/\//.test(uri)) throw new UsageError('--uri must start with mongodb:// or mongodb+srv://')
-  if (!uri && !values['dry-run'] && !values.help) throw new UsageError('--uri (or MONGODB_URI) is required: the mongos of the cluster')
-  return { uri, db, layout, dryRun: Boolean(values['dry-run']), help: Boolean(values.help) }
+  if (!uri && !values['dry-run']) throw new UsageError('--uri (or MONGODB_URI) is required: the mongos of the cluster')
+  return { uri, db, layout, dryRun: Boolean(values['dry-run']) }
 }
 
 /** The admin commands, in order, with their mongosh helper equivalents */
@@ -103,35 +95,24 @@ async function apply ({ uri, db, layout }, out) {
   }
 }
 
-async function main (argv, env, out, err) {
-  let opts
-  try {
-    opts = parse(argv, env)
-  } catch (e) {
-    if (!(e instanceof UsageError)) throw e
-    err(`shard: ${e.message}\n(node scripts/shard.js --help lists the options)`)
-    return 2
-  }
-  if (opts.help) { out(HELP.trimEnd()); return 0 }
+async function run (opts, io) {
+  const out = line => io.out.write(`${line}\n`)
   const commands = shardingCommands(opts)
   if (opts.dryRun) {
     out(`// dry run: nothing is sent. Through a mongos (${redact(opts.uri) ?? 'MONGOS_URI'}), e.g. mongosh "<uri>":`)
     for (const { command, helper } of commands) out(`${shell(command)}  // ${helper}`)
-    return 0
+    return EXIT.OK
   }
   try {
     await apply(opts, out)
   } catch (e) {
-    err(`shard: ${e.message}`)
-    return 1
+    io.err.write(`shard: ${e.message}\n`)
+    return EXIT.PROBLEM
   }
   out(`done: ${commands.filter(c => c.namespace).map(c => c.namespace).join(' and ')} sharded on { _id: 1 }`)
-  return 0
+  return EXIT.OK
 }
 
-const isMain = process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href
-if (isMain) {
-  main(process.argv.slice(2), process.env, line => console.log(line), line => console.error(line))
-    .then(code => { process.exitCode = code })
-    .catch(e => { console.error('shard failed:', e); process.exitCode = 1 })
-}
+export const main = defineCommand({ name: 'shard', usage: HELP, parse, run })
+
+runIfMain(import.meta.url, 'shard', main)

@@ -13,8 +13,8 @@ import { ensureJavaServerBuilt } from '../../src/db/java-server.js'
 import { publishEmbeddedAddress, readEmbeddedAddress } from '../../src/db/embedded-address.js'
 import { request, startStatbucket } from '../faults/harness.js'
 
-const CHECK = fileURLToPath(new URL('../../scripts/check.js', import.meta.url))
-const RETENTION = fileURLToPath(new URL('../../scripts/retention.js', import.meta.url))
+const CHECK = fileURLToPath(new URL('../../src/jobs/check-command.js', import.meta.url))
+const RETENTION = fileURLToPath(new URL('../../src/jobs/retention-command.js', import.meta.url))
 const cleanups = []
 
 beforeAll(async () => { await ensureJavaServerBuilt({ buildTimeoutMs: 170_000 }) }, 180_000)

@@ -3,7 +3,7 @@
 // Dockerfile is checked for what the image promises.
 import { execFileSync, spawnSync } from 'node:child_process'
 import { existsSync, readFileSync, readdirSync } from 'node:fs'
-import { join } from 'node:path'
+import { join, posix } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 
@@ -85,5 +85,93 @@ describe('docker/Dockerfile', () => {
     }
     expect(imported.size).toBeGreaterThan(5)
     for (const name of imported) expect(pkg.dependencies, `${name} is imported by src/ but not a dependency`).toHaveProperty([name])
+  })
+})
+
+// The maintenance commands run in the service's image (`docker compose run
+// --rm statbucket npm run check`): every file they load is in it, and every
+// package they load is a production dependency.
+describe('the maintenance commands in the image', () => {
+  const runtime = dockerfile.split(/^FROM /m).at(-1)
+  const ignoreRules = readFileSync(join(root, 'docker/Dockerfile.dockerignore'), 'utf8').split('\n')
+    .map(line => line.trim()).filter(line => line && !line.startsWith('#'))
+    .map(line => ({ keep: line.startsWith('!'), path: line.replace(/^!/, '').replace(/\/$/, '') }))
+  const covers = (path, file) => path === '*' || file === path || file.startsWith(`${path}/`)
+  /** Whether the build context sends the file: the last rule that matches it decides */
+  const sent = file => ignoreRules.reduce((kept, rule) => (covers(rule.path, file) ? rule.keep : kept), true)
+  // the runtime stage's COPY sources from the context (not --from another stage)
+  const copied = [...runtime.matchAll(/^COPY (?!--from)(.+) \S+$/gm)].flatMap(([, from]) => from.split(' ')).map(source => source.replace(/\/$/, ''))
+  const inImage = file => sent(file) && copied.some(source => covers(source, file))
+
+  /** The files an entry loads, by static and dynamic import, and the packages each imports */
+  function walk (entry) {
+    const files = new Set()
+    const packages = [] // { name, file, dynamic }
+    const visit = file => {
+      if (files.has(file)) return
+      files.add(file)
+      const text = readFileSync(join(root, file), 'utf8')
+      const specifiers = [
+        ...[...text.matchAll(/^(?:import|export) (?:[^'"]+ from )?'([^']+)'/gm)].map(m => ({ spec: m[1], dynamic: false })),
+        ...[...text.matchAll(/\bimport\('([^']+)'\)/g)].map(m => ({ spec: m[1], dynamic: true }))
+      ]
+      for (const { spec, dynamic } of specifiers) {
+        if (spec.startsWith('node:')) continue
+        if (spec.startsWith('.')) visit(posix.join(posix.dirname(file), spec))
+        else packages.push({ name: spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0], file, dynamic })
+      }
+    }
+    visit(entry)
+    return { files: [...files].sort(), packages }
+  }
+
+  const entries = ['check', 'retention'].map(name => {
+    const [, entry] = /^node (\S+)$/.exec(pkg.scripts[name]) ?? []
+    return { name, entry }
+  })
+
+  it('reads the build rules as this test understands them', () => {
+    for (const rule of ignoreRules) expect(rule.path, 'a .dockerignore rule more complex than a path or *').toMatch(/^(\*|[\w.-]+(\/[\w.-]+)*)$/)
+    expect(copied).toEqual(expect.arrayContaining(['package.json', 'src']))
+    expect(inImage('src/server.js')).toBe(true)
+    expect(inImage('scripts/shard.js')).toBe(false) // the context sends it for the loadgen stage only
+    expect(inImage('test/cli.test.js')).toBe(false)
+  })
+
+  it.each(['check', 'retention'])('npm run %s is a command in src/jobs/', name => {
+    expect(entries.find(e => e.name === name).entry).toBe(`src/jobs/${name}-command.js`)
+  })
+
+  it.each(entries)('npm run $name: the image holds its file and every file it imports', ({ entry }) => {
+    const { files } = walk(entry)
+    expect(files.length).toBeGreaterThan(10)
+    for (const file of files) {
+      expect(existsSync(join(root, file)), `${entry} imports ${file}, which does not exist`).toBe(true)
+      expect(inImage(file), `${entry} imports ${file}, which the image lacks`).toBe(true)
+    }
+  })
+
+  it.each(entries)('npm run $name: imports no dev dependency (but the embedded database\'s, lazily, when MONGODB_URI is unset)', ({ entry }) => {
+    const { packages } = walk(entry)
+    expect(packages.map(p => p.name)).toEqual(expect.arrayContaining(['mongodb', 'node-cron']))
+    for (const { name, file, dynamic } of packages) {
+      if (dynamic && name === 'mongodb-memory-server-core' && file === 'src/db/embedded.js') continue
+      expect(pkg.devDependencies, `${file} imports the dev dependency ${name}`).not.toHaveProperty([name])
+      expect(pkg.dependencies, `${file} imports ${name}, which is not a dependency`).toHaveProperty([name])
+    }
+  })
+
+  it('runs them as documented: npm from /app, through the node image\'s entrypoint, with the service\'s environment', () => {
+    expect(dockerfile).toMatch(/^# +docker compose -f docker\/compose\.yaml run --rm statbucket npm run check$/m)
+    expect(dockerfile).toMatch(/^# +docker compose -f docker\/compose\.yaml run --rm statbucket npm run retention -- --once$/m)
+    expect(runtime).toMatch(/^WORKDIR \/app$/m)
+    expect(runtime).toMatch(/^COPY package\.json \.\/$/m)
+    // the command given to `run` replaces CMD; an ENTRYPOINT of ours would swallow it
+    expect(runtime).not.toMatch(/^ENTRYPOINT /m)
+    const compose = readFileSync(composeFile, 'utf8')
+    const service = /^ {2}statbucket:\n((?: {4}.*\n|\s*\n)+)/m.exec(compose)?.[1]
+    expect(service).toMatch(/dockerfile: docker\/Dockerfile/)
+    expect(service).toMatch(/MONGODB_URI: /)
+    expect(service).not.toMatch(/^ {4}(entrypoint|command|target):/m)
   })
 })

@@ -7,10 +7,10 @@ import { randomBytes } from 'node:crypto'
 import http from 'node:http'
 import { fileURLToPath } from 'node:url'
 import { MongoClient } from 'mongodb'
-import { startChildServer } from '../../scripts/lib/child-server.js'
-import { httpRequest } from '../../scripts/lib/http-client.js'
+import { startChildServer } from '../../scripts/shared/child-server.js'
+import { httpRequest } from '../../scripts/shared/http-client.js'
 
-export { rssKb } from '../../scripts/lib/child-server.js'
+export { rssKb } from '../../scripts/shared/child-server.js'
 
 const SERVER = fileURLToPath(new URL('../../src/server.js', import.meta.url))
 
@@ -32,7 +32,7 @@ export async function waitFor (check, { timeoutMs, intervalMs = 100, what = 'con
 }
 
 /**
- * Starts `node src/server.js` (scripts/lib/child-server.js) with env on top
+ * Starts `node src/server.js` (scripts/shared/child-server.js) with env on top
  * of a clean base (PORT=0: the port is read from the "listening at" log
  * line). → { pid, port, child, logs, stderr, exited, alive(), kill(signal), rssKb(), stop() (SIGKILL) }
  */
@@ -46,7 +46,7 @@ export function startStatbucket (env, { startTimeoutMs = 30_000 } = {}) {
 }
 
 /**
- * One HTTP request on loopback (scripts/lib/http-client.js). Never rejects:
+ * One HTTP request on loopback (scripts/shared/http-client.js). Never rejects:
  * → { status, headers, body (parsed JSON, else the text), ms } or { error, ms }.
  */
 export async function request (port, { method = 'GET', path, body, headers = {}, timeoutMs = 30_000, agent = false }) {

@@ -14,7 +14,7 @@ import { ensureJavaServerBuilt, startJavaServer } from '../../src/db/java-server
 import { describeLogs, request, sleep, startStatbucket, uniqueDb, waitFor } from './harness.js'
 import { MongoClient } from 'mongodb'
 
-const CHECK = fileURLToPath(new URL('../../scripts/check.js', import.meta.url))
+const CHECK = fileURLToPath(new URL('../../src/jobs/check-command.js', import.meta.url))
 const DAY = 86_400_000
 const MAX_AGE_DAYS = 8
 const WRITE_TIMEOUT_MS = 1500

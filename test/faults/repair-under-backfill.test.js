@@ -11,7 +11,7 @@ import { manualClock } from '../../src/clock.js'
 import { hierarchicalLayout } from '../../src/bucket/layouts.js'
 import { directDb, mongodbUri, testApp, uniqueDbName } from '../helpers/test-app.js'
 
-const CHECK = fileURLToPath(new URL('../../scripts/check.js', import.meta.url))
+const CHECK = fileURLToPath(new URL('../../src/jobs/check-command.js', import.meta.url))
 const DAY = 86_400_000
 const NOW = Date.UTC(2026, 10, 21, 12)
 const TODAY = NOW - (NOW % DAY)

@@ -12,7 +12,7 @@ import { ensureJavaServerBuilt, startJavaServer } from '../../src/db/java-server
 import { documentsFor } from '../helpers/bucket-docs.js'
 import { createTally, describeLogs, runLoad, startStatbucket, storedTotals, total, uniqueDb, waitFor } from './harness.js'
 
-const CHECK = fileURLToPath(new URL('../../scripts/check.js', import.meta.url))
+const CHECK = fileURLToPath(new URL('../../src/jobs/check-command.js', import.meta.url))
 const WRITE_TIMEOUT_MS = 5000
 const DAY = 86_400_000
 const metrics = ['rl.a', 'rl.b']

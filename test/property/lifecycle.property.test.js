@@ -10,7 +10,7 @@
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { manualClock } from '../../src/clock.js'
-import { runCheck } from '../../scripts/lib/check-run.js'
+import { runCheck } from '../../src/jobs/check-run.js'
 import { dailyKeptFromFor, minuteKeptFromFor } from '../../src/bucket/retention-horizons.js'
 import { testApp } from '../helpers/test-app.js'
 

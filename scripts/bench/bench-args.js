@@ -1,0 +1,83 @@
+// Command line of scripts/bench/bench.js. Pure.
+import { UsageError, parseFlags } from '../../src/cli.js'
+
+export const SECTIONS = ['ingest', 'single', 'reads', 'graphite', 'statsd', 'storage', 'jobs']
+// Sections run only when asked with --only: the talk's experiment takes
+// 4 × 1450 simulated minutes (about 20 minutes at the talk's 300×).
+export const OPTIONAL_SECTIONS = ['talk']
+
+// Sizes per scale. "small" is for the offline substitute (mongo-java-server
+// keeps whole documents on a 512 MB JVM heap); "quick" is a smoke run.
+export const SCALES = {
+  full: { phaseSeconds: 10, warmupSeconds: 2, readSeconds: 5, reads: { metrics: 100, days: 400, perDay: 24 }, storage: { metrics: 100, perDay: 96, k: 200 }, jobs: { metrics: 100, days: 120 } },
+  small: { phaseSeconds: 8, warmupSeconds: 2, readSeconds: 5, reads: { metrics: 25, days: 400, perDay: 24 }, storage: { metrics: 25, perDay: 96, k: 100 }, jobs: { metrics: 25, days: 120 } },
+  quick: { phaseSeconds: 2, warmupSeconds: 1, readSeconds: 2, reads: { metrics: 5, days: 400, perDay: 24 }, storage: { metrics: 5, perDay: 24, k: 20 }, jobs: { metrics: 5, days: 40 } }
+}
+
+export const BENCH_HELP = `Usage: npm run bench -- [options]
+
+Measures statbucket on MONGODB_URI (default: the embedded database) and prints
+a markdown table headed by the machine, the database backend and the versions.
+Every phase is bounded in time; the whole run takes a few minutes.
+
+  --scale S      full | small | quick | auto (default auto: full on a real mongod,
+                 small on the mongo-java-server substitute, which cannot hold the full data)
+  --seconds N    seconds per ingest phase (default 10 full, 8 small, 2 quick)
+  --only LIST    comma-separated sections: ${SECTIONS.join(', ')} (default all of these;
+                 jobs: npm run check and a retention pass, documents/s;
+                 graphite: /render sumSeries over the read metrics × 24 h against /series;
+                 statsd: hot-shots over TCP as fast as the service reads, then over UDP
+                 at that rate; lines/s, service CPU per line, lines lost),
+                 and talk: the 2012 talk's experiment (flat and hierarchical layout, with
+                 and without preallocation, a simulated day each; not run by default)
+  --statsd-clients N  hot-shots processes of the statsd section (default 2: more lines/s
+                 than 1 on 2 cores; they share the cores with the service)
+  --talk-speedup N  simulated time speed of the talk section (default 300, the talk's:
+                 4 runs of 290 s; raise it for a shorter, noisier run)
+  --json         print the figures as JSON on stdout (the markdown goes to stderr)
+  --keep         keep the benchmark's database (statbucket_bench_<random>) afterwards
+  --help         this text
+`
+
+export function parseBenchArgs (argv) {
+  const { values } = parseFlags(argv, {
+    scale: { type: 'string' },
+    seconds: { type: 'string' },
+    only: { type: 'string' },
+    'talk-speedup': { type: 'string' },
+    'statsd-clients': { type: 'string' },
+    json: { type: 'boolean' },
+    keep: { type: 'boolean' }
+  })
+  if (values.help) return { help: true }
+  const scale = values.scale ?? 'auto'
+  if (!['auto', ...Object.keys(SCALES)].includes(scale)) throw new UsageError(`--scale must be auto, full, small or quick, got ${JSON.stringify(scale)}`)
+  let seconds = null
+  if (values.seconds !== undefined) {
+    seconds = Number(values.seconds)
+    if (!Number.isInteger(seconds) || seconds < 1 || seconds > 600) throw new UsageError(`--seconds must be a whole number from 1 to 600, got ${JSON.stringify(values.seconds)}`)
+  }
+  let only = SECTIONS
+  if (values.only !== undefined) {
+    only = values.only.split(',').map(s => s.trim()).filter(Boolean)
+    const unknown = only.filter(s => !SECTIONS.includes(s) && !OPTIONAL_SECTIONS.includes(s))
+    if (unknown.length || only.length === 0) throw new UsageError(`--only takes ${[...SECTIONS, ...OPTIONAL_SECTIONS].join(', ')}; got ${JSON.stringify(values.only)}`)
+  }
+  let talkSpeedup = 300
+  if (values['talk-speedup'] !== undefined) {
+    talkSpeedup = Number(values['talk-speedup'])
+    if (!Number.isFinite(talkSpeedup) || talkSpeedup < 10 || talkSpeedup > 100_000) throw new UsageError(`--talk-speedup must be a number from 10 to 100000, got ${JSON.stringify(values['talk-speedup'])}`)
+  }
+  let statsdClients = 2
+  if (values['statsd-clients'] !== undefined) {
+    statsdClients = Number(values['statsd-clients'])
+    if (!Number.isInteger(statsdClients) || statsdClients < 1 || statsdClients > 16) throw new UsageError(`--statsd-clients must be a whole number from 1 to 16, got ${JSON.stringify(values['statsd-clients'])}`)
+  }
+  return { scale, seconds, only, talkSpeedup, statsdClients, json: Boolean(values.json), keep: Boolean(values.keep) }
+}
+
+/** The scale to run: asked, or by backend (auto) */
+export function chooseScale (asked, backend) {
+  if (asked !== 'auto') return asked
+  return backend === 'mongo-java-server' ? 'small' : 'full'
+}

@@ -1,0 +1,194 @@
+#!/usr/bin/env node
+// Benchmarks statbucket on MONGODB_URI (default: the embedded database) and
+// prints a markdown table of the figures measured side by side in this run.
+// `npm run bench -- --help`.
+import { randomBytes } from 'node:crypto'
+import { EXIT, defineCommand, runIfMain } from '../../src/cli.js'
+import { ConfigError, loadConfig } from '../../src/config.js'
+import { detectBackend } from '../../src/db/capabilities.js'
+import { NOISY_BELOW } from '../loadgen/summary.js'
+import { connectMongo } from '../loadgen/mongo-target.js'
+import { BENCH_HELP, SCALES, chooseScale, parseBenchArgs } from './bench-args.js'
+import { evaluateTargets, fmt, renderMarkdown } from './bench-report.js'
+import { describeBackend, describeMachine, versions } from './bench-env.js'
+import { benchHttpBatched, benchNaive, benchSingle, benchWriter, dailySum } from './bench-ingest.js'
+import { benchReads, seedReads } from './bench-reads.js'
+import { benchGraphite } from './bench-graphite.js'
+import { benchStorage } from './bench-storage.js'
+import { benchJobs } from './bench-jobs.js'
+import { benchTalk } from './bench-talk.js'
+import { benchStatsd } from './bench-statsd.js'
+import { startServerProcess } from './server-process.js'
+import { documentSizes } from './bench-sizes.js'
+
+const log = (msg) => process.stderr.write(`bench: ${msg}\n`)
+
+async function openDatabase () {
+  if (process.env.MONGODB_URI) return { uri: process.env.MONGODB_URI, how: 'MONGODB_URI', stop: async () => {} }
+  log('MONGODB_URI is unset: starting the embedded database')
+  const { startEmbeddedMongo } = await import('../../src/db/embedded.js')
+  const embedded = await startEmbeddedMongo({ persistent: false })
+  return { uri: embedded.uri, how: 'embedded', backend: embedded.backend, pid: embedded.pid ?? null, stop: () => embedded.stop() }
+}
+
+async function runBench (opts, { argv }) {
+  const config = loadConfig({ ...process.env, MONGODB_URI: '' })
+
+  const started = new Date()
+  const machine = describeMachine() // before anything of ours runs: its load average is the others'
+  const database = await openDatabase()
+  const client = await connectMongo(database.uri)
+  const dbName = `statbucket_bench_${randomBytes(4).toString('hex')}`
+  const db = client.db(dbName)
+  let server = null
+  const figures = { notes: [] }
+  try {
+    const backendName = database.backend ?? await detectBackend(db)
+    const scaleName = chooseScale(opts.scale, backendName)
+    const scale = { ...SCALES[scaleName] }
+    if (opts.seconds) scale.phaseSeconds = opts.seconds
+    const backend = await describeBackend(db, { backend: backendName, how: database.how, uri: database.uri })
+    const full = SCALES.full
+    const scaleDescription = scaleName === 'full'
+      ? `full: ${scale.phaseSeconds} s per ingest phase; reads over ${full.reads.metrics} metrics × ${full.reads.days} days; storage comparison ${full.storage.metrics} metrics × 31 days × ${full.storage.perDay} events per day`
+      : `${scaleName}${opts.scale === 'auto' ? ` (chosen because the backend is ${backendName})` : ''}: ${scale.phaseSeconds} s per ingest phase; reads over ${scale.reads.metrics} metrics × ${scale.reads.days} days instead of ${full.reads.metrics} × ${full.reads.days}; storage comparison ${scale.storage.metrics} metrics × 31 days × ${scale.storage.perDay} events per day instead of ${full.storage.metrics} × 31 × ${full.storage.perDay}`
+    figures.env = {
+      date: started.toISOString().replace(/\.\d+Z$/, 'Z'),
+      command: `npm run bench${argv.length ? ' -- ' + argv.join(' ') : ''}`,
+      machine,
+      ...versions(),
+      backend,
+      scale: { name: scaleName, description: scaleDescription, ...scale },
+      service: `statbucket child process on 127.0.0.1, FLUSH_INTERVAL_MS=${config.flushIntervalMs}, FLUSH_MAX_DOCS=${config.flushMaxDocs}, MAX_PENDING_EVENTS=${config.maxPendingEvents}, PREALLOC_PROBABILITY=${config.preallocProbability}, BUCKET_LAYOUT=${config.bucketLayout}, preallocation sweep off; load generator, service and database share this machine's ${machine.cores} cores`
+    }
+    log(`database ${backend.description}; scale ${scaleName}; database name ${dbName}`)
+
+    const wantServer = opts.only.some(s => !['storage', 'talk', 'jobs', 'statsd'].includes(s))
+    const rssByPhase = {}
+    if (wantServer) {
+      server = await startServerProcess({ MONGODB_URI: database.uri, MONGODB_DB: dbName, LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn' })
+      log(`statbucket listening at ${server.url} (pid ${server.pid})`)
+    }
+
+    if (opts.only.includes('ingest')) {
+      const s = scale.phaseSeconds
+      log(`ingest: naive per-event upserts, ${s} s`)
+      const naive = await benchNaive({ db, seconds: s })
+      log(`  ${fmt(naive.eventsPerS)} events/s`)
+      log(`ingest: in-process coalescing writer, ${s} s`)
+      const writer = await benchWriter({ db, seconds: s })
+      log(`  ${fmt(writer.eventsPerS)} events/s`)
+      log(`ingest: HTTP batches of 1,000, ${scale.warmupSeconds} s warm-up + ${s} s`)
+      const http = await benchHttpBatched({ server, seconds: s, warmupSeconds: scale.warmupSeconds })
+      log(`  ${fmt(http.eventsPerS)} events/s`)
+      const inDb = await dailySum(db, 'bench.http.')
+      http.check = inDb >= http.acknowledgedEvents && inDb <= http.sentEvents
+        ? `yes (${fmt(http.acknowledgedEvents)} acknowledged, ${fmt(inDb)} in the day documents)`
+        : `**NO** (${fmt(http.acknowledgedEvents)} acknowledged, ${fmt(inDb)} in the day documents, ${fmt(http.sentEvents)} sent)`
+      rssByPhase['batched ingest'] = http.rssPeakBytes
+      // the same HTTP batches with a fixed 10 ms cut instead of adaptive group commit
+      log(`ingest: HTTP batches of 1,000 with FLUSH_INTERVAL_MS=10, ${scale.warmupSeconds} s warm-up + ${s} s`)
+      const fixed = await startServerProcess({ MONGODB_URI: database.uri, MONGODB_DB: dbName, LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn', FLUSH_INTERVAL_MS: '10' })
+      let httpFixed
+      try {
+        httpFixed = await benchHttpBatched({ server: fixed, seconds: s, warmupSeconds: scale.warmupSeconds, prefix: 'bench.http10.' })
+      } finally {
+        await fixed.stop()
+      }
+      log(`  ${fmt(httpFixed.eventsPerS)} events/s`)
+      figures.ingest = { naive, writer, http, httpFixed }
+    }
+    if (opts.only.includes('single')) {
+      log(`single-event requests: 64 connections, ${scale.warmupSeconds} s warm-up + ${scale.phaseSeconds} s`)
+      figures.single = await benchSingle({ server, seconds: scale.phaseSeconds, warmupSeconds: scale.warmupSeconds })
+      log(`  ${fmt(figures.single.requestsPerS)} req/s, p99 ${figures.single.p99Ms} ms`)
+      log(`single-event requests to a bare Fastify route of the same shape (no database), ${scale.warmupSeconds} s warm-up + ${scale.phaseSeconds} s`)
+      const bare = await startServerProcess({ BENCH_BARE: '1', LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn' })
+      try {
+        figures.bare = await benchSingle({ server: bare, seconds: scale.phaseSeconds, warmupSeconds: scale.warmupSeconds })
+      } finally {
+        await bare.stop()
+      }
+      log(`  ${fmt(figures.bare.requestsPerS)} req/s, p99 ${figures.bare.p99Ms} ms`)
+      rssByPhase['single-event'] = figures.single.rssPeakBytes
+    }
+    let readSeed = null
+    if (opts.only.includes('reads') || opts.only.includes('graphite')) {
+      log(`reads: seeding ${scale.reads.metrics} metrics × ${scale.reads.days} days`)
+      const t0 = performance.now()
+      readSeed = await seedReads(db, scale.reads)
+      log(`  seeded ${fmt(readSeed.dailyDocs)} daily documents in ${((performance.now() - t0) / 1000).toFixed(1)} s`)
+    }
+    if (opts.only.includes('reads')) {
+      const seed = readSeed
+      log(`reads: 4 queries × ${scale.readSeconds} s`)
+      const reads = await benchReads({ server, db, seed, seconds: scale.readSeconds })
+      figures.reads = { ...reads, seed: { metrics: seed.metrics.length, days: seed.days, eventsPerDay: seed.perDay, dailyDocs: seed.dailyDocs, monthlyDocs: seed.monthlyDocs } }
+      rssByPhase.reads = reads.rssPeakBytes
+    }
+    if (opts.only.includes('graphite')) {
+      log(`graphite: /render sumSeries over ${readSeed.metrics.length} metrics × 24 h against ${readSeed.metrics.length} /series requests, ${scale.readSeconds} s each`)
+      figures.graphite = await benchGraphite({ server, seed: readSeed, seconds: scale.readSeconds })
+      log(`  /render p50 ${fmt(figures.graphite.render.p50Ms, 0)} ms, /series × ${readSeed.metrics.length} p50 ${fmt(figures.graphite.series.p50Ms, 0)} ms; same total: ${figures.graphite.sameTotal}`)
+    }
+    // sizes are computed (BSON), the same on any backend: always part of the report
+    figures.sizes = [documentSizes({ value: 7 }), documentSizes({ value: 12345.5 })]
+    if (server) {
+      await server.stop()
+      server = null
+    }
+    if (opts.only.includes('statsd')) {
+      // its own child, with the StatsD listeners on; the one above is stopped (it would only hold memory)
+      figures.statsd = await benchStatsd({ uri: database.uri, dbName, db, dbPid: database.pid, seconds: scale.phaseSeconds, warmupSeconds: scale.warmupSeconds, clients: opts.statsdClients, log })
+      rssByPhase.statsd = figures.statsd.rssPeakBytes
+    }
+    if (wantServer || opts.only.includes('statsd')) {
+      figures.rss = { peakBytes: Math.max(0, ...Object.values(rssByPhase)), byPhase: rssByPhase }
+    }
+    if (opts.only.includes('storage')) {
+      // The service's collections are done with: free the database's memory first.
+      for (const name of ['daily', 'monthly', 'metrics']) await db.collection(name).drop().catch(() => {})
+      log(`storage comparison: ${scale.storage.metrics} metrics × 31 days × ${scale.storage.perDay} events per day`)
+      figures.storage = await benchStorage(db, { ...scale.storage, log })
+      for (const name of figures.storage.collections) await db.collection(name).drop().catch(() => {})
+    }
+
+    if (opts.only.includes('jobs')) {
+      log(`jobs: check and a retention pass over ${scale.jobs.metrics} metrics × ${scale.jobs.days} days`)
+      figures.jobs = await benchJobs(db, { ...scale.jobs, log })
+    }
+
+    if (opts.only.includes('talk')) {
+      figures.talk = await benchTalk({ uri: database.uri, dbName, speedup: opts.talkSpeedup, log })
+    }
+
+    const scaled = opts.only.some(x => x !== 'talk')
+    if (figures.talk?.runs.some(r => r.requestsPerMinute < NOISY_BELOW)) {
+      figures.notes.push(`The talk's runs averaged fewer than ${NOISY_BELOW} requests per simulated minute: their per-minute figures are noise; lower --talk-speedup.`)
+    }
+    if (scaled && scaleName !== 'full') figures.notes.push(`Scaled down (${scaleName}): ${scaleDescription.split(': ').slice(1).join(': ')}.`)
+    if (backendName === 'mongo-java-server') {
+      figures.notes.push('mongo-java-server is an in-memory Java imitation of MongoDB (no WiredTiger, no storage engine sizes, time series collections made plain): its figures show statbucket\'s own costs and the relative gains, not what a real mongod does.')
+    }
+    figures.targets = evaluateTargets(figures).map(({ key, value, limit, op, met }) => ({ key, value, limit, op, met }))
+  } finally {
+    if (server) await server.stop().catch(() => {})
+    if (!opts.keep) await db.dropDatabase().catch(() => {})
+    await client.close()
+    await database.stop()
+  }
+
+  const markdown = renderMarkdown(figures)
+  if (opts.json) {
+    process.stderr.write('\n' + markdown)
+    process.stdout.write(JSON.stringify(figures, null, 2) + '\n')
+  } else {
+    process.stdout.write('\n' + markdown)
+  }
+  log(`done in ${((Date.now() - started) / 1000).toFixed(0)} s`)
+  return EXIT.OK
+}
+
+export const main = defineCommand({ name: 'bench', usage: BENCH_HELP, parse: parseBenchArgs, run: runBench, badSettings: [ConfigError] })
+
+runIfMain(import.meta.url, 'bench', main)

@@ -1,0 +1,22 @@
+// Starts ./bench-server.js as a child process (../shared/child-server.js)
+// and talks to it over IPC.
+import { fileURLToPath } from 'node:url'
+import { startChildServer } from '../shared/child-server.js'
+
+const SERVER = fileURLToPath(new URL('./bench-server.js', import.meta.url))
+
+/** env: statbucket configuration (MONGODB_URI, MONGODB_DB, …) → { url, pid, backend, statsdPort, stats(), resetPeak(), stop() } */
+export async function startServerProcess (env, { startTimeoutMs = 60_000 } = {}) {
+  const server = await startChildServer({ script: SERVER, env: { ...process.env, LOG_LEVEL: 'warn', ...env }, startTimeoutMs, inheritOutput: true })
+  return {
+    url: `http://127.0.0.1:${server.port}`,
+    port: server.port,
+    pid: server.pid,
+    backend: server.info.backend,
+    layout: server.info.layout,
+    statsdPort: server.info.statsdPort ?? null,
+    stats: () => server.ask('stats'),
+    resetPeak: () => server.ask('reset-peak'),
+    stop: () => server.stop({ signal: 'SIGTERM' })
+  }
+}

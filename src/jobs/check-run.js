@@ -1,0 +1,217 @@
+// The I/O of `npm run check [-- --repair]`: walks monthly documents and the
+// daily documents of each month, verifies them (./consistency.js), and with
+// `repair` applies each fix conditioned on the values it was computed from.
+//
+// Within a document, one `$inc` from ingest moves every tier at once, so a
+// fix that misses its condition was raced by an increment: re-read, recompute,
+// retry. Across documents a flush writes `daily` and `monthly` in separate
+// writes, so a day that disagrees may be a flush half-way: it is confirmed
+// only once both values have held, unchanged, longer than WRITE_TIMEOUT_MS
+// (a flush's deadline), then the difference is `$inc`ed into the monthly
+// document conditioned on the value it was computed from.
+import { setTimeout as sleepFor } from 'node:timers/promises'
+import { compareDay, monthlyDayRepair, verifyDaily, verifyMonthlyTotal } from './consistency.js'
+import { DAY_MS, addMonths, dayId, parseBucketId } from '../bucket/time.js'
+import { QUARTER_HOUR_DETAIL } from '../bucket/increments.js'
+
+const MAX_RETRIES = 20
+const BATCH = 500
+
+const prefixRange = prefix => (prefix ? { $gte: prefix, $lt: `${prefix}\uffff` } : null)
+
+/**
+ * collections: { daily, monthly }
+ * options: repair, prefix (metric name prefix), from / to (ms, days in [from, to)),
+ *   rate (documents read per second, Infinity = unlimited), writeTimeoutMs,
+ *   settleRounds (times a still-changing cross-document mismatch is watched again),
+ *   dailyKeptFrom(metric) → first UTC day (ms) that still has daily documents, null = forever,
+ *   minuteKeptFrom(metric) → first UTC day (ms) whose documents ingest writes minutes to, null = forever
+ *     (an older day's minutes may lack events, so they never lower a total),
+ *   clock { now() }, sleep(ms), onViolation(v, state), onProgress(summary)
+ * → summary { monthly, daily, violations, repaired, unrepaired, unsettled }
+ */
+export async function runCheck (collections, options) {
+  const {
+    repair = false, prefix = '', from = null, to = null, rate = Infinity, writeTimeoutMs,
+    settleRounds = 3, dailyKeptFrom = () => null, minuteKeptFrom = () => null, clock = { now: () => Date.now() },
+    sleep = ms => sleepFor(ms), onViolation = () => {}, onProgress = () => {}
+  } = options
+  const { daily, monthly } = collections
+  const summary = { monthly: 0, daily: 0, violations: 0, repaired: 0, unrepaired: 0, unsettled: 0 }
+  const pending = [] // cross-document mismatches waiting to be confirmed
+  const verifyDay = doc => verifyDaily(doc, { minutesComplete: minutesComplete(doc, minuteKeptFrom) })
+  const started = clock.now()
+  let read = 0
+
+  const report = (violation, state) => {
+    summary.violations++
+    if (state === 'repaired') summary.repaired++
+    else if (state === 'unsettled') summary.unsettled++
+    else if (repair) summary.unrepaired++
+    onViolation(violation, state)
+  }
+
+  async function pace (documents) {
+    read += documents
+    if (Number.isFinite(rate)) {
+      const wait = started + (read * 1000) / rate - clock.now()
+      if (wait > 0) await sleep(wait)
+    }
+  }
+
+  /** Verifies one document and, repairing, fixes it; retries when a concurrent write moved it. */
+  async function checkOne (collection, doc, verify) {
+    let current = doc
+    for (let attempt = 0; ; attempt++) {
+      const { violations, repair: fix } = verify(current)
+      if (violations.length === 0) return
+      if (!repair || !fix) { for (const v of violations) report(v, repair ? 'not repairable' : 'found'); return }
+      const { matchedCount } = await collection.updateOne(fix.filter, fix.update)
+      if (matchedCount === 1) { for (const v of violations) report(v, 'repaired'); return }
+      current = await collection.findOne({ _id: doc._id })
+      if (!current) return // deleted meanwhile (retention)
+      if (attempt >= MAX_RETRIES) { for (const v of verify(current).violations) report(v, 'still changing'); return }
+    }
+  }
+
+  function dailyFilter (metricPrefixRange, monthStartMs) {
+    const filter = {}
+    if (metricPrefixRange) filter._id = metricPrefixRange
+    const date = {}
+    if (from !== null) date.$gte = new Date(Math.max(from, monthStartMs ?? from))
+    if (to !== null) date.$lt = new Date(to)
+    if (Object.keys(date).length) filter.date = date
+    return filter
+  }
+
+  // 1. Every monthly document in range, with its month's daily documents.
+  const monthFilter = {}
+  if (prefix) monthFilter._id = prefixRange(prefix)
+  if (from !== null || to !== null) {
+    monthFilter.date = {}
+    if (from !== null) monthFilter.date.$gte = new Date(Date.UTC(new Date(from).getUTCFullYear(), new Date(from).getUTCMonth(), 1))
+    if (to !== null) monthFilter.date.$lt = new Date(to)
+  }
+  const months = monthly.find(monthFilter).sort({ _id: 1 }).batchSize(BATCH)
+  try {
+    for await (const month of months) {
+      const parsed = parseBucketId(month._id)
+      if (!parsed) continue // not a monthly document's id
+      const { metric, date: monthStart } = parsed
+      const days = await daily.find({ ...dailyFilter(null, monthStart), _id: { $gte: dayId(metric, monthStart), $lt: dayId(metric, addMonths(monthStart, 1)) } }).toArray()
+      summary.monthly++
+      summary.daily += days.length
+      for (const doc of days) await checkOne(daily, doc, verifyDay)
+      await checkOne(monthly, month, verifyMonthlyTotal)
+      const byDay = new Map(days.map(d => [Number(d._id.slice(-2)), d]))
+      const keptFrom = dailyKeptFrom(metric)
+      const daysInMonth = (addMonths(monthStart, 1) - monthStart) / DAY_MS
+      for (let day = 1; day <= daysInMonth; day++) {
+        const dayStart = monthStart + (day - 1) * DAY_MS
+        if ((from !== null && dayStart < from) || (to !== null && dayStart >= to)) continue
+        const doc = byDay.get(day)
+        // past the daily horizon the monthly day is the truth: retention deleted the daily document, and
+        // one there now was recreated by a backfilled event and holds only that (docs/decisions.md)
+        if (keptFrom !== null && dayStart < keptFrom) continue
+        observe(pending, { metric, monthStart, monthlyId: month._id, day, dailyId: dayId(metric, monthStart + (day - 1) * DAY_MS), dailyTotal: doc ? dayTotal(doc, verifyDay) : null, monthlyValue: month.daily?.[day] })
+      }
+      await pace(1 + days.length)
+      onProgress(summary)
+    }
+  } finally {
+    await months.close().catch(() => {})
+  }
+
+  // 2. Daily documents whose monthly document does not exist.
+  const orphans = daily.find(dailyFilter(prefix ? prefixRange(prefix) : null), { projection: { _id: 1, daily: 1, metric: 1, date: 1 } }).sort({ _id: 1 }).batchSize(BATCH)
+  try {
+    let batch = []
+    const flush = async () => {
+      const ids = [...new Set(batch.map(d => d._id.slice(0, -2)))]
+      const found = new Set((await monthly.find({ _id: { $in: ids } }, { projection: { _id: 1 } }).toArray()).map(m => m._id))
+      for (const doc of batch) {
+        const monthlyId = doc._id.slice(0, -2)
+        if (found.has(monthlyId)) continue
+        const full = await daily.findOne({ _id: doc._id })
+        if (!full) continue
+        summary.daily++
+        await checkOne(daily, full, verifyDay)
+        observe(pending, { metric: doc.metric, monthStart: Date.UTC(doc.date.getUTCFullYear(), doc.date.getUTCMonth(), 1), monthlyId, day: doc.date.getUTCDate(), dailyId: doc._id, dailyTotal: dayTotal(full, verifyDay), monthlyValue: undefined })
+      }
+      await pace(batch.length)
+      batch = []
+    }
+    for await (const doc of orphans) {
+      batch.push(doc)
+      if (batch.length >= BATCH) await flush()
+    }
+    if (batch.length) await flush()
+  } finally {
+    await orphans.close().catch(() => {})
+  }
+
+  // 3. Cross-document mismatches: confirmed once unchanged for longer than a flush may take.
+  await settle(collections, pending, { repair, writeTimeoutMs, settleRounds, clock, sleep, report, verifyDay })
+  onProgress(summary)
+  return summary
+
+  function observe (list, day) {
+    const mismatch = compareDay(day)
+    if (mismatch) list.push({ ...day, ...mismatch, since: clock.now() })
+  }
+}
+
+/** Whether a daily document's minutes hold every event of its day: no `detail`, and the day inside the minute horizon */
+function minutesComplete (doc, minuteKeptFrom) {
+  if (doc.detail === QUARTER_HOUR_DETAIL) return false
+  const parsed = parseBucketId(doc._id)
+  const keptFrom = parsed ? minuteKeptFrom(parsed.metric) : null
+  return keptFrom === null || parsed.date >= keptFrom
+}
+
+/**
+ * A day's total as the document vouches for it: its own `daily`, or what the
+ * check restores it to from a finer tier it trusts (a daily field that
+ * disagrees is its own violation). A total the check could not restore
+ * (left alone) counts as found.
+ */
+function dayTotal (doc, verifyDay) {
+  const { violations, repair } = verifyDay(doc)
+  const wrong = violations.find(v => v.field === 'daily')
+  return wrong && repair?.update.$inc?.daily !== undefined ? wrong.expected : doc.daily
+}
+
+async function settle ({ daily, monthly }, pending, { repair, writeTimeoutMs, settleRounds, clock, sleep, report, verifyDay }) {
+  for (let round = 0; pending.length > 0 && round <= settleRounds; round++) {
+    const due = Math.max(...pending.map(p => p.since)) + writeTimeoutMs + 1
+    const wait = due - clock.now()
+    if (wait > 0) await sleep(wait)
+    const still = []
+    for (const p of pending) {
+      const [doc, month] = await Promise.all([
+        daily.findOne({ _id: p.dailyId }),
+        monthly.findOne({ _id: p.monthlyId }, { projection: { [`daily.${p.day}`]: 1 } })
+      ])
+      const now = { ...p, dailyTotal: doc ? dayTotal(doc, verifyDay) : null, monthlyValue: month?.daily?.[p.day] }
+      const mismatch = compareDay(now)
+      if (!mismatch) continue // a flush completed meanwhile
+      if (now.dailyTotal !== p.dailyTotal || now.monthlyValue !== p.monthlyValue) {
+        still.push({ ...now, ...mismatch, since: clock.now() }) // moved: watch again
+        continue
+      }
+      if (!repair || mismatch.difference === null) { report(mismatch.violation, repair ? 'not repairable' : 'found'); continue }
+      const fix = monthlyDayRepair({ ...now, difference: mismatch.difference })
+      let matched = 0
+      try {
+        const result = await monthly.updateOne(fix.filter, fix.update, { upsert: now.monthlyValue === undefined })
+        matched = result.matchedCount + (result.upsertedCount ?? 0)
+      } catch (err) {
+        if (err?.code !== 11000) throw err // 11000: the monthly document appeared with that day meanwhile
+      }
+      if (matched === 1) report(mismatch.violation, 'repaired')
+      else still.push({ ...now, since: clock.now() })
+    }
+    pending.splice(0, pending.length, ...still)
+  }
+  for (const p of pending) report({ ...p.violation, note: 'still changing under writes: run again when quiet' }, 'unsettled')
+}

@@ -1,0 +1,101 @@
+// The check's I/O on a real database with the clock and the sleep injected:
+// a cross-document mismatch that a flush completes while the check waits is
+// no violation; one that held unchanged longer than WRITE_TIMEOUT_MS is; one
+// still moving is reported as unsettled and left alone; the read rate holds.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { manualClock } from '../../src/clock.js'
+import { runCheck } from '../../src/jobs/check-run.js'
+import { seed } from '../helpers/bucket-docs.js'
+import { directDb, uniqueDbName } from '../helpers/test-app.js'
+
+const DAY = 86_400_000
+const D = Date.UTC(2026, 10, 10)
+const T0 = Date.UTC(2026, 10, 21)
+let client, db
+
+beforeAll(async () => { ({ client, db } = await directDb(uniqueDbName('checkrun'))) })
+afterAll(async () => { await db?.dropDatabase().catch(() => {}); await client?.close() })
+beforeEach(async () => {
+  for (const c of ['daily', 'monthly', 'metrics']) await db.collection(c).deleteMany({})
+  await seed(db, Array.from({ length: 5 }, (_, i) => ({ metric: 'r.a', value: 3, time: D + i * DAY + 600_000 })))
+})
+
+function run (options) {
+  const clock = manualClock(T0)
+  const found = []
+  const sleeps = []
+  const collections = { daily: db.collection('daily'), monthly: db.collection('monthly') }
+  return runCheck(collections, {
+    writeTimeoutMs: 1000,
+    clock,
+    onViolation: (v, state) => found.push({ ...v, state }),
+    ...options,
+    sleep: async ms => { sleeps.push(ms); clock.advance(ms); await options.onSleep?.(sleeps.length) }
+  }).then(summary => ({ summary, found, sleeps }))
+}
+
+// a flush half-way: the daily document got its increment, the monthly one not yet
+const halfFlush = () => db.collection('daily').updateOne({ _id: 'r.a/20261112' }, { $inc: { daily: 4, 'hourly.0': 4, 'quarterHourly.0.0': 4, 'minute.0.10': 4 } })
+const secondHalf = () => db.collection('monthly').updateOne({ _id: 'r.a/202611' }, { $inc: { 'daily.12': 4, monthly: 4 } })
+
+describe('cross-document mismatches', () => {
+  it('one that a flush completes while the check waits is no violation', async () => {
+    await halfFlush()
+    const { summary, found } = await run({ repair: true, onSleep: secondHalf })
+    expect(found).toEqual([])
+    expect(summary).toMatchObject({ violations: 0 })
+  })
+
+  it('one unchanged past WRITE_TIMEOUT_MS is a violation; the repair applies the difference once', async () => {
+    await halfFlush()
+    const { summary, found, sleeps } = await run({ repair: true })
+    expect(sleeps[0]).toBeGreaterThan(1000)
+    expect(found).toEqual([{ id: 'r.a/202611', field: 'daily.12', expected: 7, found: 3, against: 'r.a/20261112', state: 'repaired' }])
+    expect(summary).toMatchObject({ violations: 1, repaired: 1 })
+    expect(await db.collection('monthly').findOne({ _id: 'r.a/202611' })).toMatchObject({ monthly: 19, daily: { 12: 7 } })
+    expect((await run({})).found).toEqual([])
+  })
+
+  it('one still changing after every round is reported unsettled and left as it is', async () => {
+    await halfFlush()
+    let n = 0
+    const { summary, found } = await run({ repair: true, settleRounds: 2, onSleep: () => db.collection('daily').updateOne({ _id: 'r.a/20261112' }, { $inc: { daily: 1, 'hourly.0': 1, 'quarterHourly.0.0': 1, 'minute.0.10': 1 } }).then(() => n++) })
+    expect(n).toBe(3)
+    expect(found.map(f => f.state)).toEqual(['unsettled'])
+    expect(summary).toMatchObject({ violations: 1, unsettled: 1, repaired: 0 })
+    expect((await db.collection('monthly').findOne({ _id: 'r.a/202611' })).daily[12]).toBe(3)
+  })
+
+  it('check without --repair reports the confirmed mismatch and changes nothing', async () => {
+    await halfFlush()
+    const before = await db.collection('monthly').findOne({ _id: 'r.a/202611' })
+    const { found } = await run({})
+    expect(found.map(f => [f.field, f.state])).toEqual([['daily.12', 'found']])
+    expect(await db.collection('monthly').findOne({ _id: 'r.a/202611' })).toEqual(before)
+  })
+})
+
+describe('past the daily horizon', () => {
+  it('a day whose daily document was recreated by a backfill is not repaired from it: the month is the truth there', async () => {
+    // the day of D + 2 was deleted by retention, then an old event recreated it with 1
+    await db.collection('daily').deleteOne({ _id: 'r.a/20261112' })
+    await db.collection('daily').insertOne({ _id: 'r.a/20261112', metric: 'r.a', date: new Date(D + 2 * DAY), daily: 1, hourly: { 0: 1 }, quarterHourly: { 0: { 0: 1 } } })
+    await db.collection('monthly').updateOne({ _id: 'r.a/202611' }, { $inc: { 'daily.12': 1, monthly: 1 } })
+    const before = await db.collection('monthly').findOne({ _id: 'r.a/202611' })
+    const { found } = await run({ repair: true, dailyKeptFrom: () => D + 3 * DAY })
+    expect(found).toEqual([])
+    expect(await db.collection('monthly').findOne({ _id: 'r.a/202611' })).toEqual(before)
+    // inside the horizon the same document is the truth, and the month is repaired from it
+    const inside = await run({ repair: true })
+    expect(inside.found.map(f => [f.field, f.expected, f.found])).toEqual([['daily.12', 1, 4]])
+  })
+})
+
+describe('rate', () => {
+  it('reads at most --rate documents per second of the injected clock', async () => {
+    const { summary, sleeps } = await run({ rate: 2 })
+    // one monthly + five daily documents, then the five daily ids again for orphans
+    expect(summary).toMatchObject({ monthly: 1, daily: 5, violations: 0 })
+    expect(sleeps.reduce((a, b) => a + b, 0)).toBe((6 + 5) * 1000 / 2)
+  })
+})

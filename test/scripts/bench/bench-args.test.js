@@ -1,0 +1,45 @@
+// Command line of the benchmark: a bad flag is a message and exit code 2.
+import { describe, expect, it } from 'vitest'
+import { runNode as run } from '../../helpers/run-node.js'
+import { UsageError } from '../../../src/cli.js'
+import { SECTIONS, chooseScale, parseBenchArgs } from '../../../scripts/bench/bench-args.js'
+
+describe('parseBenchArgs', () => {
+  it('defaults to every section at the scale the backend allows', () => {
+    expect(parseBenchArgs([])).toEqual({ scale: 'auto', seconds: null, only: SECTIONS, talkSpeedup: 300, statsdClients: 2, json: false, keep: false })
+    expect(SECTIONS).not.toContain('talk')
+    expect(SECTIONS).toContain('statsd')
+    expect(parseBenchArgs(['--only', 'statsd', '--statsd-clients', '2'])).toMatchObject({ only: ['statsd'], statsdClients: 2 })
+    expect(() => parseBenchArgs(['--statsd-clients', '0'])).toThrow(/--statsd-clients must be a whole number from 1 to 16/)
+    expect(parseBenchArgs(['--only', 'talk', '--talk-speedup', '1500'])).toMatchObject({ only: ['talk'], talkSpeedup: 1500 })
+    expect(parseBenchArgs(['--only', 'reads,ingest', '--json', '--seconds', '5'])).toMatchObject({ only: ['reads', 'ingest'], json: true, seconds: 5 })
+    expect(parseBenchArgs(['--only', 'statsd', '--statsd-clients', '1'])).toMatchObject({ only: ['statsd'], statsdClients: 1 })
+    expect(chooseScale('auto', 'mongo-java-server')).toBe('small')
+    expect(chooseScale('auto', 'mongod')).toBe('full')
+    expect(chooseScale('quick', 'mongod')).toBe('quick')
+  })
+
+  it.each([
+    [['--fast'], /Unknown option '--fast'/],
+    [['--scale', 'huge'], /--scale must be/],
+    [['--seconds', '0'], /--seconds must be/],
+    [['--only', 'writes'], /--only takes/],
+    [['--talk-speedup', '5'], /--talk-speedup must be/],
+    [['--statsd-clients', '0'], /--statsd-clients must be/],
+    [['extra'], /positional/i]
+  ])('refuses %j', (argv, message) => {
+    expect(() => parseBenchArgs(argv)).toThrow(UsageError)
+    expect(() => parseBenchArgs(argv)).toThrow(message)
+  })
+})
+
+describe('the bench command', () => {
+  it('bench exits 2 with a message on a bad flag, 0 on --help', async () => {
+    const bad = await run('scripts/bench/bench.js', ['--scale', 'huge'])
+    expect(bad.code).toBe(2)
+    expect(bad.stderr).toMatch(/bench: --scale must be/)
+    const help = await run('scripts/bench/bench.js', ['--help'])
+    expect(help.code).toBe(0)
+    expect(help.stdout).toMatch(/--json/)
+  })
+})

@@ -1,0 +1,180 @@
+// The benchmark's ratios, targets and markdown (pure): nothing is invented,
+// a figure not measured prints as n/a.
+import { describe, expect, it } from 'vitest'
+import { bytes, evaluateTargets, headlineFigures, renderMarkdown } from '../../../scripts/bench/bench-report.js'
+
+const env = {
+  date: '2026-11-21T14:00:00Z',
+  command: 'npm run bench',
+  machine: { cpu: 'Test CPU', cores: 2, memoryGiB: '8.0', os: 'Linux test', loadAverage: 0.25 },
+  node: 'v20.20.2',
+  statbucket: '0.1.0',
+  driver: '6.22.0',
+  fastify: '5.0.0',
+  autocannon: '8.0.0',
+  backend: { description: 'mongo-java-server 1.47.0 (embedded)' },
+  scale: { description: 'small: scaled down' },
+  service: 'defaults'
+}
+
+const service = { flushes: 10, requestsPerFlush: 5, statementsPerFlush: 300, flushMs: 12.5, cpuUsPerRequest: 150 }
+
+const figures = {
+  env,
+  ingest: {
+    naive: { eventsPerS: 2000, concurrency: 16, statementsPerEvent: 2, p50Ms: 1, p99Ms: 5 },
+    writer: { eventsPerS: 100_000, concurrency: 16, statementsPerEvent: 0.04, p50Ms: 50, p99Ms: 90 },
+    http: { eventsPerS: 60_000, connections: 16, batch: 1000, statementsPerEvent: 0.03, p50Ms: 100, p99Ms: 200, service, check: 'yes' },
+    httpFixed: { eventsPerS: 64_000, connections: 16, batch: 1000, statementsPerEvent: 0.02, p50Ms: 90, p99Ms: 180, service }
+  },
+  single: { requestsPerS: 4000, p50Ms: 12, p99Ms: 60, connections: 64, seconds: 8, non2xx: 0, errors: 0, service },
+  bare: { requestsPerS: 10_000, p50Ms: 5, p99Ms: 9, connections: 64, seconds: 8, non2xx: 0, errors: 0, service },
+  reads: {
+    seed: { metrics: 25, days: 400, eventsPerDay: 24, dailyDocs: 10_000, monthlyDocs: 350 },
+    connections: 4,
+    seconds: 5,
+    queries: [
+      { name: 'series-1d-minute', label: 'a', requestsPerS: 100, p50Ms: 3, p99Ms: 9, docsPerQuery: 1 },
+      { name: 'ytd', label: 'b', requestsPerS: 100, p50Ms: 5, p99Ms: 25, docsPerQuery: 30 },
+      // not among the first build's four reads the target is about
+      { name: 'ytd-local', label: 'c', requestsPerS: 100, p50Ms: 10, p99Ms: 40, docsPerQuery: 14 }
+    ]
+  },
+  rss: { peakBytes: 200e6, byPhase: { ingest: 150e6, reads: 200e6 } },
+  storage: {
+    events: 100,
+    metrics: 1,
+    days: 31,
+    perDay: 4,
+    k: 10,
+    agreed: 20,
+    compared: 20,
+    stores: [
+      { label: 'buckets', available: true, insertSeconds: 1, eventsPerS: 100, documents: 32, storageBytes: null, indexBytes: null, sizeNote: 'backend reports no storage or index sizes', window: { totalMs: 10, p99Ms: 2 }, month: { totalMs: 20, p99Ms: 3 } },
+      { label: 'time series', available: false, note: 'backend lacks time series collections' }
+    ]
+  },
+  notes: ['scaled down']
+}
+
+describe('targets', () => {
+  it('derives the ratios from the measured figures', () => {
+    const h = headlineFigures(figures)
+    expect(h.coalescingGain).toBe(30)
+    expect(h.httpOverhead).toBe(0.6)
+    expect(h.statementsPerEvent).toBe(0.03)
+    expect(h.singleRps).toBe(4000)
+    expect(h.singleVsBare).toBe(0.4)
+    expect(h.adaptiveVsFixed).toBe(60 / 64)
+    expect(h.readsP99).toBe(25) // the worst of the target's queries (ytd-local is beside it, not in it)
+    expect(h.rssMB).toBe(200)
+  })
+
+  it('judges each target, and none that was not measured', () => {
+    const byKey = Object.fromEntries(evaluateTargets(figures).map(t => [t.key, t.met]))
+    expect(byKey).toEqual({ coalescingGain: true, httpOverhead: true, statementsPerEvent: true, singleRps: false, singleP99: false, singleVsBare: true, adaptiveVsFixed: false, readsP99: false, rssMB: true })
+    const none = evaluateTargets({ env })
+    expect(none.every(t => t.value === null && t.met === null)).toBe(true)
+    // a ratio needs both sides
+    expect(headlineFigures({ ingest: { http: { eventsPerS: 5 }, naive: { eventsPerS: 0 } } }).coalescingGain).toBeNull()
+  })
+})
+
+describe('markdown', () => {
+  const md = renderMarkdown(figures)
+
+  it('is headed by the run, machine, database and versions', () => {
+    expect(md.split('\n')[0]).toMatch(/^\*\*Run\*\* 2026-11-21T14:00:00Z · `npm run bench`/)
+    expect(md).toMatch(/\*\*Machine\*\* Test CPU × 2 cores, 8\.0 GiB RAM, Linux test; load average 0\.25/)
+    expect(md).toMatch(/\*\*Database\*\* mongo-java-server 1\.47\.0 \(embedded\)/)
+    expect(md).toMatch(/Node\.js v20\.20\.2 · statbucket 0\.1\.0 · mongodb driver 6\.22\.0/)
+  })
+
+  it('has the targets table with what was measured and whether it met the target', () => {
+    expect(md).toMatch(/\| figure \| target \| measured \| met \|/)
+    expect(md).toMatch(/\| Coalescing gain: .* \| ≥ 10× \| 30\.0× \| yes \|/)
+    expect(md).toMatch(/\| Single-event requests, 64 connections \(req\/s\) \| ≥ 5,000 req\/s \| 4,000 req\/s \| \*\*no\*\* \|/)
+    expect(md).toMatch(/\| Update statements per event.* \| ≤ 0\.05 \| 0\.0300 \| yes \|/)
+    expect(md).toMatch(/Service RSS under load \(peak\) \| ≤ 250 MB \| 200 MB \| yes/)
+  })
+
+  it('prints n/a with the reason where the backend gives no figure', () => {
+    expect(md).toMatch(/\| buckets \| 1\.0 s \(100 events\/s\) \| 32 \| n\/a \(backend reports no storage or index sizes\) \|/)
+    expect(md).toMatch(/\| time series \| n\/a \(backend lacks time series collections\) \| n\/a/)
+    expect(md).toMatch(/agreed on 20 of 20 queries/)
+    expect(md).toMatch(/\*\*Local time\*\* beside UTC, same run: the year to date 2\.00× the UTC p50 latency, reading 14\.0 documents instead of 30\.0\./)
+    expect(md).toMatch(/12\.5 ms per flush; 150 µs of service CPU per request/)
+    expect(renderMarkdown({ env })).toMatch(/\| Reads p99 latency .* \| n\/a \| n\/a \|/)
+  })
+
+  it('formats sizes', () => {
+    expect(bytes(null)).toBe('n/a')
+    expect(bytes(999)).toBe('999 B')
+    expect(bytes(12_345)).toBe('12 kB')
+    expect(bytes(250e6)).toBe('250.0 MB')
+    expect(bytes(3.2e9)).toBe('3.20 GB')
+  })
+})
+
+describe('the statsd section', () => {
+  const run = (over) => ({ maxBufferSize: 8192, offeredRate: null, sent: 1_000_000, stored: 1_000_000, lost: 0, lossPct: 0, sentPerS: 500_000, appliedPerS: 450_000, cpuUsPerLine: 1.1, linesPerCoreS: 900_000, received: 1_000_000, dropped: {}, serviceCores: 0.5, clientCores: 0.9, databaseCores: 0.1, machineBusy: 0.9, machineCores: 2, hostUdpRcvbufErrors: 0, clientErrors: 0, ...over })
+  const statsd = {
+    client: 'hot-shots 17.1.1',
+    metrics: 100,
+    clients: 2,
+    seconds: 8,
+    flushIntervalMs: 1000,
+    tcp: run({}),
+    udp: run({ maxBufferSize: 1432, offeredRate: 500_000, stored: 970_000, lost: 30_000, lossPct: 3, received: 970_000, dropped: { overload: 5 }, hostUdpRcvbufErrors: 545 }),
+    rssPeakBytes: 120e6
+  }
+
+  it('judges lines/s per core and TCP loss only when it ran', () => {
+    const rows = evaluateTargets({ env, statsd }).filter(t => t.key.startsWith('statsd'))
+    expect(rows.map(t => [t.key, t.value, t.met])).toEqual([['statsdTcpPerCore', 900_000, true], ['statsdTcpLost', 0, true]])
+    const lossy = evaluateTargets({ env, statsd: { ...statsd, tcp: run({ lost: 1 }) } }).find(t => t.key === 'statsdTcpLost')
+    expect(lossy.met).toBe(false)
+    expect(evaluateTargets({ env }).some(t => t.key.startsWith('statsd'))).toBe(false)
+  })
+
+  it('prints both transports side by side, with the drops and where the CPU went', () => {
+    const md = renderMarkdown({ env, statsd })
+    expect(md).toMatch(/\| StatsD over TCP \(hot-shots\): applied lines\/s per core of service CPU \| ≥ 100,000 lines\/s \| 900,000 lines\/s \| yes \|/)
+    expect(md).toMatch(/\| StatsD over TCP: lines lost .* \| ≤ 0 \| 0 \| yes \|/)
+    expect(md).toMatch(/\| TCP as fast as the service reads \(maxBufferSize 8,192\) \| 1,000,000 \| 500,000 \| 450,000 \| 1\.10 µs \| 900,000 \| 1,000,000 \| 0 \(0\.00 %\) \|/)
+    expect(md).toMatch(/\| UDP at the rate TCP reached \(maxBufferSize 1,432, 500,000 lines\/s offered\) \| .* \| 970,000 \| 30,000 \(3\.00 %\) \|/)
+    expect(md).toMatch(/read 970,000 of the 1,000,000 lines sent .*: 30,000 never reached it/)
+    expect(md).toMatch(/counted as dropped: overload 5/)
+    expect(md).toMatch(/RcvbufErrors` rose by 545 datagrams/)
+    expect(md).toMatch(/service 0\.50 cores, hot-shots 0\.90, database 0\.10; the machine was 90 % busy \(0\.30 cores of it other processes\)/)
+  })
+})
+
+describe('the talk\'s targets', () => {
+  const talk = {
+    metrics: 100,
+    concurrency: 8,
+    simMinutes: 1450,
+    speedup: 300,
+    prealloc: 0.000667,
+    runs: [
+      { layout: 'flat', prealloc: 0, eventsPerS: 900, endOfDayRatio: 0.4, firstHour: 1000, lastHour: 400, midnightDip: 0.3, requestsPerMinute: 200 },
+      { layout: 'flat', prealloc: 0.000667, eventsPerS: 900, endOfDayRatio: 0.45, firstHour: 1000, lastHour: 450, midnightDip: 0.8, requestsPerMinute: 200 },
+      { layout: 'hierarchical', prealloc: 0, eventsPerS: 1000, endOfDayRatio: 0.95, firstHour: 1000, lastHour: 950, midnightDip: 0.5, requestsPerMinute: 200 },
+      { layout: 'hierarchical', prealloc: 0.000667, eventsPerS: 1000, endOfDayRatio: 0.9, firstHour: 1000, lastHour: 900, midnightDip: 0.9, requestsPerMinute: 200 }
+    ]
+  }
+
+  it('are judged on a real mongod only, and shown elsewhere', () => {
+    const onMongod = evaluateTargets({ env: { backend: { name: 'mongod' } }, talk }).filter(t => t.key in { hierEndOfDay: 1, flatEndOfDayGap: 1, dipGain: 1 })
+    expect(onMongod.map(t => [t.key, t.met])).toEqual([['hierEndOfDay', true], ['flatEndOfDayGap', true], ['dipGain', true]])
+    expect(onMongod[1].value).toBeCloseTo(0.45, 12)
+    expect(onMongod[2].value).toBeCloseTo(0.4, 12)
+    const elsewhere = evaluateTargets({ env: { ...env, backend: { name: 'mongo-java-server', description: 'x' } }, talk })
+    expect(elsewhere.filter(t => t.why).map(t => t.met)).toEqual([null, null, null])
+    const md = renderMarkdown({ env, talk })
+    expect(md).toMatch(/\| Talk: hierarchical layout's end-of-day ratio \(with preallocation\) \| ≥ 0\.80 \| 0\.90 \| n\/a \(judged on a real mongod only\) \|/)
+    expect(md).toMatch(/\| hierarchical \| p = 0\.000667 \| 1,000 \| 0\.90 \(900 ÷ 1,000\) \| 0\.90 \| 200 \|/)
+    expect(evaluateTargets({ env })).toHaveLength(9) // no talk: no talk rows
+  })
+})
