@@ -60,12 +60,12 @@ async function admission (app) {
     request.admittedBytes = bytes
     done()
   })
-  const release = (request, reply, done) => {
+  const release = (request) => {
     if (request.admittedBytes) { inflightBytes -= request.admittedBytes; request.admittedBytes = 0 }
-    done()
   }
-  app.addHook('onResponse', release)
-  app.addHook('onRequestAbort', release)
+  app.addHook('onResponse', (request, reply, done) => { release(request); done() })
+  // onRequestAbort hooks are called (request, done): a client that hangs up mid-body frees its bytes
+  app.addHook('onRequestAbort', (request, done) => { release(request); done() })
   app.decorateRequest('admittedBytes', 0)
   app.decorate('admission', { inflightBytes: () => inflightBytes })
 }

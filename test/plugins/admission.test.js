@@ -48,3 +48,28 @@ describe('admission before work', () => {
     expect((await again).statusCode).toBe(200)
   })
 })
+
+describe('a client that hangs up mid-body', () => {
+  it('frees the bytes it was admitted for, and nothing is logged as an error', async () => {
+    const { Writable } = await import('node:stream')
+    const net = await import('node:net')
+    const lines = []
+    const stream = new Writable({ write (chunk, _enc, done) { lines.push(...chunk.toString().trim().split('\n').map(l => JSON.parse(l))); done() } })
+    const own = await testApp('admissionabort', { env: { PREALLOC_PROBABILITY: '0' }, logger: { level: 'info', stream } })
+    try {
+      await own.listen({ port: 0, host: '127.0.0.1' })
+      const socket = net.connect(own.server.address().port, '127.0.0.1')
+      await new Promise(resolve => socket.once('connect', resolve))
+      socket.write('POST /v1/events HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n[{"metric":"ab.a"},')
+      for (let i = 0; i < 100 && own.admission.inflightBytes() === 0; i++) await new Promise(resolve => setTimeout(resolve, 10))
+      expect(own.admission.inflightBytes()).toBe(100000)
+      socket.destroy()
+      for (let i = 0; i < 100 && own.admission.inflightBytes() !== 0; i++) await new Promise(resolve => setTimeout(resolve, 10))
+      expect(own.admission.inflightBytes()).toBe(0)
+      await new Promise(resolve => setTimeout(resolve, 50))
+      expect(lines.filter(l => l.level >= 50)).toEqual([])
+    } finally {
+      await own.close()
+    }
+  })
+})
