@@ -15,7 +15,8 @@ Target (exactly one):
   --mongodb URI        straight to MongoDB through statbucket's store code: one $inc
                        upsert of the daily and one of the monthly document per event
                        (the talk's writer with its monthly rollup), or --coalesce
-  --db NAME            database for --mongodb (default statbucket)
+  --db NAME            database for --mongodb (default statbucket_loadgen: its own, so
+                       the service's metrics are left alone)
   --token TOKEN        bearer token for --url (WRITE_TOKENS/READ_TOKENS)
 
 Simulated time:
@@ -51,6 +52,9 @@ Output:
                        a bare file name goes under reports/ (ignored by git), a path is taken as given
   --json               print the summary as JSON instead of text
   --verify             after the run, check that every acknowledged event is in the database
+  --keep               with --url, keep the metrics the run created (by default they are
+                       deleted at the end with DELETE /v1/metrics/:metric, so the registry is
+                       left as the run found it; the token must be a write token)
   --quiet              no progress line
   --help               this text
 `
@@ -78,6 +82,7 @@ const OPTIONS = {
   seed: { type: 'string' },
   warmup: { type: 'string' },
   csv: { type: 'string' },
+  keep: { type: 'boolean' },
   report: { type: 'string' },
   json: { type: 'boolean' },
   verify: { type: 'boolean' },
@@ -116,6 +121,7 @@ export function parseLoadgenArgs (argv, { now }) {
   const onlyFor = (flag, which) => { if (values[flag] !== undefined && target !== which) throw new UsageError(`--${flag} applies to --${which === 'http' ? 'url' : 'mongodb'} only`) }
   onlyFor('db', 'mongodb')
   onlyFor('coalesce', 'mongodb')
+  onlyFor('keep', 'http')
   onlyFor('token', 'http')
   onlyFor('max-age-days', 'http')
   if (values.prealloc !== undefined && target === 'http') {
@@ -167,7 +173,7 @@ export function parseLoadgenArgs (argv, { now }) {
     target,
     url: values.url ?? null,
     mongodbUri: values.mongodb ?? null,
-    db: values.db ?? 'statbucket',
+    db: values.db ?? 'statbucket_loadgen',
     token: values.token ?? null,
     speedup,
     start,
@@ -191,6 +197,7 @@ export function parseLoadgenArgs (argv, { now }) {
     report: values.report === undefined ? null : reportPath(values.report),
     json: Boolean(values.json),
     verify: Boolean(values.verify),
+    keep: Boolean(values.keep),
     quiet: Boolean(values.quiet)
   }
 }

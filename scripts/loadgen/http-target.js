@@ -55,6 +55,23 @@ export async function createHttpTarget ({ url, token, concurrency, layout }) {
       }
       return { daily, monthly }
     },
+    /** The registry's names that start with `prefix` (GET /v1/metrics, every page) */
+    async namesWithPrefix (prefix) {
+      const names = []
+      for (let after = null; ;) {
+        const res = await client.request('GET', `/v1/metrics?prefix=${encodeURIComponent(prefix)}&limit=10000${after ? `&after=${encodeURIComponent(after)}` : ''}`)
+        if (res.status !== 200) throw new Error(`GET /v1/metrics answered ${res.status}: ${res.text?.slice(0, 200)}`)
+        const page = res.json.metrics.map(m => m.name)
+        names.push(...page)
+        if (page.length < 10000) return names
+        after = page.at(-1)
+      }
+    },
+    /** DELETE /v1/metrics/:metric → null, or why it failed */
+    async deleteMetric (name) {
+      const res = await client.request('DELETE', `/v1/metrics/${encodeURIComponent(name)}`)
+      return res.status === 200 ? null : `${res.status} ${res.error ?? res.json?.message ?? ''}`.trim()
+    },
     async close () { client.close() }
   }
 }

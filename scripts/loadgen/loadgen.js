@@ -51,6 +51,16 @@ async function runLoad (opts) {
     return EXIT.PROBLEM
   }
 
+  // --url: the metrics the run creates are deleted at the end (--keep keeps them): the registry is left as found
+  const cleanup = opts.target === 'http' && !opts.keep
+  let existing
+  try {
+    existing = cleanup ? new Set(await target.namesWithPrefix(opts.metricPrefix)) : null
+  } catch (err) {
+    await target.close()
+    process.stderr.write(`loadgen: ${err.message}\n`)
+    return EXIT.PROBLEM
+  }
   const windowFrom = startOfDay(opts.start - (opts.oooFraction > 0 ? opts.oooWindowMs : 0))
   const windowTo = startOfDay(opts.start + opts.spanMs - 1) + DAY_MS
   let exitCode = EXIT.OK
@@ -139,6 +149,18 @@ async function runLoad (opts) {
     }
     process.stdout.write(opts.json ? JSON.stringify(summary, null, 2) + '\n' : formatSummary(summary))
   } finally {
+    if (cleanup) {
+      const created = (await target.namesWithPrefix(opts.metricPrefix).catch(() => [])).filter(name => !existing.has(name))
+      const failed = []
+      for (const name of created) {
+        const why = await target.deleteMetric(name)
+        if (why) failed.push(`${name}: ${why}`)
+      }
+      if (failed.length) {
+        process.stderr.write(`loadgen: could not delete ${failed.length} of the ${created.length} metrics this run created (${failed[0]}); delete them with DELETE /v1/metrics/:metric\n`)
+        exitCode = EXIT.PROBLEM
+      }
+    }
     await target.close()
   }
   return exitCode

@@ -64,7 +64,7 @@ describe('loadgen --url', () => {
     const report = path.join(tmp, 'http.svg')
     // 23:59 → 00:02 of yesterday at 60×: 3 simulated minutes in 3 s
     const { code, summary, stderr } = await loadgen(['--url', url, '--start', '23:59', '--sim-minutes', '3', '--speedup', '60',
-      '--metrics', '5', '--metric-prefix', 'lgh.', '--concurrency', '4', '--batch', '20', '--csv', csv, '--report', report, '--verify', '--warmup', '0.5'])
+      '--metrics', '5', '--metric-prefix', 'lgh.', '--concurrency', '4', '--batch', '20', '--csv', csv, '--report', report, '--verify', '--warmup', '0.5', '--keep'])
     expect(stderr).toBe('')
     expect(code).toBe(0)
     const phase = summary.phases[0]
@@ -83,6 +83,29 @@ describe('loadgen --url', () => {
     expect((await totals(app.mongo.db, 'lgh.warmup.')).daily).toBeGreaterThan(0)
     const days = await app.mongo.db.collection('daily').distinct('date', { metric: /^lgh\.m/ })
     expect(days.length).toBeGreaterThanOrEqual(2) // both sides of midnight
+  })
+})
+
+describe('loadgen --url, without --keep', () => {
+  let app, url
+  beforeAll(async () => {
+    app = await testApp('loadgenclean')
+    await app.listen({ host: '127.0.0.1', port: 0 })
+    url = `http://127.0.0.1:${app.server.address().port}`
+  })
+  afterAll(async () => { await app?.close() })
+
+  it('leaves the registry as it found it: deletes the metrics it created, keeps one that was there', async () => {
+    expect((await app.inject({ method: 'POST', url: '/v1/events', payload: { metric: 'lgc.m001', value: 7 } })).statusCode).toBe(200)
+    const names = async () => (await app.inject({ url: '/v1/metrics?prefix=lgc.' })).json().metrics.map(m => m.name)
+    expect(await names()).toEqual(['lgc.m001'])
+    const { code, summary, stderr } = await loadgen(['--url', url, '--seconds', '1', '--speedup', '60', '--metrics', '3', '--metric-prefix', 'lgc.',
+      '--concurrency', '2', '--batch', '10', '--csv', path.join(tmp, 'clean.csv'), '--warmup', '0.3'])
+    expect(stderr).toBe('')
+    expect(code).toBe(0)
+    expect(summary.phases[0].acked).toBeGreaterThan(0)
+    expect(await names()).toEqual(['lgc.m001'])
+    expect(await app.mongo.db.collection('daily').countDocuments({ metric: { $in: ['lgc.m000', 'lgc.m002', 'lgc.warmup.m000'] } })).toBe(0)
   })
 })
 
