@@ -9,6 +9,12 @@ export const METRIC_NAME_RE = new RegExp(METRIC_NAME_PATTERN)
 // |value| of one event at most: sums stay exact integers up to 2^53 for a long while
 export const MAX_ABS_VALUE = 1e15
 
+/** Whether `metric` is a metric name (the one test every door applies) */
+export const isMetricName = (metric) => typeof metric === 'string' && METRIC_NAME_RE.test(metric)
+
+/** Whether `value` is a value one event may carry */
+export const isEventValue = (value) => typeof value === 'number' && Number.isFinite(value) && Math.abs(value) <= MAX_ABS_VALUE
+
 /**
  * events: [{ metric, value, time }]. → null, or the first broken rule:
  * { index, field: 'metric'|'value'|'ts', message }
@@ -18,10 +24,10 @@ export function findInvalidEvent (events, now, { maxFutureMs, maxAgeDays }) {
   const newest = now + maxFutureMs
   for (let i = 0; i < events.length; i++) {
     const { metric, value, time } = events[i]
-    if (typeof metric !== 'string' || !METRIC_NAME_RE.test(metric)) {
+    if (!isMetricName(metric)) {
       return { index: i, field: 'metric', message: `${JSON.stringify(metric)} is not a metric name (letters, digits, _ . : -; at most 200 characters; starting with a letter or digit)` }
     }
-    if (typeof value !== 'number' || !Number.isFinite(value) || Math.abs(value) > MAX_ABS_VALUE) {
+    if (!isEventValue(value)) {
       return { index: i, field: 'value', message: `must be a finite number with |value| ≤ ${MAX_ABS_VALUE}` }
     }
     if (time > newest) return { index: i, field: 'ts', message: `is more than MAX_FUTURE_MS (${maxFutureMs} ms) ahead of the server's clock` }

@@ -3,7 +3,7 @@
 // statsd daemon sanitises them; what cannot be kept is a problem with a reason
 // (README, "StatsD"). No I/O, no clock: the listeners and the HTTP route
 // decide what a problem costs (a counted drop, or a 400).
-import { MAX_ABS_VALUE, METRIC_NAME_RE } from '../bucket/event-rules.js'
+import { MAX_ABS_VALUE, isEventValue, isMetricName } from '../bucket/event-rules.js'
 
 /** Why a value was not kept (the `reason` label of statbucket_statsd_dropped_total) */
 export const DROP_REASONS = Object.freeze([
@@ -63,7 +63,7 @@ function parseValue (name, packed) {
   if (value === null) return { problem: problem('bad_value', `value "${fields[0]}" is not a finite number`) }
   if (type === 'ms' && value < 0) return { problem: problem('bad_value', `timer value ${fields[0]} is negative`) }
   const scaled = value / rate
-  if (Math.abs(scaled) > MAX_ABS_VALUE || 1 / rate > MAX_ABS_VALUE) return { problem: problem('bad_value', `value ${fields[0]} at rate ${rate} exceeds ${MAX_ABS_VALUE}`) }
+  if (!isEventValue(scaled) || !isEventValue(1 / rate)) return { problem: problem('bad_value', `value ${fields[0]} at rate ${rate} exceeds ${MAX_ABS_VALUE}`) }
   if (type === 'c') return { samples: [{ metric: name, value: scaled }] }
   return { samples: [{ metric: `${name}.count`, value: 1 / rate }, { metric: `${name}.sum`, value: scaled }] }
 }
@@ -92,7 +92,7 @@ export function parseLine (line) {
   for (const packed of values) {
     const result = parseValue(name, packed)
     if (result.problem) { problems.push(result.problem); continue }
-    const bad = result.samples.find(s => !METRIC_NAME_RE.test(s.metric))
+    const bad = result.samples.find(s => !isMetricName(s.metric))
     if (bad) {
       problems.push(problem('invalid_name', `name ${JSON.stringify(bad.metric)} (sanitised from ${JSON.stringify(parts[0])}) is not a metric name: letters, digits, _ . -; at most 200 characters; starting with a letter or digit`))
       continue

@@ -6,7 +6,7 @@
 // (UDP) what does not fit is dropped and counted (README, "StatsD").
 import { createAggregator, ingestEvents } from './aggregator.js'
 import { parseLine } from './line-parser.js'
-import { APPLIED, NOT_APPLIED, REJECTED } from '../writer/write-outcomes.js'
+import { APPLIED, NOT_APPLIED, REJECTED, UNKNOWN } from '../writer/write-outcomes.js'
 
 /** Why values accepted by the parser were lost later (besides the parser's DROP_REASONS) */
 export const PIPELINE_DROP_REASONS = Object.freeze([
@@ -14,8 +14,8 @@ export const PIPELINE_DROP_REASONS = Object.freeze([
   'line_too_long', // TCP: a line longer than the limit without a newline
   'registry_full', // the ingest service refused new metrics (MAX_METRICS)
   'invalid_event', // the ingest service refused an event (a time outside the accepted window)
-  'not_applied', // the database did not take the batch (UDP, or TCP while closing)
-  'unknown' // the database may or may not have applied the batch
+  NOT_APPLIED, // the database did not take the batch (UDP, or TCP while closing)
+  UNKNOWN // the database may or may not have applied the batch
 ])
 
 const RETRY_MS = 1000
@@ -70,7 +70,7 @@ export function createStatsdPipeline ({ ingest, clock, timers, flushIntervalMs, 
       }
       const reason = result.outcome === REJECTED ? result.reason : result.outcome
       log?.warn({ outcome: result.outcome, reason: result.reason, message: result.message, values }, 'StatsD batch dropped')
-      onDrop(PIPELINE_DROP_REASONS.includes(reason) ? reason : 'not_applied', values)
+      onDrop(PIPELINE_DROP_REASONS.includes(reason) ? reason : NOT_APPLIED, values)
       return
     }
   }
