@@ -275,7 +275,7 @@ describe('the README as a manual', () => {
   const text = readFileSync(README, 'utf8')
 
   it('reads in ten minutes: at most 30 KB', () => {
-    expect(Buffer.byteLength(text)).toBeLessThanOrEqual(30 * 1024)
+    expect(Buffer.byteLength(text)).toBeLessThanOrEqual(30_000)
   })
 
   it('opens with a table of contents that reaches every section', () => {
