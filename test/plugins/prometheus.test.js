@@ -13,7 +13,7 @@ const extraHooks = { flushed: 0, answered: 0, preallocated: 0 }
 beforeAll(async () => {
   app = await testApp('prometheus', {
     clock,
-    env: { PREALLOC_PROBABILITY: '1' },
+    env: { PREALLOC_PROBABILITY: '1', PREALLOC_BUSY_MINUTES: '1' }, // one write makes a metric busy: the sweep takes it
     random: () => (preallocate ? 0 : 1),
     observer: {
       flushed: () => extraHooks.flushed++,
@@ -99,7 +99,7 @@ describe('GET /metrics', () => {
       preallocate = false
       await app.preallocator.idle()
       await post({ metric: 'p.swept' })
-      // tomorrow for every metric written today that lacks it: p.swept only
+      // tomorrow for every metric busy today that lacks it: p.swept only
       await app.sweep.runOnce()
     } finally {
       clock.set(NOW)
