@@ -85,7 +85,7 @@ export function readQueries (seed, random) {
     // minute detail is kept 90 days (MINUTE_RETENTION_DAYS): a minute series starts inside it
     { name: 'series-1d-minute', label: 'series, 1 day at minute step (1,440 points), within the minute retention', make: () => { const f = lastDay - Math.floor(random() * 89) * DAY_MS; return { metric: pick(), from: f, to: f + DAY_MS, step: 'minute' } } },
     { name: 'series-30d-hour', label: 'series, 30 days at hour step (720 points)', make: () => { const f = dayIn(lastDay - 29 * DAY_MS); return { metric: pick(), from: f, to: f + 30 * DAY_MS, step: 'hour' } } },
-    { name: 'series-1y-day', label: 'series, 1 year at day step (365 points)', make: () => { const f = dayIn(lastDay - 364 * DAY_MS); return { metric: pick(), from: f, to: f + 365 * DAY_MS, step: 'day' } } },
+    { name: 'series-1y-day', label: 'series, 1 year at day step (365 points; ≤ 13 monthly documents)', make: () => { const f = dayIn(lastDay - 364 * DAY_MS); return { metric: pick(), from: f, to: f + 365 * DAY_MS, step: 'day' } } },
     { name: 'series-30d-day', label: 'series, 30 days at day step, UTC', make: () => { const f = dayIn(lastDay - 29 * DAY_MS); return { metric: pick(), from: f, to: f + 30 * DAY_MS, step: 'day' } } },
     { name: 'series-30d-day-local', label: `series, 30 days at day step, tz=${LOCAL_TZ} (planned ranges)`, make: () => { const f = dayIn(lastDay - 29 * DAY_MS); return { metric: pick(), from: f, to: f + 30 * DAY_MS, step: 'day', tz: LOCAL_TZ } } },
     { name: 'ytd', label: 'ytd, UTC (≤ 12 monthly documents)', make: () => ({ metric: pick(), year: years[Math.floor(random() * years.length)] }) },

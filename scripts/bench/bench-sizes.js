@@ -3,7 +3,6 @@
 // server, so they are the same on any backend.
 import { BSON } from 'mongodb'
 import { hierarchicalLayout } from '../../src/bucket/layouts.js'
-import { monthlyZeroIncrements } from '../../src/bucket/increments.js'
 import { nestIncrements } from './bench-reads.js'
 
 const METRIC = 'app.requests.total' // 18 characters
@@ -24,7 +23,9 @@ export function documentSizes ({ metrics = 10_000, minuteDays = 90, value = 7 } 
   const daily = documentOf(`${METRIC}/20261121`, day, hierarchicalLayout.zeroIncrements(), value)
   const downsampled = { ...daily, detail: 'quarterHour' }
   delete downsampled.minute
-  const monthly = documentOf(`${METRIC}/202611`, Date.UTC(2026, 10, 1), monthlyZeroIncrements(Date.UTC(2026, 10, 1)), value)
+  // a month with every day written (a day's field exists once its daily document does)
+  const monthDays = Object.fromEntries([['monthly', 0], ...Array.from({ length: 30 }, (_, i) => [`daily.${i + 1}`, 0])])
+  const monthly = documentOf(`${METRIC}/202611`, Date.UTC(2026, 10, 1), monthDays, value)
   const dailyBytes = BSON.calculateObjectSize(daily)
   const downsampledBytes = BSON.calculateObjectSize(downsampled)
   const monthlyBytes = BSON.calculateObjectSize(monthly)

@@ -139,8 +139,8 @@ export async function benchStorage (db, { metrics: metricCount, days = 31, perDa
       return assembleSeries({ step: 'minute', start: from, end: to, docs, layout: hierarchicalLayout }).values.reduce((s, v) => s + (v ?? 0), 0)
     },
     dailySums: async (metric, from, to) => {
-      const { docs } = await reader.seriesDocs(metric, 'day', from, to)
-      return assembleSeries({ step: 'day', start: from, end: to, docs, layout: hierarchicalLayout }).values.map(v => v ?? 0)
+      const { docs, monthlyDocs } = await reader.seriesDocs(metric, 'day', from, to)
+      return assembleSeries({ step: 'day', start: from, end: to, docs, monthlyDocs, layout: hierarchicalLayout }).values.map(v => v ?? 0)
     }
   })
 

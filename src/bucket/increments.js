@@ -1,5 +1,5 @@
 // What one event adds, and what a request adds: pure maps of $inc fields.
-import { HOUR_MS, MINUTE_MS, bucketId, daysInMonth, describeDay, startOfDay, utcParts } from './time.js'
+import { HOUR_MS, MINUTE_MS, bucketId, describeDay, startOfDay, utcParts } from './time.js'
 
 /**
  * The `detail` of a daily document whose minute tier does not hold every
@@ -46,12 +46,24 @@ export function eventIncrements ({ metric, value, time }, layout, { keepsMinutes
   }
 }
 
-/** $inc map of a zero-filled monthly document for the month starting at monthStart */
-export function monthlyZeroIncrements (monthStart) {
-  const { year, month } = utcParts(monthStart)
-  const inc = { monthly: 0 }
-  for (let d = 1; d <= daysInMonth(year, month); d++) inc[`daily.${d}`] = 0
-  return inc
+/**
+ * $inc map of a preallocated monthly document: its total only. A day field
+ * `daily.D` exists exactly when that day has (or had, before daily retention
+ * deleted it) a daily document, so preallocation writes no day field for a
+ * day it does not preallocate (docs/decisions.md, "A monthly day exists
+ * exactly when its daily document does").
+ */
+export function monthlyZeroIncrements () {
+  return { monthly: 0 }
+}
+
+/**
+ * $inc map of the monthly document when the day starting at dayStart is
+ * preallocated: the day's field (and the total, so the upsert creates a
+ * whole document) by 0, as the day's first write would create it.
+ */
+export function monthDayZeroIncrements (dayStart) {
+  return { monthly: 0, [`daily.${utcParts(dayStart).day}`]: 0 }
 }
 
 function documentIn (docs, id, metric, date) {

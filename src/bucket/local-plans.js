@@ -22,16 +22,16 @@ export function planLocalSeries (metric, zone, from, to, step, { maxPoints, hori
   const boundaries = localBoundaries(zone, from, to, step, maxPoints)
   if (boundaries === null) return null
   const timestamps = boundaries.slice(0, -1)
-  // day points: whole UTC days from their daily documents, so a day is null exactly where a UTC day series says so
-  const plan = planRanges(metric, rangesOf(boundaries), horizons, layout, { daysFromDaily: step === 'day' })
+  // whole UTC days from monthly.daily.D, as a UTC day series reads them (null and 0 alike, with strictDays)
+  const plan = planRanges(metric, rangesOf(boundaries), horizons, layout)
   return { start: boundaries[0], end: boundaries.at(-1), timestamps, plan, step }
 }
 
 /**
  * The values of a planned local series from the documents read, null and 0
- * as a UTC series of the same step answers them: a day past the daily
- * retention is null unless its month recorded it; a month whose document
- * exists is 0 at least.
+ * as a UTC series of the same step answers them: a whole UTC day counts
+ * only where its month holds `daily.D` (it had a daily document); a month
+ * whose document exists is 0 at least.
  */
 export function localSeriesValues ({ plan, step }, docs) {
   return evaluatePlan(plan, docs, { strictDays: step === 'day' }).map(point => point.value)

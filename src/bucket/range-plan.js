@@ -44,13 +44,9 @@ const HOUR_PATHS = Array.from({ length: 24 }, (_, h) => Object.freeze(['hourly',
 const QUARTER_PATHS = Array.from({ length: 96 }, (_, i) => Object.freeze(['quarterHourly', String(Math.floor(i / 4)), String(i % 4)]))
 const MONTH_PATH = Object.freeze(['monthly'])
 const DAY_PATHS = Array.from({ length: 32 }, (_, d) => Object.freeze(['daily', String(d)]))
-const DAY_TOTAL_PATH = Object.freeze(['daily'])
 
-/**
- * The pieces of [from, to): [{ collection, id, date, path: [field, …] }]; each UTC day described once.
- * daysFromDaily: whole days the daily documents still hold come from them (as a day series reads them)
- */
-function piecesOf (metric, from, to, { layout, daysFromDaily, dailyFrom }) {
+/** The pieces of [from, to): [{ collection, id, date, path: [field, …] }]; each UTC day described once. */
+function piecesOf (metric, from, to, { layout }) {
   const pieces = []
   let c = from
   while (c < to) {
@@ -63,9 +59,6 @@ function piecesOf (metric, from, to, { layout, daysFromDaily, dailyFrom }) {
       if (c === day.monthStart && nextMonth <= to) {
         pieces.push({ collection: 'monthly', id: monthly, date: day.monthStart, path: MONTH_PATH })
         c = nextMonth
-      } else if (daysFromDaily && (dailyFrom == null || dayStart >= dailyFrom)) {
-        pieces.push({ collection: 'daily', id: bucketId(metric, day.dayKey), date: dayStart, path: DAY_TOTAL_PATH })
-        c = dayEnd
       } else {
         pieces.push({ collection: 'monthly', id: monthly, date: day.monthStart, path: DAY_PATHS[day.dayOfMonth] })
         c = dayEnd
@@ -98,19 +91,19 @@ function piecesOf (metric, from, to, { layout, daysFromDaily, dailyFrom }) {
 /**
  * ranges: [{ from, to }] (epoch ms, from < to); horizons: { minuteFrom,
  * dailyFrom } (the first UTC day with minute detail / with a daily document;
- * null = forever); layout: the daily documents' minute layout (layouts.js);
- * options.daysFromDaily: whole days inside the daily retention from the daily
- * documents instead of monthly.daily.D (more documents, but a day is held
- * exactly when its daily document exists, as in a day series). Throws RangeRefusal (param 'from' or 'to') for an edge finer than the
- * detail kept there.
+ * null = forever); layout: the daily documents' minute layout (layouts.js).
+ * Whole days come from `monthly.daily.D`, which exists exactly when the day
+ * has (or had) a daily document, so a range of whole days reads one monthly
+ * document per month. Throws RangeRefusal (param 'from' or 'to') for an edge
+ * finer than the detail kept there.
  * → { reads: { daily: { ids, projection }, monthly: { ids, projection } }, ranges: [pieces] }
  */
-export function planRanges (metric, ranges, horizons = {}, layout = hierarchicalLayout, { daysFromDaily = false } = {}) {
+export function planRanges (metric, ranges, horizons = {}, layout = hierarchicalLayout) {
   const reads = { daily: { ids: new Set(), projection: {} }, monthly: { ids: new Set(), projection: {} } }
   const planned = ranges.map(({ from, to }) => {
     checkEdge(from, 'from', horizons)
     checkEdge(to, 'to', horizons)
-    const pieces = piecesOf(metric, from, to, { layout, daysFromDaily, dailyFrom: horizons.dailyFrom })
+    const pieces = piecesOf(metric, from, to, { layout })
     for (const p of pieces) {
       reads[p.collection].ids.add(p.id)
       reads[p.collection].projection[p.path[0]] = 1
@@ -131,8 +124,8 @@ export function planRanges (metric, ranges, horizons = {}, layout = hierarchical
  * monthly: [docs] }): the sum of its pieces, null where no document holds
  * any of them; `documents` counts the distinct documents it used. A monthly
  * document holds each of its days (0 where never written, as a year to date
- * counts them); with options.strictDays only the days written (`daily.D`
- * present), as a day series reads days past the daily retention.
+ * counts them); with options.strictDays only the days with a daily
+ * document (`daily.D` present), as a day series reads them.
  * → [{ value, documents }]
  */
 export function evaluatePlan (plan, docs, { strictDays = false } = {}) {

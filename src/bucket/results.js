@@ -10,22 +10,20 @@ export function seriesWindow (from, to, step) {
 
 /**
  * Which documents a series reads: per collection, id bounds (inclusive) and
- * a projection. Day points before `dailyFrom` (daily documents deleted) come
- * from the monthly documents' `daily.D`.
+ * a projection. Day points come from the monthly documents' `daily.D` (one
+ * document per month, ≤ 13 for a year): the field exists exactly when the
+ * day has (or had, before daily retention) a daily document, so it answers
+ * null and 0 as the daily documents would (docs/decisions.md).
  * → { daily: { first, last, projection } | null, monthly: { first, last, projection } | null }
  */
-export function seriesReadPlan (step, start, end, { dailyFrom = null } = {}) {
+export function seriesReadPlan (step, start, end) {
   if (step === 'month') {
     return { daily: null, monthly: { first: start, last: addMonths(end, -1), projection: { monthly: 1 } } }
   }
-  if (step === 'day' && dailyFrom !== null && start < dailyFrom) {
-    const split = Math.min(end, dailyFrom)
-    return {
-      monthly: { first: startOfMonth(start), last: startOfMonth(split - 1), projection: { daily: 1 } },
-      daily: split < end ? { first: split, last: startOfDay(end - 1), projection: { daily: 1 } } : null
-    }
+  if (step === 'day') {
+    return { daily: null, monthly: { first: startOfMonth(start), last: startOfMonth(end - 1), projection: { daily: 1 } } }
   }
-  const field = { minute: 'minute', 'quarter-hour': 'quarterHourly', hour: 'hourly', day: 'daily' }[step]
+  const field = { minute: 'minute', 'quarter-hour': 'quarterHourly', hour: 'hourly' }[step]
   return { monthly: null, daily: { first: startOfDay(start), last: startOfDay(end - 1), projection: { [field]: 1 } } }
 }
 
@@ -52,13 +50,13 @@ function byDate (docs) {
 }
 
 /**
- * timestamps/values for [start, end) at step from the documents read
- * (daily documents, and for day points past the daily horizon monthly ones).
- * A point is null where no document holds its time (no day or month
- * document; for a day read from a monthly document, no `daily.D` there), and
- * 0 where one exists and the slot is zero or absent.
+ * timestamps/values for [start, end) at step from the documents read (daily
+ * documents; monthly ones for day and month points). A point is null where
+ * no document holds its time (no day or month document; for a day, no
+ * `daily.D` in its month), and 0 where one exists and the slot is zero or
+ * absent.
  */
-export function assembleSeries ({ step, start, end, docs, monthlyDocs = [], dailyFrom = null, layout }) {
+export function assembleSeries ({ step, start, end, docs, monthlyDocs = [], layout }) {
   const docsByDate = byDate(docs)
   const monthsByDate = byDate(monthlyDocs)
   const timestamps = []
@@ -72,14 +70,17 @@ export function assembleSeries ({ step, start, end, docs, monthlyDocs = [], dail
       values.push(doc ? (doc.monthly ?? 0) : null)
       continue
     }
+    if (step === 'day') {
+      values.push(dayFromMonthly(monthsByDate, t))
+      continue
+    }
     const day = startOfDay(t)
     const doc = docsByDate.get(day)
     if (!doc) {
-      values.push(step === 'day' && dailyFrom !== null && t < dailyFrom ? dayFromMonthly(monthsByDate, t) : null)
+      values.push(null)
       continue
     }
-    if (step === 'day') values.push(doc.daily ?? 0)
-    else if (step === 'hour') values.push(doc.hourly?.[(t - day) / HOUR_MS] ?? 0)
+    if (step === 'hour') values.push(doc.hourly?.[(t - day) / HOUR_MS] ?? 0)
     else if (step === 'quarter-hour') {
       const i = (t - day) / QUARTER_HOUR_MS
       values.push(doc.quarterHourly?.[Math.floor(i / 4)]?.[i % 4] ?? 0)

@@ -10,7 +10,7 @@
 // (a flush's deadline), then the difference is `$inc`ed into the monthly
 // document conditioned on the value it was computed from.
 import { setTimeout as sleepFor } from 'node:timers/promises'
-import { compareDay, monthlyDayRepair, verifyDaily, verifyMonthlyTotal } from './consistency.js'
+import { compareDay, monthlyDayRepair, monthlyDayUnset, verifyDaily, verifyMonthlyTotal } from './consistency.js'
 import { DAY_MS, addMonths, dayId, parseBucketId } from '../bucket/time.js'
 import { QUARTER_HOUR_DETAIL } from '../bucket/increments.js'
 
@@ -200,6 +200,18 @@ async function settle ({ daily, monthly }, pending, { repair, writeTimeoutMs, se
         continue
       }
       if (!repair || mismatch.difference === null) { report(mismatch.violation, repair ? 'not repairable' : 'found'); continue }
+      if (mismatch.unset) {
+        // a day field with no daily document (seen absent just now): unset, conditioned on its value; a daily
+        // document that appeared meanwhile (a flush) gets its field back by $inc 0, which moves no count
+        const unset = monthlyDayUnset(now)
+        const { matchedCount } = await monthly.updateOne(unset.filter, unset.update)
+        if (matchedCount === 1 && await daily.countDocuments({ _id: p.dailyId }, { limit: 1 }) > 0) {
+          await monthly.updateOne({ _id: p.monthlyId }, { $inc: { [`daily.${p.day}`]: 0 } })
+        }
+        if (matchedCount === 1) report(mismatch.violation, 'repaired')
+        else still.push({ ...now, since: clock.now() })
+        continue
+      }
       const fix = monthlyDayRepair({ ...now, difference: mismatch.difference })
       let matched = 0
       try {

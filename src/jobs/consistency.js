@@ -2,7 +2,8 @@
 // documents: every coarser tier of a daily document equals the sum of the
 // finest tier it keeps (minute, else quarterHourly once downsampled), a
 // monthly document's total equals the sum of its days, and a day of a
-// monthly document equals its daily document's total. Each finding is a
+// monthly document exists exactly when its daily document does and equals
+// its total. Each finding is a
 // violation { id, field, expected, found } plus the repair: an `$inc` of the
 // difference, conditioned on the exact values it was computed from, so a
 // concurrent increment (which moves every tier of a document at once) makes
@@ -144,15 +145,27 @@ export function verifyMonthlyTotal (doc) {
 /**
  * One day of a month across documents: `monthly.daily.D` against the daily
  * document's `daily` (the finer, hence the truth). dailyTotal null = no daily
- * document. → null when they agree, else { violation, difference, monthlyFound }.
+ * document. `daily.D` exists exactly when the day has a daily document
+ * (docs/decisions.md): a daily document without it is a violation even at 0,
+ * and so is a `daily.D` without a daily document (`unset`: the legacy
+ * zero-fill when 0, else a flush whose daily write did not apply).
+ * → null when they agree, else { violation, difference, monthlyFound, unset }.
  */
 export function compareDay ({ monthlyId, day, dailyId, dailyTotal, monthlyValue }) {
-  const expected = dailyTotal ?? 0
+  const field = `daily.${day}`
   const found = num(monthlyValue)
+  if (dailyTotal === null) {
+    if (monthlyValue === undefined) return null
+    return {
+      violation: { id: monthlyId, field, expected: 'missing', found: monthlyValue, against: dailyId, note: 'no daily document that day' },
+      difference: found === null ? null : -found,
+      unset: true
+    }
+  }
+  const expected = dailyTotal
   if (found !== null && sameTotal(expected, found)) return null
-  if (found === null && monthlyValue === undefined && expected === 0) return null
   return {
-    violation: { id: monthlyId, field: `daily.${day}`, expected, found: monthlyValue === undefined ? 'missing' : monthlyValue, against: dailyId },
+    violation: { id: monthlyId, field, expected, found: monthlyValue === undefined ? 'missing' : monthlyValue, against: dailyId },
     difference: monthlyValue === undefined ? expected : found === null ? null : expected - found
   }
 }
@@ -163,4 +176,16 @@ export function monthlyDayRepair ({ monthlyId, day, metric, monthStart, monthlyV
     filter: { _id: monthlyId, [`daily.${day}`]: monthlyValue === undefined ? { $exists: false } : monthlyValue },
     update: { $inc: { [`daily.${day}`]: difference, monthly: difference }, $setOnInsert: { metric, date: new Date(monthStart) } }
   }
+}
+
+/**
+ * The repair of a day field with no daily document: `$unset` it, conditioned
+ * on the value seen (and the month's total moved by as much: a 0, the legacy
+ * zero-fill, moves no count). The caller checks the daily document is still
+ * absent before, and after it restores the field by `$inc` 0 if one appeared.
+ */
+export function monthlyDayUnset ({ monthlyId, day, monthlyValue }) {
+  const update = { $unset: { [`daily.${day}`]: '' } }
+  if (monthlyValue !== 0) update.$inc = { monthly: -monthlyValue }
+  return { filter: { _id: monthlyId, [`daily.${day}`]: monthlyValue }, update }
 }

@@ -1,17 +1,19 @@
 // The preallocation sweep (docs/architecture.md, "Preallocation"): create
-// tomorrow's zero-filled document for every metric marked busy today
+// tomorrow's zero-filled document, and its day field in the month's document,
+// for every metric marked busy today
 // (`busyDay`, set by the writer: docs/decisions.md, "The sweep preallocates
 // busy metrics only") that lacks it, read through the `busyDay` index in
 // pages of BATCH by name, at most `rate` documents per second, never two runs
-// at once. Its cost grows with today's busy metrics, not with the registry.
+// at once (a day whose month lacks its field is done again). Its cost grows with today's busy metrics, not with the registry.
 // Its plugin schedules it (preallocation-plugin.js).
 import { setTimeout as sleep } from 'node:timers/promises'
-import { DAY_MS, dayId, startOfDay } from '../bucket/time.js'
+import { DAY_MS, dayId, monthId, startOfDay, utcParts } from '../bucket/time.js'
 import { stoppableJob } from './single-flight.js'
 
 const BATCH = 500
 
-export function createPreallocSweep ({ metrics, daily, preallocator, clock, rate, logger }) {
+/** monthly: optional; without it a day whose daily document exists counts as done */
+export function createPreallocSweep ({ metrics, daily, monthly, preallocator, clock, rate, logger }) {
   async function sweep ({ signal, stopped }) {
     const today = startOfDay(clock.now())
     const tomorrow = today + DAY_MS
@@ -28,14 +30,19 @@ export function createPreallocSweep ({ metrics, daily, preallocator, clock, rate
       after = batch.at(-1)
       const ids = batch.map(name => dayId(name, tomorrow))
       const existing = new Set((await daily.find({ _id: { $in: ids } }, { projection: { _id: 1 } }).toArray()).map(d => d._id))
+      // a day whose month lacks its field (a preallocation cut between its two upserts) is done again
+      const dayField = `daily.${utcParts(tomorrow).day}`
+      const withDay = monthly
+        ? new Set((await monthly.find({ _id: { $in: batch.map(name => monthId(name, tomorrow)) }, [dayField]: { $exists: true } }, { projection: { _id: 1 } }).toArray()).map(m => m._id))
+        : null
       checked += batch.length
       for (const name of batch) {
         if (stopped()) break
-        if (existing.has(dayId(name, tomorrow))) continue
+        if (existing.has(dayId(name, tomorrow)) && (!withDay || withDay.has(monthId(name, tomorrow)))) continue
         const began = performance.now()
         const documents = await preallocator.preallocateDay(name, tomorrow, 'sweep')
         created++
-        // PREALLOC_SWEEP_RATE counts documents: a month's first day writes two
+        // PREALLOC_SWEEP_RATE counts documents: a day writes two (its daily document, its month's day)
         const wait = spacingMs * documents - (performance.now() - began)
         if (wait > 0) await sleep(wait, undefined, { signal }).catch(() => {})
       }

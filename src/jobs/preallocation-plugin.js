@@ -17,6 +17,7 @@ async function preallocation (app, { random, sweepSchedule = true } = {}) {
   const sweep = createPreallocSweep({
     metrics: collections.metrics,
     daily: collections.daily,
+    monthly: collections.monthly,
     preallocator,
     clock,
     rate: config.preallocSweepRate,

@@ -1,10 +1,12 @@
 // Probabilistic preallocation (docs/architecture.md, "Preallocation"): for an event, with probability p,
-// make sure the day after the event's day exists zero-filled (and the next
-// month's document when that day starts a month), off the request path.
+// make sure the day after the event's day exists zero-filled, and its day
+// field `daily.D` in the month's document (creating that document when the
+// day starts a month), off the request path: `monthly.daily.D` exists exactly
+// when the day has a daily document (docs/decisions.md).
 // Only the tiers ingest will write: a day past the metric's minute horizon
 // gets no minutes and says so (`detail`), as ingest's own writes there do.
-import { QUARTER_HOUR_DETAIL, monthlyZeroIncrements } from '../bucket/increments.js'
-import { DAY_MS, dayId, monthId, startOfDay, utcParts } from '../bucket/time.js'
+import { QUARTER_HOUR_DETAIL, monthDayZeroIncrements } from '../bucket/increments.js'
+import { DAY_MS, dayId, monthId, startOfDay, startOfMonth } from '../bucket/time.js'
 import { incrementUpdate } from '../writer/write-operations.js'
 
 const MAX_RETRIES = 2
@@ -45,7 +47,13 @@ export function createPreallocator (collections, options) {
     }
   }
 
-  /** Ensures the zero-filled day document (and month document on the 1st); → documents written (1 or 2). */
+  /**
+   * Ensures the zero-filled day document, then its day field in the month's
+   * document (created with the day's field only when missing): two upserts,
+   * → documents written (2). Daily first, as a flush writes them: a failure
+   * between leaves a day without `daily.D`, which a later preallocation, the
+   * day's first write or `npm run check -- --repair` completes.
+   */
   async function preallocateDay (metric, dayStart, kind = 'probabilistic') {
     const { minuteFrom } = horizons(metric, clock.now())
     if (minuteFrom === null || dayStart >= minuteFrom) {
@@ -54,8 +62,7 @@ export function createPreallocator (collections, options) {
       await upsertZeroFilled(collections.daily, dayId(metric, dayStart), metric, dayStart, dayZeroWithoutMinutes, QUARTER_HOUR_DETAIL)
     }
     telemetry?.publish('preallocated', { kind, collection: 'daily' })
-    if (utcParts(dayStart).day !== 1) return 1
-    await upsertZeroFilled(collections.monthly, monthId(metric, dayStart), metric, dayStart, monthlyZeroIncrements(dayStart))
+    await upsertZeroFilled(collections.monthly, monthId(metric, dayStart), metric, startOfMonth(dayStart), monthDayZeroIncrements(dayStart))
     telemetry?.publish('preallocated', { kind, collection: 'monthly' })
     return 2
   }

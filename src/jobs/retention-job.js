@@ -16,7 +16,7 @@
 // (docs/decisions.md, "Retention reaches back").
 import { setTimeout as sleepFor } from 'node:timers/promises'
 import { dayIdRange, downsampleScanFrom, retentionBounds } from '../bucket/retention-plan.js'
-import { monthId, parseBucketId, utcParts } from '../bucket/time.js'
+import { monthId, parseBucketId, startOfMonth, utcParts } from '../bucket/time.js'
 import { stoppableJob } from './single-flight.js'
 
 export const PROGRESS_ID = 'retention.progress'
@@ -104,18 +104,22 @@ export function createRetentionJob ({ collections, horizonsFor, rulesFingerprint
     }
     if (bounds.deleteBefore != null) {
       return eachBatch(metric, dayIdRange(metric, null, bounds.deleteBefore), {}, async (ids, docs) => {
-        const { deletable, kept } = await confirmedInMonthly(docs)
+        const { deletable, unrecorded, kept } = await confirmedInMonthly(docs)
         if (kept.length > 0) {
           counts.kept += kept.length
           logger.warn({ ids: kept }, 'retention keeps daily documents whose day total the monthly document does not hold: run `npm run check -- --repair`')
         }
+        // a day of 0 its month never recorded (data from before the rule): record it ($inc by 0 changes no
+        // count), so the month still says the day had a document once it is deleted
+        if (unrecorded.length > 0) await recordDays(metric, unrecorded)
+        deletable.push(...unrecorded.map(({ doc }) => doc))
         if (deletable.length === 0) return 0
         const { deletedCount } = await daily.bulkWrite(
           deletable.map(doc => ({ deleteOne: { filter: { _id: doc._id, daily: doc.daily } } })),
           { ordered: false }
         )
         counts.deleted += deletedCount
-        return deletedCount
+        return deletedCount + new Set(unrecorded.map(u => u.month.id)).size // RETENTION_RATE counts the months written too
       }, counts, pacing)
     }
     return 'done'
@@ -153,23 +157,52 @@ export function createRetentionJob ({ collections, horizonsFor, rulesFingerprint
     return control.stopped() ? 'stopped' : 'done'
   }
 
-  /** Splits daily documents into those whose total `monthly.daily.D` holds, and the rest. */
+  /**
+   * Splits daily documents into those whose total `monthly.daily.D` holds
+   * (present and equal: the field exists exactly when the day has a daily
+   * document), days of 0 whose month lacks the field (unrecorded: their
+   * field is written before the delete), and the rest (kept).
+   */
   async function confirmedInMonthly (docs) {
     const monthOf = new Map(docs.map(doc => {
       const { metric, date } = parseBucketId(doc._id)
-      return [doc._id, { id: monthId(metric, date), day: utcParts(date).day }]
+      return [doc._id, { id: monthId(metric, date), day: utcParts(date).day, start: startOfMonth(date) }]
     }))
     const ids = [...new Set([...monthOf.values()].map(m => m.id))]
     const months = new Map((await monthly.find({ _id: { $in: ids } }, { projection: { daily: 1 } }).toArray()).map(m => [m._id, m]))
     const deletable = []
+    const unrecorded = []
     const kept = []
     for (const doc of docs) {
-      const { id, day } = monthOf.get(doc._id)
-      const held = months.get(id)?.daily?.[day] ?? 0
-      if (held === (doc.daily ?? 0)) deletable.push(doc)
+      const month = monthOf.get(doc._id)
+      const held = months.get(month.id)?.daily?.[month.day]
+      if (held !== undefined && held === (doc.daily ?? 0)) deletable.push(doc)
+      else if (held === undefined && (doc.daily ?? 0) === 0) unrecorded.push({ doc, month })
       else kept.push(doc._id)
     }
-    return { deletable, kept }
+    return { deletable, unrecorded, kept }
+  }
+
+  /** Writes `daily.D` by 0 into each month of `unrecorded` ({ month: { id, day, start } }): one upsert per month */
+  async function recordDays (metric, unrecorded) {
+    const byMonth = new Map()
+    for (const { month } of unrecorded) {
+      const entry = byMonth.get(month.id) ?? { start: month.start, inc: { monthly: 0 } }
+      entry.inc[`daily.${month.day}`] = 0
+      byMonth.set(month.id, entry)
+    }
+    for (const [id, { start, inc }] of byMonth) {
+      const update = { $inc: inc, $setOnInsert: { metric, date: new Date(start) } }
+      for (let attempt = 0; ; attempt++) {
+        try {
+          await monthly.updateOne({ _id: id }, update, { upsert: true })
+          break
+        } catch (err) {
+          // a concurrent upsert of the same new month: it exists now, $inc into it
+          if (err?.code !== 11000 || attempt >= 2) throw err
+        }
+      }
+    }
   }
 
   /** One pass; a call while one runs here waits for it instead of starting another. */

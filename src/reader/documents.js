@@ -31,12 +31,12 @@ export function createDocumentReader ({ collections, layout = hierarchicalLayout
 
   return {
     /**
-     * The documents a series at `step` over [start, end) reads.
-     * horizons: { dailyFrom } (day points before it come from monthly documents)
-     * → { docs (daily, or monthly for step month), monthlyDocs (day points past the daily horizon) }
+     * The documents a series at `step` over [start, end) reads: daily ones,
+     * or monthly ones for day and month points (≤ 13 for a year of days).
+     * → { docs (daily, or monthly for step month), monthlyDocs (day points) }
      */
-    async seriesDocs (metric, step, start, end, { dailyFrom = null } = {}) {
-      const plan = seriesReadPlan(step, start, end, { dailyFrom })
+    async seriesDocs (metric, step, start, end) {
+      const plan = seriesReadPlan(step, start, end)
       if (step === 'month') return { docs: await byIds(collections.monthly, true, metric, plan.monthly), monthlyDocs: [] }
       const [docs, monthlyDocs] = await Promise.all([
         plan.daily ? byIds(collections.daily, false, metric, plan.daily) : [],

@@ -42,8 +42,8 @@ export function createReader ({ collections, layout, registry, horizonsOf, maxPo
         const values = localSeriesValues(planned, await documents.planDocs(planned.plan))
         return { step: planned.step, from: start, to: end, timestamps: planned.timestamps, values }
       }
-      const { docs, monthlyDocs } = await documents.seriesDocs(metric, planned.step, start, end, horizons)
-      return { step: planned.step, from: start, to: end, ...assembleSeries({ step: planned.step, start, end, docs, monthlyDocs, dailyFrom: horizons.dailyFrom, layout }) }
+      const { docs, monthlyDocs } = await documents.seriesDocs(metric, planned.step, start, end)
+      return { step: planned.step, from: start, to: end, ...assembleSeries({ step: planned.step, start, end, docs, monthlyDocs, layout }) }
     },
 
     /** The exact sum over [from, to) from the fewest documents → { total, documents } */

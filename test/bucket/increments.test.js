@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { buildWriteUnit, eventIncrements, mergeWriteUnits, monthlyZeroIncrements } from '../../src/bucket/increments.js'
+import { buildWriteUnit, eventIncrements, mergeWriteUnits, monthDayZeroIncrements, monthlyZeroIncrements } from '../../src/bucket/increments.js'
 import { flatLayout, hierarchicalLayout } from '../../src/bucket/layouts.js'
 
 describe('eventIncrements', () => {
@@ -29,13 +29,11 @@ describe('zero documents', () => {
     }
   })
 
-  it('has 28 to 31 daily keys per month', () => {
-    const days = t => Object.keys(monthlyZeroIncrements(t)).filter(k => k.startsWith('daily.')).length
-    expect(days(Date.UTC(2026, 1, 1))).toBe(28)
-    expect(days(Date.UTC(2024, 1, 1))).toBe(29)
-    expect(days(Date.UTC(2026, 3, 1))).toBe(30)
-    expect(days(Date.UTC(2026, 11, 1))).toBe(31)
-    expect(monthlyZeroIncrements(Date.UTC(2026, 11, 1))).toHaveProperty('monthly', 0)
+  it('a preallocated month holds its total only; a preallocated day adds its own day field', () => {
+    expect(monthlyZeroIncrements()).toEqual({ monthly: 0 })
+    expect(monthDayZeroIncrements(Date.UTC(2026, 1, 28))).toEqual({ monthly: 0, 'daily.28': 0 })
+    expect(monthDayZeroIncrements(Date.UTC(2024, 1, 29))).toEqual({ monthly: 0, 'daily.29': 0 })
+    expect(monthDayZeroIncrements(Date.UTC(2026, 11, 1))).toEqual({ monthly: 0, 'daily.1': 0 })
   })
 
   it('minutesOfDay reads back every minute a zero document holds', () => {

@@ -7,7 +7,7 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { timeZone } from '../../src/bucket/time-zone.js'
 import { localYearStart } from '../../src/bucket/local-time.js'
-import { planLocalSeries, planLocalYtd } from '../../src/bucket/local-plans.js'
+import { localSeriesValues, planLocalSeries, planLocalYtd } from '../../src/bucket/local-plans.js'
 import { RangeRefusal, evaluatePlan } from '../../src/bucket/range-plan.js'
 import { hierarchicalLayout } from '../../src/bucket/layouts.js'
 import { documentsOf } from '../helpers/documents.js'
@@ -41,7 +41,8 @@ describe('local points are the sums of the events between their local boundaries
         const all = oracle[tz][step]
         const expected = all.filter(b => b >= all.filter(x => x <= from).at(-1) && b <= all.find(x => x >= to))
         expect(planned.timestamps).toEqual(expected.slice(0, -1))
-        evaluatePlan(planned.plan, docs).forEach(({ value }, i) => {
+        // the values as the reader answers them (whole UTC days of a day point only where their month holds the day)
+        localSeriesValues(planned, docs).forEach((value, i) => {
           const [a, b] = [expected[i], expected[i + 1]]
           // null where no document holds the point's time: nothing written on any UTC day it touches
           const held = events.some(e => e.time >= Math.floor(a / DAY) * DAY && e.time < Math.ceil(b / DAY) * DAY)
@@ -67,6 +68,30 @@ describe('local points are the sums of the events between their local boundaries
   it('refuses a zone whose offset is not whole minutes (Monrovia kept -00:44:30 until 1972): its edges fall inside minutes', () => {
     const start = Date.UTC(1970, 5, 1)
     expect(() => planLocalSeries('m', timeZone('Africa/Monrovia'), start, start + DAY, 'day', opts)).toThrow(RangeRefusal)
+  })
+})
+
+describe('documents a local day series reads', () => {
+  it('whole UTC days from their month (a year at UTC+0: 13 monthly documents, no daily one); only days cut by the zone from daily documents', () => {
+    const year = [Date.UTC(2025, 10, 21), Date.UTC(2026, 10, 21)]
+    const abidjan = planLocalSeries('m', timeZone('Africa/Abidjan'), ...year, 'day', opts)
+    expect(abidjan.timestamps).toHaveLength(365)
+    expect(abidjan.plan.reads).toMatchObject({ monthly: { ids: expect.any(Array), projection: { daily: 1 } }, daily: { ids: [] } })
+    expect(abidjan.plan.reads.monthly.ids).toHaveLength(13)
+    // London: its winter days are whole UTC days (monthly documents); a summer day (UTC+1) is two UTC days' hours
+    const london = planLocalSeries('m', timeZone('Europe/London'), ...year, 'day', opts)
+    expect(london.plan.reads.monthly.ids).toEqual(['m/202511', 'm/202512', 'm/202601', 'm/202602', 'm/202603', 'm/202610', 'm/202611'])
+    const summer = london.plan.reads.daily.ids.filter(id => id >= 'm/20260329' && id <= 'm/20261025')
+    expect(london.plan.reads.daily.ids).toHaveLength(summer.length)
+    // a local month of days: 1 monthly document and the 2 days cut by the zone
+    const march = planLocalSeries('m', timeZone('Europe/London'), Date.UTC(2026, 2, 1), Date.UTC(2026, 2, 29), 'day', opts)
+    expect(march.plan.reads.monthly.ids).toEqual(['m/202603'])
+    expect(march.plan.reads.daily.ids).toEqual([])
+  })
+
+  it('null and 0 as a UTC day series: a whole day counts where its month holds daily.D, even 0', () => {
+    const planned = planLocalSeries('m', timeZone('Africa/Abidjan'), Date.UTC(2026, 2, 1), Date.UTC(2026, 2, 4), 'day', opts)
+    expect(localSeriesValues(planned, { daily: [], monthly: [{ _id: 'm/202603', monthly: 4, daily: { 1: 4, 3: 0 } }] })).toEqual([4, null, 0])
   })
 })
 

@@ -14,8 +14,9 @@ describe('assembleSeries', () => {
     const { timestamps, values } = assembleSeries({ step: 'minute', start, end: start + 4 * 60_000, docs, layout })
     expect(timestamps).toEqual([0, 1, 2, 3].map(i => start + i * 60_000))
     expect(values).toEqual([0, 4, 2, 0])
-    const days = assembleSeries({ step: 'day', start: day - 86400_000, end: day + 2 * 86400_000, docs, layout })
-    expect(days.values).toEqual([null, 6, null])
+    // day points from the month's daily.D: present (even 0) exactly when the day has a daily document
+    const days = assembleSeries({ step: 'day', start: day - 86400_000, end: day + 3 * 86400_000, docs: [], monthlyDocs: [{ _id: 'm/202611', daily: { 20: 6, 22: 0 } }], layout })
+    expect(days.values).toEqual([null, 6, null, 0])
   })
 
   it('reads hours and months', () => {
@@ -62,29 +63,29 @@ describe('windows and plans', () => {
     const end = Date.UTC(2026, 0, 3)
     expect(seriesReadPlan('hour', start, end)).toEqual({ monthly: null, daily: { first: Date.UTC(2026, 0, 1), last: Date.UTC(2026, 0, 2), projection: { hourly: 1 } } })
     expect(seriesReadPlan('quarter-hour', start, end).daily.projection).toEqual({ quarterHourly: 1 })
-    expect(seriesReadPlan('day', start, end).daily.projection).toEqual({ daily: 1 })
+    expect(seriesReadPlan('day', start, end)).toEqual({ daily: null, monthly: { first: Date.UTC(2026, 0, 1), last: Date.UTC(2026, 0, 1), projection: { daily: 1 } } })
     expect(seriesReadPlan('minute', start, end).daily.projection).toEqual({ minute: 1 })
     expect(seriesReadPlan('month', Date.UTC(2026, 0, 1), Date.UTC(2026, 3, 1))).toEqual({ daily: null, monthly: { first: Date.UTC(2026, 0, 1), last: Date.UTC(2026, 2, 1), projection: { monthly: 1 } } })
   })
 
-  it('reads day points past the daily horizon from the monthly documents', () => {
-    const dailyFrom = Date.UTC(2026, 1, 10)
-    expect(seriesReadPlan('day', Date.UTC(2026, 0, 20), Date.UTC(2026, 1, 15), { dailyFrom })).toEqual({
-      monthly: { first: Date.UTC(2026, 0, 1), last: Date.UTC(2026, 1, 1), projection: { daily: 1 } },
-      daily: { first: dailyFrom, last: Date.UTC(2026, 1, 14), projection: { daily: 1 } }
+  it('reads day points from the monthly documents only, one per month (13 for any year of days), inside the daily horizon or past it', () => {
+    expect(seriesReadPlan('day', Date.UTC(2026, 0, 20), Date.UTC(2026, 1, 15))).toEqual({
+      daily: null,
+      monthly: { first: Date.UTC(2026, 0, 1), last: Date.UTC(2026, 1, 1), projection: { daily: 1 } }
     })
-    expect(seriesReadPlan('day', Date.UTC(2026, 0, 20), Date.UTC(2026, 0, 25), { dailyFrom }).daily).toBeNull()
+    const year = seriesReadPlan('day', Date.UTC(2025, 10, 21), Date.UTC(2026, 10, 21))
+    expect(year.daily).toBeNull()
+    expect([year.monthly.first, year.monthly.last]).toEqual([Date.UTC(2025, 10, 1), Date.UTC(2026, 10, 1)]) // 13 months
     const { values } = assembleSeries({
       step: 'day',
       start: Date.UTC(2026, 1, 8),
       end: Date.UTC(2026, 1, 12),
-      dailyFrom,
-      docs: [{ _id: 'm/20260211', daily: 7 }],
-      monthlyDocs: [{ _id: 'm/202602', daily: { 8: 3, 11: 99 } }],
+      docs: [],
+      monthlyDocs: [{ _id: 'm/202602', daily: { 8: 3, 10: 0, 11: 7 } }],
       layout
     })
-    // Feb 8 from the month, Feb 9 not in it (null), Feb 10 no day document (null, not the month's), Feb 11 its document
-    expect(values).toEqual([3, null, null, 7])
+    // Feb 9 not in its month (no daily document that day): null; Feb 10 a day of 0
+    expect(values).toEqual([3, null, 0, 7])
   })
 
   it('sums a document\'s minutes into quarter-hours (documents written before that tier)', () => {

@@ -75,6 +75,68 @@ describe('cross-document mismatches', () => {
   })
 })
 
+describe('a day field exists exactly when its daily document does', () => {
+  const month = () => db.collection('monthly').findOne({ _id: 'r.a/202611' })
+
+  it('the legacy zero-fill (a 0 with no daily document) is reported and unset; a daily document without its field gets it; no count moves', async () => {
+    // the month zero-filled the old way: every day of November, days 10..14 written
+    const zeros = Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`daily.${i + 1}`, 0]).filter(([f]) => !['daily.10', 'daily.11', 'daily.12', 'daily.13', 'daily.14'].includes(f)))
+    await db.collection('monthly').updateOne({ _id: 'r.a/202611' }, { $inc: zeros })
+    // a day preallocated by the old code: a daily document of 0 whose month field is missing
+    await db.collection('daily').insertOne({ _id: 'r.a/20261116', metric: 'r.a', date: new Date(D + 6 * DAY), daily: 0, hourly: {}, quarterHourly: {} })
+    await db.collection('monthly').updateOne({ _id: 'r.a/202611' }, { $unset: { 'daily.16': '' } })
+    const checked = await run({})
+    expect(checked.found.filter(f => f.expected === 'missing').map(f => f.field).sort()).toEqual(Object.keys(zeros).filter(f => f !== 'daily.16').sort())
+    expect(checked.found.filter(f => f.expected !== 'missing').map(f => [f.field, f.expected, f.found, f.state])).toEqual([['daily.16', 0, 'missing', 'found']])
+    const { summary } = await run({ repair: true })
+    expect(summary).toMatchObject({ violations: 25, repaired: 25, unrepaired: 0, unsettled: 0 })
+    expect(await month()).toMatchObject({ monthly: 15, daily: { 10: 3, 11: 3, 12: 3, 13: 3, 14: 3, 16: 0 } })
+    expect(Object.keys((await month()).daily).sort()).toEqual(['10', '11', '12', '13', '14', '16'])
+    expect((await run({})).found).toEqual([])
+  })
+
+  it('a day field with no daily document that is not 0 (a flush whose daily write failed) goes, with the month\'s total', async () => {
+    await db.collection('monthly').updateOne({ _id: 'r.a/202611' }, { $inc: { 'daily.20': 4, monthly: 4 } })
+    const { found } = await run({ repair: true })
+    expect(found.map(f => [f.field, f.expected, f.found, f.state])).toEqual([['daily.20', 'missing', 4, 'repaired']])
+    expect(await month()).toMatchObject({ monthly: 15, daily: { 10: 3, 11: 3, 12: 3, 13: 3, 14: 3 } })
+    expect((await month()).daily[20]).toBeUndefined()
+  })
+
+  it('a daily document that appears while the zero is unset (a flush of 0) gets its field back; one written before the unset makes it miss', async () => {
+    await db.collection('monthly').updateOne({ _id: 'r.a/202611' }, { $inc: { 'daily.21': 0, 'daily.22': 0 } })
+    const monthly = db.collection('monthly')
+    let unsets = 0
+    const racing = {
+      daily: db.collection('daily'),
+      monthly: {
+        findOne: (...a) => monthly.findOne(...a),
+        find: (...a) => monthly.find(...a),
+        async updateOne (filter, update, options) {
+          if (update.$unset && 'daily.21' in update.$unset) {
+            unsets++
+            // the day's flush of a 0 event: its daily document first, its month's $inc of 0 after the unset
+            await db.collection('daily').insertOne({ _id: 'r.a/20261121', metric: 'r.a', date: new Date(D + 11 * DAY), daily: 0, hourly: { 0: 0 }, quarterHourly: { 0: { 0: 0 } } })
+          }
+          if (update.$unset && 'daily.22' in update.$unset) {
+            // a 5 written to day 22 (both documents) just before the unset: its filter on 0 misses
+            await db.collection('daily').insertOne({ _id: 'r.a/20261122', metric: 'r.a', date: new Date(D + 12 * DAY), daily: 5, hourly: { 0: 5 }, quarterHourly: { 0: { 0: 5 } } })
+            await monthly.updateOne({ _id: 'r.a/202611' }, { $inc: { 'daily.22': 5, monthly: 5 } })
+          }
+          return monthly.updateOne(filter, update, options)
+        }
+      }
+    }
+    const clock = manualClock(T0)
+    const found = []
+    await runCheck(racing, { repair: true, writeTimeoutMs: 1000, clock, sleep: async ms => clock.advance(ms), onViolation: (v, state) => found.push([v.field, state]) })
+    expect(unsets).toBe(1)
+    expect(found).toEqual([['daily.21', 'repaired']]) // day 22 moved: watched again, then agrees
+    expect(await month()).toMatchObject({ monthly: 20, daily: { 21: 0, 22: 5 } })
+    expect((await run({})).found).toEqual([])
+  })
+})
+
 describe('past the daily horizon', () => {
   it('a day whose daily document was recreated by a backfill is not repaired from it: the month is the truth there', async () => {
     // the day of D + 2 was deleted by retention, then an old event recreated it with 1

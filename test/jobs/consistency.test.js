@@ -5,7 +5,7 @@
 // hold one metric's documents only (fast-check).
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { compareDay, sameTotal, verifyDaily, verifyMonthlyTotal } from '../../src/jobs/consistency.js'
+import { compareDay, monthlyDayRepair, monthlyDayUnset, sameTotal, verifyDaily, verifyMonthlyTotal } from '../../src/jobs/consistency.js'
 import { dayIdRange, downsampleScanFrom, retentionBounds } from '../../src/bucket/retention-plan.js'
 import { DAY_MS, dayId } from '../../src/bucket/time.js'
 import { METRIC_NAME_RE } from '../../src/bucket/event-rules.js'
@@ -25,7 +25,11 @@ function applyRepair (doc, { filter, update }) {
     const got = path.split('.').reduce((node, p) => node?.[p], out)
     if (want && typeof want === 'object' && '$exists' in want ? (got !== undefined) !== want.$exists : got !== want) return null // no match
   }
-  for (const path of Object.keys(update.$unset ?? {})) delete out[path]
+  for (const path of Object.keys(update.$unset ?? {})) {
+    const parts = path.split('.')
+    const parent = parts.slice(0, -1).reduce((node, p) => node?.[p], out)
+    if (parent) delete parent[parts.at(-1)]
+  }
   for (const [path, v] of Object.entries(update.$inc ?? {})) {
     const parts = path.split('.')
     let node = out
@@ -141,6 +145,24 @@ describe('monthly documents', () => {
     expect(compareDay({ monthlyId: 'm/202611', day: 3, dailyId: 'm/20261103', dailyTotal: 7, monthlyValue: 9 }))
       .toEqual({ violation: { id: 'm/202611', field: 'daily.3', expected: 7, found: 9, against: 'm/20261103' }, difference: -2 })
     expect(compareDay({ monthlyId: 'm/202611', day: 3, dailyId: 'm/20261103', dailyTotal: 7, monthlyValue: undefined }).difference).toBe(7)
+  })
+
+  it('`daily.D` exists exactly when the day has a daily document: a field without one (even 0, the legacy zero-fill) goes, a daily document of 0 without one gets it', () => {
+    const day = { monthlyId: 'm/202611', day: 3, dailyId: 'm/20261103' }
+    expect(compareDay({ ...day, dailyTotal: null, monthlyValue: 0 }))
+      .toEqual({ violation: { id: 'm/202611', field: 'daily.3', expected: 'missing', found: 0, against: 'm/20261103', note: 'no daily document that day' }, difference: -0, unset: true })
+    expect(compareDay({ ...day, dailyTotal: null, monthlyValue: 5 })).toMatchObject({ difference: -5, unset: true })
+    expect(compareDay({ ...day, dailyTotal: null, monthlyValue: 'x' })).toMatchObject({ difference: null, unset: true })
+    expect(compareDay({ ...day, dailyTotal: 0, monthlyValue: undefined }))
+      .toEqual({ violation: { id: 'm/202611', field: 'daily.3', expected: 0, found: 'missing', against: 'm/20261103' }, difference: 0 })
+    expect(compareDay({ ...day, dailyTotal: 0, monthlyValue: 0 })).toBeNull()
+    // the repairs, as MongoDB applies them: the field set by $inc of the difference, or unset with the total moved by its value
+    const month = { _id: 'm/202611', monthly: 5, daily: { 1: 5, 3: 0 } }
+    expect(applyRepair(month, monthlyDayUnset({ ...day, monthlyValue: 0 }))).toEqual({ _id: 'm/202611', monthly: 5, daily: { 1: 5 } })
+    expect(applyRepair(month, monthlyDayUnset({ ...day, monthlyValue: 1 }))).toBeNull() // the value moved: no match
+    expect(applyRepair({ _id: 'm/202611', monthly: 9, daily: { 1: 5, 3: 4 } }, monthlyDayUnset({ ...day, monthlyValue: 4 }))).toEqual({ _id: 'm/202611', monthly: 5, daily: { 1: 5 } })
+    const fill = monthlyDayRepair({ ...day, metric: 'm', monthStart: Date.UTC(2026, 10, 1), monthlyValue: undefined, difference: 0 })
+    expect(applyRepair({ _id: 'm/202611', monthly: 5, daily: { 1: 5 } }, fill)).toEqual({ _id: 'm/202611', monthly: 5, daily: { 1: 5, 3: 0 } })
   })
 
   it('decimal sums equal up to the order of additions', () => {

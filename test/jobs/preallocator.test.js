@@ -36,7 +36,7 @@ function setup ({ now, random = () => 0, probability = 0.5 } = {}) {
 }
 
 describe('preallocator', () => {
-  it('ensures the next day zero-filled with an upsert of $inc by 0, and the next month on the last day of a month', async () => {
+  it('ensures the next day zero-filled with an upsert of $inc by 0, then its day field (and total) in its month, creating the next month on a month end', async () => {
     const now = Date.UTC(2026, 10, 30, 12)
     const { collections, preallocator, published } = setup({ now })
     preallocator.consider([{ metric: 'a', value: 1, time: now }])
@@ -47,6 +47,10 @@ describe('preallocator', () => {
     expect(Object.values(update.$inc).every(v => v === 0)).toBe(true)
     expect(update.$inc.daily).toBe(0)
     expect(collections.monthly.calls.map(c => c.filter._id)).toEqual(['a/202612'])
+    // the month's day field only: `daily.D` exists exactly when day D has a daily document
+    expect(collections.monthly.calls[0].update.$inc).toEqual({ monthly: 0, 'daily.1': 0 })
+    expect(collections.monthly.calls[0].update.$setOnInsert).toEqual({ metric: 'a', date: new Date('2026-12-01T00:00:00Z') })
+    expect(collections.monthly.calls[0].options).toEqual({ upsert: true })
     expect(published).toEqual([
       ['preallocated', { kind: 'probabilistic', collection: 'daily' }],
       ['preallocated', { kind: 'probabilistic', collection: 'monthly' }]
@@ -65,7 +69,8 @@ describe('preallocator', () => {
     ])
     await preallocator.idle()
     expect(collections.daily.calls.map(c => c.filter._id)).toEqual(['a/20261122'])
-    expect(collections.monthly.calls).toEqual([])
+    // a day inside a month: its day field in that month's document, nothing else
+    expect(collections.monthly.calls.map(c => [c.filter._id, c.update.$inc])).toEqual([['a/202611', { monthly: 0, 'daily.22': 0 }]])
   })
 
   it('a concurrent upsert of the same new _id (E11000) is retried; after close nothing more is considered', async () => {

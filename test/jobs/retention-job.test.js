@@ -171,6 +171,28 @@ describe('deletion', () => {
   })
 })
 
+describe('deletion and the month\'s day field', () => {
+  it('a day whose month lacks `daily.D`: kept when its total is not 0; recorded by $inc 0, then deleted, when it is 0', async () => {
+    await seed(db, eventsOver('app.a', 40))
+    const dayOf = back => ({ id: `app.a/${dayKeyOf(TODAY - back * DAY)}`, month: `app.a/${dayKeyOf(TODAY - back * DAY).slice(0, 6)}`, day: new Date(TODAY - back * DAY).getUTCDate() })
+    const written = dayOf(35)
+    const zero = dayOf(36)
+    // the month never recorded either day (a flush half-applied; a preallocated day of data from before the rule)
+    for (const { month, day } of [written, zero]) {
+      const m = await db.collection('monthly').findOne({ _id: month })
+      await db.collection('monthly').updateOne({ _id: month }, { $unset: { [`daily.${day}`]: '' }, $inc: { monthly: -m.daily[day] } })
+    }
+    await db.collection('daily').updateOne({ _id: zero.id }, { $set: { daily: 0, hourly: {}, quarterHourly: {} } })
+    const result = await job({ rules: { '*': { minuteDays: 5, dailyDays: 30 } } }).runOnce()
+    expect(result).toMatchObject({ status: 'done', deleted: 9, kept: 1 })
+    expect(await db.collection('daily').findOne({ _id: written.id })).not.toBeNull()
+    expect((await db.collection('monthly').findOne({ _id: written.month })).daily[written.day]).toBeUndefined()
+    expect(await db.collection('daily').findOne({ _id: zero.id })).toBeNull()
+    // the month says the day had a document (0), as a day series past the daily horizon reads it
+    expect((await db.collection('monthly').findOne({ _id: zero.month })).daily[zero.day]).toBe(0)
+  })
+})
+
 describe('rate', () => {
   it('changes at most RETENTION_RATE documents per second of the injected clock', async () => {
     await seed(db, eventsOver('app.a', 40))

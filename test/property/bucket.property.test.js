@@ -5,7 +5,7 @@
 // increment and the readers read; what is written is what is read back.
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { buildWriteUnit, eventIncrements, monthlyZeroIncrements } from '../../src/bucket/increments.js'
+import { buildWriteUnit, eventIncrements, monthDayZeroIncrements, monthlyZeroIncrements } from '../../src/bucket/increments.js'
 import { LAYOUTS } from '../../src/bucket/layouts.js'
 import { assembleSeries, assembleYtd, seriesReadPlan, seriesWindow } from '../../src/bucket/results.js'
 import {
@@ -125,14 +125,11 @@ describe('zero documents and readers', () => {
     }
   })
 
-  it('a month\'s zero document has exactly its days of month, for every month', () => {
+  it('a preallocated day\'s month fields are the total and exactly the field its events write, for every day', () => {
     fc.assert(fc.property(recentTime, t => {
-      const monthStart = startOfMonth(t)
-      const { year, month } = utcParts(t)
-      const zero = Object.keys(monthlyZeroIncrements(monthStart)).sort()
-      const expected = ['monthly', ...Array.from({ length: daysInMonth(year, month) }, (_, i) => `daily.${i + 1}`)].sort()
-      expect(zero).toEqual(expected)
-      expect(zero).toContain(Object.keys(eventIncrements({ metric: 'z', value: 1, time: t }, LAYOUTS.hierarchical).monthly.inc)[1])
+      const zero = Object.keys(monthDayZeroIncrements(startOfDay(t))).sort()
+      expect(zero).toEqual(Object.keys(eventIncrements({ metric: 'z', value: 1, time: t }, LAYOUTS.hierarchical).monthly.inc).sort())
+      expect(monthlyZeroIncrements()).toEqual({ monthly: 0 })
     }), { numRuns: 200 })
   })
 
@@ -140,15 +137,17 @@ describe('zero documents and readers', () => {
     fc.assert(fc.property(recentTime, layout, (t, lay) => {
       const day = startOfDay(t)
       const doc = { _id: dayId('z', day), ...applyInc({}, lay.zeroIncrements()) }
+      // a preallocated day: its daily document and its field in its month
+      const monthStart = startOfMonth(t)
+      const mdoc = { _id: monthId('z', monthStart), ...applyInc({}, monthDayZeroIncrements(day)) }
       for (const step of ['minute', 'quarter-hour', 'hour', 'day']) {
-        const { values } = assembleSeries({ step, start: day, end: day + DAY_MS, docs: [doc], layout: lay })
+        const { values } = assembleSeries({ step, start: day, end: day + DAY_MS, docs: [doc], monthlyDocs: [mdoc], layout: lay })
         expect(values).toHaveLength(countPoints(day, day + DAY_MS, step))
         expect(values.every(v => v === 0)).toBe(true)
         const plan = seriesReadPlan(step, day, day + DAY_MS)
-        expect(Object.keys(plan.daily.projection).every(f => f in doc)).toBe(true)
+        const [read, from] = plan.daily ? [plan.daily, doc] : [plan.monthly, mdoc]
+        expect(Object.keys(read.projection).every(f => f in from)).toBe(true)
       }
-      const monthStart = startOfMonth(t)
-      const mdoc = { _id: monthId('z', monthStart), ...applyInc({}, monthlyZeroIncrements(monthStart)) }
       const { year } = utcParts(t)
       const ytd = assembleYtd({ year, asOf: t, docs: [mdoc] })
       expect(ytd.months.at(-1).total).toBe(0)
@@ -164,10 +163,13 @@ describe('zero documents and readers', () => {
       const [[id, written]] = [...unit.daily]
       const doc = applyInc({ _id: id }, preallocated ? lay.zeroIncrements() : {})
       applyInc(doc, written.inc)
+      const [[monthlyId, month]] = [...unit.monthly]
+      const mdoc = applyInc({ _id: monthlyId }, preallocated ? monthDayZeroIncrements(day) : {})
+      applyInc(mdoc, month.inc)
 
       const expectedMinutes = new Array(1440).fill(0)
       for (const e of events) expectedMinutes[Math.floor((e.time - day) / MINUTE_MS)] += e.value
-      const read = step => assembleSeries({ step, start: day, end: day + DAY_MS, docs: [doc], layout: lay }).values
+      const read = step => assembleSeries({ step, start: day, end: day + DAY_MS, docs: [doc], monthlyDocs: [mdoc], layout: lay }).values
       expect(read('minute')).toEqual(expectedMinutes)
       const hours = read('hour')
       for (let h = 0; h < 24; h++) expect(hours[h]).toBe(expectedMinutes.slice(h * 60, h * 60 + 60).reduce((a, b) => a + b, 0))

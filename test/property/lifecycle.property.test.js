@@ -5,13 +5,18 @@
 // the clock moving across days and months, and `check --repair`, through
 // the real app on the real database: every day, hour and minute point the
 // retention still keeps, every total and the year to date equal what an
-// independent model of the acknowledged events says, and `check` reports
-// no violation.
+// independent model of the acknowledged events says, a day point is null
+// exactly where the day has no daily document, and `check` reports no
+// violation. Data left by the version before `monthly.daily.D` followed the
+// daily documents (a month zero-filled on its first day) may be mixed in
+// anywhere: `check --repair` upgrades it without moving any count.
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { manualClock } from '../../src/clock.js'
 import { runCheck } from '../../src/jobs/check-run.js'
 import { dailyKeptFromFor, minuteKeptFromFor } from '../../src/bucket/retention-horizons.js'
+import { dayId, daysInMonth, monthId, utcParts } from '../../src/bucket/time.js'
+import { incrementUpdate } from '../../src/writer/write-operations.js'
 import { testApp } from '../helpers/test-app.js'
 
 const DAY = 86_400_000
@@ -22,6 +27,7 @@ const metrics = ['lp.a', 'lp.b']
 const env = { PREALLOC_PROBABILITY: '1', MAX_AGE_DAYS: String(MAX_AGE_DAYS), MINUTE_RETENTION_DAYS: '2', DAILY_RETENTION_DAYS: String(MAX_AGE_DAYS + 1), RETENTION_RATE: '1000000' }
 const clock = manualClock(START)
 let app
+let legacySteps = 0
 
 beforeAll(async () => { app = await testApp('lifecycleprop', { clock, env }) })
 afterAll(async () => { await app?.close() })
@@ -31,8 +37,29 @@ const action = fc.oneof(
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('advance'), hours: fc.integer({ min: 1, max: 40 }) }) },
   { weight: 1, arbitrary: fc.constant({ kind: 'sweep' }) },
   { weight: 1, arbitrary: fc.constant({ kind: 'retention' }) },
-  { weight: 1, arbitrary: fc.constant({ kind: 'repair' }) }
+  { weight: 1, arbitrary: fc.constant({ kind: 'repair' }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('legacy'), metric: fc.constantFrom(...metrics), preallocate: fc.boolean() }) }
 )
+
+/**
+ * What the version before the rule left: this month and the next zero-filled
+ * (every `daily.D` by 0), or tomorrow preallocated without its month's field
+ */
+async function legacyData (metric, preallocate) {
+  if (preallocate) {
+    const tomorrow = clock.now() - (clock.now() % DAY) + DAY
+    const { filter, update } = incrementUpdate(dayId(metric, tomorrow), { metric, date: tomorrow, inc: app.layout.zeroIncrements() }).updateOne
+    await app.collections.daily.updateOne(filter, update, { upsert: true })
+    return
+  }
+  const { year, month } = utcParts(clock.now())
+  for (const [y, m] of [[year, month], month === 12 ? [year + 1, 1] : [year, month + 1]]) {
+    const inc = { monthly: 0 }
+    for (let d = 1; d <= daysInMonth(y, m); d++) inc[`daily.${d}`] = 0
+    const start = Date.UTC(y, m - 1, 1)
+    await app.collections.monthly.updateOne({ _id: monthId(metric, start) }, { $inc: inc, $setOnInsert: { metric, date: new Date(start) } }, { upsert: true })
+  }
+}
 
 function check (repair) {
   const now = clock.now()
@@ -59,14 +86,19 @@ async function perform (step, model) {
     expect(await app.sweep.runOnce()).not.toHaveProperty('error')
   } else if (step.kind === 'retention') {
     expect(await app.retention.runOnce()).toMatchObject({ status: 'done' })
+  } else if (step.kind === 'legacy') {
+    await legacyData(step.metric, step.preallocate)
+    model.legacy = step.preallocate ? (model.legacy || 'preallocated') : 'zero-filled' // zero-filled months always hold days without documents
+    legacySteps++
   } else {
     await check(true)
+    model.legacy = false
   }
 }
 
 const sumWhere = (model, metric, from, to) => model.filter(e => e.metric === metric && e.ts >= from && e.ts < to).reduce((s, e) => s + e.value, 0)
 
-async function expectAnswersEqualModel (model) {
+async function expectAnswersEqualModel (model, { nulls = true } = {}) {
   const now = clock.now()
   const today = now - (now % DAY)
   const { minuteFrom, dailyFrom } = { minuteFrom: today - 2 * DAY, dailyFrom: today - (MAX_AGE_DAYS + 1) * DAY }
@@ -76,6 +108,9 @@ async function expectAnswersEqualModel (model) {
     const to = today + DAY
     const days = (await app.inject({ url: `/v1/metrics/${metric}/series?from=${from}&to=${to}&step=day` })).json()
     days.timestamps.forEach((t, i) => expect(days.values[i] ?? 0, `${metric} day ${new Date(t).toISOString()}`).toBe(sumWhere(model, metric, t, t + DAY)))
+    // null exactly where the day has no daily document (every day here is inside the daily retention)
+    const written = new Set((await app.collections.daily.find({ metric }, { projection: { _id: 1 } }).toArray()).map(d => d._id))
+    if (nulls) days.timestamps.forEach((t, i) => expect(days.values[i] === null, `${metric} day ${new Date(t).toISOString()} null`).toBe(!written.has(dayId(metric, t))))
     const hoursFrom = Math.max(from, dailyFrom)
     const hours = (await app.inject({ url: `/v1/metrics/${metric}/series?from=${hoursFrom}&to=${to}&step=hour` })).json()
     hours.timestamps.forEach((t, i) => expect(hours.values[i] ?? 0, `${metric} hour ${new Date(t).toISOString()}`).toBe(sumWhere(model, metric, t, t + HOUR)))
@@ -99,9 +134,17 @@ describe('the lifecycle never lowers an acknowledged count', () => {
       clock.set(START + run * 3 * DAY)
       const model = []
       for (const step of steps) await perform(step, model)
+      if (model.legacy) {
+        // data from before the rule: the check finds it, and its repair changes no answer's count
+        const found = await check(false)
+        if (model.legacy === 'zero-filled') expect(found.violations).toBeGreaterThan(0)
+        await expectAnswersEqualModel(model, { nulls: false })
+        expect(await check(true)).toMatchObject({ unrepaired: 0, unsettled: 0 })
+      }
       await expectAnswersEqualModel(model)
       const found = await check(false)
       expect(found.violations, JSON.stringify(found)).toBe(0)
     }), { numRuns: 25 })
+    expect(legacySteps).toBeGreaterThan(0)
   }, 120_000)
 })

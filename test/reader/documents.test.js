@@ -39,6 +39,20 @@ describe('reader', () => {
     expect(monthlyDocs).toEqual([])
   })
 
+  it('a day series of any length reads monthly documents only: at most 13 ids asked for a year, one request', async () => {
+    const asked = []
+    const counting = name => ({ find: (filter, options) => { asked.push([name, filter._id.$in.length]); return db.collection(name).find(filter, options) } })
+    const counted = createReader({ collections: { daily: counting('daily'), monthly: counting('monthly') } })
+    const { docs, monthlyDocs } = await counted.seriesDocs('a', 'day', Date.UTC(2025, 10, 21), Date.UTC(2026, 10, 21))
+    expect(asked).toEqual([['monthly', 13]])
+    expect(docs).toEqual([])
+    expect(monthlyDocs.map(d => d._id).sort()).toEqual(['a/202512', 'a/202601', 'a/202611'])
+    expect(monthlyDocs.every(d => d.monthly === undefined && d.daily)).toBe(true) // projected to the days
+    asked.length = 0
+    await counted.seriesDocs('a', 'day', Date.UTC(2026, 10, 20), Date.UTC(2026, 10, 23))
+    expect(asked).toEqual([['monthly', 1]])
+  })
+
   it('at quarter-hour step a document without the tier gets its quarter-hours from its minutes', async () => {
     const { docs } = await reader.seriesDocs('a', 'quarter-hour', Date.UTC(2026, 10, 22), Date.UTC(2026, 10, 22) + DAY)
     expect(docs.map(d => d._id)).toEqual(['a/20261122'])

@@ -94,8 +94,10 @@ describe('local series', () => {
   })
 
   it('UTC by another name, and zones at UTC+0 (Abidjan; London in winter), answer days exactly as UTC, null and 0 alike', async () => {
-    // tomorrow preallocated (zero-filled), nothing written after it
-    await app.mongo.db.collection('daily').insertOne({ _id: 'lt.a/20261231', metric: 'lt.a', date: new Date(Date.UTC(2026, 11, 31)), daily: 0, hourly: { 0: 0 } })
+    // tomorrow preallocated (zero-filled, and its field in its month), nothing written after it
+    const monthly = app.mongo.db.collection('monthly')
+    const monthBefore = await monthly.findOne({ _id: 'lt.a/202612' })
+    await app.preallocator.preallocateDay('lt.a', Date.UTC(2026, 11, 31))
     try {
       const query = `from=${Date.UTC(2026, 11, 27)}&to=${Date.UTC(2027, 0, 2)}&step=day`
       const utc = await series(query)
@@ -106,6 +108,8 @@ describe('local series', () => {
       }
     } finally {
       await app.mongo.db.collection('daily').deleteOne({ _id: 'lt.a/20261231' })
+      if (monthBefore) await monthly.replaceOne({ _id: 'lt.a/202612' }, monthBefore)
+      else await monthly.deleteOne({ _id: 'lt.a/202612' })
     }
   })
 

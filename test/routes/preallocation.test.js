@@ -22,7 +22,7 @@ describe('probabilistic preallocation', () => {
 
   const post = (app, body) => app.inject({ method: 'POST', url: '/v1/events', payload: body })
 
-  it('with p = 1 creates the next day zero-filled, and the next month on a month end', async () => {
+  it('with p = 1 creates the next day zero-filled, and the next month on a month end with that day\'s field only', async () => {
     expect((await post(always, { metric: 'p.one', value: 3 })).statusCode).toBe(200)
     await always.preallocator.idle()
     const db = always.mongo.db
@@ -32,7 +32,10 @@ describe('probabilistic preallocation', () => {
     expect(Object.values(tomorrow.hourly).every(v => v === 0)).toBe(true)
     const december = await db.collection('monthly').findOne({ _id: 'p.one/202612' })
     expect(december).toMatchObject({ metric: 'p.one', monthly: 0 })
-    expect(Object.keys(december.daily)).toHaveLength(31)
+    // `daily.D` exists exactly when day D has a daily document: Dec 1 only
+    expect(december.daily).toEqual({ 1: 0 })
+    // and today's field is there too: written by the event
+    expect((await db.collection('monthly').findOne({ _id: 'p.one/202611' })).daily).toEqual({ 30: 3 })
   })
 
   it('never overwrites a count written before the preallocation', async () => {
@@ -97,7 +100,7 @@ describe('sweep', () => {
     const first = await app.sweep.runOnce()
     expect(first).toMatchObject({ checked: 2, created: 2 })
     for (const m of ['s.a', 's.b']) expectZeroFilledDay(await db.collection('daily').findOne({ _id: `${m}/20261201` }))
-    expect(await db.collection('monthly').findOne({ _id: 's.a/202612' })).toMatchObject({ monthly: 0 })
+    expect(await db.collection('monthly').findOne({ _id: 's.a/202612' })).toMatchObject({ monthly: 0, daily: { 1: 0 } })
     expect(await db.collection('daily').findOne({ _id: 's.old/20261201' })).toBeNull()
     expect(await db.collection('daily').findOne({ _id: 's.sparse/20261201' })).toBeNull()
     expect(await app.sweep.runOnce()).toMatchObject({ checked: 2, created: 0 })
@@ -114,6 +117,16 @@ describe('sweep', () => {
     expect(again).toMatchObject({ checked: result.checked, created: 0 })
   }, 60_000)
 
+  it('does a day again whose month lacks its field (a preallocation cut between its two upserts)', async () => {
+    const db = app.mongo.db
+    await postInMinutes(app, [{ metric: 's.cut' }], 2)
+    await app.sweep.runOnce()
+    expect(await db.collection('monthly').findOne({ _id: 's.cut/202612' })).toMatchObject({ monthly: 0, daily: { 1: 0 } })
+    await db.collection('monthly').updateOne({ _id: 's.cut/202612' }, { $unset: { 'daily.1': '' } })
+    expect(await app.sweep.runOnce()).toMatchObject({ created: 1 })
+    expect(await db.collection('monthly').findOne({ _id: 's.cut/202612' })).toMatchObject({ monthly: 0, daily: { 1: 0 } })
+  }, 60_000)
+
   it('never runs two sweeps at once', async () => {
     const [a, b] = [app.sweep.runOnce(), app.sweep.runOnce()]
     expect(a).toBe(b)
@@ -121,7 +134,7 @@ describe('sweep', () => {
   })
 })
 
-// NOW is Nov 30: each metric's tomorrow is a month's first day, two documents
+// each metric's tomorrow is two documents: its daily document and its month's day field
 async function sweepRateApp (label) {
   const app = await testApp(label, { clock, env: { PREALLOC_PROBABILITY: '0', PREALLOC_SWEEP_RATE: '4', PREALLOC_BUSY_MINUTES: '1' } })
   await postInMinutes(app, Array.from({ length: 5 }, (_, i) => ({ metric: `r.${i}` })), 1)
