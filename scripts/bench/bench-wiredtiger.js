@@ -17,6 +17,7 @@
 // last checkpoint is written once, then a checkpoint: every
 // `checkpointMinutes` simulated minutes (MongoDB: every 60 s of real time).
 import { spawn, execFileSync } from 'node:child_process'
+import { once } from 'node:events'
 import { fileURLToPath } from 'node:url'
 import { BSON } from 'mongodb'
 import { EXIT, UsageError, defineCommand, parseFlags, runIfMain } from '../../src/cli.js'
@@ -98,7 +99,17 @@ export function minutePoints (doc) {
  * options.eventsById: a Map that receives each document's events (tests).
  * → { docs: Map<id, doc>, events, preallocated: Set<id> }
  */
-export function simulatePopulation ({ kind, metrics, days, checkpointMinutes, seed = 1, zeroFill = true, preallocateEveryDay = false, eventsById = null }, emit) {
+export function simulatePopulation (options, emit) {
+  const history = populationHistory(options)
+  for (;;) {
+    const step = history.next()
+    if (step.done) return step.value
+    emit(step.value)
+  }
+}
+
+/** simulatePopulation as a generator of the operations (the bench awaits the pipe between them) */
+export function * populationHistory ({ kind, metrics, days, checkpointMinutes, seed = 1, zeroFill = true, preallocateEveryDay = false, eventsById = null }) {
   const random = seeded(seed)
   const names = Array.from({ length: metrics }, (_, i) => `app.${kind}.${String(i).padStart(3, '0')}.requests`)
   const busy = kind !== 'sparse'
@@ -117,13 +128,13 @@ export function simulatePopulation ({ kind, metrics, days, checkpointMinutes, se
     preallocated.add(id)
     update(id, incrementUpdate(id, { metric, date: dayStart, inc: hierarchicalLayout.zeroIncrements() }).updateOne.update)
   }
-  const checkpoint = () => {
+  const checkpoint = function * () {
     for (const id of dirty) {
-      emit({ put: { id, doc: docs.get(id) } })
+      yield { put: { id, doc: docs.get(id) } }
       written.add(id)
     }
     dirty.clear()
-    emit({ checkpoint: true })
+    yield { checkpoint: true }
   }
   // sparse metrics: their events of each day, drawn up front
   const sparseDay = (dayStart) => {
@@ -174,7 +185,7 @@ export function simulatePopulation ({ kind, metrics, days, checkpointMinutes, se
         for (const e of batch) if (random() < PREALLOC_PROBABILITY) preallocate(e.metric, dayStart + DAY_MS)
       }
       if (busy && m === SWEEP_MINUTE) for (const metric of names) preallocate(metric, dayStart + DAY_MS)
-      if ((d * 1440 + m + 1) % checkpointMinutes === 0) checkpoint()
+      if ((d * 1440 + m + 1) % checkpointMinutes === 0) yield * checkpoint()
     }
   }
   // documents made for the day after the run (preallocated, no event yet) are not the run's
@@ -182,14 +193,14 @@ export function simulatePopulation ({ kind, metrics, days, checkpointMinutes, se
     if (docs.get(id).date.getTime() >= START + days * DAY_MS) {
       docs.delete(id)
       dirty.delete(id)
-      if (written.has(id)) emit({ remove: { id } })
+      if (written.has(id)) yield { remove: { id } }
     }
   }
-  checkpoint()
+  yield * checkpoint()
   if (kind === 'downsampled') {
     // retention-job.js past the minute horizon
     for (const id of docs.keys()) update(id, { $unset: { minute: '' }, $set: { detail: QUARTER_HOUR_DETAIL } })
-    checkpoint()
+    yield * checkpoint()
   }
   return { docs, events, preallocated }
 }
@@ -274,7 +285,7 @@ export async function benchWiredtiger ({ scale = 'quick', python, log = () => {}
     child.on('close', (code) => code === 0 ? resolve() : reject(new Error(`measure.py exited ${code}`)))
   })
   const write = async (buf) => {
-    if (!child.stdin.write(buf)) await new Promise((resolve, reject) => { child.stdin.once('drain', resolve); child.stdin.once('error', reject) })
+    if (!child.stdin.write(buf)) await once(child.stdin, 'drain')
   }
   const populations = [
     { name: 'busy', label: 'busy metrics (an event every 2–12 s), preallocated days', kind: 'busy', metrics: s.busy, seed: 1 },
@@ -296,13 +307,6 @@ export async function benchWiredtiger ({ scale = 'quick', python, log = () => {}
     records.table(p.name)
     const keys = new Map() // id → RecordId, in insertion order as MongoDB assigns them
     const finalSizes = new Map()
-    let pending = Promise.resolve()
-    const flushIfBig = () => {
-      if (records.size > 8 << 20) {
-        const buf = records.take()
-        pending = pending.then(() => write(buf))
-      }
-    }
     const emit = (op) => {
       if (op.put) {
         let key = keys.get(op.put.id)
@@ -316,10 +320,18 @@ export async function benchWiredtiger ({ scale = 'quick', python, log = () => {}
       } else {
         records.checkpoint()
       }
-      flushIfBig()
     }
-    const run = simulatePopulation({ kind: p.kind, metrics: p.metrics, days: s.days, checkpointMinutes: s.checkpointMinutes, seed: p.seed, zeroFill: p.zeroFill ?? true, preallocateEveryDay: Boolean(p.sparseZero) }, emit)
-    await pending
+    const history = populationHistory({ kind: p.kind, metrics: p.metrics, days: s.days, checkpointMinutes: s.checkpointMinutes, seed: p.seed, zeroFill: p.zeroFill ?? true, preallocateEveryDay: Boolean(p.sparseZero) })
+    let run
+    for (;;) {
+      const step = history.next()
+      if (step.done) {
+        run = step.value
+        break
+      }
+      emit(step.value)
+      if (records.size > 4 << 20) await write(records.take()) // measure.py takes them as they come
+    }
     await write(records.take())
     let points = 0
     for (const doc of run.docs.values()) points += minutePoints(p.transform ? p.transform(doc) : doc)
@@ -356,6 +368,23 @@ export function perUnit (population, compressor) {
   }
 }
 
+/**
+ * The end-to-end check of .ci/run: for every population, the live bytes of
+ * the snappy and zstd tables under the BSON bytes, and zstd's file at most
+ * 1.2 × snappy's. → [{ population, ok, why }]
+ */
+export function checkWiredtiger (figures) {
+  return figures.populations.map((p) => {
+    const snappy = perUnit(p, 'snappy')
+    const zstd = perUnit(p, 'zstd')
+    const problems = []
+    if (!(snappy.live < p.bsonBytes)) problems.push(`snappy live ${snappy.live} B ≥ BSON ${p.bsonBytes} B`)
+    if (!(zstd.live < p.bsonBytes)) problems.push(`zstd live ${zstd.live} B ≥ BSON ${p.bsonBytes} B`)
+    if (!(zstd.file <= snappy.file * 1.2)) problems.push(`zstd file ${zstd.file} B > 1.2 × snappy ${snappy.file} B`)
+    return { population: p.name, ok: problems.length === 0, why: problems.join('; ') || `BSON ${p.bsonBytes} B, live snappy ${snappy.live} B, zstd ${zstd.live} B; files snappy ${snappy.file} B, zstd ${zstd.file} B` }
+  })
+}
+
 export function renderWiredtiger (figures) {
   const out = [`**Storage on WiredTiger** (${figures.wiredtiger.replace(/:.*/, '')}, MongoDB's collection table settings; ${figures.scale}: ${figures.days} days, ${figures.busy} busy and ${figures.sparse} sparse metrics, a checkpoint every ${figures.checkpointMinutes} simulated minutes). Bytes of the \`.wt\` file after the final checkpoint; in brackets, the live bytes (the file less its bytes available for reuse).`, '']
   const rows = []
@@ -389,6 +418,8 @@ Builds its Python venv the first time (scripts/bench/wiredtiger/setup-venv.sh).
                  or full (${WT_SCALES.full.busy} + ${WT_SCALES.full.sparse} × ${WT_SCALES.full.days} days, about a minute); default quick
   --json         the figures as JSON on stdout (the markdown goes to stderr)
   --no-variants  the three populations only, not the variants of docs/decisions.md
+  --check        then check (.ci/run): compressed live bytes under the BSON bytes and
+                 zstd's file at most 1.2 × snappy's, per population; exit 1 if not
 `
 
 export function parseWtScale (value) {
@@ -401,9 +432,9 @@ export const main = defineCommand({
   name: 'bench-wiredtiger',
   usage: WT_HELP,
   parse: (argv) => {
-    const { values } = parseFlags(argv, { 'wt-scale': { type: 'string' }, json: { type: 'boolean' }, 'no-variants': { type: 'boolean' } })
+    const { values } = parseFlags(argv, { 'wt-scale': { type: 'string' }, json: { type: 'boolean' }, 'no-variants': { type: 'boolean' }, check: { type: 'boolean' } })
     if (values.help) return { help: true }
-    return { scale: parseWtScale(values['wt-scale']), json: Boolean(values.json), variants: !values['no-variants'] }
+    return { scale: parseWtScale(values['wt-scale']), json: Boolean(values.json), variants: !values['no-variants'], check: Boolean(values.check) }
   },
   run: async (opts) => {
     const log = (msg) => process.stderr.write(`bench-wiredtiger: ${msg}\n`)
@@ -415,8 +446,15 @@ export const main = defineCommand({
       process.stderr.write(markdown)
       process.stdout.write(JSON.stringify(figures, null, 2) + '\n')
     } else process.stdout.write(markdown)
+    let failed = 0
+    if (opts.check) {
+      for (const c of checkWiredtiger(figures)) {
+        log(`check ${c.population}: ${c.ok ? 'ok' : 'FAILED'} (${c.why})`)
+        if (!c.ok) failed++
+      }
+    }
     log(`done in ${((performance.now() - started) / 1000).toFixed(1)} s`)
-    return EXIT.OK
+    return failed ? EXIT.PROBLEM : EXIT.OK
   }
 })
 
