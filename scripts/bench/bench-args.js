@@ -3,8 +3,9 @@ import { UsageError, parseFlags } from '../../src/cli.js'
 
 export const SECTIONS = ['ingest', 'single', 'reads', 'graphite', 'statsd', 'storage', 'jobs']
 // Sections run only when asked with --only: the talk's experiment takes
-// 4 × 1450 simulated minutes (about 20 minutes at the talk's 300×).
-export const OPTIONAL_SECTIONS = ['talk']
+// 4 × 1450 simulated minutes (about 20 minutes at the talk's 300×);
+// wiredtiger builds WiredTiger from source the first time (about 4 minutes).
+export const OPTIONAL_SECTIONS = ['talk', 'wiredtiger']
 
 // Sizes per scale. "small" is for the offline substitute (mongo-java-server
 // keeps whole documents on a 512 MB JVM heap); "quick" is a smoke run.
@@ -28,8 +29,12 @@ Every phase is bounded in time; the whole run takes a few minutes.
                  graphite: /render sumSeries over the read metrics × 24 h against /series;
                  statsd: hot-shots over TCP as fast as the service reads, then over UDP
                  at that rate; lines/s, service CPU per line, lines lost),
-                 and talk: the 2012 talk's experiment (flat and hierarchical layout, with
-                 and without preallocation, a simulated day each; not run by default)
+                 and, not run by default: talk, the 2012 talk's experiment (flat and
+                 hierarchical layout, with and without preallocation, a simulated day each);
+                 wiredtiger, bytes on disk of a month of documents in WiredTiger tables
+                 set as MongoDB's (builds its Python venv the first time; alone, it
+                 needs no database)
+  --wt-scale S   quick | full: the wiredtiger section's size (default full; quick takes seconds)
   --statsd-clients N  hot-shots processes of the statsd section (default 2: more lines/s
                  than 1 on 2 cores; they share the cores with the service)
   --talk-speedup N  simulated time speed of the talk section (default 300, the talk's:
@@ -46,6 +51,7 @@ export function parseBenchArgs (argv) {
     only: { type: 'string' },
     'talk-speedup': { type: 'string' },
     'statsd-clients': { type: 'string' },
+    'wt-scale': { type: 'string' },
     json: { type: 'boolean' },
     keep: { type: 'boolean' }
   })
@@ -73,7 +79,9 @@ export function parseBenchArgs (argv) {
     statsdClients = Number(values['statsd-clients'])
     if (!Number.isInteger(statsdClients) || statsdClients < 1 || statsdClients > 16) throw new UsageError(`--statsd-clients must be a whole number from 1 to 16, got ${JSON.stringify(values['statsd-clients'])}`)
   }
-  return { scale, seconds, only, talkSpeedup, statsdClients, json: Boolean(values.json), keep: Boolean(values.keep) }
+  const wtScale = values['wt-scale'] ?? 'full'
+  if (!['quick', 'full'].includes(wtScale)) throw new UsageError(`--wt-scale must be quick or full, got ${JSON.stringify(values['wt-scale'])}`)
+  return { scale, seconds, only, talkSpeedup, statsdClients, wtScale, json: Boolean(values.json), keep: Boolean(values.keep) }
 }
 
 /** The scale to run: asked, or by backend (auto) */

@@ -20,6 +20,7 @@ import { benchTalk } from './bench-talk.js'
 import { benchStatsd } from './bench-statsd.js'
 import { startServerProcess } from './server-process.js'
 import { documentSizes } from './bench-sizes.js'
+import { benchWiredtiger, renderWiredtiger, wiredtigerPython } from './bench-wiredtiger.js'
 
 const log = (msg) => process.stderr.write(`bench: ${msg}\n`)
 
@@ -31,7 +32,24 @@ async function openDatabase () {
   return { uri: embedded.uri, how: 'embedded', backend: embedded.backend, pid: embedded.pid ?? null, stop: () => embedded.stop() }
 }
 
+async function runWiredtiger (opts) {
+  log(`wiredtiger: a month of documents in WiredTiger tables (--wt-scale ${opts.wtScale})`)
+  return benchWiredtiger({ scale: opts.wtScale, python: wiredtigerPython({ log }), log })
+}
+
 async function runBench (opts, { argv }) {
+  if (opts.only.length === 1 && opts.only[0] === 'wiredtiger') {
+    // needs no database: its own table only
+    const started = Date.now()
+    const figures = { wiredtiger: await runWiredtiger(opts) }
+    const markdown = renderWiredtiger(figures.wiredtiger)
+    if (opts.json) {
+      process.stderr.write('\n' + markdown)
+      process.stdout.write(JSON.stringify(figures, null, 2) + '\n')
+    } else process.stdout.write('\n' + markdown)
+    log(`done in ${((Date.now() - started) / 1000).toFixed(0)} s`)
+    return EXIT.OK
+  }
   const config = loadConfig({ ...process.env, MONGODB_URI: '' })
 
   const started = new Date()
@@ -63,7 +81,7 @@ async function runBench (opts, { argv }) {
     }
     log(`database ${backend.description}; scale ${scaleName}; database name ${dbName}`)
 
-    const wantServer = opts.only.some(s => !['storage', 'talk', 'jobs', 'statsd'].includes(s))
+    const wantServer = opts.only.some(s => !['storage', 'talk', 'jobs', 'statsd', 'wiredtiger'].includes(s))
     const rssByPhase = {}
     if (wantServer) {
       server = await startServerProcess({ MONGODB_URI: database.uri, MONGODB_DB: dbName, LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn' })
@@ -158,11 +176,13 @@ async function runBench (opts, { argv }) {
       figures.jobs = await benchJobs(db, { ...scale.jobs, log })
     }
 
+    if (opts.only.includes('wiredtiger')) figures.wiredtiger = await runWiredtiger(opts)
+
     if (opts.only.includes('talk')) {
       figures.talk = await benchTalk({ uri: database.uri, dbName, speedup: opts.talkSpeedup, log })
     }
 
-    const scaled = opts.only.some(x => x !== 'talk')
+    const scaled = opts.only.some(x => x !== 'talk' && x !== 'wiredtiger')
     if (figures.talk?.runs.some(r => r.requestsPerMinute < NOISY_BELOW)) {
       figures.notes.push(`The talk's runs averaged fewer than ${NOISY_BELOW} requests per simulated minute: their per-minute figures are noise; lower --talk-speedup.`)
     }
@@ -178,7 +198,7 @@ async function runBench (opts, { argv }) {
     await database.stop()
   }
 
-  const markdown = renderMarkdown(figures)
+  const markdown = renderMarkdown(figures) + (figures.wiredtiger ? '\n' + renderWiredtiger(figures.wiredtiger) : '')
   if (opts.json) {
     process.stderr.write('\n' + markdown)
     process.stdout.write(JSON.stringify(figures, null, 2) + '\n')

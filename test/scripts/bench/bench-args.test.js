@@ -6,12 +6,13 @@ import { SECTIONS, chooseScale, parseBenchArgs } from '../../../scripts/bench/be
 
 describe('parseBenchArgs', () => {
   it('defaults to every section at the scale the backend allows', () => {
-    expect(parseBenchArgs([])).toEqual({ scale: 'auto', seconds: null, only: SECTIONS, talkSpeedup: 300, statsdClients: 2, json: false, keep: false })
+    expect(parseBenchArgs([])).toEqual({ scale: 'auto', seconds: null, only: SECTIONS, talkSpeedup: 300, statsdClients: 2, wtScale: 'full', json: false, keep: false })
     expect(SECTIONS).not.toContain('talk')
     expect(SECTIONS).toContain('statsd')
     expect(parseBenchArgs(['--only', 'statsd', '--statsd-clients', '2'])).toMatchObject({ only: ['statsd'], statsdClients: 2 })
     expect(() => parseBenchArgs(['--statsd-clients', '0'])).toThrow(/--statsd-clients must be a whole number from 1 to 16/)
     expect(parseBenchArgs(['--only', 'talk', '--talk-speedup', '1500'])).toMatchObject({ only: ['talk'], talkSpeedup: 1500 })
+    expect(parseBenchArgs(['--only', 'wiredtiger', '--wt-scale', 'quick'])).toMatchObject({ only: ['wiredtiger'], wtScale: 'quick' })
     expect(parseBenchArgs(['--only', 'reads,ingest', '--json', '--seconds', '5'])).toMatchObject({ only: ['reads', 'ingest'], json: true, seconds: 5 })
     expect(parseBenchArgs(['--only', 'statsd', '--statsd-clients', '1'])).toMatchObject({ only: ['statsd'], statsdClients: 1 })
     expect(chooseScale('auto', 'mongo-java-server')).toBe('small')
@@ -24,6 +25,7 @@ describe('parseBenchArgs', () => {
     [['--scale', 'huge'], /--scale must be/],
     [['--seconds', '0'], /--seconds must be/],
     [['--only', 'writes'], /--only takes/],
+    [['--only', 'wiredtiger', '--wt-scale', 'huge'], /--wt-scale must be quick or full/],
     [['--talk-speedup', '5'], /--talk-speedup must be/],
     [['--statsd-clients', '0'], /--statsd-clients must be/],
     [['extra'], /positional/i]

@@ -1,0 +1,461 @@
+#!/usr/bin/env node
+// Storage on WiredTiger (docs/benchmarks.md, "Storage on WiredTiger"): a
+// month of the service's own daily documents, built with ingest's `$inc`
+// maps (bucket/increments.js) and the preallocator's zero-filled upserts,
+// written version by version into WiredTiger tables configured as MongoDB
+// configures a collection's (scripts/bench/wiredtiger/measure.py, in the
+// venv of scripts/bench/wiredtiger/setup-venv.sh), snappy and zstd; bytes on
+// disk per document, per stored minute-point and per event, beside BSON's
+// and whisper's 12 B per point.
+//
+//   node scripts/bench/bench-wiredtiger.js [--wt-scale quick|full] [--json]
+//   npm run bench -- --only wiredtiger [--wt-scale quick|full]
+//
+// Only the versions a checkpoint sees reach the table file: between two
+// checkpoints MongoDB keeps a document's updates in the cache, and the
+// checkpoint writes its latest version. So each document changed since the
+// last checkpoint is written once, then a checkpoint: every
+// `checkpointMinutes` simulated minutes (MongoDB: every 60 s of real time).
+import { spawn, execFileSync } from 'node:child_process'
+import { once } from 'node:events'
+import { fileURLToPath } from 'node:url'
+import { BSON } from 'mongodb'
+import { EXIT, UsageError, defineCommand, parseFlags, runIfMain } from '../../src/cli.js'
+import { buildWriteUnit, QUARTER_HOUR_DETAIL } from '../../src/bucket/increments.js'
+import { hierarchicalLayout } from '../../src/bucket/layouts.js'
+import { DAY_MS, MINUTE_MS, dayId } from '../../src/bucket/time.js'
+import { incrementUpdate } from '../../src/writer/write-operations.js'
+
+const SETUP = fileURLToPath(new URL('./wiredtiger/setup-venv.sh', import.meta.url))
+const MEASURE = fileURLToPath(new URL('./wiredtiger/measure.py', import.meta.url))
+
+/** whisper: a 4-byte timestamp and an 8-byte double per point, every slot of the archive preallocated */
+export const WHISPER_BYTES_PER_POINT = 12
+// config.js's PREALLOC_PROBABILITY default: per event, the next day zero-filled
+export const PREALLOC_PROBABILITY = 0.000667
+// the sweep (cron */10) preallocates tomorrow for metrics busy for 30 minutes today: done by 00:40
+const SWEEP_MINUTE = 40
+
+export const WT_SCALES = {
+  quick: { busy: 4, sparse: 40, days: 7, checkpointMinutes: 60 },
+  full: { busy: 20, sparse: 200, days: 30, checkpointMinutes: 10 }
+}
+const START = Date.UTC(2026, 10, 1) // a month of 30 days
+
+/** a small seeded PRNG (mulberry32): the same documents on every run */
+export function seeded (seed) {
+  let a = seed >>> 0
+  return () => {
+    a = (a + 0x6D2B79F5) >>> 0
+    let t = a
+    t = Math.imul(t ^ (t >>> 15), t | 1)
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+}
+
+/**
+ * MongoDB's update of one document (5.0+): the operators' fields applied in
+ * lexicographic order of their paths, a new field appended to its object;
+ * $setOnInsert only when the upsert inserts. doc: null (absent) → the new document.
+ */
+export function applyUpdate (doc, id, update) {
+  const inserting = doc === null
+  const out = inserting ? { _id: id } : doc
+  const changes = []
+  for (const [path, v] of Object.entries(update.$inc ?? {})) changes.push([path, 'inc', v])
+  if (inserting) for (const [path, v] of Object.entries(update.$setOnInsert ?? {})) changes.push([path, 'set', v])
+  for (const [path, v] of Object.entries(update.$set ?? {})) changes.push([path, 'set', v])
+  for (const path of Object.keys(update.$unset ?? {})) changes.push([path, 'unset'])
+  changes.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
+  for (const [path, op, v] of changes) {
+    const parts = path.split('.')
+    let o = out
+    for (let i = 0; i < parts.length - 1; i++) o = o[parts[i]] ??= {}
+    const last = parts[parts.length - 1]
+    if (op === 'inc') o[last] = (o[last] ?? 0) + v
+    else if (op === 'set') o[last] = v
+    else delete o[last]
+  }
+  return out
+}
+
+/** the minute counters a daily document stores (zeros included) */
+export function minutePoints (doc) {
+  let n = 0
+  const minute = doc.minute ?? doc.m ?? {}
+  for (const h in minute) n += Object.keys(minute[h]).length
+  return n
+}
+
+/**
+ * One population's history, as ingest, the preallocator and retention write it.
+ * kind: 'busy' (an event every 2 to 12 s), 'sparse' (1 to 6 events a day),
+ * 'downsampled' (busy days, then retention's $unset of the minute tier).
+ * emit({ put: { id, doc } } | { checkpoint: true }) is called with each
+ * version a checkpoint would see (doc is the live object: serialize it at once).
+ * options (variants): zeroFill false: no preallocation; preallocateEveryDay: every
+ * metric's day zero-filled at its start, as the sweep does for busy metrics.
+ * options.eventsById: a Map that receives each document's events (tests).
+ * → { docs: Map<id, doc>, events, preallocated: Set<id> }
+ */
+export function simulatePopulation (options, emit) {
+  const history = populationHistory(options)
+  for (;;) {
+    const step = history.next()
+    if (step.done) return step.value
+    emit(step.value)
+  }
+}
+
+/** simulatePopulation as a generator of the operations (the bench awaits the pipe between them) */
+export function * populationHistory ({ kind, metrics, days, checkpointMinutes, seed = 1, zeroFill = true, preallocateEveryDay = false, eventsById = null }) {
+  const random = seeded(seed)
+  const names = Array.from({ length: metrics }, (_, i) => `app.${kind}.${String(i).padStart(3, '0')}.requests`)
+  const busy = kind !== 'sparse'
+  const docs = new Map()
+  const dirty = new Set()
+  const written = new Set()
+  const preallocated = new Set()
+  let events = 0
+  const update = (id, u) => {
+    docs.set(id, applyUpdate(docs.get(id) ?? null, id, u))
+    dirty.add(id)
+  }
+  const preallocate = (metric, dayStart) => {
+    const id = dayId(metric, dayStart)
+    if (!zeroFill || docs.has(id)) return
+    preallocated.add(id)
+    update(id, incrementUpdate(id, { metric, date: dayStart, inc: hierarchicalLayout.zeroIncrements() }).updateOne.update)
+  }
+  const checkpoint = function * () {
+    for (const id of dirty) {
+      yield { put: { id, doc: docs.get(id) } }
+      written.add(id)
+    }
+    dirty.clear()
+    yield { checkpoint: true }
+  }
+  // sparse metrics: their events of each day, drawn up front
+  const sparseDay = (dayStart) => {
+    const byMinute = new Map()
+    for (const metric of names) {
+      const n = 1 + Math.floor(random() * 6)
+      for (let i = 0; i < n; i++) {
+        const time = dayStart + Math.floor(random() * DAY_MS)
+        const minute = Math.floor((time - dayStart) / MINUTE_MS)
+        if (!byMinute.has(minute)) byMinute.set(minute, [])
+        byMinute.get(minute).push({ metric, value: 1 + Math.floor(random() * 9), time })
+      }
+    }
+    return byMinute
+  }
+  // the busy metrics were busy the day before the run: their first day is preallocated
+  if (busy) for (const metric of names) preallocate(metric, START)
+  for (let d = 0; d < days; d++) {
+    const dayStart = START + d * DAY_MS
+    const sparse = busy ? null : sparseDay(dayStart)
+    if (preallocateEveryDay) for (const metric of names) preallocate(metric, dayStart)
+    for (let m = 0; m < 1440; m++) {
+      const minuteStart = dayStart + m * MINUTE_MS
+      let batch
+      if (busy) {
+        batch = []
+        for (const metric of names) {
+          for (let t = Math.floor(random() * 6000); t < MINUTE_MS; t += 2000 + Math.floor(random() * 10_000)) {
+            batch.push({ metric, value: 1 + Math.floor(random() * 9), time: minuteStart + t })
+          }
+        }
+      } else {
+        batch = (sparse.get(m) ?? []).sort((a, b) => a.time - b.time)
+      }
+      if (batch.length > 0) {
+        // one request per minute: ingest's write unit, each document's merged $inc
+        const unit = buildWriteUnit(batch, hierarchicalLayout)
+        for (const [id, doc] of unit.daily) update(id, incrementUpdate(id, doc).updateOne.update)
+        events += batch.length
+        if (eventsById) {
+          for (const e of batch) {
+            const id = dayId(e.metric, dayStart)
+            if (!eventsById.has(id)) eventsById.set(id, [])
+            eventsById.get(id).push(e)
+          }
+        }
+        // the probabilistic preallocator: tomorrow, zero-filled, with PREALLOC_PROBABILITY per event
+        for (const e of batch) if (random() < PREALLOC_PROBABILITY) preallocate(e.metric, dayStart + DAY_MS)
+      }
+      if (busy && m === SWEEP_MINUTE) for (const metric of names) preallocate(metric, dayStart + DAY_MS)
+      if ((d * 1440 + m + 1) % checkpointMinutes === 0) yield * checkpoint()
+    }
+  }
+  // documents made for the day after the run (preallocated, no event yet) are not the run's
+  for (const id of [...docs.keys()]) {
+    if (docs.get(id).date.getTime() >= START + days * DAY_MS) {
+      docs.delete(id)
+      dirty.delete(id)
+      if (written.has(id)) yield { remove: { id } }
+    }
+  }
+  yield * checkpoint()
+  if (kind === 'downsampled') {
+    // retention-job.js past the minute horizon
+    for (const id of docs.keys()) update(id, { $unset: { minute: '' }, $set: { detail: QUARTER_HOUR_DETAIL } })
+    yield * checkpoint()
+  }
+  return { docs, events, preallocated }
+}
+
+/** The day document the service ends with: every event's $inc merged, plus the zero fill when preallocated. */
+export function expectedDay (events, { metric, dayStart, zeroFilled }) {
+  const unit = buildWriteUnit(events, hierarchicalLayout)
+  const id = dayId(metric, dayStart)
+  const inc = { ...(zeroFilled ? hierarchicalLayout.zeroIncrements() : {}) }
+  for (const [field, v] of Object.entries(unit.daily.get(id)?.inc ?? {})) inc[field] = (inc[field] ?? 0) + v
+  return applyUpdate(null, id, incrementUpdate(id, { metric, date: dayStart, inc }).updateOne.update)
+}
+
+/** Variants of a stored document (docs/decisions.md, "Minute counters stored sparse"). */
+export const VARIANTS = {
+  // zero minutes left out of the stored document
+  sparseMinutes: (doc) => {
+    if (!doc.minute) return doc
+    const minute = {}
+    for (const h in doc.minute) {
+      const kept = Object.entries(doc.minute[h]).filter(([, v]) => v !== 0)
+      if (kept.length) minute[h] = Object.fromEntries(kept)
+    }
+    return { ...doc, minute }
+  },
+  // one-letter names of the counter tiers (daily → d, hourly → h, quarterHourly → q, minute → m)
+  shortKeys: (doc) => {
+    const names = { daily: 'd', hourly: 'h', quarterHourly: 'q', minute: 'm' }
+    return Object.fromEntries(Object.entries(doc).map(([k, v]) => [names[k] ?? k, v]))
+  }
+}
+
+function encodeRecords () {
+  const chunks = []
+  let size = 0
+  const push = (buf) => { chunks.push(buf); size += buf.length }
+  return {
+    table (name) {
+      const b = Buffer.alloc(2 + name.length)
+      b.write('T', 0, 'latin1')
+      b.writeUInt8(name.length, 1)
+      b.write(name, 2, 'ascii')
+      push(b)
+    },
+    put (key, bson) {
+      const b = Buffer.alloc(9)
+      b.write('P', 0, 'latin1')
+      b.writeBigInt64LE(BigInt(key), 1)
+      push(b)
+      push(bson)
+    },
+    remove (key) {
+      const b = Buffer.alloc(9)
+      b.write('D', 0, 'latin1')
+      b.writeBigInt64LE(BigInt(key), 1)
+      push(b)
+    },
+    checkpoint () { push(Buffer.from('C', 'latin1')) },
+    get size () { return size },
+    take () { const out = Buffer.concat(chunks); chunks.length = 0; size = 0; return out }
+  }
+}
+
+/** The venv's python: setup-venv.sh builds it the first time (about 4 minutes) and prints its path. */
+export function wiredtigerPython ({ log = () => {} } = {}) {
+  log('WiredTiger venv: scripts/bench/wiredtiger/setup-venv.sh (builds WiredTiger the first time, about 4 minutes)')
+  const venv = execFileSync(SETUP, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }).trim()
+  return `${venv}/bin/python`
+}
+
+/**
+ * Runs the populations through measure.py.
+ * → { scale, populations: [{ name, label, documents, events, minutePoints, bsonBytes, tables: { none, snappy, zstd } }], wiredtiger }
+ */
+export async function benchWiredtiger ({ scale = 'quick', python, log = () => {}, variants = true } = {}) {
+  const s = WT_SCALES[scale]
+  const child = spawn(python, [MEASURE], { stdio: ['pipe', 'pipe', 'inherit'] })
+  let out = ''
+  child.stdout.on('data', (d) => { out += d })
+  const exited = new Promise((resolve, reject) => {
+    child.on('error', reject)
+    child.on('close', (code) => code === 0 ? resolve() : reject(new Error(`measure.py exited ${code}`)))
+  })
+  const write = async (buf) => {
+    if (!child.stdin.write(buf)) await once(child.stdin, 'drain')
+  }
+  const populations = [
+    { name: 'busy', label: 'busy metrics (an event every 2–12 s), preallocated days', kind: 'busy', metrics: s.busy, seed: 1 },
+    { name: 'sparse', label: 'sparse metrics (1–6 events a day), days made by their first upsert', kind: 'sparse', metrics: s.sparse, seed: 2 },
+    { name: 'downsampled', label: 'busy days downsampled (minute tier removed)', kind: 'downsampled', metrics: s.busy, seed: 3 }
+  ]
+  if (variants) {
+    populations.push(
+      { name: 'busy_nofill', label: 'variant: busy metrics, days made by their first upsert (no preallocation)', kind: 'busy', metrics: s.busy, seed: 1, zeroFill: false },
+      { name: 'sparse_zero', label: 'variant: sparse metrics, every day preallocated zero-filled', kind: 'sparse', metrics: s.sparse, seed: 2, sparseZero: true },
+      { name: 'busy_sparsemin', label: 'variant: busy metrics, zero minutes not stored', kind: 'busy', metrics: s.busy, seed: 1, transform: VARIANTS.sparseMinutes },
+      { name: 'sparse_short', label: 'variant: sparse metrics, one-letter tier names', kind: 'sparse', metrics: s.sparse, seed: 2, transform: VARIANTS.shortKeys }
+    )
+  }
+  const results = []
+  for (const p of populations) {
+    const t0 = performance.now()
+    const records = encodeRecords()
+    records.table(p.name)
+    const keys = new Map() // id → RecordId, in insertion order as MongoDB assigns them
+    const finalSizes = new Map()
+    const emit = (op) => {
+      if (op.put) {
+        let key = keys.get(op.put.id)
+        if (key === undefined) keys.set(op.put.id, key = keys.size + 1)
+        const bson = BSON.serialize(p.transform ? p.transform(op.put.doc) : op.put.doc)
+        finalSizes.set(op.put.id, bson.length)
+        records.put(key, bson)
+      } else if (op.remove) {
+        records.remove(keys.get(op.remove.id))
+        finalSizes.delete(op.remove.id)
+      } else {
+        records.checkpoint()
+      }
+    }
+    const history = populationHistory({ kind: p.kind, metrics: p.metrics, days: s.days, checkpointMinutes: s.checkpointMinutes, seed: p.seed, zeroFill: p.zeroFill ?? true, preallocateEveryDay: Boolean(p.sparseZero) })
+    let run
+    for (;;) {
+      const step = history.next()
+      if (step.done) {
+        run = step.value
+        break
+      }
+      emit(step.value)
+      if (records.size > 4 << 20) await write(records.take()) // measure.py takes them as they come
+    }
+    await write(records.take())
+    let points = 0
+    for (const doc of run.docs.values()) points += minutePoints(p.transform ? p.transform(doc) : doc)
+    const bsonBytes = [...finalSizes.values()].reduce((a, b) => a + b, 0)
+    results.push({ name: p.name, label: p.label, documents: run.docs.size, events: run.events, minutePoints: points, bsonBytes })
+    log(`  ${p.name}: ${run.docs.size} documents, ${run.events} events, ${points} minute points generated in ${((performance.now() - t0) / 1000).toFixed(1)} s`)
+  }
+  child.stdin.end()
+  await exited
+  const report = JSON.parse(out)
+  for (const r of results) {
+    const g = report.groups[r.name]
+    if (g.documents !== r.documents || g.bsonBytes !== r.bsonBytes) throw new Error(`measure.py holds ${g.documents} documents of ${g.bsonBytes} B in ${r.name}, the generator ${r.documents} of ${r.bsonBytes} B`)
+    r.puts = g.puts
+    r.tables = g.tables
+  }
+  return { scale, ...s, populations: results, wiredtiger: report.wiredtiger }
+}
+
+const fmt = (n, digits = 0) => n === null || n === undefined ? '–' : n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits })
+
+/** Bytes per unit: the .wt file after the final checkpoint, and the live bytes (file minus bytes available for reuse). */
+export function perUnit (population, compressor) {
+  const t = population.tables[compressor]
+  const file = t.fileBytes
+  const live = t.blockFileBytes - t.reusableBytes
+  return {
+    file,
+    live,
+    perDocument: file / population.documents,
+    perPoint: population.minutePoints ? file / population.minutePoints : null,
+    perEvent: file / population.events,
+    livePerPoint: population.minutePoints ? live / population.minutePoints : null
+  }
+}
+
+/**
+ * The end-to-end check of .ci/run: for every population, the live bytes of
+ * the snappy and zstd tables under the BSON bytes, and zstd's file at most
+ * 1.2 × snappy's. → [{ population, ok, why }]
+ */
+export function checkWiredtiger (figures) {
+  return figures.populations.map((p) => {
+    const snappy = perUnit(p, 'snappy')
+    const zstd = perUnit(p, 'zstd')
+    const problems = []
+    if (!(snappy.live < p.bsonBytes)) problems.push(`snappy live ${snappy.live} B ≥ BSON ${p.bsonBytes} B`)
+    if (!(zstd.live < p.bsonBytes)) problems.push(`zstd live ${zstd.live} B ≥ BSON ${p.bsonBytes} B`)
+    if (!(zstd.file <= snappy.file * 1.2)) problems.push(`zstd file ${zstd.file} B > 1.2 × snappy ${snappy.file} B`)
+    return { population: p.name, ok: problems.length === 0, why: problems.join('; ') || `BSON ${p.bsonBytes} B, live snappy ${snappy.live} B, zstd ${zstd.live} B; files snappy ${snappy.file} B, zstd ${zstd.file} B` }
+  })
+}
+
+export function renderWiredtiger (figures) {
+  const out = [`**Storage on WiredTiger** (${figures.wiredtiger.replace(/:.*/, '')}, MongoDB's collection table settings; ${figures.scale}: ${figures.days} days, ${figures.busy} busy and ${figures.sparse} sparse metrics, a checkpoint every ${figures.checkpointMinutes} simulated minutes). Bytes of the \`.wt\` file after the final checkpoint; in brackets, the live bytes (the file less its bytes available for reuse).`, '']
+  const rows = []
+  for (const p of figures.populations) {
+    const bsonPoint = p.minutePoints ? p.bsonBytes / p.minutePoints : null
+    const cells = [p.label, fmt(p.documents), fmt(p.events), fmt(p.minutePoints)]
+    cells.push(`${fmt(p.bsonBytes / p.documents)} / ${fmt(bsonPoint, 2)}`)
+    for (const c of ['none', 'snappy', 'zstd']) {
+      const u = perUnit(p, c)
+      cells.push(`${fmt(u.perDocument)} / ${fmt(u.perPoint, 2)} (${fmt(u.livePerPoint, 2)}) / ${fmt(u.perEvent, 2)}`)
+    }
+    cells.push(p.minutePoints ? `${fmt(1440 * WHISPER_BYTES_PER_POINT)} / 12 / ${fmt(1440 * WHISPER_BYTES_PER_POINT * p.documents / p.events, 2)}` : '–')
+    rows.push(cells)
+  }
+  out.push(table(['population', 'documents', 'events', 'minute points stored', 'BSON B / doc / point', 'WiredTiger uncompressed B / doc / point (live) / event', 'snappy', 'zstd', 'whisper (minute archive) B / metric-day / point / event'], rows))
+  return out.join('\n') + '\n'
+}
+
+function table (head, rows) {
+  return [`| ${head.join(' | ')} |`, `| ${head.map(() => '---').join(' | ')} |`, ...rows.map(r => `| ${r.join(' | ')} |`)].join('\n')
+}
+
+export const WT_HELP = `Usage: node scripts/bench/bench-wiredtiger.js [--wt-scale quick|full] [--json] [--no-variants]
+
+Writes a month of statbucket's daily documents, version by version, into
+WiredTiger tables configured as MongoDB's collections (snappy, zstd, none)
+and prints bytes on disk per document, per minute point and per event.
+Builds its Python venv the first time (scripts/bench/wiredtiger/setup-venv.sh).
+
+  --wt-scale S   quick (${WT_SCALES.quick.busy} busy + ${WT_SCALES.quick.sparse} sparse metrics × ${WT_SCALES.quick.days} days, seconds)
+                 or full (${WT_SCALES.full.busy} + ${WT_SCALES.full.sparse} × ${WT_SCALES.full.days} days, about a minute); default quick
+  --json         the figures as JSON on stdout (the markdown goes to stderr)
+  --no-variants  the three populations only, not the variants of docs/decisions.md
+  --check        then check (.ci/run): compressed live bytes under the BSON bytes and
+                 zstd's file at most 1.2 × snappy's, per population; exit 1 if not
+`
+
+export function parseWtScale (value) {
+  const scale = value ?? 'quick'
+  if (!Object.hasOwn(WT_SCALES, scale)) throw new UsageError(`--wt-scale must be quick or full, got ${JSON.stringify(value)}`)
+  return scale
+}
+
+export const main = defineCommand({
+  name: 'bench-wiredtiger',
+  usage: WT_HELP,
+  parse: (argv) => {
+    const { values } = parseFlags(argv, { 'wt-scale': { type: 'string' }, json: { type: 'boolean' }, 'no-variants': { type: 'boolean' }, check: { type: 'boolean' } })
+    if (values.help) return { help: true }
+    return { scale: parseWtScale(values['wt-scale']), json: Boolean(values.json), variants: !values['no-variants'], check: Boolean(values.check) }
+  },
+  run: async (opts) => {
+    const log = (msg) => process.stderr.write(`bench-wiredtiger: ${msg}\n`)
+    const started = performance.now()
+    const python = wiredtigerPython({ log })
+    const figures = await benchWiredtiger({ scale: opts.scale, python, log, variants: opts.variants })
+    const markdown = renderWiredtiger(figures)
+    if (opts.json) {
+      process.stderr.write(markdown)
+      process.stdout.write(JSON.stringify(figures, null, 2) + '\n')
+    } else process.stdout.write(markdown)
+    let failed = 0
+    if (opts.check) {
+      for (const c of checkWiredtiger(figures)) {
+        log(`check ${c.population}: ${c.ok ? 'ok' : 'FAILED'} (${c.why})`)
+        if (!c.ok) failed++
+      }
+    }
+    log(`done in ${((performance.now() - started) / 1000).toFixed(1)} s`)
+    return failed ? EXIT.PROBLEM : EXIT.OK
+  }
+})
+
+runIfMain(import.meta.url, 'bench-wiredtiger', main)
