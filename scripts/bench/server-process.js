@@ -5,9 +5,9 @@ import { startChildServer } from '../shared/child-server.js'
 
 const SERVER = fileURLToPath(new URL('./bench-server.js', import.meta.url))
 
-/** env: statbucket configuration (MONGODB_URI, MONGODB_DB, …) → { url, pid, backend, statsdPort, stats(), resetPeak(), stop() } */
-export async function startServerProcess (env, { startTimeoutMs = 60_000 } = {}) {
-  const server = await startChildServer({ script: SERVER, env: { ...process.env, LOG_LEVEL: 'warn', ...env }, startTimeoutMs, inheritOutput: true })
+/** env: statbucket configuration (MONGODB_URI, MONGODB_DB, …); nodeArgs: node's own flags (--cpu-prof) → { url, pid, backend, statsdPort, stats(), resetPeak(), stop() } */
+export async function startServerProcess (env, { startTimeoutMs = 60_000, nodeArgs = [] } = {}) {
+  const server = await startChildServer({ script: SERVER, env: { ...process.env, LOG_LEVEL: 'warn', ...env }, startTimeoutMs, inheritOutput: true, nodeArgs })
   return {
     url: `http://127.0.0.1:${server.port}`,
     port: server.port,

@@ -29,12 +29,12 @@ export function rssKb (pid) {
  *     lines, { raw } for others), stderr, exited, alive(), kill(signal),
  *     rssKb(), ask(type), stop({ signal, graceMs }) }
  */
-export async function startChildServer ({ script, env, startTimeoutMs = 60_000, inheritOutput = false }) {
+export async function startChildServer ({ script, env, startTimeoutMs = 60_000, inheritOutput = false, nodeArgs = [] }) {
   if (!exitHookInstalled) {
     exitHookInstalled = true
     process.on('exit', () => { for (const c of children) c.kill('SIGKILL') })
   }
-  const child = spawn(process.execPath, [script], {
+  const child = spawn(process.execPath, [...nodeArgs, script], {
     cwd: ROOT,
     env,
     stdio: ['ignore', inheritOutput ? 'inherit' : 'pipe', inheritOutput ? 'inherit' : 'pipe', 'ipc']

@@ -1,0 +1,79 @@
+#!/usr/bin/env node
+// Where a single-event POST's CPU goes: the service (./bench-server.js) in a
+// child process under `node --cpu-prof`, single events from autocannon on
+// 16 kept-alive connections, then the profile's self time summed by file or
+// package. `node scripts/bench/profile-single.js --help`.
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import autocannon from 'autocannon'
+import { defineCommand, parseFlags, positiveFlag, runIfMain } from '../../src/cli.js'
+import { startServerProcess } from './server-process.js'
+
+const USAGE = `Usage: node scripts/bench/profile-single.js [--seconds N] [--connections N] [--top N] [--keep-profile]
+
+Profiles the service while it answers single-event POST /v1/events (the
+bench's "single" section) on MONGODB_URI (default: the embedded database),
+and prints the share of the process's samples spent in each file or package
+(idle included: the rest waits for the database). --keep-profile keeps the
+.cpuprofile (open it in Chrome DevTools or speedscope for a flame graph).
+`
+
+/** A .cpuprofile → [[where, samples]], busiest first, and the sample count */
+export function selfTimeByFile (profile) {
+  const byId = new Map(profile.nodes.map(n => [n.id, n]))
+  const where = new Map()
+  for (const id of profile.samples) {
+    const { url, functionName } = byId.get(id).callFrame
+    const key = url
+      ? url.replace(/^file:\/\/.*?\/node_modules\/((@[^/]+\/)?[^/]+)\/.*$/, 'npm:$1').replace(/^file:\/\/.*?\/(src|scripts)\//, '$1/')
+      : `(${functionName || 'program'})`
+    where.set(key, (where.get(key) ?? 0) + 1)
+  }
+  return { rows: [...where].sort((a, b) => b[1] - a[1]), total: profile.samples.length }
+}
+
+async function run (opts, { out }) {
+  let embedded = null
+  let uri = process.env.MONGODB_URI
+  if (!uri) {
+    const { startEmbeddedMongo } = await import('../../src/db/embedded.js')
+    embedded = await startEmbeddedMongo({ persistent: false })
+    uri = embedded.uri
+  }
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'statbucket-profile-'))
+  const server = await startServerProcess({ MONGODB_URI: uri, MONGODB_DB: `statbucket_profile_${process.pid}`, PREALLOC_PROBABILITY: '0' }, { nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${dir}`] })
+  try {
+    const load = { url: `${server.url}/v1/events`, method: 'POST', connections: opts.connections, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ metric: 'profile.single', value: 1 }) }
+    await autocannon({ ...load, duration: 2 }) // warm-up
+    const before = await server.stats()
+    const result = await autocannon({ ...load, duration: opts.seconds })
+    const after = await server.stats()
+    await server.stop()
+    const file = fs.readdirSync(dir).find(f => f.endsWith('.cpuprofile'))
+    const { rows, total } = selfTimeByFile(JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8')))
+    out.write(`${result.requests.total} requests in ${opts.seconds} s (${result.non2xx} not 200); ${Math.round(((after.cpuMs - before.cpuMs) * 1000) / result.requests.total)} µs of service CPU per request\n\n| where | share of samples |\n|---|---|\n`)
+    for (const [where, n] of rows.slice(0, opts.top)) out.write(`| ${where} | ${((100 * n) / total).toFixed(1)} % |\n`)
+    if (opts.keepProfile) out.write(`\nprofile: ${path.join(dir, file)}\n`)
+    else fs.rmSync(dir, { recursive: true, force: true })
+    return 0
+  } finally {
+    await server.stop().catch(() => {})
+    await embedded?.stop()
+  }
+}
+
+function parse (argv) {
+  const { values } = parseFlags(argv, { seconds: { type: 'string' }, connections: { type: 'string' }, top: { type: 'string' }, 'keep-profile': { type: 'boolean' } })
+  if (values.help) return { help: true }
+  return {
+    seconds: positiveFlag('seconds', values.seconds, 6),
+    connections: positiveFlag('connections', values.connections, 16),
+    top: positiveFlag('top', values.top, 20),
+    keepProfile: Boolean(values['keep-profile'])
+  }
+}
+
+export const main = defineCommand({ name: 'profile-single', usage: USAGE, parse, run })
+
+runIfMain(import.meta.url, 'profile-single', main, { exit: true })

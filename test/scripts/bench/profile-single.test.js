@@ -1,0 +1,26 @@
+// The profile's arithmetic (scripts/bench/profile-single.js): self time summed
+// by file, node_modules by package, busiest first.
+import { describe, expect, it } from 'vitest'
+import { selfTimeByFile } from '../../../scripts/bench/profile-single.js'
+
+const frame = (url, functionName = 'f') => ({ url, functionName, scriptId: '1', lineNumber: 0, columnNumber: 0 })
+
+describe('selfTimeByFile', () => {
+  it('sums the samples of each file and package, and names the engine\'s own entries', () => {
+    const profile = {
+      nodes: [
+        { id: 1, callFrame: frame('', '(idle)') },
+        { id: 2, callFrame: frame('file:///app/src/writer/write-queue.js', 'submit') },
+        { id: 3, callFrame: frame('file:///app/src/writer/write-queue.js', 'answer') },
+        { id: 4, callFrame: frame('file:///app/node_modules/mongodb/lib/bulk/common.js') },
+        { id: 5, callFrame: frame('file:///app/node_modules/@fastify/error/index.js') },
+        { id: 6, callFrame: frame('node:events', 'emit') }
+      ],
+      samples: [1, 1, 1, 2, 3, 3, 4, 4, 5, 6]
+    }
+    expect(selfTimeByFile(profile)).toEqual({
+      total: 10,
+      rows: [['((idle))', 3], ['src/writer/write-queue.js', 3], ['npm:mongodb', 2], ['npm:@fastify/error', 1], ['node:events', 1]]
+    })
+  })
+})
