@@ -44,3 +44,12 @@ describe('retention rules', () => {
     expect(rulesFingerprint(config)).not.toBe(rulesFingerprint({ ...config, retentionRules: config.retentionRules.slice(1) }))
   })
 })
+
+describe('RETENTION_RULES against hostile metric names', () => {
+  it('matches on a linear-time engine: a rule that backtracks elsewhere answers for a 200-character name', () => {
+    // with a backtracking engine this name takes longer than the test's timeout (3 s already at 60 characters)
+    const rulesFor = retentionRulesOf({ retentionRules: [{ match: '**a**a**a**a**a**a**c', minuteDays: 1 }], minuteRetentionDays: 90, dailyRetentionDays: null })
+    expect(rulesFor('a'.repeat(200))).toEqual({ minuteDays: 90, dailyDays: null })
+    expect(rulesFor('a.a.a.a.a.a.c')).toEqual({ minuteDays: 1, dailyDays: null })
+  })
+})
