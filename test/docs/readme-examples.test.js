@@ -176,45 +176,42 @@ describe('README examples', () => {
     }
   })
 
-  describe('at the README\'s clock, answer exactly what the README shows', () => {
+  /**
+   * Runs every example in README order on a service at the README's clock
+   * (fixed) or the real one; an example without an answer must print
+   * nothing and its StatsD lines be stored; compare(stdout, answer, line)
+   * judges the others.
+   */
+  function everyExample (fixed, compare) {
     let s
-    beforeAll(async () => { s = await service({ fixed: true }) })
+    beforeAll(async () => { s = await service({ fixed }) })
     afterAll(async () => { await s?.close() })
 
     it('every example, in README order', async () => {
       for (const { line, script, answer } of examples) {
         const { code, stdout, stderr } = await run(script, s)
         expect(code, `README line ${line} exited ${code}: ${stderr}`).toBe(0)
-        if (answer === undefined) {
-          expect(stdout, `README line ${line} prints nothing`).toBe('')
-          await waitForStored(s.app, statsdSums(script), s.now())
-          continue
-        }
-        let actual
-        try { actual = JSON.parse(stdout) } catch { actual = stdout }
-        expect(actual, `README line ${line} answered ${stdout}`).toStrictEqual(JSON.parse(answer))
+        if (answer !== undefined) { compare(stdout, answer, line); continue }
+        expect(stdout, `README line ${line} prints nothing`).toBe('')
+        await waitForStored(s.app, statsdSums(script), s.now())
       }
+    })
+  }
+
+  describe('at the README\'s clock, answer exactly what the README shows', () => {
+    everyExample(true, (stdout, answer, line) => {
+      let actual
+      try { actual = JSON.parse(stdout) } catch { actual = stdout }
+      expect(actual, `README line ${line} answered ${stdout}`).toStrictEqual(JSON.parse(answer))
     })
   })
 
   describe('at the real clock, answer with the README\'s fields and with data', () => {
-    let s
-    beforeAll(async () => { s = await service({ fixed: false }) })
-    afterAll(async () => { await s?.close() })
-
-    it('every example, in README order', async () => {
-      for (const { line, script, answer } of examples) {
-        const { code, stdout, stderr } = await run(script, s)
-        expect(code, `README line ${line} exited ${code}: ${stderr}`).toBe(0)
-        if (answer === undefined) {
-          await waitForStored(s.app, statsdSums(script), s.now())
-          continue
-        }
-        const actual = JSON.parse(stdout)
-        const expected = JSON.parse(answer)
-        expect(fields(actual), `README line ${line} answered ${stdout}`).toStrictEqual(fields(expected))
-        if (counts(expected) > 0) expect(counts(actual), `README line ${line} answered ${stdout}: no data`).toBeGreaterThan(0)
-      }
+    everyExample(false, (stdout, answer, line) => {
+      const actual = JSON.parse(stdout)
+      const expected = JSON.parse(answer)
+      expect(fields(actual), `README line ${line} answered ${stdout}`).toStrictEqual(fields(expected))
+      if (counts(expected) > 0) expect(counts(actual), `README line ${line} answered ${stdout}: no data`).toBeGreaterThan(0)
     })
   })
 })
