@@ -75,7 +75,7 @@ function documentIn (docs, id, metric, date) {
   return doc.inc
 }
 
-function addTo (docs, metric, { id, date, inc, detail }) {
+function addTo (docs, id, { metric, date, inc, detail }) {
   const target = documentIn(docs, id, metric, date)
   for (const field in inc) target[field] = (target[field] ?? 0) + inc[field]
   if (detail) docs.get(id).detail = detail
@@ -143,8 +143,8 @@ export function mergeWriteUnits (units) {
   const merged = { daily: new Map(), monthly: new Map(), metrics: new Map(), events: 0 }
   for (const unit of units) {
     merged.events += unit.events
-    for (const [id, doc] of unit.daily) addTo(merged.daily, doc.metric, { id, ...doc })
-    for (const [id, doc] of unit.monthly) addTo(merged.monthly, doc.metric, { id, ...doc })
+    for (const [id, doc] of unit.daily) addTo(merged.daily, id, doc)
+    for (const [id, doc] of unit.monthly) addTo(merged.monthly, id, doc)
     for (const [name, s] of unit.metrics) widenSeen(merged.metrics, name, s.firstSeen, s.lastSeen)
   }
   return merged

@@ -20,6 +20,13 @@ import { bodyHash, keyId } from '../idempotency/idempotency-store.js'
 import { findInvalidEvent } from '../bucket/event-rules.js'
 
 const defaultWhere = (index, field) => `events[${index}].${field}`
+const NOTHING_RESERVED = Object.freeze({ reserved: Object.freeze([]), refused: Object.freeze([]) })
+
+/** The distinct metric names of `events`, in order of first appearance */
+function metricNames (events) {
+  if (events.length === 1) return [events[0].metric]
+  return [...new Set(events.map(e => e.metric))]
+}
 
 /** Whether the increments of an answer may be in the database (its new metrics then count toward MAX_METRICS) */
 const maybeWritten = (answer) => answer !== null && (answer.outcome === APPLIED || answer.outcome === UNKNOWN || answer.outcome === REPLAYED)
@@ -43,7 +50,7 @@ export function createIngestService ({ config, clock, layout, registry, writer, 
     }
   }
 
-  async function write (unit, events, key) {
+  function write (unit, events, key) {
     if (!key) return writer.submit(unit)
     return idempotency.submitOnce({
       id: keyId(key.identity, key.key),
@@ -74,7 +81,9 @@ export function createIngestService ({ config, clock, layout, registry, writer, 
       let reserved = []
       let refused = []
       try {
-        const admission = await registry.admit([...new Set(events.map(e => e.metric))], { partial: admitPerName })
+        const names = metricNames(events)
+        // names known here reserve nothing: no await (the common request)
+        const admission = registry.knowsAll(names) ? NOTHING_RESERVED : await registry.admit(names, { partial: admitPerName })
         if (admission.refusal) {
           const { limit, newMetrics } = admission.refusal
           return { outcome: REJECTED, reason: 'registry_full', message: `the registry is full: MAX_METRICS = ${limit}; this request would add ${newMetrics} new metric(s)`, details: [admission.refusal] }

@@ -10,8 +10,9 @@ async function closing (app) {
   app.decorate('beginDrain', () => { isClosing = true })
   app.decorate('isDraining', () => isClosing)
   app.addHook('preClose', async () => { isClosing = true })
-  app.addHook('onSend', async (request, reply) => {
+  app.addHook('onSend', (request, reply, payload, done) => {
     if (isClosing) reply.header('connection', 'close')
+    done(null, payload)
   })
 }
 

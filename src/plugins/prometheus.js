@@ -128,6 +128,7 @@ export function createServiceMetrics ({ getWriterStats } = {}) {
   writerGauge('statbucket_queued_requests', 'Requests waiting in the writer queue.', 'queuedUnits')
   writerGauge('statbucket_queued_documents', 'Distinct documents waiting in the writer queue.', 'queuedDocs')
 
+  const writesByOutcome = new Map() // outcome → its series of m.writes (one per request: no label key built each time)
   const subscribers = {
     flushed (stats) {
       m.flushes.inc()
@@ -137,7 +138,9 @@ export function createServiceMetrics ({ getWriterStats } = {}) {
       m.flushEvents.observe(stats.events)
     },
     answered ({ outcome, events }) {
-      m.writes.inc({ outcome })
+      let series = writesByOutcome.get(outcome)
+      if (!series) writesByOutcome.set(outcome, (series = m.writes.labels({ outcome })))
+      series.inc()
       if (outcome === 'applied') m.eventsAccepted.inc(events)
     },
     preallocated ({ kind, collection }) {
@@ -163,9 +166,22 @@ export function createServiceMetrics ({ getWriterStats } = {}) {
     }
   }
 
+  // The histogram's series per method, route and status, looked up without
+  // building prom-client's label key on every request (routes and statuses are few)
+  const durationSeries = new Map()
+  function durationOf (method, route, statusCode) {
+    let byRoute = durationSeries.get(method)
+    if (!byRoute) durationSeries.set(method, (byRoute = new Map()))
+    let byStatus = byRoute.get(route)
+    if (!byStatus) byRoute.set(route, (byStatus = new Map()))
+    let series = byStatus.get(statusCode)
+    if (!series) byStatus.set(statusCode, (series = m.httpDuration.labels({ method, route, status_code: String(statusCode) })))
+    return series
+  }
+
   /** Called once per answered HTTP request */
   function observeRequest ({ method, route, statusCode, durationMs, body }) {
-    m.httpDuration.observe({ method, route: route ?? 'unmatched', status_code: String(statusCode) }, durationMs / 1000)
+    durationOf(method, route ?? 'unmatched', statusCode).observe(durationMs / 1000)
     if (route === EVENTS_ROUTE && method === 'POST' && statusCode >= 300) {
       m.eventsRejected.inc({ status: String(statusCode) }, eventsInBody(body))
     }
@@ -180,7 +196,7 @@ async function prometheus (app) {
   for (const [name, fn] of Object.entries(metrics.subscribers)) app.telemetry.subscribe(name, fn)
   app.decorate('metricsRegister', metrics.register)
 
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, done) => {
     metrics.observeRequest({
       method: request.method,
       route: request.routeOptions.url,
@@ -188,6 +204,7 @@ async function prometheus (app) {
       durationMs: reply.elapsedTime,
       body: request.body
     })
+    done()
   })
 
   app.get('/metrics', {

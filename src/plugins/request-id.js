@@ -14,8 +14,9 @@ export function genReqId (req) {
 }
 
 async function requestId (app) {
-  app.addHook('onRequest', async (request, reply) => {
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header(REQUEST_ID_HEADER, request.id)
+    done()
   })
 }
 

@@ -49,11 +49,12 @@ function frameworkErrors (err, request, reply) {
 }
 
 async function requestLimits (app) {
-  app.addHook('onRequest', async (request) => {
+  app.addHook('onRequest', (request, reply, done) => {
     const q = request.url.indexOf('?')
     if (q !== -1 && request.url.length - q - 1 > MAX_QUERY_STRING_BYTES) {
-      throw new UriTooLongError(`the query string is longer than ${MAX_QUERY_STRING_BYTES} bytes`)
+      return done(new UriTooLongError(`the query string is longer than ${MAX_QUERY_STRING_BYTES} bytes`))
     }
+    done()
   })
 }
 

@@ -33,6 +33,12 @@ export function createWriteQueue (options) {
     pendingEvents: 0, // queued + in flight
     inFlight: null,
     cutTimer: null,
+    // One timer for expiry, armed for the oldest queued unit: units queue in
+    // arrival order and wait at most writeTimeoutMs each, so the oldest
+    // expires first (a timer per unit cost a Timeout and two list
+    // operations per request).
+    expiryTimer: null,
+    expiryAt: Infinity,
     closing: false,
     draining: false,
     idleWaiters: [],
@@ -42,7 +48,6 @@ export function createWriteQueue (options) {
   function answer (unit, outcome, reason) {
     if (unit.answered) return
     unit.answered = true
-    timers.clearTimeout(unit.queueTimer)
     state.pendingEvents -= unit.events
     const reply = reason ? { outcome, reason } : { outcome }
     unit.resolve(reply)
@@ -68,7 +73,6 @@ export function createWriteQueue (options) {
     unit.queued = false
     state.queuedUnits--
     trackDocs(unit, -1)
-    timers.clearTimeout(unit.queueTimer)
   }
 
   /** Drops answered units from the front (clearing their slots) and compacts now and then. */
@@ -85,12 +89,35 @@ export function createWriteQueue (options) {
   }
 
   function expire (unit) {
-    if (!unit.queued) return
     dequeue(unit)
     unit.daily = unit.monthly = unit.metrics = null // its slot may wait for the head; its increments need not
     answer(unit, NOT_APPLIED, `waited in the queue longer than WRITE_TIMEOUT_MS (${writeTimeoutMs} ms)`)
     settle(unit)
-    wakeIdleWaiters()
+  }
+
+  /** Answers the queued units that waited writeTimeoutMs, oldest first, and arms the timer for the next one. */
+  function expireOverdue () {
+    state.expiryTimer = null
+    state.expiryAt = Infinity
+    const now = timers.now()
+    let expired = false
+    for (let unit = oldestQueued(); unit && unit.enqueuedAt + writeTimeoutMs <= now; unit = oldestQueued()) {
+      expire(unit)
+      expired = true
+    }
+    armExpiry()
+    if (expired) wakeIdleWaiters()
+  }
+
+  /** Keeps the expiry timer armed for the oldest queued unit (re-armed only when that unit's deadline is earlier) */
+  function armExpiry () {
+    const oldest = oldestQueued()
+    if (!oldest) return
+    const at = oldest.enqueuedAt + writeTimeoutMs
+    if (at >= state.expiryAt) return
+    timers.clearTimeout(state.expiryTimer)
+    state.expiryAt = at
+    state.expiryTimer = timers.setTimeout(expireOverdue, Math.max(0, at - timers.now()))
   }
 
   /** Units from the front while the flush's distinct documents stay ≤ flushMaxDocs (at least one). */
@@ -168,7 +195,23 @@ export function createWriteQueue (options) {
     /** Queues a unit (see buildWriteUnit); resolves to its one answer, never rejects. */
     submit (unit) {
       return new Promise(resolve => {
-        const entry = { ...unit, ...unitKeys(unit), resolve, answered: false, queued: false, enqueuedAt: timers.now() }
+        const { docKeys, allKeys } = unitKeys(unit)
+        // the queue's own fields beside the unit's (no spread: this runs once per request)
+        const entry = {
+          daily: unit.daily,
+          monthly: unit.monthly,
+          metrics: unit.metrics,
+          events: unit.events,
+          idempotency: unit.idempotency,
+          settled: unit.settled,
+          docKeys,
+          allKeys,
+          resolve,
+          answered: false,
+          queued: false,
+          settledCalled: false,
+          enqueuedAt: timers.now()
+        }
         const refuse = reason => {
           entry.events = 0
           answer(entry, NOT_APPLIED, reason)
@@ -183,7 +226,7 @@ export function createWriteQueue (options) {
         state.queue.push(entry)
         state.queuedUnits++
         trackDocs(entry, +1)
-        entry.queueTimer = timers.setTimeout(expire, writeTimeoutMs, entry)
+        if (state.expiryTimer === null) armExpiry()
         schedule()
       })
     },

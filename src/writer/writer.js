@@ -25,7 +25,7 @@ export function createWriter (collections, options) {
     ...options,
     timers,
     runFlush,
-    onAnswer: (answer, events) => publish('answered', { ...answer, events }),
+    onAnswer: (answer, events) => publish('answered', { outcome: answer.outcome, reason: answer.reason, events }),
     onError: (err, what) => logger.error({ err }, `writer: ${what} threw`),
     canTake: unit => unit.idempotency && !keyedFlush ? 'Idempotency-Key needs transactions, which this deployment lacks' : null
   })

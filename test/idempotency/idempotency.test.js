@@ -49,7 +49,7 @@ async function fakeApp ({ transactions = true, env = {} } = {}) {
     layout: hierarchicalLayout,
     writer,
     idempotency,
-    registry: { admit: async () => ({ reserved: [] }), settle () {} },
+    registry: { knowsAll: () => false, admit: async () => ({ reserved: [] }), settle () {} },
     preallocator: { consider () {} },
     backend: transactions ? 'fake-replica-set' : 'fake-standalone'
   }))

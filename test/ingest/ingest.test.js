@@ -9,9 +9,10 @@ import { createIngestService } from '../../src/ingest/ingest.js'
 const NOW = Date.UTC(2026, 10, 21, 12, 0)
 const config = loadConfig({ MAX_AGE_DAYS: '10', MAX_FUTURE_MS: '60000' })
 
-function setup ({ answer = { outcome: 'applied' }, refusal = null, idempotency = null, admitThrows = null } = {}) {
+function setup ({ answer = { outcome: 'applied' }, refusal = null, idempotency = null, admitThrows = null, known = [] } = {}) {
   const calls = { admitted: [], settled: [], submitted: [], considered: [] }
   const registry = {
+    knowsAll: (names) => names.every(n => known.includes(n)),
     async admit (names) {
       if (admitThrows) throw admitThrows
       calls.admitted.push(names)
@@ -41,6 +42,17 @@ describe('ingest service', () => {
     expect(calls.submitted[0].events).toBe(3)
     expect(calls.settled).toEqual([[['new.c'], true]])
     expect(calls.considered).toHaveLength(1)
+  })
+
+  it('names all known here: nothing is admitted or reserved, the events are written', async () => {
+    const { ingest, calls } = setup({ known: ['a.b', 'a.c'] })
+    expect(await ingest.submit([event('a.b'), event('a.c', 2)])).toEqual({ outcome: 'applied', accepted: 2 })
+    expect(calls.admitted).toEqual([])
+    expect(calls.settled).toEqual([[[], true]])
+    expect(calls.submitted).toHaveLength(1)
+    // one unknown name among known ones: the request goes through admission
+    await ingest.submit([event('a.b'), event('new.d')])
+    expect(calls.admitted).toEqual([['a.b', 'new.d']])
   })
 
   it.each([
@@ -105,7 +117,7 @@ describe('ingest service', () => {
         config: cfg,
         clock: { now: () => NOW },
         layout: hierarchicalLayout,
-        registry: { admit: async () => ({ reserved: [] }), settle () {} },
+        registry: { knowsAll: () => false, admit: async () => ({ reserved: [] }), settle () {} },
         writer: { submit: async (unit) => { calls.push(unit); return { outcome: 'applied' } } },
         idempotency: null,
         preallocator: { consider () {} },

@@ -27,6 +27,22 @@ describe('metric registry', () => {
     expect(await registry.admit(['b'])).toEqual({ reserved: ['b'] })
   })
 
+  it('knowsAll: true only once every name is known here (loaded, or settled as maybe written), never for a name only held', async () => {
+    const registry = createMetricRegistry({ collection: fakeMetrics(['a']), maxMetrics: 10 })
+    await registry.load()
+    expect(registry.knowsAll(['a'])).toBe(true)
+    expect(registry.knowsAll(['a', 'b'])).toBe(false)
+    const held = await registry.admit(['b'])
+    expect(registry.knowsAll(['b'])).toBe(false) // held by a request in flight: not known yet
+    registry.settle(held.reserved, false)
+    expect(registry.knowsAll(['b'])).toBe(false)
+    const written = await registry.admit(['b'])
+    registry.settle(written.reserved, true)
+    expect(registry.knowsAll(['a', 'b'])).toBe(true)
+    registry.forget('a')
+    expect(registry.knowsAll(['a'])).toBe(false)
+  })
+
   it('gives places back only when no request that may have written them holds them', async () => {
     const registry = createMetricRegistry({ collection: fakeMetrics(), maxMetrics: 2 })
     const first = await registry.admit(['x'])

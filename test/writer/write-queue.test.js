@@ -96,6 +96,48 @@ describe('write queue', () => {
     expect(queue.stats()).toEqual({ pendingEvents: 0, queuedUnits: 0, queuedDocs: 0, flushing: false })
   })
 
+  it('each queued unit expires at its own deadline, one timer serving them in arrival order', async () => {
+    const { queue, timers, flushes } = setup({ writeTimeoutMs: 100 })
+    queue.submit(unit('a')) // in flight, held by the test
+    const b = queue.submit(unit('b'))
+    await timers.advance(60)
+    const c = queue.submit(unit('c'))
+    let cAnswer = null
+    c.then(answer => { cAnswer = answer })
+    await timers.advance(40) // b's deadline; c has waited 40 ms
+    expect(await b).toEqual({ outcome: 'not_applied', reason: 'waited in the queue longer than WRITE_TIMEOUT_MS (100 ms)' })
+    expect(cAnswer).toBe(null)
+    expect(queue.stats().queuedUnits).toBe(1)
+    await timers.advance(59)
+    expect(cAnswer).toBe(null)
+    await timers.advance(1) // c's deadline
+    expect(cAnswer).toEqual({ outcome: 'not_applied', reason: 'waited in the queue longer than WRITE_TIMEOUT_MS (100 ms)' })
+    flushes[0].finish()
+    await timers.settle()
+    expect(flushes.map(f => f.metrics)).toEqual([[['a']]])
+  })
+
+  it('a unit a flush took is not expired by the timer armed for it; the next queued unit keeps its own deadline', async () => {
+    const { queue, timers, flushes } = setup({ writeTimeoutMs: 100 })
+    const a = queue.submit(unit('a')) // in flight
+    const b = queue.submit(unit('b'))
+    await timers.advance(50)
+    flushes[0].finish() // b rides the next flush before its deadline
+    await timers.settle()
+    expect(flushes.map(f => f.metrics)).toEqual([[['a']], [['b']]])
+    const c = queue.submit(unit('c')) // queued at 50, behind b's flush
+    await timers.advance(50) // b's old deadline passes: b is in flight, c has waited 50 ms
+    expect(queue.stats().queuedUnits).toBe(1)
+    flushes[1].finish()
+    await timers.settle()
+    expect(await b).toEqual({ outcome: 'applied' })
+    expect(flushes.map(f => f.metrics)).toEqual([[['a']], [['b']], [['c']]])
+    flushes[2].finish()
+    await timers.settle()
+    expect(await a).toEqual({ outcome: 'applied' })
+    expect(await c).toEqual({ outcome: 'applied' })
+  })
+
   it('a flush that throws answers each of its units unknown, once', async () => {
     const { queue } = setup({ runFlush: async () => { throw new Error('boom') } })
     expect(await queue.submit(unit('a'))).toEqual({ outcome: 'unknown', reason: 'the write failed unexpectedly' })
