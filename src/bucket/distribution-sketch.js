@@ -42,7 +42,8 @@ export function accuracyProblem (accuracy) {
  * The index mapping for relative accuracy α: γ = (1+α)/(1−α), and the index
  * range [minIndex, maxIndex] that |v| in [MIN_INDEXED_VALUE, MAX_INDEXED_VALUE]
  * maps to (at α = 0.01: −1036..1727; at MIN_ACCURACY −103,616..172,694, so a key
- * has at most 7 characters). Throws RangeError for a bad α.
+ * has at most 7 characters), and maxBuckets, the most buckets one histogram
+ * can hold (5,529 at α = 0.01). Throws RangeError for a bad α.
  */
 export function createMapping (accuracy) {
   const problem = accuracyProblem(accuracy)
@@ -50,9 +51,11 @@ export function createMapping (accuracy) {
   const gammaMinusOne = 2 * accuracy / (1 - accuracy)
   // log1p keeps ln γ precise for small α, where 1 + (γ − 1) would round
   const lnGamma = Math.log1p(gammaMinusOne)
-  const mapping = { accuracy, gamma: 1 + gammaMinusOne, lnGamma, minIndex: 0, maxIndex: 0 }
+  const mapping = { accuracy, gamma: 1 + gammaMinusOne, lnGamma, minIndex: 0, maxIndex: 0, maxBuckets: 0 }
   mapping.minIndex = rawIndex(mapping, MIN_INDEXED_VALUE)
   mapping.maxIndex = rawIndex(mapping, MAX_INDEXED_VALUE)
+  // the most buckets one histogram can hold: both sides' full range and the zero bucket
+  mapping.maxBuckets = 2 * (mapping.maxIndex - mapping.minIndex + 1) + 1
   return Object.freeze(mapping)
 }
 

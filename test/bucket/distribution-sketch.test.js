@@ -198,7 +198,7 @@ describe('hostile values', () => {
   })
 
   it('no value opens a bucket outside the stated index range (α = 1 %: −1036..1727, at most 5,529 buckets)', () => {
-    expect([m.minIndex, m.maxIndex]).toEqual([-1036, 1727])
+    expect([m.minIndex, m.maxIndex, m.maxBuckets]).toEqual([-1036, 1727, 5529])
     fc.assert(fc.property(fc.double(), v => { // every double: NaN, ±Infinity, subnormals, ±0 included
       let field
       try { field = bucketField(m, v) } catch (e) {
@@ -212,11 +212,24 @@ describe('hostile values', () => {
     }), { numRuns: 5000 })
   })
 
+  it('maxBuckets is exact: a value in every bucket of both sides and zero makes that many, and no more', () => {
+    for (const a of [0.01, 0.05, 0.5]) {
+      const mapping = createMapping(a)
+      const fields = new Set(['zero'])
+      for (let i = mapping.minIndex; i <= mapping.maxIndex; i++) {
+        const v = Math.min(MAX_INDEXED_VALUE, Math.max(MIN_INDEXED_VALUE, bucketValue(mapping, i)))
+        fields.add(bucketField(mapping, v)).add(bucketField(mapping, -v))
+      }
+      expect(fields.size).toBe(mapping.maxBuckets)
+    }
+  })
+
   it('the index range is finite for every accepted α, and its keys are short canonical integers', () => {
     fc.assert(fc.property(fc.double({ min: 0.0001, max: 0.5, noNaN: true }), a => {
-      const { minIndex, maxIndex } = createMapping(a)
+      const { minIndex, maxIndex, maxBuckets } = createMapping(a)
       expect(Number.isSafeInteger(minIndex) && Number.isSafeInteger(maxIndex)).toBe(true)
       expect(maxIndex - minIndex).toBeLessThan(280_000)
+      expect(maxBuckets).toBe(2 * (maxIndex - minIndex + 1) + 1)
       for (const index of [minIndex, maxIndex]) {
         expect(String(index).length).toBeLessThanOrEqual(7)
         expect(parseBucketKey(String(index))).toBe(index)
