@@ -70,7 +70,7 @@ export function bucketIndex (mapping, magnitude) {
 /**
  * The value bucket `index` stands for, 2γ^index/(γ+1): within α (relative)
  * of every magnitude in (γ^(index−1), γ^index]. (A magnitude on a bucket's
- * edge may round into its neighbour: then within α(1 + 1e-12).)
+ * edge may round into its neighbour: then within α plus rounding.)
  */
 export function bucketValue (mapping, index) {
   return 2 * Math.exp(index * mapping.lnGamma) / (mapping.gamma + 1)
