@@ -10,7 +10,7 @@ import { HOUR_MS, MINUTE_MS, bucketId, describeDay, startOfDay, utcParts } from 
 export const QUARTER_HOUR_DETAIL = 'quarterHour'
 
 /** Where an event's time falls: its day (see describeDay, cached in `days`), hour and minute. */
-function slotOf (time, days) {
+export function slotOf (time, days) {
   const dayStart = startOfDay(time)
   let day = days?.get(dayStart)
   if (!day) {

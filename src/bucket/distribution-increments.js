@@ -1,0 +1,158 @@
+// What distribution values add to their day and month documents: pure maps
+// of $inc, $min and $max fields, pre-aggregated so that a flush makes one
+// update per document however many values it holds. The documents have the
+// counters' shape (increments.js; docs/decisions.md, "Distributions: the
+// stored histogram"), with every tier an object instead of a number:
+//   daily:   daily, hourly.H, quarterHourly.H.Q → { count, sum, min, max, zero, positive, negative }
+//            minute.H.M (while the day keeps minutes) → { count, sum, min, max }
+//   monthly: monthly, daily.D                   → { count, sum, min, max, zero, positive, negative }
+// The histogram parts are distribution-sketch.js's. Minutes keep no
+// histogram: 1,440 of them would make a busy day document many times larger,
+// and every percentile read is served from the quarter-hours up.
+import { bucketField } from './distribution-sketch.js'
+import { QUARTER_HOUR_DETAIL, slotOf, widenSeen } from './increments.js'
+import { bucketId } from './time.js'
+
+const HOURLY_TIERS = Array.from({ length: 24 }, (_, h) => `hourly.${h}`)
+const QUARTER_HOURLY_TIERS = Array.from({ length: 96 }, (_, i) => `quarterHourly.${Math.floor(i / 4)}.${i % 4}`)
+
+/** { inc, min, max } of one value at tiers with a histogram and tiers without */
+function valueUpdate (histogramTiers, plainTiers, value, field) {
+  const update = { inc: {}, min: {}, max: {} }
+  for (const tier of [...histogramTiers, ...plainTiers]) {
+    update.inc[`${tier}.count`] = 1
+    update.inc[`${tier}.sum`] = value
+    update.min[`${tier}.min`] = value
+    update.max[`${tier}.max`] = value
+  }
+  for (const tier of histogramTiers) update.inc[`${tier}.${field}`] = 1
+  return update
+}
+
+/**
+ * The update of one value: its daily document (day, hour and quarter-hour
+ * with their histograms; the minute's count, sum, min and max while its day
+ * keeps minute detail) and its monthly document (month and day of month,
+ * with their histograms), each { id, date, inc, min, max, detail? } for
+ * $inc, $min and $max. The simple form buildDistributionUnit is tested
+ * against. keepsMinutes as in increments.js's eventIncrements. Throws
+ * RangeError for a value a distribution may not hold (bucketField).
+ */
+export function distributionEventUpdates ({ metric, value, time }, mapping, layout, { keepsMinutes } = {}) {
+  const field = bucketField(mapping, value)
+  const v = value === 0 ? 0 : value // −0 is stored as 0
+  const { dayStart, day, hour, minute } = slotOf(time, null)
+  const minutes = !keepsMinutes || keepsMinutes(metric, dayStart)
+  const dayTiers = ['daily', `hourly.${hour}`, `quarterHourly.${hour}.${Math.floor(minute / 15)}`]
+  return {
+    daily: {
+      id: bucketId(metric, day.dayKey),
+      date: dayStart,
+      ...valueUpdate(dayTiers, minutes ? [layout.minuteField(hour, minute)] : [], v, field),
+      // a day written without its minute says so, as for counters
+      ...(minutes ? {} : { detail: QUARTER_HOUR_DETAIL })
+    },
+    monthly: { id: bucketId(metric, day.monthKey), date: day.monthStart, ...valueUpdate(['monthly', `daily.${day.dayOfMonth}`], [], v, field) }
+  }
+}
+
+// The tiers of one document while a batch is added up: path → { count, sum, min, max, buckets }
+function documentIn (docs, id, metric, date) {
+  let doc = docs.get(id)
+  if (!doc) {
+    doc = { metric, date, tiers: new Map() }
+    docs.set(id, doc)
+  }
+  return doc
+}
+
+function addAt (tiers, path, value, field) {
+  let tier = tiers.get(path)
+  if (!tier) {
+    tier = { count: 0, sum: 0, min: value, max: value, buckets: field === null ? null : new Map() }
+    tiers.set(path, tier)
+  }
+  tier.count += 1
+  tier.sum += value
+  if (value < tier.min) tier.min = value
+  if (value > tier.max) tier.max = value
+  if (field !== null) tier.buckets.set(field, (tier.buckets.get(field) ?? 0) + 1)
+}
+
+/** A document's added-up tiers as one { metric, date, inc, min, max, detail? } */
+function updateOf ({ metric, date, tiers, detail }) {
+  const update = { metric, date, inc: {}, min: {}, max: {} }
+  for (const [path, tier] of tiers) {
+    update.inc[`${path}.count`] = tier.count
+    update.inc[`${path}.sum`] = tier.sum
+    update.min[`${path}.min`] = tier.min
+    update.max[`${path}.max`] = tier.max
+    if (tier.buckets) for (const [field, n] of tier.buckets) update.inc[`${path}.${field}`] = n
+  }
+  if (detail) update.detail = detail
+  return update
+}
+
+const updatesOf = (docs) => new Map([...docs].map(([id, doc]) => [id, updateOf(doc)]))
+
+/**
+ * A batch of distribution values merged per document: one update for each
+ * daily and monthly document, whatever the number of values.
+ * events: [{ metric, value, time }] (time in epoch ms), any metrics and days.
+ * → { daily: Map<id, {metric, date, inc, min, max, detail?}>, monthly: Map<…>,
+ *     metrics: Map<name, {firstSeen, lastSeen}>, events: n }
+ * Throws RangeError for a value a distribution may not hold: the doors refuse those first.
+ */
+export function buildDistributionUnit (events, mapping, layout, { keepsMinutes } = {}) {
+  const daily = new Map()
+  const monthly = new Map()
+  const metrics = new Map()
+  const days = new Map()
+  const last = new Map() // metric → its documents of the day it was last seen on in this batch
+  for (const { metric, value, time } of events) {
+    const field = bucketField(mapping, value)
+    const v = value === 0 ? 0 : value
+    const { dayStart, day, hour, minute } = slotOf(time, days)
+    let docs = last.get(metric)
+    if (docs?.dayStart !== dayStart) {
+      const minutes = !keepsMinutes || keepsMinutes(metric, dayStart)
+      const dayDoc = documentIn(daily, bucketId(metric, day.dayKey), metric, dayStart)
+      if (!minutes) dayDoc.detail = QUARTER_HOUR_DETAIL
+      docs = { dayStart, minutes, daily: dayDoc.tiers, monthly: documentIn(monthly, bucketId(metric, day.monthKey), metric, day.monthStart).tiers, dayTier: `daily.${day.dayOfMonth}` }
+      last.set(metric, docs)
+    }
+    addAt(docs.daily, 'daily', v, field)
+    addAt(docs.daily, HOURLY_TIERS[hour], v, field)
+    addAt(docs.daily, QUARTER_HOURLY_TIERS[hour * 4 + Math.floor(minute / 15)], v, field)
+    if (docs.minutes) addAt(docs.daily, layout.minuteField(hour, minute), v, null)
+    addAt(docs.monthly, 'monthly', v, field)
+    addAt(docs.monthly, docs.dayTier, v, field)
+    widenSeen(metrics, metric, time, time)
+  }
+  return { daily: updatesOf(daily), monthly: updatesOf(monthly), metrics, events: events.length }
+}
+
+function addUpdate (docs, id, { metric, date, inc, min, max, detail }) {
+  let doc = docs.get(id)
+  if (!doc) {
+    doc = { metric, date, inc: {}, min: {}, max: {} }
+    docs.set(id, doc)
+  }
+  for (const path in inc) doc.inc[path] = (doc.inc[path] ?? 0) + inc[path]
+  for (const path in min) doc.min[path] = Math.min(doc.min[path] ?? Infinity, min[path])
+  for (const path in max) doc.max[path] = Math.max(doc.max[path] ?? -Infinity, max[path])
+  if (detail) doc.detail = detail
+}
+
+/** Merges units into one (a flush): $inc fields added, $min/$max fields narrowed; the inputs are not changed */
+export function mergeDistributionUnits (units) {
+  if (units.length === 1) return units[0]
+  const merged = { daily: new Map(), monthly: new Map(), metrics: new Map(), events: 0 }
+  for (const unit of units) {
+    merged.events += unit.events
+    for (const [id, doc] of unit.daily) addUpdate(merged.daily, id, doc)
+    for (const [id, doc] of unit.monthly) addUpdate(merged.monthly, id, doc)
+    for (const [name, s] of unit.metrics) widenSeen(merged.metrics, name, s.firstSeen, s.lastSeen)
+  }
+  return merged
+}

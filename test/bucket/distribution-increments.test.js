@@ -1,0 +1,196 @@
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import { buildDistributionUnit, distributionEventUpdates, mergeDistributionUnits } from '../../src/bucket/distribution-increments.js'
+import { MIN_INDEXED_VALUE, bucketIndex, createMapping, emptyHistogram, histogramOf, mergeHistograms, quantiles } from '../../src/bucket/distribution-sketch.js'
+import { QUARTER_HOUR_DETAIL } from '../../src/bucket/increments.js'
+import { LAYOUTS, hierarchicalLayout } from '../../src/bucket/layouts.js'
+import { startOfDay } from '../../src/bucket/time.js'
+
+const mapping = createMapping(0.01)
+const layout = hierarchicalLayout
+const KINDS = ['inc', 'min', 'max']
+
+// A document as MongoDB would hold it after { $inc, $min, $max } (dotted paths nest; $min/$max set a missing field)
+function applyUpdate (doc, update) {
+  const apply = (path, f) => {
+    const parts = path.split('.')
+    let node = doc
+    for (const p of parts.slice(0, -1)) node = node[p] ??= {}
+    node[parts.at(-1)] = f(node[parts.at(-1)])
+  }
+  for (const [path, v] of Object.entries(update.inc)) apply(path, old => (old ?? 0) + v)
+  for (const [path, v] of Object.entries(update.min)) apply(path, old => (old === undefined ? v : Math.min(old, v)))
+  for (const [path, v] of Object.entries(update.max)) apply(path, old => (old === undefined ? v : Math.max(old, v)))
+  return doc
+}
+
+const start = Date.UTC(2026, 0, 30) // days on both sides of a month's end
+const value = fc.oneof(
+  fc.double({ min: -9, max: 15, noNaN: true }).map(e => 10 ** e),
+  fc.double({ min: -9, max: 15, noNaN: true }).map(e => -(10 ** e)),
+  fc.constantFrom(0, -0, 1e-12, -Number.MIN_VALUE, 87, 87)
+)
+const event = (values) => fc.record({
+  metric: fc.constantFrom('api.latency', 'db:query', 'x'),
+  value: values,
+  time: fc.integer({ min: start, max: start + 4 * 86_400_000 - 1 })
+})
+const horizon = fc.option(fc.integer({ min: start, max: start + 4 * 86_400_000 }), { nil: undefined })
+// minutes kept from `horizon` on for 'api.latency' only (none: every day keeps them)
+const retention = (h) => (h === undefined ? {} : { keepsMinutes: (metric, dayStart) => metric !== 'api.latency' || dayStart >= h })
+
+describe('one value', () => {
+  it('counts at every tier, with min and max; its bucket at the quarter-hour, hour, day, month and day of month', () => {
+    const time = Date.UTC(2026, 10, 21, 13, 7, 45)
+    const { daily, monthly } = distributionEventUpdates({ metric: 'api.latency', value: 87, time }, mapping, layout)
+    const bucket = `positive.${bucketIndex(mapping, 87)}`
+    expect(bucket).toBe('positive.224') // ceil(ln 87 / ln(1.01 / 0.99)) = ceil(223.3)
+    expect(daily).toEqual({
+      id: 'api.latency/20261121',
+      date: Date.UTC(2026, 10, 21),
+      inc: {
+        'daily.count': 1,
+        'daily.sum': 87,
+        [`daily.${bucket}`]: 1,
+        'hourly.13.count': 1,
+        'hourly.13.sum': 87,
+        [`hourly.13.${bucket}`]: 1,
+        'quarterHourly.13.0.count': 1,
+        'quarterHourly.13.0.sum': 87,
+        [`quarterHourly.13.0.${bucket}`]: 1,
+        'minute.13.7.count': 1,
+        'minute.13.7.sum': 87
+      },
+      min: { 'daily.min': 87, 'hourly.13.min': 87, 'quarterHourly.13.0.min': 87, 'minute.13.7.min': 87 },
+      max: { 'daily.max': 87, 'hourly.13.max': 87, 'quarterHourly.13.0.max': 87, 'minute.13.7.max': 87 }
+    })
+    expect(monthly).toEqual({
+      id: 'api.latency/202611',
+      date: Date.UTC(2026, 10, 1),
+      inc: { 'monthly.count': 1, 'monthly.sum': 87, [`monthly.${bucket}`]: 1, 'daily.21.count': 1, 'daily.21.sum': 87, [`daily.21.${bucket}`]: 1 },
+      min: { 'monthly.min': 87, 'daily.21.min': 87 },
+      max: { 'monthly.max': 87, 'daily.21.max': 87 }
+    })
+  })
+
+  it('zero and −0 in the zero bucket, stored as 0; a negative value on the negative side', () => {
+    const time = Date.UTC(2026, 10, 21, 0, 0)
+    const zero = distributionEventUpdates({ metric: 'm', value: -0, time }, mapping, layout).daily
+    expect(zero.inc['quarterHourly.0.0.zero']).toBe(1)
+    expect(Object.is(zero.inc['daily.sum'], 0) && Object.is(zero.min['daily.min'], 0) && Object.is(zero.max['daily.max'], 0)).toBe(true)
+    expect(distributionEventUpdates({ metric: 'm', value: -2, time }, mapping, layout).daily.inc[`hourly.0.negative.${bucketIndex(mapping, 2)}`]).toBe(1)
+  })
+
+  it('past the minute horizon: no minute, and the day says so', () => {
+    const time = Date.UTC(2026, 10, 21, 13, 7)
+    const { daily } = distributionEventUpdates({ metric: 'm', value: 1, time }, mapping, layout, { keepsMinutes: () => false })
+    expect(Object.keys({ ...daily.inc, ...daily.min, ...daily.max }).filter(p => p.startsWith('minute.'))).toEqual([])
+    expect(daily.detail).toBe(QUARTER_HOUR_DETAIL)
+  })
+})
+
+describe('a batch', () => {
+  it('is one update per document, equal to the sum of its values\' updates ($inc added, $min/$max narrowed)', () => {
+    fc.assert(fc.property(fc.array(event(value), { minLength: 1, maxLength: 300 }), fc.constantFrom(...Object.values(LAYOUTS)), horizon, (events, lay, h) => {
+      const expected = { daily: new Map(), monthly: new Map() }
+      for (const e of events) {
+        const updates = distributionEventUpdates(e, mapping, lay, retention(h))
+        for (const kind of ['daily', 'monthly']) {
+          const { id, date, detail, ...update } = updates[kind]
+          const doc = expected[kind].get(id) ?? { metric: e.metric, date, inc: {}, min: {}, max: {} }
+          for (const [path, v] of Object.entries(update.inc)) doc.inc[path] = (doc.inc[path] ?? 0) + v
+          for (const [path, v] of Object.entries(update.min)) doc.min[path] = Math.min(doc.min[path] ?? Infinity, v)
+          for (const [path, v] of Object.entries(update.max)) doc.max[path] = Math.max(doc.max[path] ?? -Infinity, v)
+          if (detail) doc.detail = detail
+          expected[kind].set(id, doc)
+        }
+      }
+      const unit = buildDistributionUnit(events, mapping, lay, retention(h))
+      expect(unit.daily).toEqual(expected.daily)
+      expect(unit.monthly).toEqual(expected.monthly)
+      expect(unit.events).toBe(events.length)
+      for (const e of events) {
+        const seen = unit.metrics.get(e.metric)
+        expect(seen.firstSeen <= e.time && e.time <= seen.lastSeen).toBe(true)
+      }
+    }), { numRuns: 200 })
+  })
+
+  it('units merged (a flush) equal the unit of all their values; the units are not changed', () => {
+    const integer = fc.integer({ min: -1_000_000, max: 1_000_000 }) // sums exact in any order
+    fc.assert(fc.property(fc.array(event(integer), { minLength: 1, maxLength: 200 }), fc.array(fc.nat(200), { maxLength: 3 }), (events, cuts) => {
+      const edges = [0, ...cuts.map(c => c % (events.length + 1)).sort((a, b) => a - b), events.length]
+      const units = edges.slice(1).map((end, i) => buildDistributionUnit(events.slice(edges[i], end), mapping, layout))
+      const copies = structuredClone(units)
+      const merged = mergeDistributionUnits(units)
+      const whole = buildDistributionUnit(events, mapping, layout)
+      expect(merged.daily).toEqual(whole.daily)
+      expect(merged.monthly).toEqual(whole.monthly)
+      expect(merged.metrics).toEqual(whole.metrics)
+      expect(merged.events).toBe(events.length)
+      if (units.length > 1) expect(units).toEqual(copies)
+    }), { numRuns: 200 })
+  })
+
+  it('writes valid field names only, no two paths of one update in conflict, and no histogram below the quarter-hour', () => {
+    fc.assert(fc.property(fc.array(event(value), { minLength: 1, maxLength: 200 }), fc.constantFrom(...Object.values(LAYOUTS)), horizon, (events, lay, h) => {
+      const unit = buildDistributionUnit(events, mapping, lay, retention(h))
+      for (const update of [...unit.daily.values(), ...unit.monthly.values()]) {
+        const paths = KINDS.flatMap(kind => Object.keys(update[kind]))
+        for (const path of paths) {
+          // MongoDB field names: not empty, no '.' inside (it separates them), no leading '$', no NUL
+          for (const name of path.split('.')) expect(name).toMatch(/^[^$.\0][^.\0]*$/)
+          if (path.startsWith('minute.')) expect(path).toMatch(/^minute\.(\d+\.)?\d+\.(count|sum|min|max)$/)
+        }
+        // MongoDB refuses an update where one path is another or lies inside it
+        const sorted = [...paths].sort()
+        expect(new Set(sorted).size).toBe(sorted.length)
+        for (let i = 1; i < sorted.length; i++) expect(sorted[i].startsWith(`${sorted[i - 1]}.`)).toBe(false)
+      }
+    }), { numRuns: 200 })
+  })
+
+  it('the documents it leaves are consistent: quarter-hours add up to hours, hours to the day, days to the month; each the sketch of its values', () => {
+    fc.assert(fc.property(fc.array(event(value), { minLength: 1, maxLength: 1500, size: 'max' }), (events) => {
+      const unit = buildDistributionUnit(events, mapping, layout)
+      const monthlyDocs = new Map([...unit.monthly].map(([id, update]) => [id, applyUpdate({}, update)]))
+      const asHistogram = (tier) => mergeHistograms(emptyHistogram(), tier) // a stored tier, sparse parts filled in
+      // the same counts, buckets, min and max; sums added in another order differ by rounding, which grows with Σ|v|
+      const scale = events.reduce((s, e) => s + Math.abs(e.value), 0)
+      const sameHistogram = (a, b) => {
+        expect({ ...asHistogram(a), sum: 0 }).toEqual({ ...asHistogram(b), sum: 0 })
+        expect(Math.abs(a.sum - b.sum)).toBeLessThanOrEqual(1e-12 * scale)
+      }
+      const sumOf = (tiers) => tiers.reduce((h, tier) => mergeHistograms(h, tier), emptyHistogram())
+      for (const [id, update] of unit.daily) {
+        const doc = applyUpdate({}, update)
+        const values = events.filter(e => e.metric === update.metric && startOfDay(e.time) === update.date).map(e => e.value)
+        sameHistogram(doc.daily, histogramOf(mapping, values))
+        sameHistogram(sumOf(Object.values(doc.hourly)), doc.daily)
+        for (const [hour, quarters] of Object.entries(doc.quarterHourly)) sameHistogram(sumOf(Object.values(quarters)), doc.hourly[hour])
+        const minutes = Object.values(doc.minute).flatMap(hour => Object.values(hour))
+        expect(minutes.reduce((n, m) => n + m.count, 0)).toBe(doc.daily.count)
+        expect(Math.min(...minutes.map(m => m.min))).toBe(doc.daily.min)
+        expect(Math.max(...minutes.map(m => m.max))).toBe(doc.daily.max)
+        const month = monthlyDocs.get(`${update.metric}/${id.slice(-8, -2)}`)
+        sameHistogram(month.daily[new Date(update.date).getUTCDate()], doc.daily)
+        // the stored day answers its quantiles within α
+        const sorted = values.sort((x, y) => x - y)
+        const qs = [0, 0.5, 0.9, 0.99, 1]
+        quantiles(doc.daily, mapping, qs).forEach((estimate, i) => {
+          const exact = sorted[Math.floor(qs[i] * (sorted.length - 1))]
+          expect(Math.abs(estimate - exact)).toBeLessThanOrEqual(Math.abs(exact) < MIN_INDEXED_VALUE ? MIN_INDEXED_VALUE : 0.01 * Math.abs(exact) * (1 + 1e-9))
+        })
+      }
+      for (const month of monthlyDocs.values()) sameHistogram(sumOf(Object.values(month.daily)), month.monthly)
+    }), { numRuns: 60 })
+  })
+
+  it('refuses a value a distribution may not hold, whatever else the batch holds', () => {
+    for (const bad of [NaN, Infinity, -Infinity, 1e308]) {
+      const events = [{ metric: 'm', value: 1, time: start }, { metric: 'm', value: bad, time: start }]
+      expect(() => buildDistributionUnit(events, mapping, layout)).toThrow(RangeError)
+      expect(() => distributionEventUpdates(events[1], mapping, layout)).toThrow(RangeError)
+    }
+  })
+})
