@@ -50,8 +50,8 @@ async function admission (app) {
     const declared = Number(request.headers['content-length'])
     const bytes = Number.isFinite(declared) && declared >= 0 ? Math.min(declared, config.bodyLimitBytes) : config.bodyLimitBytes
     const mostEvents = Math.max(1, Math.min(config.maxEventsPerRequest, Math.floor(bytes / MIN_EVENT_BYTES)))
-    if (!writer.hasRoom(1) || (!writer.hasRoom(mostEvents) && writer.stats().pendingEvents > 0)) {
-      return refuse(request, reply, 'writer_full', `the writer holds ${writer.stats().pendingEvents} events, near MAX_PENDING_EVENTS = ${config.maxPendingEvents}`)
+    if (!writer.hasRoom(1) || (!writer.hasRoom(mostEvents) && writer.pendingEvents() > 0)) {
+      return refuse(request, reply, 'writer_full', `the writer holds ${writer.pendingEvents()} events, near MAX_PENDING_EVENTS = ${config.maxPendingEvents}`)
     }
     if (inflightBytes > 0 && inflightBytes + bytes > config.maxInflightWriteBytes) {
       return refuse(request, reply, 'inflight_bytes', `writes of ${inflightBytes} bytes are being read or applied (MAX_INFLIGHT_WRITE_BYTES = ${config.maxInflightWriteBytes})`)

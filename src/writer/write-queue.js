@@ -61,7 +61,13 @@ export function createWriteQueue (options) {
     try { unit.settled?.() } catch (err) { onError(err, 'settled()') }
   }
 
+  // The distinct queued documents decide a cut only when flushes wait
+  // (FLUSH_INTERVAL_MS > 0); at 0 ms a flush is cut as soon as none is in
+  // flight, so the count is not kept per request but made when asked (stats()).
+  const tracksDocs = flushIntervalMs > 0
+
   function trackDocs (unit, delta) {
+    if (!tracksDocs) return
     for (const key of unit.docKeys) {
       const n = (state.queuedDocs.get(key) ?? 0) + delta
       if (n === 0) state.queuedDocs.delete(key)
@@ -169,6 +175,16 @@ export function createWriteQueue (options) {
     }
   }
 
+  /** The distinct documents of the queued units, counted now (stats() where they are not tracked) */
+  function countQueuedDocs () {
+    const docs = new Set()
+    for (let i = state.head; i < state.queue.length; i++) {
+      const unit = state.queue[i]
+      if (unit?.queued) for (const key of unit.docKeys) docs.add(key)
+    }
+    return docs.size
+  }
+
   function wakeIdleWaiters () {
     if (state.queuedUnits === 0 && !state.inFlight) {
       const waiters = state.idleWaiters
@@ -273,8 +289,10 @@ export function createWriteQueue (options) {
       timers.clearTimeout(state.cutTimer)
       state.cutTimer = null
     },
+    /** Events queued or in flight (what MAX_PENDING_EVENTS bounds) */
+    pendingEvents: () => state.pendingEvents,
     stats () {
-      return { pendingEvents: state.pendingEvents, queuedUnits: state.queuedUnits, queuedDocs: state.queuedDocs.size, flushing: Boolean(state.inFlight) }
+      return { pendingEvents: state.pendingEvents, queuedUnits: state.queuedUnits, queuedDocs: tracksDocs ? state.queuedDocs.size : countQueuedDocs(), flushing: Boolean(state.inFlight) }
     }
   }
 }

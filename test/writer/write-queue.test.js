@@ -138,6 +138,18 @@ describe('write queue', () => {
     expect(await c).toEqual({ outcome: 'applied' })
   })
 
+  it.each([0, 1000])('stats() counts the distinct queued documents (FLUSH_INTERVAL_MS=%i: kept per unit, or counted when asked)', async (flushIntervalMs) => {
+    const { queue, timers, flushes } = setup({ flushIntervalMs, writeTimeoutMs: 10_000 })
+    queue.submit(unit('a'))
+    await timers.advance(flushIntervalMs) // 'a' in flight
+    queue.submit(unit('a', 'b'))
+    queue.submit(unit('b'))
+    expect(queue.stats()).toMatchObject({ queuedUnits: 2, queuedDocs: 4, flushing: true }) // a and b: a daily and a monthly each
+    flushes[0].finish()
+    await timers.advance(flushIntervalMs)
+    expect(queue.stats()).toMatchObject({ queuedUnits: 0, queuedDocs: 0 })
+  })
+
   it('a flush that throws answers each of its units unknown, once', async () => {
     const { queue } = setup({ runFlush: async () => { throw new Error('boom') } })
     expect(await queue.submit(unit('a'))).toEqual({ outcome: 'unknown', reason: 'the write failed unexpectedly' })
