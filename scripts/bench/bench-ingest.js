@@ -66,6 +66,7 @@ export async function benchWriter ({ db, seconds, concurrency = 16, batch = 1000
     telemetry: { publish: (name, { statements, events }) => { if (name === 'flushed') { counted.statements += statements; counted.events += events } } }
   })
   let failed = 0
+  const cpuBefore = process.cpuUsage() // this process runs the writer and nothing else meanwhile
   const run = await closedLoop({
     concurrency,
     seconds,
@@ -78,9 +79,11 @@ export async function benchWriter ({ db, seconds, concurrency = 16, batch = 1000
       return batch
     }
   })
+  const cpu = process.cpuUsage(cpuBefore)
   await writer.close()
   return {
     eventsPerS: run.ops / run.seconds,
+    cpuUsPerEvent: run.ops ? (cpu.user + cpu.system) / run.ops : null,
     events: run.ops,
     failed,
     concurrency,
