@@ -14,10 +14,12 @@ const USAGE = `Usage: node scripts/bench/profile-single.js [--seconds N] [--conn
 
 Profiles the service while it answers single-event POST /v1/events (the
 bench's "single" section) on MONGODB_URI (default: the embedded database),
-and prints the share of the process's samples spent in each file or package
-(idle included: the rest waits for the database). --keep-profile keeps the
+and prints the share of the process's samples spent in each file or package,
+of all samples (idle included: waiting for the database) and of the busy ones. --keep-profile keeps the
 .cpuprofile (open it in Chrome DevTools or speedscope for a flame graph).
 `
+
+const IDLE = '((idle))' // the engine's entry for time waiting (here: for the database and the clients)
 
 /** A .cpuprofile → [[where, samples]], busiest first, and the sample count */
 export function selfTimeByFile (profile) {
@@ -52,8 +54,9 @@ async function run (opts, { out }) {
     await server.stop()
     const file = fs.readdirSync(dir).find(f => f.endsWith('.cpuprofile'))
     const { rows, total } = selfTimeByFile(JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8')))
-    out.write(`${result.requests.total} requests in ${opts.seconds} s (${result.non2xx} not 200); ${Math.round(((after.cpuMs - before.cpuMs) * 1000) / result.requests.total)} µs of service CPU per request\n\n| where | share of samples |\n|---|---|\n`)
-    for (const [where, n] of rows.slice(0, opts.top)) out.write(`| ${where} | ${((100 * n) / total).toFixed(1)} % |\n`)
+    const busy = total - (rows.find(([where]) => where === IDLE)?.[1] ?? 0) // samples where the process ran
+    out.write(`${result.requests.total} requests in ${opts.seconds} s (${result.non2xx} not 200); ${Math.round(((after.cpuMs - before.cpuMs) * 1000) / result.requests.total)} µs of service CPU per request\n\n| where | share of samples | share of busy samples |\n|---|---|---|\n`)
+    for (const [where, n] of rows.slice(0, opts.top)) out.write(`| ${where} | ${((100 * n) / total).toFixed(1)} % | ${where === IDLE ? '' : `${((100 * n) / busy).toFixed(1)} %`} |\n`)
     if (opts.keepProfile) out.write(`\nprofile: ${path.join(dir, file)}\n`)
     else fs.rmSync(dir, { recursive: true, force: true })
     return 0
