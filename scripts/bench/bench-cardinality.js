@@ -11,12 +11,17 @@ import { utcParts } from '../../src/bucket/time.js'
 import { createHttpClient } from '../shared/http-client.js'
 import { percentile, seededRandom } from '../shared/workload.js'
 import { startServerProcess } from './server-process.js'
-import { busyMinuteBodies, busyNames, findQueries, isBusyName, populationShape, sparseBodies, timeline, windowTick } from './cardinality-workload.js'
+import { busyMinuteBodies, busyNames, findQueries, isBusyName, populationShape, sparseBodies, timeline, windowBody } from './cardinality-workload.js'
 import { classifyDaily, countChecks, createTally, dayFieldBytes, midnightFigures, storedFigures, sweepFigures } from './cardinality-figures.js'
 
 // A Wednesday in the middle of a month: tomorrow is in the same month (the sweep adds a day field, not a month)
 export const DEFAULT_DAY = Date.UTC(2026, 10, 18)
-const TICK_MS = 100
+// mongo-java-server serves a query by _id alone from an index: the sweep's
+// page by busyDay and its `_id $in` look-ups scan the registry and the days,
+// over 5 s each at 1,000,000 metrics, past the driver's socket timeout at
+// the default WRITE_TIMEOUT_MS (10 s: half of it). On a real server the
+// busyDay index answers them and the defaults stay.
+export const SUBSTITUTE_WRITE_TIMEOUT_MS = 60_000
 const MAX_RETRIES = 120 // a body refused 503 this many times (Retry-After each) ends the run
 const sleep = ms => new Promise(resolve => setTimeout(resolve, ms))
 
@@ -47,29 +52,27 @@ export async function postAll (client, bodies, { concurrency = 4 } = {}) {
   return { ...tally, seconds: (performance.now() - started) / 1000 }
 }
 
-/** The open-loop load of the midnight window; → the requests [{ at, ms, events, ok, status }] */
-async function midnightLoad ({ client, server, tl, shape, busy, sparsePerDay, windowSeconds }) {
+/**
+ * Ingest across midnight, closed loop: `connections` clients each send a
+ * body of busy metrics (with the sparse metrics' share) as soon as the last
+ * was answered, from windowFrom to windowTo of the service's clock.
+ * → the requests [{ at (simulated ms sent), ms, events, ok, status }]
+ */
+async function midnightLoad ({ client, server, tl, shape, busy, sparseShare, connections = 4, size = 500 }) {
   await server.setClock(tl.windowFrom)
   const real0 = performance.now()
   const simAt = () => tl.windowFrom + (performance.now() - real0)
   const requests = []
-  const inFlight = new Set()
-  const ticks = Math.round(windowSeconds * 1000 / TICK_MS)
-  for (let n = 0; n < ticks; n++) {
-    const wait = real0 + n * TICK_MS - performance.now()
-    if (wait > 0) await sleep(wait)
-    const names = windowTick(n, { busy, shape, tickMs: TICK_MS, sparsePerDay })
-    for (let from = 0; from < names.length; from += 500) {
-      const body = names.slice(from, from + 500).map(metric => ({ metric }))
+  let next = 0
+  await Promise.all(Array.from({ length: connections }, async () => {
+    while (simAt() < tl.windowTo) {
+      const body = windowBody(next++, { busy, shape, size, sparseShare }).map(metric => ({ metric }))
       const at = simAt()
-      const sent = client.request('POST', '/v1/events', body).then(answer => {
-        requests.push({ at, ms: answer.ms, events: body.length, ok: answer.status === 200, status: answer.status })
-      })
-      inFlight.add(sent)
-      sent.finally(() => inFlight.delete(sent))
+      const answer = await client.request('POST', '/v1/events', body)
+      requests.push({ at, ms: answer.ms, events: body.length, ok: answer.status === 200, status: answer.status })
+      if (answer.status === 503) await sleep(1000 * Number(answer.headers?.['retry-after'] ?? 1))
     }
-  }
-  await Promise.all(inFlight)
+  }))
   return requests
 }
 
@@ -133,10 +136,12 @@ async function measureStored (db, shape, tl) {
 
 /**
  * uri: the database server; dbName: a database of the section's own,
- * dropped at the end unless `keep`; scale: { metrics, busy, windowSeconds, findSeconds, busyPerMinute }
+ * dropped at the end unless `keep`; scale: { metrics, busy, windowSeconds, findSeconds, busyPerMinute };
+ * backend: 'mongo-java-server' gives the service a longer WRITE_TIMEOUT_MS (SUBSTITUTE_WRITE_TIMEOUT_MS)
  */
-export async function benchCardinality ({ uri, dbName, scale, day = DEFAULT_DAY, keep = false, log = () => {} }) {
-  const config = loadConfig({ ...process.env, MONGODB_URI: '' })
+export async function benchCardinality ({ uri, dbName, scale, backend = null, day = DEFAULT_DAY, keep = false, log = () => {} }) {
+  const serviceEnv = backend === 'mongo-java-server' ? { WRITE_TIMEOUT_MS: String(SUBSTITUTE_WRITE_TIMEOUT_MS) } : {}
+  const config = loadConfig({ ...process.env, ...serviceEnv, MONGODB_URI: '' })
   const shape = populationShape(scale)
   const tl = timeline({ day, busyMinutes: config.preallocBusyMinutes, windowSeconds: scale.windowSeconds })
   const mongo = await new MongoClient(uri).connect()
@@ -149,6 +154,7 @@ export async function benchCardinality ({ uri, dbName, scale, day = DEFAULT_DAY,
       MONGODB_URI: uri,
       MONGODB_DB: dbName,
       MAX_METRICS: String(shape.metrics), // the default (100,000) would refuse the registry this section needs
+      ...serviceEnv,
       BENCH_CLOCK_START: String(tl.sparseSentAt),
       LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn'
     })
@@ -188,22 +194,23 @@ export async function benchCardinality ({ uri, dbName, scale, day = DEFAULT_DAY,
     const beforeSweep = await tomorrowsByPopulation(db, shape, tl)
     await server.setClock(tl.sweepAt)
     const swept = await server.sweep((shape.busy * 2 / config.preallocSweepRate) * 3000 + 120_000)
-    if (swept.error) throw new Error(`the sweep failed: ${swept.error}`)
+    if (swept.error || swept.result?.error) throw new Error(`the sweep failed: ${swept.error ?? swept.result.error}`)
     const sweep = sweepFigures(swept, { midnight: tl.tomorrow, rate: config.preallocSweepRate })
     await endPhase('sweep')
     sweep.tomorrowsBefore = beforeSweep
     sweep.tomorrowsAfter = await tomorrowsByPopulation(db, shape, tl)
     log(`  checked ${sweep.checked}, created ${sweep.created} in ${sweep.seconds.toFixed(0)} s (${iso(swept.startedAt)}–${iso(swept.endedAt)})`)
 
-    // the busy metrics at one event a second each, and the sparse ones at their day's rate, across midnight
-    const sparsePerDay = phases.sparse.events
-    log(`cardinality: ${scale.windowSeconds} s across midnight (${iso(tl.windowFrom)}–${iso(tl.windowTo)}), ${shape.busy.toLocaleString('en-US')} events/s offered`)
-    const requests = await midnightLoad({ client, server, tl, shape, busy, sparsePerDay, windowSeconds: scale.windowSeconds })
+    // the busy metrics, and the sparse ones in the share of the day's events they have (a busy one: one a second)
+    const sparseShare = phases.sparse.events / (phases.sparse.events + shape.busy * 86_400)
+    log(`cardinality: ${scale.windowSeconds} s across midnight (${iso(tl.windowFrom)}–${iso(tl.windowTo)}), 4 connections as fast as answered`)
+    const requests = await midnightLoad({ client, server, tl, shape, busy, sparseShare })
     const afterWindow = await endPhase('midnight')
     await server.idle()
-    const midnight = { ...midnightFigures(requests, { windowFrom: tl.windowFrom, windowTo: tl.windowTo, midnight: tl.tomorrow }), offeredPerS: shape.busy + sparsePerDay / 86_400, loopDelayMaxMs: afterWindow.loopDelayMaxMs }
+    const midnight = { ...midnightFigures(requests, { windowFrom: tl.windowFrom, windowTo: tl.windowTo, midnight: tl.tomorrow }), busyPerS: shape.busy, sparseShare, loopDelayMaxMs: afterWindow.loopDelayMaxMs }
     const windowAcknowledged = requests.filter(r => r.ok).reduce((n, r) => n + r.events, 0)
-    const windowUnknown = requests.filter(r => r.status === 504).reduce((n, r) => n + r.events, 0)
+    // 504, or no answer in time: maybe applied
+    const windowUnknown = requests.filter(r => r.status === 504 || r.status === 0).reduce((n, r) => n + r.events, 0)
     log(`  ${midnight.whole.eventsPerS.toFixed(0)} events/s acknowledged, p99 ${midnight.before.p99Ms?.toFixed(0)} ms before midnight, ${midnight.after.p99Ms?.toFixed(0)} ms after`)
 
     log(`cardinality: GET /metrics/find over ${shape.metrics.toLocaleString('en-US')} names, ${scale.findSeconds} s per query`)
@@ -229,7 +236,7 @@ export async function benchCardinality ({ uri, dbName, scale, day = DEFAULT_DAY,
       busyMinutes: tl.busyMinutes,
       busyPerMinute: scale.busyPerMinute,
       registryLoad: 'HTTP ingest (POST /v1/events): every registry entry and document was written by the service',
-      service: { maxMetrics: shape.metrics, sweepRate: config.preallocSweepRate, preallocProbability: config.preallocProbability, busyMinutes: config.preallocBusyMinutes },
+      service: { maxMetrics: shape.metrics, writeTimeoutMs: config.writeTimeoutMs, sweepRate: config.preallocSweepRate, preallocProbability: config.preallocProbability, busyMinutes: config.preallocBusyMinutes },
       phases,
       sweep,
       midnight,

@@ -45,6 +45,8 @@ export function sweepFigures ({ result, startedAt, endedAt, ms }, { midnight, ra
     startedAt: new Date(startedAt).toISOString(),
     endedAt: new Date(endedAt).toISOString(),
     seconds: ms / 1000,
+    // the part of it the rate imposes (two documents a day); the rest is reading pages and writing
+    pacedSeconds: result.created * 2 / rate,
     secondsLeftAtStart: leftMs / 1000,
     // how much of the time left in its day the sweep used: < 1 is done before midnight
     shareOfTimeLeft: ms / leftMs,

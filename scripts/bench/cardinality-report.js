@@ -7,7 +7,7 @@ export const CARDINALITY_TARGETS = [
   { key: 'sweepCheckedPerBusy', label: 'Cardinality: metrics the sweep read ÷ metrics busy today (not the registry)', op: '≤', limit: 1, unit: '' },
   { key: 'sparsePreallocatedBySweep', label: 'Cardinality: sparse metrics given a zero-filled tomorrow by the sweep', op: '≤', limit: 0, unit: '', limitDigits: 0 },
   { key: 'sweepShareOfDayLeft', label: 'Cardinality: sweep duration at PREALLOC_SWEEP_RATE ÷ time left in its day', op: '≤', limit: 0.5, unit: '' },
-  { key: 'midnightP99', label: 'Cardinality: ingest p99 across midnight (busy metrics at 1 event/s each)', op: '≤', limit: 50, unit: ' ms' },
+  { key: 'midnightP99', label: 'Cardinality: ingest p99 across midnight (bodies of 500 events, 4 connections)', op: '≤', limit: 250, unit: ' ms' },
   { key: 'findP99', label: 'Cardinality: GET /metrics/find p99 (worst pattern) over the registry', op: '≤', limit: 20, unit: ' ms' },
   { key: 'countsAddUp', label: 'Cardinality: counts that do not add up', op: '≤', limit: 0, unit: '', limitDigits: 0 }
 ]
@@ -39,11 +39,11 @@ export function cardinalitySection (c) {
   const sw = c.sweep
   const dayRow = (label, d) => [label, fmt(d.documents), fmt(d.preallocated), bytes(d.bytes), each(d.bytes, d.documents)]
   const out = [
-    `**Cardinality** — ${fmt(c.metrics)} registered metrics, ${fmt(c.busy)} busy (${fmt(c.busyPerMinute)} events a minute each in ${c.busyMinutes} distinct minutes of ${c.day} 23:00–24:00, PREALLOC_BUSY_MINUTES=${c.service.busyMinutes}) and ${fmt(c.sparse)} sparse (1–5 events on ${c.day}); the service on a simulated clock, MAX_METRICS=${fmt(c.service.maxMetrics)}, PREALLOC_PROBABILITY=${c.service.preallocProbability}${c.javaHeap ? `; mongo-java-server heap ${c.javaHeap}` : ''}. Registry and days: ${c.registryLoad}.`,
+    `**Cardinality** — ${fmt(c.metrics)} registered metrics, ${fmt(c.busy)} busy (${fmt(c.busyPerMinute)} events a minute each in ${c.busyMinutes} distinct minutes of ${c.day} 23:00–24:00, PREALLOC_BUSY_MINUTES=${c.service.busyMinutes}) and ${fmt(c.sparse)} sparse (1–5 events on ${c.day}); the service on a simulated clock, MAX_METRICS=${fmt(c.service.maxMetrics)}, WRITE_TIMEOUT_MS=${fmt(c.service.writeTimeoutMs)}, PREALLOC_PROBABILITY=${c.service.preallocProbability}${c.javaHeap ? `; mongo-java-server heap ${c.javaHeap}` : ''}. Registry and days: ${c.registryLoad}.`,
     '',
     `Loading: the sparse day ${fmt(c.phases.sparse.events)} events in ${fmt(c.phases.sparse.seconds, 0)} s (${fmt(c.phases.sparse.metricsPerS)} new metrics/s, ${fmt(c.phases.sparse.retries)} bodies sent again after a 503); the busy minutes ${fmt(c.phases.busy.events)} events in ${fmt(c.phases.busy.seconds, 0)} s. Longest event-loop stall of the service: ${ms(c.phases.sparse.loopDelayMaxMs)} while loading, ${ms(c.phases.busy.loopDelayMaxMs)} in the busy minutes, ${ms(m.loopDelayMaxMs)} across midnight.`,
     '',
-    `**The sweep** at ${sw.startedAt.slice(11, 19)} (the first 10-minute tick after the busy metrics were marked), PREALLOC_SWEEP_RATE=${fmt(sw.rate)}: read ${fmt(sw.checked)} metrics of the registry's ${fmt(c.metrics)}, created the ${fmt(sw.created)} busy days \`PREALLOC_PROBABILITY\` had not in ${fmt(sw.seconds, 0)} s, done at ${sw.endedAt.slice(11, 19)}: ${fmt(sw.shareOfTimeLeft * 100, 1)} % of the ${fmt(sw.secondsLeftAtStart / 60, 0)} minutes left in its day${sw.endedBeforeMidnight ? '' : ' — **not done by midnight**'}. At this rate one run preallocates ${fmt(sw.metricsPerTick)} metrics between two ticks.`,
+    `**The sweep** at ${sw.startedAt.slice(11, 19)} (the first 10-minute tick after the busy metrics were marked), PREALLOC_SWEEP_RATE=${fmt(sw.rate)}: read ${fmt(sw.checked)} metrics of the registry's ${fmt(c.metrics)}, created the ${fmt(sw.created)} busy days \`PREALLOC_PROBABILITY\` had not in ${fmt(sw.seconds, 0)} s (${fmt(sw.pacedSeconds, 0)} s of it the rate's pacing), done at ${sw.endedAt.slice(11, 19)}: ${fmt(sw.shareOfTimeLeft * 100, 1)} % of the ${fmt(sw.secondsLeftAtStart / 60, 0)} minutes left in its day${sw.endedBeforeMidnight ? '' : ' — **not done by midnight**'}. At this rate one run preallocates ${fmt(sw.metricsPerTick)} metrics between two ticks.`,
     '',
     '**Documents and BSON bytes** (each document\'s BSON as the server returns it), per day and population; `preallocated`: begun zero-filled (every minute present):',
     '',
@@ -60,7 +60,7 @@ export function cardinalitySection (c) {
     '',
     `Bytes per sparse metric-day: ${fmt(s.bytesPerSparseMetricDay, 0)} B: its daily document (${each(s.today.sparse.bytes, s.today.sparse.documents)} on average), its day's field in the month's document (${fmt(s.monthly.sparse.meanTodayFieldBytes, 0)} B) and its share of the zero-filled days \`PREALLOC_PROBABILITY\` gave ${fmt(s.tomorrow.sparse.preallocated)} sparse metrics (${fmt(s.sparseZeroFilledShare, 0)} B). A busy metric-day preallocated: ${each(s.tomorrow.busy.preallocatedBytes, s.tomorrow.busy.preallocated)}. Tomorrow's documents before the sweep (made by \`PREALLOC_PROBABILITY\`): ${fmt(sw.tomorrowsBefore.busy)} busy, ${fmt(sw.tomorrowsBefore.sparse)} sparse; after it: ${fmt(sw.tomorrowsAfter.busy)} busy, ${fmt(sw.tomorrowsAfter.sparse)} sparse.`,
     '',
-    `**Ingest across midnight** (${m.whole.requests ? 'open loop' : 'no requests'}: every 100 ms the busy metrics' share of one event a second each and the sparse metrics' share of their day, in bodies of ≤ 500 events, without \`ts\`; ${fmt(m.offeredPerS)} events/s offered):`,
+    `**Ingest across midnight** (4 connections, each sending its next body of 500 events as soon as the last was answered: the busy metrics in turn, ${fmt(m.sparseShare * 100, 2)} % of the events to sparse metrics, their share of a day in which each busy one sends one a second; without \`ts\`, so the service's clock puts them on either side of midnight):`,
     '',
     table(['window', 'requests', 'events acknowledged', 'events/s', 'failed requests', 'p50', 'p99', 'max'], [
       ['before midnight', m.before], ['after midnight', m.after], ['whole window', m.whole]

@@ -126,21 +126,19 @@ export function * busyMinuteBodies (names, { minuteStart, perMinute = 60, batch 
 }
 
 /**
- * The midnight window's load, open loop: every `tickMs` each busy metric's
- * share of one event a second (busy × tickMs / 1000 names, taken in turn),
- * and the sparse metrics' share of their day (`sparsePerDay` events a day in
- * all), taken in turn from a seeded walk. → metric names of tick `n`.
+ * The n-th body of the load across midnight: the busy metrics taken in turn
+ * (`size` of them), and among them the sparse metrics' share of the events
+ * (`sparseShare`: their events a day ÷ all events a day), drawn from a
+ * seeded walk. → metric names
  */
-export function windowTick (n, { busy, shape, tickMs, sparsePerDay }) {
-  const perTick = busy.length * tickMs / 1000
-  const from = Math.floor(n * perTick)
-  const to = Math.floor((n + 1) * perTick)
+export function windowBody (n, { busy, shape, size, sparseShare }) {
+  const sparseBefore = Math.floor(n * size * sparseShare)
+  const sparse = Math.floor((n + 1) * size * sparseShare) - sparseBefore
+  const busyBefore = n * size - sparseBefore
   const names = []
-  for (let k = from; k < to; k++) names.push(busy[k % busy.length])
-  const sparseFrom = Math.floor(n * sparsePerDay * tickMs / DAY_MS)
-  const sparseTo = Math.floor((n + 1) * sparsePerDay * tickMs / DAY_MS)
+  for (let k = 0; k < size - sparse; k++) names.push(busy[(busyBefore + k) % busy.length])
   const random = seededRandom(7919 + n)
-  for (let k = sparseFrom; k < sparseTo; k++) {
+  for (let k = 0; k < sparse; k++) {
     let i
     do { i = Math.floor(random() * shape.metrics) } while (isBusyIndex(i, shape))
     names.push(metricName(i, shape))
