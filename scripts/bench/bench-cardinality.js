@@ -16,12 +16,6 @@ import { classifyDaily, countChecks, createTally, dayFieldBytes, midnightFigures
 
 // A Wednesday in the middle of a month: tomorrow is in the same month (the sweep adds a day field, not a month)
 export const DEFAULT_DAY = Date.UTC(2026, 10, 18)
-// mongo-java-server serves a query by _id alone from an index: the sweep's
-// page by busyDay and its `_id $in` look-ups scan the registry and the days,
-// over 5 s each at 1,000,000 metrics, past the driver's socket timeout at
-// the default WRITE_TIMEOUT_MS (10 s: half of it). On a real server the
-// busyDay index answers them and the defaults stay.
-export const SUBSTITUTE_WRITE_TIMEOUT_MS = 60_000
 const MAX_RETRIES = 120
 const SWEEP_TICKS = 3 // a body refused 503 this many times (Retry-After each) ends the run
 const sleep = ms => new Promise(resolve => setTimeout(resolve, ms))
@@ -137,12 +131,10 @@ async function measureStored (db, shape, tl) {
 
 /**
  * uri: the database server; dbName: a database of the section's own,
- * dropped at the end unless `keep`; scale: { metrics, busy, windowSeconds, findSeconds, busyPerMinute };
- * backend: 'mongo-java-server' gives the service a longer WRITE_TIMEOUT_MS (SUBSTITUTE_WRITE_TIMEOUT_MS)
+ * dropped at the end unless `keep`; scale: { metrics, busy, windowSeconds, findSeconds, busyPerMinute }
  */
-export async function benchCardinality ({ uri, dbName, scale, backend = null, day = DEFAULT_DAY, keep = false, log = () => {} }) {
-  const serviceEnv = backend === 'mongo-java-server' ? { WRITE_TIMEOUT_MS: String(SUBSTITUTE_WRITE_TIMEOUT_MS) } : {}
-  const config = loadConfig({ ...process.env, ...serviceEnv, MONGODB_URI: '' })
+export async function benchCardinality ({ uri, dbName, scale, day = DEFAULT_DAY, keep = false, log = () => {} }) {
+  const config = loadConfig({ ...process.env, MONGODB_URI: '' })
   const shape = populationShape(scale)
   const tl = timeline({ day, busyMinutes: config.preallocBusyMinutes, windowSeconds: scale.windowSeconds })
   const mongo = await new MongoClient(uri).connect()
@@ -155,7 +147,6 @@ export async function benchCardinality ({ uri, dbName, scale, backend = null, da
       MONGODB_URI: uri,
       MONGODB_DB: dbName,
       MAX_METRICS: String(shape.metrics), // the default (100,000) would refuse the registry this section needs
-      ...serviceEnv,
       BENCH_CLOCK_START: String(tl.sparseSentAt),
       LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn'
     })

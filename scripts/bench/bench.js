@@ -186,7 +186,7 @@ async function runBench (opts, { argv }) {
 
     if (opts.only.includes('cardinality')) {
       // its own service child on a simulated clock, and its own database (dropped when it ends)
-      figures.cardinality = await benchCardinality({ uri: database.uri, dbName: `${dbName}_card`, scale: scale.cardinality, backend: backendName, keep: opts.keep, log })
+      figures.cardinality = await benchCardinality({ uri: database.uri, dbName: `${dbName}_card`, scale: scale.cardinality, keep: opts.keep, log })
       figures.cardinality.javaHeap = database.javaHeap ?? null
       const full = SCALES.full.cardinality
       if (scale.cardinality.metrics !== full.metrics) figures.notes.push(`Cardinality scaled down (${scaleName}): ${fmt(scale.cardinality.metrics)} metrics (${fmt(scale.cardinality.busy)} busy) instead of ${fmt(full.metrics)} (${fmt(full.busy)}).`)
