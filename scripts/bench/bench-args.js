@@ -6,7 +6,7 @@ export const SECTIONS = ['ingest', 'single', 'reads', 'graphite', 'statsd', 'sto
 // 4 × 1450 simulated minutes (about 20 minutes at the talk's 300×);
 // wiredtiger builds WiredTiger from source the first time (about 4 minutes);
 // cardinality writes a registry of 1,000,000 metrics and runs the sweep at
-// its default rate (about 20 minutes here; docs/decisions.md).
+// its default rate (about 13 minutes here; docs/decisions.md).
 export const OPTIONAL_SECTIONS = ['talk', 'wiredtiger', 'cardinality']
 
 // Sizes per scale. "small" is for the offline substitute (mongo-java-server
@@ -51,7 +51,7 @@ Every phase is bounded in time; the whole run takes a few minutes.
                  set as MongoDB's (builds its Python venv the first time; alone, it
                  needs no database); cardinality, 1,000,000 registered metrics (10,000
                  busy) through a simulated day and its midnight: the sweep, bytes per
-                 metric-day, ingest across midnight, /metrics/find (~20 min;
+                 metric-day, ingest across midnight, /metrics/find (~13 min;
                  --scale quick: 20,000 metrics, ~1 min)
   --wt-scale S   quick | full: the wiredtiger section's size (default full; quick takes seconds)
   --statsd-clients N  hot-shots processes of the statsd section (default 2: more lines/s
