@@ -1,6 +1,10 @@
 // The benchmark's figures → ratios, targets and a markdown report. Pure:
 // the figures come in measured; nothing here invents a number, a missing
 // figure prints as n/a with its reason.
+import { bytes, fmt } from './bench-format.js'
+import { CARDINALITY_TARGETS, cardinalityFigures, cardinalitySection } from './cardinality-report.js'
+
+export { bytes, fmt }
 
 export const TARGETS = [
   { key: 'coalescingGain', label: 'Coalescing gain: HTTP batched ingest ÷ naive per-event upserts (events/s)', op: '≥', limit: 10, unit: '×' },
@@ -94,6 +98,10 @@ export function evaluateTargets (figures) {
     const f = statsdFigures(figures.statsd)
     for (const t of STATSD_TARGETS) out.push({ ...t, value: f[t.key], met: judge(t, f[t.key]) })
   }
+  if (figures.cardinality) {
+    const f = cardinalityFigures(figures.cardinality)
+    for (const t of CARDINALITY_TARGETS) out.push({ ...t, value: f[t.key], met: judge(t, f[t.key]) })
+  }
   if (figures.talk) {
     const f = talkFigures(figures.talk)
     const realMongod = figures.env?.backend?.name === 'mongod'
@@ -104,23 +112,10 @@ export function evaluateTargets (figures) {
   return out
 }
 
-export function fmt (v, digits = 0) {
-  if (!isNum(v)) return 'n/a'
-  return v.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits })
-}
-
 function fmtValue (t) {
   if (!isNum(t.value)) return 'n/a'
-  const digits = t.key === 'statementsPerEvent' ? 4 : ['httpOverhead', 'singleCpuVsBare', 'adaptiveVsFixed', 'hierEndOfDay', 'flatEndOfDayGap', 'dipGain'].includes(t.key) ? 2 : t.key === 'coalescingGain' ? 1 : ['rssMB', 'singleRps', 'statsdTcpPerCore', 'statsdTcpLost'].includes(t.key) ? 0 : 1
+  const digits = t.key === 'statementsPerEvent' ? 4 : ['httpOverhead', 'singleCpuVsBare', 'adaptiveVsFixed', 'hierEndOfDay', 'flatEndOfDayGap', 'dipGain', 'sweepCheckedPerBusy', 'sweepShareOfDayLeft'].includes(t.key) ? 2 : t.key === 'coalescingGain' ? 1 : ['rssMB', 'singleRps', 'statsdTcpPerCore', 'statsdTcpLost', 'bytesPerSparseMetricDay', 'sparsePreallocatedBySweep', 'midnightP99', 'countsAddUp'].includes(t.key) ? 0 : 1
   return `${fmt(t.value, digits)}${t.unit}`
-}
-
-export function bytes (n) {
-  if (!isNum(n)) return 'n/a'
-  if (n >= 1e9) return `${(n / 1e9).toFixed(2)} GB`
-  if (n >= 1e6) return `${(n / 1e6).toFixed(1)} MB`
-  if (n >= 1e3) return `${(n / 1e3).toFixed(0)} kB`
-  return `${n} B`
 }
 
 /** The service's own account of a phase: flushes and CPU */
@@ -260,6 +255,7 @@ export function renderMarkdown (figures) {
       [`retention pass, RETENTION_RATE unlimited (${fmt(jobs.retention.downsampled)} downsampled, ${fmt(jobs.retention.deleted)} deleted)`, fmt(jobs.retention.downsampled + jobs.retention.deleted), `${fmt(jobs.retention.seconds, 2)} s`, fmt(jobs.retention.documentsPerS)]
     ]))
   }
+  if (figures.cardinality) out.push('', ...cardinalitySection(figures.cardinality))
   const talk = figures.talk
   if (talk) {
     out.push('', `**The talk's experiment**: ${talk.metrics} metrics, ${talk.concurrency} workers, one upsert of the daily and one of the monthly document per event, ${fmt(talk.simMinutes)} simulated minutes from 00:00 at ${fmt(talk.speedup)}× (${fmt(talk.simMinutes * 60 / talk.speedup)} s each):`, '')

@@ -8,7 +8,7 @@ import { ConfigError, loadConfig } from '../../src/config.js'
 import { detectBackend } from '../../src/db/capabilities.js'
 import { NOISY_BELOW } from '../loadgen/summary.js'
 import { connectMongo } from '../loadgen/mongo-target.js'
-import { BENCH_HELP, SCALES, chooseScale, parseBenchArgs } from './bench-args.js'
+import { BENCH_HELP, SCALES, chooseScale, javaHeapFor, parseBenchArgs } from './bench-args.js'
 import { evaluateTargets, fmt, renderMarkdown } from './bench-report.js'
 import { describeBackend, describeMachine, versions } from './bench-env.js'
 import { benchHttpBatched, benchNaive, benchSingle, benchWriter, dailySum } from './bench-ingest.js'
@@ -18,18 +18,20 @@ import { benchStorage } from './bench-storage.js'
 import { benchJobs } from './bench-jobs.js'
 import { benchTalk } from './bench-talk.js'
 import { benchStatsd } from './bench-statsd.js'
+import { benchCardinality } from './bench-cardinality.js'
 import { startServerProcess } from './server-process.js'
 import { documentSizes } from './bench-sizes.js'
 import { benchWiredtiger, renderWiredtiger, wiredtigerPython } from './bench-wiredtiger.js'
 
 const log = (msg) => process.stderr.write(`bench: ${msg}\n`)
 
-async function openDatabase () {
+/** javaHeap: the substitute's JVM heap when it is the one started (null: its default) */
+async function openDatabase ({ javaHeap }) {
   if (process.env.MONGODB_URI) return { uri: process.env.MONGODB_URI, how: 'MONGODB_URI', stop: async () => {} }
-  log('MONGODB_URI is unset: starting the embedded database')
+  log(`MONGODB_URI is unset: starting the embedded database${javaHeap ? ` (mongo-java-server, if it comes to that, with a ${javaHeap} heap)` : ''}`)
   const { startEmbeddedMongo } = await import('../../src/db/embedded.js')
-  const embedded = await startEmbeddedMongo({ persistent: false })
-  return { uri: embedded.uri, how: 'embedded', backend: embedded.backend, pid: embedded.pid ?? null, stop: () => embedded.stop() }
+  const embedded = await startEmbeddedMongo({ persistent: false, ...(javaHeap ? { javaHeap } : {}) })
+  return { uri: embedded.uri, how: 'embedded', backend: embedded.backend, pid: embedded.pid ?? null, javaHeap: embedded.backend === 'mongo-java-server' ? javaHeap ?? '512m' : null, stop: () => embedded.stop() }
 }
 
 async function runWiredtiger (opts) {
@@ -54,7 +56,7 @@ async function runBench (opts, { argv }) {
 
   const started = new Date()
   const machine = describeMachine() // before anything of ours runs: its load average is the others'
-  const database = await openDatabase()
+  const database = await openDatabase({ javaHeap: javaHeapFor(opts) })
   const client = await connectMongo(database.uri)
   const dbName = `statbucket_bench_${randomBytes(4).toString('hex')}`
   const db = client.db(dbName)
@@ -81,7 +83,7 @@ async function runBench (opts, { argv }) {
     }
     log(`database ${backend.description}; scale ${scaleName}; database name ${dbName}`)
 
-    const wantServer = opts.only.some(s => !['storage', 'talk', 'jobs', 'statsd', 'wiredtiger'].includes(s))
+    const wantServer = opts.only.some(s => !['storage', 'talk', 'jobs', 'statsd', 'wiredtiger', 'cardinality'].includes(s))
     const rssByPhase = {}
     if (wantServer) {
       server = await startServerProcess({ MONGODB_URI: database.uri, MONGODB_DB: dbName, LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn' })
@@ -182,7 +184,15 @@ async function runBench (opts, { argv }) {
       figures.talk = await benchTalk({ uri: database.uri, dbName, speedup: opts.talkSpeedup, log })
     }
 
-    const scaled = opts.only.some(x => x !== 'talk' && x !== 'wiredtiger')
+    if (opts.only.includes('cardinality')) {
+      // its own service child on a simulated clock, and its own database (dropped when it ends)
+      figures.cardinality = await benchCardinality({ uri: database.uri, dbName: `${dbName}_card`, scale: scale.cardinality, keep: opts.keep, log })
+      figures.cardinality.javaHeap = database.javaHeap ?? null
+      const full = SCALES.full.cardinality
+      if (scale.cardinality.metrics !== full.metrics) figures.notes.push(`Cardinality scaled down (${scaleName}): ${fmt(scale.cardinality.metrics)} metrics (${fmt(scale.cardinality.busy)} busy) instead of ${fmt(full.metrics)} (${fmt(full.busy)}).`)
+    }
+
+    const scaled = opts.only.some(x => !['talk', 'wiredtiger', 'cardinality'].includes(x))
     if (figures.talk?.runs.some(r => r.requestsPerMinute < NOISY_BELOW)) {
       figures.notes.push(`The talk's runs averaged fewer than ${NOISY_BELOW} requests per simulated minute: their per-minute figures are noise; lower --talk-speedup.`)
     }

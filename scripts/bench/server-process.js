@@ -5,7 +5,10 @@ import { startChildServer } from '../shared/child-server.js'
 
 const SERVER = fileURLToPath(new URL('./bench-server.js', import.meta.url))
 
-/** env: statbucket configuration (MONGODB_URI, MONGODB_DB, …); nodeArgs: node's own flags (--cpu-prof) → { url, pid, backend, statsdPort, stats(), resetPeak(), stop() } */
+/**
+ * env: statbucket configuration (MONGODB_URI, MONGODB_DB, …; BENCH_CLOCK_START for a simulated clock); nodeArgs: node's own flags (--cpu-prof)
+ * → { url, pid, backend, statsdPort, stats(), resetPeak(), setClock(ms), sweep(timeoutMs), idle(), stop() }
+ */
 export async function startServerProcess (env, { startTimeoutMs = 60_000, nodeArgs = [] } = {}) {
   const server = await startChildServer({ script: SERVER, env: { ...process.env, LOG_LEVEL: 'warn', ...env }, startTimeoutMs, inheritOutput: true, nodeArgs })
   return {
@@ -17,6 +20,9 @@ export async function startServerProcess (env, { startTimeoutMs = 60_000, nodeAr
     statsdPort: server.info.statsdPort ?? null,
     stats: () => server.ask('stats'),
     resetPeak: () => server.ask('reset-peak'),
+    setClock: now => server.ask('set-clock', 30_000, { now }),
+    sweep: timeoutMs => server.ask('sweep', timeoutMs),
+    idle: () => server.ask('idle', 120_000),
     stop: () => server.stop({ signal: 'SIGTERM' })
   }
 }

@@ -82,8 +82,8 @@ export async function startChildServer ({ script, env, startTimeoutMs = 60_000, 
     alive: () => child.exitCode === null && child.signalCode === null,
     kill: signal => child.kill(signal),
     rssKb: () => rssKb(child.pid),
-    /** Asks a child that answers over IPC ({ type, id } → { id, … }) */
-    ask (type, timeoutMs = 30_000) {
+    /** Asks a child that answers over IPC ({ type, id, ...fields } → { id, … }) */
+    ask (type, timeoutMs = 30_000, fields = {}) {
       const id = ++nextId
       return new Promise((resolve, reject) => {
         const timer = setTimeout(() => reject(new Error(`no answer to ${type} from statbucket`)), timeoutMs)
@@ -93,7 +93,7 @@ export async function startChildServer ({ script, env, startTimeoutMs = 60_000, 
           child.off('message', onMessage)
           resolve(msg)
         })
-        child.send({ type, id })
+        child.send({ ...fields, type, id })
       })
     },
     /** Sends `signal` (SIGKILL by default) unless it already exited, SIGKILL after graceMs, and waits for the exit */

@@ -25,6 +25,8 @@ const MODES = ['auto', 'mongod', 'java']
 /**
  * A persistent database publishes its address in its data directory while it
  * runs (./embedded-address.js), so the maintenance commands can reach it.
+ * javaHeap: mongo-java-server's -Xmx (default 512m), which holds every
+ * document it stores (the benchmark's cardinality section needs gigabytes).
  * @returns {Promise<{ uri: string, backend: 'mongod' | 'mongo-java-server', stop: () => Promise<void> }>}
  */
 export async function startEmbeddedMongo (options = {}) {
@@ -44,7 +46,8 @@ async function startFirstAvailable ({
   persistent = false,
   dataDir = embeddedDataDir(),
   logger = quietLogger,
-  downloadTimeoutMs = 60_000
+  downloadTimeoutMs = 60_000,
+  javaHeap
 } = {}) {
   const mode = process.env.STATBUCKET_EMBEDDED || 'auto'
   if (!MODES.includes(mode)) throw new Error(`STATBUCKET_EMBEDDED must be one of ${MODES.join(', ')}, not '${mode}'`)
@@ -65,7 +68,7 @@ async function startFirstAvailable ({
   if (mode !== 'mongod') {
     try {
       const h2File = persistent ? path.join(dataDir, 'statbucket.h2.mv.db') : undefined
-      const db = await startJavaServer({ h2File, logger })
+      const db = await startJavaServer({ h2File, logger, ...(javaHeap ? { heap: javaHeap } : {}) })
       logger.info({ backend: db.backend, uri: db.uri, pid: db.pid, h2File: h2File ?? 'in memory' }, 'embedded MongoDB running')
       // said in words, once, where a newcomer looks: what the substitute is and how to leave it
       logger.warn(`no mongod could be had, so statbucket runs on mongo-java-server, a substitute for trying it out only: no transactions (no Idempotency-Key), no TTL, slower range reads. For real use set MONGODB_URI=mongodb://host:27017 (or put mongod on the PATH).${failures.length ? ` Why not mongod: ${failures[0].split('\n')[0]}` : ''}`)

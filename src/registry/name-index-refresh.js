@@ -4,7 +4,14 @@
 // registry's `lastWrite` index, and the whole index is rebuilt every
 // `rebuildEveryMs` (which also drops metrics deleted through another
 // instance). A new metric is findable within `intervalMs`.
+import { createNameIndex } from './name-index.js'
+
 const MARGIN_MS = 120_000 // a flush in flight when the last look ran, and clocks a little apart
+// Names read per round trip. The driver hands a batch's documents over in
+// microtasks, so a batch is one stretch the event loop cannot interrupt: a
+// rebuild of 1,000,000 names in 16 MB batches, then one synchronous build,
+// held it for a second (docs/benchmarks.md, "Cardinality").
+export const READ_BATCH = 1000
 
 export function createNameIndexRefresh ({ index, metrics, clock, timers, intervalMs = 10_000, rebuildEveryMs = 3_600_000, logger }) {
   let lastLook = null
@@ -15,9 +22,10 @@ export function createNameIndexRefresh ({ index, metrics, clock, timers, interva
 
   async function rebuild () {
     const started = clock.now()
-    const names = []
-    for await (const { _id } of metrics.find({}, { projection: { _id: 1 } })) names.push(_id)
-    index.replaceAll(names)
+    // built beside the one in use, a batch at a time, and swapped in whole
+    const fresh = createNameIndex()
+    for await (const { _id } of metrics.find({}, { projection: { _id: 1 }, batchSize: READ_BATCH })) fresh.add(_id)
+    index.adopt(fresh)
     lastLook = started
     lastRebuild = started
   }
@@ -26,7 +34,7 @@ export function createNameIndexRefresh ({ index, metrics, clock, timers, interva
     const started = clock.now()
     if (lastRebuild === null || started - lastRebuild >= rebuildEveryMs) return rebuild()
     const since = new Date(lastLook - MARGIN_MS)
-    for await (const { _id } of metrics.find({ lastWrite: { $gte: since } }, { projection: { _id: 1 } })) index.add(_id)
+    for await (const { _id } of metrics.find({ lastWrite: { $gte: since } }, { projection: { _id: 1 }, batchSize: READ_BATCH })) index.add(_id)
     lastLook = started
   }
 

@@ -144,6 +144,17 @@ describe('startEmbeddedMongo', () => {
     await db.stop()
   }, 55_000)
 
+  it('java only, with javaHeap: the JVM runs with that heap (the cardinality bench needs gigabytes)', async () => {
+    process.env.STATBUCKET_EMBEDDED = 'java'
+    const db = await startEmbeddedMongo({ javaHeap: '640m' })
+    cleanups.push(db.stop)
+    expect(db.backend).toBe('mongo-java-server')
+    const args = fs.readFileSync(`/proc/${db.pid}/cmdline`, 'utf8').split('\0')
+    expect(args).toContain('-Xmx640m')
+    expect(args).not.toContain('-Xmx512m')
+    await db.stop()
+  }, 55_000)
+
   it('rejects an unknown STATBUCKET_EMBEDDED', async () => {
     process.env.STATBUCKET_EMBEDDED = 'docker'
     await expect(startEmbeddedMongo()).rejects.toThrow(/STATBUCKET_EMBEDDED must be one of auto, mongod, java/)

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest'
 import { runNode as run } from '../../helpers/run-node.js'
 import { UsageError } from '../../../src/cli.js'
-import { SECTIONS, chooseScale, parseBenchArgs } from '../../../scripts/bench/bench-args.js'
+import { CARDINALITY_JAVA_HEAP, OPTIONAL_SECTIONS, SCALES, SECTIONS, chooseScale, javaHeapFor, parseBenchArgs } from '../../../scripts/bench/bench-args.js'
 
 describe('parseBenchArgs', () => {
   it('defaults to every section at the scale the backend allows', () => {
@@ -18,6 +18,20 @@ describe('parseBenchArgs', () => {
     expect(chooseScale('auto', 'mongo-java-server')).toBe('small')
     expect(chooseScale('auto', 'mongod')).toBe('full')
     expect(chooseScale('quick', 'mongod')).toBe('quick')
+  })
+
+  it('runs the cardinality section only when asked, at 1,000,000 metrics unless --scale quick, on a JVM heap that holds them', () => {
+    expect(SECTIONS).not.toContain('cardinality')
+    expect(OPTIONAL_SECTIONS).toContain('cardinality')
+    expect(parseBenchArgs(['--only', 'cardinality', '--scale', 'quick'])).toMatchObject({ only: ['cardinality'], scale: 'quick' })
+    // the substitute's auto scale (small) still holds the full registry: its size is the section's point
+    expect(SCALES.small.cardinality).toMatchObject({ metrics: 1_000_000, busy: 10_000 })
+    expect(SCALES.full.cardinality).toEqual(SCALES.small.cardinality)
+    expect(SCALES.quick.cardinality).toMatchObject({ metrics: 20_000, busy: 200 })
+    expect(javaHeapFor({ only: ['cardinality'], scale: 'auto' })).toBe(CARDINALITY_JAVA_HEAP)
+    expect(javaHeapFor({ only: ['ingest', 'cardinality'], scale: 'full' })).toBe(CARDINALITY_JAVA_HEAP)
+    expect(javaHeapFor({ only: ['cardinality'], scale: 'quick' })).toBeNull()
+    expect(javaHeapFor({ only: SECTIONS, scale: 'auto' })).toBeNull()
   })
 
   it.each([

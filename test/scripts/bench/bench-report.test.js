@@ -183,3 +183,34 @@ describe('the talk\'s targets', () => {
     expect(evaluateTargets({ env })).toHaveLength(10) // no talk: no talk rows
   })
 })
+
+describe('the cardinality targets', () => {
+  const cardinality = {
+    busy: 100,
+    sweep: { checked: 100, created: 40, shareOfTimeLeft: 0.05, tomorrowsBefore: { busy: 60, sparse: 3 }, tomorrowsAfter: { busy: 100, sparse: 3 } },
+    stored: { bytesPerSparseMetricDay: 300 },
+    midnight: { whole: { p99Ms: 400 } },
+    find: [{ p99Ms: 2 }, { p99Ms: 9 }],
+    checks: [{ ok: true }, { ok: true }]
+  }
+  const judged = f => Object.fromEntries(evaluateTargets({ env, cardinality: f }).filter(t => t.key in { bytesPerSparseMetricDay: 1, sweepCheckedPerBusy: 1, sparsePreallocatedBySweep: 1, sweepShareOfDayLeft: 1, midnightP99: 1, findP99: 1, countsAddUp: 1 }).map(t => [t.key, [t.value, t.met]]))
+
+  it('are judged when the section ran, from what it measured', () => {
+    expect(judged(cardinality)).toEqual({
+      bytesPerSparseMetricDay: [300, true],
+      sweepCheckedPerBusy: [1, true],
+      sparsePreallocatedBySweep: [0, true],
+      sweepShareOfDayLeft: [0.05, true],
+      midnightP99: [400, false],
+      findP99: [9, true],
+      countsAddUp: [0, true]
+    })
+    // a sweep that reads the registry, a sparse day over 1 KB, a sparse tomorrow made by the sweep, a count off
+    const bad = judged({ ...cardinality, sweep: { ...cardinality.sweep, checked: 1000, tomorrowsAfter: { busy: 100, sparse: 4 } }, stored: { bytesPerSparseMetricDay: 1400 }, checks: [{ ok: false }] })
+    expect(bad).toMatchObject({ bytesPerSparseMetricDay: [1400, false], sweepCheckedPerBusy: [10, false], sparsePreallocatedBySweep: [1, false], countsAddUp: [1, false] })
+    // not run: no rows
+    expect(evaluateTargets({ env }).some(t => t.key === 'findP99')).toBe(false)
+    // a pattern without a p99 makes the worst unknown
+    expect(judged({ ...cardinality, find: [{ p99Ms: 2 }, { p99Ms: null }] }).findP99).toEqual([null, null])
+  })
+})

@@ -1,0 +1,95 @@
+// The Graphite name index (a trie of name parts) and its refresh: answers
+// unchanged by leaves without a children map, a rebuild read in bounded
+// batches and built beside the index in use.
+import { describe, expect, it } from 'vitest'
+import { createNameIndex } from '../../src/registry/name-index.js'
+import { READ_BATCH, createNameIndexRefresh } from '../../src/registry/name-index-refresh.js'
+import { globParts } from '../../src/graphite/glob.js'
+import { manualClock } from '../../src/clock.js'
+
+const match = (index, pattern) => index.match(pattern, globParts(pattern), { maxVisits: 1000 })
+
+describe('the name index', () => {
+  it('finds leaves and branches, and forgets a removed name with its empty branches', () => {
+    const index = createNameIndex()
+    for (const name of ['a.b.c', 'a.b.d', 'a.e', 'x']) index.add(name)
+    index.add('a.b.c') // idempotent
+    expect(index.size()).toBe(4)
+    expect(match(index, '*')).toEqual([{ path: 'a', text: 'a', leaf: false, branch: true }, { path: 'x', text: 'x', leaf: true, branch: false }])
+    expect(match(index, 'a.*')).toEqual([{ path: 'a.b', text: 'b', leaf: false, branch: true }, { path: 'a.e', text: 'e', leaf: true, branch: false }])
+    expect(match(index, 'a.b.c')).toEqual([{ path: 'a.b.c', text: 'c', leaf: true, branch: false }])
+    expect(match(index, 'x.*')).toEqual([]) // below a leaf: nothing, not an error
+    expect(match(index, 'a.e.f')).toEqual([])
+    expect(index.has('a.b')).toBe(false)
+    expect(index.has('a.b.d')).toBe(true)
+    expect(index.has('x.y')).toBe(false)
+    index.remove('x.y') // not there: nothing happens
+    index.remove('a.b.c')
+    index.remove('a.b.d')
+    expect(index.size()).toBe(2)
+    expect(match(index, 'a.*')).toEqual([{ path: 'a.e', text: 'e', leaf: true, branch: false }])
+    // a leaf that is also a branch
+    index.add('a.e.f')
+    expect(match(index, 'a.*')).toEqual([{ path: 'a.e', text: 'e', leaf: true, branch: true }])
+    index.remove('a.e')
+    expect(match(index, 'a.e.*')).toEqual([{ path: 'a.e.f', text: 'f', leaf: true, branch: false }])
+  })
+
+  it('gives a leaf no children map: a million names cost what their parts do', () => {
+    const index = createNameIndex()
+    index.add('svc.host.m00')
+    const leaf = index.root().children.get('svc').children.get('host').children.get('m00')
+    expect(leaf).toEqual({ children: null, leaf: true })
+  })
+
+  it('takes another index\'s names at once (adopt), and replaces them from a list', () => {
+    const index = createNameIndex()
+    index.add('old.one')
+    const fresh = createNameIndex()
+    fresh.add('new.one')
+    fresh.add('new.two')
+    index.adopt(fresh)
+    expect(index.size()).toBe(2)
+    expect(index.has('old.one')).toBe(false)
+    index.replaceAll(['z'])
+    expect(index.has('z')).toBe(true)
+    expect(index.size()).toBe(1)
+  })
+})
+
+describe('the name index refresh', () => {
+  /** A registry whose find records its options and yields the names as given */
+  function fakeMetrics (names) {
+    const calls = []
+    return {
+      calls,
+      find (filter, options) {
+        calls.push({ filter, options })
+        return (async function * () { for (const _id of names) yield { _id } })()
+      }
+    }
+  }
+
+  it('rebuilds from the registry in batches of READ_BATCH, beside the index in use', async () => {
+    const names = Array.from({ length: 2500 }, (_, i) => `svc.m${i}`)
+    const metrics = fakeMetrics(names)
+    const index = createNameIndex()
+    index.add('deleted.elsewhere')
+    const clock = manualClock(Date.UTC(2026, 10, 18))
+    const refresh = createNameIndexRefresh({ index, metrics, clock, timers: {}, logger: { warn () {} } })
+    await refresh.load()
+    expect(metrics.calls).toEqual([{ filter: {}, options: { projection: { _id: 1 }, batchSize: READ_BATCH } }])
+    expect(READ_BATCH).toBeLessThanOrEqual(1000)
+    expect(index.size()).toBe(2500)
+    expect(index.has('deleted.elsewhere')).toBe(false)
+    // a look within the hour reads the recently written through the lastWrite index, in batches too
+    clock.advance(60_000)
+    await refresh.refresh()
+    expect(metrics.calls[1].filter).toHaveProperty('lastWrite')
+    expect(metrics.calls[1].options.batchSize).toBe(READ_BATCH)
+    // an hour on: a rebuild again
+    clock.advance(3_600_000)
+    await refresh.refresh()
+    expect(metrics.calls[2].filter).toEqual({})
+  })
+})
