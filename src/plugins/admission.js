@@ -12,11 +12,11 @@ import fp from 'fastify-plugin'
 import underPressure from '@fastify/under-pressure'
 import { errorBody } from './error-handler.js'
 
-const WRITE_ROUTES = new Set(['POST /v1/events', 'POST /v1/statsd'])
+const WRITE_URLS = new Set(['/v1/events', '/v1/statsd']) // POST only
 // the smallest event a JSON body can hold, {"metric":"a"}, and a separator: a body of n bytes holds at most n / 15 events
 const MIN_EVENT_BYTES = 15
 
-const isWrite = request => WRITE_ROUTES.has(`${request.method} ${request.routeOptions.url}`)
+const isWrite = request => request.method === 'POST' && WRITE_URLS.has(request.routeOptions.url)
 
 async function admission (app) {
   const { config, writer, telemetry } = app
