@@ -128,7 +128,7 @@ export function createServiceMetrics ({ getWriterStats } = {}) {
   writerGauge('statbucket_queued_requests', 'Requests waiting in the writer queue.', 'queuedUnits')
   writerGauge('statbucket_queued_documents', 'Distinct documents waiting in the writer queue.', 'queuedDocs')
 
-  const writesByOutcome = new Map() // outcome → its series of m.writes (one per request: no label key built each time)
+  const writesByOutcome = new Map() // outcome → its series of m.writes, made once
   const subscribers = {
     flushed (stats) {
       m.flushes.inc()
@@ -166,8 +166,9 @@ export function createServiceMetrics ({ getWriterStats } = {}) {
     }
   }
 
-  // The histogram's series per method, route and status, looked up without
-  // building prom-client's label key on every request (routes and statuses are few)
+  // The histogram's series per method, route and status, made once (routes and
+  // statuses are few): no labels object per request. prom-client still checks
+  // and hashes the labels on each observe, so this saves little (~9 % of one).
   const durationSeries = new Map()
   function durationOf (method, route, statusCode) {
     let byRoute = durationSeries.get(method)

@@ -26,6 +26,12 @@ export function createMetricRegistry ({ collection, maxMetrics, names = null }) 
       return known.size
     },
 
+    /** Whether every name is known here: admit() would reserve nothing (the synchronous path of a request) */
+    knowsAll (requested) {
+      for (const n of requested) if (!known.has(n)) return false
+      return true
+    },
+
     /**
      * Admits a request's metric names. → { refusal } when they would pass
      * MAX_METRICS, else { reserved }: the new names, held until the request
@@ -33,12 +39,6 @@ export function createMetricRegistry ({ collection, maxMetrics, names = null }) 
      * a full registry admits as many new names as it has room for, in order,
      * and names the rest: → { reserved, refused }.
      */
-    /** Whether every name is known here: admit() would reserve nothing (the synchronous path of a request) */
-    knowsAll (requested) {
-      for (const n of requested) if (!known.has(n)) return false
-      return true
-    },
-
     async admit (requested, { partial = false } = {}) {
       const unknown = requested.filter(n => !known.has(n))
       if (unknown.length === 0) return partial ? { reserved: [], refused: [] } : { reserved: [] }

@@ -61,13 +61,7 @@ export function createWriteQueue (options) {
     try { unit.settled?.() } catch (err) { onError(err, 'settled()') }
   }
 
-  // The distinct queued documents decide a cut only when flushes wait
-  // (FLUSH_INTERVAL_MS > 0); at 0 ms a flush is cut as soon as none is in
-  // flight, so the count is not kept per request but made when asked (stats()).
-  const tracksDocs = flushIntervalMs > 0
-
   function trackDocs (unit, delta) {
-    if (!tracksDocs) return
     for (const key of unit.docKeys) {
       const n = (state.queuedDocs.get(key) ?? 0) + delta
       if (n === 0) state.queuedDocs.delete(key)
@@ -130,7 +124,13 @@ export function createWriteQueue (options) {
   function cut () {
     const docs = new Set()
     const units = []
+    const now = timers.now()
     for (let unit = oldestQueued(); unit; unit = oldestQueued()) {
+      // overdue but its timer not run yet (timers run late under load): never sent
+      if (now - unit.enqueuedAt >= writeTimeoutMs) {
+        expire(unit)
+        continue
+      }
       const fresh = unit.docKeys.filter(k => !docs.has(k))
       if (units.length > 0 && docs.size + fresh.length > flushMaxDocs) break
       for (const k of fresh) docs.add(k)
@@ -156,6 +156,11 @@ export function createWriteQueue (options) {
 
   function startFlush () {
     const units = cut()
+    if (units.length === 0) { // every queued unit was overdue and is answered
+      armExpiry()
+      wakeIdleWaiters()
+      return
+    }
     state.inFlight = flush(units).finally(() => {
       state.inFlight = null
       schedule()
@@ -175,14 +180,10 @@ export function createWriteQueue (options) {
     }
   }
 
-  /** The distinct documents of the queued units, counted now (stats() where they are not tracked) */
-  function countQueuedDocs () {
-    const docs = new Set()
-    for (let i = state.head; i < state.queue.length; i++) {
-      const unit = state.queue[i]
-      if (unit?.queued) for (const key of unit.docKeys) docs.add(key)
-    }
-    return docs.size
+  function stopExpiry () {
+    timers.clearTimeout(state.expiryTimer)
+    state.expiryTimer = null
+    state.expiryAt = Infinity
   }
 
   function wakeIdleWaiters () {
@@ -271,6 +272,7 @@ export function createWriteQueue (options) {
       timers.clearTimeout(state.cutTimer)
       state.cutTimer = null
       const abandoned = { events: 0, units: 0 }
+      stopExpiry()
       for (let unit = oldestQueued(); unit; unit = oldestQueued()) {
         abandoned.events += unit.events
         abandoned.units++
@@ -288,11 +290,12 @@ export function createWriteQueue (options) {
       await this.drain()
       timers.clearTimeout(state.cutTimer)
       state.cutTimer = null
+      stopExpiry() // nothing is queued now: no timer may keep the process alive
     },
     /** Events queued or in flight (what MAX_PENDING_EVENTS bounds) */
     pendingEvents: () => state.pendingEvents,
     stats () {
-      return { pendingEvents: state.pendingEvents, queuedUnits: state.queuedUnits, queuedDocs: tracksDocs ? state.queuedDocs.size : countQueuedDocs(), flushing: Boolean(state.inFlight) }
+      return { pendingEvents: state.pendingEvents, queuedUnits: state.queuedUnits, queuedDocs: state.queuedDocs.size, flushing: Boolean(state.inFlight) }
     }
   }
 }

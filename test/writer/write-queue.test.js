@@ -150,6 +150,33 @@ describe('write queue', () => {
     expect(queue.stats()).toMatchObject({ queuedUnits: 0, queuedDocs: 0 })
   })
 
+  it('a unit overdue when a flush is cut is answered not_applied, not sent, even before its timer ran', async () => {
+    let t = 0
+    const late = { now: () => t, setTimeout: () => 0, clearTimeout () {} } // timers that never run: a stalled loop
+    const { queue, flushes } = setup({ writeTimeoutMs: 100, timers: late })
+    queue.submit(unit('a')) // in flight
+    const b = queue.submit(unit('b'))
+    await new Promise(resolve => setImmediate(resolve))
+    t = 100 // b's deadline passes; its timer has not run
+    flushes[0].finish()
+    expect(await b).toEqual({ outcome: 'not_applied', reason: 'waited in the queue longer than WRITE_TIMEOUT_MS (100 ms)' })
+    await new Promise(resolve => setImmediate(resolve))
+    expect(flushes.map(f => f.metrics)).toEqual([[['a']]]) // no flush of b, and no empty flush
+    expect(queue.stats()).toEqual({ pendingEvents: 0, queuedUnits: 0, queuedDocs: 0, flushing: false })
+  })
+
+  it.each(['close', 'abandon'])('%s leaves no timer behind (none keeps the process alive)', async (how) => {
+    const { queue, timers, flushes } = setup({ writeTimeoutMs: 3000 })
+    const a = queue.submit(unit('a'))
+    await timers.settle()
+    flushes[0].finish()
+    expect(await a).toEqual({ outcome: 'applied' })
+    if (how === 'close') await queue.close()
+    else queue.abandon('stopping')
+    await timers.settle()
+    expect(timers.pendingTimers()).toBe(0)
+  })
+
   it('a flush that throws answers each of its units unknown, once', async () => {
     const { queue } = setup({ runFlush: async () => { throw new Error('boom') } })
     expect(await queue.submit(unit('a'))).toEqual({ outcome: 'unknown', reason: 'the write failed unexpectedly' })
