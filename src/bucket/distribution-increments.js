@@ -10,7 +10,7 @@
 // histogram: 1,440 of them would make a busy day document many times larger,
 // and every percentile read is served from the quarter-hours up.
 import { bucketField } from './distribution-sketch.js'
-import { QUARTER_HOUR_DETAIL, slotOf, widenSeen } from './increments.js'
+import { QUARTER_HOUR_DETAIL, mergeUnitsWith, slotOf, widenSeen } from './increments.js'
 import { bucketId } from './time.js'
 
 const HOURLY_TIERS = Array.from({ length: 24 }, (_, h) => `hourly.${h}`)
@@ -145,14 +145,4 @@ function addUpdate (docs, id, { metric, date, inc, min, max, detail }) {
 }
 
 /** Merges units into one (a flush): $inc fields added, $min/$max fields narrowed; the inputs are not changed */
-export function mergeDistributionUnits (units) {
-  if (units.length === 1) return units[0]
-  const merged = { daily: new Map(), monthly: new Map(), metrics: new Map(), events: 0 }
-  for (const unit of units) {
-    merged.events += unit.events
-    for (const [id, doc] of unit.daily) addUpdate(merged.daily, id, doc)
-    for (const [id, doc] of unit.monthly) addUpdate(merged.monthly, id, doc)
-    for (const [name, s] of unit.metrics) widenSeen(merged.metrics, name, s.firstSeen, s.lastSeen)
-  }
-  return merged
-}
+export const mergeDistributionUnits = (units) => mergeUnitsWith(units, addUpdate)

@@ -137,15 +137,22 @@ export function widenSeen (seen, metric, first, last) {
   }
 }
 
-/** Merges units into one (a flush); the inputs are not changed (one unit is returned as it is). */
-export function mergeWriteUnits (units) {
+/**
+ * Merges units into one (a flush) with addDoc(docs, id, doc) adding one
+ * document's update into a Map; the inputs are not changed (one unit is
+ * returned as it is). Counters and distributions differ only in addDoc.
+ */
+export function mergeUnitsWith (units, addDoc) {
   if (units.length === 1) return units[0] // nothing to merge: read as it is
   const merged = { daily: new Map(), monthly: new Map(), metrics: new Map(), events: 0 }
   for (const unit of units) {
     merged.events += unit.events
-    for (const [id, doc] of unit.daily) addTo(merged.daily, id, doc)
-    for (const [id, doc] of unit.monthly) addTo(merged.monthly, id, doc)
+    for (const [id, doc] of unit.daily) addDoc(merged.daily, id, doc)
+    for (const [id, doc] of unit.monthly) addDoc(merged.monthly, id, doc)
     for (const [name, s] of unit.metrics) widenSeen(merged.metrics, name, s.firstSeen, s.lastSeen)
   }
   return merged
 }
+
+/** Merges counter units into one (a flush): $inc fields added */
+export const mergeWriteUnits = (units) => mergeUnitsWith(units, addTo)

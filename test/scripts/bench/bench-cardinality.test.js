@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest'
 import { MongoClient } from 'mongodb'
 import { mongodbUri, uniqueDbName } from '../../helpers/test-app.js'
+import { benchEnv } from '../../helpers/bench-env.js'
 import { DAY_MS, HOUR_MS, MINUTE_MS } from '../../../src/bucket/time.js'
 import { SCALES } from '../../../scripts/bench/bench-args.js'
 import { offsetClock } from '../../../scripts/bench/bench-clock.js'
@@ -260,16 +261,4 @@ describe('a quick-scale run against the suite\'s server', () => {
   }, 240_000)
 })
 
-const ENV = {
-  date: '2026-11-25T14:00:00Z',
-  command: 'npm run bench -- --only cardinality --scale quick',
-  machine: { cpu: 'Test CPU', cores: 2, memoryGiB: '8.0', os: 'Linux test', loadAverage: 0.25 },
-  node: 'v20.20.2',
-  statbucket: '0.1.0',
-  driver: '6.22.0',
-  fastify: '5.0.0',
-  autocannon: '8.0.0',
-  backend: { description: 'test' },
-  scale: { description: 'quick' },
-  service: 'defaults'
-}
+const ENV = benchEnv({ date: '2026-11-25T14:00:00Z', command: 'npm run bench -- --only cardinality --scale quick', backend: { description: 'test' }, scale: { description: 'quick' } })
