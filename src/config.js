@@ -3,6 +3,8 @@
 import fs from 'node:fs'
 import v8 from 'node:v8'
 import cron from 'node-cron'
+import { accuracyProblem, createMapping } from './bucket/distribution-sketch.js'
+import { MAX_BSON_DOCUMENT_BYTES, largestDailyDocumentBytes } from './bucket/distribution-increments.js'
 
 export class ConfigError extends Error {
   constructor (variable, message) {
@@ -75,6 +77,34 @@ function retentionRules (env) {
   return Object.freeze(rules.map(r => Object.freeze({ ...r })))
 }
 
+/**
+ * DISTRIBUTION_ACCURACY: the relative accuracy α of new distributions, no
+ * finer than keeps every distribution document under BSON's 16 MiB whatever
+ * is written to it (docs/decisions.md, "Distributions: no document can outgrow BSON's limit")
+ */
+function distributionAccuracy (env) {
+  const accuracy = decimal(env, 'DISTRIBUTION_ACCURACY', 0.01, { min: 0, max: 1 })
+  const problem = accuracyProblem(accuracy)
+  if (problem) throw new ConfigError('DISTRIBUTION_ACCURACY', problem)
+  const bytes = largestDailyDocumentBytes(createMapping(accuracy))
+  if (bytes > MAX_BSON_DOCUMENT_BYTES) {
+    throw new ConfigError('DISTRIBUTION_ACCURACY', `${accuracy} lets one day's document grow to ${(bytes / 1024 / 1024).toFixed(1)} MiB, past MongoDB's 16 MiB limit; use ${finestSafeAccuracy()} or more (0.01 is 1 %)`)
+  }
+  return accuracy
+}
+
+/** The finest accuracy (to 4 decimals) whose documents stay under the limit */
+function finestSafeAccuracy () {
+  let ok = 0.5
+  let bad = 0.0001
+  while (ok - bad > 0.0001) {
+    const mid = (ok + bad) / 2
+    if (largestDailyDocumentBytes(createMapping(mid)) <= MAX_BSON_DOCUMENT_BYTES) ok = mid
+    else bad = mid
+  }
+  return Math.ceil(ok * 10_000) / 10_000
+}
+
 export function loadConfig (env = process.env) {
   const config = {
     port: integer(env, 'PORT', 3000, { max: 65535 }),
@@ -119,6 +149,8 @@ export function loadConfig (env = process.env) {
       ? null
       : integer(env, 'DAILY_RETENTION_DAYS', null, { min: 1, max: 36_500 }),
     retentionRules: retentionRules(env),
+    // a new distribution's relative accuracy (a metric keeps the one it was created with)
+    distributionAccuracy: distributionAccuracy(env),
     retentionCron: env.RETENTION_CRON || '17 * * * *',
     retentionRate: integer(env, 'RETENTION_RATE', 500, { min: 1, max: 1_000_000 }),
     // StatsD listeners (README, "StatsD"): off unless STATSD_PORT is set

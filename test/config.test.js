@@ -45,6 +45,15 @@ describe('configuration', () => {
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`^${name}: `))
   })
 
+  it('takes DISTRIBUTION_ACCURACY (default 1 %) and refuses one whose documents could pass 16 MiB, naming the finest allowed', () => {
+    expect(loadConfig({}).distributionAccuracy).toBe(0.01)
+    expect(loadConfig({ DISTRIBUTION_ACCURACY: '0.02' }).distributionAccuracy).toBe(0.02)
+    expect(() => loadConfig({ DISTRIBUTION_ACCURACY: '0.001' })).toThrow(/^DISTRIBUTION_ACCURACY: 0.001 lets one day's document grow to \d+\.\d MiB, past MongoDB's 16 MiB limit; use 0\.0056 or more/)
+    for (const bad of ['0', '0.6', 'NaN', '1e-5', 'one percent']) {
+      expect(() => loadConfig({ DISTRIBUTION_ACCURACY: bad })).toThrow(/^DISTRIBUTION_ACCURACY: /)
+    }
+  })
+
   it('refuses MAX_PENDING_EVENTS below MAX_EVENTS_PER_REQUEST', () => {
     expect(() => loadConfig({ MAX_PENDING_EVENTS: '10', MAX_EVENTS_PER_REQUEST: '100' })).toThrow(/^MAX_PENDING_EVENTS: must be ≥ MAX_EVENTS_PER_REQUEST/)
   })

@@ -17,15 +17,15 @@ const HOURLY_TIERS = Array.from({ length: 24 }, (_, h) => `hourly.${h}`)
 const QUARTER_HOURLY_TIERS = Array.from({ length: 96 }, (_, i) => `quarterHourly.${Math.floor(i / 4)}.${i % 4}`)
 
 /** { inc, min, max } of one value at tiers with a histogram and tiers without */
-function valueUpdate (histogramTiers, plainTiers, value, field) {
+function valueUpdate (histogramTiers, plainTiers, value, weight, field) {
   const update = { inc: {}, min: {}, max: {} }
   for (const tier of [...histogramTiers, ...plainTiers]) {
-    update.inc[`${tier}.count`] = 1
-    update.inc[`${tier}.sum`] = value
+    update.inc[`${tier}.count`] = weight
+    update.inc[`${tier}.sum`] = value * weight
     update.min[`${tier}.min`] = value
     update.max[`${tier}.max`] = value
   }
-  for (const tier of histogramTiers) update.inc[`${tier}.${field}`] = 1
+  for (const tier of histogramTiers) update.inc[`${tier}.${field}`] = weight
   return update
 }
 
@@ -38,7 +38,7 @@ function valueUpdate (histogramTiers, plainTiers, value, field) {
  * against. keepsMinutes as in increments.js's eventIncrements. Throws
  * RangeError for a value a distribution may not hold (bucketField).
  */
-export function distributionEventUpdates ({ metric, value, time }, mapping, layout, { keepsMinutes } = {}) {
+export function distributionEventUpdates ({ metric, value, time, weight = 1 }, mapping, layout, { keepsMinutes } = {}) {
   const field = bucketField(mapping, value)
   const v = value === 0 ? 0 : value // −0 is stored as 0
   const { dayStart, day, hour, minute } = slotOf(time, null)
@@ -48,11 +48,11 @@ export function distributionEventUpdates ({ metric, value, time }, mapping, layo
     daily: {
       id: bucketId(metric, day.dayKey),
       date: dayStart,
-      ...valueUpdate(dayTiers, minutes ? [layout.minuteField(hour, minute)] : [], v, field),
+      ...valueUpdate(dayTiers, minutes ? [layout.minuteField(hour, minute)] : [], v, weight, field),
       // a day written without its minute says so, as for counters
       ...(minutes ? {} : { detail: QUARTER_HOUR_DETAIL })
     },
-    monthly: { id: bucketId(metric, day.monthKey), date: day.monthStart, ...valueUpdate(['monthly', `daily.${day.dayOfMonth}`], [], v, field) }
+    monthly: { id: bucketId(metric, day.monthKey), date: day.monthStart, ...valueUpdate(['monthly', `daily.${day.dayOfMonth}`], [], v, weight, field) }
   }
 }
 
@@ -66,17 +66,17 @@ function documentIn (docs, id, metric, date) {
   return doc
 }
 
-function addAt (tiers, path, value, field) {
+function addAt (tiers, path, value, weight, field) {
   let tier = tiers.get(path)
   if (!tier) {
     tier = { count: 0, sum: 0, min: value, max: value, buckets: field === null ? null : new Map() }
     tiers.set(path, tier)
   }
-  tier.count += 1
-  tier.sum += value
+  tier.count += weight
+  tier.sum += value * weight
   if (value < tier.min) tier.min = value
   if (value > tier.max) tier.max = value
-  if (field !== null) tier.buckets.set(field, (tier.buckets.get(field) ?? 0) + 1)
+  if (field !== null) tier.buckets.set(field, (tier.buckets.get(field) ?? 0) + weight)
 }
 
 /** A document's added-up tiers as one { metric, date, inc, min, max, detail? } */
@@ -98,7 +98,9 @@ const updatesOf = (docs) => new Map([...docs].map(([id, doc]) => [id, updateOf(d
 /**
  * A batch of distribution values merged per document: one update for each
  * daily and monthly document, whatever the number of values.
- * events: [{ metric, value, time }] (time in epoch ms), any metrics and days.
+ * events: [{ metric, value, time, weight? }] (time in epoch ms; weight: how
+ * many observations of value the event stands for, default 1 — a StatsD
+ * sample rate of 0.1 makes it 10), any metrics and days.
  * → { daily: Map<id, {metric, date, inc, min, max, detail?}>, monthly: Map<…>,
  *     metrics: Map<name, {firstSeen, lastSeen}>, events: n }
  * Throws RangeError for a value a distribution may not hold: the doors refuse those first.
@@ -109,7 +111,7 @@ export function buildDistributionUnit (events, mapping, layout, { keepsMinutes }
   const metrics = new Map()
   const days = new Map()
   const last = new Map() // metric → its documents of the day it was last seen on in this batch
-  for (const { metric, value, time } of events) {
+  for (const { metric, value, time, weight = 1 } of events) {
     const field = bucketField(mapping, value)
     const v = value === 0 ? 0 : value
     const { dayStart, day, hour, minute } = slotOf(time, days)
@@ -121,18 +123,19 @@ export function buildDistributionUnit (events, mapping, layout, { keepsMinutes }
       docs = { dayStart, minutes, daily: dayDoc.tiers, monthly: documentIn(monthly, bucketId(metric, day.monthKey), metric, day.monthStart).tiers, dayTier: `daily.${day.dayOfMonth}` }
       last.set(metric, docs)
     }
-    addAt(docs.daily, 'daily', v, field)
-    addAt(docs.daily, HOURLY_TIERS[hour], v, field)
-    addAt(docs.daily, QUARTER_HOURLY_TIERS[hour * 4 + Math.floor(minute / 15)], v, field)
-    if (docs.minutes) addAt(docs.daily, layout.minuteField(hour, minute), v, null)
-    addAt(docs.monthly, 'monthly', v, field)
-    addAt(docs.monthly, docs.dayTier, v, field)
+    addAt(docs.daily, 'daily', v, weight, field)
+    addAt(docs.daily, HOURLY_TIERS[hour], v, weight, field)
+    addAt(docs.daily, QUARTER_HOURLY_TIERS[hour * 4 + Math.floor(minute / 15)], v, weight, field)
+    if (docs.minutes) addAt(docs.daily, layout.minuteField(hour, minute), v, weight, null)
+    addAt(docs.monthly, 'monthly', v, weight, field)
+    addAt(docs.monthly, docs.dayTier, v, weight, field)
     widenSeen(metrics, metric, time, time)
   }
   return { daily: updatesOf(daily), monthly: updatesOf(monthly), metrics, events: events.length }
 }
 
-function addUpdate (docs, id, { metric, date, inc, min, max, detail }) {
+/** Adds one document's distribution update into `docs` (a Map id → { metric, date, inc, min, max, detail? }) */
+export function addDistributionUpdate (docs, id, { metric, date, inc, min, max, detail }) {
   let doc = docs.get(id)
   if (!doc) {
     doc = { metric, date, inc: {}, min: {}, max: {} }
@@ -145,4 +148,52 @@ function addUpdate (docs, id, { metric, date, inc, min, max, detail }) {
 }
 
 /** Merges units into one (a flush): $inc fields added, $min/$max fields narrowed; the inputs are not changed */
-export const mergeDistributionUnits = (units) => mergeUnitsWith(units, addUpdate)
+export const mergeDistributionUnits = (units) => mergeUnitsWith(units, [['daily', addDistributionUpdate], ['monthly', addDistributionUpdate]])
+
+// The largest a distribution document can grow (docs/decisions.md,
+// "Distributions: no document can outgrow BSON's limit"): every histogram tier
+// with every bucket of the mapping's index range on both sides, every count a
+// double. BSON sizes, counted as the encoder writes them: an element is its
+// type byte, its name and a NUL, then its value; a document is a 4-byte
+// length, its elements and a NUL.
+export const MAX_BSON_DOCUMENT_BYTES = 16 * 1024 * 1024
+const elementBytes = (name, valueBytes) => 1 + name.length + 1 + valueBytes
+const DOUBLE = 8
+const STATS = ['count', 'sum', 'min', 'max']
+
+function sideBytes (mapping) {
+  let bytes = 4 + 1
+  for (let i = mapping.minIndex; i <= mapping.maxIndex; i++) bytes += elementBytes(String(i), DOUBLE)
+  return bytes
+}
+
+/** The BSON size of a tier holding every bucket of `mapping` (name: the tier's key in its parent) */
+function fullTierBytes (name, side) {
+  let bytes = 4 + 1
+  for (const stat of [...STATS, 'zero']) bytes += elementBytes(stat, DOUBLE)
+  bytes += elementBytes('positive', side) + elementBytes('negative', side)
+  return elementBytes(name, bytes)
+}
+
+const statsTierBytes = (name) => elementBytes(name, 4 + 1 + STATS.reduce((n, s) => n + elementBytes(s, DOUBLE), 0))
+const parentBytes = (name, children) => elementBytes(name, 4 + 1 + children)
+const range = (n) => Array.from({ length: n }, (_, i) => String(i))
+
+/**
+ * The largest BSON size a daily distribution document of `mapping` reaches,
+ * whatever is written to it: all 121 histogram tiers full on both sides, all
+ * 1,440 minutes, the longest metric name in `_id` and `metric`, `date` and
+ * `detail`. (The monthly document has 32 histogram tiers: always smaller.)
+ */
+export function largestDailyDocumentBytes (mapping, { maxNameLength = 200 } = {}) {
+  const side = sideBytes(mapping)
+  const tier = (name) => fullTierBytes(name, side)
+  const hourly = parentBytes('hourly', range(24).reduce((n, h) => n + tier(h), 0))
+  const quarterHourly = parentBytes('quarterHourly', range(24).reduce((n, h) => n + parentBytes(h, range(4).reduce((m, q) => m + tier(q), 0)), 0))
+  const minute = parentBytes('minute', range(24).reduce((n, h) => n + parentBytes(h, range(60).reduce((m, q) => m + statsTierBytes(q), 0)), 0))
+  const id = elementBytes('_id', 4 + maxNameLength + ':YYYYMMDD'.length + 1)
+  const metric = elementBytes('metric', 4 + maxNameLength + 1)
+  const date = elementBytes('date', 8)
+  const detail = elementBytes('detail', 4 + QUARTER_HOUR_DETAIL.length + 1)
+  return 4 + id + metric + date + detail + tier('daily') + hourly + quarterHourly + minute + 1
+}

@@ -130,7 +130,8 @@ export function histogramOf (mapping, values) {
 
 /**
  * The (index, count) pairs of one side of a stored histogram. A key that is
- * not a canonical integer, or a count that is not a non-negative integer, is
+ * not a canonical integer, or a count that is not a finite number ≥ 0
+ * (StatsD sample rates make fractional counts: @0.3 counts 1/0.3), is
  * a TypeError: a document is read, never trusted (and '__proto__' never
  * becomes a lookup).
  */
@@ -140,15 +141,17 @@ function sideEntries (counts) {
     const index = parseBucketKey(key)
     const n = counts[key]
     if (index === null) throw new TypeError(`histogram bucket key ${JSON.stringify(key)} is not an integer index`)
-    if (!Number.isInteger(n) || n < 0) throw new TypeError(`histogram bucket ${key} holds ${n}, not a count`)
+    if (!isCount(n)) throw new TypeError(`histogram bucket ${key} holds ${n}, not a count`)
     entries.push([index, n])
   }
   return entries
 }
 
+const isCount = (n) => typeof n === 'number' && Number.isFinite(n) && n >= 0
+
 function zeroCount (histogram) {
   const n = histogram.zero === undefined ? 0 : histogram.zero
-  if (!Number.isInteger(n) || n < 0) throw new TypeError(`histogram zero bucket holds ${n}, not a count`)
+  if (!isCount(n)) throw new TypeError(`histogram zero bucket holds ${n}, not a count`)
   return n
 }
 
@@ -216,7 +219,9 @@ export function quantiles (histogram, mapping, qs) {
   const low = boundOf(histogram, 'min', -Infinity)
   const high = boundOf(histogram, 'max', Infinity)
   return qs.map(q => {
-    const rank = quantileRank(q, total)
+    // q·(total−1) unfloored: the first bucket whose running count passes it is the one at
+    // quantileRank for whole counts, and the right one for fractional counts too
+    const rank = q * (total - 1)
     if (rank === 0 && low !== -Infinity) return low
     if (rank === total - 1 && high !== Infinity) return high
     let seen = 0

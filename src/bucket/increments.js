@@ -75,20 +75,22 @@ function documentIn (docs, id, metric, date) {
   return doc.inc
 }
 
-function addTo (docs, id, { metric, date, inc, detail }) {
+/** Adds one document's counter increments into `docs` (a Map id → { metric, date, inc, detail? }) */
+export function addCounterIncrements (docs, id, { metric, date, inc, detail }) {
   const target = documentIn(docs, id, metric, date)
   for (const field in inc) target[field] = (target[field] ?? 0) + inc[field]
   if (detail) docs.get(id).detail = detail
 }
 
 /**
- * A request's increments merged per document: the unit the writer queues.
+ * A request's counter increments merged per document (write-unit.js adds
+ * its distributions' part: the unit the writer queues).
  * events: [{ metric, value, time }] with time in epoch ms.
  * options.keepsMinutes: as in eventIncrements.
  * → { daily: Map<id, {metric, date, inc}>, monthly: Map<…>,
  *     metrics: Map<name, {firstSeen, lastSeen}>, events: n }
  */
-export function buildWriteUnit (events, layout, { keepsMinutes } = {}) {
+export function buildCounterUnit (events, layout, { keepsMinutes } = {}) {
   const unit = { daily: new Map(), monthly: new Map(), metrics: new Map(), events: events.length }
   const days = new Map()
   const last = new Map() // metric → its documents of the day it was last seen on in this request
@@ -138,21 +140,24 @@ export function widenSeen (seen, metric, first, last) {
 }
 
 /**
- * Merges units into one (a flush) with addDoc(docs, id, doc) adding one
- * document's update into a Map; the inputs are not changed (one unit is
- * returned as it is). Counters and distributions differ only in addDoc.
+ * Merges units into one (a flush): for each [field, addDoc] of `parts`,
+ * addDoc(docs, id, doc) adds one document's update of that field's Map;
+ * registry entries are widened and keep their `kind`. The inputs are not
+ * changed (one unit is returned as it is).
  */
-export function mergeUnitsWith (units, addDoc) {
+export function mergeUnitsWith (units, parts) {
   if (units.length === 1) return units[0] // nothing to merge: read as it is
-  const merged = { daily: new Map(), monthly: new Map(), metrics: new Map(), events: 0 }
+  const merged = { metrics: new Map(), events: 0 }
+  for (const [field] of parts) merged[field] = new Map()
   for (const unit of units) {
     merged.events += unit.events
-    for (const [id, doc] of unit.daily) addDoc(merged.daily, id, doc)
-    for (const [id, doc] of unit.monthly) addDoc(merged.monthly, id, doc)
-    for (const [name, s] of unit.metrics) widenSeen(merged.metrics, name, s.firstSeen, s.lastSeen)
+    for (const [field, addDoc] of parts) {
+      for (const [id, doc] of unit[field]) addDoc(merged[field], id, doc)
+    }
+    for (const [name, s] of unit.metrics) {
+      widenSeen(merged.metrics, name, s.firstSeen, s.lastSeen)
+      if (s.kind !== undefined) merged.metrics.get(name).kind = s.kind
+    }
   }
   return merged
 }
-
-/** Merges counter units into one (a flush): $inc fields added */
-export const mergeWriteUnits = (units) => mergeUnitsWith(units, addTo)

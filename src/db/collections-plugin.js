@@ -9,6 +9,9 @@ async function collections (app) {
   app.decorate('collections', {
     daily: db.collection(layout.collection),
     monthly: db.collection('monthly'),
+    // distributions: the same day and month documents, each tier a histogram (docs/architecture.md, "Documents")
+    distributionDaily: db.collection('distributionDaily'),
+    distributionMonthly: db.collection('distributionMonthly'),
     metrics: db.collection('metrics')
   })
 }

@@ -1,18 +1,23 @@
 // The ingest service (docs/architecture.md, "How a request becomes a
 // bulkWrite"): the one owner of the rules of accepting events. A door
 // (JSON over HTTP, StatsD lines over HTTP, the StatsD listeners) parses its
-// format into events { metric, value, time } and calls submit(); it gets one
-// outcome back and only translates it (src/routes/ingest-reply.js for HTTP).
+// format into events { metric, value, time, kind?, weight? } and calls
+// submit(); it gets one outcome back and only translates it
+// (src/routes/ingest-reply.js for HTTP). A metric has one kind, fixed by its
+// first write (docs/decisions.md, "Distributions: a metric has one kind").
 //
 // Outcomes:
 //   { outcome: APPLIED, accepted }                     every increment acknowledged
-//     (admitPerName: also refusedMetrics, the new names a full registry turned away with their events)
-//   { outcome: REJECTED, reason, message, details }    bad events or a full registry; nothing changed
+//     (admitPerName: also refusedMetrics, the new names a full registry turned away with their events,
+//      and kindConflicts: [{ metric, stored, asked }], the names of another kind turned away with theirs)
+//   { outcome: REJECTED, reason, message, details }    bad events, a kind that is not the metric's, or a full registry; nothing changed
 //   { outcome: KEY_UNSUPPORTED, message }              an Idempotency-Key where there are no transactions
 //   { outcome: KEY_IN_FLIGHT } / { outcome: KEY_REUSED } / { outcome: REPLAYED, body }
 //   { outcome: NOT_APPLIED, reason }                   nothing was written
 //   { outcome: UNKNOWN, reason }                       sent, not acknowledged: maybe partly applied
-import { buildWriteUnit } from '../bucket/increments.js'
+import { buildWriteUnit } from '../bucket/write-unit.js'
+import { COUNTER, DISTRIBUTION_KIND, distributionKind } from '../bucket/metric-kinds.js'
+import { distributionBucketsProblem, findInvalidDistributionEvent } from '../bucket/distribution-rules.js'
 import { horizonsFor } from '../bucket/retention-horizons.js'
 import { isDatabaseError } from '../errors.js'
 import { APPLIED, KEY_UNSUPPORTED, NOT_APPLIED, REJECTED, REPLAYED, UNKNOWN } from '../writer/write-outcomes.js'
@@ -27,6 +32,29 @@ function metricNames (events) {
   if (events.length === 1) return [events[0].metric]
   return [...new Set(events.map(e => e.metric))]
 }
+
+/**
+ * The kind each name of a request asks for: null when every event is a
+ * counter's (the common request, no Map), else Map name → kind (a new
+ * distribution: of accuracy α; a known one keeps its own), or { conflict:
+ * index } where one request sends a name as two kinds.
+ */
+function requestKinds (events, registry, accuracy) {
+  let i = 0
+  while (i < events.length && events[i].kind !== DISTRIBUTION_KIND) i++
+  if (i === events.length) return null
+  const kinds = new Map()
+  for (let j = 0; j < events.length; j++) {
+    const { metric, kind } = events[j]
+    const asked = kind === DISTRIBUTION_KIND ? (registry.kindOf(metric)?.kind === DISTRIBUTION_KIND ? registry.kindOf(metric) : distributionKind(accuracy)) : COUNTER
+    const earlier = kinds.get(metric)
+    if (earlier === undefined) kinds.set(metric, asked)
+    else if (earlier.kind !== asked.kind) return { conflict: j }
+  }
+  return kinds
+}
+
+const kindMessage = ({ metric, stored, asked }) => `metric "${metric}" is a ${stored}, so it cannot take a ${asked}'s values: a metric keeps the kind of its first write; use another name for the ${asked}`
 
 /** Whether the increments of an answer may be in the database (its new metrics then count toward MAX_METRICS) */
 const maybeWritten = (answer) => answer !== null && (answer.outcome === APPLIED || answer.outcome === UNKNOWN || answer.outcome === REPLAYED)
@@ -72,7 +100,7 @@ export function createIngestService ({ config, clock, layout, registry, writer, 
         return { outcome: KEY_UNSUPPORTED, message: `Idempotency-Key needs a MongoDB deployment with transactions (a replica set or a sharded cluster); this one (${backend}) has none (GET /readyz: transactions false), so the key cannot be honoured: send the request without it` }
       }
       const now = clock.now()
-      const invalid = findInvalidEvent(events, now, config)
+      const invalid = findInvalidEvent(events, now, config) ?? findInvalidDistributionEvent(events)
       if (invalid) {
         const path = where(invalid.index, invalid.field)
         return { outcome: REJECTED, reason: 'invalid_event', message: `${path}: ${invalid.message}`, details: [{ path, message: invalid.message }] }
@@ -80,23 +108,45 @@ export function createIngestService ({ config, clock, layout, registry, writer, 
       let answer = null
       let reserved = []
       let refused = []
+      let conflicts = []
+      let kinds = null
       try {
         const names = metricNames(events)
-        // names known here reserve nothing: no await (the common request)
-        const admission = registry.knowsAll(names) ? NOTHING_RESERVED : await registry.admit(names, { partial: admitPerName })
+        kinds = requestKinds(events, registry, config.distributionAccuracy)
+        if (kinds?.conflict !== undefined) {
+          const path = where(kinds.conflict, 'kind')
+          const message = `metric "${events[kinds.conflict].metric}" is sent both as a counter and as a distribution; a metric has one kind`
+          return { outcome: REJECTED, reason: 'kind_mismatch', message: `${path}: ${message}`, details: [{ path, message }] }
+        }
+        // names known here (with the kind asked) reserve nothing: no await (the common request)
+        const admission = registry.knowsAll(names, kinds) ? NOTHING_RESERVED : await registry.admit(names, { partial: admitPerName, kinds })
+        if (admission.conflicts?.length && !admitPerName) {
+          const conflict = admission.conflicts[0]
+          const index = events.findIndex(e => e.metric === conflict.metric)
+          const path = where(index, 'kind')
+          return { outcome: REJECTED, reason: 'kind_mismatch', message: `${path}: ${kindMessage(conflict)}`, details: admission.conflicts.map(c => ({ path: where(events.findIndex(e => e.metric === c.metric), 'kind'), message: kindMessage(c) })) }
+        }
         if (admission.refusal) {
           const { limit, newMetrics } = admission.refusal
           return { outcome: REJECTED, reason: 'registry_full', message: `the registry is full: MAX_METRICS = ${limit}; this request would add ${newMetrics} new metric(s)`, details: [admission.refusal] }
         }
         reserved = admission.reserved
         refused = admission.refused ?? []
-        if (refused.length > 0) {
-          // per name (the StatsD doors): the new names the registry has no room for lose their events, no other
-          const turnedAway = new Set(refused)
+        conflicts = admission.conflicts ?? []
+        if (refused.length > 0 || conflicts.length > 0) {
+          // per name (the StatsD doors): the new names the registry has no room for, and the names of
+          // another kind, lose their events, no other
+          const turnedAway = new Set([...refused, ...conflicts.map(c => c.metric)])
           events = events.filter(e => !turnedAway.has(e.metric))
-          if (events.length === 0) return { outcome: REJECTED, reason: 'registry_full', refusedMetrics: refused, message: `the registry is full: MAX_METRICS = ${config.maxMetrics}` }
+          if (events.length === 0) {
+            return refused.length
+              ? { outcome: REJECTED, reason: 'registry_full', refusedMetrics: refused, kindConflicts: conflicts, message: `the registry is full: MAX_METRICS = ${config.maxMetrics}` }
+              : { outcome: REJECTED, reason: 'kind_mismatch', refusedMetrics: refused, kindConflicts: conflicts, message: kindMessage(conflicts[0]) }
+          }
         }
-        const unit = buildWriteUnit(events, layout, { keepsMinutes: minuteKeeper(now) })
+        const unit = buildWriteUnit(events, layout, { keepsMinutes: minuteKeeper(now), kindOf: registry.kindOf })
+        const buckets = kinds === null ? null : distributionBucketsProblem(unit)
+        if (buckets) return { outcome: REJECTED, reason: 'too_many_buckets', message: `events: ${buckets}`, details: [{ path: 'events', message: buckets }] }
         answer = await write(unit, events, key)
       } catch (err) {
         // the registry lookup or the key lookup failed: nothing of this request was sent
@@ -105,9 +155,11 @@ export function createIngestService ({ config, clock, layout, registry, writer, 
       } finally {
         registry.settle(reserved, maybeWritten(answer))
       }
-      if (answer.outcome !== APPLIED) return refused.length ? { ...answer, refusedMetrics: refused } : answer
-      preallocator.consider(events)
-      return refused.length ? { outcome: APPLIED, accepted: events.length, refusedMetrics: refused } : { outcome: APPLIED, accepted: events.length }
+      const turnedAway = refused.length || conflicts.length
+      if (answer.outcome !== APPLIED) return turnedAway ? { ...answer, refusedMetrics: refused, kindConflicts: conflicts } : answer
+      // counters only: distributions are not preallocated (docs/decisions.md, "Distributions: not preallocated")
+      preallocator.consider(kinds === null ? events : events.filter(e => e.kind !== DISTRIBUTION_KIND))
+      return turnedAway ? { outcome: APPLIED, accepted: events.length, refusedMetrics: refused, kindConflicts: conflicts } : { outcome: APPLIED, accepted: events.length }
     },
 
     /** Whether `events` more events would be queued now (the StatsD TCP listener reads on only then) */

@@ -4,6 +4,7 @@
 // Admission counts the names this instance has loaded or admitted, so with
 // several instances the limit can be overshot by the names admitted at the
 // same moment elsewhere; the registry itself is written by the writer's flush.
+import { COUNTER, kindOfEntry } from '../bucket/metric-kinds.js'
 
 /** Smallest string greater than every string starting with prefix */
 function prefixEnd (prefix) {
@@ -12,41 +13,72 @@ function prefixEnd (prefix) {
 
 /** names: the Graphite name index (src/registry/name-index.js), told of the names known here and of deleted metrics; optional */
 export function createMetricRegistry ({ collection, maxMetrics, names = null }) {
-  const known = new Set() // loaded from the database, or written (maybe written) by a request here
+  const known = new Map() // name → its kind: loaded from the database, or written (maybe written) by a request here
   const confirmed = new Set() // seen in the database
-  const held = new Map() // new name → requests in flight holding it: counted, not known yet
+  const held = new Map() // new name → { holders, kind }: requests in flight holding it, counted, not known yet
+  const KIND_PROJECTION = { _id: 1, kind: 1, accuracy: 1 }
+
+  const learn = (entry) => { known.set(entry._id, kindOfEntry(entry)); confirmed.add(entry._id) }
+  const askedKind = (kinds, n) => kinds?.get(n) ?? COUNTER
+
+  /** The names whose kind (known, or held by a request in flight) is not the one asked → [{ metric, stored, asked }] */
+  function conflictsOf (names, kinds) {
+    const conflicts = []
+    for (const n of names) {
+      const stored = known.get(n) ?? held.get(n)?.kind
+      const asked = askedKind(kinds, n)
+      if (stored !== undefined && stored.kind !== asked.kind) conflicts.push({ metric: n, stored: stored.kind, asked: asked.kind })
+    }
+    return conflicts
+  }
 
   return {
     async load () {
-      const cursor = collection.find({}, { projection: { _id: 1 } })
-      for await (const { _id } of cursor) {
-        known.add(_id)
-        confirmed.add(_id)
-      }
+      const cursor = collection.find({}, { projection: KIND_PROJECTION })
+      for await (const entry of cursor) learn(entry)
       return known.size
     },
 
-    /** Whether every name is known here: admit() would reserve nothing (the synchronous path of a request) */
-    knowsAll (requested) {
-      for (const n of requested) if (!known.has(n)) return false
+    /**
+     * Whether every name is known here with the kind asked (kinds: Map name →
+     * kind, null when all are counters): admit() would reserve nothing (the
+     * synchronous path of a request)
+     */
+    knowsAll (requested, kinds = null) {
+      for (const n of requested) {
+        const k = known.get(n)
+        if (k === undefined || k.kind !== (kinds === null ? 'counter' : askedKind(kinds, n).kind)) return false
+      }
       return true
     },
 
+    /** The kind of a name known or held here (after admit()), else undefined */
+    kindOf: (name) => known.get(name) ?? held.get(name)?.kind,
+
     /**
-     * Admits a request's metric names. → { refusal } when they would pass
-     * MAX_METRICS, else { reserved }: the new names, held until the request
+     * Admits a request's metric names of the kinds asked (kinds: Map name →
+     * kind, null or absent = counters). → { refusal } when they would pass
+     * MAX_METRICS, { conflicts: [{ metric, stored, asked }] } when a name has
+     * another kind, else { reserved }: the new names, held until the request
      * is answered — then settle() them. With `partial` (the StatsD doors),
      * a full registry admits as many new names as it has room for, in order,
-     * and names the rest: → { reserved, refused }.
+     * and names the rest, and names of another kind are turned away alone:
+     * → { reserved, refused, conflicts }.
      */
-    async admit (requested, { partial = false } = {}) {
-      const unknown = requested.filter(n => !known.has(n))
-      if (unknown.length === 0) return partial ? { reserved: [], refused: [] } : { reserved: [] }
+    async admit (requested, { partial = false, kinds = null } = {}) {
+      let unknown = requested.filter(n => !known.has(n))
       const lookup = unknown.filter(n => !held.has(n))
       if (lookup.length > 0) {
-        const found = await collection.find({ _id: { $in: lookup } }, { projection: { _id: 1 } }).toArray()
-        for (const { _id } of found) { known.add(_id); confirmed.add(_id); names?.add(_id) }
+        const found = await collection.find({ _id: { $in: lookup } }, { projection: KIND_PROJECTION }).toArray()
+        for (const entry of found) { learn(entry); names?.add(entry._id) }
       }
+      const conflicts = conflictsOf(requested, kinds)
+      if (conflicts.length > 0) {
+        if (!partial) return { conflicts }
+        const wrong = new Set(conflicts.map(c => c.metric))
+        unknown = unknown.filter(n => !wrong.has(n))
+      }
+      if (unknown.length === 0) return partial ? { reserved: [], refused: [], conflicts } : { reserved: [] }
       let reserved = unknown.filter(n => !known.has(n))
       const fresh = reserved.filter(n => !held.has(n))
       const room = maxMetrics - (known.size + held.size)
@@ -57,8 +89,12 @@ export function createMetricRegistry ({ collection, maxMetrics, names = null }) 
         refused = [...turnedAway]
         reserved = reserved.filter(n => !turnedAway.has(n))
       }
-      for (const n of reserved) held.set(n, (held.get(n) ?? 0) + 1)
-      return partial ? { reserved, refused } : { reserved }
+      for (const n of reserved) {
+        const h = held.get(n)
+        if (h) h.holders++
+        else held.set(n, { holders: 1, kind: askedKind(kinds, n) })
+      }
+      return partial ? { reserved, refused, conflicts } : { reserved }
     },
 
     /**
@@ -68,10 +104,9 @@ export function createMetricRegistry ({ collection, maxMetrics, names = null }) 
      */
     settle (settled, maybeWritten) {
       for (const n of settled) {
-        if (maybeWritten) { known.add(n); names?.add(n) }
-        const holders = held.get(n) - 1
-        if (holders > 0) held.set(n, holders)
-        else held.delete(n)
+        const h = held.get(n)
+        if (maybeWritten) { known.set(n, h.kind); names?.add(n) }
+        if (--h.holders === 0) held.delete(n)
       }
     },
 
@@ -84,10 +119,16 @@ export function createMetricRegistry ({ collection, maxMetrics, names = null }) 
 
     /** Whether a metric is in the registry (positive answers cached) */
     async exists (name) {
-      if (confirmed.has(name)) return true
-      const doc = await collection.findOne({ _id: name }, { projection: { _id: 1 } })
-      if (doc) confirmed.add(name)
-      return Boolean(doc)
+      return (await this.describe(name)) !== null
+    },
+
+    /** A metric's kind ({ kind, accuracy? }) as the registry holds it, or null when it is not there (positive answers cached) */
+    async describe (name) {
+      if (confirmed.has(name) && known.has(name)) return known.get(name)
+      const entry = await collection.findOne({ _id: name }, { projection: KIND_PROJECTION })
+      if (!entry) return null
+      learn(entry)
+      return known.get(name)
     },
 
     /** One page of the registry sorted by name; `next` is the cursor for the following page. */

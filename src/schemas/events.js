@@ -2,6 +2,7 @@
 
 import { ISO_WITH_ZONE_PATTERN } from '../bucket/time.js'
 import { MAX_ABS_VALUE, METRIC_NAME_PATTERN } from '../bucket/event-rules.js'
+import { EVENT_KINDS } from '../bucket/metric-kinds.js'
 import { errorResponses, idempotencyKeyHeader } from './common.js'
 
 export const eventSchema = {
@@ -10,18 +11,19 @@ export const eventSchema = {
   additionalProperties: false,
   properties: {
     metric: { type: 'string', pattern: METRIC_NAME_PATTERN, description: 'Metric name: letters, digits, _ . : -; at most 200 characters; starts with a letter or digit' },
-    value: { type: 'number', minimum: -MAX_ABS_VALUE, maximum: MAX_ABS_VALUE, default: 1, description: 'Increment; default 1' },
+    value: { type: 'number', minimum: -MAX_ABS_VALUE, maximum: MAX_ABS_VALUE, description: 'A counter\'s increment (default 1), or a distribution\'s observed value (required)' },
     ts: {
       description: 'Event time: ISO-8601 with Z or an offset, or epoch milliseconds; default the time of receipt',
       type: ['string', 'integer'],
       pattern: ISO_WITH_ZONE_PATTERN, // applies to strings only
       minimum: 0 // applies to numbers only
-    }
+    },
+    kind: { type: 'string', enum: EVENT_KINDS, description: 'counter (default): value is added; distribution: value is one observation (a latency), kept in a histogram for percentiles. A metric keeps the kind of its first write' }
   }
 }
 
 export const postEventsSchema = {
-  summary: 'Ingest metric increments',
+  summary: 'Ingest counter increments and distribution values',
   description: 'One event or an array of events. Answered 200 only after MongoDB acknowledged every write holding them.',
   tags: ['events'],
   headers: idempotencyKeyHeader,

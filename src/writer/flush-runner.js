@@ -6,11 +6,14 @@
 // (idempotency-flush.js). The answers come within WRITE_TIMEOUT_MS: the
 // retries stop at that deadline, and a watchdog answers `unknown` for
 // whatever is still running then.
-import { mergeWriteUnits } from '../bucket/increments.js'
+import { mergeWriteUnits } from '../bucket/write-unit.js'
 import { executeFlush } from './flush-executor.js'
 import { docKey } from './write-operations.js'
 import { APPLIED, NOT_APPLIED, UNKNOWN, combineOutcomes } from './write-outcomes.js'
 import { realTimers } from '../clock.js'
+
+/** The documents a unit updates */
+const documentsOf = (u) => u.daily.size + u.monthly.size + u.distributionDaily.size + u.distributionMonthly.size
 
 const REASONS = {
   [NOT_APPLIED]: 'the database could not be reached',
@@ -39,7 +42,8 @@ export function createFlushRunner (collections, options) {
     const metrics = new Map()
     let marked = false
     for (const [name, seen] of merged.metrics) {
-      const busyDay = registryCache.busyDayToMark(name, now)
+      // distributions are not preallocated (docs/decisions.md, "Distributions: not preallocated"): never marked busy
+      const busyDay = seen.kind === undefined ? registryCache.busyDayToMark(name, now) : null
       if (busyDay !== null) {
         metrics.set(name, { ...seen, busyDay })
         marked = true
@@ -103,7 +107,7 @@ export function createFlushRunner (collections, options) {
     }
     onFlushed({
       durationMs: timers.now() - started,
-      docs: merged.daily.size + merged.monthly.size + keyed.reduce((n, u) => n + u.daily.size + u.monthly.size, 0),
+      docs: documentsOf(merged) + keyed.reduce((n, u) => n + documentsOf(u), 0),
       events,
       units: units.length,
       statements: (plainResult?.statements ?? 0) + (keyedResult?.statements ?? 0),

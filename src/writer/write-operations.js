@@ -2,6 +2,7 @@
 // the shape of an increment upsert and of a registry update. The plain flush
 // (flush-executor.js) and the keyed transaction (idempotency/keyed-flush.js) both
 // send what this module builds.
+import { kindFields } from '../bucket/metric-kinds.js'
 
 /**
  * The update of a document's increments: upsert, $inc, metric/date on insert,
@@ -14,19 +15,27 @@ export function incrementUpdate (id, { metric, date, inc, detail }) {
 }
 
 /**
+ * The update of a distribution document (bucket/distribution-increments.js):
+ * counts, sums and buckets by $inc, each tier's min and max by $min and $max, in one upsert
+ */
+export function distributionUpdate (id, { metric, date, inc, min, max, detail }) {
+  const update = { $inc: inc, $min: min, $max: max, $setOnInsert: { metric, date: new Date(date) } }
+  if (detail) update.$set = { detail }
+  return { updateOne: { filter: { _id: id }, update, upsert: true } }
+}
+
+/**
  * The registry entry of a metric written now: first/last seen merged, last
  * write set, and `busyDay` (the UTC day it was seen busy, registry-write-cache.js) when given
  */
-export function registryUpdate (name, { firstSeen, lastSeen, busyDay }, now) {
+export function registryUpdate (name, { firstSeen, lastSeen, busyDay, kind }, now) {
   const $max = { lastSeen: new Date(lastSeen), lastWrite: new Date(now) }
   if (busyDay !== undefined) $max.busyDay = new Date(busyDay)
-  return {
-    updateOne: {
-      filter: { _id: name },
-      update: { $min: { firstSeen: new Date(firstSeen) }, $max },
-      upsert: true
-    }
-  }
+  const update = { $min: { firstSeen: new Date(firstSeen) }, $max }
+  // a new distribution's kind and accuracy: written by its first write, never changed (a counter has no field)
+  const fields = kind === undefined ? null : kindFields(kind)
+  if (fields) update.$setOnInsert = fields
+  return { updateOne: { filter: { _id: name }, update, upsert: true } }
 }
 
 // Each collection's part of a merged unit: the key prefix its outcomes are
@@ -35,16 +44,18 @@ export function registryUpdate (name, { firstSeen, lastSeen, busyDay }, now) {
 const PARTS = [
   { collection: 'daily', prefix: 'd:', field: 'daily', toOperation: (id, doc) => incrementUpdate(id, doc) },
   { collection: 'monthly', prefix: 'm:', field: 'monthly', toOperation: (id, doc) => incrementUpdate(id, doc) },
+  { collection: 'distributionDaily', prefix: 'D:', field: 'distributionDaily', toOperation: (id, doc) => distributionUpdate(id, doc) },
+  { collection: 'distributionMonthly', prefix: 'M:', field: 'distributionMonthly', toOperation: (id, doc) => distributionUpdate(id, doc) },
   { collection: 'metrics', prefix: 'r:', field: 'metrics', toOperation: (name, seen, now) => registryUpdate(name, seen, now) }
 ]
 const PREFIX = Object.fromEntries(PARTS.map(p => [p.field, p.prefix]))
 
-/** The key an operation's outcome is filed under: part 'daily' | 'monthly' | 'metrics', and the document id (a metric's name for 'metrics') */
+/** The key an operation's outcome is filed under: its part (a PARTS field), and the document id (a metric's name for 'metrics') */
 export const docKey = (part, id) => PREFIX[part] + id
 
 /**
  * A merged unit (see mergeWriteUnits) as operations per collection.
- * → [{ collection: 'daily'|'monthly'|'metrics', keys: string[], operations: object[] }]
+ * → [{ collection: a PARTS collection, keys: string[], operations: object[] }]
  * (collections with nothing to write are left out)
  */
 export function operationsOf (merged, now) {
@@ -68,6 +79,8 @@ export function unitKeys (unit) {
   const docKeys = []
   for (const id of unit.daily.keys()) docKeys.push(docKey('daily', id))
   for (const id of unit.monthly.keys()) docKeys.push(docKey('monthly', id))
+  for (const id of unit.distributionDaily.keys()) docKeys.push(docKey('distributionDaily', id))
+  for (const id of unit.distributionMonthly.keys()) docKeys.push(docKey('distributionMonthly', id))
   const allKeys = docKeys.slice()
   for (const name of unit.metrics.keys()) allKeys.push(docKey('metrics', name))
   return { docKeys, allKeys }

@@ -90,7 +90,7 @@ export function createWriteQueue (options) {
 
   function expire (unit) {
     dequeue(unit)
-    unit.daily = unit.monthly = unit.metrics = null // its slot may wait for the head; its increments need not
+    unit.daily = unit.monthly = unit.distributionDaily = unit.distributionMonthly = unit.metrics = null // its slot may wait for the head; its increments need not
     answer(unit, NOT_APPLIED, `waited in the queue longer than WRITE_TIMEOUT_MS (${writeTimeoutMs} ms)`)
     settle(unit)
   }
@@ -217,6 +217,8 @@ export function createWriteQueue (options) {
         const entry = {
           daily: unit.daily,
           monthly: unit.monthly,
+          distributionDaily: unit.distributionDaily,
+          distributionMonthly: unit.distributionMonthly,
           metrics: unit.metrics,
           events: unit.events,
           idempotency: unit.idempotency,

@@ -1,6 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { buildDistributionUnit, distributionEventUpdates, mergeDistributionUnits } from '../../src/bucket/distribution-increments.js'
+import { BSON } from 'mongodb'
+import { MAX_BSON_DOCUMENT_BYTES, buildDistributionUnit, distributionEventUpdates, largestDailyDocumentBytes, mergeDistributionUnits } from '../../src/bucket/distribution-increments.js'
 import { MIN_INDEXED_VALUE, bucketIndex, createMapping, emptyHistogram, histogramOf, mergeHistograms, quantiles } from '../../src/bucket/distribution-sketch.js'
 import { QUARTER_HOUR_DETAIL } from '../../src/bucket/increments.js'
 import { LAYOUTS, hierarchicalLayout } from '../../src/bucket/layouts.js'
@@ -192,5 +193,37 @@ describe('a batch', () => {
       expect(() => buildDistributionUnit(events, mapping, layout)).toThrow(RangeError)
       expect(() => distributionEventUpdates(events[1], mapping, layout)).toThrow(RangeError)
     }
+  })
+})
+
+describe('largestDailyDocumentBytes: the bound no distribution document can pass', () => {
+  // the worst document itself: every histogram tier full on both sides, every minute, the longest name
+  function fullDocument (m) {
+    const side = {}
+    for (let i = m.minIndex; i <= m.maxIndex; i++) side[String(i)] = 0.5
+    const tier = () => ({ count: 0.5, sum: 0.5, min: 0.5, max: 0.5, zero: 0.5, positive: { ...side }, negative: { ...side } })
+    const stats = () => ({ count: 0.5, sum: 0.5, min: 0.5, max: 0.5 })
+    const hours = (f) => Object.fromEntries(Array.from({ length: 24 }, (_, h) => [String(h), f(h)]))
+    const name = 'n'.repeat(200)
+    return {
+      _id: `${name}/20261125`,
+      metric: name,
+      date: new Date(0),
+      detail: QUARTER_HOUR_DETAIL,
+      daily: tier(),
+      hourly: hours(tier),
+      quarterHourly: hours(() => Object.fromEntries([0, 1, 2, 3].map(q => [String(q), tier()]))),
+      minute: hours(() => Object.fromEntries(Array.from({ length: 60 }, (_, i) => [String(i), stats()])))
+    }
+  }
+
+  it.each([0.5, 0.05, 0.01])('is the BSON size of the fullest daily document at α = %s', (accuracy) => {
+    const m = createMapping(accuracy)
+    expect(largestDailyDocumentBytes(m)).toBe(BSON.calculateObjectSize(fullDocument(m)))
+  })
+
+  it('stays under MongoDB\'s 16 MiB at the default accuracy, and passes it at 0.5 %', () => {
+    expect(largestDailyDocumentBytes(createMapping(0.01))).toBeLessThan(MAX_BSON_DOCUMENT_BYTES)
+    expect(largestDailyDocumentBytes(createMapping(0.005))).toBeGreaterThan(MAX_BSON_DOCUMENT_BYTES)
   })
 })

@@ -237,13 +237,20 @@ describe('hostile values', () => {
     }))
   })
 
+  it('counts may be fractional (a StatsD sample rate of 0.3 counts a value 1/0.3 times): ranks are taken among them', () => {
+    const h = { count: 10 / 3 + 1, sum: 10 / 3 + 100, positive: { [bucketIndex(m, 1)]: 10 / 3, [bucketIndex(m, 100)]: 1 }, min: 1, max: 100 }
+    expect(quantile(h, m, 0.5)).toBe(1)
+    expect(quantile(h, m, 1)).toBe(100)
+    expect(mergeHistograms(h, h).positive[bucketIndex(m, 1)]).toBeCloseTo(20 / 3, 12)
+  })
+
   it('a stored histogram is read, not trusted: keys that are not canonical integers and counts that are not counts are refused', () => {
     for (const key of ['__proto__', 'constructor', '1.5', '01', '-0', '1e3', ' 1', '+1', '', '$inc', '9999999999999999']) {
       const h = { count: 1, sum: 1, positive: JSON.parse(`{${JSON.stringify(key)}: 1}`) }
       expect(() => quantile(h, m, 0.5), key).toThrow(TypeError)
       expect(() => mergeHistograms(emptyHistogram(), h), key).toThrow(TypeError)
     }
-    for (const n of [-1, 1.5, '3', NaN, null]) {
+    for (const n of [-1, -0.5, Infinity, '3', NaN, null]) {
       expect(() => quantile({ count: 1, sum: 1, negative: { 3: n } }, m, 0.5)).toThrow(TypeError)
       expect(() => quantile({ count: 1, sum: 1, zero: n }, m, 0.5)).toThrow(TypeError)
     }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { buildWriteUnit, eventIncrements, mergeWriteUnits, monthDayZeroIncrements, monthlyZeroIncrements } from '../../src/bucket/increments.js'
+import { eventIncrements, monthDayZeroIncrements, monthlyZeroIncrements } from '../../src/bucket/increments.js'
+import { buildWriteUnit, mergeWriteUnits } from '../../src/bucket/write-unit.js'
 import { flatLayout, hierarchicalLayout } from '../../src/bucket/layouts.js'
 
 describe('eventIncrements', () => {

@@ -3,7 +3,7 @@
 // any moment, the excess is refused at once with 503, every request gets
 // exactly one answer, and what was acknowledged is exactly what was written.
 import { describe, expect, it } from 'vitest'
-import { buildWriteUnit } from '../../src/bucket/increments.js'
+import { buildWriteUnit } from '../../src/bucket/write-unit.js'
 import { hierarchicalLayout } from '../../src/bucket/layouts.js'
 import { createWriter } from '../../src/writer/writer.js'
 

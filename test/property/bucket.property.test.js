@@ -5,7 +5,8 @@
 // increment and the readers read; what is written is what is read back.
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { buildWriteUnit, eventIncrements, monthDayZeroIncrements, monthlyZeroIncrements } from '../../src/bucket/increments.js'
+import { eventIncrements, monthDayZeroIncrements, monthlyZeroIncrements } from '../../src/bucket/increments.js'
+import { buildWriteUnit } from '../../src/bucket/write-unit.js'
 import { LAYOUTS } from '../../src/bucket/layouts.js'
 import { assembleSeries, assembleYtd, seriesReadPlan, seriesWindow } from '../../src/bucket/results.js'
 import {

@@ -1,0 +1,43 @@
+// What a metric is (docs/decisions.md, "Distributions: a metric has one
+// kind"): a counter (every metric written before kinds existed, and every
+// registry entry without `kind`) or a distribution of a relative accuracy α.
+// Kinds are frozen and shared: one object per kind and α. Pure.
+import { createMapping } from './distribution-sketch.js'
+
+export const COUNTER_KIND = 'counter'
+export const DISTRIBUTION_KIND = 'distribution'
+/** The kinds an event may name (JSON `kind`) */
+export const EVENT_KINDS = Object.freeze([COUNTER_KIND, DISTRIBUTION_KIND])
+
+export const COUNTER = Object.freeze({ kind: COUNTER_KIND })
+const distributions = new Map() // α → { kind, accuracy, mapping }
+
+/** The kind of a distribution of relative accuracy α, with its bucket mapping (throws RangeError for a bad α) */
+export function distributionKind (accuracy) {
+  let kind = distributions.get(accuracy)
+  if (!kind) {
+    kind = Object.freeze({ kind: DISTRIBUTION_KIND, accuracy, mapping: createMapping(accuracy) })
+    distributions.set(accuracy, kind)
+  }
+  return kind
+}
+
+/**
+ * A registry entry's kind, as stored ({ kind?, accuracy? }). An entry this
+ * version cannot read (a kind it does not know, a bad α) gets a kind of its
+ * own that no write matches: its metric is refused, never written as something else.
+ */
+export function kindOfEntry (entry) {
+  if (entry.kind === undefined || entry.kind === COUNTER_KIND) return COUNTER
+  if (entry.kind === DISTRIBUTION_KIND) {
+    try {
+      return distributionKind(entry.accuracy)
+    } catch {}
+  }
+  return Object.freeze({ kind: `unreadable (${JSON.stringify(entry.kind)}, accuracy ${JSON.stringify(entry.accuracy)})` })
+}
+
+/** What a registry entry written with this kind holds on insert ($setOnInsert), or null for a counter (no field: as before kinds) */
+export function kindFields (kind) {
+  return kind.kind === COUNTER_KIND ? null : { kind: kind.kind, accuracy: kind.accuracy }
+}
