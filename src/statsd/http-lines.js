@@ -1,5 +1,5 @@
-// The body of POST /v1/statsd, pure: StatsD lines parsed and summed as the
-// listeners sum them (line-parser.js, aggregator.js), except that a line that
+// The body of POST /v1/statsd, pure: StatsD lines parsed and merged as the
+// listeners merge them (line-parser.js, aggregator.js), except that a line that
 // cannot be kept rejects the whole request, and the names sanitising changed
 // are reported back (the listeners cannot answer).
 import { BadRequestError, TooLargeError, withDetails } from '../errors.js'
@@ -35,7 +35,7 @@ export function statsdBodyEvents (text, { now, maxValues }) {
     if (result.problems.length) tagged++
     values += result.values
     if (values > maxValues) throw new TooLargeError(`a request holds at most MAX_EVENTS_PER_REQUEST = ${maxValues} StatsD values; split the lines over several requests`)
-    if (result.kept) sums.add(result.samples, now, result.kept)
+    if (result.kept) sums.add(result.samples, now)
     if (result.renamedFrom && renamed.size < MAX_RENAMED_LISTED) renamed.set(result.renamedFrom, result.name)
   }
   if (values === 0) throw new BadRequestError('the body holds no StatsD line (name:value|type, one per line)')

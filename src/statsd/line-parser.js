@@ -8,8 +8,8 @@ import { MAX_ABS_VALUE, isEventValue, isMetricName } from '../bucket/event-rules
 /** Why a value was not kept (the `reason` label of statbucket_statsd_dropped_total) */
 export const DROP_REASONS = Object.freeze([
   'malformed', // no `:value|type`
-  'bad_value', // not a finite number (or a negative timer)
-  'bad_sample_rate', // `@rate` that is not a number > 0
+  'bad_value', // not a finite number, |value| (a counter's value / rate) > 1e15, or a negative `ms`
+  'bad_sample_rate', // `@rate` that is not a number > 0, or below 1e-15 (a weight 1/rate > 1e15)
   'gauge', // `g`: a level, not a count
   'set', // `s`: distinct values, not a count
   'unknown_type',
@@ -17,7 +17,8 @@ export const DROP_REASONS = Object.freeze([
   'tags' // `|#tags`: the value is kept, its tags are not
 ])
 
-const TIMER_TYPES = new Set(['ms', 'h', 'd'])
+// timers, histograms and distributions: each value one observation of a distribution
+const DISTRIBUTION_TYPES = new Set(['ms', 'h', 'd'])
 
 /**
  * As the statsd daemon does (key_sanitize): whitespace runs → `_`, `/` → `-`,
@@ -35,19 +36,26 @@ function parseNumber (text) {
   return Number.isFinite(n) ? n : null
 }
 
+/**
+ * `@rate` → the rate, or null. The value stands for 1/rate values (its weight);
+ * a weight beyond MAX_ABS_VALUE (a rate below 1e-15, or 5e-324, whose
+ * 1/rate is Infinity) is no sample rate any client means.
+ */
 function parseRate (field) {
   if (field === undefined) return 1
   if (field[0] !== '@') return null
   const rate = parseNumber(field.slice(1))
-  return rate !== null && rate > 0 ? rate : null
+  return rate !== null && rate > 0 && isEventValue(1 / rate) ? rate : null
 }
 
 const problem = (reason, message) => ({ reason, message })
 
 /**
- * One packed value `value|type[|@rate]` of `name` → { samples } or { problem }.
- * Counters add value/rate; timers, histograms and distributions add 1/rate
- * to name.count and value/rate to name.sum.
+ * One packed value `value|type[|@rate]` of `name` → { sample } or { problem }.
+ * A counter (`c`) adds value/rate: { metric, value }. A timer, histogram or
+ * distribution value (`ms`, `h`, `d`) is one observation of a distribution
+ * that stands for 1/rate observations: { metric, value, kind: 'distribution',
+ * weight } (the value is kept as sent; −0 as 0).
  */
 function parseValue (name, packed) {
   const fields = packed.split('|')
@@ -55,24 +63,31 @@ function parseValue (name, packed) {
   const type = fields[1].trim()
   if (type === 'g') return { problem: problem('gauge', 'gauges (|g) are levels, not counts: not kept') }
   if (type === 's') return { problem: problem('set', 'sets (|s) count distinct values: not kept') }
-  if (type !== 'c' && !TIMER_TYPES.has(type)) return { problem: problem('unknown_type', `unknown type "${type}" (c, ms, h and d are kept)`) }
+  if (type !== 'c' && !DISTRIBUTION_TYPES.has(type)) return { problem: problem('unknown_type', `unknown type "${type}" (c, ms, h and d are kept)`) }
   // fields past the rate are ignored, as the daemon ignores them
   const rate = parseRate(fields[2])
-  if (rate === null) return { problem: problem('bad_sample_rate', `sample rate "${fields[2]}" is not @ and a number > 0`) }
+  if (rate === null) return { problem: problem('bad_sample_rate', `sample rate "${fields[2]}" is not @ and a number > 0 whose 1/rate is at most ${MAX_ABS_VALUE}`) }
   const value = parseNumber(fields[0])
   if (value === null) return { problem: problem('bad_value', `value "${fields[0]}" is not a finite number`) }
+  if (type === 'c') {
+    const scaled = value / rate
+    if (!isEventValue(scaled)) return { problem: problem('bad_value', `value ${fields[0]} at rate ${rate} exceeds ${MAX_ABS_VALUE}`) }
+    return { sample: { metric: name, value: scaled } }
+  }
+  // the statsd daemon refuses a negative timer; DogStatsD's h and d take any number (a histogram has a negative side)
   if (type === 'ms' && value < 0) return { problem: problem('bad_value', `timer value ${fields[0]} is negative`) }
-  const scaled = value / rate
-  if (!isEventValue(scaled) || !isEventValue(1 / rate)) return { problem: problem('bad_value', `value ${fields[0]} at rate ${rate} exceeds ${MAX_ABS_VALUE}`) }
-  if (type === 'c') return { samples: [{ metric: name, value: scaled }] }
-  return { samples: [{ metric: `${name}.count`, value: 1 / rate }, { metric: `${name}.sum`, value: scaled }] }
+  if (!isEventValue(value)) return { problem: problem('bad_value', `value ${fields[0]} exceeds ${MAX_ABS_VALUE}`) }
+  // −0 is 0 (one event per value, and no −0 as a stored min or max)
+  return { sample: { metric: name, value: value === 0 ? 0 : value, kind: 'distribution', weight: 1 / rate } }
 }
 
 /**
  * One line (without its newline) →
- *   { samples: [{ metric, value }], problems: [{ reason, message }], values, kept, name, renamedFrom }
+ *   { samples, problems: [{ reason, message }], values, kept, name, renamedFrom }
+ * samples: one per value kept, { metric, value } (a counter) or
+ * { metric, value, kind: 'distribution', weight } (ms, h, d);
  * values: how many values the line carried (a packed line carries several);
- * kept: how many of them gave samples; name: the sanitised name; renamedFrom:
+ * kept: how many of them gave samples (samples.length); name: the sanitised name; renamedFrom:
  * the name as sent when sanitising changed it and a value was kept, else null.
  * An empty line carries nothing and is no problem.
  */
@@ -92,12 +107,11 @@ export function parseLine (line) {
   for (const packed of values) {
     const result = parseValue(name, packed)
     if (result.problem) { problems.push(result.problem); continue }
-    const bad = result.samples.find(s => !isMetricName(s.metric))
-    if (bad) {
-      problems.push(problem('invalid_name', `name ${JSON.stringify(bad.metric)} (sanitised from ${JSON.stringify(parts[0])}) is not a metric name: letters, digits, _ . -; at most 200 characters; starting with a letter or digit`))
+    if (!isMetricName(name)) {
+      problems.push(problem('invalid_name', `name ${JSON.stringify(name)} (sanitised from ${JSON.stringify(parts[0])}) is not a metric name: letters, digits, _ . -; at most 200 characters; starting with a letter or digit`))
       continue
     }
-    samples.push(...result.samples)
+    samples.push(result.sample)
     kept++
   }
   // the name as sent, when sanitising changed it (POST /v1/statsd says so)

@@ -1,9 +1,13 @@
 // From StatsD text to the ingest service, for one transport: parse, count
-// what is dropped, sum per metric per minute, and submit the sums at most
-// every flushIntervalMs (or as soon as maxEvents are held). One submit at a
-// time. `lossless` (TCP): when full, the caller stops reading (whenRoom tells
-// it when to read on) and a batch the database did not take is retried; else
-// (UDP) what does not fit is dropped and counted (README, "StatsD").
+// what is dropped, merge (a counter summed per metric per minute, a
+// distribution's values per metric, minute and value: aggregator.js), and
+// submit the merged events at most every flushIntervalMs (or as soon as
+// maxEvents are held). One submit at a time. `lossless` (TCP): when full, the
+// caller stops reading (whenRoom tells it when to read on) and a batch the
+// database did not take is retried; else (UDP) what does not fit is dropped
+// and counted (README, "StatsD"). A distinct distribution value takes a place
+// in the batch as a distinct counter name does, so many distinct values meet
+// the same bound.
 import { createAggregator, ingestEvents } from './aggregator.js'
 import { parseLine } from './line-parser.js'
 import { APPLIED, NOT_APPLIED, REJECTED, UNKNOWN } from '../writer/write-outcomes.js'
@@ -110,11 +114,12 @@ export function createStatsdPipeline ({ ingest, clock, timers, flushIntervalMs, 
         if (samples.length === 0) continue
         // full and no submit in flight: submit now (the batch is taken at once) and read on
         if (full() && !flushing && !closing) flush()
-        if (!lossless && full() && samples.some(s => batch.adds(s.metric, now))) {
+        // a new counter name or a new distribution value takes a place in the batch like a new name
+        if (!lossless && full() && samples.some(s => batch.adds(s, now))) {
           onDrop('overload', kept, line)
           continue
         }
-        batch.add(samples, now, kept)
+        batch.add(samples, now)
       }
       if (received) onReceived?.(received)
       schedule()

@@ -1,48 +1,110 @@
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
-import { createAggregator } from '../../src/statsd/aggregator.js'
+import { createAggregator, ingestEvents } from '../../src/statsd/aggregator.js'
 
 const T0 = Date.UTC(2026, 0, 15, 10, 30, 0)
+const dist = (metric, value, weight = 1) => ({ metric, value, kind: 'distribution', weight })
 
 describe('createAggregator', () => {
-  it('merges samples into one event per metric per minute, at the minute start', () => {
+  it('merges counter samples into one event per metric per minute, at the minute start', () => {
     const agg = createAggregator()
     agg.add([{ metric: 'a', value: 1 }], T0 + 1000)
     agg.add([{ metric: 'a', value: 2 }], T0 + 59_999)
     agg.add([{ metric: 'a', value: 4 }], T0 + 60_000)
-    agg.add([{ metric: 'b.count', value: 1 }, { metric: 'b.sum', value: 7 }], T0)
-    expect(agg.size).toBe(4)
-    expect(agg.values).toBe(4)
+    agg.add([{ metric: 'b', value: 1 }, { metric: 'b', value: 7 }], T0)
+    expect(agg.size).toBe(3)
+    expect(agg.values).toBe(5)
     const { events, values } = agg.take()
-    expect(values).toBe(4)
+    expect(values).toBe(5)
     expect(events).toEqual(expect.arrayContaining([
       { metric: 'a', value: 3, time: T0, values: 2 },
       { metric: 'a', value: 4, time: T0 + 60_000, values: 1 },
-      { metric: 'b.count', value: 1, time: T0, values: 1 },
-      { metric: 'b.sum', value: 7, time: T0, values: 0 }
+      { metric: 'b', value: 8, time: T0, values: 2 }
     ]))
-    expect(events).toHaveLength(4)
+    expect(events).toHaveLength(3)
     expect(agg.size).toBe(0)
     expect(agg.take()).toEqual({ events: [], values: 0 })
   })
 
-  it('never holds a sum beyond 1e15: a second event carries the rest', () => {
+  it('merges distribution samples per metric, minute and value, adding their weights', () => {
     const agg = createAggregator()
-    agg.add([{ metric: 'a', value: 9e14 }], T0)
-    agg.add([{ metric: 'a', value: 9e14 }], T0)
+    agg.add([dist('lat', 87)], T0 + 1000)
+    agg.add([dist('lat', 87, 10)], T0 + 2000)
+    agg.add([dist('lat', 12.5)], T0 + 3000)
+    agg.add([dist('lat', 87)], T0 + 60_000)
+    agg.add([dist('other', 87)], T0)
+    expect(agg.size).toBe(4)
+    expect(agg.values).toBe(5)
+    const { events, values } = agg.take()
+    expect(values).toBe(5)
+    expect(events).toEqual(expect.arrayContaining([
+      { metric: 'lat', value: 87, time: T0, kind: 'distribution', weight: 11, values: 2 },
+      { metric: 'lat', value: 12.5, time: T0, kind: 'distribution', weight: 1, values: 1 },
+      { metric: 'lat', value: 87, time: T0 + 60_000, kind: 'distribution', weight: 1, values: 1 },
+      { metric: 'other', value: 87, time: T0, kind: 'distribution', weight: 1, values: 1 }
+    ]))
+    expect(events).toHaveLength(4)
+  })
+
+  it('the same value 10,000 times is one event of weight 10,000', () => {
+    const agg = createAggregator()
+    for (let i = 0; i < 10_000; i++) agg.add([dist('api.latency', 42)], T0 + i)
+    expect(agg.size).toBe(1)
+    expect(agg.take()).toEqual({ events: [{ metric: 'api.latency', value: 42, time: T0, kind: 'distribution', weight: 10_000, values: 10_000 }], values: 10_000 })
+  })
+
+  it('a counter and a distribution of one name in one minute stay two events', () => {
+    const agg = createAggregator()
+    agg.add([{ metric: 'x', value: 1 }, dist('x', 1), { metric: 'x', value: 2 }, dist('x', 1, 2)], T0)
     const { events } = agg.take()
-    expect(events).toEqual([{ metric: 'a', value: 9e14, time: T0, values: 1 }, { metric: 'a', value: 9e14, time: T0, values: 1 }])
+    expect(events).toEqual(expect.arrayContaining([
+      { metric: 'x', value: 3, time: T0, values: 2 },
+      { metric: 'x', value: 1, time: T0, kind: 'distribution', weight: 3, values: 2 }
+    ]))
+    expect(events).toHaveLength(2)
   })
 
-  it('adds() tells whether a sample would add an event', () => {
+  it('never holds a sum or a weight beyond 1e15: a second event carries the rest', () => {
     const agg = createAggregator()
-    expect(agg.adds('a', T0)).toBe(true)
-    agg.add([{ metric: 'a', value: 1 }], T0)
-    expect(agg.adds('a', T0 + 5)).toBe(false)
-    expect(agg.adds('a', T0 + 60_000)).toBe(true)
+    agg.add([{ metric: 'a', value: 9e14 }], T0)
+    agg.add([{ metric: 'a', value: 9e14 }], T0)
+    agg.add([dist('t', 5, 9e14)], T0)
+    agg.add([dist('t', 5, 9e14)], T0)
+    agg.add([dist('t', 5, 1e14)], T0)
+    expect(agg.size).toBe(4)
+    const { events } = agg.take()
+    expect(events).toEqual(expect.arrayContaining([
+      { metric: 'a', value: 9e14, time: T0, values: 1 },
+      { metric: 'a', value: 9e14, time: T0, values: 1 },
+      { metric: 't', value: 5, time: T0, kind: 'distribution', weight: 9e14, values: 1 },
+      { metric: 't', value: 5, time: T0, kind: 'distribution', weight: 1e15, values: 2 }
+    ]))
   })
 
-  it('property: per (metric, minute) totals equal the model\'s sums, with fewer or as many events as samples', () => {
+  it('adds() tells whether a sample would add an event: a new counter name, or a new distribution value', () => {
+    const agg = createAggregator()
+    expect(agg.adds({ metric: 'a', value: 1 }, T0)).toBe(true)
+    agg.add([{ metric: 'a', value: 1 }], T0)
+    expect(agg.adds({ metric: 'a', value: 5 }, T0 + 5)).toBe(false)
+    expect(agg.adds({ metric: 'a', value: 1 }, T0 + 60_000)).toBe(true)
+    expect(agg.adds(dist('a', 1), T0)).toBe(true) // a's counter is not its distribution
+    agg.add([dist('t', 87)], T0)
+    expect(agg.adds(dist('t', 87, 10), T0 + 5)).toBe(false)
+    expect(agg.adds(dist('t', 88), T0 + 5)).toBe(true)
+    expect(agg.adds(dist('t', 87), T0 + 60_000)).toBe(true)
+    expect(agg.adds({ metric: 't', value: 87 }, T0)).toBe(true)
+  })
+
+  it('ingestEvents: kind and weight for a distribution, neither for a counter, never values', () => {
+    const agg = createAggregator()
+    agg.add([{ metric: 'c', value: 2 }, dist('d', 7, 10)], T0)
+    expect(ingestEvents(agg.take().events)).toEqual([
+      { metric: 'c', value: 2, time: T0 },
+      { metric: 'd', value: 7, time: T0, kind: 'distribution', weight: 10 }
+    ])
+  })
+
+  it('property: per (metric, minute) counter totals equal the model\'s sums, with fewer or as many events as samples', () => {
     const sample = fc.record({
       metric: fc.constantFrom('a', 'b', 'c.d'),
       value: fc.integer({ min: -1000, max: 1000 }),
@@ -64,6 +126,43 @@ describe('createAggregator', () => {
         expect(e.time % 60_000).toBe(0)
         expect(e.value).toBe(model.get(`${e.metric}@${(e.time - T0) / 60_000}`))
       }
+    }))
+  })
+
+  it('property: distributions lose nothing: per (metric, minute) the weighted values, so count, sum, min and max, equal the model\'s', () => {
+    const sample = fc.record({
+      metric: fc.constantFrom('t', 'u.v'),
+      value: fc.oneof(fc.constantFrom(0, 1, 87, 1e-300, -3.5, 1e15), fc.double({ min: -1e6, max: 1e6, noNaN: true, noDefaultInfinity: true }).map(v => v === 0 ? 0 : v)),
+      weight: fc.constantFrom(1, 2, 4, 10, 0.5),
+      offset: fc.integer({ min: 0, max: 3 * 60_000 })
+    })
+    fc.assert(fc.property(fc.array(sample, { maxLength: 300 }), (samples) => {
+      const agg = createAggregator()
+      const model = new Map() // metric@minute → Map(value → weight)
+      const distinct = new Set()
+      for (const { metric, value, weight, offset } of samples) {
+        agg.add([dist(metric, value, weight)], T0 + offset)
+        const key = `${metric}@${Math.floor(offset / 60_000)}`
+        if (!model.has(key)) model.set(key, new Map())
+        const values = model.get(key)
+        values.set(value, (values.get(value) ?? 0) + weight)
+        distinct.add(`${key}#${value}`)
+      }
+      expect(agg.size).toBe(distinct.size)
+      const { events, values } = agg.take()
+      expect(values).toBe(samples.length)
+      expect(events.length).toBe(distinct.size) // one event per distinct value, however many samples
+      expect(events.reduce((n, e) => n + e.values, 0)).toBe(samples.length)
+      const got = new Map()
+      for (const e of events) {
+        expect(e.kind).toBe('distribution')
+        expect(e.time % 60_000).toBe(0)
+        const key = `${e.metric}@${(e.time - T0) / 60_000}`
+        if (!got.has(key)) got.set(key, new Map())
+        got.get(key).set(e.value, (got.get(key).get(e.value) ?? 0) + e.weight)
+      }
+      // the same multiset of weighted values: every statistic of them (count, sum, min, max, any histogram) agrees
+      expect(got).toEqual(model)
     }))
   })
 })

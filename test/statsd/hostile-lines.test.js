@@ -1,7 +1,8 @@
 // Hostile StatsD against the running service, over TCP and POST /v1/statsd:
 // packets mixing known metrics' counters (plain, sampled, packed, tagged)
 // with every kind of line that must be dropped — gauges, sets, unknown
-// types, NaN, ±Infinity, 1e400, bad sample rates, prototype names, names too
+// types, NaN, ±Infinity, 1e400, timer values out of range or negative, bad
+// sample rates (0, negative, a weight 1/rate past 1e15), prototype names, names too
 // long, control characters, 10,000-character lines — and new names while
 // the registry is full. Never a 5xx, never an answer slower than 1 s,
 // event-loop delay p99 ≤ 50 ms; the stored totals equal an independent
@@ -34,7 +35,10 @@ const keptLine = fc.oneof(
 const droppedLine = fc.oneof(
   fc.constantFrom('queue.depth:3|g', 'queue.depth:+3|g', 'users:u1|s', 'x:1|zz', 'x:NaN|c', 'x:Infinity|c', 'x:-Infinity|c', 'x:1e400|c',
     'x:1|c|@0', 'x:1|c|@-1', 'x:1|c|@NaN', ':1|c', '__proto__:1|c', 'constructor:1|zz', 'toString:1|g', 'x', 'x:|c', 'x:1|',
-    'x:1e16|c', '\u0000:1|c', 'é:1|c', '-bad:1|c', 'new.fresh:1|c', 'brand.new.one:7|c'),
+    'x:1e16|c', '\u0000:1|c', 'é:1|c', '-bad:1|c', 'new.fresh:1|c', 'brand.new.one:7|c',
+    // timer, histogram and distribution values that cannot be kept
+    'x:NaN|ms', 'x:Infinity|ms', 'x:-Infinity|d', 'x:1e308|ms', 'x:1e400|h', 'known.k0:-1|ms', 'x:1|ms|@0', 'x:1|ms|@-1',
+    'x:1|ms|@1e-300', 'x:1|ms|@5e-324', 'x:1|h|@NaN', '-bad:1|ms', `${'t'.repeat(201)}:1|ms`),
   fc.integer({ min: 201, max: 10_000 }).map(n => `${'n'.repeat(n)}:1|c`),
   fc.string({ maxLength: 40 }).filter(t => t.trim() !== '' && !t.includes('\n') && !/^known\./.test(t) && !/:/.test(t))
 ).map(text => ({ text, adds: null }))
@@ -74,6 +78,7 @@ describe('hostile StatsD lines', () => {
     const totals = await s.closeAndReadTotals()
     for (const m of KNOWN) expect(totals[m] ?? 0, m).toBe(model[m])
     expect(Object.keys(totals).sort()).toEqual([...KNOWN].sort()) // no new name got in
+    expect(s.distributions).toEqual({}) // no hostile timer value either
     expect(tcpValues).toBeGreaterThan(0)
   }, 120_000)
 })

@@ -12,13 +12,85 @@ describe('parseLine', () => {
     expect(parseLine('api.hits:-2|c').samples).toEqual([{ metric: 'api.hits', value: -2 }])
   })
 
-  it('timers, histograms and distributions become name.count and name.sum', () => {
+  it('a timer, histogram or distribution value is one distribution sample, weighted 1 / rate', () => {
     for (const type of ['ms', 'h', 'd']) {
-      expect(parseLine(`db.query:12.5|${type}|@0.5`).samples).toEqual([
-        { metric: 'db.query.count', value: 2 },
-        { metric: 'db.query.sum', value: 25 }
-      ])
+      expect(parseLine(`db.query:12.5|${type}`)).toEqual({
+        samples: [{ metric: 'db.query', value: 12.5, kind: 'distribution', weight: 1 }], problems: [], values: 1, kept: 1, name: 'db.query', renamedFrom: null
+      })
+      // the value is kept as sent: a sample rate weighs it, never scales it
+      expect(parseLine(`db.query:12.5|${type}|@0.5`).samples).toEqual([{ metric: 'db.query', value: 12.5, kind: 'distribution', weight: 2 }])
+      expect(parseLine(`db.query:87|${type}|@0.1`).samples).toEqual([{ metric: 'db.query', value: 87, kind: 'distribution', weight: 10 }])
+      expect(parseLine(`db.query:3|${type}|@0.25`).samples).toEqual([{ metric: 'db.query', value: 3, kind: 'distribution', weight: 4 }])
     }
+    // a rate above 1 is taken as the daemon takes it: a weight below 1
+    expect(parseLine('db.query:1|ms|@2').samples).toEqual([{ metric: 'db.query', value: 1, kind: 'distribution', weight: 0.5 }])
+  })
+
+  it('negative values: refused for ms (a duration; the statsd daemon refuses them too), kept for h and d', () => {
+    expect(reasons(parseLine('a:-1|ms'))).toEqual(['bad_value'])
+    expect(reasons(parseLine('a:-0.001|ms'))).toEqual(['bad_value'])
+    expect(parseLine('skew:-12.5|h').samples).toEqual([{ metric: 'skew', value: -12.5, kind: 'distribution', weight: 1 }])
+    expect(parseLine('skew:-3|d|@0.5').samples).toEqual([{ metric: 'skew', value: -3, kind: 'distribution', weight: 2 }])
+  })
+
+  it('hostile distribution values: each a problem with its reason, the values beside it kept', () => {
+    const cases = {
+      'a:NaN|ms': 'bad_value',
+      'a:Infinity|ms': 'bad_value',
+      'a:-Infinity|h': 'bad_value',
+      'a:1e308|ms': 'bad_value',
+      'a:-1e308|d': 'bad_value',
+      'a:1e400|ms': 'bad_value',
+      'a:1e16|h': 'bad_value',
+      'a:0x10|ms': null, // Number('0x10') is 16, as the daemon reads it
+      'a:-5|ms': 'bad_value',
+      'a:|ms': 'bad_value',
+      'a: |ms': 'bad_value',
+      'a:1|ms|@0': 'bad_sample_rate',
+      'a:1|ms|@-1': 'bad_sample_rate',
+      'a:1|ms|@NaN': 'bad_sample_rate',
+      'a:1|ms|@Infinity': 'bad_sample_rate',
+      'a:1|ms|@1e-300': 'bad_sample_rate', // a weight of 1e300
+      'a:1|ms|@5e-324': 'bad_sample_rate', // 1 / 5e-324 is Infinity
+      'a:1|ms|@1e-16': 'bad_sample_rate', // a weight of 1e16 > 1e15
+      'a:1|ms|0.5': 'bad_sample_rate'
+    }
+    for (const [line, reason] of Object.entries(cases)) {
+      const r = parseLine(line)
+      expect(reasons(r), line).toEqual(reason ? [reason] : [])
+      expect(r.samples, line).toHaveLength(reason ? 0 : 1)
+      expect(r.kept, line).toBe(reason ? 0 : 1)
+      expect(r.values, line).toBe(1)
+    }
+    // the largest weight kept: rate 1e-15
+    expect(parseLine('a:1|ms|@1e-15').samples).toEqual([{ metric: 'a', value: 1, kind: 'distribution', weight: 1 / 1e-15 }])
+    // packed beside good values, a bad one loses only itself
+    const r = parseLine('a:5|ms:NaN|ms:7|ms|@0:-1|ms:9|ms')
+    expect(r.samples.map(s => s.value)).toEqual([5, 9])
+    expect(reasons(r)).toEqual(['bad_value', 'bad_sample_rate', 'bad_value'])
+    expect([r.values, r.kept]).toEqual([5, 2])
+  })
+
+  it('-0 is kept as 0, tiny values as they are (the sketch counts |v| < 1e-9 in its zero bucket)', () => {
+    const minusZero = parseLine('a:-0|ms').samples[0]
+    expect(Object.is(minusZero.value, 0)).toBe(true)
+    expect(Object.is(parseLine('a:-0|d').samples[0].value, 0)).toBe(true)
+    expect(parseLine('a:1e-300|ms').samples).toEqual([{ metric: 'a', value: 1e-300, kind: 'distribution', weight: 1 }])
+    expect(parseLine('a:5e-324|h').samples).toEqual([{ metric: 'a', value: 5e-324, kind: 'distribution', weight: 1 }])
+    expect(parseLine('a:-1e-300|d').samples).toEqual([{ metric: 'a', value: -1e-300, kind: 'distribution', weight: 1 }])
+    // a counter's -0 is as before
+    expect(parseLine('a:-0|c').samples).toEqual([{ metric: 'a', value: -0 }])
+  })
+
+  it('a packed line mixing c and ms gives a counter sample and a distribution sample, in order', () => {
+    const r = parseLine('api.latency:1|c:87|ms|@0.5:2|c|@0.5:87|ms')
+    expect(r.samples).toEqual([
+      { metric: 'api.latency', value: 1 },
+      { metric: 'api.latency', value: 87, kind: 'distribution', weight: 2 },
+      { metric: 'api.latency', value: 4 },
+      { metric: 'api.latency', value: 87, kind: 'distribution', weight: 1 }
+    ])
+    expect([r.values, r.kept]).toEqual([4, 4])
   })
 
   it('packed values are parsed one by one; a bad one does not lose the others', () => {
@@ -53,6 +125,7 @@ describe('parseLine', () => {
     expect(reasons(parseLine('a:-1|ms'))).toEqual(['bad_value'])
     expect(reasons(parseLine('a:1e16|c'))).toEqual(['bad_value'])
     expect(reasons(parseLine('a:1e12|c|@0.0001'))).toEqual(['bad_value'])
+    expect(reasons(parseLine('a:0|c|@1e-300'))).toEqual(['bad_sample_rate']) // a weight of 1e300, whatever the value
     expect(reasons(parseLine('a:1|c|0.5'))).toEqual(['bad_sample_rate'])
     expect(reasons(parseLine('a:1|c|@0'))).toEqual(['bad_sample_rate'])
     expect(reasons(parseLine('a:1|c|@-0.5'))).toEqual(['bad_sample_rate'])
@@ -65,7 +138,8 @@ describe('parseLine', () => {
     expect(reasons(parseLine(':1|c'))).toEqual(['invalid_name'])
     expect(reasons(parseLine('/api:1|c'))).toEqual(['invalid_name']) // "-api" starts with "-"
     expect(reasons(parseLine(`${'a'.repeat(200)}:1|c`))).toEqual([])
-    expect(reasons(parseLine(`${'a'.repeat(200)}:1|ms`))).toEqual(['invalid_name']) // a…a.count is 206 long
+    expect(reasons(parseLine(`${'a'.repeat(200)}:1|ms`))).toEqual([]) // the name itself: no .count or .sum suffix any more
+    expect(reasons(parseLine(`${'a'.repeat(201)}:1|ms`))).toEqual(['invalid_name'])
   })
 
   it('an empty line carries nothing; a trailing CR is ignored', () => {
@@ -106,22 +180,25 @@ describe('parseLine against a model of the format', () => {
   })
   const format = ({ type, value, rate }) => `${value}|${type}${rate === undefined ? '' : `|@${rate}`}`
 
-  it('a packed line of valid values gives the counter and timer totals of the model', () => {
+  it('a packed line of valid values gives the counter totals and the distribution values of the model', () => {
     fc.assert(fc.property(name, fc.array(valueOf, { minLength: 1, maxLength: 6 }), fc.boolean(), (metric, vals, tagged) => {
       const line = `${metric}:${vals.map(format).join(':')}${tagged ? '|#a:b' : ''}`
       const r = parseLine(line)
       expect(r.problems.filter(losesValue)).toEqual([])
       expect(r.values).toBe(vals.length)
-      const totals = {}
-      for (const s of r.samples) totals[s.metric] = (totals[s.metric] ?? 0) + s.value
-      const expected = {}
-      const add = (k, v) => { expected[k] = (expected[k] ?? 0) + v }
-      for (const { type, value, rate = 1 } of vals) {
-        if (type === 'c') add(metric, value / rate)
-        else { add(`${metric}.count`, 1 / rate); add(`${metric}.sum`, value / rate) }
-      }
-      expect(Object.keys(totals).sort()).toEqual(Object.keys(expected).sort())
-      for (const k of Object.keys(expected)) expect(totals[k]).toBeCloseTo(expected[k], 6)
+      expect(r.kept).toBe(vals.length)
+      expect(r.samples).toHaveLength(vals.length)
+      // value by value, in order: a counter's value / rate, or a distribution's value weighted 1 / rate
+      vals.forEach(({ type, value, rate = 1 }, i) => {
+        const s = r.samples[i]
+        expect(s.metric).toBe(metric)
+        if (type === 'c') {
+          expect(s).toEqual({ metric, value: s.value })
+          expect(s.value).toBeCloseTo(value / rate, 6)
+        } else {
+          expect(s).toEqual({ metric, value, kind: 'distribution', weight: 1 / rate })
+        }
+      })
     }))
   })
 })

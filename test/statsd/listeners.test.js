@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import StatsD from 'hot-shots'
 import { loadConfig } from '../../src/config.js'
 import { testApp } from '../helpers/test-app.js'
-import { statsdApp, until } from './helpers.js'
+import { distributionTotals, statsdApp, until } from './helpers.js'
 
 const open = []
 afterEach(async () => {
@@ -20,7 +20,7 @@ function hotShots (port, protocol, options = {}) {
   return { client, errors, close }
 }
 
-/** Every kind of line, through the client's own API; → values sent and the totals they make */
+/** Every kind of line, through the client's own API; → values sent, the counter totals and the distributions they make */
 function sendEveryKind (client) {
   for (let i = 0; i < 3000; i++) client.increment('app.requests', (i % 5) + 1)
   for (let i = 0; i < 1000; i++) client.timing('db.query', 7)
@@ -34,14 +34,14 @@ function sendEveryKind (client) {
     values: 5301,
     totals: {
       'app.requests': 9000, // 600 × (1 + 2 + 3 + 4 + 5)
-      'db.query.count': 1000,
-      'db.query.sum': 7000,
-      'resp.size.count': 500,
-      'resp.size.sum': 1000,
-      'batch.len.count': 500,
-      'batch.len.sum': 1500,
       'tagged.hits': 100,
       'my_app-requests_per_sec': 4
+    },
+    // timers (ms), histograms (h) and distributions (d): one distribution each, under the name as sent
+    distributions: {
+      'db.query': { count: 1000, sum: 7000, min: 7, max: 7 },
+      'resp.size': { count: 500, sum: 1000, min: 2, max: 2 },
+      'batch.len': { count: 500, sum: 1500, min: 3, max: 3 }
     },
     dropped: { gauge: 100, set: 100, tags: 100 }
   }
@@ -61,6 +61,9 @@ describe('StatsD listeners', () => {
     expect(metrics).toContain('statbucket_statsd_dropped_total{reason="tags"} 100')
     expect(metrics).toContain(`statbucket_statsd_received_total{transport="tcp"} ${expected.values}`)
     expect(await s.closeAndReadTotals()).toEqual(expected.totals)
+    expect(distributionTotals(s.distributions)).toEqual(expected.distributions)
+    // the same value merged: far fewer events than values
+    expect(s.distributions['db.query'].events).toBeLessThan(1000)
     expect(s.seen.dropped).toEqual(expected.dropped)
     expect(errors).toEqual([])
   })
@@ -77,8 +80,9 @@ describe('StatsD listeners', () => {
     const read = s.seen.received.udp
     expect(read).toBeGreaterThan(0)
     const totals = await s.closeAndReadTotals()
-    expect((totals['udp.hits'] ?? 0) + (totals['udp.took.count'] ?? 0)).toBe(read)
-    expect(totals['udp.took.sum'] ?? 0).toBe(3 * (totals['udp.took.count'] ?? 0))
+    const took = s.distributions['udp.took'] ?? { count: 0, sum: 0 }
+    expect((totals['udp.hits'] ?? 0) + took.count).toBe(read)
+    expect(took.sum).toBe(3 * took.count)
     expect(s.seen.dropped).toEqual({})
     expect(errors).toEqual([])
   })
@@ -141,6 +145,30 @@ describe('StatsD listeners', () => {
     await until(() => s.seen.received.tcp === 2, 'the two short lines')
     expect(await s.closeAndReadTotals()).toEqual({ before: 1, after: 2 })
     expect(s.seen.dropped).toEqual({ line_too_long: 1 })
+  })
+
+  it('TCP, raw lines: a sample rate weighs a timer value, the same value is merged, packed lines of both kinds kept', async () => {
+    const s = await statsdApp('statsd_weights')
+    open.push(() => s.app.close())
+    const socket = net.connect(s.app.statsd.port, '127.0.0.1')
+    await new Promise(resolve => socket.once('connect', resolve))
+    const lines = [
+      ...Array.from({ length: 10_000 }, () => 'api.latency:42|ms'),
+      'api.latency:87|ms|@0.1', 'api.latency:87|ms|@0.1', 'api.latency:12.5|ms|@0.5',
+      'api.hits:1|c:2|c|@0.5', 'api.size:300|h:-20|h:300|d',
+      // dropped, each counted by reason
+      'api.latency:NaN|ms', 'api.latency:-1|ms', 'api.latency:1e308|ms', 'api.latency:1|ms|@0', 'api.latency:1|ms|@1e-300'
+    ]
+    socket.end(lines.join('\n') + '\n')
+    await new Promise(resolve => socket.once('close', resolve))
+    await until(() => s.seen.received.tcp === lines.length + 3, 'every value')
+    expect(await s.closeAndReadTotals()).toEqual({ 'api.hits': 5 })
+    expect(s.distributions['api.latency'].weights).toEqual({ 42: 10_000, 87: 20, 12.5: 2 })
+    expect(distributionTotals(s.distributions)).toEqual({
+      'api.latency': { count: 10_022, sum: 42 * 10_000 + 87 * 20 + 25, min: 12.5, max: 87 },
+      'api.size': { count: 3, sum: 580, min: -20, max: 300 }
+    })
+    expect(s.seen.dropped).toEqual({ bad_value: 3, bad_sample_rate: 2 })
   })
 
   it('off unless STATSD_PORT is set; stopped on close', async () => {

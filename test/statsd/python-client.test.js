@@ -5,7 +5,7 @@ import { execFile } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { statsdApp, until } from './helpers.js'
+import { distributionTotals, statsdApp, until } from './helpers.js'
 
 const run = promisify(execFile)
 const scripts = fileURLToPath(new URL('../../scripts/statsd-client/', import.meta.url))
@@ -19,7 +19,7 @@ beforeAll(async () => {
 const send = async (protocol, port) => Number((await run(python, [`${scripts}send.py`, protocol, String(port)], { timeout: 60_000 })).stdout.trim())
 
 describe('StatsD with the PyPI statsd client', () => {
-  it('over TCP: exact totals; gauges and sets counted', async () => {
+  it('over TCP: exact totals, the timer a distribution; gauges and sets counted', async () => {
     const s = await statsdApp('statsd_py_tcp')
     try {
       const sent = await send('tcp', s.app.statsd.port)
@@ -27,10 +27,11 @@ describe('StatsD with the PyPI statsd client', () => {
       await until(() => s.seen.received.tcp === sent, `${sent} values over TCP`)
       expect(await s.closeAndReadTotals()).toEqual({
         'py.orders': 5000, // 500 × (1 + 2 + 3 + 4)
-        'py.render.count': 500,
-        'py.render.sum': 4000,
         'py.stock': -3
       })
+      // pystatsd sends `py.render:8.000000|ms`: one distribution value, 500 times
+      expect(distributionTotals(s.distributions)).toEqual({ 'py.render': { count: 500, sum: 4000, min: 8, max: 8 } })
+      expect(s.distributions['py.render'].weights).toEqual({ 8: 500 })
       expect(s.seen.dropped).toEqual({ gauge: 50, set: 50 })
     } finally {
       await s.app.close()
@@ -47,9 +48,12 @@ describe('StatsD with the PyPI statsd client', () => {
       expect(read).toBeGreaterThan(0)
       const totals = await s.closeAndReadTotals()
       const dropped = (s.seen.dropped.gauge ?? 0) + (s.seen.dropped.set ?? 0)
-      expect(totals['py.render.sum'] ?? 0).toBe(8 * (totals['py.render.count'] ?? 0))
+      const render = s.distributions['py.render'] ?? { count: 0, sum: 0 }
+      expect(render.sum).toBe(8 * render.count)
+      expect(Object.keys(s.distributions).filter(m => m !== 'py.render')).toEqual([])
       if (read === sent) {
-        expect(totals).toEqual({ 'py.orders': 5000, 'py.render.count': 500, 'py.render.sum': 4000, 'py.stock': -3 })
+        expect(totals).toEqual({ 'py.orders': 5000, 'py.stock': -3 })
+        expect(distributionTotals(s.distributions)).toEqual({ 'py.render': { count: 500, sum: 4000, min: 8, max: 8 } })
         expect(dropped).toBe(100)
       } else {
         expect(read).toBeLessThan(sent)
