@@ -9,7 +9,7 @@
 // Outcomes:
 //   { outcome: APPLIED, accepted }                     every increment acknowledged
 //     (admitPerName: also refusedMetrics, the new names a full registry turned away with their events,
-//      and kindConflicts: [{ metric, stored, asked }], the names of another kind turned away with theirs)
+//      and kindConflicts: [{ metric, stored, asked }], each name's events of the kind `asked` turned away)
 //   { outcome: REJECTED, reason, message, details }    bad events, a kind that is not the metric's, or a full registry; nothing changed
 //   { outcome: KEY_UNSUPPORTED, message }              an Idempotency-Key where there are no transactions
 //   { outcome: KEY_IN_FLIGHT } / { outcome: KEY_REUSED } / { outcome: REPLAYED, body }
@@ -52,6 +52,28 @@ function requestKinds (events, registry, accuracy) {
     else if (earlier.kind !== asked.kind) return { conflict: j }
   }
   return kinds
+}
+
+const kindName = (e) => (e.kind === DISTRIBUTION_KIND ? DISTRIBUTION_KIND : COUNTER.kind)
+
+/**
+ * Per name (the StatsD doors): the events whose kind is not their name's —
+ * the kind known here, else the kind of the name's first event in the
+ * request — taken out and named, so that they alone are lost.
+ * → { events, conflicts: [{ metric, stored, asked }] } (conflicts: one per name and kind turned away)
+ */
+function keepEachNamesKind (events, registry) {
+  const kindOf = new Map()
+  const conflicts = new Map()
+  const kept = []
+  for (const e of events) {
+    const asked = kindName(e)
+    let kind = kindOf.get(e.metric)
+    if (kind === undefined) kindOf.set(e.metric, (kind = registry.kindOf(e.metric)?.kind ?? asked))
+    if (kind === asked) kept.push(e)
+    else conflicts.set(`${e.metric}\n${asked}`, { metric: e.metric, stored: kind, asked })
+  }
+  return conflicts.size === 0 ? { events, conflicts: [] } : { events: kept, conflicts: [...conflicts.values()] }
 }
 
 const kindMessage = ({ metric, stored, asked }) => `metric "${metric}" is a ${stored}, so it cannot take a ${asked}'s values: a metric keeps the kind of its first write; use another name for the ${asked}`
@@ -111,6 +133,10 @@ export function createIngestService ({ config, clock, layout, registry, writer, 
       let conflicts = []
       let kinds = null
       try {
+        if (admitPerName) {
+          ({ events, conflicts } = keepEachNamesKind(events, registry))
+          if (events.length === 0) return { outcome: REJECTED, reason: 'kind_mismatch', refusedMetrics: [], kindConflicts: conflicts, message: kindMessage(conflicts[0]) }
+        }
         const names = metricNames(events)
         kinds = requestKinds(events, registry, config.distributionAccuracy)
         if (kinds?.conflict !== undefined) {
@@ -132,11 +158,12 @@ export function createIngestService ({ config, clock, layout, registry, writer, 
         }
         reserved = admission.reserved
         refused = admission.refused ?? []
-        conflicts = admission.conflicts ?? []
-        if (refused.length > 0 || conflicts.length > 0) {
+        const wrongKind = admission.conflicts ?? []
+        conflicts = conflicts.concat(wrongKind)
+        if (refused.length > 0 || wrongKind.length > 0) {
           // per name (the StatsD doors): the new names the registry has no room for, and the names of
-          // another kind, lose their events, no other
-          const turnedAway = new Set([...refused, ...conflicts.map(c => c.metric)])
+          // another kind (each sent as one kind here), lose their events, no other
+          const turnedAway = new Set([...refused, ...wrongKind.map(c => c.metric)])
           events = events.filter(e => !turnedAway.has(e.metric))
           if (events.length === 0) {
             return refused.length

@@ -17,6 +17,7 @@ export const PIPELINE_DROP_REASONS = Object.freeze([
   'overload', // UDP: the batch was full while the writer was busy
   'line_too_long', // TCP: a line longer than the limit without a newline
   'registry_full', // the ingest service refused new metrics (MAX_METRICS)
+  'kind_mismatch', // a metric of another kind: a timer's values on a counter's name, or a count on a timer's
   'invalid_event', // the ingest service refused an event (a time outside the accepted window)
   NOT_APPLIED, // the database did not take the batch (UDP, or TCP while closing)
   UNKNOWN // the database may or may not have applied the batch
@@ -58,13 +59,24 @@ export function createStatsdPipeline ({ ingest, clock, timers, flushIntervalMs, 
       if (!ingest.hasRoom(events.length)) await ingest.waitForRoom(events.length)
       // per name: a full registry turns away the lines of new names, never a known metric's in the same batch
       const result = await ingest.submit(ingestEvents(events), { admitPerName: true })
-      if (result.refusedMetrics?.length) {
-        const turnedAway = new Set(result.refusedMetrics)
-        const lost = events.filter(e => turnedAway.has(e.metric)).reduce((n, e) => n + e.values, 0)
-        onDrop('registry_full', lost, result.refusedMetrics[0])
+      const refused = result.refusedMetrics ?? []
+      const conflicts = result.kindConflicts ?? []
+      if (refused.length || conflicts.length) {
+        // the names turned away (and a name's values of the kind it is not) lose their events, no other
+        const full = new Set(refused)
+        const wrong = new Set(conflicts.map(c => `${c.metric}\n${c.asked}`))
+        for (const [reason, lostHere, example] of [
+          ['registry_full', e => full.has(e.metric), refused[0]],
+          ['kind_mismatch', e => wrong.has(`${e.metric}\n${e.kind ?? 'counter'}`), conflicts[0]?.metric]
+        ]) {
+          const lost = events.filter(lostHere)
+          if (lost.length === 0) continue
+          const n = lost.reduce((sum, e) => sum + e.values, 0)
+          onDrop(reason, n, example)
+          values -= n
+          events = events.filter(e => !lostHere(e)) // a retry sends the rest only
+        }
         if (result.outcome === REJECTED) return
-        values -= lost
-        events = events.filter(e => !turnedAway.has(e.metric)) // a retry sends the rest only
       }
       if (result.outcome === APPLIED) return
       if (lossless && result.outcome === NOT_APPLIED && !closing) {

@@ -61,16 +61,28 @@ describe('POST /v1/statsd', () => {
     const before = await counters()
     const res = await post(app, text)
     expect(res.statusCode).toBe(200)
-    expect(res.json()).toEqual({ accepted: 4 }) // web.hits, web.latency.count, web.latency.sum, web.tagged
+    expect(res.json()).toEqual({ accepted: 3 }) // web.hits, web.latency (one value, weight 100), web.tagged
     expect(await totals('web.hits')).toBe(600)
-    expect(await totals('web.latency.count')).toBe(100)
-    expect(await totals('web.latency.sum')).toBe(1200)
+    // the timer is a distribution: its day holds 100 values of 12, and no counter was made of it
+    const latency = await app.mongo.db.collection('distributionMonthly').findOne({ metric: 'web.latency' })
+    expect(latency.monthly).toMatchObject({ count: 100, sum: 1200, min: 12, max: 12 })
+    expect(await totals('web.latency.count')).toBe(0)
     expect(await totals('web.tagged')).toBe(5)
     expect(await minuteOf('web.hits')).toBe(600)
     // counted on /metrics: what this request added (other tests of this file post too)
     const after = await counters()
     expect(after.received - before.received).toBe(401)
     expect(after.tags - before.tags).toBe(1)
+  })
+
+  it('a timer on a counter\'s name (or a count on a timer\'s) is a 400 that changes nothing', async () => {
+    expect((await post(app, 'k.hits:1|c\nk.took:5|ms\n')).statusCode).toBe(200)
+    for (const text of ['k.ok:1|c\nk.hits:5|ms\n', 'k.ok:1|c\nk.took:1|c\n']) {
+      const res = await post(app, text)
+      expect(res.statusCode, text).toBe(400)
+      expect(res.json().message).toMatch(/metric "k\.(hits|took)" is a (counter|distribution), so it cannot take a (distribution|counter)'s values/)
+    }
+    expect(await totals('k.ok')).toBe(0)
   })
 
   it('a line that cannot be kept rejects the whole request, naming its number and text', async () => {

@@ -1,8 +1,7 @@
 // Shared by the StatsD tests: an app with the listeners on a free port,
 // the telemetry it publishes, the totals it wrote, and the distribution
-// events the doors handed to the ingest service.
-import { MAX_ABS_VALUE, isEventValue, isMetricName } from '../../src/bucket/event-rules.js'
-import { APPLIED, REJECTED } from '../../src/writer/write-outcomes.js'
+// values the doors handed to the ingest service (checked against the database).
+import { APPLIED } from '../../src/writer/write-outcomes.js'
 import { testApp, directDb } from '../helpers/test-app.js'
 
 /** Waits for a condition, checking every 10 ms, at most timeoutMs; throws with `what` when it never holds */
@@ -14,31 +13,22 @@ export async function until (condition, what, timeoutMs = 30_000) {
   }
 }
 
-/** Why `e` is not a distribution event the ingest service takes (issue 20's rule), or null */
-function distributionProblem (e) {
-  if (!isMetricName(e.metric)) return `${JSON.stringify(e.metric)} is not a metric name`
-  if (!isEventValue(e.value)) return `value ${e.value} is not a finite number with |value| ≤ ${MAX_ABS_VALUE}`
-  if (!(typeof e.weight === 'number' && Number.isFinite(e.weight) && e.weight > 0 && e.weight <= MAX_ABS_VALUE)) return `weight ${e.weight} is not a finite number > 0, at most ${MAX_ABS_VALUE}`
-  if (!Number.isInteger(e.time)) return `time ${e.time} is not epoch ms`
-  return null
-}
-
 /**
- * The ingest service of this branch does not take distributions yet (issue
- * 20: another change teaches it `kind` and `weight`), so the doors'
- * distribution events stop here: each is checked against the rule the
- * ingest service will apply (a bad one rejects the batch, invalid_event, as
- * the service would) and recorded per metric — { count: Σ weight,
- * sum: Σ value × weight, min, max, weights: { value: Σ weight }, events } —
- * once the counters beside it were applied; counters go on to the real
- * service, unchanged. Once the service takes distributions, read them from
- * the database instead (closeAndReadTotals) and drop this stand-in.
+ * What the doors handed to the ingest service as distribution values and it
+ * applied, per metric — { count: Σ weight, sum: Σ value × weight, min, max,
+ * weights: { value: Σ weight }, events } — recorded at the service's door
+ * (every event goes on to the real service). closeAndReadTotals checks that
+ * the database holds the same.
  */
-function standInForDistributions (ingest) {
+function recordDistributions (ingest) {
   const recorded = {}
   const submit = ingest.submit.bind(ingest)
-  const record = (events) => {
-    for (const { metric, value, weight } of events) {
+  ingest.submit = async (events, options) => {
+    const result = await submit(events, options)
+    if (result.outcome !== APPLIED) return result
+    const turnedAway = new Set([...(result.refusedMetrics ?? []), ...(result.kindConflicts ?? []).filter(c => c.asked === 'distribution').map(c => c.metric)])
+    for (const { metric, value, weight, kind } of events) {
+      if (kind !== 'distribution' || turnedAway.has(metric)) continue
       const d = (recorded[metric] ??= { count: 0, sum: 0, min: Infinity, max: -Infinity, weights: {}, events: 0 })
       d.count += weight
       d.sum += value * weight
@@ -47,28 +37,7 @@ function standInForDistributions (ingest) {
       d.weights[value] = (d.weights[value] ?? 0) + weight
       d.events++
     }
-  }
-  ingest.submit = async (events, options) => {
-    const distributions = events.filter(e => e.kind === 'distribution')
-    const counters = events.filter(e => e.kind === undefined && e.weight === undefined)
-    if (distributions.length + counters.length !== events.length) {
-      return { outcome: REJECTED, reason: 'invalid_event', message: 'an event that is neither a counter ({ metric, value, time }) nor a distribution (kind, weight)' }
-    }
-    const bad = distributions.map(distributionProblem).find(Boolean)
-    if (bad) return { outcome: REJECTED, reason: 'invalid_event', message: bad }
-    if (counters.length === 0) {
-      record(distributions)
-      return { outcome: APPLIED, accepted: distributions.length }
-    }
-    const result = await submit(counters, options)
-    // every counter turned away by name: the distributions are still applied
-    if (result.outcome === REJECTED && result.refusedMetrics?.length && distributions.length) {
-      record(distributions)
-      return { outcome: APPLIED, accepted: distributions.length, refusedMetrics: result.refusedMetrics }
-    }
-    if (result.outcome !== APPLIED) return result
-    record(distributions)
-    return { ...result, accepted: result.accepted + distributions.length }
+    return result
   }
   return recorded
 }
@@ -84,12 +53,12 @@ export async function statsdApp (label, env = {}) {
     statsdDropped: ({ reason, values }) => { seen.dropped[reason] = (seen.dropped[reason] ?? 0) + values }
   }
   const app = await testApp(label, { env: { STATSD_PORT: '0', STATSD_FLUSH_INTERVAL_MS: '20', ...env }, observer, keepDatabase: true })
-  const distributions = standInForDistributions(app.ingest)
+  const distributions = recordDistributions(app.ingest)
   const dbName = app.config.mongodbDb
   return {
     app,
     seen,
-    /** Per distribution metric, what the doors handed to the ingest service and it applied (standInForDistributions) */
+    /** Per distribution metric, what the doors handed to the ingest service and it applied (recordDistributions) */
     distributions,
     /** Closes the app (the listeners submit what they hold), reads every metric's total, drops the database */
     async closeAndReadTotals () {
@@ -99,6 +68,19 @@ export async function statsdApp (label, env = {}) {
         const totals = {}
         for await (const doc of db.collection('monthly').find({}, { projection: { metric: 1, monthly: 1 } })) {
           totals[doc.metric] = (totals[doc.metric] ?? 0) + doc.monthly
+        }
+        // the distributions stored are those the service acknowledged, value for value
+        const stored = {}
+        for await (const { metric, monthly: m } of db.collection('distributionMonthly').find({}, { projection: { metric: 1, monthly: 1 } })) {
+          const d = (stored[metric] ??= { count: 0, sum: 0, min: Infinity, max: -Infinity })
+          d.count += m.count
+          d.sum += m.sum
+          d.min = Math.min(d.min, m.min)
+          d.max = Math.max(d.max, m.max)
+        }
+        const recorded = distributionTotals(distributions)
+        if (JSON.stringify(stored) !== JSON.stringify(Object.fromEntries(Object.keys(stored).map(k => [k, recorded[k]]))) || Object.keys(stored).length !== Object.keys(recorded).length) {
+          throw new Error(`the distributions stored ${JSON.stringify(stored)} are not those acknowledged ${JSON.stringify(recorded)}`)
         }
         return totals
       } finally {

@@ -171,6 +171,25 @@ describe('StatsD listeners', () => {
     expect(s.seen.dropped).toEqual({ bad_value: 3, bad_sample_rate: 2 })
   })
 
+  it('TCP: a timer on a counter\'s name (and a count on a timer\'s) is a counted kind_mismatch drop; the other names of the batch are kept', async () => {
+    const s = await statsdApp('statsd_kinds')
+    open.push(() => s.app.close())
+    const send = async (lines) => {
+      const socket = net.connect(s.app.statsd.port, '127.0.0.1')
+      await new Promise(resolve => socket.once('connect', resolve))
+      socket.end(lines.join('\n') + '\n')
+      await new Promise(resolve => socket.once('close', resolve))
+    }
+    await send(['mix.hits:1|c', 'mix.took:5|ms'])
+    await until(() => s.seen.received.tcp === 2, 'the first lines', 8000)
+    await until(async () => (await s.app.mongo.db.collection('metrics').countDocuments({ _id: { $in: ['mix.hits', 'mix.took'] } })) === 2, 'both names registered', 8000)
+    await send(['mix.hits:7|ms', 'mix.hits:8|ms|@0.5', 'mix.took:1|c', 'mix.other:2|c', 'mix.took:6|ms'])
+    await until(() => (s.seen.dropped.kind_mismatch ?? 0) === 3, 'three values dropped for their kind', 8000)
+    expect(await s.closeAndReadTotals()).toEqual({ 'mix.hits': 1, 'mix.other': 2 })
+    expect(distributionTotals(s.distributions)).toEqual({ 'mix.took': { count: 2, sum: 11, min: 5, max: 6 } })
+    expect(s.seen.dropped).toEqual({ kind_mismatch: 3 })
+  })
+
   it('off unless STATSD_PORT is set; stopped on close', async () => {
     const off = await testApp('statsd_off')
     expect(off.hasDecorator('statsd')).toBe(false)
