@@ -155,6 +155,18 @@ function zeroCount (histogram) {
   return n
 }
 
+/**
+ * How many values a histogram's buckets hold (zero bucket and both sides):
+ * its count, where every value it counts was bucketed. Less where it counts
+ * values kept without a bucket (a minute tier merged in), so its quantiles
+ * would rank among some of its values only. Throws TypeError as quantiles does.
+ */
+export function bucketedCount (histogram) {
+  let total = zeroCount(histogram)
+  for (const side of ['positive', 'negative']) for (const [, n] of sideEntries(histogram[side])) total += n
+  return total
+}
+
 /** A stored min or max: a finite number, or absent (fallback) */
 function boundOf (histogram, name, fallback) {
   const v = histogram[name]

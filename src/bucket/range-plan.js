@@ -26,6 +26,14 @@ export function finestSlotAt (t, { minuteFrom = null, dailyFrom = null } = {}) {
   return 'minute'
 }
 
+/** Why `slot` is the finest there: the horizon that makes it so (null for minutes) */
+function horizonOf (slot, { minuteFrom, dailyFrom, minutesNote }) {
+  if (slot === 'day') return `daily documents are kept from ${new Date(dailyFrom).toISOString().slice(0, 10)} on`
+  if (slot !== 'quarter-hour') return null
+  // minuteFrom Infinity: a read that uses no minute on any day (e.g. a percentile), which says why
+  return minuteFrom === Infinity ? minutesNote ?? 'no minute is read here' : `minute detail is kept from ${new Date(minuteFrom).toISOString().slice(0, 10)} on`
+}
+
 function checkEdge (t, param, horizons) {
   // an edge belongs to the slot that starts at it: `to` is checked against the slot it ends
   const at = param === 'to' ? t - 1 : t
@@ -33,10 +41,7 @@ function checkEdge (t, param, horizons) {
   const size = SLOT_MS[slot]
   const offset = ((t % size) + size) % size
   if (offset === 0) return
-  const horizon = slot === 'day'
-    ? `daily documents are kept from ${new Date(horizons.dailyFrom).toISOString().slice(0, 10)} on`
-    : slot === 'quarter-hour' ? `minute detail is kept from ${new Date(horizons.minuteFrom).toISOString().slice(0, 10)} on` : null
-  throw new RangeRefusal({ edge: t, param, slot, before: t - offset, after: t - offset + size, horizon })
+  throw new RangeRefusal({ edge: t, param, slot, before: t - offset, after: t - offset + size, horizon: horizonOf(slot, horizons) })
 }
 
 // the paths of hours and quarter-hours, built once (a month of local days holds ~800 pieces)
@@ -91,7 +96,9 @@ function piecesOf (metric, from, to, { layout }) {
 /**
  * ranges: [{ from, to }] (epoch ms, from < to); horizons: { minuteFrom,
  * dailyFrom } (the first UTC day with minute detail / with a daily document;
- * null = forever); layout: the daily documents' minute layout (layouts.js).
+ * null = forever; minuteFrom Infinity: no minute is read on any day, with
+ * minutesNote saying why in a refusal); layout: the daily documents' minute
+ * layout (layouts.js).
  * Whole days come from `monthly.daily.D`, which exists exactly when the day
  * has (or had) a daily document, so a range of whole days reads one monthly
  * document per month. Throws RangeRefusal (param 'from' or 'to') for an edge
@@ -120,15 +127,25 @@ export function planRanges (metric, ranges, horizons = {}, layout = hierarchical
 }
 
 /**
+ * How evaluatePlan adds a counter's pieces: combine(total, node) → the new
+ * total, where total is null at a range's first piece found in a document and
+ * node is what that document holds at the piece's path (undefined where the
+ * field is absent: it adds 0).
+ */
+export const sumNumbers = (total, node) => (total ?? 0) + (typeof node === 'number' ? node : 0)
+
+/**
  * The value of each planned range from the documents read ({ daily: [docs],
  * monthly: [docs] }): the sum of its pieces, null where no document holds
  * any of them; `documents` counts the distinct documents it used. A monthly
  * document holds each of its days (0 where never written, as a year to date
  * counts them); with options.strictDays only the days with a daily
  * document (`daily.D` present), as a day series reads them.
+ * options.combine adds a piece to the total (default sumNumbers, counters;
+ * distribution-stats.js merges tier objects with it).
  * → [{ value, documents }]
  */
-export function evaluatePlan (plan, docs, { strictDays = false } = {}) {
+export function evaluatePlan (plan, docs, { strictDays = false, combine = sumNumbers } = {}) {
   const byId = new Map()
   for (const doc of [...(docs.daily ?? []), ...(docs.monthly ?? [])]) byId.set(doc._id, doc)
   return plan.ranges.map(pieces => {
@@ -141,7 +158,7 @@ export function evaluatePlan (plan, docs, { strictDays = false } = {}) {
       let node = doc
       for (const key of path) node = node?.[key]
       if (strictDays && node === undefined && collection === 'monthly' && path[0] === 'daily') continue
-      value = (value ?? 0) + (typeof node === 'number' ? node : 0)
+      value = combine(value, node)
     }
     return { value, documents: used.size }
   })

@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import {
-  MAX_INDEXED_VALUE, MIN_INDEXED_VALUE, accuracyProblem, addValue, bucketField, bucketIndex, bucketValue, createMapping,
+  MAX_INDEXED_VALUE, MIN_INDEXED_VALUE, accuracyProblem, addValue, bucketField, bucketedCount, bucketIndex, bucketValue, createMapping,
   emptyHistogram, histogramOf, isDistributionValue, mergeHistograms, parseBucketKey, quantile, quantiles
 } from '../../src/bucket/distribution-sketch.js'
 
@@ -174,6 +174,16 @@ describe('merge', () => {
     expect(mergeHistograms(stored, { count: 1, sum: -1, min: -1, max: -1, negative: { 0: 1 } }))
       .toEqual({ count: 3, sum: 2, min: -1, max: 2, zero: 0, positive: { 0: 1, 35: 1 }, negative: { 0: 1 } })
     expect(quantile(stored, m, 1)).toBe(2)
+  })
+
+  it('bucketedCount is the values the buckets hold: count where every value was bucketed, less where a minute tier was merged in', () => {
+    const m = createMapping(0.01)
+    const h = histogramOf(m, [0, -3, 5, 5, 1e-12])
+    expect(bucketedCount(h)).toBe(5)
+    expect(bucketedCount({ count: 2, sum: 3, positive: { 0: 1, 35: 1 } })).toBe(2)
+    expect(bucketedCount(mergeHistograms(h, { count: 2, sum: 4, min: 1, max: 3 }))).toBe(5)
+    expect(bucketedCount({ count: 0, sum: 0 })).toBe(0)
+    expect(() => bucketedCount({ count: 1, positive: { '01': 1 } })).toThrow(TypeError)
   })
 })
 

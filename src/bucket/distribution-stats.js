@@ -1,0 +1,159 @@
+// What a read of a distribution answers (docs/decisions.md, "Distributions: …"):
+// the tier objects of a planned range merged into one (the range planner's
+// pieces, added as $inc would add them), and one stat of it: count, sum,
+// mean, min, max or a percentile, and the names a stat is asked by. Pure.
+//
+// A percentile needs a histogram in every piece, and minutes keep none
+// (distribution-increments.js): percentileHorizons plans a percentile's ranges
+// from the quarter-hours up, so a range with a minute edge is refused
+// (RangeRefusal, slot 'quarter-hour') instead of read from minutes.
+import { bucketedCount, mergeHistograms, quantile } from './distribution-sketch.js'
+import { evaluatePlan } from './range-plan.js'
+
+/** The stats asked by name; a percentile is asked as p<percent> (parseStat) */
+export const STAT_NAMES = Object.freeze(['count', 'sum', 'mean', 'min', 'max'])
+// the longest stat text read: p99.99999999 (eight decimals of a percent) is finer than any histogram answers
+export const MAX_STAT_LENGTH = 12
+/** What parseStat accepts, as its refusals say it */
+export const STATS_ACCEPTED = `${STAT_NAMES.join(', ')}, or a percentile: p0 to p100 (p50, p99), with decimals (p99.9), or in Graphite's form, where the digits after the first two are decimals (p999 is the 99.9th, p9999 the 99.99th)`
+
+// p + a whole percent 0..100, or its decimal form; no leading zero (p05 could be either form)
+const PERCENT = /^p(0|[1-9][0-9]?|100)(?:\.([0-9]+))?$/
+// Graphite's form (Dropwizard's p999, Finagle's p9990): three digits or more, the first two the whole percent
+const GRAPHITE_PERCENT = /^p([1-9][0-9])([0-9]+)$/
+
+/** q in [0, 1] of a percent written as whole and fraction digits, read as a decimal (99.9 → 0.999, not 99.9 / 100) */
+function quantileOf (whole, fraction) {
+  const digits = whole + fraction
+  const point = whole.length - 2
+  return Number(point <= 0 ? `0.${'0'.repeat(-point)}${digits}` : `${digits.slice(0, point)}.${digits.slice(point)}`)
+}
+
+const shown = (text) => JSON.stringify(text.length > 20 ? `${text.slice(0, 20)}…` : text)
+
+/** What to write instead of a refused percentile that is nearly one */
+function hintFor (text) {
+  if (/^p0[0-9]/.test(text)) return ` (no leading zero: p${text.slice(2)}, or p0.${text.slice(2)})`
+  if (/^p10[0-9]+$/.test(text)) return ` (ambiguous: 10.${text.slice(3)} % in Graphite's form, yet it reads as ${text.slice(1)} %: write p10.${text.slice(3)}, or p100)`
+  return ''
+}
+
+/**
+ * The stat `text` asks for → { stat: { name, kind, q? } } (kind count, sum,
+ * mean, min, max or percentile, q in [0, 1] for a percentile), or
+ * { problem } saying what is accepted. A percentile is p and its percent:
+ * p50, p99.9, p0 (the minimum: rank 0) and p100 (the maximum: rank n−1);
+ * three digits or more without a point are Graphite's form, the first two
+ * the whole percent: p999 = p99.9, p9999 = p99.99. Refused: anything else,
+ * a percent over 100, a leading zero (p05), p10… of three digits or more but
+ * p100 itself (p1000 would be 10.00 in Graphite's form; write p10.00), and
+ * text over MAX_STAT_LENGTH characters.
+ */
+export function parseStat (text) {
+  if (typeof text !== 'string') return { problem: `stat must be text: use ${STATS_ACCEPTED}` }
+  if (text.length > MAX_STAT_LENGTH) return { problem: `stat ${shown(text)} is longer than ${MAX_STAT_LENGTH} characters; use ${STATS_ACCEPTED}` }
+  if (STAT_NAMES.includes(text)) return { stat: { name: text, kind: text } }
+  let q = null
+  const percent = PERCENT.exec(text)
+  if (percent) {
+    const [, whole, fraction = ''] = percent
+    if (whole !== '100' || /^0*$/.test(fraction)) q = quantileOf(whole, fraction)
+  } else {
+    const graphite = GRAPHITE_PERCENT.exec(text)
+    if (graphite && graphite[1] !== '10') q = quantileOf(graphite[1], graphite[2])
+  }
+  if (q === null) return { problem: `stat ${shown(text)} is not a stat${hintFor(text)}; use ${STATS_ACCEPTED}` }
+  return { stat: { name: text, kind: 'percentile', q } }
+}
+
+const EMPTY_TIER = Object.freeze({ count: 0, sum: 0 })
+
+const isCount = (n) => Number.isSafeInteger(n) && n >= 0
+
+/** Why a stored node cannot be a distribution tier (a message), or null; absent parts are allowed */
+function tierProblem (node) {
+  if (typeof node !== 'object' || Array.isArray(node)) return `${JSON.stringify(node)} is not a distribution tier (an object with count, sum, min, max)`
+  if (node.count !== undefined && !isCount(node.count)) return `tier count is ${node.count}, not a count`
+  for (const name of ['sum', 'min', 'max']) {
+    if (node[name] !== undefined && !Number.isFinite(node[name])) return `tier ${name} is ${node[name]}, not a finite number`
+  }
+  return null
+}
+
+function tierOf (node) {
+  if (node === undefined || node === null) return EMPTY_TIER
+  const problem = tierProblem(node)
+  if (problem) throw new TypeError(problem)
+  return node
+}
+
+/**
+ * a + b for stored tier objects, as one tier holding the values of both:
+ * { count, sum, zero, positive, negative, min?, max? } (min and max absent
+ * while count is 0). Either may be undefined or null (nothing), or a minute
+ * tier, which holds no histogram: the merge then counts values its buckets do
+ * not (bucketedCount < count), and statValue refuses it a percentile. The
+ * inputs are not changed. Throws TypeError for a node that is not a tier, or
+ * holds a bucket key or count a histogram cannot (a document is read, never
+ * trusted).
+ */
+export function mergeTiers (a, b) {
+  return mergeHistograms(tierOf(a), tierOf(b))
+}
+
+/**
+ * evaluatePlan for a distribution: each planned range's tiers merged
+ * (mergeTiers) instead of summed, with the same rules: null where no document
+ * holds any of its pieces; where a document exists but not the tier, an empty
+ * tier (count 0); `documents` the distinct documents used; strictDays as
+ * there (a monthly document holds only the days with a daily document).
+ * → [{ value: tier | null, documents }]
+ */
+export function evaluateDistributionPlan (plan, docs, { strictDays = false } = {}) {
+  return evaluatePlan(plan, docs, { strictDays, combine: mergeTiers })
+}
+
+/**
+ * One stat (parseStat's descriptor) of a tier as
+ * evaluateDistributionPlan gives it. As a counter answers: null where no
+ * document holds the range (tier null or undefined), and count and sum 0 where
+ * one does but nothing was written to it (count 0); mean, min, max and the
+ * percentiles are null there, having no value to stand for. mean = sum/count;
+ * min and max exact; a percentile is the value at rank floor(q·(n−1)) within
+ * the mapping's α (quantiles). Throws TypeError for a percentile of a tier
+ * whose histogram does not hold every value it counts (a minute merged in:
+ * plan with percentileHorizons).
+ */
+export function statValue (tier, stat, mapping) {
+  if (tier === null || tier === undefined) return null
+  const count = tier.count ?? 0
+  switch (stat.kind) {
+    case 'count': return count
+    case 'sum': return tier.sum ?? 0
+    case 'mean': return count === 0 ? null : tier.sum / count
+    case 'min': return count === 0 ? null : tier.min ?? null
+    case 'max': return count === 0 ? null : tier.max ?? null
+    case 'percentile': {
+      const bucketed = bucketedCount(tier)
+      if (bucketed !== count) throw new TypeError(`the tier counts ${count} values and its histogram ${bucketed}: percentiles are read from quarter-hours and coarser only (minutes keep no histogram; plan with percentileHorizons)`)
+      return count === 0 ? null : quantile(tier, mapping, stat.q)
+    }
+  }
+  throw new TypeError(`unknown stat kind ${JSON.stringify(stat.kind)}`)
+}
+
+// in a refusal: why a percentile's range cannot end inside a quarter-hour
+const PERCENTILE_MINUTES_NOTE = 'percentiles are read from quarter-hours and coarser: minutes keep no histogram'
+
+/**
+ * The horizons to plan a percentile's ranges with (range-plan.js): no minute
+ * on any day (minuteFrom Infinity), so every piece is a quarter-hour or
+ * coarser, and an edge inside a quarter-hour is a RangeRefusal (slot
+ * 'quarter-hour') that says why. dailyFrom as given.
+ */
+export function percentileHorizons ({ dailyFrom = null } = {}) {
+  return { minuteFrom: Infinity, dailyFrom, minutesNote: PERCENTILE_MINUTES_NOTE }
+}
+
+/** The horizons to plan a read of `stat` with: percentileHorizons for a percentile, `horizons` for the rest */
+export const statHorizons = (stat, horizons = {}) => (stat.kind === 'percentile' ? percentileHorizons(horizons) : horizons)
