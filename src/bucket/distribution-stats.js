@@ -68,7 +68,8 @@ export function parseStat (text) {
 
 const EMPTY_TIER = Object.freeze({ count: 0, sum: 0 })
 
-const isCount = (n) => Number.isSafeInteger(n) && n >= 0
+// a count may be fractional: a StatsD sample rate of 0.3 counts a value 1/0.3 times
+const isCount = (n) => typeof n === 'number' && Number.isFinite(n) && n >= 0
 
 /** Why a stored node cannot be a distribution tier (a message), or null; absent parts are allowed */
 function tierProblem (node) {
@@ -135,7 +136,8 @@ export function statValue (tier, stat, mapping) {
     case 'max': return count === 0 ? null : tier.max ?? null
     case 'percentile': {
       const bucketed = bucketedCount(tier)
-      if (bucketed !== count) throw new TypeError(`the tier counts ${count} values and its histogram ${bucketed}: percentiles are read from quarter-hours and coarser only (minutes keep no histogram; plan with percentileHorizons)`)
+      // fractional counts (sample rates) are added in another order in the buckets than in count: equal up to rounding
+      if (Math.abs(bucketed - count) > 1e-9 * count) throw new TypeError(`the tier counts ${count} values and its histogram ${bucketed}: percentiles are read from quarter-hours and coarser only (minutes keep no histogram; plan with percentileHorizons)`)
       return count === 0 ? null : quantile(tier, mapping, stat.q)
     }
   }

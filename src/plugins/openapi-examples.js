@@ -21,14 +21,17 @@ export const errorExamples = {
   504: { statusCode: 504, error: 'Gateway Timeout', message: 'the database did not acknowledge the write in time; outcome: unknown', outcome: 'unknown' }
 }
 
+const QUARTER_HOUR = 15 * MINUTE
+
 const seriesExample = {
-  metric: 'api.requests',
-  step: 'minute',
+  metric: 'api.latency',
+  stat: 'p99',
+  step: 'quarter-hour',
   tz: 'UTC',
   from: T0,
-  to: T0 + 5 * MINUTE,
-  timestamps: [0, 1, 2, 3, 4].map(i => T0 + i * MINUTE),
-  values: [12, 0, 7, 3, 9]
+  to: T0 + 4 * QUARTER_HOUR,
+  timestamps: [0, 1, 2, 3].map(i => T0 + i * QUARTER_HOUR),
+  values: [212.4, null, 87.1, 95.6]
 }
 
 export const operationExamples = {
@@ -43,6 +46,13 @@ export const operationExamples = {
           { metric: 'api.errors', ts: 1795256100000 },
           { metric: 'api.requests', value: -1, ts: '2026-11-21T11:15:00+01:00' }
         ]
+      },
+      distribution: {
+        summary: 'Latencies of a distribution (percentiles kept)',
+        value: [
+          { metric: 'api.latency', kind: 'distribution', value: 87.5, ts: '2026-11-21T10:15:00Z' },
+          { metric: 'api.latency', kind: 'distribution', value: 212, ts: '2026-11-21T10:16:00Z' }
+        ]
       }
     },
     responses: {
@@ -56,7 +66,7 @@ export const operationExamples = {
       lines: { summary: 'Counters, a timer and a packed line', value: 'api.requests:1|c\napi.requests:1|c|@0.1\ndb.query:12.5|ms\napi.errors:1|c:2|c\n' }
     },
     responses: {
-      200: { accepted: 4 },
+      200: { accepted: 3 },
       400: { statusCode: 400, error: 'Bad Request', message: 'line 2 "queue.depth:4|g": gauges (|g) are levels, not counts: not kept; nothing of this request was applied', details: [{ line: 2, text: 'queue.depth:4|g', reason: 'gauge', message: 'gauges (|g) are levels, not counts: not kept' }] },
       413: { statusCode: 413, error: 'Payload Too Large', message: 'a request holds at most MAX_EVENTS_PER_REQUEST = 10000 StatsD values; split the lines over several requests' },
       415: { statusCode: 415, error: 'Unsupported Media Type', message: 'send StatsD lines with Content-Type: text/plain (got application/json)' }
@@ -67,8 +77,8 @@ export const operationExamples = {
     responses: {
       200: {
         metrics: [
-          { name: 'api.latency', firstSeen: '2026-11-01T00:00:12.000Z', lastSeen: '2026-11-21T10:15:00.000Z' },
-          { name: 'api.requests', firstSeen: '2026-10-30T08:00:00.000Z', lastSeen: '2026-11-21T10:15:00.000Z' }
+          { name: 'api.latency', kind: 'distribution', firstSeen: '2026-11-01T00:00:12.000Z', lastSeen: '2026-11-21T10:15:00.000Z' },
+          { name: 'api.requests', kind: 'counter', firstSeen: '2026-10-30T08:00:00.000Z', lastSeen: '2026-11-21T10:15:00.000Z' }
         ],
         next: 'api.requests'
       },
@@ -76,7 +86,7 @@ export const operationExamples = {
     }
   },
   'GET /v1/metrics/{metric}/series': {
-    parameters: { metric: 'api.requests', from: '2026-11-21T10:00:00Z', to: '2026-11-21T10:05:00Z', step: 'minute', tz: 'UTC' },
+    parameters: { metric: 'api.latency', from: '2026-11-21T10:00:00Z', to: '2026-11-21T11:00:00Z', step: 'quarter-hour', tz: 'UTC', stat: 'p99' },
     responses: {
       200: seriesExample,
       400: { statusCode: 400, error: 'Bad Request', message: 'step: the range holds 525600 points at step minute, over the limit MAX_POINTS = 20000; narrow the range or use a coarser step', details: [{ path: 'step', message: 'the range holds 525600 points at step minute, over the limit MAX_POINTS = 20000; narrow the range or use a coarser step' }] }
@@ -93,6 +103,24 @@ export const operationExamples = {
         total: 5300,
         months: [{ month: '2026-01', total: 2000 }, { month: '2026-02', total: null }, { month: '2026-03', total: 3300 }]
       }
+    }
+  },
+  'GET /v1/metrics/{metric}/quantiles': {
+    parameters: { metric: 'api.latency', from: '2026-11-21T10:00:00Z', to: '2026-11-21T11:00:00Z', q: '0.5,0.9,0.99' },
+    responses: {
+      200: {
+        metric: 'api.latency',
+        from: T0,
+        to: T0 + 4 * QUARTER_HOUR,
+        count: 1200,
+        sum: 118_230.5,
+        min: 3.2,
+        max: 1912,
+        quantiles: [{ q: 0.5, value: 87.1 }, { q: 0.9, value: 140.3 }, { q: 0.99, value: 212.4 }],
+        accuracy: 0.01,
+        documents: 1
+      },
+      400: { statusCode: 400, error: 'Bad Request', message: 'to: 2026-11-21T10:07:00.000Z falls inside a quarter-hour slot, the finest detail kept there (percentiles are read from quarter-hours and coarser: minutes keep no histogram); the nearest usable edges are 2026-11-21T10:00:00.000Z and 2026-11-21T10:15:00.000Z', details: [{ path: 'to', message: 'to: 2026-11-21T10:07:00.000Z falls inside a quarter-hour slot, the finest detail kept there (percentiles are read from quarter-hours and coarser: minutes keep no histogram); the nearest usable edges are 2026-11-21T10:00:00.000Z and 2026-11-21T10:15:00.000Z', before: T0, after: T0 + QUARTER_HOUR }] }
     }
   },
   'DELETE /v1/metrics/{metric}': {

@@ -2,16 +2,33 @@
 // to date, each planned (reader/series-plan.js, bucket/range-plan.js,
 // bucket/local-plans.js), fetched with one projected request per collection
 // (reader/documents.js) and assembled (bucket/results.js), in UTC and in any
-// zone. The JSON routes and the Graphite source both read through it.
+// zone. The JSON routes and the Graphite source both read through it. A
+// distribution's reads are planned the same way and merged tier by tier
+// (reader/distribution-reads.js): the registry's kind of the metric says which.
 import { BadRequestError, NotFoundError, withDetails } from '../errors.js'
 import { assembleSeries, assembleYtd } from '../bucket/results.js'
 import { localSeriesValues, planLocalYtd } from '../bucket/local-plans.js'
 import { RangeRefusal, evaluatePlan, planRanges } from '../bucket/range-plan.js'
 import { timeZone } from '../bucket/time-zone.js'
 import { createDocumentReader } from './documents.js'
+import { createDistributionReads, rangeRefused } from './distribution-reads.js'
+import { DISTRIBUTION_KIND } from '../bucket/metric-kinds.js'
+import { parseStat } from '../bucket/distribution-stats.js'
 import { localRefusal, planSeries } from './series-plan.js'
 
 const UTC = timeZone('UTC')
+// what a distribution's series answers when no stat is asked: how many values each point holds
+const DEFAULT_STAT = parseStat('count').stat
+
+function counterRefusesStat (metric, stat) {
+  const message = `metric "${metric}" is a counter: its points are sums, and stat=${stat.name} is for distributions; leave stat out`
+  return withDetails(new BadRequestError(`stat: ${message}`), { details: [{ path: 'stat', message }] })
+}
+
+function notADistribution (metric, kind) {
+  const message = `metric "${metric}" is a ${kind.kind}: quantiles are kept for distributions only (values sent with "kind": "distribution", or StatsD ms, h and d)`
+  return withDetails(new BadRequestError(message), { details: [{ path: 'metric', message }] })
+}
 
 /**
  * collections: { daily, monthly }; registry: { exists(metric) } (an unknown
@@ -20,22 +37,30 @@ const UTC = timeZone('UTC')
  */
 export function createReader ({ collections, layout, registry, horizonsOf, maxPoints }) {
   const documents = createDocumentReader({ collections, layout })
+  const distributions = createDistributionReads({ collections, horizonsOf, maxPoints })
 
+  /** The metric's kind (metric-kinds.js), or a 404 */
   async function requireMetric (metric) {
-    if (!(await registry.exists(metric))) throw new NotFoundError(`no metric named "${metric}"`)
+    const kind = await registry.describe(metric)
+    if (kind === null) throw new NotFoundError(`no metric named "${metric}"`)
+    return kind
   }
 
   return {
     /**
      * A series of [from, to) at `step` (undefined: the finest that fits) in
-     * `zone` (default UTC). known: the caller got the name from the registry.
+     * `zone` (default UTC); stat (distribution-stats.js parseStat) for a
+     * distribution (default count), refused for a counter.
      * → { step, from, to, timestamps, values }: null where no document holds a
      * point's time, 0 where one does and the slot is zero.
      */
-    async series (metric, { from, to, step, zone = UTC }, { known = false } = {}) {
+    async series (metric, { from, to, step, zone = UTC, stat }) {
       const horizons = horizonsOf(metric)
+      // planned as a counter's first: a bad window is a 400 before an unknown metric is a 404
       const planned = planSeries({ from, to, step, zone, maxPoints, horizons, metric, layout })
-      if (!known) await requireMetric(metric)
+      const kind = await requireMetric(metric)
+      if (kind.kind === DISTRIBUTION_KIND) return distributions.series(metric, kind, { from, to, step, zone, stat: stat ?? DEFAULT_STAT })
+      if (stat !== undefined) throw counterRefusesStat(metric, stat)
       const { start, end } = planned
       if (planned.plan) {
         // local hour, day and month points: one planned range each
@@ -46,16 +71,19 @@ export function createReader ({ collections, layout, registry, horizonsOf, maxPo
       return { step: planned.step, from: start, to: end, ...assembleSeries({ step: planned.step, start, end, docs, monthlyDocs, layout }) }
     },
 
-    /** The exact sum over [from, to) from the fewest documents → { total, documents } */
+    /**
+     * The exact sum over [from, to) from the fewest documents → { total, documents };
+     * for a distribution { total (its count), count, sum, documents }
+     */
     async total (metric, { from, to }) {
       let plan
       try {
         plan = planRanges(metric, [{ from, to }], horizonsOf(metric), layout)
       } catch (err) {
-        if (!(err instanceof RangeRefusal)) throw err
-        throw withDetails(new BadRequestError(err.message), { details: [{ path: err.param, message: err.message, before: err.before, after: err.after }] })
+        throw rangeRefused(err)
       }
-      await requireMetric(metric)
+      const kind = await requireMetric(metric)
+      if (kind.kind === DISTRIBUTION_KIND) return distributions.total(metric, kind, { from, to })
       const docs = await documents.planDocs(plan)
       const [{ value }] = evaluatePlan(plan, docs)
       return { total: value ?? 0, documents: docs.daily.length + docs.monthly.length }
@@ -66,8 +94,9 @@ export function createReader ({ collections, layout, registry, horizonsOf, maxPo
      * routes/query-params.js parseYtdQuery gives them → { total, months }
      */
     async ytd (metric, { year, asOf, yearStart, zone = UTC }) {
+      const kind = await requireMetric(metric)
+      if (kind.kind === DISTRIBUTION_KIND) return distributions.ytd(metric, kind, { asOf, yearStart: yearStart ?? Date.UTC(year, 0, 1), zone })
       if (zone.isUtc) {
-        await requireMetric(metric)
         return assembleYtd({ year, asOf, docs: await documents.ytdDocs(metric, year, asOf) })
       }
       let planned
@@ -76,10 +105,19 @@ export function createReader ({ collections, layout, registry, horizonsOf, maxPo
       } catch (err) {
         throw err instanceof RangeRefusal ? localRefusal(err, null, zone) : err
       }
-      await requireMetric(metric)
       const values = evaluatePlan(planned.plan, await documents.planDocs(planned.plan))
       const months = planned.months.map((month, i) => ({ month, total: values[i].value }))
       return { total: months.reduce((sum, m) => sum + (m.total ?? 0), 0), months }
+    },
+
+    /**
+     * Quantiles qs over [from, to) of a distribution (a counter is a 400) →
+     * { count, sum, min, max, quantiles: [{ q, value }], documents, accuracy }
+     */
+    async quantiles (metric, { from, to, qs }) {
+      const kind = await requireMetric(metric)
+      if (kind.kind !== DISTRIBUTION_KIND) throw notADistribution(metric, kind)
+      return { ...await distributions.quantiles(metric, kind, { from, to, qs }), accuracy: kind.accuracy }
     }
   }
 }

@@ -140,11 +140,11 @@ export function createMetricRegistry ({ collection, maxMetrics, names = null }) 
         range.$gt = after
       }
       const filter = Object.keys(range).length ? { _id: range } : {}
-      const docs = await collection.find(filter, { projection: { firstSeen: 1, lastSeen: 1 } })
+      const docs = await collection.find(filter, { projection: { firstSeen: 1, lastSeen: 1, kind: 1, accuracy: 1 } })
         .sort({ _id: 1 }).limit(limit + 1).toArray()
       const page = docs.slice(0, limit)
       return {
-        metrics: page.map(d => ({ name: d._id, firstSeen: d.firstSeen?.toISOString() ?? null, lastSeen: d.lastSeen?.toISOString() ?? null })),
+        metrics: page.map(d => ({ name: d._id, kind: kindOfEntry(d).kind, firstSeen: d.firstSeen?.toISOString() ?? null, lastSeen: d.lastSeen?.toISOString() ?? null })),
         next: docs.length > limit ? page[page.length - 1]._id : null
       }
     }

@@ -1,7 +1,7 @@
-// GET /v1/metrics, …/series, …/total, …/ytd; DELETE /v1/metrics/:metric
+// GET /v1/metrics, …/series, …/total, …/ytd, …/quantiles; DELETE /v1/metrics/:metric
 import { UnavailableError, isDatabaseError } from '../errors.js'
-import { deleteMetricSchema, listMetricsSchema, seriesSchema, totalSchema, ytdSchema } from '../schemas/queries.js'
-import { parseSeriesQuery, parseTotalQuery, parseYtdQuery, parseZone } from './query-params.js'
+import { deleteMetricSchema, listMetricsSchema, quantilesSchema, seriesSchema, totalSchema, ytdSchema } from '../schemas/queries.js'
+import { parseQuantilesQuery, parseSeriesQuery, parseTotalQuery, parseYtdQuery, parseZone } from './query-params.js'
 import { createMetricDeletion } from '../registry/metric-deletion.js'
 
 export default async function metricsRoutes (app) {
@@ -17,8 +17,14 @@ export default async function metricsRoutes (app) {
     const { metric } = request.params
     const zone = parseZone(request.query)
     const window = parseSeriesQuery(request.query, { now: clock.now() })
-    const { step, from, to, timestamps, values } = await reader.series(metric, { ...window, zone })
-    return { metric, step, tz: zone.name, from, to, timestamps, values }
+    const { step, from, to, timestamps, values, stat } = await reader.series(metric, { ...window, zone })
+    return { metric, ...(stat ? { stat } : {}), step, tz: zone.name, from, to, timestamps, values }
+  })
+
+  app.get('/v1/metrics/:metric/quantiles', { schema: quantilesSchema }, async (request) => {
+    const { metric } = request.params
+    const { from, to, qs } = parseQuantilesQuery(request.query)
+    return { metric, from, to, ...await reader.quantiles(metric, { from, to, qs }) }
   })
 
   app.get('/v1/metrics/:metric/total', { schema: totalSchema }, async (request) => {

@@ -4,6 +4,8 @@ import { BadRequestError, withDetails } from '../errors.js'
 import { DAY_MS, epochMsProblem, parseQueryTime, utcParts } from '../bucket/time.js'
 import { timeZone } from '../bucket/time-zone.js'
 import { localParts, localYearStart } from '../bucket/local-time.js'
+import { parseStat } from '../bucket/distribution-stats.js'
+import { MAX_QUANTILES } from '../schemas/queries.js'
 
 function bad (param, message) {
   return withDetails(new BadRequestError(`${param}: ${message}`), { details: [{ path: param, message }] })
@@ -36,7 +38,25 @@ export function parseSeriesQuery (query, { now }) {
   if (to === undefined) to = from === undefined ? now : Math.max(now, from + 1)
   if (from === undefined) from = to - DAY_MS
   if (from >= to) throw bad('from', 'must be before to')
-  return { from, to, step: query.step }
+  if (query.stat === undefined) return { from, to, step: query.step }
+  const { stat, problem } = parseStat(query.stat)
+  if (problem) throw bad('stat', problem)
+  return { from, to, step: query.step, stat }
+}
+
+const QUANTILE = /^(?:0(?:\.\d{1,12})?|1(?:\.0{1,12})?|\.\d{1,12})$/
+
+/** → { from, to, qs } for GET …/quantiles (qs: default 0.5, 0.9, 0.99) */
+export function parseQuantilesQuery (query) {
+  const { from, to } = parseTotalQuery(query)
+  const texts = (query.q ?? '0.5,0.9,0.99').split(',')
+  if (texts.length > MAX_QUANTILES) throw bad('q', `at most ${MAX_QUANTILES} quantiles, got ${texts.length}`)
+  const qs = []
+  for (const text of texts) {
+    if (!QUANTILE.test(text.trim())) throw bad('q', `${JSON.stringify(text.length > 20 ? text.slice(0, 20) + '…' : text)} is not a quantile: a decimal from 0 to 1 (0.99 is the 99th percentile), comma-separated`)
+    qs.push(Number(text))
+  }
+  return { from, to, qs }
 }
 
 /** → { from, to } for GET …/total */

@@ -2,6 +2,8 @@
 import { STEPS } from '../bucket/time.js'
 import { METRIC_NAME_PATTERN } from '../bucket/event-rules.js'
 import { errorResponses } from './common.js'
+import { MAX_STAT_LENGTH, STATS_ACCEPTED } from '../bucket/distribution-stats.js'
+import { EVENT_KINDS } from '../bucket/metric-kinds.js'
 
 export const PREFIX_PATTERN = '^[A-Za-z0-9_.:-]{0,200}$'
 export const LIMIT_PATTERN = '^(?:[1-9]\\d{0,3}|10000)$'
@@ -37,7 +39,12 @@ export const listMetricsSchema = {
           type: 'array',
           items: {
             type: 'object',
-            properties: { name: { type: 'string' }, firstSeen: { type: ['string', 'null'] }, lastSeen: { type: ['string', 'null'] } }
+            properties: {
+              name: { type: 'string' },
+              kind: { type: 'string', enum: EVENT_KINDS, description: 'counter, or distribution (read it with stat= and …/quantiles)' },
+              firstSeen: { type: ['string', 'null'] },
+              lastSeen: { type: ['string', 'null'] }
+            }
           }
         },
         next: { type: ['string', 'null'] }
@@ -59,7 +66,8 @@ export const seriesSchema = {
       from: timeParam('inclusive; epoch ms or ISO-8601 with Z/offset; default to − 24 h'),
       to: timeParam('exclusive; default now'),
       step: { type: 'string', enum: STEPS, description: 'default: the finest step with at most MAX_POINTS points whose detail is kept for the whole window (minute detail for MINUTE_RETENTION_DAYS, daily documents for DAILY_RETENTION_DAYS)' },
-      tz: tzParam
+      tz: tzParam,
+      stat: { type: 'string', minLength: 1, maxLength: MAX_STAT_LENGTH, description: `a distribution's stat per point (default count): ${STATS_ACCEPTED}. Percentiles are read from quarter-hours and coarser. Not for counters` }
     }
   },
   response: {
@@ -68,6 +76,7 @@ export const seriesSchema = {
       required: ['metric', 'step', 'tz', 'from', 'to', 'timestamps', 'values'],
       properties: {
         metric: { type: 'string' },
+        stat: { type: 'string', description: 'a distribution\'s stat (absent for a counter)' },
         step: { type: 'string' },
         tz: { type: 'string' },
         from: { type: 'integer' },
@@ -103,10 +112,19 @@ export const ytdSchema = {
         year: { type: 'integer' },
         tz: { type: 'string' },
         asOf: { type: 'integer' },
-        total: { type: 'number' },
+        total: { type: 'number', description: 'a counter\'s sum; a distribution\'s count of values' },
+        sum: { type: 'number', description: 'a distribution\'s sum of values (absent for a counter)' },
         months: {
           type: 'array',
-          items: { type: 'object', properties: { month: { type: 'string' }, total: { type: ['number', 'null'] } } }
+          items: {
+            type: 'object',
+            properties: {
+              month: { type: 'string' },
+              total: { type: ['number', 'null'] },
+              count: { type: ['number', 'null'], description: 'a distribution\'s' },
+              sum: { type: ['number', 'null'], description: 'a distribution\'s' }
+            }
+          }
         }
       }
     },
@@ -136,7 +154,9 @@ export const totalSchema = {
         metric: { type: 'string' },
         from: { type: 'integer' },
         to: { type: 'integer' },
-        total: { type: 'number' },
+        total: { type: 'number', description: 'a counter\'s sum; a distribution\'s count of values' },
+        count: { type: 'number', description: 'a distribution\'s count of values (absent for a counter)' },
+        sum: { type: 'number', description: 'a distribution\'s sum of values (absent for a counter)' },
         documents: { type: 'integer', description: 'documents read' }
       }
     },
@@ -167,5 +187,46 @@ export const deleteMetricSchema = {
       }
     },
     ...errorResponses(400, 401, 403, 414, 429, 500, 503)
+  }
+}
+
+export const MAX_QUANTILES = 20
+
+export const quantilesSchema = {
+  summary: 'Quantiles of a distribution over [from, to)',
+  description: 'Any quantiles over any range, from the fewest histograms merged (whole months, whole days, then hours and quarter-hours of the edge days), each within the metric\'s relative accuracy of the exact value at rank floor(q·(n−1)). An edge must fall on a quarter-hour (minutes keep no histogram); otherwise 400 names the nearest usable edges. Counters answer 400.',
+  tags: ['metrics'],
+  params: metricParams,
+  querystring: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['from', 'to'],
+    properties: {
+      from: timeParam('inclusive'),
+      to: timeParam('exclusive'),
+      q: { type: 'string', minLength: 1, maxLength: 200, description: `comma-separated quantiles in [0, 1], at most ${MAX_QUANTILES}; default 0.5,0.9,0.99` }
+    }
+  },
+  response: {
+    200: {
+      type: 'object',
+      required: ['metric', 'from', 'to', 'count', 'sum', 'min', 'max', 'quantiles', 'accuracy', 'documents'],
+      properties: {
+        metric: { type: 'string' },
+        from: { type: 'integer' },
+        to: { type: 'integer' },
+        count: { type: 'number' },
+        sum: { type: 'number' },
+        min: { type: ['number', 'null'] },
+        max: { type: ['number', 'null'] },
+        quantiles: {
+          type: 'array',
+          items: { type: 'object', required: ['q', 'value'], properties: { q: { type: 'number' }, value: { type: ['number', 'null'] } } }
+        },
+        accuracy: { type: 'number', description: 'the metric\'s relative accuracy α' },
+        documents: { type: 'integer', description: 'documents read' }
+      }
+    },
+    ...errorResponses(400, 401, 403, 404, 414, 429, 500, 503)
   }
 }

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest'
 import {
   MAX_STAT_LENGTH, STAT_NAMES, evaluateDistributionPlan, mergeTiers, parseStat, percentileHorizons, statHorizons, statValue
 } from '../../src/bucket/distribution-stats.js'
-import { createMapping, histogramOf, quantile } from '../../src/bucket/distribution-sketch.js'
+import { bucketIndex, createMapping, histogramOf, quantile } from '../../src/bucket/distribution-sketch.js'
 import { RangeRefusal, evaluatePlan, planRanges } from '../../src/bucket/range-plan.js'
 import { planLocalSeries } from '../../src/bucket/local-plans.js'
 import { timeZone } from '../../src/bucket/time-zone.js'
@@ -89,7 +89,7 @@ describe('mergeTiers', () => {
   })
 
   it('refuses a node that is not a tier, or holds what a tier cannot (a document is read, not trusted)', () => {
-    for (const bad of [5, 'x', [], true, { count: -1 }, { count: 1.5 }, { count: '2' }, { sum: NaN }, { sum: '3' }, { min: Infinity }, { count: 1, positive: { '01': 1 } }, { count: 1, positive: JSON.parse('{"__proto__":1}') }, { count: 1, zero: -1 }]) {
+    for (const bad of [5, 'x', [], true, { count: -1 }, { count: Infinity }, { count: '2' }, { sum: NaN }, { sum: '3' }, { min: Infinity }, { count: 1, positive: { '01': 1 } }, { count: 1, positive: JSON.parse('{"__proto__":1}') }, { count: 1, zero: -1 }]) {
       expect(() => mergeTiers(a, bad), JSON.stringify(bad)).toThrow(TypeError)
     }
   })
@@ -223,5 +223,17 @@ describe('percentiles are planned from the quarter-hours up', () => {
         expect(planned.plan.ranges.flat().map(p => p.path[0]), `${tz} ${step}`).not.toContain('minute')
       }
     }
+  })
+})
+
+describe('fractional counts (StatsD sample rates)', () => {
+  it('reads a tier whose counts are fractional, and its percentiles, as whole ones', () => {
+    const m = createMapping(0.01)
+    const w = 1 / 0.3
+    const tier = { count: 3 * w, sum: (1 + 10 + 100) * w, min: 1, max: 100, positive: { [bucketIndex(m, 1)]: w, [bucketIndex(m, 10)]: w, [bucketIndex(m, 100)]: w } }
+    const merged = mergeTiers(tier, tier)
+    expect(statValue(merged, parseStat('count').stat, m)).toBeCloseTo(6 * w, 9)
+    expect(statValue(merged, parseStat('p50').stat, m)).toBeCloseTo(10, 0)
+    expect(statValue(merged, parseStat('p100').stat, m)).toBe(100)
   })
 })

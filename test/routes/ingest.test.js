@@ -201,7 +201,7 @@ describe('queries', () => {
     expect(page1).toMatchObject({ next: 'list.b' })
     const page2 = (await get(`/v1/metrics?prefix=list.&limit=2&after=${page1.next}`)).json()
     expect(page2).toEqual({ metrics: [expect.objectContaining({ name: 'list.c' })], next: null })
-    expect(byPrefix.metrics[0]).toEqual({ name: 'list.a', firstSeen: new Date(NOW - 60_000).toISOString(), lastSeen: new Date(NOW - 60_000).toISOString() })
+    expect(byPrefix.metrics[0]).toEqual({ name: 'list.a', kind: 'counter', firstSeen: new Date(NOW - 60_000).toISOString(), lastSeen: new Date(NOW - 60_000).toISOString() })
   })
 
   it('answers 404 for an unknown metric', async () => {

@@ -1,0 +1,125 @@
+// The reads of a distribution (docs/architecture.md, "Reads"): a series of
+// one stat, a total (count and sum), year to date, and quantiles over any
+// range — each planned by the range planner as a counter's read is (one
+// range per point, in UTC or any zone), fetched from the distribution
+// collections with one projected request per collection, and merged tier by
+// tier (bucket/distribution-stats.js) instead of summed.
+import { BadRequestError, withDetails } from '../errors.js'
+import { evaluateDistributionPlan, percentileHorizons, statHorizons, statValue } from '../bucket/distribution-stats.js'
+import { hierarchicalLayout } from '../bucket/layouts.js'
+import { planLocalYtd } from '../bucket/local-plans.js'
+import { RangeRefusal, planRanges } from '../bucket/range-plan.js'
+import { nextStep } from '../bucket/time.js'
+import { createDocumentReader } from './documents.js'
+import { localRefusal, planSeries } from './series-plan.js'
+
+// distribution documents have the hierarchical minute layout whatever BUCKET_LAYOUT is (write-unit.js)
+const layout = hierarchicalLayout
+
+function bad (param, message) {
+  return withDetails(new BadRequestError(`${param}: ${message}`), { details: [{ path: param, message }] })
+}
+
+/** A RangeRefusal of [from, to) → the 400 that names the nearest usable edges */
+export function rangeRefused (err) {
+  if (!(err instanceof RangeRefusal)) return err
+  return withDetails(new BadRequestError(err.message), { details: [{ path: err.param, message: err.message, before: err.before, after: err.after }] })
+}
+
+/** collections: { distributionDaily, distributionMonthly }; horizonsOf(metric); maxPoints: MAX_POINTS */
+export function createDistributionReads ({ collections, horizonsOf, maxPoints }) {
+  const documents = createDocumentReader({ collections: { daily: collections.distributionDaily, monthly: collections.distributionMonthly }, layout })
+
+  async function evaluate (plan, options) {
+    return evaluateDistributionPlan(plan, await documents.planDocs(plan), options)
+  }
+
+  return {
+    /**
+     * A series of one stat (distribution-stats.js parseStat) of [from, to) at
+     * `step` in `zone`, as a counter's series is planned (reader/series-plan.js);
+     * a percentile from quarter-hours up. kind: the metric's (its mapping).
+     * → { stat, step, from, to, timestamps, values }
+     */
+    async series (metric, kind, { from, to, step, zone, stat }) {
+      if (stat.kind === 'percentile' && step === 'minute') {
+        throw bad('step', `minutes keep no histogram, so ${stat.name} is read from quarter-hours and coarser: use step=quarter-hour or coarser, or stat=count, sum, mean, min or max`)
+      }
+      const horizons = statHorizons(stat, horizonsOf(metric))
+      const planned = planSeries({ from, to, step, zone, maxPoints, horizons, metric, layout })
+      const { start, end } = planned
+      let plan = planned.plan
+      let timestamps = planned.timestamps
+      if (!plan) {
+        // UTC (or minute and quarter-hour points): one range per point
+        timestamps = []
+        const ranges = []
+        for (let t = start; t < end; t = nextStep(t, planned.step)) {
+          timestamps.push(t)
+          ranges.push({ from: t, to: nextStep(t, planned.step) })
+        }
+        plan = planRanges(metric, ranges, horizons, layout)
+      }
+      const points = await evaluate(plan, { strictDays: planned.step === 'day' })
+      return { stat: stat.name, step: planned.step, from: start, to: end, timestamps, values: points.map(p => statValue(p.value, stat, kind.mapping)) }
+    },
+
+    /** count and sum over [from, to) from the fewest documents → { total (= count), count, sum, documents } */
+    async total (metric, kind, { from, to }) {
+      let plan
+      try {
+        plan = planRanges(metric, [{ from, to }], horizonsOf(metric), layout)
+      } catch (err) {
+        throw rangeRefused(err)
+      }
+      const [{ value, documents: used }] = await evaluate(plan)
+      const count = value?.count ?? 0
+      return { total: count, count, sum: value?.sum ?? 0, documents: used }
+    },
+
+    /**
+     * Quantiles qs (each in [0, 1]) over [from, to), merged from the fewest
+     * histograms: whole months, whole days, hours and quarter-hours; an edge
+     * inside a quarter-hour is a 400 naming the nearest usable edges.
+     * → { count, sum, min, max, quantiles: [{ q, value }], documents } (null stats where nothing was written)
+     */
+    async quantiles (metric, kind, { from, to, qs }) {
+      let plan
+      try {
+        plan = planRanges(metric, [{ from, to }], percentileHorizons(horizonsOf(metric)), layout)
+      } catch (err) {
+        throw rangeRefused(err)
+      }
+      const [{ value, documents: used }] = await evaluate(plan)
+      const stat = (kindName, q) => statValue(value, { kind: kindName, q }, kind.mapping)
+      return {
+        count: value === null ? 0 : stat('count'),
+        sum: value === null ? 0 : stat('sum'),
+        min: stat('min'),
+        max: stat('max'),
+        quantiles: qs.map(q => ({ q, value: stat('percentile', q) })),
+        documents: used
+      }
+    },
+
+    /** Year to date in `zone` (UTC included) as local months → { total (= count), sum, months: [{ month, total, count, sum }] } */
+    async ytd (metric, kind, { asOf, yearStart, zone }) {
+      let planned
+      try {
+        planned = planLocalYtd(metric, zone, yearStart, asOf, { horizons: horizonsOf(metric), layout })
+      } catch (err) {
+        throw err instanceof RangeRefusal ? localRefusal(err, null, zone) : err
+      }
+      const points = await evaluate(planned.plan)
+      const months = planned.months.map((month, i) => {
+        const tier = points[i].value
+        return tier === null ? { month, total: null, count: null, sum: null } : { month, total: tier.count ?? 0, count: tier.count ?? 0, sum: tier.sum ?? 0 }
+      })
+      return {
+        total: months.reduce((n, m) => n + (m.count ?? 0), 0),
+        sum: months.reduce((n, m) => n + (m.sum ?? 0), 0),
+        months
+      }
+    }
+  }
+}

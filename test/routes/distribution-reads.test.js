@@ -1,0 +1,182 @@
+// Reads of a distribution through the routes, against exact statistics of
+// the raw values sent (an independent model: sort and pick the rank): series
+// of every stat at every step in UTC and in Asia/Kathmandu, quantiles over
+// any quarter-hour range, total and ytd; and every refusal in words.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { manualClock } from '../../src/clock.js'
+import { seededRandom } from '../../scripts/shared/workload.js'
+import { testApp } from '../helpers/test-app.js'
+
+const NOW = Date.UTC(2026, 10, 21, 12, 0)
+const DAY = 86_400_000
+const QH = 900_000
+const clock = manualClock(NOW)
+const ALPHA = 0.01
+let app
+const sent = [] // { time, value } of 'lat.api'
+
+const get = async (url) => {
+  const res = await app.inject(url)
+  return { status: res.statusCode, body: res.json() }
+}
+
+// the exact statistics of the values in [from, to): what the histogram approximates
+function exact (from, to) {
+  const values = sent.filter(e => e.time >= from && e.time < to).map(e => e.value).sort((a, b) => a - b)
+  const n = values.length
+  const rank = (q) => values[Math.floor(q * (n - 1))]
+  return { n, values, rank, sum: values.reduce((a, b) => a + b, 0) }
+}
+
+const within = (estimate, truth) => Math.abs(estimate - truth) <= ALPHA * Math.abs(truth) + 1e-9
+
+beforeAll(async () => {
+  // MINUTE_RETENTION_DAYS=3: the oldest days are written without minutes (a backfill past the horizon)
+  app = await testApp('dist_reads', { clock, env: { PREALLOC_PROBABILITY: '0', MINUTE_RETENTION_DAYS: '3', MAX_AGE_DAYS: '400' } })
+  const random = seededRandom(20)
+  const events = []
+  // 5 days back to now, log-normal latencies, more at some hours; and a day in last month
+  for (let i = 0; i < 6000; i++) {
+    const time = NOW - 5 * DAY + Math.floor(random() * 5 * DAY)
+    const value = Math.round(Math.exp(3 + 1.2 * (random() + random() + random() - 1.5)) * 1000) / 1000
+    events.push({ time, value })
+  }
+  for (let i = 0; i < 300; i++) events.push({ time: Date.UTC(2026, 9, 15, 6) + i * 60_000, value: 1 + (i % 50) })
+  sent.push(...events)
+  for (let i = 0; i < events.length; i += 1000) {
+    const res = await app.inject({ method: 'POST', url: '/v1/events', payload: events.slice(i, i + 1000).map(e => ({ metric: 'lat.api', kind: 'distribution', value: e.value, ts: e.time })) })
+    expect(res.statusCode, res.body).toBe(200)
+  }
+  expect((await app.inject({ method: 'POST', url: '/v1/events', payload: { metric: 'count.api', value: 2, ts: NOW - 1000 } })).statusCode).toBe(200)
+})
+afterAll(async () => { await app?.close() })
+
+describe('series of a distribution\'s stats', () => {
+  it.each([
+    ['quarter-hour', 'UTC', NOW - DAY, NOW],
+    ['hour', 'UTC', NOW - 5 * DAY, NOW],
+    ['hour', 'Asia/Kathmandu', NOW - 2 * DAY, NOW],
+    ['day', 'UTC', NOW - 6 * DAY, NOW],
+    ['day', 'Asia/Kathmandu', NOW - 6 * DAY, NOW],
+    ['month', 'UTC', Date.UTC(2026, 9, 1), NOW]
+  ])('step %s in %s: count, sum, min, max exact; mean exact; p50, p90, p99, p999 within 1 %% of the exact ranks', async (step, tz, from, to) => {
+    const answers = {}
+    for (const stat of ['count', 'sum', 'min', 'max', 'mean', 'p50', 'p90', 'p99', 'p999']) {
+      const { status, body } = await get(`/v1/metrics/lat.api/series?step=${step}&tz=${tz}&from=${from}&to=${to}&stat=${stat}`)
+      expect(status, JSON.stringify(body)).toBe(200)
+      expect(body.stat).toBe(stat)
+      answers[stat] = body
+    }
+    const { timestamps } = answers.count
+    let checked = 0
+    timestamps.forEach((t, i) => {
+      const end = timestamps[i + 1] ?? answers.count.to
+      const truth = exact(t, end)
+      if (answers.count.values[i] === null) {
+        expect(truth.n, `no document at ${new Date(t).toISOString()}`).toBe(0)
+        return
+      }
+      expect(answers.count.values[i]).toBe(truth.n)
+      expect(answers.sum.values[i]).toBeCloseTo(truth.sum, 6)
+      if (truth.n === 0) {
+        for (const s of ['min', 'max', 'mean', 'p50', 'p99']) expect(answers[s].values[i]).toBe(null)
+        return
+      }
+      checked++
+      expect(answers.min.values[i]).toBe(truth.values[0])
+      expect(answers.max.values[i]).toBe(truth.values[truth.n - 1])
+      expect(answers.mean.values[i]).toBeCloseTo(truth.sum / truth.n, 6)
+      for (const [stat, q] of [['p50', 0.5], ['p90', 0.9], ['p99', 0.99], ['p999', 0.999]]) {
+        expect(within(answers[stat].values[i], truth.rank(q)), `${stat} at ${new Date(t).toISOString()}: ${answers[stat].values[i]} vs ${truth.rank(q)}`).toBe(true)
+      }
+    })
+    expect(checked).toBeGreaterThan(0)
+  })
+
+  it('percentiles of days written without minutes (past MINUTE_RETENTION_DAYS) come from their quarter-hours', async () => {
+    const from = NOW - 5 * DAY - (NOW % DAY) + DAY // the oldest whole day sent, written without minutes
+    const doc = await app.mongo.db.collection('distributionDaily').findOne({ date: new Date(from) })
+    expect(doc.detail).toBe('quarterHour')
+    expect(doc.minute).toBeUndefined()
+    const { status, body } = await get(`/v1/metrics/lat.api/quantiles?from=${from + 7 * QH}&to=${from + DAY - 3 * QH}&q=0.5,0.99`)
+    expect(status, JSON.stringify(body)).toBe(200)
+    const truth = exact(from + 7 * QH, from + DAY - 3 * QH)
+    expect(body.count).toBe(truth.n)
+    expect(within(body.quantiles[0].value, truth.rank(0.5))).toBe(true)
+    expect(within(body.quantiles[1].value, truth.rank(0.99))).toBe(true)
+  })
+
+  it('defaults to count; minutes answer count, sum, mean, min and max where kept', async () => {
+    const from = NOW - 2 * 3_600_000
+    const { body } = await get(`/v1/metrics/lat.api/series?step=minute&from=${from}&to=${NOW}`)
+    expect(body.stat).toBe('count')
+    expect(body.values.reduce((a, b) => a + (b ?? 0), 0)).toBe(exact(from, NOW).n)
+    const max = await get(`/v1/metrics/lat.api/series?step=minute&from=${from}&to=${NOW}&stat=max`)
+    expect(max.status).toBe(200)
+    expect(Math.max(...max.body.values.filter(v => v !== null))).toBe(exact(from, NOW).values.at(-1))
+  })
+})
+
+describe('quantiles, total and ytd of a distribution', () => {
+  it('answers any quantiles over ranges of quarter-hours, days and months within 1 % of the exact ones', async () => {
+    const ranges = [
+      [NOW - DAY + 5 * QH, NOW - 2 * QH],
+      [NOW - 4 * DAY - 3 * QH, NOW],
+      [Date.UTC(2026, 9, 1), NOW],
+      [Date.UTC(2026, 9, 15, 6, 15), Date.UTC(2026, 9, 15, 9, 0)]
+    ]
+    const qs = [0, 0.001, 0.25, 0.5, 0.75, 0.9, 0.99, 0.999, 1]
+    for (const [from, to] of ranges) {
+      const { status, body } = await get(`/v1/metrics/lat.api/quantiles?from=${from}&to=${to}&q=${qs.join(',')}`)
+      expect(status, JSON.stringify(body)).toBe(200)
+      const truth = exact(from, to)
+      expect(body.count).toBe(truth.n)
+      expect(body.sum).toBeCloseTo(truth.sum, 6)
+      expect(body.min).toBe(truth.values[0])
+      expect(body.max).toBe(truth.values[truth.n - 1])
+      expect(body.accuracy).toBe(ALPHA)
+      body.quantiles.forEach(({ q, value }, i) => {
+        expect(q).toBe(qs[i])
+        expect(within(value, truth.rank(q)), `q ${q} over ${new Date(from).toISOString()}..: ${value} vs ${truth.rank(q)}`).toBe(true)
+      })
+    }
+    // a month and a year read few documents
+    const year = await get(`/v1/metrics/lat.api/quantiles?from=${Date.UTC(2026, 0, 1)}&to=${Date.UTC(2026, 10, 21)}`)
+    expect(year.body.documents).toBeLessThanOrEqual(2)
+  })
+
+  it('total is the count with the sum beside it; ytd gives each month\'s count and sum', async () => {
+    const from = NOW - 3 * DAY
+    const total = await get(`/v1/metrics/lat.api/total?from=${from}&to=${NOW}`)
+    expect(total.status).toBe(200)
+    const truth = exact(from, NOW)
+    expect(total.body).toMatchObject({ total: truth.n, count: truth.n })
+    expect(total.body.sum).toBeCloseTo(truth.sum, 6)
+    const ytd = await get('/v1/metrics/lat.api/ytd?tz=Asia/Kathmandu')
+    expect(ytd.status, JSON.stringify(ytd.body)).toBe(200)
+    expect(ytd.body.total).toBe(sent.length)
+    expect(ytd.body.sum).toBeCloseTo(sent.reduce((a, e) => a + e.value, 0), 6)
+    expect(ytd.body.months.at(-2)).toEqual({ month: '2026-10', total: 300, count: 300, sum: 300 * 25.5 - 0 })
+    expect(ytd.body.months[0]).toEqual({ month: '2026-01', total: null, count: null, sum: null })
+  })
+})
+
+describe('refusals', () => {
+  it.each([
+    ['/v1/metrics/lat.api/series?stat=p99&step=minute', 400, /step: minutes keep no histogram, so p99 is read from quarter-hours and coarser/],
+    ['/v1/metrics/lat.api/series?stat=p1000', 400, /stat: stat "p1000" is not a stat/],
+    ['/v1/metrics/lat.api/series?stat=median', 400, /use count, sum, mean, min, max, or a percentile/],
+    ['/v1/metrics/count.api/series?stat=p99', 400, /stat: metric "count\.api" is a counter: its points are sums, and stat=p99 is for distributions/],
+    [`/v1/metrics/count.api/quantiles?from=${NOW - QH}&to=${NOW}`, 400, /metric "count\.api" is a counter: quantiles are kept for distributions only/],
+    [`/v1/metrics/lat.api/quantiles?from=${NOW - QH}&to=${NOW - 60_000}`, 400, /to: .* falls inside a quarter-hour slot.*percentiles are read from quarter-hours and coarser: minutes keep no histogram\); the nearest usable edges are/],
+    [`/v1/metrics/lat.api/quantiles?from=${NOW - QH}&to=${NOW}&q=1.5`, 400, /q: "1\.5" is not a quantile: a decimal from 0 to 1/],
+    [`/v1/metrics/lat.api/quantiles?from=${NOW - QH}&to=${NOW}&q=${Array(21).fill('0.5').join(',')}`, 400, /q: at most 20 quantiles/],
+    [`/v1/metrics/lat.api/quantiles?from=${NOW - QH}&to=${NOW}&q=NaN`, 400, /not a quantile/],
+    [`/v1/metrics/no.such/quantiles?from=${NOW - QH}&to=${NOW}`, 404, /no metric named "no\.such"/],
+    [`/v1/metrics/lat.api/quantiles?from=${NOW}&to=${NOW - QH}`, 400, /from: must be before to/]
+  ])('%s → %s', async (url, status, message) => {
+    const { status: got, body } = await get(url)
+    expect(got, JSON.stringify(body)).toBe(status)
+    expect(body.message).toMatch(message)
+  })
+})
