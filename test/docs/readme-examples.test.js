@@ -93,14 +93,15 @@ function run (script, { port, statsdPort, path }) {
   })
 }
 
-/** The StatsD lines a no-answer example sends: the quoted strings holding `name:value|type` → { metric: sum } */
+/** The StatsD lines a no-answer example sends: the quoted strings holding `name:value|type` → { metric: total } */
 function statsdSums (script) {
   const sums = {}
   for (const [, quoted] of script.matchAll(/'([^']*:[^']*\|[^']*)'/g)) {
     for (const line of quoted.split('\\n').filter(Boolean)) {
       const { samples, problems } = parseLine(line)
       expect(problems, `README StatsD line ${line}`).toEqual([])
-      for (const { metric, value } of samples) sums[metric] = (sums[metric] ?? 0) + value
+      // a distribution's total is its count of values
+      for (const { metric, value, kind, weight } of samples) sums[metric] = (sums[metric] ?? 0) + (kind === 'distribution' ? weight : value)
     }
   }
   return sums
