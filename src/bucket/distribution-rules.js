@@ -3,10 +3,11 @@
 import { MAX_ABS_VALUE } from './event-rules.js'
 import { DISTRIBUTION_KIND } from './metric-kinds.js'
 
-// Distinct histogram buckets one request may add to its distributions' day
-// tiers, summed over its metric-days: enough for a batch of latencies spanning
-// 8 decades at 1 % (γ^2000 ≈ e^40), few enough that one request's update stays
-// small (docs/decisions.md, "Distributions: no document can outgrow BSON's limit")
+// Distinct histogram buckets one request may add to one distribution's day
+// (its day tier; the hour and quarter-hour tiers hold no other buckets): enough
+// for a batch of latencies spanning 8 decades at 1 % (γ^2000 ≈ e^40), few
+// enough that one update of a document stays small (docs/decisions.md,
+// "Distributions: no document can outgrow BSON's limit")
 export const MAX_BUCKETS_PER_REQUEST = 2000
 
 /** events as findInvalidEvent takes them → null, or the first bad weight: { index, field: 'weight', message } */
@@ -24,12 +25,21 @@ export function findInvalidDistributionEvent (events) {
 
 const DAY_TIER_BUCKET = /^daily\.(?:zero$|positive\.|negative\.)/
 
-/** A write unit's (write-unit.js) day-tier buckets over MAX_BUCKETS_PER_REQUEST → what to change, else null */
+/**
+ * The metrics of a write unit (write-unit.js) one of whose days would get
+ * more than MAX_BUCKETS_PER_REQUEST new buckets → { metrics: [name], message }, or null
+ */
 export function distributionBucketsProblem (unit) {
-  let buckets = 0
-  for (const { inc } of unit.distributionDaily.values()) {
+  const over = new Map() // metric → the most buckets one of its days gets
+  for (const { metric, inc } of unit.distributionDaily.values()) {
+    let buckets = 0
     for (const path in inc) if (DAY_TIER_BUCKET.test(path)) buckets++
+    if (buckets > MAX_BUCKETS_PER_REQUEST && buckets > (over.get(metric) ?? 0)) over.set(metric, buckets)
   }
-  if (buckets <= MAX_BUCKETS_PER_REQUEST) return null
-  return `the distributions' values fall in ${buckets} distinct histogram buckets (per metric and day), over the ${MAX_BUCKETS_PER_REQUEST} one request may add; split the values over several requests`
+  if (over.size === 0) return null
+  const [metric, buckets] = over.entries().next().value
+  return {
+    metrics: [...over.keys()],
+    message: `the values of "${metric}" fall in ${buckets} distinct histogram buckets in one day, over the ${MAX_BUCKETS_PER_REQUEST} one request may add to a day; split them over several requests`
+  }
 }

@@ -9,7 +9,8 @@
 // Outcomes:
 //   { outcome: APPLIED, accepted }                     every increment acknowledged
 //     (admitPerName: also refusedMetrics, the new names a full registry turned away with their events,
-//      and kindConflicts: [{ metric, stored, asked }], each name's events of the kind `asked` turned away)
+//      and kindConflicts: [{ metric, stored, asked, reason? }], each name's events of the kind `asked`
+//      turned away: of the kind the name is not, or (reason 'too_many_buckets') too many buckets in a day)
 //   { outcome: REJECTED, reason, message, details }    bad events, a kind that is not the metric's, or a full registry; nothing changed
 //   { outcome: KEY_UNSUPPORTED, message }              an Idempotency-Key where there are no transactions
 //   { outcome: KEY_IN_FLIGHT } / { outcome: KEY_REUSED } / { outcome: REPLAYED, body }
@@ -171,9 +172,17 @@ export function createIngestService ({ config, clock, layout, registry, writer, 
               : { outcome: REJECTED, reason: 'kind_mismatch', refusedMetrics: refused, kindConflicts: conflicts, message: kindMessage(conflicts[0]) }
           }
         }
-        const unit = buildWriteUnit(events, layout, { keepsMinutes: minuteKeeper(now), kindOf: registry.kindOf })
+        let unit = buildWriteUnit(events, layout, { keepsMinutes: minuteKeeper(now), kindOf: registry.kindOf })
         const buckets = kinds === null ? null : distributionBucketsProblem(unit)
-        if (buckets) return { outcome: REJECTED, reason: 'too_many_buckets', message: `events: ${buckets}`, details: [{ path: 'events', message: buckets }] }
+        if (buckets && !admitPerName) return { outcome: REJECTED, reason: 'too_many_buckets', message: `events: ${buckets.message}`, details: [{ path: 'events', message: buckets.message, metrics: buckets.metrics }] }
+        if (buckets) {
+          // per name (the StatsD doors): those distributions' values are lost, no other
+          const wide = new Set(buckets.metrics)
+          for (const metric of wide) conflicts.push({ metric, stored: DISTRIBUTION_KIND, asked: DISTRIBUTION_KIND, reason: 'too_many_buckets' })
+          events = events.filter(e => !wide.has(e.metric))
+          if (events.length === 0) return { outcome: REJECTED, reason: 'too_many_buckets', refusedMetrics: refused, kindConflicts: conflicts, message: buckets.message }
+          unit = buildWriteUnit(events, layout, { keepsMinutes: minuteKeeper(now), kindOf: registry.kindOf })
+        }
         answer = await write(unit, events, key)
       } catch (err) {
         // the registry lookup or the key lookup failed: nothing of this request was sent

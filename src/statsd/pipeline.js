@@ -18,6 +18,7 @@ export const PIPELINE_DROP_REASONS = Object.freeze([
   'line_too_long', // TCP: a line longer than the limit without a newline
   'registry_full', // the ingest service refused new metrics (MAX_METRICS)
   'kind_mismatch', // a metric of another kind: a timer's values on a counter's name, or a count on a timer's
+  'too_many_buckets', // a timer whose values of one batch fall in more than 2,000 histogram buckets of a day
   'invalid_event', // the ingest service refused an event (a time outside the accepted window)
   NOT_APPLIED, // the database did not take the batch (UDP, or TCP while closing)
   UNKNOWN // the database may or may not have applied the batch
@@ -64,10 +65,13 @@ export function createStatsdPipeline ({ ingest, clock, timers, flushIntervalMs, 
       if (refused.length || conflicts.length) {
         // the names turned away (and a name's values of the kind it is not) lose their events, no other
         const full = new Set(refused)
-        const wrong = new Set(conflicts.map(c => `${c.metric}\n${c.asked}`))
+        const kindOf = (e) => `${e.metric}\n${e.kind ?? 'counter'}`
+        const wrong = new Set(conflicts.filter(c => !c.reason).map(c => `${c.metric}\n${c.asked}`))
+        const wide = new Set(conflicts.filter(c => c.reason === 'too_many_buckets').map(c => `${c.metric}\n${c.asked}`))
         for (const [reason, lostHere, example] of [
           ['registry_full', e => full.has(e.metric), refused[0]],
-          ['kind_mismatch', e => wrong.has(`${e.metric}\n${e.kind ?? 'counter'}`), conflicts[0]?.metric]
+          ['kind_mismatch', e => wrong.has(kindOf(e)), conflicts.find(c => !c.reason)?.metric],
+          ['too_many_buckets', e => wide.has(kindOf(e)), conflicts.find(c => c.reason)?.metric]
         ]) {
           const lost = events.filter(lostHere)
           if (lost.length === 0) continue

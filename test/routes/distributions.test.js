@@ -143,15 +143,18 @@ describe('distributions over POST /v1/events', () => {
     expect(day.daily.max).toBe(1e15)
   })
 
-  it(`refuses a request whose values open more than ${MAX_BUCKETS_PER_REQUEST} histogram buckets, and takes one at the limit`, async () => {
+  it(`refuses a request whose values open more than ${MAX_BUCKETS_PER_REQUEST} histogram buckets in one metric's day, and takes one at the limit, and many metrics each at the limit`, async () => {
     const spread = (n, metric) => Array.from({ length: n }, (_, i) => timer(metric, bucketValue(mapping, i - 900), NOW - 1000)) // one bucket per value
     const over = await post(spread(MAX_BUCKETS_PER_REQUEST + 1, 'wide.timer'))
     expect(over.statusCode).toBe(400)
-    expect(over.json().message).toMatch(new RegExp(`events: the distributions' values fall in ${MAX_BUCKETS_PER_REQUEST + 1} distinct histogram buckets .* split the values over several requests`))
+    expect(over.json().message).toMatch(new RegExp(`events: the values of "wide\\.timer" fall in ${MAX_BUCKETS_PER_REQUEST + 1} distinct histogram buckets in one day, over the ${MAX_BUCKETS_PER_REQUEST} one request may add to a day; split them over several requests`))
     expect(await collection('metrics').countDocuments({ _id: 'wide.timer' })).toBe(0)
     const at = await post(spread(MAX_BUCKETS_PER_REQUEST, 'wide.timer'))
     expect(at.statusCode, at.body).toBe(200)
     const day = await collection('distributionDaily').findOne({ _id: 'wide.timer/20261121' })
     expect(Object.keys(day.daily.positive)).toHaveLength(MAX_BUCKETS_PER_REQUEST)
+    // the bound is per metric-day: a batch of many timers, each at the limit, is one request
+    const many = [...spread(MAX_BUCKETS_PER_REQUEST, 'wide.a'), ...spread(MAX_BUCKETS_PER_REQUEST, 'wide.b'), ...spread(MAX_BUCKETS_PER_REQUEST, 'wide.c')]
+    expect((await post(many)).statusCode).toBe(200)
   })
 })

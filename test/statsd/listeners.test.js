@@ -7,6 +7,8 @@ import StatsD from 'hot-shots'
 import { loadConfig } from '../../src/config.js'
 import { testApp } from '../helpers/test-app.js'
 import { distributionTotals, statsdApp, until } from './helpers.js'
+import { bucketValue, createMapping } from '../../src/bucket/distribution-sketch.js'
+import { MAX_BUCKETS_PER_REQUEST } from '../../src/bucket/distribution-rules.js'
 
 const open = []
 afterEach(async () => {
@@ -188,6 +190,22 @@ describe('StatsD listeners', () => {
     expect(await s.closeAndReadTotals()).toEqual({ 'mix.hits': 1, 'mix.other': 2 })
     expect(distributionTotals(s.distributions)).toEqual({ 'mix.took': { count: 2, sum: 11, min: 5, max: 6 } })
     expect(s.seen.dropped).toEqual({ kind_mismatch: 3 })
+  })
+
+  it('TCP: a timer whose values of one batch open more than 2,000 buckets of a day is a counted too_many_buckets drop; the batch\'s other names are kept', async () => {
+    const s = await statsdApp('statsd_wide', { STATSD_FLUSH_INTERVAL_MS: '200' })
+    open.push(() => s.app.close())
+    const mapping = createMapping(0.01)
+    const lines = Array.from({ length: MAX_BUCKETS_PER_REQUEST + 1 }, (_, i) => `wide.took:${bucketValue(mapping, i - 900)}|ms`)
+    lines.push('wide.hits:3|c', 'narrow.took:5|ms')
+    const socket = net.connect(s.app.statsd.port, '127.0.0.1')
+    await new Promise(resolve => socket.once('connect', resolve))
+    socket.end(lines.join('\n') + '\n')
+    await new Promise(resolve => socket.once('close', resolve))
+    await until(() => s.seen.received.tcp === lines.length, 'every line', 8000)
+    await until(() => (s.seen.dropped.too_many_buckets ?? 0) === MAX_BUCKETS_PER_REQUEST + 1, 'the wide timer dropped', 8000)
+    expect(await s.closeAndReadTotals()).toEqual({ 'wide.hits': 3 })
+    expect(distributionTotals(s.distributions)).toEqual({ 'narrow.took': { count: 1, sum: 5, min: 5, max: 5 } })
   })
 
   it('off unless STATSD_PORT is set; stopped on close', async () => {
