@@ -135,6 +135,8 @@ export function loadConfig (env = process.env) {
     // a Graphite render request's budget: series and points read across all its targets
     maxSeries: integer(env, 'MAX_SERIES', 1000, { min: 1, max: 1_000_000 }),
     maxReadPoints: integer(env, 'MAX_READ_POINTS', 2_000_000, { min: 1, max: 100_000_000 }),
+    // histogram buckets one read of distributions may merge (docs/decisions.md, "Distributions: what a read may cost")
+    maxReadBuckets: integer(env, 'MAX_READ_BUCKETS', 10_000_000, { min: 1000, max: 1_000_000_000 }),
     maxMetrics: integer(env, 'MAX_METRICS', 100_000, { min: 1, max: 10_000_000 }),
     bucketLayout: oneOf(env, 'BUCKET_LAYOUT', 'hierarchical', ['hierarchical', 'flat']),
     writeTokens: tokens(env, 'WRITE_TOKENS'),

@@ -5,10 +5,10 @@
 // collections with one projected request per collection, and merged tier by
 // tier (bucket/distribution-stats.js) instead of summed.
 import { BadRequestError, withDetails } from '../errors.js'
-import { evaluateDistributionPlan, percentileHorizons, statHorizons, statValue } from '../bucket/distribution-stats.js'
+import { mergeTiers, percentileHorizons, statHorizons, statValue } from '../bucket/distribution-stats.js'
 import { hierarchicalLayout } from '../bucket/layouts.js'
 import { planLocalYtd } from '../bucket/local-plans.js'
-import { RangeRefusal, planRanges } from '../bucket/range-plan.js'
+import { RangeRefusal, evaluatePlan, planRanges } from '../bucket/range-plan.js'
 import { nextStep } from '../bucket/time.js'
 import { createDocumentReader } from './documents.js'
 import { localRefusal, planSeries } from './series-plan.js'
@@ -26,12 +26,43 @@ export function rangeRefused (err) {
   return withDetails(new BadRequestError(err.message), { details: [{ path: err.param, message: err.message, before: err.before, after: err.after }] })
 }
 
-/** collections: { distributionDaily, distributionMonthly }; horizonsOf(metric); maxPoints: MAX_POINTS */
-export function createDistributionReads ({ collections, horizonsOf, maxPoints }) {
+// planned ranges merged between two turns of the event loop
+const RANGES_PER_TURN = 256
+const bucketsOf = (node) => {
+  let n = 0
+  for (const side of [node?.positive, node?.negative]) if (side && typeof side === 'object') for (const _ in side) n++ // eslint-disable-line no-unused-vars
+  return n
+}
+
+/**
+ * collections: { distributionDaily, distributionMonthly }; horizonsOf(metric);
+ * maxPoints: MAX_POINTS; maxReadBuckets: MAX_READ_BUCKETS, the histogram
+ * buckets one read may merge
+ */
+export function createDistributionReads ({ collections, horizonsOf, maxPoints, maxReadBuckets = Infinity }) {
   const documents = createDocumentReader({ collections: { daily: collections.distributionDaily, monthly: collections.distributionMonthly }, layout })
 
-  async function evaluate (plan, options) {
-    return evaluateDistributionPlan(plan, await documents.planDocs(plan), options)
+  /**
+   * evaluatePlan merging tiers (distribution-stats.js, evaluateDistributionPlan),
+   * RANGES_PER_TURN ranges at a time with the event loop free in between, and
+   * refused past maxReadBuckets merged (a 400) before it is all done
+   */
+  async function evaluate (plan, options = {}) {
+    const docs = await documents.planDocs(plan)
+    let merged = 0
+    const combine = (total, node) => {
+      merged += bucketsOf(node)
+      if (merged > maxReadBuckets) {
+        throw bad('from', `this read merges more than MAX_READ_BUCKETS = ${maxReadBuckets} histogram buckets; shorten the range or use a coarser step`)
+      }
+      return mergeTiers(total, node)
+    }
+    const points = []
+    for (let i = 0; i < plan.ranges.length; i += RANGES_PER_TURN) {
+      if (i > 0) await new Promise(resolve => setImmediate(resolve))
+      points.push(...evaluatePlan({ ranges: plan.ranges.slice(i, i + RANGES_PER_TURN) }, docs, { ...options, combine }))
+    }
+    return points
   }
 
   return {

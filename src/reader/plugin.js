@@ -12,7 +12,8 @@ async function reader (app) {
     layout,
     registry,
     horizonsOf: metric => horizonsOf(metric, clock.now()),
-    maxPoints: config.maxPoints
+    maxPoints: config.maxPoints,
+    maxReadBuckets: config.maxReadBuckets
   }))
 }
 

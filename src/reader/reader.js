@@ -33,11 +33,12 @@ function notADistribution (metric, kind) {
 /**
  * collections: { daily, monthly }; registry: { exists(metric) } (an unknown
  * metric is a 404, after the request's parameters were judged);
- * horizonsOf(metric) → { minuteFrom, dailyFrom } kept now; maxPoints: MAX_POINTS.
+ * horizonsOf(metric) → { minuteFrom, dailyFrom } kept now; maxPoints: MAX_POINTS;
+ * maxReadBuckets: MAX_READ_BUCKETS (a distribution's read).
  */
-export function createReader ({ collections, layout, registry, horizonsOf, maxPoints }) {
+export function createReader ({ collections, layout, registry, horizonsOf, maxPoints, maxReadBuckets }) {
   const documents = createDocumentReader({ collections, layout })
-  const distributions = createDistributionReads({ collections, horizonsOf, maxPoints })
+  const distributions = createDistributionReads({ collections, horizonsOf, maxPoints, maxReadBuckets })
 
   /** The metric's kind (metric-kinds.js), or a 404 */
   async function requireMetric (metric) {

@@ -180,3 +180,28 @@ describe('refusals', () => {
     expect(body.message).toMatch(message)
   })
 })
+
+describe('what one read may merge (MAX_READ_BUCKETS)', () => {
+  it('refuses a read that would merge more histogram buckets than allowed, before merging them all, and answers one under the bound', async () => {
+    const small = await testApp('dist_budget', { clock, env: { PREALLOC_PROBABILITY: '0', MAX_READ_BUCKETS: '1000' } })
+    try {
+      const day = NOW - (NOW % DAY) - DAY
+      // 4 quarter-hours of 400 distinct buckets each: 1,600 buckets in the day
+      const events = Array.from({ length: 1600 }, (_, i) => ({ metric: 'wide.lat', kind: 'distribution', value: 1.0202 ** (i % 400) * (1 + Math.floor(i / 400) * 1e-6), ts: day + Math.floor(i / 400) * QH + 1000 }))
+      expect((await small.inject({ method: 'POST', url: '/v1/events', payload: events })).statusCode).toBe(200)
+      for (const url of [
+        `/v1/metrics/wide.lat/series?step=quarter-hour&stat=p99&from=${day}&to=${day + DAY}`,
+        `/v1/metrics/wide.lat/quantiles?from=${day + QH}&to=${day + 4 * QH}` // three quarter-hours: 1,200 buckets
+      ]) {
+        const res = await small.inject(url)
+        expect(res.statusCode, res.body).toBe(400)
+        expect(res.json().message).toMatch(/this read merges more than MAX_READ_BUCKETS = 1000 histogram buckets; shorten the range or use a coarser step/)
+      }
+      const under = await small.inject(`/v1/metrics/wide.lat/quantiles?from=${day + QH}&to=${day + 3 * QH}&q=0.5`)
+      expect(under.statusCode, under.body).toBe(200)
+      expect(under.json().count).toBe(800)
+    } finally {
+      await small.close()
+    }
+  })
+})
