@@ -180,6 +180,9 @@ export function createIngestService ({ config, clock, layout, registry, writer, 
           const wide = new Set(buckets.metrics)
           for (const metric of wide) conflicts.push({ metric, stored: DISTRIBUTION_KIND, asked: DISTRIBUTION_KIND, reason: 'too_many_buckets' })
           events = events.filter(e => !wide.has(e.metric))
+          // their new names give their places back: nothing of them is written
+          registry.settle(reserved.filter(n => wide.has(n)), false)
+          reserved = reserved.filter(n => !wide.has(n))
           if (events.length === 0) return { outcome: REJECTED, reason: 'too_many_buckets', refusedMetrics: refused, kindConflicts: conflicts, message: buckets.message }
           unit = buildWriteUnit(events, layout, { keepsMinutes: minuteKeeper(now), kindOf: registry.kindOf })
         }
