@@ -13,8 +13,8 @@ const MARGIN_MS = 120_000 // a flush in flight when the last look ran, and clock
 // rebuild of 1,000,000 names in 16 MB batches, then one synchronous build,
 // held it for a second (docs/benchmarks.md, "Cardinality").
 export const READ_BATCH = 1000
-// a name and its kind: a distribution is a Graphite branch of stat leaves
-const PROJECTION = { _id: 1, kind: 1 }
+// a name and its kind (metric-kinds.js kindOfEntry reads both fields): a distribution is a Graphite branch of stat leaves
+const PROJECTION = { _id: 1, kind: 1, accuracy: 1 }
 
 export function createNameIndexRefresh ({ index, metrics, clock, timers, intervalMs = 10_000, rebuildEveryMs = 3_600_000, logger }) {
   let lastLook = null

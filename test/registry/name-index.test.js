@@ -112,7 +112,7 @@ describe('the name index refresh', () => {
     const clock = manualClock(Date.UTC(2026, 10, 18))
     const refresh = createNameIndexRefresh({ index, metrics, clock, timers: {}, logger: { warn () {} } })
     await refresh.load()
-    expect(metrics.calls).toEqual([{ filter: {}, options: { projection: { _id: 1, kind: 1 }, batchSize: READ_BATCH } }])
+    expect(metrics.calls).toEqual([{ filter: {}, options: { projection: { _id: 1, kind: 1, accuracy: 1 }, batchSize: READ_BATCH } }])
     expect(READ_BATCH).toBeLessThanOrEqual(1000)
     expect(index.size()).toBe(2500)
     expect(index.has('deleted.elsewhere')).toBe(false)
