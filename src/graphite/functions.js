@@ -159,7 +159,8 @@ function consolidateBy (ctx, args) {
   if (!Object.hasOwn(CONSOLIDATIONS, func)) throw new TargetValueError(`consolidateBy: ${JSON.stringify(func)} is not one of ${Object.keys(CONSOLIDATIONS).join(', ')}`)
   return args.seriesList(0).map(s => {
     const name = `consolidateBy(${s.name},"${func}")`
-    return { ...s, consolidationFunc: func, name, pathExpression: name }
+    // the function asked consolidates the points as they are, a stat leaf's too (docs/decisions.md, "Distributions: Graphite")
+    return { ...s, consolidationFunc: func, name, pathExpression: name, regroup: undefined }
   })
 }
 

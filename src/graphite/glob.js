@@ -65,6 +65,36 @@ export class GlobSyntaxError extends Error {
   }
 }
 
+// the most texts a part of literals and braces is expanded to (braceAlternatives)
+export const MAX_ALTERNATIVES = 64
+
+/**
+ * The texts a part made of literals and {a,b} alternatives only stands for
+ * (p{50,75} → p50, p75), or null for a part with any other glob character,
+ * nested braces, or more than MAX_ALTERNATIVES texts. For names that exist
+ * without being listed (a distribution's stat leaves, ./stat-leaves.js).
+ */
+export function braceAlternatives (part) {
+  if (/[*?[]/.test(part)) return null
+  let texts = ['']
+  for (let i = 0; i < part.length;) {
+    const open = part.indexOf('{', i)
+    const close = open === -1 ? -1 : part.indexOf('}', open)
+    if (close === -1) { // no more alternatives: the rest is literal (an unclosed { too, as partSource reads it)
+      const rest = part.slice(i)
+      texts = texts.map(t => t + rest)
+      break
+    }
+    const literal = part.slice(i, open)
+    const alternatives = part.slice(open + 1, close).split(',')
+    if (alternatives.some(a => a.includes('{'))) return null
+    texts = texts.flatMap(t => alternatives.map(a => t + literal + a))
+    if (texts.length > MAX_ALTERNATIVES) return null
+    i = close + 1
+  }
+  return texts
+}
+
 function compilePart (pattern, part) {
   if (!isGlob(part)) return Object.assign(text => text === part, { literal: part }) // a literal part: string equality
   let re
@@ -73,7 +103,9 @@ function compilePart (pattern, part) {
   } catch {
     throw new GlobSyntaxError(pattern, `cannot read the part ${JSON.stringify(part)} (a character class such as [z-a]?)`)
   }
-  return text => fullMatch(re, text)
+  const matcher = text => fullMatch(re, text)
+  if (part.includes('{')) matcher.alternatives = braceAlternatives(part)
+  return matcher
 }
 
 /** pattern → one matcher per dot-separated part ((part) => boolean). Throws GlobSyntaxError. */

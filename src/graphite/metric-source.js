@@ -1,13 +1,19 @@
 // Where /render and /metrics/find get metric names and series: the registry
 // (glob expansion over its prefix range, bounded) and the reader, at the
 // finest tier kept for the whole range (docs/decisions.md, "Graphite: the
-// native resolution").
+// native resolution"). A distribution is a branch of stat leaves
+// (./stat-leaves.js), each read as one stat; past maxDataPoints its mean and
+// percentiles are merged again over each consolidated point's span instead of
+// averaged (docs/decisions.md, "Distributions: Graphite").
 import { isKept } from '../bucket/detail-kept.js'
+import { statHorizons } from '../bucket/distribution-stats.js'
+import { DISTRIBUTION_KIND } from '../bucket/metric-kinds.js'
 import { MAX_TIME_MS, MIN_TIME_MS } from '../bucket/time.js'
 import { BadRequestError } from '../errors.js'
 import { globParts, isGlob } from './glob.js'
 import { minuteWindow } from './minute-window.js'
-import { makeSeries } from './series.js'
+import { makeSeries, regroupable } from './series.js'
+import { leafStat, statLeaves } from './stat-leaves.js'
 
 // trie nodes one glob may look at: a few times the largest answer it may give
 const DEFAULT_MAX_VISITS = 100_000
@@ -35,6 +41,29 @@ function nativeTier (startTime, endTime, horizonsList, maxPoints) {
 }
 
 /**
+ * How a stat leaf's points are consolidated (series.js CONSOLIDATIONS).
+ * count, sum, min and max: exactly as their merge would (sum, sum, min, max).
+ * mean and the percentiles are merged again from the documents (regroup) while
+ * the series holds the points fetched; a series a function computed from them
+ * falls back to average (mean) and max (a percentile: never below the merged
+ * one, so no slow stretch is hidden).
+ */
+const STAT_CONSOLIDATIONS = { count: 'sum', sum: 'sum', min: 'min', max: 'max', mean: 'average', percentile: 'max' }
+const needsMerge = stat => stat.kind === 'mean' || stat.kind === 'percentile'
+
+/**
+ * Turns of the event loop one after another: each call resolves in a later
+ * turn than the call before it. A stat leaf plans one range per point before
+ * its first read (a few ms for thousands of points); started together, a
+ * glob's leaves would do all that planning in one stretch of microtasks, so
+ * each waits for a turn of its own (their reads still overlap).
+ */
+function turns () {
+  let last = Promise.resolve()
+  return () => (last = last.then(() => new Promise(resolve => setImmediate(resolve))))
+}
+
+/**
  * horizons(metric) → { minuteFrom, dailyFrom }: the first UTC day that keeps
  * minute detail and the first with a daily document (null: forever). A range
  * is read at the finest tier kept for all of it, never as zeros for detail
@@ -43,15 +72,35 @@ function nativeTier (startTime, endTime, horizonsList, maxPoints) {
 export function createMetricSource ({ registry, names, reader, maxGlobMetrics, maxPoints, maxSeries, maxReadPoints, maxVisits = DEFAULT_MAX_VISITS, horizons = () => ({ minuteFrom: null, dailyFrom: null }) }) {
   const tooMany = pattern => new BadRequestError(`${JSON.stringify(pattern)} matches more than GRAPHITE_MAX_GLOB_METRICS = ${maxGlobMetrics} metrics; narrow the pattern`)
 
-  /** The name index's nodes under a glob (a bounded walk of the trie, ./name-index.js) */
-  const nodesOf = pattern => names.match(pattern, globParts(pattern), { maxVisits })
+  /** The name index's nodes under a glob (a bounded walk of the trie, ./name-index.js), a distribution's stat leaves included */
+  const nodesOf = pattern => names.match(pattern, globParts(pattern), { maxVisits, statLeaves })
 
-  /** Metric names a path expression matches, sorted; 400 past maxGlobMetrics */
+  /**
+   * A literal path, asked of the registry itself: a metric of that name (a
+   * counter; a distribution is a branch, no series), else a stat leaf of a
+   * distribution (its name up to the last dot). → [leaf] or []
+   */
+  async function literalLeaves (path) {
+    const dot = path.lastIndexOf('.')
+    const stat = dot > 0 ? leafStat(path.slice(dot + 1)) : null
+    const base = stat ? path.slice(0, dot) : null
+    const own = await registry.describe(path)
+    if (own !== null) return own.kind === DISTRIBUTION_KIND ? [] : [{ name: path, metric: path }]
+    // asked only when no metric has the name (a counter ending in .count costs no second look-up)
+    const of = base === null ? null : await registry.describe(base)
+    return of?.kind === DISTRIBUTION_KIND ? [{ name: path, metric: base, stat }] : []
+  }
+
+  /**
+   * The leaves a path expression matches, sorted by name: [{ name, metric,
+   * stat? }] (stat: parseStat's descriptor, for a distribution's stat leaf);
+   * 400 past maxGlobMetrics
+   */
   async function expand (pattern) {
-    if (!isGlob(pattern)) return (await registry.exists(pattern)) ? [pattern] : []
-    const found = nodesOf(pattern).filter(n => n.leaf).map(n => n.path)
+    if (!isGlob(pattern)) return literalLeaves(pattern)
+    const found = nodesOf(pattern).filter(n => n.leaf)
     if (found.length > maxGlobMetrics) throw tooMany(pattern)
-    return found
+    return found.map(n => n.stat === undefined ? { name: n.path, metric: n.path } : { name: n.path, metric: n.metric, stat: leafStat(n.stat) })
   }
 
   /** The nodes one level below what the query matches (for /metrics/find and /metrics/expand); 400 past maxGlobMetrics */
@@ -63,12 +112,13 @@ export function createMetricSource ({ registry, names, reader, maxGlobMetrics, m
 
   /** graphite-web fetchData for one path expression: a series per metric, sorted by name */
   async function fetch (pathExpression, { startTime, endTime, defaultConsolidation, spent }) {
-    const names = await expand(pathExpression)
+    const leaves = await expand(pathExpression)
     const minutes = minuteWindow(startTime, endTime)
     if (!(minutes.start * 1000 >= MIN_TIME_MS && minutes.end * 1000 <= MAX_TIME_MS)) {
       throw new BadRequestError(`${JSON.stringify(pathExpression)}: the range ${startTime}..${endTime} (epoch seconds) lies outside the years 1970..9999`)
     }
-    const kept = names.map(metric => horizons(metric))
+    // a percentile has no minutes (no histogram there): its finest tier is the quarter-hour
+    const kept = leaves.map(({ metric, stat }) => stat ? statHorizons(stat, horizons(metric)) : horizons(metric))
     const native = nativeTier(startTime, endTime, kept, maxPoints)
     if (native === null) {
       const days = minuteWindow(startTime, endTime, TIERS.at(-1).seconds).points
@@ -77,17 +127,50 @@ export function createMetricSource ({ registry, names, reader, maxGlobMetrics, m
     const { tier, start, end, points } = native
     // the request's budget, spent before anything is read: series and points across all its fetches
     if (spent) {
-      spent.series += names.length
-      spent.points += names.length * points
-      if (spent.series > maxSeries) throw new BadRequestError(`this request reads more than MAX_SERIES = ${maxSeries} series (${JSON.stringify(pathExpression)} alone matches ${names.length}); narrow the targets`)
-      if (spent.points > maxReadPoints) throw new BadRequestError(`this request reads more than MAX_READ_POINTS = ${maxReadPoints} points (${JSON.stringify(pathExpression)}: ${names.length} series × ${points} points); shorten the range or narrow the targets`)
+      spent.series += leaves.length
+      spent.points += leaves.length * points
+      if (spent.series > maxSeries) throw new BadRequestError(`this request reads more than MAX_SERIES = ${maxSeries} series (${JSON.stringify(pathExpression)} alone matches ${leaves.length}); narrow the targets`)
+      if (spent.points > maxReadPoints) throw new BadRequestError(`this request reads more than MAX_READ_POINTS = ${maxReadPoints} points (${JSON.stringify(pathExpression)}: ${leaves.length} series × ${points} points); shorten the range or narrow the targets`)
     }
-    const series = await Promise.all(names.map(async (metric, i) => {
-      const { values } = await reader.series(metric, { from: start * 1000, to: end * 1000, step: tier.step }, { known: true })
-      return makeSeries({ name: metric, start, end, step: tier.seconds, values, consolidationFunc: defaultConsolidation, pathExpression })
+    const turn = turns()
+    const series = await Promise.all(leaves.map(async ({ name, metric, stat }) => {
+      if (stat) await turn()
+      const { values } = await reader.series(metric, { from: start * 1000, to: end * 1000, step: tier.step, stat }, { known: true })
+      const consolidationFunc = stat ? STAT_CONSOLIDATIONS[stat.kind] : defaultConsolidation
+      const made = makeSeries({ name, start, end, step: tier.seconds, values, consolidationFunc, pathExpression })
+      // what regroup needs to merge a span of these points again: index i is [from + i·step, from + (i + 1)·step)
+      if (stat && needsMerge(stat)) made.regroup = { metric, stat, values, from: start, step: tier.seconds, offset: 0 }
+      return made
     }))
     return series.sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0)
   }
 
-  return { expand, findNodes, fetch }
+  /**
+   * After applyMaxDataPoints (series.js): each series of a stat leaf that is
+   * consolidated and still holds the points fetched (alias, aliasByNode,
+   * aliasSub and timeShift keep them; a function that computed new values
+   * made new ones) gets each consolidated point merged again over the span
+   * of the points graphite-web groups into it — one planned range per point,
+   * read from the fewest documents — instead of its mean or percentile
+   * averaged. A point whose group is all null stays null. → the series list
+   */
+  async function regroup (seriesList) {
+    return Promise.all(seriesList.map(async series => {
+      const per = series.valuesPerPoint
+      if (!(per > 1) || !regroupable(series)) return series
+      const { metric, stat, from, step, offset } = series.regroup
+      const n = series.values.length
+      const ranges = []
+      const empty = []
+      for (let i = 0; i < n; i += per) {
+        const last = Math.min(i + per, n)
+        ranges.push({ from: (from + (offset + i) * step) * 1000, to: (from + (offset + last) * step) * 1000 })
+        empty.push(series.values.slice(i, last).every(v => v === null))
+      }
+      const merged = await reader.statOfRanges(metric, { ranges, stat })
+      return { ...series, values: merged.map((v, k) => empty[k] ? null : v), step: series.step * per, valuesPerPoint: 1, regroup: undefined }
+    }))
+  }
+
+  return { expand, findNodes, fetch, regroup }
 }

@@ -25,3 +25,24 @@ export function treeJson (query, nodes) {
   }
   return [...branches, ...leaves]
 }
+
+/** The glob format=completer looks up (metrics/views.py find_view): '..' as '*.', and a '*' at the end */
+export function completerQuery (query) {
+  const q = query.replaceAll('..', '*.')
+  return q.endsWith('*') ? q : q + '*'
+}
+
+/**
+ * completer answer of /metrics/find: { path, name, is_leaf } per node sorted
+ * by name, a branch's path ending in '.'; a node that is both a branch and a
+ * leaf is both, the branch first, as graphite-web's store yields them
+ */
+export function completer (nodes) {
+  const out = []
+  for (const node of nodes) {
+    if (node.branch) out.push({ path: node.path + '.', name: node.text, is_leaf: '0' })
+    if (node.leaf) out.push({ path: node.path, name: node.text, is_leaf: '1' })
+  }
+  // Array.prototype.sort is stable: equal names keep the order above, as Python's sort does
+  return out.sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0)
+}

@@ -17,6 +17,14 @@ export function makeSeries ({ name, start, end, step, values, consolidationFunc,
   return { name, start, end, step, values, consolidationFunc, valuesPerPoint: 1, pathExpression: pathExpression ?? name }
 }
 
+/**
+ * Whether a series still holds the points a distribution's stat leaf fetched
+ * (metric-source.js): its `regroup` describes exactly its values. A function
+ * that computes new values makes a new array, so the description no longer
+ * applies; consolidateBy drops it.
+ */
+export const regroupable = series => series.regroup !== undefined && series.regroup.values === series.values
+
 /** series.copy(): a new series (its pathExpression is its name, as in graphite-web) */
 export function copySeries (series, changes) {
   const copy = { ...series, ...changes, valuesPerPoint: 1 }
@@ -60,8 +68,11 @@ export function applyMaxDataPoints (seriesList, maxDataPoints) {
   const timeRange = endTime - startTime
   return seriesList.map(original => {
     const series = { ...original, values: [...original.values] }
+    // a stat leaf's description follows its points: the copy, less the values dropped below
+    const keepRegroup = (dropped) => { if (regroupable(original)) series.regroup = { ...original.regroup, values: series.values, offset: original.regroup.offset + dropped } }
     if (maxDataPoints === 1) {
       series.valuesPerPoint = series.values.length
+      keepRegroup(0)
       return series
     }
     const numberOfDataPoints = timeRange / series.step
@@ -74,6 +85,7 @@ export function applyMaxDataPoints (seriesList, maxDataPoints) {
       // graphite-web deletes valuesToLose - 1 values (range(1, valuesToLose))
       if (valuesToLose > 1) series.values.splice(0, valuesToLose - 1)
       series.valuesPerPoint = valuesPerPoint
+      keepRegroup(Math.max(0, valuesToLose - 1))
     }
     return series
   })

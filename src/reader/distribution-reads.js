@@ -95,6 +95,26 @@ export function createDistributionReads ({ collections, horizonsOf, maxPoints, m
       return { stat: stat.name, step: planned.step, from: start, to: end, timestamps, values: points.map(p => statValue(p.value, stat, kind.mapping)) }
     },
 
+    /**
+     * One stat of each of `ranges` ([{ from, to }], epoch ms, as many as
+     * MAX_POINTS), each merged from the fewest documents (a percentile from
+     * quarter-hours up): what a point of a series would answer for a range
+     * that is not one step (Graphite's consolidated points). Days read as a
+     * day series reads them (strictDays). → values, null where no document
+     * holds a range
+     */
+    async statOfRanges (metric, kind, { ranges, stat }) {
+      if (ranges.length > maxPoints) throw bad('ranges', `${ranges.length} ranges, over the limit MAX_POINTS = ${maxPoints}`)
+      let plan
+      try {
+        plan = planRanges(metric, ranges, statHorizons(stat, horizonsOf(metric)), layout)
+      } catch (err) {
+        throw rangeRefused(err)
+      }
+      const points = await evaluate(plan, { strictDays: true })
+      return points.map(p => statValue(p.value, stat, kind.mapping))
+    },
+
     /** count and sum over [from, to) from the fewest documents → { total (= count), count, sum, documents } */
     async total (metric, kind, { from, to }) {
       let plan

@@ -112,6 +112,18 @@ export function createReader ({ collections, layout, registry, horizonsOf, maxPo
     },
 
     /**
+     * One stat (parseStat's descriptor) of a distribution over each of
+     * `ranges` ([{ from, to }], epoch ms), each range merged from the fewest
+     * documents: Graphite's consolidated points of a stat leaf. A counter is a
+     * 400. → values, one per range, null where no document holds it
+     */
+    async statOfRanges (metric, { ranges, stat }) {
+      const kind = await requireMetric(metric)
+      if (kind.kind !== DISTRIBUTION_KIND) throw counterRefusesStat(metric, stat)
+      return distributions.statOfRanges(metric, kind, { ranges, stat })
+    },
+
+    /**
      * Quantiles qs over [from, to) of a distribution (a counter is a 400) →
      * { count, sum, min, max, quantiles: [{ q, value }], documents, accuracy }
      */

@@ -70,7 +70,7 @@ export function createMetricRegistry ({ collection, maxMetrics, names = null }) 
       const lookup = unknown.filter(n => !held.has(n))
       if (lookup.length > 0) {
         const found = await collection.find({ _id: { $in: lookup } }, { projection: KIND_PROJECTION }).toArray()
-        for (const entry of found) { learn(entry); names?.add(entry._id) }
+        for (const entry of found) { learn(entry); names?.add(entry._id, kindOfEntry(entry).kind) }
       }
       const conflicts = conflictsOf(requested, kinds)
       if (conflicts.length > 0) {
@@ -105,7 +105,7 @@ export function createMetricRegistry ({ collection, maxMetrics, names = null }) 
     settle (settled, maybeWritten) {
       for (const n of settled) {
         const h = held.get(n)
-        if (maybeWritten) { known.set(n, h.kind); names?.add(n) }
+        if (maybeWritten) { known.set(n, h.kind); names?.add(n, h.kind.kind) }
         if (--h.holders === 0) held.delete(n)
       }
     },

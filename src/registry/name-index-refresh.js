@@ -4,6 +4,7 @@
 // registry's `lastWrite` index, and the whole index is rebuilt every
 // `rebuildEveryMs` (which also drops metrics deleted through another
 // instance). A new metric is findable within `intervalMs`.
+import { kindOfEntry } from '../bucket/metric-kinds.js'
 import { createNameIndex } from './name-index.js'
 
 const MARGIN_MS = 120_000 // a flush in flight when the last look ran, and clocks a little apart
@@ -12,6 +13,8 @@ const MARGIN_MS = 120_000 // a flush in flight when the last look ran, and clock
 // rebuild of 1,000,000 names in 16 MB batches, then one synchronous build,
 // held it for a second (docs/benchmarks.md, "Cardinality").
 export const READ_BATCH = 1000
+// a name and its kind (metric-kinds.js kindOfEntry reads both fields): a distribution is a Graphite branch of stat leaves
+const PROJECTION = { _id: 1, kind: 1, accuracy: 1 }
 
 export function createNameIndexRefresh ({ index, metrics, clock, timers, intervalMs = 10_000, rebuildEveryMs = 3_600_000, logger }) {
   let lastLook = null
@@ -24,7 +27,7 @@ export function createNameIndexRefresh ({ index, metrics, clock, timers, interva
     const started = clock.now()
     // built beside the one in use, a batch at a time, and swapped in whole
     const fresh = createNameIndex()
-    for await (const { _id } of metrics.find({}, { projection: { _id: 1 }, batchSize: READ_BATCH })) fresh.add(_id)
+    for await (const entry of metrics.find({}, { projection: PROJECTION, batchSize: READ_BATCH })) fresh.add(entry._id, kindOfEntry(entry).kind)
     index.adopt(fresh)
     lastLook = started
     lastRebuild = started
@@ -34,7 +37,7 @@ export function createNameIndexRefresh ({ index, metrics, clock, timers, interva
     const started = clock.now()
     if (lastRebuild === null || started - lastRebuild >= rebuildEveryMs) return rebuild()
     const since = new Date(lastLook - MARGIN_MS)
-    for await (const { _id } of metrics.find({ lastWrite: { $gte: since } }, { projection: { _id: 1 }, batchSize: READ_BATCH })) index.add(_id)
+    for await (const entry of metrics.find({ lastWrite: { $gte: since } }, { projection: PROJECTION, batchSize: READ_BATCH })) index.add(entry._id, kindOfEntry(entry).kind)
     lastLook = started
   }
 

@@ -1,8 +1,12 @@
 // The Graphite name index (docs/architecture.md, "The Graphite API"): every
 // metric name of the registry as a trie of its dot-separated parts, in
 // memory, so a glob walks only the branches its parts match and
-// /metrics/find costs what it visits, not the registry's size. Pure data
-// structure; what keeps it fresh is ./name-index-refresh.js.
+// /metrics/find costs what it visits, not the registry's size. A
+// distribution is marked as one: Graphite shows it as a branch of stat
+// leaves that no name of the registry holds (docs/decisions.md,
+// "Distributions: Graphite"). Pure data structure; what keeps it fresh is
+// ./name-index-refresh.js.
+import { DISTRIBUTION_KIND } from '../bucket/metric-kinds.js'
 
 export class GlobBudgetError extends Error {
   constructor (pattern, limit) {
@@ -14,17 +18,22 @@ export class GlobBudgetError extends Error {
 // children: null until the node has one. Most nodes are leaves (a metric's last
 // part), and an empty Map costs ~100 bytes: at 1,000,000 names the trie took
 // 142 MB with a Map in every leaf (docs/benchmarks.md, "Cardinality").
+// leaf: false (no metric ends here), true (a counter) or DISTRIBUTION (a
+// distribution): the kind rides on the field every node has, at no cost per node.
 function newNode () {
   return { children: null, leaf: false }
 }
+
+const DISTRIBUTION = DISTRIBUTION_KIND
+const joinPath = (path, part) => path ? `${path}.${part}` : part
 
 export function createNameIndex () {
   let root = newNode()
   let size = 0
 
   return {
-    /** Adds a metric name (idempotent) */
-    add (name) {
+    /** Adds a metric name (idempotent) of a kind ('counter' by default, or 'distribution': metric-kinds.js) */
+    add (name, kind = 'counter') {
       let node = root
       for (const part of name.split('.')) {
         node.children ??= new Map()
@@ -32,7 +41,8 @@ export function createNameIndex () {
         if (!child) { child = newNode(); node.children.set(part, child) }
         node = child
       }
-      if (!node.leaf) { node.leaf = true; size++ }
+      if (!node.leaf) size++
+      node.leaf = kind === DISTRIBUTION ? DISTRIBUTION : true
     },
     /** Removes a metric name (a deleted metric); branches left empty go too */
     remove (name) {
@@ -55,7 +65,16 @@ export function createNameIndex () {
         node = node.children?.get(part)
         if (!node) return false
       }
-      return node.leaf
+      return node.leaf !== false
+    },
+    /** Whether a name is in the index as a distribution */
+    isDistribution (name) {
+      let node = root
+      for (const part of name.split('.')) {
+        node = node.children?.get(part)
+        if (!node) return false
+      }
+      return node.leaf === DISTRIBUTION
     },
     size: () => size,
     /** Replaces every name at once (a rebuild from the registry) */
@@ -75,30 +94,55 @@ export function createNameIndex () {
      * a glob, ./glob.js globParts): [{ path, text, leaf, branch }], sorted by
      * path. Throws GlobBudgetError once more than `maxVisits` trie nodes were
      * looked at: the cost of one query is bounded whatever the registry holds.
+     * A counter is a leaf; a distribution is a branch, and with `statLeaves`
+     * (matcher → the stat leaf names it picks, ../graphite/stat-leaves.js)
+     * each of those below it is a leaf { …, metric, stat } (metric the
+     * distribution's name, stat the leaf's name; each counts as a visit),
+     * unless a metric of the registry has that very name: the stored metric
+     * is never hidden. A stat leaf where the registry has only a branch is
+     * both.
      */
-    match (pattern, matchers, { maxVisits }) {
+    match (pattern, matchers, { maxVisits, statLeaves = null }) {
       let level = [{ node: root, path: '' }]
       let visits = 0
+      const visit = () => { if (++visits > maxVisits) throw new GlobBudgetError(pattern, maxVisits) }
       for (const match of matchers) {
         const next = []
         for (const { node, path } of level) {
+          if (node === null) continue // a stat leaf: nothing below it
+          const found = []
           if (match.literal !== undefined) {
             // a literal part: one lookup, whatever the number of children
             const child = node.children?.get(match.literal)
-            if (++visits > maxVisits) throw new GlobBudgetError(pattern, maxVisits)
-            if (child) next.push({ node: child, path: path ? `${path}.${match.literal}` : match.literal, text: match.literal })
-            continue
+            visit()
+            if (child) found.push({ node: child, path: joinPath(path, match.literal), text: match.literal })
+          } else {
+            for (const [part, child] of node.children ?? []) {
+              visit()
+              if (match(part)) found.push({ node: child, path: joinPath(path, part), text: part })
+            }
           }
-          for (const [part, child] of node.children ?? []) {
-            if (++visits > maxVisits) throw new GlobBudgetError(pattern, maxVisits)
-            if (match(part)) next.push({ node: child, path: path ? `${path}.${part}` : part, text: part })
+          if (node.leaf === DISTRIBUTION && statLeaves) {
+            for (const text of statLeaves(match)) {
+              visit()
+              const real = node.children?.get(text)
+              if (real?.leaf) continue // a stored metric of that name wins
+              const leaf = { metric: path, stat: text }
+              // a branch of the registry there (it matched too): it is a stat leaf as well
+              if (real) Object.assign(found.find(e => e.node === real), leaf)
+              else found.push({ node: null, path: joinPath(path, text), text, ...leaf })
+            }
           }
+          next.push(...found)
         }
         level = next
         if (level.length === 0) break
       }
       return level
-        .map(({ node, path, text }) => ({ path, text, leaf: node.leaf, branch: node.children?.size > 0 }))
+        .map(({ node, path, text, metric, stat }) => {
+          const out = { path, text, leaf: node?.leaf === true || stat !== undefined, branch: node?.children?.size > 0 || node?.leaf === DISTRIBUTION }
+          return stat === undefined ? out : { ...out, metric, stat }
+        })
         .sort((a, b) => a.path < b.path ? -1 : a.path > b.path ? 1 : 0)
     }
   }

@@ -14,7 +14,7 @@ import { BudgetError, MAX_TARGETS, checkTargets, planRender } from '../graphite/
 import { GlobBudgetError } from '../registry/name-index.js'
 import { UserRegexError } from '../graphite/regex.js'
 import { createMetricSource } from '../graphite/metric-source.js'
-import { treeJson } from '../graphite/minute-window.js'
+import { completer, completerQuery, treeJson } from '../graphite/minute-window.js'
 import { applyMaxDataPoints, datapoints } from '../graphite/series.js'
 import { parseTarget, TargetSyntaxError } from '../graphite/target-parser.js'
 import { expandSchema, findSchema, functionsSchema, renderSchema, tagsSchema, versionSchema } from '../schemas/graphite.js'
@@ -95,7 +95,8 @@ async function graphiteRoutes (app) {
       throw badInput(err)
     }
     const rawMax = params.one('maxDataPoints')
-    if (rawMax && /^[0-9]+$/.test(rawMax)) series = applyMaxDataPoints(series, Number(rawMax))
+    // a distribution's mean and percentiles merged again over each consolidated point's span, not averaged
+    if (rawMax && /^[0-9]+$/.test(rawMax)) series = await source.regroup(applyMaxDataPoints(series, Number(rawMax)))
     const noNulls = params.all('noNullPoints').length > 0
     const out = []
     for (const s of series) {
@@ -118,8 +119,9 @@ async function graphiteRoutes (app) {
     const query = params.one('query')
     if (!query) throw new BadRequestError('send query= a metric path or glob, e.g. query=app.*')
     const format = params.one('format') ?? 'treejson'
-    if (format !== 'treejson') throw new BadRequestError(`format=${format}: /metrics/find answers format=treejson only`)
+    if (format !== 'treejson' && format !== 'completer') throw new BadRequestError(`format=${format}: /metrics/find answers format=treejson or format=completer only`)
     try {
+      if (format === 'completer') return { metrics: completer(source.findNodes(completerQuery(query))) }
       return treeJson(query, source.findNodes(query))
     } catch (err) {
       throw badInput(err)

@@ -11,7 +11,7 @@ const errors = errorResponses(400, 401, 403, 414, 429, 500, 503)
 
 export const renderSchema = {
   summary: 'Graphite render (json)',
-  description: 'graphite-web 1.1.10\'s /render for Grafana: targets with the supported functions over one-minute sums; query string or form-encoded body. Past maxDataPoints, minutes are summed unless consolidateBy says otherwise.',
+  description: 'graphite-web 1.1.10\'s /render for Grafana: targets with the supported functions over one-minute sums; query string or form-encoded body. Past maxDataPoints, minutes are summed unless consolidateBy says otherwise. A distribution\'s leaves (api.latency.count, .sum, .mean, .min, .max, .p50, .p90, .p99, .p999, any other pNN named) are its stats, percentiles from quarter-hours up; past maxDataPoints each point is its stat of the values it covers (a p99 merged again, not averaged).',
   tags: ['graphite'],
   querystring: {
     type: 'object',
@@ -45,22 +45,36 @@ export const renderSchema = {
 
 export const findSchema = {
   summary: 'Graphite metrics/find',
-  description: 'The nodes one level below a path or glob, in graphite-web\'s treejson form.',
+  description: 'The nodes one level below a path or glob, in graphite-web\'s treejson form (default) or completer form. A distribution is a branch of stat leaves: count, sum, mean, min, max, p50, p90, p99, p999.',
   tags: ['graphite'],
   querystring: {
     type: 'object',
     properties: {
       query: text('a metric path or glob: app.*, app.{web,api}.*'),
-      format: text('treejson (the only format)')
+      format: text('treejson (default) or completer (the query a prefix: app.we finds app.web.)')
     }
   },
   response: {
     200: {
-      type: 'array',
-      items: {
-        type: 'object',
-        properties: { text: { type: 'string' }, id: { type: 'string' }, allowChildren: { type: 'integer' }, expandable: { type: 'integer' }, leaf: { type: 'integer' } }
-      }
+      anyOf: [
+        {
+          type: 'array',
+          items: {
+            type: 'object',
+            properties: { text: { type: 'string' }, id: { type: 'string' }, allowChildren: { type: 'integer' }, expandable: { type: 'integer' }, leaf: { type: 'integer' } }
+          }
+        },
+        {
+          type: 'object',
+          required: ['metrics'],
+          properties: {
+            metrics: {
+              type: 'array',
+              items: { type: 'object', properties: { path: { type: 'string' }, name: { type: 'string' }, is_leaf: { type: 'string' } } }
+            }
+          }
+        }
+      ]
     },
     ...errors
   }

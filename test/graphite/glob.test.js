@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { findNodes, globMatcher, isGlob, literalPrefix } from '../../src/graphite/glob.js'
+import { MAX_ALTERNATIVES, braceAlternatives, findNodes, globMatcher, globParts, isGlob, literalPrefix } from '../../src/graphite/glob.js'
 
 describe('globs', () => {
   it('match part by part', () => {
@@ -32,5 +32,20 @@ describe('globs', () => {
       { path: 'app.b', text: 'b', leaf: true, branch: true }
     ])
     expect(findNodes('app.a.*', names).map(n => [n.path, n.leaf])).toEqual([['app.a.x', true], ['app.a.y', true]])
+  })
+
+  it('expand a part of literals and braces to the texts it stands for, and nothing else', () => {
+    expect(braceAlternatives('p{50,75}')).toEqual(['p50', 'p75'])
+    expect(braceAlternatives('{a,b}x{1,2}')).toEqual(['ax1', 'ax2', 'bx1', 'bx2'])
+    expect(braceAlternatives('p{50')).toEqual(['p{50']) // unclosed: a literal, as the matcher reads it
+    expect(globMatcher('p{50')('p{50')).toBe(true)
+    expect(braceAlternatives('p{5*,75}')).toBe(null)
+    expect(braceAlternatives('p[57]5')).toBe(null)
+    expect(braceAlternatives('{a,{b}')).toBe(null)
+    expect(braceAlternatives('{a,b}'.repeat(7))).toBe(null) // 128 texts: more than MAX_ALTERNATIVES
+    expect(MAX_ALTERNATIVES).toBe(64)
+    const [, part] = globParts('x.p{50,75}')
+    expect(part.alternatives).toEqual(['p50', 'p75'])
+    expect(globParts('x.p*')[1].alternatives).toBeUndefined()
   })
 })

@@ -2,7 +2,8 @@
 // metrics: each read the issue found answered 400 (never 500, never a dead
 // process) or its right answer, within 1 s, with the event loop never held
 // for 200 ms; prototype names as arguments name the function; and a
-// grammar of targets (every supported function, nested, hostile arguments)
+// grammar of targets (every supported function, nested, hostile arguments,
+// a few distributions' stat leaves)
 // never gets a 5xx or an answer slower than 1 s, with event-loop delay p99
 // ≤ 50 ms over the whole run (fast-check).
 import fc from 'fast-check'
@@ -26,6 +27,8 @@ beforeAll(async () => {
   app = await testApp('hostilegraphite', { clock: manualClock(NOW), env: { MONGODB_DB: dbName, PREALLOC_PROBABILITY: '0', MAX_EVENT_LOOP_DELAY_MS: '0' } })
   const events = []
   for (let m = 0; m < 5; m++) for (let i = 0; i < 60; i++) events.push({ metric: `hx.${LONG}.m${m}`, value: i % 7, ts: NOW - i * 60_000 - 1 })
+  // distributions: their stat leaves go through the same functions, and are merged again past maxDataPoints
+  for (let d = 0; d < 3; d++) for (let i = 0; i < 200; i++) events.push({ metric: `hd.lat${d}`, kind: 'distribution', value: (i * 37) % 101 + d, ts: NOW - i * 450_000 - 1 })
   expect((await app.inject({ method: 'POST', url: '/v1/events', payload: events })).statusCode).toBe(200)
 }, 120_000)
 afterAll(async () => { await app?.close(); await client?.close() })
@@ -83,7 +86,8 @@ describe('the reads that killed or blocked the process', () => {
 
 describe('a grammar of hostile targets', () => {
   const interval = fc.constantFrom('1s', '1min', '5min', '1h', '1d', '-1h', '0s', '999999y', '__proto__', 'constructor', '1e308s', 'x', '')
-  const name = fc.constantFrom('hx.*.m0', `hx.${LONG}.m1`, 'hx.*.*', '*.*', 'svc3.host1?.m*', 'hx.{a,b,' + LONG + '}.m2', 'hx.[a-z]*.m[0-4]', 'nope.none', 'hx.*a*a*a*a*a*b.*')
+  const name = fc.constantFrom('hx.*.m0', `hx.${LONG}.m1`, 'hx.*.*', '*.*', 'svc3.host1?.m*', 'hx.{a,b,' + LONG + '}.m2', 'hx.[a-z]*.m[0-4]', 'nope.none', 'hx.*a*a*a*a*a*b.*',
+    'hd.lat0.p99', 'hd.*.p{50,75,99}', 'hd.lat1.*', 'hd.lat2.mean', 'hd.lat0.p9999999999999', 'hd.*.{count,p1000,max}', 'hd.lat0', 'hd.lat0.p99.*')
   const str = fc.oneof(interval, fc.constantFrom('^(a+)+$', '(.*)*x', '(a|aa)*b', '\\1', '[', 'toString', '__proto__', 'sum', 'max', 'average'), fc.string({ maxLength: 30 }))
   const num = fc.oneof(fc.integer({ min: -5, max: 5 }), fc.constantFrom(0, 1e308, -1e308, 525600, 1e9, 2.5))
   const quote = s => JSON.stringify(s)

@@ -31,6 +31,20 @@ function seededEvents () {
   return events
 }
 
+// a distribution's values: statbucket stores lat.api as one; graphite-web gets what its count and sum
+// leaves must answer, as the counters a StatsD timer used to make (lat.api.count +1 and lat.api.sum +v per value)
+function seededLatencies () {
+  let seed = 777
+  const random = () => { seed = (seed * 1103515245 + 12345) % 2147483648; return seed / 2147483648 }
+  const days = [Date.UTC(2025, 2, 8), Date.UTC(2025, 2, 10)]
+  return Array.from({ length: 400 }, (_, i) => {
+    const day = days[i % 2]
+    const span = day === days[1] ? 9 * 3_600_000 : 86_400_000
+    return { metric: 'lat.api', value: 1 + Math.floor(random() * 300), time: day + Math.floor(random() * span) }
+  })
+}
+const asCounters = latencies => latencies.flatMap(e => [{ metric: 'lat.api.count', value: 1, time: e.time }, { metric: 'lat.api.sum', value: e.value, time: e.time }])
+
 const TARGETS = [
   'app.web.requests',
   'app.*.requests',
@@ -80,12 +94,17 @@ const CONSOLIDATED = ['consolidateBy(app.web.requests,"sum")', 'consolidateBy(su
 let app
 let venv
 const events = seededEvents()
+const latencies = seededLatencies()
+// what graphite-web is given: the counters, and the latencies as count and sum counters
+const oracleEvents = [...events, ...asCounters(latencies)]
 
 beforeAll(async () => {
   venv = oracleVenv()
   app = await testApp('graphite_oracle', { clock, env: { PREALLOC_PROBABILITY: '0' } })
   const res = await app.inject({ method: 'POST', url: '/v1/events', payload: events.map(e => ({ metric: e.metric, value: e.value, ts: e.time })) })
   expect(res.statusCode).toBe(200)
+  const dist = await app.inject({ method: 'POST', url: '/v1/events', payload: latencies.map(e => ({ metric: e.metric, kind: 'distribution', value: e.value, ts: e.time })) })
+  expect(dist.statusCode, dist.body).toBe(200)
 }, 600_000)
 afterAll(async () => { await app?.close() })
 
@@ -111,7 +130,7 @@ function expectSameRender (ours, theirs, label, theirName = name => name) {
 }
 
 async function compare (cases, { on = app, minuteFrom } = {}) {
-  const answers = askGraphiteWeb(venv, events, cases.map(c => ({ path: c.path, params: [...c.theirs, ['now', String(NOW_S)]] })), { minuteFrom, now: NOW_S })
+  const answers = askGraphiteWeb(venv, oracleEvents, cases.map(c => ({ path: c.path, params: [...c.theirs, ['now', String(NOW_S)]] })), { minuteFrom, now: NOW_S })
   for (let i = 0; i < cases.length; i++) {
     const ours = await statbucket(cases[i].path, cases[i].ours, on)
     expect(answers[i].status, `graphite-web ${cases[i].label}: ${JSON.stringify(answers[i].body).slice(0, 300)}`).toBe(200)
@@ -166,6 +185,32 @@ describe('/render against graphite-web 1.1.10', () => {
   }, 120_000)
 })
 
+describe('a distribution\'s count and sum leaves against graphite-web 1.1.10 given them as counters', () => {
+  const LEAF_TARGETS = ['lat.api.count', 'lat.api.sum', 'lat.*.{count,sum}', 'sumSeries(lat.api.count)', 'alias(lat.api.sum,"total")', 'summarize(lat.api.count,"1h")', 'perSecond(lat.api.sum)', 'integral(lat.api.count)']
+  it('every range: the same points as the counters', async () => {
+    const cases = []
+    for (const range of RANGES) {
+      for (const target of LEAF_TARGETS) {
+        const params = [['target', target], ['format', 'json'], ...range.params]
+        cases.push({ label: `${target} ${range.name}`, path: '/render', ours: params, theirs: params })
+      }
+    }
+    await compare(cases)
+  }, 120_000)
+
+  it('past maxDataPoints: summed, as consolidateBy "sum" makes graphite-web sum them', async () => {
+    const cases = []
+    for (const range of RANGES) {
+      for (const maxDataPoints of ['1', '7', '100']) {
+        const ours = [['target', 'lat.api.count'], ['target', 'lat.api.sum'], ['format', 'json'], ['maxDataPoints', maxDataPoints], ...range.params]
+        const theirs = [['target', 'consolidateBy(lat.api.count,"sum")'], ['target', 'consolidateBy(lat.api.sum,"sum")'], ['format', 'json'], ['maxDataPoints', maxDataPoints], ...range.params]
+        cases.push({ label: `maxDataPoints=${maxDataPoints} ${range.name}`, path: '/render', ours, theirs, theirName: bySum })
+      }
+    }
+    await compare(cases)
+  }, 120_000)
+})
+
 describe('/render past the minute retention against graphite-web 1.1.10 with archives as the tiers', () => {
   // MINUTE_RETENTION_DAYS = 1: minutes from 2025-03-09 on; 03-08 is read as quarter-hours
   const MINUTE_FROM = Date.UTC(2025, 2, 9)
@@ -205,5 +250,10 @@ describe('/metrics/find and /metrics/expand against graphite-web 1.1.10', () => 
       ...queries.map(q => ({ label: `expand ${q}`, path: '/metrics/expand', ours: [['query', q]], theirs: [['query', q]] })),
       { label: 'expand leavesOnly grouped', path: '/metrics/expand', ours: [['query', 'app.*'], ['query', 'app.*.*'], ['leavesOnly', '1'], ['groupByExpr', '1']], theirs: [['query', 'app.*'], ['query', 'app.*.*'], ['leavesOnly', '1'], ['groupByExpr', '1']] }
     ])
+  }, 120_000)
+
+  it('answers format=completer the same (names unique per answer: graphite-web shuffles paths that share one)', async () => {
+    const queries = ['*', 'a', 'app.', 'app.w', 'app..w', 'app.web.', 'app.web.r', 'app.{web,db}.', 'app.web.requests', 'zero.only', 'nothing.', 'lat.api.c']
+    await compare(queries.map(q => ({ label: `completer ${q}`, path: '/metrics/find', ours: [['query', q], ['format', 'completer']], theirs: [['query', q], ['format', 'completer']] })))
   }, 120_000)
 })

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest'
 import { createNameIndex } from '../../src/registry/name-index.js'
 import { READ_BATCH, createNameIndexRefresh } from '../../src/registry/name-index-refresh.js'
 import { globParts } from '../../src/graphite/glob.js'
+import { statLeaves } from '../../src/graphite/stat-leaves.js'
 import { manualClock } from '../../src/clock.js'
 
 const match = (index, pattern) => index.match(pattern, globParts(pattern), { maxVisits: 1000 })
@@ -33,6 +34,39 @@ describe('the name index', () => {
     expect(match(index, 'a.*')).toEqual([{ path: 'a.e', text: 'e', leaf: true, branch: true }])
     index.remove('a.e')
     expect(match(index, 'a.e.*')).toEqual([{ path: 'a.e.f', text: 'f', leaf: true, branch: false }])
+  })
+
+  it('shows a distribution as a branch of its stat leaves: nine listed, any other stat named; a stored metric of the same name wins', () => {
+    const index = createNameIndex()
+    index.add('api.latency', 'distribution')
+    index.add('api.requests')
+    index.add('web.latency', 'distribution')
+    index.add('web.latency.count') // a counter named like a stat leaf: it wins
+    index.add('web.latency.max.host1') // a branch named like one: the node is both
+    const stats = (index, pattern) => index.match(pattern, globParts(pattern), { maxVisits: 1000, statLeaves })
+    expect(stats(index, 'api.*')).toEqual([{ path: 'api.latency', text: 'latency', leaf: false, branch: true }, { path: 'api.requests', text: 'requests', leaf: true, branch: false }])
+    const leaves = stats(index, 'api.latency.*')
+    expect(leaves.map(n => n.text)).toEqual(['count', 'max', 'mean', 'min', 'p50', 'p90', 'p99', 'p999', 'sum'])
+    expect(leaves[6]).toEqual({ path: 'api.latency.p99', text: 'p99', leaf: true, branch: false, metric: 'api.latency', stat: 'p99' })
+    expect(stats(index, 'api.latency.p75')).toEqual([{ path: 'api.latency.p75', text: 'p75', leaf: true, branch: false, metric: 'api.latency', stat: 'p75' }])
+    expect(stats(index, 'api.latency.p{50,75,1000}').map(n => n.text)).toEqual(['p50', 'p75']) // brace alternatives that name a stat
+    expect(stats(index, 'api.latency.p7*')).toEqual([]) // a glob lists the nine only
+    for (const bad of ['p1000', 'p-1', 'p9999999999999', 'P99', 'p99x']) expect(stats(index, `api.latency.${bad}`), bad).toEqual([])
+    expect(stats(index, 'api.latency.p99.*')).toEqual([]) // nothing below a stat leaf
+    expect(stats(index, 'api.requests.*')).toEqual([]) // a counter has none
+    expect(stats(index, '*.latency.p99').map(n => n.path)).toEqual(['api.latency.p99', 'web.latency.p99'])
+    const web = stats(index, 'web.latency.*')
+    expect(web.find(n => n.text === 'count')).toEqual({ path: 'web.latency.count', text: 'count', leaf: true, branch: false })
+    expect(web.find(n => n.text === 'max')).toEqual({ path: 'web.latency.max', text: 'max', leaf: true, branch: true, metric: 'web.latency', stat: 'max' })
+    expect(web).toHaveLength(9)
+    // without statLeaves (or at a literal path) nothing is made up
+    expect(match(index, 'api.latency.*')).toEqual([])
+    expect(index.has('api.latency')).toBe(true)
+    expect(index.has('api.latency.p99')).toBe(false)
+    // each stat leaf looked at is a visit
+    expect(() => index.match('*.latency.*', globParts('*.latency.*'), { maxVisits: 20, statLeaves })).toThrow(/visits more than 20/)
+    index.remove('api.latency')
+    expect(stats(index, 'api.*')).toEqual([{ path: 'api.requests', text: 'requests', leaf: true, branch: false }])
   })
 
   it('gives a leaf no children map: a million names cost what their parts do', () => {
@@ -65,23 +99,25 @@ describe('the name index refresh', () => {
       calls,
       find (filter, options) {
         calls.push({ filter, options })
-        return (async function * () { for (const _id of names) yield { _id } })()
+        return (async function * () { for (const name of names) yield typeof name === 'string' ? { _id: name } : name })()
       }
     }
   }
 
   it('rebuilds from the registry in batches of READ_BATCH, beside the index in use', async () => {
-    const names = Array.from({ length: 2500 }, (_, i) => `svc.m${i}`)
+    const names = [...Array.from({ length: 2499 }, (_, i) => `svc.m${i}`), { _id: 'svc.latency', kind: 'distribution', accuracy: 0.01 }]
     const metrics = fakeMetrics(names)
     const index = createNameIndex()
     index.add('deleted.elsewhere')
     const clock = manualClock(Date.UTC(2026, 10, 18))
     const refresh = createNameIndexRefresh({ index, metrics, clock, timers: {}, logger: { warn () {} } })
     await refresh.load()
-    expect(metrics.calls).toEqual([{ filter: {}, options: { projection: { _id: 1 }, batchSize: READ_BATCH } }])
+    expect(metrics.calls).toEqual([{ filter: {}, options: { projection: { _id: 1, kind: 1, accuracy: 1 }, batchSize: READ_BATCH } }])
     expect(READ_BATCH).toBeLessThanOrEqual(1000)
     expect(index.size()).toBe(2500)
     expect(index.has('deleted.elsewhere')).toBe(false)
+    expect(index.isDistribution('svc.latency')).toBe(true) // the kind read with the name
+    expect(index.isDistribution('svc.m0')).toBe(false)
     // a look within the hour reads the recently written through the lastWrite index, in batches too
     clock.advance(60_000)
     await refresh.refresh()

@@ -1,0 +1,384 @@
+// A distribution in Graphite: a branch of stat leaves in /metrics/find
+// (treejson and completer), /metrics/expand and /render's globs; each leaf
+// read as its stat, checked against the raw values sent (an independent
+// model: sort and pick the rank floor(q·(n−1))). Past maxDataPoints a
+// percentile or mean point is merged again over its span, never averaged:
+// each consolidated point is checked against the exact statistic of the raw
+// values in the span graphite-web groups into it. Hostile leaf names and
+// globs over many distributions answer as an unknown path does, or 400
+// within the budget.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { manualClock } from '../../src/clock.js'
+import { seededRandom } from '../../scripts/shared/workload.js'
+import { testApp } from '../helpers/test-app.js'
+
+// 2025-03-10T09:07:30Z: not on a quarter-hour, as Grafana's `now` rarely is
+const NOW = Date.UTC(2025, 2, 10, 9, 7, 30)
+const NOW_S = NOW / 1000
+const DAY = 86_400_000
+const QH = 900_000
+const ALPHA = 0.01
+const MANY = 150 // distributions many.d0 … many.d149
+const clock = manualClock(NOW)
+let app
+
+// raw values per distribution, sorted by time: { time (ms), value }
+const sent = new Map()
+
+function send (metric, time, value) {
+  if (!sent.has(metric)) sent.set(metric, [])
+  sent.get(metric).push({ time, value })
+}
+
+/** The raw values of `metric` in [from, to) (epoch s), sorted, with exact statistics */
+function exact (metric, fromS, toS) {
+  const all = sent.get(metric)
+  const lower = t => { let lo = 0; let hi = all.length; while (lo < hi) { const mid = (lo + hi) >> 1; if (all[mid].time < t) lo = mid + 1; else hi = mid } return lo }
+  const values = all.slice(lower(fromS * 1000), lower(toS * 1000)).map(e => e.value).sort((a, b) => a - b)
+  const n = values.length
+  return { n, values, sum: values.reduce((a, b) => a + b, 0), rank: q => values[Math.floor(q * (n - 1))] }
+}
+
+const within = (estimate, truth) => Math.abs(estimate - truth) <= ALPHA * Math.abs(truth) * (1 + 1e-9) + 1e-9
+
+async function post (events) {
+  for (let i = 0; i < events.length; i += 1000) {
+    const res = await app.inject({ method: 'POST', url: '/v1/events', payload: events.slice(i, i + 1000) })
+    expect(res.statusCode, res.body).toBe(200)
+  }
+}
+
+beforeAll(async () => {
+  app = await testApp('graphite_dist', { clock, env: { PREALLOC_PROBABILITY: '0', MAX_READ_POINTS: '100000', MAX_SERIES: '500' } })
+  const random = seededRandom(2020)
+  const events = []
+  // api.latency: 8 days of quarter-hours, 10–39 log-normal values each around a median that follows the
+  // hour of day; one quarter-hour in 12 is slow (×20), so a wide point's p99 is the slow quarter-hours'
+  // and an average of quarter-hour p99s is far below it
+  const first = NOW - 8 * DAY - (NOW % QH)
+  for (let q = first; q < NOW; q += QH) {
+    const hour = new Date(q).getUTCHours()
+    const slow = random() < 1 / 12 ? 20 : 1
+    const n = 10 + Math.floor(random() * 30)
+    for (let i = 0; i < n; i++) {
+      const time = q + Math.floor(random() * QH)
+      if (time >= NOW) continue
+      const value = Math.round(slow * (20 + 10 * Math.sin(hour / 4)) * Math.exp(0.6 * (random() + random() + random() - 1.5)) * 1000) / 1000
+      events.push({ metric: 'api.latency', kind: 'distribution', value, ts: time })
+    }
+  }
+  // api.other: fewer values, the last two days
+  for (let i = 0; i < 3000; i++) events.push({ metric: 'api.other', kind: 'distribution', value: 1 + Math.floor(random() * 500), ts: NOW - 2 * DAY + Math.floor(random() * 2 * DAY) })
+  // web.latency a distribution, and a counter named like its count leaf
+  // (from the minute after -1d's first: graphite-web's window starts at the next step)
+  for (let i = 0; i < 500; i++) events.push({ metric: 'web.latency', kind: 'distribution', value: 5 + (i % 17), ts: NOW - DAY + 120_000 + i * 60_000 })
+  for (let i = 0; i < 50; i++) events.push({ metric: 'web.latency.count', value: 1000, ts: NOW - DAY + 120_000 + i * 600_000 })
+  // counters
+  for (let i = 0; i < 100; i++) events.push({ metric: 'api.requests', value: 3, ts: NOW - DAY + i * 700_000 })
+  events.push({ metric: 'count.metric', value: 7, ts: NOW - 3_600_000 })
+  for (let d = 0; d < MANY; d++) events.push({ metric: `many.d${d}`, kind: 'distribution', value: d + 1, ts: NOW - 600_000 })
+  events.sort((a, b) => a.ts - b.ts)
+  for (const e of events) if (e.kind === 'distribution') send(e.metric, e.ts, e.value)
+  await post(events)
+}, 120_000)
+afterAll(async () => { await app?.close() })
+
+const get = async (url) => {
+  const res = await app.inject(url)
+  return { status: res.statusCode, body: res.json() }
+}
+const q = params => Object.entries(params).flatMap(([k, v]) => [v].flat().map(x => `${k}=${encodeURIComponent(x)}`)).join('&')
+const render = async (params) => {
+  const { status, body } = await get(`/render?format=json&${q(params)}`)
+  expect(status, JSON.stringify(body).slice(0, 400)).toBe(200)
+  return body
+}
+const byTarget = list => Object.fromEntries(list.map(s => [s.target, s.datapoints]))
+
+describe('a distribution is a branch of stat leaves', () => {
+  it('in /metrics/find (treejson): the nine listed below it, counters plain leaves', async () => {
+    await app.nameIndex.refresh() // the index's look through the registry keeps each name's kind too
+    expect((await get('/metrics/find?query=api.*')).body).toEqual([
+      { text: 'latency', id: 'api.latency', allowChildren: 1, expandable: 1, leaf: 0 },
+      { text: 'other', id: 'api.other', allowChildren: 1, expandable: 1, leaf: 0 },
+      { text: 'requests', id: 'api.requests', allowChildren: 0, expandable: 0, leaf: 1 }
+    ])
+    const leaves = (await get('/metrics/find?query=api.latency.*')).body
+    expect(leaves).toEqual(['count', 'max', 'mean', 'min', 'p50', 'p90', 'p99', 'p999', 'sum'].map(text => ({ text, id: `api.latency.${text}`, allowChildren: 0, expandable: 0, leaf: 1 })))
+    // a stat named literally is a leaf; a glob lists the nine only
+    expect((await get('/metrics/find?query=api.latency.p75')).body).toEqual([{ text: 'p75', id: 'api.latency.p75', allowChildren: 0, expandable: 0, leaf: 1 }])
+    expect((await get('/metrics/find?query=api.latency.p7*')).body).toEqual([])
+    expect((await get('/metrics/find?query=count.*')).body).toEqual([{ text: 'metric', id: 'count.metric', allowChildren: 0, expandable: 0, leaf: 1 }])
+    expect((await get('/metrics/find?query=count.metric.*')).body).toEqual([])
+  })
+
+  it('in /metrics/find (completer): a prefix completes to the stat leaves', async () => {
+    expect((await get('/metrics/find?format=completer&query=api.latency.p')).body).toEqual({
+      metrics: ['p50', 'p90', 'p99', 'p999'].map(name => ({ path: `api.latency.${name}`, name, is_leaf: '1' }))
+    })
+    expect((await get('/metrics/find?format=completer&query=api.')).body).toEqual({
+      metrics: [
+        { path: 'api.latency.', name: 'latency', is_leaf: '0' },
+        { path: 'api.other.', name: 'other', is_leaf: '0' },
+        { path: 'api.requests', name: 'requests', is_leaf: '1' }
+      ]
+    })
+    // a name shared by several nodes: sorted by name, then by path
+    expect((await get('/metrics/find?format=completer&query=api.*.m')).body.metrics.map(m => m.path)).toEqual(['api.latency.max', 'api.other.max', 'api.latency.mean', 'api.other.mean', 'api.latency.min', 'api.other.min'])
+    expect((await get('/metrics/find?format=pickle&query=api.*')).status).toBe(400)
+  })
+
+  it('in /metrics/expand: globs, brace alternatives, leavesOnly', async () => {
+    expect((await get('/metrics/expand?query=api.*.p99&query=api.latency.p{50,75}')).body).toEqual({ results: ['api.latency.p50', 'api.latency.p75', 'api.latency.p99', 'api.other.p99'] })
+    expect((await get('/metrics/expand?query=api.*&leavesOnly=1')).body).toEqual({ results: ['api.requests'] })
+    expect((await get('/metrics/expand?query=api.*')).body).toEqual({ results: ['api.latency', 'api.other', 'api.requests'] })
+  })
+
+  it('a counter named like a stat leaf wins that path; the distribution keeps its other leaves', async () => {
+    const leaves = (await get('/metrics/find?query=web.latency.*')).body
+    expect(leaves.map(l => l.id)).toEqual(['count', 'max', 'mean', 'min', 'p50', 'p90', 'p99', 'p999', 'sum'].map(t => `web.latency.${t}`))
+    const body = await render({ from: '-1d', target: ['web.latency.count', 'web.latency.{count,max}', 'web.latency.p99'] })
+    const total = points => points.reduce((a, [v]) => a + (v ?? 0), 0)
+    // the counter's 50 × 1000, literally and through a glob; not the distribution's 500 values
+    expect(total(body[0].datapoints)).toBe(50_000)
+    expect(body.slice(1, 3).map(s => s.target)).toEqual(['web.latency.count', 'web.latency.max'])
+    expect(total(body[1].datapoints)).toBe(50_000)
+    expect(Math.max(...body[2].datapoints.map(([v]) => v ?? 0))).toBe(21)
+    expect(body[3].target).toBe('web.latency.p99')
+    expect(body[3].datapoints[1][1] - body[3].datapoints[0][1]).toBe(900)
+  })
+})
+
+describe('render of stat leaves', () => {
+  it('reads a percentile from quarter-hours, the other stats from minutes where alone', async () => {
+    const body = byTarget(await render({ from: '-1d', target: ['api.latency.p99', 'api.latency.count', 'api.latency.{count,p99}'] }))
+    const step = points => points[1][1] - points[0][1]
+    expect(step(body['api.latency.p99'])).toBe(900)
+    const [count, ...rest] = (await render({ from: '-1d', target: 'api.latency.count' }))
+    expect(rest).toEqual([])
+    expect(step(count.datapoints)).toBe(60)
+    // each minute's count is the number of values sent in it
+    for (const [v, t] of count.datapoints) expect(v ?? 0, `count at ${t}`).toBe(exact('api.latency', t, t + 60).n)
+    // a glob mixing them reads all at the quarter-hour, the coarsest any needs
+    const mixed = await render({ from: '-1d', target: 'api.latency.{count,p99}' })
+    expect(mixed.map(s => [s.target, step(s.datapoints)])).toEqual([['api.latency.count', 900], ['api.latency.p99', 900]])
+  })
+
+  it('reads any stat named literally or as a brace alternative (p75, p9999), and none of a branch', async () => {
+    const body = await render({ from: '-6h', target: ['api.latency.p75', 'api.latency.p{9999,90}', 'api.latency'] })
+    expect(body.map(s => s.target)).toEqual(['api.latency.p75', 'api.latency.p90', 'api.latency.p9999'])
+    let checked = 0
+    for (const [series, quantile] of [[body[0], 0.75], [body[1], 0.9], [body[2], 0.9999]]) {
+      for (const [v, t] of series.datapoints) {
+        const truth = exact('api.latency', t, t + 900)
+        if (truth.n === 0) { expect(v).toBe(null); continue }
+        expect(within(v, truth.rank(quantile)), `${series.target} at ${t}: ${v} vs ${truth.rank(quantile)}`).toBe(true)
+        checked++
+      }
+    }
+    expect(checked).toBeGreaterThan(50)
+  })
+
+  const STATS = ['count', 'sum', 'mean', 'min', 'max', 'p50', 'p99', 'p999']
+  const QUANTILES = { p50: 0.5, p99: 0.99, p999: 0.999 }
+
+  /**
+   * Each point of each stat against the raw values of its span. Unconsolidated,
+   * the point at t holds [t, t + step). Consolidated by v points, graphite-web
+   * (render/views.py) nudges the start and deletes one value fewer than it
+   * skips, so the point labelled T holds the native points T − step …
+   * T + (v − 2)·step: the values of [T − step, T + (v − 1)·step), cut at the
+   * native end; maxDataPoints=1 holds them all.
+   */
+  function checkAgainstRaw (metric, answer, native, maxDataPoints) {
+    const step = native[1][1] - native[0][1]
+    const nativeStart = native[0][1]
+    const nativeEnd = native.at(-1)[1] + step
+    const series = byTarget(answer)
+    const points = series[`${metric}.count`]
+    const stride = points.length > 1 ? points[1][1] - points[0][1] : nativeEnd - nativeStart
+    const per = Math.round(stride / step)
+    let checked = 0
+    points.forEach(([, t], i) => {
+      const from = maxDataPoints === 1 ? nativeStart : per === 1 ? t : t - step
+      const to = Math.min(nativeEnd, maxDataPoints === 1 ? nativeEnd : from + per * step)
+      const truth = exact(metric, from, to)
+      const at = s => series[`${metric}.${s}`][i][0]
+      const where = `${metric} maxDataPoints=${maxDataPoints} at ${new Date(t * 1000).toISOString()} [${from}, ${to})`
+      if (at('count') === null) {
+        expect(truth.n, where).toBe(0)
+        for (const s of STATS) expect(at(s), `${s} ${where}`).toBe(null)
+        return
+      }
+      expect(at('count'), where).toBe(truth.n)
+      expect(Math.abs(at('sum') - truth.sum), where).toBeLessThan(1e-6 * Math.max(1, truth.sum))
+      if (truth.n === 0) {
+        for (const s of ['mean', 'min', 'max', 'p50', 'p99', 'p999']) expect(at(s), `${s} ${where}`).toBe(null)
+        return
+      }
+      expect(at('min'), where).toBe(truth.values[0])
+      expect(at('max'), where).toBe(truth.values[truth.n - 1])
+      expect(Math.abs(at('mean') - truth.sum / truth.n), where).toBeLessThan(1e-9 * truth.sum / truth.n)
+      for (const [s, quantile] of Object.entries(QUANTILES)) expect(within(at(s), truth.rank(quantile)), `${s} ${where}: ${at(s)} vs ${truth.rank(quantile)}`).toBe(true)
+      checked++
+    })
+    return { per, checked, points: points.length }
+  }
+
+  const glob = `api.latency.{${STATS.join(',')}}`
+  it.each([
+    ['a day', '-1d', 100, 1],
+    ['a day', '-1d', 500, 1],
+    ['a day', '-1d', 1200, 1],
+    ['a day', '-1d', 20, 5],
+    ['a week', '-7d', 100, 7],
+    ['a week', '-7d', 500, 2],
+    ['a week', '-7d', 1200, 1],
+    ['a week', '-7d', 1, 672]
+  ])('over %s (from=%s) at maxDataPoints %i: every point of every stat is the raw values\' (%i quarter-hours a point)', async (_, from, maxDataPoints, expectedPer) => {
+    const native = (await render({ from, target: 'api.latency.p99' }))[0].datapoints
+    const answer = await render({ from, target: glob, maxDataPoints })
+    const { per, checked, points } = checkAgainstRaw('api.latency', answer, native, maxDataPoints)
+    expect(per).toBe(expectedPer)
+    expect(points).toBeLessThanOrEqual(maxDataPoints)
+    expect(checked).toBeGreaterThan(Math.min(points, 10) * 0.8)
+  })
+
+  it('a percentile point past maxDataPoints is not the average (nor the sum) of the quarter-hours\' percentiles', async () => {
+    const native = (await render({ from: '-7d', target: 'api.latency.p99' }))[0].datapoints
+    const [merged] = await render({ from: '-7d', target: 'api.latency.p99', maxDataPoints: 100 })
+    const step = 900
+    let averagesWrong = 0
+    for (const [v, t] of merged.datapoints) {
+      if (v === null) continue
+      const group = native.filter(([, u]) => u >= t - step && u < t - step + 7 * step).map(([x]) => x).filter(x => x !== null)
+      const average = group.reduce((a, b) => a + b, 0) / group.length
+      const truth = exact('api.latency', t - step, t + 6 * step).rank(0.99)
+      expect(within(v, truth)).toBe(true)
+      if (!within(average, truth)) averagesWrong++
+    }
+    // the slow quarter-hours make most averages of p99s wrong: the test above would catch averaging
+    expect(averagesWrong).toBeGreaterThan(merged.datapoints.length / 4)
+  })
+
+  it('minutes consolidated: count and sum summed, mean merged, min and max as such', async () => {
+    const target = 'api.latency.{count,sum,mean,min,max}'
+    const native = (await render({ from: '-1d', target: 'api.latency.count' }))[0].datapoints
+    expect(native[1][1] - native[0][1]).toBe(60)
+    const answer = await render({ from: '-1d', target, maxDataPoints: 100 })
+    const step = 60
+    const series = byTarget(answer)
+    const points = series['api.latency.count']
+    expect(points[1][1] - points[0][1]).toBe(15 * step)
+    const nativeEnd = native.at(-1)[1] + step
+    let checked = 0
+    points.forEach(([count, t], i) => {
+      const truth = exact('api.latency', t - step, Math.min(nativeEnd, t + 14 * step))
+      expect(count).toBe(truth.n)
+      if (!truth.n) return
+      expect(series['api.latency.min'][i][0]).toBe(truth.values[0])
+      expect(series['api.latency.max'][i][0]).toBe(truth.values[truth.n - 1])
+      expect(series['api.latency.mean'][i][0]).toBeCloseTo(truth.sum / truth.n, 9)
+      expect(series['api.latency.sum'][i][0]).toBeCloseTo(truth.sum, 6)
+      checked++
+    })
+    expect(checked).toBeGreaterThan(90)
+  })
+})
+
+describe('functions over stat leaves', () => {
+  it('sumSeries of counts, alias and aliasByNode keep the merged points; consolidateBy and scale consolidate the points as they are', async () => {
+    const from = '-2d'
+    const body = byTarget(await render({
+      from,
+      maxDataPoints: 100,
+      target: [
+        'sumSeries(api.*.count)',
+        'alias(api.latency.p99,"p99")',
+        'aliasByNode(api.*.p99,1)',
+        'api.latency.p99',
+        'api.other.p99',
+        'consolidateBy(api.latency.p99,"max")',
+        'consolidateBy(api.latency.p99,"average")',
+        'scale(api.latency.p99,2)'
+      ]
+    }))
+    const native = (await render({ from, target: 'api.latency.p99' }))[0].datapoints
+    const merged = body['api.latency.p99']
+    expect(merged.length).toBeLessThanOrEqual(100)
+    const step = 900
+    const per = (merged[1][1] - merged[0][1]) / step
+    expect(per).toBe(2) // 192 quarter-hours → 96 points
+    expect(body.p99).toEqual(merged)
+    expect(body.latency).toEqual(merged)
+    expect(body.other).toEqual(body['api.other.p99'])
+    const group = t => native.filter(([, u]) => u >= t - step && u < t - step + per * step).map(([x]) => x).filter(x => x !== null)
+    let differs = 0
+    merged.forEach(([v, t], i) => {
+      const values = group(t)
+      const max = values.length ? Math.max(...values) : null
+      const average = values.length ? values.reduce((a, b) => a + b, 0) / values.length : null
+      expect(body['consolidateBy(api.latency.p99,"max")'][i]).toEqual([max, t])
+      expect(body['consolidateBy(api.latency.p99,"average")'][i][0]).toBeCloseTo(average, 9)
+      // a function's new values cannot be merged again: a percentile falls back to max
+      expect(body['scale(api.latency.p99,2)'][i]).toEqual([max === null ? null : 2 * max, t])
+      if (v !== null && v !== max) differs++
+    })
+    expect(differs).toBeGreaterThan(0)
+    // sumSeries: the counts of both distributions, summed per point (quarter-hours of minutes: sum)
+    const counts = body['sumSeries(api.*.count)']
+    const minuteStep = counts[1][1] - counts[0][1]
+    for (const [v, t] of counts) {
+      const n = exact('api.latency', t - 60, t - 60 + minuteStep).n + exact('api.other', t - 60, t - 60 + minuteStep).n
+      expect(v ?? 0, `sumSeries at ${t}`).toBe(n)
+    }
+  })
+
+  it('timeShift keeps the merged points of the shifted window', async () => {
+    const [shifted] = await render({ from: '-2d', target: 'timeShift(api.latency.p99,"1d")', maxDataPoints: 50 })
+    const step = 900
+    const per = (shifted.datapoints[1][1] - shifted.datapoints[0][1]) / step
+    expect(per).toBe(4)
+    // the shifted window ends where the unshifted one does, a day earlier
+    const end = Math.floor(NOW_S / step) * step + step - 86_400
+    let checked = 0
+    for (const [v, t] of shifted.datapoints) {
+      const truth = exact('api.latency', t - 86_400 - step, Math.min(end, t - 86_400 - step + per * step))
+      if (!truth.n) continue
+      expect(within(v, truth.rank(0.99)), `at ${t}: ${v} vs ${truth.rank(0.99)}`).toBe(true)
+      checked++
+    }
+    expect(checked).toBeGreaterThan(40)
+  })
+})
+
+describe('hostile stat leaves and globs', () => {
+  it('a leaf that names no stat, or a stat of a counter, is an unknown path: no series', async () => {
+    for (const target of ['api.latency.p9999999999999', 'api.latency.p1000', 'api.latency.p-1', 'api.latency.p99.9', 'api.latency.P99', 'api.latency.__proto__', 'api.latency.p101', 'count.metric.p99', 'count.metric.count', 'api.requests.*', 'api.latency.p99.*', 'no.such.p99']) {
+      expect(await render({ from: '-1h', target }), target).toEqual([])
+    }
+    expect(await render({ from: '-1h', target: 'api.latency.p{1000,-1,p99}' })).toEqual([])
+    expect((await render({ from: '-2h', target: 'count.metric' }))[0].datapoints.some(([v]) => v === 7)).toBe(true)
+  })
+
+  it('globs over many distributions stay within GRAPHITE_MAX_GLOB_METRICS, MAX_SERIES and MAX_READ_POINTS', async () => {
+    const refusals = [
+      ['many.*.*', /"many\.\*\.\*" matches more than GRAPHITE_MAX_GLOB_METRICS = 1000/],
+      ['many.*.{count,p50,p99,p999}', /MAX_SERIES = 500/],
+      ['many.*.p99', /MAX_READ_POINTS = 100000 points \("many\.\*\.p99": 150 series × 672 points\)/]
+    ]
+    for (const [target, message] of refusals) {
+      const res = await get(`/render?format=json&from=-7d&target=${encodeURIComponent(target)}`)
+      expect(res.status, target).toBe(400)
+      expect(res.body.message, target).toMatch(message)
+    }
+    expect((await get('/metrics/find?query=many.*.*')).status).toBe(400)
+    // within the budget: 150 p99 series of one value each, every one its only value
+    const body = await render({ from: '-1h', target: 'many.*.p99', maxDataPoints: 1 })
+    expect(body).toHaveLength(MANY)
+    for (const { target, datapoints } of body) {
+      const d = Number(target.split('.')[1].slice(1))
+      expect(datapoints, target).toEqual([[d + 1, Math.floor(NOW_S / 900) * 900 - 2700]])
+    }
+  })
+})
