@@ -11,13 +11,17 @@ export const OPTIONAL_SECTIONS = ['talk', 'wiredtiger', 'cardinality']
 
 // Sizes per scale. "small" is for the offline substitute (mongo-java-server
 // keeps whole documents on a 512 MB JVM heap); "quick" is a smoke run.
+// timerReads: busy timers (a latency a second, ~250 KB a day document) over
+// `days` days and today: 100 of them are 3,100 such documents. The substitute
+// holds ~2.6 MB of its heap per such document: 3 timers (93 documents) fit
+// its 512 MB beside what the service holds, 10 did not.
 // The cardinality section holds its 1,000,000 metrics at full and small
 // alike (its point is the size), on a larger JVM heap (CARDINALITY_JAVA_HEAP).
 const CARDINALITY = { metrics: 1_000_000, busy: 10_000, windowSeconds: 60, findSeconds: 5, busyPerMinute: 60 }
 export const SCALES = {
-  full: { phaseSeconds: 10, warmupSeconds: 2, readSeconds: 5, reads: { metrics: 100, days: 400, perDay: 24 }, storage: { metrics: 100, perDay: 96, k: 200 }, jobs: { metrics: 100, days: 120 }, cardinality: CARDINALITY },
-  small: { phaseSeconds: 8, warmupSeconds: 2, readSeconds: 5, reads: { metrics: 25, days: 400, perDay: 24 }, storage: { metrics: 25, perDay: 96, k: 100 }, jobs: { metrics: 25, days: 120 }, cardinality: CARDINALITY },
-  quick: { phaseSeconds: 2, warmupSeconds: 1, readSeconds: 2, reads: { metrics: 5, days: 400, perDay: 24 }, storage: { metrics: 5, perDay: 24, k: 20 }, jobs: { metrics: 5, days: 40 }, cardinality: { metrics: 20_000, busy: 200, windowSeconds: 20, findSeconds: 2, busyPerMinute: 60 } }
+  full: { phaseSeconds: 10, warmupSeconds: 2, readSeconds: 5, reads: { metrics: 100, days: 400, perDay: 24 }, timerReads: { metrics: 100, days: 30 }, storage: { metrics: 100, perDay: 96, k: 200 }, jobs: { metrics: 100, days: 120 }, cardinality: CARDINALITY },
+  small: { phaseSeconds: 8, warmupSeconds: 2, readSeconds: 5, reads: { metrics: 25, days: 400, perDay: 24 }, timerReads: { metrics: 3, days: 30 }, storage: { metrics: 25, perDay: 96, k: 100 }, jobs: { metrics: 25, days: 120 }, cardinality: CARDINALITY },
+  quick: { phaseSeconds: 2, warmupSeconds: 1, readSeconds: 2, reads: { metrics: 5, days: 400, perDay: 24 }, timerReads: { metrics: 2, days: 30 }, storage: { metrics: 5, perDay: 24, k: 20 }, jobs: { metrics: 5, days: 40 }, cardinality: { metrics: 20_000, busy: 200, windowSeconds: 20, findSeconds: 2, busyPerMinute: 60 } }
 }
 
 // mongo-java-server keeps every document on its JVM heap: 1,000,000 metrics'
@@ -41,14 +45,15 @@ Every phase is bounded in time; the whole run takes a few minutes.
                  small on the mongo-java-server substitute, which cannot hold the full data)
   --seconds N    seconds per ingest phase (default 10 full, 8 small, 2 quick)
   --only LIST    comma-separated sections: ${SECTIONS.join(', ')} (default all of these;
-                 jobs: npm run check and a retention pass, documents/s;
+                 ingest and statsd measure timers (distributions) beside counters, reads
+                 a 30-day p99 over busy timers; jobs: npm run check and a retention pass, documents/s;
                  graphite: /render sumSeries over the read metrics × 24 h against /series;
                  statsd: hot-shots over TCP as fast as the service reads, then over UDP
                  at that rate; lines/s, service CPU per line, lines lost),
                  and, not run by default: talk, the 2012 talk's experiment (flat and
                  hierarchical layout, with and without preallocation, a simulated day each);
-                 wiredtiger, bytes on disk of a month of documents in WiredTiger tables
-                 set as MongoDB's (builds its Python venv the first time; alone, it
+                 wiredtiger, bytes on disk of a month of documents (and of a busy timer's)
+                 in WiredTiger tables set as MongoDB's (builds its Python venv the first time; alone, it
                  needs no database); cardinality, 1,000,000 registered metrics (10,000
                  busy) through a simulated day and its midnight: the sweep, bytes per
                  metric-day, ingest across midnight, /metrics/find (~13 min;

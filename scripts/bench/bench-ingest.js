@@ -7,6 +7,7 @@ import { createWriter } from '../../src/writer/writer.js'
 import { systemClock } from '../../src/clock.js'
 import { metricNames, percentile } from '../shared/workload.js'
 import { naiveWrite } from '../loadgen/mongo-target.js'
+import { latencies } from './timer-workload.js'
 
 const noop = () => {}
 const quiet = { debug: noop, info: noop, warn: noop, error: noop }
@@ -117,14 +118,37 @@ function cannon (opts) {
 
 const statusCount = (result, code) => result.statusCodeStats?.[code]?.count ?? 0
 
-/** Batched HTTP ingest: constant bodies of `batch` events over 100 metrics (no ts: the server's clock) */
-export async function benchHttpBatched ({ server, seconds, warmupSeconds, connections = 16, batch = 1000, prefix = 'bench.http.' }) {
+/** Bodies of timer values (kind distribution) that HTTP timer batches rotate over: a timer's values differ from one request to the next */
+export const TIMER_BODIES = 16
+
+/** `count` bodies of `batch` timer values over names, latencies from seeds 1… (timer-workload.js) */
+export function timerBodies (names, batch, count = TIMER_BODIES) {
+  return Array.from({ length: count }, (_, b) => {
+    const values = latencies(batch, 1 + b)
+    return JSON.stringify(values.map((value, i) => ({ metric: names[i % names.length], value, kind: 'distribution' })))
+  })
+}
+
+/**
+ * Batched HTTP ingest: constant bodies of `batch` events over 100 metrics (no
+ * ts: the server's clock). timers: each event a timer's value instead
+ * ({ metric, value, kind: 'distribution' }, a latency in ms), the bodies
+ * rotating over TIMER_BODIES sets of values.
+ */
+export async function benchHttpBatched ({ server, seconds, warmupSeconds, connections = 16, batch = 1000, prefix = 'bench.http.', timers = false }) {
   const bodyOf = (names) => JSON.stringify(Array.from({ length: batch }, (_, i) => ({ metric: names[i % names.length] })))
-  const common = { url: server.url + '/v1/events', method: 'POST', headers: { 'content-type': 'application/json' }, connections }
-  if (warmupSeconds) await cannon({ ...common, body: bodyOf(metricNames('bench.warm.', 100)), duration: warmupSeconds })
+  const base = { url: server.url + '/v1/events', method: 'POST', headers: { 'content-type': 'application/json' }, connections }
+  const load = (names) => {
+    if (!timers) return { ...base, body: bodyOf(names) }
+    const bodies = timerBodies(names, batch)
+    let next = 0
+    return { url: server.url, connections, requests: [{ method: 'POST', path: '/v1/events', headers: base.headers, setupRequest: req => ({ ...req, body: bodies[next++ % bodies.length] }) }] }
+  }
+  if (warmupSeconds) await cannon({ ...load(metricNames(timers ? 'bench.timer.warm.' : 'bench.warm.', 100)), duration: warmupSeconds })
+  const measured = load(metricNames(prefix, 100))
   const before = await server.stats()
   await server.resetPeak()
-  const result = await cannon({ ...common, body: bodyOf(metricNames(prefix, 100)), duration: seconds })
+  const result = await cannon({ ...measured, duration: seconds })
   const after = await server.stats()
   const ok = statusCount(result, 200)
   const service = serverDelta(before, after, { requests: result.requests.sent })
@@ -135,6 +159,7 @@ export async function benchHttpBatched ({ server, seconds, warmupSeconds, connec
     sentEvents: result.requests.sent * batch,
     connections,
     batch,
+    kind: timers ? 'distribution' : 'counter',
     seconds: result.duration,
     p50Ms: result.latency.p50,
     p99Ms: result.latency.p99,

@@ -1,6 +1,7 @@
 // Read figures: series and ytd over sparse seeded data, through HTTP.
 import { eventIncrements } from '../../src/bucket/increments.js'
 import { hierarchicalLayout } from '../../src/bucket/layouts.js'
+import { COUNTER } from '../../src/bucket/metric-kinds.js'
 import { DAY_MS, startOfDay, utcParts } from '../../src/bucket/time.js'
 import { localYearStart } from '../../src/bucket/local-time.js'
 import { horizonsFor } from '../../src/bucket/retention-horizons.js'
@@ -149,7 +150,7 @@ export async function benchReads ({ server, db, seed, seconds, connections = 4, 
   const reader = createReader({
     collections: { daily: counting(db.collection('daily'), counter), monthly: counting(db.collection('monthly'), counter) },
     layout: hierarchicalLayout,
-    registry: { exists: async () => true }, // the seeded metrics
+    registry: { describe: async () => COUNTER }, // the seeded metrics: counters
     horizonsOf: metric => horizons(metric, Date.now()),
     maxPoints: config.maxPoints
   })

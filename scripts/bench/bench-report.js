@@ -14,6 +14,7 @@ export const TARGETS = [
   { key: 'singleP99', label: 'Single-event requests, p99 latency', op: '≤', limit: 50, unit: ' ms' },
   { key: 'singleCpuVsBare', label: 'Single-event requests: service CPU per request ÷ a bare Fastify route\'s of the same shape, no database (µs/µs)', op: '≤', limit: 2, unit: '×' },
   { key: 'adaptiveVsFixed', label: 'HTTP batched ingest, FLUSH_INTERVAL_MS=0 (default) ÷ =10 (events/s; not slower)', op: '≥', limit: 1, unit: '' },
+  { key: 'timerIngestRatio', label: 'Timers: HTTP batched ingest of timer values ÷ of counter increments (events/s; same batches, connections and duration)', op: '≥', limit: 0.5, unit: '' },
   { key: 'readsP99', label: 'Reads p99 latency (worst of the four queries)', op: '≤', limit: 20, unit: ' ms' },
   { key: 'longReadDocs', label: 'Documents read by a 1-year day series and by ytd (the more of the two, mean per query)', op: '≤', limit: 13, unit: '' },
   { key: 'rssMB', label: 'Service RSS under load (peak)', op: '≤', limit: 250, unit: ' MB' }
@@ -40,6 +41,7 @@ export function headlineFigures (f) {
     singleP99: f.single?.p99Ms ?? null,
     singleCpuVsBare: ratio(f.single?.service?.cpuUsPerRequest, f.bare?.service?.cpuUsPerRequest),
     adaptiveVsFixed: ratio(f.ingest?.http?.eventsPerS, f.ingest?.httpFixed?.eventsPerS),
+    timerIngestRatio: ratio(f.ingest?.httpTimer?.eventsPerS, f.ingest?.http?.eventsPerS),
     readsP99: readP99s.length && readP99s.length === reads.length ? Math.max(...readP99s) : null,
     longReadDocs: longDocs.length && longDocs.length === LONG_READS.size ? Math.max(...longDocs) : null,
     rssMB: isNum(f.rss?.peakBytes) ? f.rss.peakBytes / 1e6 : null
@@ -49,14 +51,16 @@ export function headlineFigures (f) {
 // Judged when the statsd section ran (figures.statsd): the service's CPU per line it applied, and nothing lost over TCP.
 export const STATSD_TARGETS = [
   { key: 'statsdTcpPerCore', label: 'StatsD over TCP (hot-shots): applied lines/s per core of service CPU', op: '≥', limit: 100_000, unit: ' lines/s' },
-  { key: 'statsdTcpLost', label: 'StatsD over TCP: lines lost (sent − stored once the service drained)', op: '≤', limit: 0, unit: '', limitDigits: 0 }
+  { key: 'statsdTcpLost', label: 'StatsD over TCP: lines lost (sent − stored once the service drained)', op: '≤', limit: 0, unit: '', limitDigits: 0 },
+  { key: 'statsdTimerRatio', label: 'StatsD over TCP: timer lines (type ms) ÷ counter lines (type c), applied lines/s', op: '≥', limit: 0.5, unit: '' }
 ]
 
 /** The statsd section's judged figures (null when not measured) */
 export function statsdFigures (statsd) {
   return {
     statsdTcpPerCore: statsd?.tcp?.linesPerCoreS ?? null,
-    statsdTcpLost: statsd?.tcp?.lost ?? null
+    statsdTcpLost: statsd?.tcp?.lost ?? null,
+    statsdTimerRatio: ratio(statsd?.timers?.tcp?.appliedPerS, statsd?.tcp?.appliedPerS)
   }
 }
 
@@ -114,7 +118,7 @@ export function evaluateTargets (figures) {
 
 function fmtValue (t) {
   if (!isNum(t.value)) return 'n/a'
-  const digits = t.key === 'statementsPerEvent' ? 4 : ['httpOverhead', 'singleCpuVsBare', 'adaptiveVsFixed', 'hierEndOfDay', 'flatEndOfDayGap', 'dipGain', 'sweepCheckedPerBusy', 'sweepShareOfDayLeft'].includes(t.key) ? 2 : t.key === 'coalescingGain' ? 1 : ['rssMB', 'singleRps', 'statsdTcpPerCore', 'statsdTcpLost', 'bytesPerSparseMetricDay', 'sparsePreallocatedBySweep', 'midnightP99', 'countsAddUp'].includes(t.key) ? 0 : 1
+  const digits = t.key === 'statementsPerEvent' ? 4 : ['httpOverhead', 'singleCpuVsBare', 'adaptiveVsFixed', 'timerIngestRatio', 'statsdTimerRatio', 'hierEndOfDay', 'flatEndOfDayGap', 'dipGain', 'sweepCheckedPerBusy', 'sweepShareOfDayLeft'].includes(t.key) ? 2 : t.key === 'coalescingGain' ? 1 : ['rssMB', 'singleRps', 'statsdTcpPerCore', 'statsdTcpLost', 'bytesPerSparseMetricDay', 'sparsePreallocatedBySweep', 'midnightP99', 'countsAddUp'].includes(t.key) ? 0 : 1
   return `${fmt(t.value, digits)}${t.unit}`
 }
 
@@ -161,21 +165,72 @@ function dropsText (dropped) {
 
 /** The StatsD section: both transports side by side */
 export function statsdSection (sd) {
-  const { tcp, udp } = sd
+  const { tcp, udp, timers } = sd
   const row = (label, r) => [label, fmt(r.sent), fmt(r.sentPerS), fmt(r.appliedPerS), `${fmt(r.cpuUsPerLine, 2)} µs`, fmt(r.linesPerCoreS), fmt(r.stored), `${fmt(r.lost)} (${fmt(r.lossPct, 2)} %)`]
   const out = [
-    `**StatsD** (${sd.client}, ${sd.clients} client process${sd.clients > 1 ? 'es' : ''}, counter lines \`bench.statsd.m<i>:1|c\` (UDP: \`bench.statsd.udp.m<i>:1|c\`) over ${fmt(sd.metrics)} metrics for ${fmt(sd.seconds)} s per transport, STATSD_FLUSH_INTERVAL_MS=${fmt(sd.flushIntervalMs)}; applied/s: the lines stored by the time their sum stopped changing ÷ the time since the first was sent; CPU: the service process's; lost: sent − the sum stored once the service drained on SIGTERM):`,
+    `**StatsD** (${sd.client}, ${sd.clients} client process${sd.clients > 1 ? 'es' : ''}, counter lines \`bench.statsd.m<i>:1|c\` (UDP: \`bench.statsd.udp.m<i>:1|c\`)${timers ? ', then timer lines `bench.statsd.t<i>:<latency>|ms` (UDP: `bench.statsd.udp.t<i>:…|ms`; their sum: the values counted in their day documents)' : ''} over ${fmt(sd.metrics)} metrics for ${fmt(sd.seconds)} s per transport, STATSD_FLUSH_INTERVAL_MS=${fmt(sd.flushIntervalMs)}; applied/s: the lines stored by the time their sum stopped changing ÷ the time since the first was sent; CPU: the service process's; lost: sent − the sum stored once the service drained on SIGTERM):`,
     '',
     table(['transport', 'lines sent', 'sent/s', 'applied/s', 'service CPU per line', 'applied lines/s per core', 'stored', 'lost'], [
       row(`TCP as fast as the service reads (maxBufferSize ${fmt(tcp.maxBufferSize)})`, tcp),
-      row(`UDP at the rate TCP reached (maxBufferSize ${fmt(udp.maxBufferSize)}, ${fmt(udp.offeredRate)} lines/s offered)`, udp)
+      row(`UDP at the rate TCP reached (maxBufferSize ${fmt(udp.maxBufferSize)}, ${fmt(udp.offeredRate)} lines/s offered)`, udp),
+      ...(timers
+        ? [row('timers, TCP as fast as the service reads', timers.tcp), row(`timers, UDP at the rate their TCP reached (${fmt(timers.udp.offeredRate)} lines/s offered)`, timers.udp)]
+        : [])
     ]),
     '',
-    `CPU during the TCP run: ${cpuShares(tcp)}. During the UDP run: ${cpuShares(udp)}. The load generator, the service and the database share the same cores.`,
+    `CPU during the TCP run: ${cpuShares(tcp)}. During the UDP run: ${cpuShares(udp)}.${timers ? ` During the timers' TCP run: ${cpuShares(timers.tcp)}; their UDP run: ${cpuShares(timers.udp)}.` : ''} The load generator, the service and the database share the same cores.`,
     '',
     `UDP: the service read ${fmt(udp.received)} of the ${fmt(udp.sent)} lines sent (\`statbucket_statsd_received_total{transport="udp"}\`): ${fmt(udp.sent - udp.received)} never reached it, and the host's UDP \`RcvbufErrors\` rose by ${fmt(udp.hostUdpRcvbufErrors)} datagrams (host-wide: datagrams the kernel dropped because the socket's receive buffer was full${isNum(sd.hostRmemMaxBytes) ? `, at most 2 × net.core.rmem_max = ${bytes(2 * sd.hostRmemMaxBytes)} here` : ''}); of what it read it counted as dropped: ${dropsText(udp.dropped)} (\`statbucket_statsd_dropped_total\`).` +
-      ` TCP: ${fmt(tcp.received)} lines read, dropped: ${dropsText(tcp.dropped)}${tcp.clientErrors ? `; **${fmt(tcp.clientErrors)} client errors** (${tcp.firstClientError})` : ''}. Service RSS peak during the section ${bytes(sd.rssPeakBytes)}.`
+      ` TCP: ${fmt(tcp.received)} lines read, dropped: ${dropsText(tcp.dropped)}${tcp.clientErrors ? `; **${fmt(tcp.clientErrors)} client errors** (${tcp.firstClientError})` : ''}.` +
+      (timers ? ` Timers: over UDP the service read ${fmt(timers.udp.received)} of the ${fmt(timers.udp.sent)} lines sent (\`RcvbufErrors\` +${fmt(timers.udp.hostUdpRcvbufErrors)}), dropped: ${dropsText(timers.udp.dropped)}; over TCP ${fmt(timers.tcp.received)} read, dropped: ${dropsText(timers.tcp.dropped)}${timers.tcp.clientErrors ? `; **${fmt(timers.tcp.clientErrors)} client errors** (${timers.tcp.firstClientError})` : ''}.` : '') +
+      ` Service RSS peak during the section ${bytes(sd.rssPeakBytes)}.`
   ]
+  return out
+}
+
+const kB = n => (isNum(n) ? (n >= 1000 ? `${fmt(n / 1000, 1)} kB` : `${fmt(n, 0)} B`) : 'n/a')
+const times = (a, b) => { const r = ratio(a, b); return isNum(r) ? fmt(r, r < 0.1 ? 3 : r < 10 ? 2 : 1) : 'n/a' }
+
+/**
+ * Timers beside counters, the figures of this run side by side: ingest over
+ * HTTP and StatsD, bytes per busy metric-day, and the 30-day p99 reads.
+ * Lines of markdown (none when no timer figure was measured).
+ */
+export function timerSection (figures) {
+  const ing = figures.ingest
+  const sd = figures.statsd
+  const z = figures.timerSizes
+  const counter = figures.sizes?.find(x => Number.isInteger(x.value))
+  const tr = figures.timerReads
+  if (!ing?.httpTimer && !sd?.timers && !z && !tr) return []
+  const rows = []
+  if (ing?.httpTimer) {
+    rows.push([`HTTP \`POST /v1/events\`, batches of ${fmt(ing.http.batch)}, ${ing.http.connections} connections, ${fmt(ing.http.seconds, 0)} s: events/s`, fmt(ing.http.eventsPerS), fmt(ing.httpTimer.eventsPerS), times(ing.httpTimer.eventsPerS, ing.http.eventsPerS)])
+    const perEvent = r => (isNum(r?.service?.cpuUsPerRequest) ? r.service.cpuUsPerRequest / r.batch : null)
+    rows.push(['… service CPU per event', `${fmt(perEvent(ing.http), 2)} µs`, `${fmt(perEvent(ing.httpTimer), 2)} µs`, times(perEvent(ing.httpTimer), perEvent(ing.http))])
+  }
+  if (sd?.timers) {
+    rows.push([`StatsD over TCP (${sd.client}, ${sd.clients} processes, ${fmt(sd.seconds)} s): applied lines/s`, fmt(sd.tcp.appliedPerS), fmt(sd.timers.tcp.appliedPerS), times(sd.timers.tcp.appliedPerS, sd.tcp.appliedPerS)])
+    rows.push(['… applied lines/s per core of service CPU', fmt(sd.tcp.linesPerCoreS), fmt(sd.timers.tcp.linesPerCoreS), times(sd.timers.tcp.linesPerCoreS, sd.tcp.linesPerCoreS)])
+    rows.push(['StatsD over UDP at the rate TCP reached: lost', `${fmt(sd.udp.lost)} (${fmt(sd.udp.lossPct, 2)} %)`, `${fmt(sd.timers.udp.lost)} (${fmt(sd.timers.udp.lossPct, 2)} %)`, '–'])
+  }
+  if (z) {
+    rows.push([`bytes per busy metric-day (BSON): day document with its minutes (counter: every minute written; timer: ${fmt(z.valuesPerDay)} values, ${fmt(z.dayBuckets)} buckets in its day tier)`, kB(counter?.dailyBytes), kB(z.dailyBytes), times(z.dailyBytes, counter?.dailyBytes)])
+    rows.push(['… the same day past MINUTE_RETENTION_DAYS (minute tier removed)', kB(counter?.downsampledBytes), kB(z.downsampledBytes), times(z.downsampledBytes, counter?.downsampledBytes)])
+    rows.push([`… its monthly document's share (a ${z.monthDays}-day month of such days ÷ ${z.monthDays}; timer month ${kB(z.monthlyBytes)})`, kB(isNum(counter?.monthlyBytes) ? counter.monthlyBytes / z.monthDays : null), kB(z.monthlySharePerDay), times(z.monthlySharePerDay, isNum(counter?.monthlyBytes) ? counter.monthlyBytes / z.monthDays : null)])
+  }
+  const out = []
+  const latency = z?.latency ? `log-normal latencies, median ${fmt(z.latency.medianMs)} ms, σ ${fmt(z.latency.sigma, 1)}, in ms to ${z.latency.resolutionMs}` : 'log-normal latencies'
+  if (rows.length) {
+    out.push('', `**Timers beside counters** (distributions at α = ${fmt((z?.accuracy ?? 0.01) * 100, 0)} %, ${latency}; counters: increments of 1), measured in this run:`, '')
+    out.push(table(['figure', 'counter', 'timer', 'timer ÷ counter'], rows))
+  }
+  if (tr) {
+    out.push('', `**30-day p99 over busy timers**: ${fmt(tr.seed.metrics)} timers × ${fmt(tr.seed.days)} days and today up to the run, a latency a second (${fmt(tr.seed.dailyDocs)} day documents, ${kB(tr.seed.dailyBytes / tr.seed.dailyDocs)} on average, + ${fmt(tr.seed.monthlyDocs)} monthly; ${fmt(tr.seed.values)} values), ${tr.connections} connections, ${fmt(tr.seconds)} s per query, a random timer each request; documents read: the reader's own for the same queries:`, '')
+    out.push(table(['query', 'req/s', 'p50', 'p99', 'documents read / query'], tr.queries.map(q => [q.label, fmt(q.requestsPerS), `${fmt(q.p50Ms, 0)} ms`, `${fmt(q.p99Ms, 0)} ms`, fmt(q.docsPerQuery, 1)])))
+    const c = tr.check
+    if (c) out.push('', `The first 30-day quantiles answer counted ${fmt(c.count)} values where ${fmt(c.expectedCount)} were seeded in its window (${c.ok ? 'yes' : '**NO**'}); its p99 ${fmt(c.p99, 1)} ms.${tr.queries.some(q => q.non2xx || q.errors) ? ` **Failed requests**: ${tr.queries.map(q => `${q.name} ${fmt(q.non2xx)} non-2xx, ${fmt(q.errors)} errors`).join('; ')}.` : ''}`)
+  }
   return out
 }
 
@@ -193,11 +248,14 @@ export function renderMarkdown (figures) {
       ['naive: one `$inc` upsert of the daily and one of the monthly document per event, in-process', `${ing.naive.concurrency} workers`, fmt(ing.naive.eventsPerS), fmt(ing.naive.statementsPerEvent, 2), `${fmt(ing.naive.p50Ms, 2)} / ${fmt(ing.naive.p99Ms, 2)} ms`],
       ['coalescing writer in-process, 1,000-event units', `${ing.writer.concurrency} workers`, fmt(ing.writer.eventsPerS), fmt(ing.writer.statementsPerEvent, 4), `${fmt(ing.writer.p50Ms, 1)} / ${fmt(ing.writer.p99Ms, 1)} ms`],
       [`HTTP \`POST /v1/events\`, batches of ${fmt(ing.http.batch)} (FLUSH_INTERVAL_MS=0, adaptive)`, `${ing.http.connections} connections`, fmt(ing.http.eventsPerS), fmt(ing.http.statementsPerEvent, 4), `${fmt(ing.http.p50Ms, 0)} / ${fmt(ing.http.p99Ms, 0)} ms`],
+      ...(ing.httpTimer ? [['the same batches of timer values (`"kind": "distribution"`, latencies in ms)', `${ing.httpTimer.connections} connections`, fmt(ing.httpTimer.eventsPerS), fmt(ing.httpTimer.statementsPerEvent, 4), `${fmt(ing.httpTimer.p50Ms, 0)} / ${fmt(ing.httpTimer.p99Ms, 0)} ms`]] : []),
       ...(ing.httpFixed ? [['the same with FLUSH_INTERVAL_MS=10', `${ing.httpFixed.connections} connections`, fmt(ing.httpFixed.eventsPerS), fmt(ing.httpFixed.statementsPerEvent, 4), `${fmt(ing.httpFixed.p50Ms, 0)} / ${fmt(ing.httpFixed.p99Ms, 0)} ms`]] : [])
     ]))
     if (ing.http.service) out.push('', `Service side of the HTTP batches: ${serviceLine(ing.http.service)} (${fmt(ing.http.service.cpuUsPerRequest / ing.http.batch, 2)} µs per event).`)
+    if (ing.httpTimer?.service) out.push('', `Service side of the HTTP timer batches: ${serviceLine(ing.httpTimer.service)} (${fmt(ing.httpTimer.service.cpuUsPerRequest / ing.httpTimer.batch, 2)} µs per value).`)
     if (isNum(ing.writer.cpuUsPerEvent)) out.push('', `The in-process writer's process: ${fmt(ing.writer.cpuUsPerEvent * ing.writer.batch, 0)} µs of CPU per 1,000-event unit (${fmt(ing.writer.cpuUsPerEvent, 2)} µs per event).`)
     if (ing.http.check) out.push('', `Acknowledged HTTP events found in the database: ${ing.http.check}`)
+    if (ing.httpTimer?.check) out.push('', `Acknowledged HTTP timer values found in the database: ${ing.httpTimer.check}`)
   }
   const s = figures.single
   if (s) {
@@ -235,6 +293,7 @@ export function renderMarkdown (figures) {
     out.push('', `**Document sizes**, ${kind} in every slot (BSON, 18-character metric name): daily with minute detail ${bytes(z.dailyBytes)}, downsampled to quarter-hours ${bytes(z.downsampledBytes)}, monthly ${bytes(z.monthlyBytes)}. Projected for ${fmt(z.metrics)} metrics:`, '')
     out.push(table(['retention', 'after one year', 'each further year'], z.projections.map(p => [p.label, bytes(p.firstYearBytes), bytes(p.perYearBytes)])))
   }
+  out.push(...timerSection(figures))
   if (figures.rss) {
     out.push('', `**Service RSS** (statbucket child process, sampled every 100 ms): peak ${bytes(figures.rss.peakBytes)}; by phase ${Object.entries(figures.rss.byPhase).map(([k, v]) => `${k} ${bytes(v)}`).join(', ')}.`)
   }

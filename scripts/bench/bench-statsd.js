@@ -1,7 +1,8 @@
 // The statsd phase: a statbucket child process with its StatsD listeners on,
 // hot-shots client processes sending counter lines over TCP as fast as the
-// service takes them, then over UDP at the rate TCP reached. What is lost is
-// read back from the database once the service drained (SIGTERM).
+// service takes them, then over UDP at the rate TCP reached; then the same
+// with timer lines (`|ms`, realistic latencies: distributions). What is lost
+// is read back from the database once the service drained (SIGTERM).
 import { fork } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import fs from 'node:fs'
@@ -10,6 +11,7 @@ import { fileURLToPath } from 'node:url'
 import { dailySum } from './bench-ingest.js'
 import { packageVersion } from './bench-env.js'
 import { startServerProcess } from './server-process.js'
+import { distributionCount } from './bench-timers.js'
 import { counterBy, counterDelta, machineTicks, procStatTicks, runFigures, udpCounters } from './statsd-figures.js'
 
 const LOAD = fileURLToPath(new URL('./statsd-load.js', import.meta.url))
@@ -30,7 +32,7 @@ function procCpuMs (pid) {
 }
 
 /** Forks `count` load processes, connected and ready → { go(seconds, rate) → [done messages] , kill() } */
-async function startClients ({ count, protocol, port, prefix, maxBufferSize }) {
+async function startClients ({ count, protocol, port, prefix, maxBufferSize, kind = 'counter' }) {
   const procs = Array.from({ length: count }, () => fork(LOAD, [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] }))
   const kill = () => { for (const p of procs) if (p.exitCode === null) p.kill('SIGKILL') }
   const nextMessage = (p, type, timeoutMs) => new Promise((resolve, reject) => {
@@ -47,9 +49,9 @@ async function startClients ({ count, protocol, port, prefix, maxBufferSize }) {
     })
   })
   try {
-    await Promise.all(procs.map(p => {
+    await Promise.all(procs.map((p, i) => {
       const ready = nextMessage(p, 'ready', 30_000)
-      p.send({ type: 'start', protocol, host: '127.0.0.1', port, prefix, metrics: METRICS, maxBufferSize })
+      p.send({ type: 'start', protocol, host: '127.0.0.1', port, prefix, metrics: METRICS, maxBufferSize, kind, seed: 1 + i })
       return ready
     }))
   } catch (err) {
@@ -70,15 +72,18 @@ async function startClients ({ count, protocol, port, prefix, maxBufferSize }) {
   }
 }
 
+/** What a kind's lines stored add up to: a counter's sum of 1s, a timer's count of values */
+const STORED = { counter: dailySum, timer: distributionCount }
+
 /**
  * Polls the sum stored for prefix until it reaches `expected` or has not
  * changed for quietMs → { sum, at (performance.now() when it last changed) }
  */
-async function settle (db, prefix, expected, { quietMs, pollMs = 100 }) {
+async function settle (db, prefix, expected, { quietMs, pollMs = 100, kind = 'counter' }) {
   let last = null
   let at = performance.now()
   for (;;) {
-    const sum = await dailySum(db, prefix)
+    const sum = await STORED[kind](db, prefix)
     if (sum !== last) { last = sum; at = performance.now() }
     if (sum >= expected || performance.now() - at > quietMs) return { sum, at }
     await sleep(pollMs)
@@ -96,8 +101,8 @@ async function scrape (server, token) {
 }
 
 /** One transport's measured run: clients sending for `seconds` (at `rate` lines/s in all, or as fast as they can) */
-async function measuredRun ({ db, server, token, protocol, prefix, clients, seconds, rate, quietMs, dbPid, log }) {
-  const load = await startClients({ count: clients, protocol, port: server.statsdPort, prefix, maxBufferSize: protocol === 'tcp' ? TCP_BUFFER_BYTES : UDP_BUFFER_BYTES })
+async function measuredRun ({ db, server, token, protocol, prefix, clients, seconds, rate, quietMs, dbPid, log, kind = 'counter' }) {
+  const load = await startClients({ count: clients, protocol, port: server.statsdPort, prefix, maxBufferSize: protocol === 'tcp' ? TCP_BUFFER_BYTES : UDP_BUFFER_BYTES, kind })
   const metricsBefore = await scrape(server, token)
   const udpBefore = udpCounters(readText('/proc/net/snmp') ?? '')
   const machineBefore = machineTicks(readText('/proc/stat') ?? '')
@@ -110,7 +115,7 @@ async function measuredRun ({ db, server, token, protocol, prefix, clients, seco
   const sent = done.reduce((n, d) => n + d.sent, 0)
   const clientErrors = done.reduce((n, d) => n + d.errors, 0)
   const firstError = done.find(d => d.firstError)?.firstError ?? null
-  const { sum: settled, at } = await settle(db, prefix, sent, { quietMs })
+  const { sum: settled, at } = await settle(db, prefix, sent, { quietMs, kind })
   const after = await server.stats()
   const machineAfter = machineTicks(readText('/proc/stat') ?? '')
   const dbCpuAfter = procCpuMs(dbPid)
@@ -120,6 +125,7 @@ async function measuredRun ({ db, server, token, protocol, prefix, clients, seco
   const clientCpuMs = done.reduce((n, d) => n + d.cpuMs, 0)
   const run = {
     protocol,
+    kind,
     clients,
     maxBufferSize: protocol === 'tcp' ? TCP_BUFFER_BYTES : UDP_BUFFER_BYTES,
     offeredRate: rate ?? null,
@@ -138,7 +144,7 @@ async function measuredRun ({ db, server, token, protocol, prefix, clients, seco
     dropped: counterDelta(metricsBefore.dropped, metricsAfter.dropped),
     hostUdpRcvbufErrors: udpBefore && udpAfter ? udpAfter.RcvbufErrors - udpBefore.RcvbufErrors : null
   }
-  log(`  ${protocol}: sent ${fmtN(sent)} lines in ${sendSeconds.toFixed(1)} s (${fmtN(sent / sendSeconds)}/s); ${fmtN(settled)} stored after ${appliedSeconds.toFixed(1)} s; service CPU ${(run.serviceCpuMs / 1000).toFixed(2)} s`)
+  log(`  ${protocol}${kind === 'timer' ? ' timers' : ''}: sent ${fmtN(sent)} lines in ${sendSeconds.toFixed(1)} s (${fmtN(sent / sendSeconds)}/s); ${fmtN(settled)} stored after ${appliedSeconds.toFixed(1)} s; service CPU ${(run.serviceCpuMs / 1000).toFixed(2)} s`)
   return run
 }
 
@@ -178,12 +184,21 @@ export async function benchStatsd ({ uri, dbName, db, dbPid = null, seconds, war
     const rate = tcp.sent / tcp.sendSeconds
     log(`statsd: UDP at TCP's rate, ${fmtN(rate)} lines/s offered, ${seconds} s`)
     const udp = await measuredRun({ db, server, token, protocol: 'udp', prefix: 'bench.statsd.udp.m', clients, seconds, rate, quietMs, dbPid, log })
+    // the same with timer lines (`bench.statsd.t<i>:<latency>|ms`): distributions
+    log(`statsd: timers over TCP, ${clients} hot-shots process${clients > 1 ? 'es' : ''} as fast as the service reads, ${seconds} s`)
+    const timerTcp = await measuredRun({ db, server, token, protocol: 'tcp', prefix: 'bench.statsd.t', clients, seconds, rate: null, quietMs, dbPid, log, kind: 'timer' })
+    const timerRate = timerTcp.sent / timerTcp.sendSeconds
+    log(`statsd: timers over UDP at their TCP rate, ${fmtN(timerRate)} lines/s offered, ${seconds} s`)
+    const timerUdp = await measuredRun({ db, server, token, protocol: 'udp', prefix: 'bench.statsd.udp.t', clients, seconds, rate: timerRate, quietMs, dbPid, log, kind: 'timer' })
     const { rssPeak } = await server.stats()
     // SIGTERM: the listeners stop, what their pipelines hold is written, the writer drains
     const exit = await server.stop()
     stopped = true
     const tcpStored = await dailySum(db, 'bench.statsd.m')
     const udpStored = await dailySum(db, 'bench.statsd.udp.m')
+    const timerTcpStored = await distributionCount(db, 'bench.statsd.t')
+    const timerUdpStored = await distributionCount(db, 'bench.statsd.udp.t')
+    const figuresOf = (run, stored) => ({ ...run, ...runFigures({ sent: run.sent, stored, settled: run.settled, sendSeconds: run.sendSeconds, appliedSeconds: run.appliedSeconds, serviceCpuMs: run.serviceCpuMs }) })
     const figures = {
       client: `hot-shots ${packageVersion('hot-shots')}`,
       metrics: METRICS,
@@ -191,14 +206,18 @@ export async function benchStatsd ({ uri, dbName, db, dbPid = null, seconds, war
       seconds,
       flushIntervalMs,
       exit: exit.signal ?? exit.code,
-      tcp: { ...tcp, ...runFigures({ sent: tcp.sent, stored: tcpStored, settled: tcp.settled, sendSeconds: tcp.sendSeconds, appliedSeconds: tcp.appliedSeconds, serviceCpuMs: tcp.serviceCpuMs }) },
-      udp: { ...udp, ...runFigures({ sent: udp.sent, stored: udpStored, settled: udp.settled, sendSeconds: udp.sendSeconds, appliedSeconds: udp.appliedSeconds, serviceCpuMs: udp.serviceCpuMs }) },
+      tcp: figuresOf(tcp, tcpStored),
+      udp: figuresOf(udp, udpStored),
+      // timer lines: lines/s, CPU and loss counted in values stored (each line one value)
+      timers: { tcp: figuresOf(timerTcp, timerTcpStored), udp: figuresOf(timerUdp, timerUdpStored) },
       rssPeakBytes: rssPeak,
       // the most a socket's receive buffer may be asked (statbucket asks 8 MiB for UDP; Linux grants at most this, doubled)
       hostRmemMaxBytes: Number(readText('/proc/sys/net/core/rmem_max')) || null
     }
     log(`  TCP: ${fmtN(figures.tcp.appliedPerS)} lines/s applied, ${fmtN(figures.tcp.linesPerCoreS)} lines/s per core of service CPU, ${fmtN(figures.tcp.lost)} lost`)
     log(`  UDP: ${fmtN(figures.udp.sent)} sent, ${fmtN(figures.udp.stored)} stored, ${fmtN(figures.udp.lost)} lost (${figures.udp.lossPct?.toFixed(2)} %)`)
+    log(`  timers over TCP: ${fmtN(figures.timers.tcp.appliedPerS)} lines/s applied, ${fmtN(figures.timers.tcp.linesPerCoreS)} lines/s per core of service CPU, ${fmtN(figures.timers.tcp.lost)} lost`)
+    log(`  timers over UDP: ${fmtN(figures.timers.udp.sent)} sent, ${fmtN(figures.timers.udp.stored)} stored, ${fmtN(figures.timers.udp.lost)} lost (${figures.timers.udp.lossPct?.toFixed(2)} %)`)
     return figures
   } finally {
     if (!stopped) await server.stop().catch(() => {})

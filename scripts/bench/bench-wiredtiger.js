@@ -6,7 +6,8 @@
 // configures a collection's (scripts/bench/wiredtiger/measure.py, in the
 // venv of scripts/bench/wiredtiger/setup-venv.sh), snappy and zstd; bytes on
 // disk per document, per stored minute-point and per event, beside BSON's
-// and whisper's 12 B per point.
+// and whisper's 12 B per point. Beside them a busy timer's day and monthly
+// documents (timerHistory): bytes per timer metric-day against a counter's.
 //
 //   node scripts/bench/bench-wiredtiger.js [--wt-scale quick|full] [--json]
 //   npm run bench -- --only wiredtiger [--wt-scale quick|full]
@@ -25,7 +26,8 @@ import { QUARTER_HOUR_DETAIL } from '../../src/bucket/increments.js'
 import { buildWriteUnit } from '../../src/bucket/write-unit.js'
 import { hierarchicalLayout } from '../../src/bucket/layouts.js'
 import { DAY_MS, MINUTE_MS, dayId } from '../../src/bucket/time.js'
-import { incrementUpdate } from '../../src/writer/write-operations.js'
+import { distributionUpdate, incrementUpdate } from '../../src/writer/write-operations.js'
+import { BUSY_PER_SECOND, TIMER_KIND, latencySampler } from './timer-workload.js'
 
 const SETUP = fileURLToPath(new URL('./wiredtiger/setup-venv.sh', import.meta.url))
 const MEASURE = fileURLToPath(new URL('./wiredtiger/measure.py', import.meta.url))
@@ -38,8 +40,8 @@ export const PREALLOC_PROBABILITY = 0.000667
 const SWEEP_MINUTE = 40
 
 export const WT_SCALES = {
-  quick: { busy: 4, sparse: 40, days: 7, checkpointMinutes: 60 },
-  full: { busy: 20, sparse: 200, days: 30, checkpointMinutes: 10 }
+  quick: { busy: 4, sparse: 40, timers: 1, days: 7, checkpointMinutes: 60 },
+  full: { busy: 20, sparse: 200, timers: 4, days: 30, checkpointMinutes: 10 }
 }
 const START = Date.UTC(2026, 10, 1) // a month of 30 days
 
@@ -58,7 +60,8 @@ export function seeded (seed) {
 /**
  * MongoDB's update of one document (5.0+): the operators' fields applied in
  * lexicographic order of their paths, a new field appended to its object;
- * $setOnInsert only when the upsert inserts. doc: null (absent) → the new document.
+ * $setOnInsert only when the upsert inserts; $min/$max set a field absent or
+ * beyond the value. doc: null (absent) → the new document.
  */
 export function applyUpdate (doc, id, update) {
   const inserting = doc === null
@@ -68,6 +71,8 @@ export function applyUpdate (doc, id, update) {
   if (inserting) for (const [path, v] of Object.entries(update.$setOnInsert ?? {})) changes.push([path, 'set', v])
   for (const [path, v] of Object.entries(update.$set ?? {})) changes.push([path, 'set', v])
   for (const path of Object.keys(update.$unset ?? {})) changes.push([path, 'unset'])
+  for (const [path, v] of Object.entries(update.$min ?? {})) changes.push([path, 'min', v])
+  for (const [path, v] of Object.entries(update.$max ?? {})) changes.push([path, 'max', v])
   changes.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
   for (const [path, op, v] of changes) {
     const parts = path.split('.')
@@ -76,6 +81,8 @@ export function applyUpdate (doc, id, update) {
     const last = parts[parts.length - 1]
     if (op === 'inc') o[last] = (o[last] ?? 0) + v
     else if (op === 'set') o[last] = v
+    else if (op === 'min') o[last] = o[last] <= v ? o[last] : v
+    else if (op === 'max') o[last] = o[last] >= v ? o[last] : v
     else delete o[last]
   }
   return out
@@ -206,6 +213,57 @@ export function * populationHistory ({ kind, metrics, days, checkpointMinutes, s
   return { docs, events, preallocated }
 }
 
+/**
+ * Busy timers' history (docs/benchmarks.md, "Timers beside counters"): one
+ * request a minute holding each metric's perSecond latencies a second
+ * (timer-workload.js), its write unit's distribution upserts ($inc, $min,
+ * $max) applied to the day and month documents; part 'daily' or 'monthly':
+ * the documents whose versions are emitted (one population each, the same
+ * values). Yields as populationHistory does.
+ * options.eventsById: a Map that receives each daily document's events (tests).
+ * → { docs: Map<id, doc> (of the part), events }
+ */
+export function * timerHistory ({ metrics, days, checkpointMinutes, seed = 4, part = 'daily', perSecond = BUSY_PER_SECOND, eventsById = null }) {
+  const latency = latencySampler(seeded(seed))
+  const names = Array.from({ length: metrics }, (_, i) => `app.timer.${String(i).padStart(3, '0')}.latency`)
+  const collection = part === 'daily' ? 'distributionDaily' : 'distributionMonthly'
+  const docs = new Map()
+  const dirty = new Set()
+  let events = 0
+  const gap = 1000 / perSecond
+  for (let d = 0; d < days; d++) {
+    const dayStart = START + d * DAY_MS
+    for (let m = 0; m < 1440; m++) {
+      const minuteStart = dayStart + m * MINUTE_MS
+      const batch = []
+      for (const metric of names) {
+        for (let t = 0; t < MINUTE_MS; t += gap) batch.push({ metric, value: latency(), time: minuteStart + Math.floor(t), kind: 'distribution' })
+      }
+      const unit = buildWriteUnit(batch, hierarchicalLayout, { kindOf: () => TIMER_KIND })
+      for (const [id, doc] of unit[collection]) {
+        docs.set(id, applyUpdate(docs.get(id) ?? null, id, distributionUpdate(id, doc).updateOne.update))
+        dirty.add(id)
+      }
+      events += batch.length
+      if (eventsById) {
+        for (const e of batch) {
+          const id = dayId(e.metric, dayStart)
+          if (!eventsById.has(id)) eventsById.set(id, [])
+          eventsById.get(id).push(e)
+        }
+      }
+      if ((d * 1440 + m + 1) % checkpointMinutes === 0) {
+        for (const id of dirty) yield { put: { id, doc: docs.get(id) } }
+        dirty.clear()
+        yield { checkpoint: true }
+      }
+    }
+  }
+  for (const id of dirty) yield { put: { id, doc: docs.get(id) } }
+  yield { checkpoint: true }
+  return { docs, events }
+}
+
 /** The day document the service ends with: every event's $inc merged, plus the zero fill when preallocated. */
 export function expectedDay (events, { metric, dayStart, zeroFilled }) {
   const unit = buildWriteUnit(events, hierarchicalLayout)
@@ -291,7 +349,10 @@ export async function benchWiredtiger ({ scale = 'quick', python, log = () => {}
   const populations = [
     { name: 'busy', label: 'busy metrics (an event every 2–12 s), preallocated days', kind: 'busy', metrics: s.busy, seed: 1 },
     { name: 'sparse', label: 'sparse metrics (1–6 events a day), days made by their first upsert', kind: 'sparse', metrics: s.sparse, seed: 2 },
-    { name: 'downsampled', label: 'busy days downsampled (minute tier removed)', kind: 'downsampled', metrics: s.busy, seed: 3 }
+    { name: 'downsampled', label: 'busy days downsampled (minute tier removed)', kind: 'downsampled', metrics: s.busy, seed: 3 },
+    // the timers' two collections, the same values (one a second, log-normal latencies, α = 1 %)
+    { name: 'timer_daily', label: 'busy timers (a latency every second, α = 1 %): day documents', timer: 'daily', metrics: s.timers, seed: 4 },
+    { name: 'timer_monthly', label: 'the same timers\' monthly documents', timer: 'monthly', metrics: s.timers, seed: 4 }
   ]
   if (variants) {
     populations.push(
@@ -322,7 +383,9 @@ export async function benchWiredtiger ({ scale = 'quick', python, log = () => {}
         records.checkpoint()
       }
     }
-    const history = populationHistory({ kind: p.kind, metrics: p.metrics, days: s.days, checkpointMinutes: s.checkpointMinutes, seed: p.seed, zeroFill: p.zeroFill ?? true, preallocateEveryDay: Boolean(p.sparseZero) })
+    const history = p.timer
+      ? timerHistory({ part: p.timer, metrics: p.metrics, days: s.days, checkpointMinutes: s.checkpointMinutes, seed: p.seed })
+      : populationHistory({ kind: p.kind, metrics: p.metrics, days: s.days, checkpointMinutes: s.checkpointMinutes, seed: p.seed, zeroFill: p.zeroFill ?? true, preallocateEveryDay: Boolean(p.sparseZero) })
     let run
     for (;;) {
       const step = history.next()
@@ -335,9 +398,10 @@ export async function benchWiredtiger ({ scale = 'quick', python, log = () => {}
     }
     await write(records.take())
     let points = 0
-    for (const doc of run.docs.values()) points += minutePoints(p.transform ? p.transform(doc) : doc)
+    // a timer's minutes are count, sum, min and max, not the counters' one number a point: not counted as points
+    if (!p.timer) for (const doc of run.docs.values()) points += minutePoints(p.transform ? p.transform(doc) : doc)
     const bsonBytes = [...finalSizes.values()].reduce((a, b) => a + b, 0)
-    results.push({ name: p.name, label: p.label, documents: run.docs.size, events: run.events, minutePoints: points, bsonBytes })
+    results.push({ name: p.name, label: p.label, documents: run.docs.size, events: run.events, minutePoints: points, bsonBytes, ...(p.timer ? { timer: p.timer, metricDays: p.metrics * s.days } : {}) })
     log(`  ${p.name}: ${run.docs.size} documents, ${run.events} events, ${points} minute points generated in ${((performance.now() - t0) / 1000).toFixed(1)} s`)
   }
   child.stdin.end()
@@ -350,6 +414,26 @@ export async function benchWiredtiger ({ scale = 'quick', python, log = () => {}
     r.tables = g.tables
   }
   return { scale, ...s, populations: results, wiredtiger: report.wiredtiger }
+}
+
+/**
+ * A busy timer's metric-day on disk (its day document and its monthly
+ * document's share) beside a busy counter's day document, per compressor:
+ * file bytes ÷ metric-days. null without the timer populations.
+ * → { metricDays, bson: { timer, counter }, none, snappy, zstd: { timer, daily, monthly, counter } }
+ */
+export function timerDayOnDisk (figures) {
+  const daily = figures.populations.find(p => p.timer === 'daily')
+  const monthly = figures.populations.find(p => p.timer === 'monthly')
+  const busy = figures.populations.find(p => p.name === 'busy')
+  if (!daily || !monthly) return null
+  const out = { metricDays: daily.metricDays, monthlyDocuments: monthly.documents, bson: { timer: (daily.bsonBytes + monthly.bsonBytes) / daily.metricDays, counter: busy ? busy.bsonBytes / busy.documents : null } }
+  for (const c of ['none', 'snappy', 'zstd']) {
+    const d = daily.tables[c].fileBytes / daily.metricDays
+    const m = monthly.tables[c].fileBytes / monthly.metricDays
+    out[c] = { timer: d + m, daily: d, monthly: m, counter: busy ? perUnit(busy, c).perDocument : null }
+  }
+  return out
 }
 
 const fmt = (n, digits = 0) => n === null || n === undefined ? '–' : n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits })
@@ -369,13 +453,18 @@ export function perUnit (population, compressor) {
   }
 }
 
+export const CHECKED_FROM_DOCUMENTS = 4
+
 /**
- * The end-to-end check of .ci/run: for every population, the live bytes of
- * the snappy and zstd tables under the BSON bytes, and zstd's file at most
- * 1.2 × snappy's. → [{ population, ok, why }]
+ * The end-to-end check of .ci/run: for every population of
+ * CHECKED_FROM_DOCUMENTS documents or more, the live bytes of the snappy and
+ * zstd tables under the BSON bytes, and zstd's file at most 1.2 × snappy's.
+ * → [{ population, ok, why }]
  */
 export function checkWiredtiger (figures) {
   return figures.populations.map((p) => {
+    // a table of a document or two is its file's header and a block each: nothing compression could show
+    if (p.documents < CHECKED_FROM_DOCUMENTS) return { population: p.name, ok: true, why: `not judged: ${p.documents} document${p.documents === 1 ? '' : 's'}, fewer than ${CHECKED_FROM_DOCUMENTS}` }
     const snappy = perUnit(p, 'snappy')
     const zstd = perUnit(p, 'zstd')
     const problems = []
@@ -401,6 +490,12 @@ export function renderWiredtiger (figures) {
     rows.push(cells)
   }
   out.push(table(['population', 'documents', 'events', 'minute points stored', 'BSON B / doc / point', 'WiredTiger uncompressed B / doc / point (live) / event', 'snappy', 'zstd', 'whisper (minute archive) B / metric-day / point / event'], rows))
+  const t = timerDayOnDisk(figures)
+  if (t) {
+    const pair = (c) => `${fmt(t[c].timer)} B (day ${fmt(t[c].daily)} + month's share ${fmt(t[c].monthly)}) against ${fmt(t[c].counter)} B, ${fmt(t[c].timer / t[c].counter, 1)}×`
+    const few = t.monthlyDocuments < CHECKED_FROM_DOCUMENTS ? ` The monthly table holds ${fmt(t.monthlyDocuments)} document${t.monthlyDocuments === 1 ? '' : 's'}: its file's own header and blocks are most of the month's share here.` : ''
+    out.push('', `**A busy timer's metric-day on disk** (${fmt(t.metricDays)} metric-days), beside a busy counter's day document: snappy ${pair('snappy')}; zstd ${pair('zstd')}; BSON ${fmt(t.bson.timer)} B against ${fmt(t.bson.counter)} B.${few}`)
+  }
   return out.join('\n') + '\n'
 }
 
@@ -410,13 +505,14 @@ function table (head, rows) {
 
 export const WT_HELP = `Usage: node scripts/bench/bench-wiredtiger.js [--wt-scale quick|full] [--json] [--no-variants]
 
-Writes a month of statbucket's daily documents, version by version, into
-WiredTiger tables configured as MongoDB's collections (snappy, zstd, none)
-and prints bytes on disk per document, per minute point and per event.
+Writes a month of statbucket's daily documents (and a busy timer's day and
+month documents), version by version, into WiredTiger tables configured as
+MongoDB's collections (snappy, zstd, none) and prints bytes on disk per
+document, per minute point and per event.
 Builds its Python venv the first time (scripts/bench/wiredtiger/setup-venv.sh).
 
-  --wt-scale S   quick (${WT_SCALES.quick.busy} busy + ${WT_SCALES.quick.sparse} sparse metrics × ${WT_SCALES.quick.days} days, seconds)
-                 or full (${WT_SCALES.full.busy} + ${WT_SCALES.full.sparse} × ${WT_SCALES.full.days} days, about a minute); default quick
+  --wt-scale S   quick (${WT_SCALES.quick.busy} busy + ${WT_SCALES.quick.sparse} sparse metrics + ${WT_SCALES.quick.timers} busy timer × ${WT_SCALES.quick.days} days, seconds)
+                 or full (${WT_SCALES.full.busy} + ${WT_SCALES.full.sparse} + ${WT_SCALES.full.timers} × ${WT_SCALES.full.days} days, minutes); default quick
   --json         the figures as JSON on stdout (the markdown goes to stderr)
   --no-variants  the three populations only, not the variants of docs/decisions.md
   --check        then check (.ci/run): compressed live bytes under the BSON bytes and

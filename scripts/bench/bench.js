@@ -22,6 +22,8 @@ import { benchCardinality } from './bench-cardinality.js'
 import { startServerProcess } from './server-process.js'
 import { documentSizes } from './bench-sizes.js'
 import { benchWiredtiger, renderWiredtiger, wiredtigerPython } from './bench-wiredtiger.js'
+import { benchTimerReads, distributionCount, seedTimerReads } from './bench-timers.js'
+import { timerDocumentSizes } from './timer-workload.js'
 
 const log = (msg) => process.stderr.write(`bench: ${msg}\n`)
 
@@ -70,8 +72,8 @@ async function runBench (opts, { argv }) {
     const backend = await describeBackend(db, { backend: backendName, how: database.how, uri: database.uri })
     const full = SCALES.full
     const scaleDescription = scaleName === 'full'
-      ? `full: ${scale.phaseSeconds} s per ingest phase; reads over ${full.reads.metrics} metrics × ${full.reads.days} days; storage comparison ${full.storage.metrics} metrics × 31 days × ${full.storage.perDay} events per day`
-      : `${scaleName}${opts.scale === 'auto' ? ` (chosen because the backend is ${backendName})` : ''}: ${scale.phaseSeconds} s per ingest phase; reads over ${scale.reads.metrics} metrics × ${scale.reads.days} days instead of ${full.reads.metrics} × ${full.reads.days}; storage comparison ${scale.storage.metrics} metrics × 31 days × ${scale.storage.perDay} events per day instead of ${full.storage.metrics} × 31 × ${full.storage.perDay}`
+      ? `full: ${scale.phaseSeconds} s per ingest phase; reads over ${full.reads.metrics} metrics × ${full.reads.days} days; timer reads over ${full.timerReads.metrics} busy timers × ${full.timerReads.days} days; storage comparison ${full.storage.metrics} metrics × 31 days × ${full.storage.perDay} events per day`
+      : `${scaleName}${opts.scale === 'auto' ? ` (chosen because the backend is ${backendName})` : ''}: ${scale.phaseSeconds} s per ingest phase; reads over ${scale.reads.metrics} metrics × ${scale.reads.days} days instead of ${full.reads.metrics} × ${full.reads.days}; timer reads over ${scale.timerReads.metrics} busy timers × ${scale.timerReads.days} days instead of ${full.timerReads.metrics} × ${full.timerReads.days}; storage comparison ${scale.storage.metrics} metrics × 31 days × ${scale.storage.perDay} events per day instead of ${full.storage.metrics} × 31 × ${full.storage.perDay}`
     figures.env = {
       date: started.toISOString().replace(/\.\d+Z$/, 'Z'),
       command: `npm run bench${argv.length ? ' -- ' + argv.join(' ') : ''}`,
@@ -106,6 +108,15 @@ async function runBench (opts, { argv }) {
         ? `yes (${fmt(http.acknowledgedEvents)} acknowledged, ${fmt(inDb)} in the day documents)`
         : `**NO** (${fmt(http.acknowledgedEvents)} acknowledged, ${fmt(inDb)} in the day documents, ${fmt(http.sentEvents)} sent)`
       rssByPhase['batched ingest'] = http.rssPeakBytes
+      // the same batches of timer values (distributions), right after: side by side
+      log(`ingest: HTTP batches of 1,000 timer values (kind distribution), ${scale.warmupSeconds} s warm-up + ${s} s`)
+      const httpTimer = await benchHttpBatched({ server, seconds: s, warmupSeconds: scale.warmupSeconds, prefix: 'bench.timer.http.', timers: true })
+      log(`  ${fmt(httpTimer.eventsPerS)} values/s`)
+      const timerValues = await distributionCount(db, 'bench.timer.http.')
+      httpTimer.check = timerValues >= httpTimer.acknowledgedEvents && timerValues <= httpTimer.sentEvents
+        ? `yes (${fmt(httpTimer.acknowledgedEvents)} acknowledged, ${fmt(timerValues)} counted in the day documents)`
+        : `**NO** (${fmt(httpTimer.acknowledgedEvents)} acknowledged, ${fmt(timerValues)} counted in the day documents, ${fmt(httpTimer.sentEvents)} sent)`
+      rssByPhase['batched timers'] = httpTimer.rssPeakBytes
       // the same HTTP batches with a fixed 10 ms cut instead of adaptive group commit
       log(`ingest: HTTP batches of 1,000 with FLUSH_INTERVAL_MS=10, ${scale.warmupSeconds} s warm-up + ${s} s`)
       const fixed = await startServerProcess({ MONGODB_URI: database.uri, MONGODB_DB: dbName, LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn', FLUSH_INTERVAL_MS: '10' })
@@ -116,7 +127,7 @@ async function runBench (opts, { argv }) {
         await fixed.stop()
       }
       log(`  ${fmt(httpFixed.eventsPerS)} events/s`)
-      figures.ingest = { naive, writer, http, httpFixed }
+      figures.ingest = { naive, writer, http, httpTimer, httpFixed }
     }
     if (opts.only.includes('single')) {
       log(`single-event requests: 64 connections, ${scale.warmupSeconds} s warm-up + ${scale.phaseSeconds} s`)
@@ -151,8 +162,24 @@ async function runBench (opts, { argv }) {
       figures.graphite = await benchGraphite({ server, seed: readSeed, seconds: scale.readSeconds })
       log(`  /render p50 ${fmt(figures.graphite.render.p50Ms, 0)} ms, /series × ${readSeed.metrics.length} p50 ${fmt(figures.graphite.series.p50Ms, 0)} ms; same total: ${figures.graphite.sameTotal}`)
     }
+    if (opts.only.includes('reads')) {
+      const t = scale.timerReads
+      // the counters' reads and the ingest phases are done with: their documents go, so the busy
+      // timers' fit (mongo-java-server holds ~2.6 MB of heap per 250 KB day document)
+      for (const name of ['daily', 'monthly', 'distributionDaily', 'distributionMonthly']) await db.collection(name).drop().catch(() => {})
+      log(`timer reads: seeding ${t.metrics} busy timers × ${t.days} days and today (a latency a second)`)
+      const t0 = performance.now()
+      const seed = await seedTimerReads(db, { ...t, log })
+      log(`  seeded ${fmt(seed.dailyDocs)} day + ${fmt(seed.monthlyDocs)} monthly documents (${fmt(seed.dailyBytes / 1e6, 0)} MB of day documents) in ${((performance.now() - t0) / 1000).toFixed(1)} s`)
+      log(`timer reads: 2 queries × ${scale.readSeconds} s`)
+      const timerReads = await benchTimerReads({ server, db, seed, seconds: scale.readSeconds })
+      for (const q of timerReads.queries) log(`  ${q.name}: p50 ${fmt(q.p50Ms, 0)} ms, p99 ${fmt(q.p99Ms, 0)} ms, ${fmt(q.docsPerQuery, 1)} documents`)
+      figures.timerReads = { ...timerReads, seed: { metrics: seed.metrics.length, days: seed.days, perSecond: seed.perSecond, dailyDocs: seed.dailyDocs, monthlyDocs: seed.monthlyDocs, dailyBytes: seed.dailyBytes, values: seed.values, dayBuckets: seed.dayBuckets } }
+      rssByPhase['timer reads'] = timerReads.rssPeakBytes
+    }
     // sizes are computed (BSON), the same on any backend: always part of the report
     figures.sizes = [documentSizes({ value: 7 }), documentSizes({ value: 12345.5 })]
+    figures.timerSizes = timerDocumentSizes()
     if (server) {
       await server.stop()
       server = null
@@ -167,7 +194,7 @@ async function runBench (opts, { argv }) {
     }
     if (opts.only.includes('storage')) {
       // The service's collections are done with: free the database's memory first.
-      for (const name of ['daily', 'monthly', 'metrics']) await db.collection(name).drop().catch(() => {})
+      for (const name of ['daily', 'monthly', 'distributionDaily', 'distributionMonthly', 'metrics']) await db.collection(name).drop().catch(() => {})
       log(`storage comparison: ${scale.storage.metrics} metrics × 31 days × ${scale.storage.perDay} events per day`)
       figures.storage = await benchStorage(db, { ...scale.storage, log })
       for (const name of figures.storage.collections) await db.collection(name).drop().catch(() => {})

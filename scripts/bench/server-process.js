@@ -1,5 +1,6 @@
 // Starts ./bench-server.js as a child process (../shared/child-server.js)
-// and talks to it over IPC.
+// and talks to it over IPC. Its log lines go to this process's stderr: the
+// bench's stdout is the report (markdown, or JSON with --json).
 import { fileURLToPath } from 'node:url'
 import { startChildServer } from '../shared/child-server.js'
 
@@ -10,7 +11,7 @@ const SERVER = fileURLToPath(new URL('./bench-server.js', import.meta.url))
  * → { url, pid, backend, statsdPort, stats(), resetPeak(), setClock(ms), sweep(timeoutMs), idle(), stop() }
  */
 export async function startServerProcess (env, { startTimeoutMs = 60_000, nodeArgs = [] } = {}) {
-  const server = await startChildServer({ script: SERVER, env: { ...process.env, LOG_LEVEL: 'warn', ...env }, startTimeoutMs, inheritOutput: true, nodeArgs })
+  const server = await startChildServer({ script: SERVER, env: { ...process.env, LOG_LEVEL: 'warn', ...env }, startTimeoutMs, inheritOutput: 'stderr', nodeArgs })
   return {
     url: `http://127.0.0.1:${server.port}`,
     port: server.port,

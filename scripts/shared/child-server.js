@@ -22,7 +22,9 @@ export function rssKb (pid) {
 }
 
 /**
- * script: path of the entry file; env: the child's whole environment.
+ * script: path of the entry file; env: the child's whole environment;
+ * inheritOutput: false (its output is read: logs, stderr), true (this
+ * process's stdout and stderr) or 'stderr' (both to this process's stderr).
  * Resolves once it listens: on an IPC { type: 'listening', port, … } or a
  * log line "listening at http://127.0.0.1:PORT".
  * → { pid, port, info (the IPC message, if any), child, logs (parsed JSON
@@ -37,7 +39,8 @@ export async function startChildServer ({ script, env, startTimeoutMs = 60_000, 
   const child = spawn(process.execPath, [...nodeArgs, script], {
     cwd: ROOT,
     env,
-    stdio: ['ignore', inheritOutput ? 'inherit' : 'pipe', inheritOutput ? 'inherit' : 'pipe', 'ipc']
+    // inheritOutput 'stderr': both to this process's stderr (its stdout is a report: the child's log lines stay out of it)
+    stdio: ['ignore', inheritOutput === 'stderr' ? 2 : inheritOutput ? 'inherit' : 'pipe', inheritOutput ? 'inherit' : 'pipe', 'ipc']
   })
   children.add(child)
   const exited = new Promise(resolve => child.once('exit', (code, signal) => {

@@ -62,7 +62,7 @@ describe('targets', () => {
 
   it('judges each target, and none that was not measured', () => {
     const byKey = Object.fromEntries(evaluateTargets(figures).map(t => [t.key, t.met]))
-    expect(byKey).toEqual({ coalescingGain: true, httpOverhead: true, statementsPerEvent: true, singleRps: false, singleP99: false, singleCpuVsBare: false, adaptiveVsFixed: false, readsP99: false, longReadDocs: null, rssMB: true })
+    expect(byKey).toEqual({ coalescingGain: true, httpOverhead: true, statementsPerEvent: true, singleRps: false, singleP99: false, singleCpuVsBare: false, adaptiveVsFixed: false, timerIngestRatio: null, readsP99: false, longReadDocs: null, rssMB: true })
     const none = evaluateTargets({ env })
     expect(none.every(t => t.value === null && t.met === null)).toBe(true)
     // the documents target: the more of the two long reads
@@ -125,7 +125,7 @@ describe('the statsd section', () => {
 
   it('judges lines/s per core and TCP loss only when it ran', () => {
     const rows = evaluateTargets({ env, statsd }).filter(t => t.key.startsWith('statsd'))
-    expect(rows.map(t => [t.key, t.value, t.met])).toEqual([['statsdTcpPerCore', 900_000, true], ['statsdTcpLost', 0, true]])
+    expect(rows.map(t => [t.key, t.value, t.met])).toEqual([['statsdTcpPerCore', 900_000, true], ['statsdTcpLost', 0, true], ['statsdTimerRatio', null, null]]) // no timer runs here
     const lossy = evaluateTargets({ env, statsd: { ...statsd, tcp: run({ lost: 1 }) } }).find(t => t.key === 'statsdTcpLost')
     expect(lossy.met).toBe(false)
     expect(evaluateTargets({ env }).some(t => t.key.startsWith('statsd'))).toBe(false)
@@ -169,7 +169,7 @@ describe('the talk\'s targets', () => {
     const md = renderMarkdown({ env, talk })
     expect(md).toMatch(/\| Talk: hierarchical layout's end-of-day ratio \(with preallocation\) \| ≥ 0\.80 \| 0\.90 \| n\/a \(judged on a real mongod only\) \|/)
     expect(md).toMatch(/\| hierarchical \| p = 0\.000667 \| 1,000 \| 0\.90 \(900 ÷ 1,000\) \| 0\.90 \| 200 \|/)
-    expect(evaluateTargets({ env })).toHaveLength(10) // no talk: no talk rows
+    expect(evaluateTargets({ env })).toHaveLength(11) // no talk: no talk rows
   })
 })
 
@@ -201,5 +201,74 @@ describe('the cardinality targets', () => {
     expect(evaluateTargets({ env }).some(t => t.key === 'findP99')).toBe(false)
     // a pattern without a p99 makes the worst unknown
     expect(judged({ ...cardinality, find: [{ p99Ms: 2 }, { p99Ms: null }] }).findP99).toEqual([null, null])
+  })
+})
+
+describe('timers beside counters', () => {
+  const run = (over) => ({ maxBufferSize: 8192, offeredRate: null, sent: 1_000_000, stored: 1_000_000, lost: 0, lossPct: 0, sentPerS: 500_000, appliedPerS: 400_000, cpuUsPerLine: 1, linesPerCoreS: 1_000_000, received: 1_000_000, dropped: {}, serviceCores: 0.5, clientCores: 0.9, databaseCores: 0.1, machineBusy: 0.9, machineCores: 2, hostUdpRcvbufErrors: 0, clientErrors: 0, ...over })
+  const statsd = {
+    client: 'hot-shots 17.1.1',
+    metrics: 100,
+    clients: 2,
+    seconds: 8,
+    flushIntervalMs: 1000,
+    tcp: run({}),
+    udp: run({ maxBufferSize: 1432, offeredRate: 500_000 }),
+    timers: {
+      tcp: run({ appliedPerS: 220_000, linesPerCoreS: 300_000, cpuUsPerLine: 3.33 }),
+      udp: run({ maxBufferSize: 1432, offeredRate: 250_000, stored: 990_000, lost: 10_000, lossPct: 1, dropped: { overload: 10_000 } })
+    },
+    rssPeakBytes: 120e6
+  }
+  const ingest = {
+    ...figures.ingest,
+    http: { ...figures.ingest.http, seconds: 8 },
+    httpTimer: { eventsPerS: 24_000, connections: 16, batch: 1000, seconds: 8, statementsPerEvent: 0.05, p50Ms: 300, p99Ms: 600, service: { ...service, cpuUsPerRequest: 600 }, check: 'yes (8,000 acknowledged, 8,000 counted in the day documents)' }
+  }
+  const timerSizes = { accuracy: 0.01, perSecond: 1, latency: { medianMs: 20, sigma: 0.6, resolutionMs: 0.1 }, valuesPerDay: 86_400, dailyBytes: 254_639, downsampledBytes: 171_048, monthlyBytes: 62_591, monthDays: 30, monthlySharePerDay: 62_591 / 30, dayBuckets: 221 }
+  const sizes = [{ value: 7, dailyBytes: 12_690, downsampledBytes: 1215, monthlyBytes: 341, metrics: 10_000, projections: [] }]
+  const timerReads = {
+    seed: { metrics: 100, days: 30, perSecond: 1, dailyDocs: 3100, monthlyDocs: 200, dailyBytes: 3100 * 250_000, values: 260_000_000, dayBuckets: 221 },
+    connections: 4,
+    seconds: 5,
+    queries: [
+      { name: 'quantiles-30d-p99', label: 'q', requestsPerS: 100, p50Ms: 20, p99Ms: 45, non2xx: 0, errors: 0, docsPerQuery: 4 },
+      { name: 'series-30d-p99-day', label: 's', requestsPerS: 200, p50Ms: 10, p99Ms: 25, non2xx: 0, errors: 0, docsPerQuery: 2 }
+    ],
+    check: { expectedCount: 2_592_000, count: 2_592_000, p99: 80.6, ok: true }
+  }
+
+  it('judges timer ÷ counter events/s over HTTP and lines/s over StatsD against 0.5', () => {
+    const judged = Object.fromEntries(evaluateTargets({ env, ingest, statsd }).filter(t => ['timerIngestRatio', 'statsdTimerRatio'].includes(t.key)).map(t => [t.key, [t.value, t.met]]))
+    expect(judged).toEqual({ timerIngestRatio: [0.4, false], statsdTimerRatio: [0.55, true] })
+    // a StatsD run without timers (an older figures file), or no counter side: no verdict
+    const noTimers = evaluateTargets({ env, statsd: { ...statsd, timers: undefined } }).find(t => t.key === 'statsdTimerRatio')
+    expect([noTimers.value, noTimers.met]).toEqual([null, null])
+    expect(headlineFigures({ ingest: { httpTimer: { eventsPerS: 5 } } }).timerIngestRatio).toBeNull()
+  })
+
+  it('prints the timers side by side with the counters in one table, then the 30-day reads', () => {
+    const md = renderMarkdown({ env, ingest, statsd, sizes, timerSizes, timerReads })
+    expect(md).toMatch(/\| Timers: HTTP batched ingest of timer values ÷ of counter increments .* \| ≥ 0\.50 \| 0\.40 \| \*\*no\*\* \|/)
+    expect(md).toMatch(/\| StatsD over TCP: timer lines \(type ms\) ÷ counter lines \(type c\), applied lines\/s \| ≥ 0\.50 \| 0\.55 \| yes \|/)
+    expect(md).toMatch(/\| the same batches of timer values \(`"kind": "distribution"`, latencies in ms\) \| 16 connections \| 24,000 \| 0\.0500 \| 300 \/ 600 ms \|/)
+    expect(md).toMatch(/Acknowledged HTTP timer values found in the database: yes \(8,000 acknowledged/)
+    expect(md).toMatch(/Service side of the HTTP timer batches: 10 flushes of 5\.0 requests .*; 600 µs of service CPU per request \(0\.60 µs per value\)\./)
+    expect(md).toMatch(/\| timers, TCP as fast as the service reads \| 1,000,000 \| 500,000 \| 220,000 \| 3\.33 µs \| 300,000 \|/)
+    expect(md).toMatch(/\| timers, UDP at the rate their TCP reached \(250,000 lines\/s offered\) \| .* \| 990,000 \| 10,000 \(1\.00 %\) \|/)
+    expect(md).toMatch(/Timers: over UDP the service read 1,000,000 of the 1,000,000 lines sent .*dropped: overload 10,000/)
+    expect(md).toMatch(/\*\*Timers beside counters\*\* \(distributions at α = 1 %, log-normal latencies, median 20 ms, σ 0\.6, in ms to 0\.1/)
+    expect(md).toMatch(/\| HTTP `POST \/v1\/events`, batches of 1,000, 16 connections, 8 s: events\/s \| 60,000 \| 24,000 \| 0\.40 \|/)
+    expect(md).toMatch(/\| … service CPU per event \| 0\.15 µs \| 0\.60 µs \| 4\.00 \|/)
+    expect(md).toMatch(/\| StatsD over TCP \(hot-shots 17\.1\.1, 2 processes, 8 s\): applied lines\/s \| 400,000 \| 220,000 \| 0\.55 \|/)
+    expect(md).toMatch(/\| StatsD over UDP at the rate TCP reached: lost \| 0 \(0\.00 %\) \| 10,000 \(1\.00 %\) \| – \|/)
+    expect(md).toMatch(/\| bytes per busy metric-day \(BSON\): day document with its minutes .*86,400 values, 221 buckets in its day tier\) \| 12\.7 kB \| 254\.6 kB \| 20\.1 \|/)
+    expect(md).toMatch(/\| … the same day past MINUTE_RETENTION_DAYS \(minute tier removed\) \| 1\.2 kB \| 171\.0 kB \| 140\.8 \|/)
+    expect(md).toMatch(/\| … its monthly document's share .*timer month 62\.6 kB\) \| 11 B \| 2\.1 kB \| 183\.6 \|/)
+    expect(md).toMatch(/\*\*30-day p99 over busy timers\*\*: 100 timers × 30 days and today up to the run, a latency a second \(3,100 day documents, 250\.0 kB on average, \+ 200 monthly; 260,000,000 values\), 4 connections, 5 s per query/)
+    expect(md).toMatch(/\| q \| 100 \| 20 ms \| 45 ms \| 4\.0 \|/)
+    expect(md).toMatch(/counted 2,592,000 values where 2,592,000 were seeded in its window \(yes\); its p99 80\.6 ms\./)
+    // nothing of timers measured: no timer section
+    expect(renderMarkdown({ env })).not.toMatch(/Timers beside counters|30-day p99/)
   })
 })

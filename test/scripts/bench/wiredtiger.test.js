@@ -4,7 +4,10 @@
 import { describe, expect, it } from 'vitest'
 import { BSON } from 'mongodb'
 import { QUARTER_HOUR_DETAIL } from '../../../src/bucket/increments.js'
-import { applyUpdate, expectedDay, minutePoints, simulatePopulation, VARIANTS, WT_SCALES, parseWtScale, renderWiredtiger } from '../../../scripts/bench/bench-wiredtiger.js'
+import { applyUpdate, checkWiredtiger, expectedDay, minutePoints, simulatePopulation, timerDayOnDisk, timerHistory, VARIANTS, WT_SCALES, parseWtScale, renderWiredtiger } from '../../../scripts/bench/bench-wiredtiger.js'
+import { buildDistributionUnit } from '../../../src/bucket/distribution-increments.js'
+import { hierarchicalLayout } from '../../../src/bucket/layouts.js'
+import { TIMER_KIND, documentOf } from '../../../scripts/bench/timer-workload.js'
 
 function run (options) {
   const last = new Map()
@@ -93,8 +96,69 @@ describe('WiredTiger bench: document generation', () => {
     expect(parseWtScale(undefined)).toBe('quick')
     expect(() => parseWtScale('huge')).toThrow(/quick or full/)
     expect(WT_SCALES.full.days).toBe(30)
+    expect(WT_SCALES.full.timers).toBeGreaterThanOrEqual(4) // a monthly table the check judges
     const tables = { none: { fileBytes: 20000, blockFileBytes: 20000, reusableBytes: 4000 }, snappy: { fileBytes: 4000, blockFileBytes: 4000, reusableBytes: 0 }, zstd: { fileBytes: 2000, blockFileBytes: 2000, reusableBytes: 0 } }
     const md = renderWiredtiger({ wiredtiger: 'WiredTiger 11.3.1', scale: 'quick', days: 1, busy: 1, sparse: 0, checkpointMinutes: 60, populations: [{ name: 'busy', label: 'busy', documents: 1, events: 100, minutePoints: 1440, bsonBytes: 14400, tables }] })
     expect(md).toMatch(/\| busy \| 1 \| 100 \| 1,440 \| 14,400 \/ 10\.00 \| 20,000 \/ 13\.89 \(11\.11\) \/ 200\.00 \| 4,000 \/ 2\.78/)
+  })
+
+  it('applies $min and $max as MongoDB does: set when absent or beyond', () => {
+    const doc = applyUpdate(null, 'x', { $min: { 'a.min': 5 }, $max: { 'a.max': 5 } })
+    expect(applyUpdate(doc, 'x', { $min: { 'a.min': 7 }, $max: { 'a.max': 7 } }).a).toEqual({ min: 5, max: 7 })
+    expect(applyUpdate(doc, 'x', { $min: { 'a.min': 2 }, $max: { 'a.max': 3 } }).a).toEqual({ min: 2, max: 7 })
+  })
+
+  it('busy timers: the day and month documents end as every value\'s upserts leave them', () => {
+    const run = (part) => {
+      const last = new Map()
+      const eventsById = new Map()
+      let checkpoints = 0
+      const history = timerHistory({ metrics: 1, days: 1, checkpointMinutes: 60, part, perSecond: 1 / 10, eventsById })
+      for (let step = history.next(); ; step = history.next()) {
+        if (step.done) return { ...step.value, last, eventsById, checkpoints }
+        if (step.value.put) last.set(step.value.put.id, BSON.deserialize(BSON.serialize(step.value.put.doc)))
+        else checkpoints++
+      }
+    }
+    const daily = run('daily')
+    const monthly = run('monthly')
+    expect(daily.events).toBe(8640)
+    expect(daily.checkpoints).toBe(25)
+    const [[id, events]] = [...daily.eventsById]
+    expect(events).toHaveLength(8640)
+    const unit = buildDistributionUnit(events, TIMER_KIND.mapping, hierarchicalLayout)
+    const withoutSums = (doc) => JSON.parse(JSON.stringify(doc, (k, v) => (k === 'sum' ? undefined : v)))
+    for (const [docId, stored, part] of [[id, daily.last.get(id), 'daily'], [[...monthly.docs.keys()][0], [...monthly.last.values()][0], 'monthly']]) {
+      const expected = documentOf(docId, unit[part].get(docId))
+      expect(withoutSums(stored)).toEqual(withoutSums(expected))
+      expect(stored[part === 'daily' ? 'daily' : 'monthly'].sum).toBeCloseTo(expected[part === 'daily' ? 'daily' : 'monthly'].sum, 6)
+    }
+    expect(monthly.docs.size).toBe(1)
+  })
+
+  it('a timer\'s metric-day on disk beside a counter\'s, and tables too small to judge left out of the check', () => {
+    const tables = (file) => ({ none: { fileBytes: file * 2, blockFileBytes: file * 2, reusableBytes: 0 }, snappy: { fileBytes: file, blockFileBytes: file, reusableBytes: 0 }, zstd: { fileBytes: file / 2, blockFileBytes: file / 2, reusableBytes: 0 } })
+    const figures = {
+      wiredtiger: 'WiredTiger 11.3.1',
+      scale: 'quick',
+      days: 2,
+      busy: 1,
+      sparse: 0,
+      timers: 1,
+      checkpointMinutes: 60,
+      populations: [
+        { name: 'busy', label: 'busy', documents: 2, events: 100, minutePoints: 2880, bsonBytes: 25_000, tables: tables(16_000) },
+        { name: 'timer_daily', label: 'timers: day', timer: 'daily', metricDays: 2, documents: 2, events: 172_800, minutePoints: 0, bsonBytes: 500_000, tables: tables(400_000) },
+        { name: 'timer_monthly', label: 'timers: month', timer: 'monthly', metricDays: 2, documents: 1, events: 172_800, minutePoints: 0, bsonBytes: 8000, tables: tables(20_000) }
+      ]
+    }
+    const t = timerDayOnDisk(figures)
+    expect(t.snappy).toEqual({ timer: 210_000, daily: 200_000, monthly: 10_000, counter: 8000 })
+    expect(t.bson).toEqual({ timer: 254_000, counter: 12_500 })
+    expect(renderWiredtiger(figures)).toMatch(/\*\*A busy timer's metric-day on disk\*\* \(2 metric-days\), beside a busy counter's day document: snappy 210,000 B \(day 200,000 \+ month's share 10,000\) against 8,000 B, 26\.3×; zstd 105,000 B/)
+    expect(renderWiredtiger(figures)).toMatch(/\| timers: day \| 2 \| 172,800 \| 0 \| 250,000 \/ – \|/)
+    expect(renderWiredtiger(figures)).toMatch(/The monthly table holds 1 document: its file's own header and blocks are most of the month's share here\./)
+    expect(timerDayOnDisk({ populations: figures.populations.slice(0, 1) })).toBeNull()
+    expect(checkWiredtiger(figures).map(c => c.why.startsWith('not judged'))).toEqual([true, true, true])
   })
 })
