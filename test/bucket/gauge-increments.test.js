@@ -7,6 +7,7 @@ import { LAYOUTS, hierarchicalLayout } from '../../src/bucket/layouts.js'
 import { buildWriteUnit, mergeWriteUnits } from '../../src/bucket/write-unit.js'
 import { GAUGE, distributionKind } from '../../src/bucket/metric-kinds.js'
 import { startOfDay } from '../../src/bucket/time.js'
+import { findInvalidGaugeEvent } from '../../src/bucket/gauge-rules.js'
 import { gaugeUpdate, operationsOf } from '../../src/writer/write-operations.js'
 import { applyGaugeUpdate } from '../helpers/gauge-documents.js'
 
@@ -224,5 +225,30 @@ describe('gauges in a write unit and a flush', () => {
     expect(collections).toEqual(['daily', 'monthly', 'distributionDaily', 'distributionMonthly', 'gaugeDaily', 'gaugeMonthly', 'metrics'])
     const registry = operationsOf(unit, start).find(p => p.collection === 'metrics').operations.find(o => o.updateOne.filter._id === 'depth')
     expect(registry.updateOne.update.$setOnInsert).toEqual({ kind: 'gauge' })
+  })
+})
+
+describe('findInvalidGaugeEvent: a door\'s summary', () => {
+  const at = { metric: 'q', time: start, kind: 'gauge', value: 4 }
+  it('takes a summary whose last value lies within [min, max], and events without one', () => {
+    expect(findInvalidGaugeEvent([at, { ...at, summary: { count: 3, sum: 9, min: 1, max: 4 } }, { metric: 'c', value: 1, time: start }])).toBe(null)
+  })
+
+  it.each([
+    [{ count: 0, sum: 0, min: 4, max: 4 }, /count/],
+    [{ count: 1.5, sum: 4, min: 4, max: 4 }, /count/],
+    [{ count: 2, sum: 8, min: 5, max: 9 }, /min ≤ value ≤ max/],
+    [{ count: 2, sum: 8, min: 4, max: 1e308 }, /min and max/],
+    [{ count: 2, sum: NaN, min: 4, max: 4 }, /sum/],
+    [{ count: 2, sum: 8, min: 4 }, /min and max/],
+    [null, /count, sum, min, max/]
+  ])('refuses %j', (summary, message) => {
+    const found = findInvalidGaugeEvent([at, { ...at, summary }])
+    expect(found).toMatchObject({ index: 1, field: 'summary' })
+    expect(found.message).toMatch(message)
+  })
+
+  it('refuses a summary on another kind\'s event', () => {
+    expect(findInvalidGaugeEvent([{ metric: 'c', value: 1, time: start, summary: { count: 1, sum: 1, min: 1, max: 1 } }])).toMatchObject({ index: 0, message: /only a gauge/ })
   })
 })
