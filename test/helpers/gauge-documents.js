@@ -36,10 +36,11 @@ export function applyGaugeUpdate (doc, { inc = {}, min = {}, max = {}, last = {}
 /**
  * { daily: [docs], monthly: [docs] } holding gauge `events`
  * ([{ metric, value, time }]), written `batch` events at a time (each batch
- * one flush). keepsMinutes as for buildGaugeUnit; minuteFrom: days before it
- * downsampled afterwards (minutes removed, detail 'quarterHour').
+ * one flush), or as the given `batches` (arrays of events) in their order.
+ * keepsMinutes as for buildGaugeUnit; minuteFrom: days before it downsampled
+ * afterwards (minutes removed, detail 'quarterHour').
  */
-export function gaugeDocumentsOf (events, { batch = 100, keepsMinutes, minuteFrom = null, layout = hierarchicalLayout } = {}) {
+export function gaugeDocumentsOf (events, { batch = 100, batches, keepsMinutes, minuteFrom = null, layout = hierarchicalLayout } = {}) {
   const daily = new Map()
   const monthly = new Map()
   const write = (docs, id, update) => {
@@ -47,8 +48,10 @@ export function gaugeDocumentsOf (events, { batch = 100, keepsMinutes, minuteFro
     if (update.detail) doc.detail = update.detail
     docs.set(id, doc)
   }
-  for (let i = 0; i < events.length; i += batch) {
-    const unit = buildGaugeUnit(events.slice(i, i + batch), layout, { keepsMinutes })
+  batches ??= Array.from({ length: Math.ceil(events.length / batch) }, (_, i) => events.slice(i * batch, (i + 1) * batch))
+  for (const part of batches) {
+    if (part.length === 0) continue
+    const unit = buildGaugeUnit(part, layout, { keepsMinutes })
     for (const [id, update] of unit.daily) write(daily, id, update)
     for (const [id, update] of unit.monthly) write(monthly, id, update)
   }
