@@ -10,16 +10,34 @@
 // arrived at that door.
 import { isEventValue } from '../bucket/event-rules.js'
 
+// stored levels read at once, at most: a flood of deltas of new names waits for
+// its reads (its door holds its values meanwhile) instead of flooding the database
+export const MAX_LEVEL_READS = 16
+
 /**
  * maxNames: the names held at most; storedLevel(name) → Promise<number | null>
- * (the level stored, null where none). Beside its level a name keeps the
+ * (the level stored, null where none), at most maxReads at once. Beside its level a name keeps the
  * time of the last event the doors gave it (stamp): the next one is given a
  * later time, even within the same millisecond, so that the later arrival is
  * the later `last` where it is stored.
  */
-export function createGaugeLevels ({ maxNames, storedLevel }) {
+export function createGaugeLevels ({ maxNames, storedLevel, maxReads = MAX_LEVEL_READS }) {
   const levels = new Map() // name → { level, stamped }, least recently used first
   const loading = new Map() // name → Promise<number>: one read at a time per name
+  let reading = 0
+  const waiting = [] // reads past maxReads, in order: () => void
+
+  /** storedLevel(name), at most maxReads at once */
+  async function readLevel (name) {
+    if (reading >= maxReads) await new Promise(resolve => waiting.push(resolve))
+    reading++
+    try {
+      return await storedLevel(name)
+    } finally {
+      reading--
+      waiting.shift()?.()
+    }
+  }
 
   /** The time a gauge event of `entry`'s name at `time` is given: after the one stamped before */
   const after = (entry, time) => (entry?.stamped !== undefined && time <= entry.stamped ? entry.stamped + 1 : time)
@@ -59,7 +77,7 @@ export function createGaugeLevels ({ maxNames, storedLevel }) {
     load (name) {
       let read = loading.get(name)
       if (!read) {
-        read = Promise.resolve().then(() => storedLevel(name)).then(v => (Number.isFinite(v) ? v : 0)).finally(() => loading.delete(name))
+        read = Promise.resolve().then(() => readLevel(name)).then(v => (Number.isFinite(v) ? v : 0)).finally(() => loading.delete(name))
         loading.set(name, read)
       }
       return read

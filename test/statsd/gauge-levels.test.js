@@ -157,3 +157,26 @@ describe('createGaugeResolver', () => {
     expect(released).toEqual([['q', 1, 0]])
   })
 })
+
+describe('stored level reads', () => {
+  it('at most maxReads at once; the rest wait their turn, in order', async () => {
+    let inFlight = 0
+    let most = 0
+    const order = []
+    const levels = createGaugeLevels({
+      maxNames: 1000,
+      maxReads: 3,
+      storedLevel: async (name) => {
+        order.push(name)
+        most = Math.max(most, ++inFlight)
+        await new Promise(resolve => setTimeout(resolve, 2))
+        inFlight--
+        return Number(name.slice(1))
+      }
+    })
+    const names = Array.from({ length: 20 }, (_, i) => `n${i}`)
+    expect(await Promise.all(names.map(n => levels.load(n)))).toEqual(names.map((_, i) => i))
+    expect(most).toBe(3)
+    expect(order).toEqual(names)
+  })
+})
