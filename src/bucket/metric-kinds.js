@@ -2,8 +2,8 @@
 // kind"): a counter (every metric written before kinds existed, and every
 // registry entry without `kind`), a distribution of a relative accuracy α,
 // or a gauge (a level: min, max, sum, count and the last value by event time;
-// docs/decisions.md, "Gauges: …"). Kinds are frozen and shared: one object
-// per kind and α. Pure.
+// docs/decisions.md, "Gauges: a level per minute, `last` by event time").
+// Kinds are frozen and shared: one object per kind and α. Pure.
 import { createMapping } from './distribution-sketch.js'
 
 export const COUNTER_KIND = 'counter'

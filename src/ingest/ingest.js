@@ -196,7 +196,8 @@ export function createIngestService ({ config, clock, layout, registry, writer, 
       }
       const turnedAway = refused.length || conflicts.length
       if (answer.outcome !== APPLIED) return turnedAway ? { ...answer, refusedMetrics: refused, kindConflicts: conflicts } : answer
-      // counters only: distributions and gauges are not preallocated (docs/decisions.md, "Distributions: not preallocated"; "Gauges: …")
+      // counters only: distributions and gauges are not preallocated (docs/decisions.md,
+      // "Distributions: not preallocated"; "Gauges: a level per minute, `last` by event time")
       preallocator.consider(kinds === null ? events : events.filter(isCounterEvent))
       return turnedAway ? { outcome: APPLIED, accepted: events.length, refusedMetrics: refused, kindConflicts: conflicts } : { outcome: APPLIED, accepted: events.length }
     },

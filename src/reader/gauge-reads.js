@@ -48,7 +48,7 @@ export function createGaugeReads ({ collections, horizonsOf, maxPoints }) {
      * The stored last level of a gauge: `monthly.last` of its latest monthly
      * document (the month documents outlive the days), or null when it has
      * none. Where a StatsD delta starts from when the door does not hold the
-     * level (docs/decisions.md, "Gauges: StatsD deltas").
+     * level (docs/decisions.md, "Gauges: StatsD levels and deltas").
      */
     async storedLast (metric) {
       const [doc] = await collections.gaugeMonthly.find({ _id: { $gte: `${metric}/`, $lt: `${metric}/\uffff` } }, { projection: { 'monthly.last': 1 } })

@@ -6,8 +6,8 @@
 // weights added, so nothing the ingest service derives from them (count,
 // sum, min, max, histogram) changes; a gauge's levels are summarised per
 // (minute, metric) as { count, sum, min, max } and the last level by arrival,
-// at the time it arrived (docs/decisions.md, "Gauges: StatsD"). Pure: the
-// caller passes each sample's time.
+// at the time it arrived (docs/decisions.md, "Gauges: StatsD levels and
+// deltas"). Pure: the caller passes each sample's time.
 import { MAX_ABS_VALUE } from '../bucket/event-rules.js'
 import { MINUTE_MS } from '../bucket/time.js'
 

@@ -1,6 +1,6 @@
 // The gauges' levels as the StatsD doors hold them (docs/decisions.md,
-// "Gauges: StatsD deltas"): a delta `name:+3|g` / `name:-2|g` changes the
-// level the door last set, as the statsd daemon's own memory does. One
+// "Gauges: StatsD levels and deltas"): a delta `name:+3|g` / `name:-2|g`
+// changes the level the door last set, as the statsd daemon's own memory does. One
 // memory per instance, shared by its StatsD doors (UDP, TCP, POST
 // /v1/statsd), bounded: the least recently used name is forgotten past
 // maxNames. A delta of a name not held starts from the stored last level

@@ -40,7 +40,8 @@ export function createFlushRunner (collections, options) {
     const metrics = new Map()
     let marked = false
     for (const [name, seen] of merged.metrics) {
-      // counters only are preallocated (docs/decisions.md, "Distributions: not preallocated"; "Gauges: …"): no other kind is marked busy
+      // counters only are preallocated, no other kind is marked busy (docs/decisions.md,
+      // "Distributions: not preallocated"; "Gauges: a level per minute, `last` by event time")
       const busyDay = isCounterKind(seen.kind) ? registryCache.busyDayToMark(name, now) : null
       if (busyDay !== null) {
         metrics.set(name, { ...seen, busyDay })
