@@ -63,7 +63,6 @@ function requestKinds (events, registry, accuracy) {
   return kinds
 }
 
-const kindName = eventKindName
 /** Two kind names in the order EVENT_KINDS lists them (a message reads the same whichever came first) */
 const inKindOrder = (names) => [...names].sort((a, b) => EVENT_KINDS.indexOf(a) - EVENT_KINDS.indexOf(b))
 
@@ -78,7 +77,7 @@ function keepEachNamesKind (events, registry) {
   const conflicts = new Map()
   const kept = []
   for (const e of events) {
-    const asked = kindName(e)
+    const asked = eventKindName(e)
     let kind = kindOf.get(e.metric)
     if (kind === undefined) kindOf.set(e.metric, (kind = registry.kindOf(e.metric)?.kind ?? asked))
     if (kind === asked) kept.push(e)
