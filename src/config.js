@@ -162,7 +162,9 @@ export function loadConfig (env = process.env) {
     statsdUnauthenticated: oneOf(env, 'STATSD_UNAUTHENTICATED', 'refuse', ['refuse', 'allow']),
     statsdFlushIntervalMs: integer(env, 'STATSD_FLUSH_INTERVAL_MS', 1000, { min: 10, max: 60_000 }),
     statsdTcpMaxConnections: integer(env, 'STATSD_TCP_MAX_CONNECTIONS', 256, { min: 1, max: 100_000 }),
-    statsdTcpIdleTimeoutMs: integer(env, 'STATSD_TCP_IDLE_TIMEOUT_MS', 300_000, { min: 1000, max: 86_400_000 })
+    statsdTcpIdleTimeoutMs: integer(env, 'STATSD_TCP_IDLE_TIMEOUT_MS', 300_000, { min: 1000, max: 86_400_000 }),
+    // gauges whose level the StatsD doors hold for deltas (`+3|g`), least recently used forgotten past it
+    statsdGaugeLevels: integer(env, 'STATSD_GAUGE_LEVELS', 100_000, { min: 1, max: 10_000_000 })
   }
   if (!/^[^\s/]+$/.test(config.statsdHost)) {
     throw new ConfigError('STATSD_HOST', `must be a host name or IP address, got ${JSON.stringify(config.statsdHost)}`)

@@ -54,6 +54,12 @@ describe('configuration', () => {
     }
   })
 
+  it('takes STATSD_GAUGE_LEVELS (default 100,000 gauges whose level the StatsD doors hold)', () => {
+    expect(loadConfig({}).statsdGaugeLevels).toBe(100_000)
+    expect(loadConfig({ STATSD_GAUGE_LEVELS: '500' }).statsdGaugeLevels).toBe(500)
+    for (const bad of ['0', '-1', 'many', '20000000']) expect(() => loadConfig({ STATSD_GAUGE_LEVELS: bad })).toThrow(/^STATSD_GAUGE_LEVELS: /)
+  })
+
   it('refuses MAX_PENDING_EVENTS below MAX_EVENTS_PER_REQUEST', () => {
     expect(() => loadConfig({ MAX_PENDING_EVENTS: '10', MAX_EVENTS_PER_REQUEST: '100' })).toThrow(/^MAX_PENDING_EVENTS: must be ≥ MAX_EVENTS_PER_REQUEST/)
   })

@@ -23,6 +23,13 @@ with client.pipeline() as pipe:
     for i in range(50):
         pipe.gauge('py.pool', i)
         sent += 1
+    # deltas (`+3|g`, `-1|g`) from the level the door holds
+    pipe.gauge('py.pool', 3, delta=True)
+    pipe.gauge('py.pool', -1, delta=True)
+    sent += 2
+    # a negative level: pystatsd sends `0|g` then `-4|g` (a delta from 0)
+    pipe.gauge('py.level', -4)
+    sent += 2
     for i in range(50):
         pipe.set('py.visitors', 'v%d' % i)
         sent += 1

@@ -15,7 +15,9 @@ export const STAT_NAMES = Object.freeze(['count', 'sum', 'mean', 'min', 'max'])
 // the longest stat text read: p99.99999999 (eight decimals of a percent) is finer than any histogram answers
 export const MAX_STAT_LENGTH = 12
 /** What parseStat accepts, as its refusals say it */
-export const STATS_ACCEPTED = `${STAT_NAMES.join(', ')}, or a percentile: p0 to p100 (p50, p99), with decimals (p99.9), or in Graphite's form, where the digits after the first two are decimals (p999 is the 99.9th, p9999 the 99.99th)`
+export const STATS_ACCEPTED = `${STAT_NAMES.join(', ')}, or a percentile: p0 to p100 (p50, p99), with decimals (p99.9), or in Graphite's form, where the digits after the first two are decimals (p999 is the 99.9th, p9999 the 99.99th); for a gauge last, min, max, mean, count or sum`
+/** A gauge's stat besides STAT_NAMES (bucket/gauge-stats.js): the level of the latest event */
+export const LAST_STAT_NAME = 'last'
 
 // p + a whole percent 0..100, or its decimal form; no leading zero (p05 could be either form)
 const PERCENT = /^p(0|[1-9][0-9]?|100)(?:\.([0-9]+))?$/
@@ -40,7 +42,8 @@ function hintFor (text) {
 
 /**
  * The stat `text` asks for → { stat: { name, kind, q? } } (kind count, sum,
- * mean, min, max or percentile, q in [0, 1] for a percentile), or
+ * mean, min, max, last (a gauge's) or percentile, q in [0, 1] for a
+ * percentile), or
  * { problem } saying what is accepted. A percentile is p and its percent:
  * p50, p99.9, p0 (the minimum: rank 0) and p100 (the maximum: rank n−1);
  * three digits or more without a point are Graphite's form, the first two
@@ -52,7 +55,7 @@ function hintFor (text) {
 export function parseStat (text) {
   if (typeof text !== 'string') return { problem: `stat must be text: use ${STATS_ACCEPTED}` }
   if (text.length > MAX_STAT_LENGTH) return { problem: `stat ${shown(text)} is longer than ${MAX_STAT_LENGTH} characters; use ${STATS_ACCEPTED}` }
-  if (STAT_NAMES.includes(text)) return { stat: { name: text, kind: text } }
+  if (STAT_NAMES.includes(text) || text === LAST_STAT_NAME) return { stat: { name: text, kind: text } }
   let q = null
   const percent = PERCENT.exec(text)
   if (percent) {

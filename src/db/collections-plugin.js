@@ -12,6 +12,10 @@ async function collections (app) {
     // distributions: the same day and month documents, each tier a histogram (docs/architecture.md, "Documents")
     distributionDaily: db.collection('distributionDaily'),
     distributionMonthly: db.collection('distributionMonthly'),
+    // gauges: the same day and month documents, each tier { count, sum, min, max, last }
+    // (docs/decisions.md, "Gauges: a level per minute, `last` by event time")
+    gaugeDaily: db.collection('gaugeDaily'),
+    gaugeMonthly: db.collection('gaugeMonthly'),
     metrics: db.collection('metrics')
   })
 }

@@ -1,7 +1,7 @@
 // The ingest service (docs/architecture.md, "How a request becomes a
 // bulkWrite"): the one owner of the rules of accepting events. A door
 // (JSON over HTTP, StatsD lines over HTTP, the StatsD listeners) parses its
-// format into events { metric, value, time, kind?, weight? } and calls
+// format into events { metric, value, time, kind?, weight?, summary? } and calls
 // submit(); it gets one outcome back and only translates it
 // (src/routes/ingest-reply.js for HTTP). A metric has one kind, fixed by its
 // first write (docs/decisions.md, "Distributions: a metric has one kind").
@@ -17,8 +17,9 @@
 //   { outcome: NOT_APPLIED, reason }                   nothing was written
 //   { outcome: UNKNOWN, reason }                       sent, not acknowledged: maybe partly applied
 import { buildWriteUnit } from '../bucket/write-unit.js'
-import { COUNTER, DISTRIBUTION_KIND, distributionKind } from '../bucket/metric-kinds.js'
+import { COUNTER, DISTRIBUTION_KIND, EVENT_KINDS, GAUGE, GAUGE_KIND, distributionKind, eventKindName, isCounterEvent } from '../bucket/metric-kinds.js'
 import { distributionBucketsProblem, findInvalidDistributionEvent } from '../bucket/distribution-rules.js'
+import { findInvalidGaugeEvent } from '../bucket/gauge-rules.js'
 import { horizonsFor } from '../bucket/retention-horizons.js'
 import { isDatabaseError } from '../errors.js'
 import { APPLIED, KEY_UNSUPPORTED, NOT_APPLIED, REJECTED, REPLAYED, UNKNOWN } from '../writer/write-outcomes.js'
@@ -34,28 +35,37 @@ function metricNames (events) {
   return [...new Set(events.map(e => e.metric))]
 }
 
+/** The kind an event asks for its name: a known distribution keeps its own α, a new one takes `accuracy` */
+function askedKind (e, registry, accuracy) {
+  if (e.kind === DISTRIBUTION_KIND) {
+    const known = registry.kindOf(e.metric)
+    return known?.kind === DISTRIBUTION_KIND ? known : distributionKind(accuracy)
+  }
+  return e.kind === GAUGE_KIND ? GAUGE : COUNTER
+}
+
 /**
  * The kind each name of a request asks for: null when every event is a
  * counter's (the common request, no Map), else Map name → kind (a new
  * distribution: of accuracy α; a known one keeps its own), or { conflict:
- * index } where one request sends a name as two kinds.
+ * index, kinds: [two kind names] } where one request sends a name as two kinds.
  */
 function requestKinds (events, registry, accuracy) {
   let i = 0
-  while (i < events.length && events[i].kind !== DISTRIBUTION_KIND) i++
+  while (i < events.length && isCounterEvent(events[i])) i++
   if (i === events.length) return null
   const kinds = new Map()
   for (let j = 0; j < events.length; j++) {
-    const { metric, kind } = events[j]
-    const asked = kind === DISTRIBUTION_KIND ? (registry.kindOf(metric)?.kind === DISTRIBUTION_KIND ? registry.kindOf(metric) : distributionKind(accuracy)) : COUNTER
-    const earlier = kinds.get(metric)
-    if (earlier === undefined) kinds.set(metric, asked)
-    else if (earlier.kind !== asked.kind) return { conflict: j }
+    const asked = askedKind(events[j], registry, accuracy)
+    const earlier = kinds.get(events[j].metric)
+    if (earlier === undefined) kinds.set(events[j].metric, asked)
+    else if (earlier.kind !== asked.kind) return { conflict: j, kinds: [earlier.kind, asked.kind] }
   }
   return kinds
 }
 
-const kindName = (e) => (e.kind === DISTRIBUTION_KIND ? DISTRIBUTION_KIND : COUNTER.kind)
+/** Two kind names in the order EVENT_KINDS lists them (a message reads the same whichever came first) */
+const inKindOrder = (names) => [...names].sort((a, b) => EVENT_KINDS.indexOf(a) - EVENT_KINDS.indexOf(b))
 
 /**
  * Per name (the StatsD doors): the events whose kind is not their name's —
@@ -68,7 +78,7 @@ function keepEachNamesKind (events, registry) {
   const conflicts = new Map()
   const kept = []
   for (const e of events) {
-    const asked = kindName(e)
+    const asked = eventKindName(e)
     let kind = kindOf.get(e.metric)
     if (kind === undefined) kindOf.set(e.metric, (kind = registry.kindOf(e.metric)?.kind ?? asked))
     if (kind === asked) kept.push(e)
@@ -123,7 +133,7 @@ export function createIngestService ({ config, clock, layout, registry, writer, 
         return { outcome: KEY_UNSUPPORTED, message: `Idempotency-Key needs a MongoDB deployment with transactions (a replica set or a sharded cluster); this one (${backend}) has none (GET /readyz: transactions false), so the key cannot be honoured: send the request without it` }
       }
       const now = clock.now()
-      const invalid = findInvalidEvent(events, now, config) ?? findInvalidDistributionEvent(events)
+      const invalid = findInvalidEvent(events, now, config) ?? findInvalidDistributionEvent(events) ?? findInvalidGaugeEvent(events)
       if (invalid) {
         const path = where(invalid.index, invalid.field)
         return { outcome: REJECTED, reason: 'invalid_event', message: `${path}: ${invalid.message}`, details: [{ path, message: invalid.message }] }
@@ -142,7 +152,8 @@ export function createIngestService ({ config, clock, layout, registry, writer, 
         kinds = requestKinds(events, registry, config.distributionAccuracy)
         if (kinds?.conflict !== undefined) {
           const path = where(kinds.conflict, 'kind')
-          const message = `metric "${events[kinds.conflict].metric}" is sent both as a counter and as a distribution; a metric has one kind`
+          const [one, other] = inKindOrder(kinds.kinds)
+          const message = `metric "${events[kinds.conflict].metric}" is sent both as a ${one} and as a ${other}; a metric has one kind`
           return { outcome: REJECTED, reason: 'kind_mismatch', message: `${path}: ${message}`, details: [{ path, message }] }
         }
         // names known here (with the kind asked) reserve nothing: no await (the common request)
@@ -196,8 +207,9 @@ export function createIngestService ({ config, clock, layout, registry, writer, 
       }
       const turnedAway = refused.length || conflicts.length
       if (answer.outcome !== APPLIED) return turnedAway ? { ...answer, refusedMetrics: refused, kindConflicts: conflicts } : answer
-      // counters only: distributions are not preallocated (docs/decisions.md, "Distributions: not preallocated")
-      preallocator.consider(kinds === null ? events : events.filter(e => e.kind !== DISTRIBUTION_KIND))
+      // counters only: distributions and gauges are not preallocated (docs/decisions.md,
+      // "Distributions: not preallocated"; "Gauges: a level per minute, `last` by event time")
+      preallocator.consider(kinds === null ? events : events.filter(isCounterEvent))
       return turnedAway ? { outcome: APPLIED, accepted: events.length, refusedMetrics: refused, kindConflicts: conflicts } : { outcome: APPLIED, accepted: events.length }
     },
 

@@ -53,6 +53,13 @@ export const operationExamples = {
           { metric: 'api.latency', kind: 'distribution', value: 87.5, ts: '2026-11-21T10:15:00Z' },
           { metric: 'api.latency', kind: 'distribution', value: 212, ts: '2026-11-21T10:16:00Z' }
         ]
+      },
+      gauge: {
+        summary: 'Levels of a gauge (min, max, mean and the last by event time kept)',
+        value: [
+          { metric: 'queue.depth', kind: 'gauge', value: 42, ts: '2026-11-21T10:15:00Z' },
+          { metric: 'queue.depth', kind: 'gauge', value: 17, ts: '2026-11-21T10:15:30Z' }
+        ]
       }
     },
     responses: {
@@ -63,11 +70,11 @@ export const operationExamples = {
   'POST /v1/statsd': {
     parameters: { 'idempotency-key': '0b7e1c2d-3f4a-4b5c-8d9e-0f1a2b3c4d5e' },
     requestBody: {
-      lines: { summary: 'Counters, a timer and a packed line', value: 'api.requests:1|c\napi.requests:1|c|@0.1\ndb.query:12.5|ms\napi.errors:1|c:2|c\n' }
+      lines: { summary: 'Counters, a timer, a gauge with a delta and a packed line', value: 'api.requests:1|c\napi.requests:1|c|@0.1\ndb.query:12.5|ms\nqueue.depth:42|g\nqueue.depth:-2|g\napi.errors:1|c:2|c\n' }
     },
     responses: {
-      200: { accepted: 3 },
-      400: { statusCode: 400, error: 'Bad Request', message: 'line 2 "queue.depth:4|g": gauges (|g) are levels, not counts: not kept; nothing of this request was applied', details: [{ line: 2, text: 'queue.depth:4|g', reason: 'gauge', message: 'gauges (|g) are levels, not counts: not kept' }] },
+      200: { accepted: 4 },
+      400: { statusCode: 400, error: 'Bad Request', message: 'line 2 "users.online:alice|s": sets (|s) count distinct values: not kept; nothing of this request was applied', details: [{ line: 2, text: 'users.online:alice|s', reason: 'set', message: 'sets (|s) count distinct values: not kept' }] },
       413: { statusCode: 413, error: 'Payload Too Large', message: 'a request holds at most MAX_EVENTS_PER_REQUEST = 10000 StatsD values; split the lines over several requests' },
       415: { statusCode: 415, error: 'Unsupported Media Type', message: 'send StatsD lines with Content-Type: text/plain (got application/json)' }
     }

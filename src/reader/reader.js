@@ -3,8 +3,9 @@
 // bucket/local-plans.js), fetched with one projected request per collection
 // (reader/documents.js) and assembled (bucket/results.js), in UTC and in any
 // zone. The JSON routes and the Graphite source both read through it. A
-// distribution's reads are planned the same way and merged tier by tier
-// (reader/distribution-reads.js): the registry's kind of the metric says which.
+// distribution's and a gauge's reads are planned the same way and merged tier
+// by tier (reader/distribution-reads.js, reader/gauge-reads.js): the
+// registry's kind of the metric says which.
 import { BadRequestError, NotFoundError, withDetails } from '../errors.js'
 import { assembleSeries, assembleYtd } from '../bucket/results.js'
 import { localSeriesValues, planLocalYtd } from '../bucket/local-plans.js'
@@ -12,17 +13,27 @@ import { RangeRefusal, evaluatePlan, planRanges } from '../bucket/range-plan.js'
 import { timeZone } from '../bucket/time-zone.js'
 import { createDocumentReader } from './documents.js'
 import { createDistributionReads, rangeRefused } from './distribution-reads.js'
-import { DISTRIBUTION_KIND } from '../bucket/metric-kinds.js'
-import { parseStat } from '../bucket/distribution-stats.js'
+import { createGaugeReads } from './gauge-reads.js'
+import { DISTRIBUTION_KIND, GAUGE_KIND } from '../bucket/metric-kinds.js'
+import { LAST_STAT_NAME, parseStat } from '../bucket/distribution-stats.js'
+import { GAUGE_DEFAULT_STAT, GAUGE_STAT_NAMES, isGaugeStat } from '../bucket/gauge-stats.js'
 import { localRefusal, planSeries } from './series-plan.js'
 
 const UTC = timeZone('UTC')
 // what a distribution's series answers when no stat is asked: how many values each point holds
 const DEFAULT_STAT = parseStat('count').stat
 
-function counterRefusesStat (metric, stat) {
-  const message = `metric "${metric}" is a counter: its points are sums, and stat=${stat.name} is for distributions; leave stat out`
+function badStat (message) {
   return withDetails(new BadRequestError(`stat: ${message}`), { details: [{ path: 'stat', message }] })
+}
+
+const counterRefusesStat = (metric, stat) => badStat(`metric "${metric}" is a counter: its points are sums, and stat=${stat.name} is for distributions and gauges; leave stat out`)
+const distributionRefusesLast = (metric) => badStat(`metric "${metric}" is a distribution: stat=${LAST_STAT_NAME} is a gauge's (the level of the latest event); use count, sum, mean, min, max or a percentile`)
+const gaugeRefusesStat = (metric, stat) => badStat(`metric "${metric}" is a gauge: it keeps no histogram, so stat=${stat.name} is a distribution's; use ${GAUGE_STAT_NAMES.join(', ')}`)
+
+function gaugeHasNoTotal (metric, what) {
+  const message = `metric "${metric}" is a gauge: a gauge has no ${what} (its levels do not add up); read …/series?stat=last, min, max, mean, count or sum, with step=day or step=month for long ranges`
+  return withDetails(new BadRequestError(message), { details: [{ path: 'metric', message }] })
 }
 
 function notADistribution (metric, kind) {
@@ -39,6 +50,7 @@ function notADistribution (metric, kind) {
 export function createReader ({ collections, layout, registry, horizonsOf, maxPoints, maxReadBuckets }) {
   const documents = createDocumentReader({ collections, layout })
   const distributions = createDistributionReads({ collections, horizonsOf, maxPoints, maxReadBuckets })
+  const gauges = createGaugeReads({ collections, horizonsOf, maxPoints })
 
   /** The metric's kind (metric-kinds.js), or a 404 */
   async function requireMetric (metric) {
@@ -51,7 +63,7 @@ export function createReader ({ collections, layout, registry, horizonsOf, maxPo
     /**
      * A series of [from, to) at `step` (undefined: the finest that fits) in
      * `zone` (default UTC); stat (distribution-stats.js parseStat) for a
-     * distribution (default count), refused for a counter.
+     * distribution (default count) or a gauge (default last), refused for a counter.
      * → { step, from, to, timestamps, values }: null where no document holds a
      * point's time, 0 where one does and the slot is zero.
      */
@@ -60,7 +72,14 @@ export function createReader ({ collections, layout, registry, horizonsOf, maxPo
       // planned as a counter's first: a bad window is a 400 before an unknown metric is a 404
       const planned = planSeries({ from, to, step, zone, maxPoints, horizons, metric, layout })
       const kind = await requireMetric(metric)
-      if (kind.kind === DISTRIBUTION_KIND) return distributions.series(metric, kind, { from, to, step, zone, stat: stat ?? DEFAULT_STAT })
+      if (kind.kind === DISTRIBUTION_KIND) {
+        if (stat?.kind === LAST_STAT_NAME) throw distributionRefusesLast(metric)
+        return distributions.series(metric, kind, { from, to, step, zone, stat: stat ?? DEFAULT_STAT })
+      }
+      if (kind.kind === GAUGE_KIND) {
+        if (stat !== undefined && !isGaugeStat(stat)) throw gaugeRefusesStat(metric, stat)
+        return gauges.series(metric, { from, to, step, zone, stat: stat ?? GAUGE_DEFAULT_STAT })
+      }
       if (stat !== undefined) throw counterRefusesStat(metric, stat)
       const { start, end } = planned
       if (planned.plan) {
@@ -85,6 +104,7 @@ export function createReader ({ collections, layout, registry, horizonsOf, maxPo
       }
       const kind = await requireMetric(metric)
       if (kind.kind === DISTRIBUTION_KIND) return distributions.total(metric, kind, { from, to })
+      if (kind.kind === GAUGE_KIND) throw gaugeHasNoTotal(metric, 'total')
       const docs = await documents.planDocs(plan)
       const [{ value }] = evaluatePlan(plan, docs)
       return { total: value ?? 0, documents: docs.daily.length + docs.monthly.length }
@@ -96,6 +116,7 @@ export function createReader ({ collections, layout, registry, horizonsOf, maxPo
      */
     async ytd (metric, { year, asOf, yearStart, zone = UTC }) {
       const kind = await requireMetric(metric)
+      if (kind.kind === GAUGE_KIND) throw gaugeHasNoTotal(metric, 'year-to-date total')
       if (kind.kind === DISTRIBUTION_KIND) return distributions.ytd(metric, kind, { asOf, yearStart: yearStart ?? Date.UTC(year, 0, 1), zone })
       if (zone.isUtc) {
         return assembleYtd({ year, asOf, docs: await documents.ytdDocs(metric, year, asOf) })
@@ -110,6 +131,9 @@ export function createReader ({ collections, layout, registry, horizonsOf, maxPo
       const months = planned.months.map((month, i) => ({ month, total: values[i].value }))
       return { total: months.reduce((sum, m) => sum + (m.total ?? 0), 0), months }
     },
+
+    /** The stored last level of a gauge (reader/gauge-reads.js storedLast), or null: where a StatsD delta starts */
+    gaugeLevel: (metric) => gauges.storedLast(metric),
 
     /**
      * One stat (parseStat's descriptor) of a distribution over each of

@@ -1,6 +1,6 @@
 // Deleting a metric (README "Deleting a metric"; docs/decisions.md, "Deleting
 // a metric"): its registry entry, then its daily and monthly documents (a
-// counter's or a distribution's), a
+// counter's, a distribution's or a gauge's), a
 // bounded batch of ids at a time. Ids put the metric first and '/' cannot
 // occur in a name, so `name/` … `name/\uffff` holds exactly its documents.
 // Idempotent: a second call finds nothing and deletes nothing.
@@ -12,7 +12,7 @@ export function metricIdRange (name) {
   return { $gte: `${name}/`, $lt: `${name}/\uffff` }
 }
 
-/** collections: { daily, monthly, distributionDaily, distributionMonthly, metrics } → { deleteMetric(name) → { registry, daily, monthly } } */
+/** collections: { daily, monthly, distributionDaily, distributionMonthly, gaugeDaily, gaugeMonthly, metrics } → { deleteMetric(name) → { registry, daily, monthly } } */
 export function createMetricDeletion (collections, { batchSize = BATCH } = {}) {
   async function deleteDocuments (collection, name) {
     let deleted = 0
@@ -28,9 +28,12 @@ export function createMetricDeletion (collections, { batchSize = BATCH } = {}) {
       // the registry entry first: from then on the metric is not listed, and a write that
       // lands meanwhile registers it again (its documents stay with it)
       const registry = (await collections.metrics.deleteOne({ _id: name })).deletedCount
-      // a metric has one kind: its documents are a counter's or a distribution's, counted alike
-      const daily = await deleteDocuments(collections.daily, name) + await deleteDocuments(collections.distributionDaily, name)
-      const monthly = await deleteDocuments(collections.monthly, name) + await deleteDocuments(collections.distributionMonthly, name)
+      // a metric has one kind: its documents are a counter's, a distribution's or a gauge's, counted alike
+      // (every kind's collections are looked at: a kind changed by delete-and-rewrite leaves none behind)
+      let daily = 0
+      let monthly = 0
+      for (const collection of [collections.daily, collections.distributionDaily, collections.gaugeDaily]) daily += await deleteDocuments(collection, name)
+      for (const collection of [collections.monthly, collections.distributionMonthly, collections.gaugeMonthly]) monthly += await deleteDocuments(collection, name)
       return { registry, daily, monthly }
     }
   }

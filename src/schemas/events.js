@@ -11,19 +11,19 @@ export const eventSchema = {
   additionalProperties: false,
   properties: {
     metric: { type: 'string', pattern: METRIC_NAME_PATTERN, description: 'Metric name: letters, digits, _ . : -; at most 200 characters; starts with a letter or digit' },
-    value: { type: 'number', minimum: -MAX_ABS_VALUE, maximum: MAX_ABS_VALUE, description: 'A counter\'s increment (default 1), or a distribution\'s observed value (required)' },
+    value: { type: 'number', minimum: -MAX_ABS_VALUE, maximum: MAX_ABS_VALUE, description: 'A counter\'s increment (default 1), a distribution\'s observed value (required), or a gauge\'s level at ts (required)' },
     ts: {
       description: 'Event time: ISO-8601 with Z or an offset, or epoch milliseconds; default the time of receipt',
       type: ['string', 'integer'],
       pattern: ISO_WITH_ZONE_PATTERN, // applies to strings only
       minimum: 0 // applies to numbers only
     },
-    kind: { type: 'string', enum: EVENT_KINDS, description: 'counter (default): value is added; distribution: value is one observation (a latency), kept in a histogram for percentiles. A metric keeps the kind of its first write' }
+    kind: { type: 'string', enum: EVENT_KINDS, description: 'counter (default): value is added; distribution: value is one observation (a latency), kept in a histogram for percentiles; gauge: value is a level (a queue depth), kept as min, max, sum, count and the last value by event time. A metric keeps the kind of its first write' }
   }
 }
 
 export const postEventsSchema = {
-  summary: 'Ingest counter increments and distribution values',
+  summary: 'Ingest counter increments, distribution values and gauge levels',
   description: 'One event or an array of events. Answered 200 only after MongoDB acknowledged every write holding them.',
   tags: ['events'],
   headers: idempotencyKeyHeader,

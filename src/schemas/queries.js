@@ -41,7 +41,7 @@ export const listMetricsSchema = {
             type: 'object',
             properties: {
               name: { type: 'string' },
-              kind: { type: 'string', enum: EVENT_KINDS, description: 'counter, or distribution (read it with stat= and …/quantiles)' },
+              kind: { type: 'string', enum: EVENT_KINDS, description: 'counter, distribution (read it with stat= and …/quantiles), or gauge (read it with stat=: last, min, max, mean, count, sum)' },
               firstSeen: { type: ['string', 'null'] },
               lastSeen: { type: ['string', 'null'] }
             }
@@ -67,7 +67,7 @@ export const seriesSchema = {
       to: timeParam('exclusive; default now'),
       step: { type: 'string', enum: STEPS, description: 'default: the finest step with at most MAX_POINTS points whose detail is kept for the whole window (minute detail for MINUTE_RETENTION_DAYS, daily documents for DAILY_RETENTION_DAYS)' },
       tz: tzParam,
-      stat: { type: 'string', minLength: 1, maxLength: MAX_STAT_LENGTH, description: `a distribution's stat per point (default count): ${STATS_ACCEPTED}. Percentiles are read from quarter-hours and coarser. Not for counters` }
+      stat: { type: 'string', minLength: 1, maxLength: MAX_STAT_LENGTH, description: `a distribution's stat per point (default count), or a gauge's (default last): ${STATS_ACCEPTED}. Percentiles are read from quarter-hours and coarser. Not for counters` }
     }
   },
   response: {
@@ -76,7 +76,7 @@ export const seriesSchema = {
       required: ['metric', 'step', 'tz', 'from', 'to', 'timestamps', 'values'],
       properties: {
         metric: { type: 'string' },
-        stat: { type: 'string', description: 'a distribution\'s stat (absent for a counter)' },
+        stat: { type: 'string', description: 'a distribution\'s or a gauge\'s stat (absent for a counter)' },
         step: { type: 'string' },
         tz: { type: 'string' },
         from: { type: 'integer' },
@@ -91,7 +91,7 @@ export const seriesSchema = {
 
 export const ytdSchema = {
   summary: 'Year-to-date total of a metric',
-  description: 'Months of the year in `tz` (default UTC). In UTC from at most 12 monthly documents; in another zone from at most 12 monthly and about 13 daily documents (the hours at each local month edge). The asOf month counts days 1..asOf\'s day. A month without data has total null.',
+  description: 'Months of the year in `tz` (default UTC). In UTC from at most 12 monthly documents; in another zone from at most 12 monthly and about 13 daily documents (the hours at each local month edge). The asOf month counts days 1..asOf\'s day. A month without data has total null. A gauge has no total: 400.',
   tags: ['metrics'],
   params: metricParams,
   querystring: {
@@ -134,7 +134,7 @@ export const ytdSchema = {
 
 export const totalSchema = {
   summary: 'Exact total of a metric over [from, to)',
-  description: 'The sum over any range, from the fewest documents: whole UTC months from the monthly documents, whole days from their day-of-month counters, then hours, quarter-hours and minutes of the edge days. An edge must fall on a boundary of the finest detail kept there (a minute inside the minute retention, a quarter-hour past it, a UTC day past the daily retention); otherwise 400 names the nearest usable edges. Instants-based: needs no time zone.',
+  description: 'The sum over any range, from the fewest documents: whole UTC months from the monthly documents, whole days from their day-of-month counters, then hours, quarter-hours and minutes of the edge days. An edge must fall on a boundary of the finest detail kept there (a minute inside the minute retention, a quarter-hour past it, a UTC day past the daily retention); otherwise 400 names the nearest usable edges. Instants-based: needs no time zone. A gauge has no total: 400 (read its series with stat=).',
   tags: ['metrics'],
   params: metricParams,
   querystring: {

@@ -1,9 +1,14 @@
 // The body of POST /v1/statsd, pure: StatsD lines parsed and merged as the
 // listeners merge them (line-parser.js, aggregator.js), except that a line that
 // cannot be kept rejects the whole request, and the names sanitising changed
-// are reported back (the listeners cannot answer).
+// are reported back (the listeners cannot answer). Gauge deltas are applied in
+// line order to the levels the caller looks up (levelOf), in two passes: the
+// route reads the stored levels of the names whose level it does not hold
+// between them (gauge-levels.js).
 import { BadRequestError, TooLargeError, withDetails } from '../errors.js'
+import { MAX_ABS_VALUE } from '../bucket/event-rules.js'
 import { createAggregator, ingestEvents } from './aggregator.js'
+import { applyDelta } from './gauge-levels.js'
 import { losesValue, parseLine } from './line-parser.js'
 
 const MAX_QUOTED_LINE = 200
@@ -12,32 +17,77 @@ export const MAX_RENAMED_LISTED = 20
 
 const quote = line => line.length > MAX_QUOTED_LINE ? `${line.slice(0, MAX_QUOTED_LINE)}…` : line
 
+function badLine (lines, i, reason, message) {
+  const quoted = quote(lines[i])
+  return withDetails(new BadRequestError(`line ${i + 1} ${JSON.stringify(quoted)}: ${message}; nothing of this request was applied`), {
+    details: [{ line: i + 1, text: quoted, reason, message }]
+  })
+}
+
 /**
- * text: the body; now: receipt time (epoch ms); maxValues: MAX_EVENTS_PER_REQUEST.
- * → { events (for the ingest service), values, tagged, renamed: [{ from, to }] }
+ * Pass 1. text: the body; maxValues: MAX_EVENTS_PER_REQUEST.
+ * → { lines, parsed: [{ line: index, samples }], values, tagged, renamed: [{ from, to }],
+ *     deltaNames: Set (the gauges sent a delta) }
  * or throws the 400 (naming the line) or 413 that answers it.
  */
-export function statsdBodyEvents (text, { now, maxValues }) {
+export function parseStatsdBody (text, { maxValues }) {
   const lines = text.split('\n')
-  const sums = createAggregator()
+  const parsed = []
   const renamed = new Map() // as sent → as kept
+  const deltaNames = new Set()
   let values = 0
   let tagged = 0
   for (let i = 0; i < lines.length; i++) {
     const result = parseLine(lines[i])
     const lost = result.problems.find(losesValue)
-    if (lost) {
-      const quoted = quote(lines[i])
-      throw withDetails(new BadRequestError(`line ${i + 1} ${JSON.stringify(quoted)}: ${lost.message}; nothing of this request was applied`), {
-        details: [{ line: i + 1, text: quoted, reason: lost.reason, message: lost.message }]
-      })
-    }
+    if (lost) throw badLine(lines, i, lost.reason, lost.message)
     if (result.problems.length) tagged++
     values += result.values
     if (values > maxValues) throw new TooLargeError(`a request holds at most MAX_EVENTS_PER_REQUEST = ${maxValues} StatsD values; split the lines over several requests`)
-    if (result.kept) sums.add(result.samples, now)
+    if (result.kept) {
+      parsed.push({ line: i, samples: result.samples })
+      for (const s of result.samples) if (s.delta) deltaNames.add(s.metric)
+    }
     if (result.renamedFrom && renamed.size < MAX_RENAMED_LISTED) renamed.set(result.renamedFrom, result.name)
   }
   if (values === 0) throw new BadRequestError('the body holds no StatsD line (name:value|type, one per line)')
-  return { events: ingestEvents(sums.take().events), values, tagged, renamed: [...renamed].map(([from, to]) => ({ from, to })) }
+  return { lines, parsed, values, tagged, renamed: [...renamed].map(([from, to]) => ({ from, to })), deltaNames }
+}
+
+/**
+ * Pass 2. body: parseStatsdBody's; now: receipt time (epoch ms); levelOf(name)
+ * → the level a delta of `name` starts from (a number: the route has read the
+ * stored ones); timeOf(name, time) → the time a gauge's event is given (after
+ * its previous one: gauge-levels.js nextTime). → { events (for the ingest
+ * service), levels: Map name → { level, time }: each gauge's level after the
+ * request and its event's time }, or throws the 400 naming a delta's line
+ * whose level would pass 1e15.
+ */
+export function bodyEvents ({ lines, parsed }, { now, levelOf, timeOf = (name, time) => time }) {
+  const times = new Map()
+  const sums = createAggregator({ stampGauge: (metric, time) => { const t = timeOf(metric, time); times.set(metric, t); return t } })
+  const levels = new Map() // name → level: what this request sets, applied only if it is written (the route's choice)
+  for (const { line, samples } of parsed) {
+    const kept = samples.map(s => {
+      if (s.kind !== 'gauge') return s
+      if (!s.delta) { levels.set(s.metric, s.value); return s }
+      const level = applyDelta(levels.get(s.metric) ?? levelOf(s.metric), s.value)
+      if (level === null) throw badLine(lines, line, 'bad_value', `gauge "${s.metric}" would pass ${MAX_ABS_VALUE} with this delta (its level is ${levels.get(s.metric) ?? levelOf(s.metric)})`)
+      levels.set(s.metric, level)
+      return { metric: s.metric, value: level, kind: s.kind }
+    })
+    sums.add(kept, now)
+  }
+  const events = ingestEvents(sums.take().events)
+  return { events, levels: new Map([...levels].map(([name, level]) => [name, { level, time: times.get(name) }])) }
+}
+
+/**
+ * Both passes at once, every delta starting from levelOf (default: 0, as
+ * for a gauge never seen). → { events, values, tagged, renamed, levels }
+ */
+export function statsdBodyEvents (text, { now, maxValues, levelOf = () => 0, timeOf }) {
+  const body = parseStatsdBody(text, { maxValues })
+  const { events, levels } = bodyEvents(body, { now, levelOf, timeOf })
+  return { events, values: body.values, tagged: body.tagged, renamed: body.renamed, levels }
 }

@@ -8,9 +8,8 @@ import { MAX_ABS_VALUE, isEventValue, isMetricName } from '../bucket/event-rules
 /** Why a value was not kept (the `reason` label of statbucket_statsd_dropped_total) */
 export const DROP_REASONS = Object.freeze([
   'malformed', // no `:value|type`
-  'bad_value', // not a finite number, |value| (a counter's value / rate) > 1e15, or a negative `ms`
-  'bad_sample_rate', // `@rate` that is not a number > 0, or below 1e-15 (a weight 1/rate > 1e15)
-  'gauge', // `g`: a level, not a count
+  'bad_value', // not a finite number, |value| (a counter's value / rate, a gauge's level or delta) > 1e15, or a negative `ms`
+  'bad_sample_rate', // `@rate` that is not a number > 0, or below 1e-15 (a weight 1/rate > 1e15); for a gauge, not @ and a number
   'set', // `s`: distinct values, not a count
   'unknown_type',
   'invalid_name', // empty, too long, or not starting with a letter or digit once sanitised
@@ -51,19 +50,40 @@ function parseRate (field) {
 const problem = (reason, message) => ({ reason, message })
 
 /**
+ * A gauge's value `level|g[|@rate]` of `name` → { sample } or { problem }, as
+ * the statsd daemon reads it: a value written with a sign (`+3`, `-2`) is a
+ * delta to the gauge's current level, { metric, value, kind: 'gauge', delta:
+ * true } (the door applies it: gauge-levels.js); without one it is the level,
+ * { metric, value, kind: 'gauge' }. −0 is 0. A sample rate is ignored, as the
+ * daemon ignores it for gauges, but must still be `@` and a number.
+ */
+function parseGauge (name, text, rateField) {
+  if (rateField !== undefined && (rateField[0] !== '@' || parseNumber(rateField.slice(1)) === null)) {
+    return { problem: problem('bad_sample_rate', `sample rate "${rateField}" is not @ and a number (a gauge ignores it, as the daemon does)`) }
+  }
+  const value = parseNumber(text)
+  if (value === null) return { problem: problem('bad_value', `value "${text}" is not a finite number`) }
+  const delta = text[0] === '+' || text[0] === '-'
+  if (!isEventValue(value)) return { problem: problem('bad_value', `gauge ${delta ? 'delta' : 'level'} ${text} exceeds ${MAX_ABS_VALUE}`) }
+  const sample = { metric: name, value: value === 0 ? 0 : value, kind: 'gauge' }
+  if (delta) sample.delta = true
+  return { sample }
+}
+
+/**
  * One packed value `value|type[|@rate]` of `name` → { sample } or { problem }.
  * A counter (`c`) adds value/rate: { metric, value }. A timer, histogram or
  * distribution value (`ms`, `h`, `d`) is one observation of a distribution
  * that stands for 1/rate observations: { metric, value, kind: 'distribution',
- * weight } (the value is kept as sent; −0 as 0).
+ * weight } (the value is kept as sent; −0 as 0). A gauge (`g`): parseGauge.
  */
 function parseValue (name, packed) {
   const fields = packed.split('|')
   if (fields.length < 2) return { problem: problem('malformed', `"${packed}" has no |type`) }
   const type = fields[1].trim()
-  if (type === 'g') return { problem: problem('gauge', 'gauges (|g) are levels, not counts: not kept') }
+  if (type === 'g') return parseGauge(name, fields[0], fields[2])
   if (type === 's') return { problem: problem('set', 'sets (|s) count distinct values: not kept') }
-  if (type !== 'c' && !DISTRIBUTION_TYPES.has(type)) return { problem: problem('unknown_type', `unknown type "${type}" (c, ms, h and d are kept)`) }
+  if (type !== 'c' && !DISTRIBUTION_TYPES.has(type)) return { problem: problem('unknown_type', `unknown type "${type}" (c, ms, h, d and g are kept)`) }
   // fields past the rate are ignored, as the daemon ignores them
   const rate = parseRate(fields[2])
   if (rate === null) return { problem: problem('bad_sample_rate', `sample rate "${fields[2]}" is not @ and a number > 0 whose 1/rate is at most ${MAX_ABS_VALUE}`) }
@@ -84,8 +104,9 @@ function parseValue (name, packed) {
 /**
  * One line (without its newline) →
  *   { samples, problems: [{ reason, message }], values, kept, name, renamedFrom }
- * samples: one per value kept, { metric, value } (a counter) or
- * { metric, value, kind: 'distribution', weight } (ms, h, d);
+ * samples: one per value kept, { metric, value } (a counter),
+ * { metric, value, kind: 'distribution', weight } (ms, h, d) or
+ * { metric, value, kind: 'gauge', delta? } (g: a level, or with delta a change to it);
  * values: how many values the line carried (a packed line carries several);
  * kept: how many of them gave samples (samples.length); name: the sanitised name; renamedFrom:
  * the name as sent when sanitising changed it and a value was kept, else null.

@@ -1,14 +1,17 @@
 // From StatsD text to the ingest service, for one transport: parse, count
-// what is dropped, merge (a counter summed per metric per minute, a
-// distribution's values per metric, minute and value: aggregator.js), and
+// what is dropped, turn gauge deltas into levels in arrival order
+// (gauge-levels.js), merge (a counter summed per metric per minute, a
+// distribution's values per metric, minute and value, a gauge's levels per
+// metric and minute: aggregator.js), and
 // submit the merged events at most every flushIntervalMs (or as soon as
 // maxEvents are held). One submit at a time. `lossless` (TCP): when full, the
 // caller stops reading (whenRoom tells it when to read on) and a batch the
 // database did not take is retried; else (UDP) what does not fit is dropped
 // and counted (README, "StatsD"). A distinct distribution value takes a place
 // in the batch as a distinct counter name does, so many distinct values meet
-// the same bound.
+// the same bound; so does a gauge value parked while its stored level is read.
 import { createAggregator, ingestEvents } from './aggregator.js'
+import { createGaugeLevels, createGaugeResolver } from './gauge-levels.js'
 import { parseLine } from './line-parser.js'
 import { APPLIED, NOT_APPLIED, REJECTED, UNKNOWN } from '../writer/write-outcomes.js'
 
@@ -17,7 +20,7 @@ export const PIPELINE_DROP_REASONS = Object.freeze([
   'overload', // UDP: the batch was full while the writer was busy
   'line_too_long', // TCP: a line longer than the limit without a newline
   'registry_full', // the ingest service refused new metrics (MAX_METRICS)
-  'kind_mismatch', // a metric of another kind: a timer's values on a counter's name, or a count on a timer's
+  'kind_mismatch', // a metric of another kind: a timer's values on a counter's name, a count on a timer's, a level on either
   'too_many_buckets', // a timer whose values of one batch fall in more than 2,000 histogram buckets of a day
   'invalid_event', // the ingest service refused an event (a time outside the accepted window)
   NOT_APPLIED, // the database did not take the batch (UDP, or TCP while closing)
@@ -26,19 +29,32 @@ export const PIPELINE_DROP_REASONS = Object.freeze([
 
 const RETRY_MS = 1000
 
+// a pipeline given no levels (tests of counters and timers): its own, every stored level unknown
+const ownLevels = () => createGaugeLevels({ maxNames: 100_000, storedLevel: async () => null })
+
 /**
  * ingest: { submit, hasRoom, waitForRoom }; clock: { now() }; timers: { setTimeout, clearTimeout }
  * onReceived(values) per accept(); onDrop(reason, values, example) (reason 'tags': lines; example: a line
- * or a metric name that shows it); log: { warn } for failed batches
+ * or a metric name that shows it); log: { warn } for failed batches;
+ * gaugeLevels: the instance's gauge levels (gauge-levels.js createGaugeLevels), shared by its doors
  */
-export function createStatsdPipeline ({ ingest, clock, timers, flushIntervalMs, maxEvents, lossless, onReceived, onDrop, log }) {
-  const batch = createAggregator()
+export function createStatsdPipeline ({ ingest, clock, timers, flushIntervalMs, maxEvents, lossless, onReceived, onDrop, log, gaugeLevels = ownLevels() }) {
+  // a gauge's events get strictly later times than the ones before, whichever door gave those
+  const batch = createAggregator({ stampGauge: (metric, time) => gaugeLevels.stamp(metric, time) })
   let timer = null
   let flushing = null
   let closing = false
   let roomWaiters = []
+  const gauges = createGaugeResolver({
+    levels: gaugeLevels,
+    // a parked value, its level known now: into the batch at the time it arrived
+    release: (sample, time) => { batch.add([sample], time); schedule() },
+    drop: (reason, values, example) => { onDrop(reason, values, example); wakeRoomWaiters() },
+    log
+  })
 
-  const full = () => batch.size >= maxEvents
+  // values parked for a stored gauge level hold places too: they join the batch once it is read
+  const full = () => batch.size + gauges.parked >= maxEvents
 
   function wakeRoomWaiters () {
     if (full() || roomWaiters.length === 0) return
@@ -130,12 +146,14 @@ export function createStatsdPipeline ({ ingest, clock, timers, flushIntervalMs, 
         if (samples.length === 0) continue
         // full and no submit in flight: submit now (the batch is taken at once) and read on
         if (full() && !flushing && !closing) flush()
-        // a new counter name or a new distribution value takes a place in the batch like a new name
-        if (!lossless && full() && samples.some(s => batch.adds(s, now))) {
+        // a new counter name, a new distribution value, a new gauge name or a parked one takes a place in the batch
+        if (!lossless && full() && samples.some(s => gauges.wouldPark(s) || batch.adds(s, now))) {
           onDrop('overload', kept, line)
           continue
         }
-        batch.add(samples, now)
+        // gauge deltas become levels in arrival order (a name whose level is not held waits for its stored one)
+        const ready = gauges.resolve(samples, now)
+        if (ready.length) batch.add(ready, now)
       }
       if (received) onReceived?.(received)
       schedule()
@@ -149,9 +167,12 @@ export function createStatsdPipeline ({ ingest, clock, timers, flushIntervalMs, 
     },
     /** Events held, not yet submitted */
     get held () { return batch.size },
+    /** Values parked, waiting for a gauge's stored level */
+    get parked () { return gauges.parked },
     /** Submits everything held (and retries no more); for close */
     async close () {
       closing = true
+      await gauges.idle() // parked gauge values join the batch first
       await flush()
       const waiters = roomWaiters
       roomWaiters = []

@@ -1,16 +1,29 @@
 // The StatsD listeners (README, "StatsD"), off unless STATSD_PORT is set:
 // UDP and TCP on STATSD_HOST:STATSD_PORT, each through its own pipeline into
 // the ingest service. Stopped on close before the writer drains: what they
-// hold is submitted first.
+// hold is submitted first. The gauges' levels the StatsD doors apply deltas
+// to (gauge-levels.js) are the instance's, decorated as app.statsdGauges for
+// POST /v1/statsd too, whether or not the listeners run.
 import fp from 'fastify-plugin'
 import { realTimers } from '../clock.js'
+import { GAUGE_KIND } from '../bucket/metric-kinds.js'
+import { createGaugeLevels } from './gauge-levels.js'
 import { startStatsdListeners } from './listeners.js'
 import { createStatsdPipeline } from './pipeline.js'
 import { createDropLog } from './drop-log.js'
 
 /** options.timers: the pipelines' timers (src/clock.js), for tests */
 async function statsd (app, { timers = realTimers } = {}) {
-  const { config, clock, ingest, telemetry } = app
+  const { config, clock, ingest, telemetry, reader, registry } = app
+  const gaugeLevels = createGaugeLevels({
+    maxNames: config.statsdGaugeLevels,
+    // a name known as another kind stores no level (its delta is refused as kind_mismatch anyway)
+    storedLevel: async (name) => {
+      const kind = registry.kindOf(name)
+      return kind === undefined || kind.kind === GAUGE_KIND ? reader.gaugeLevel(name) : null
+    }
+  })
+  app.decorate('statsdGauges', gaugeLevels)
   if (config.statsdPort === null) return
   const drops = createDropLog({ clock, log: app.log.child({ component: 'statsd' }) })
   const dropped = (transport, reason, values, example) => {
@@ -25,6 +38,7 @@ async function statsd (app, { timers = realTimers } = {}) {
     flushIntervalMs: config.statsdFlushIntervalMs,
     maxEvents: config.maxEventsPerRequest,
     lossless,
+    gaugeLevels,
     log: app.log.child({ statsd: transport }),
     onReceived: (values) => telemetry.publish('statsdReceived', { transport, values }),
     onDrop: (reason, values, example) => dropped(transport, reason, values, example)
@@ -68,4 +82,4 @@ async function statsd (app, { timers = realTimers } = {}) {
   app.addHook('onClose', close) // a boot that failed after this plugin never ran preClose
 }
 
-export default fp(statsd, { name: 'statsd', dependencies: ['doors', 'ingest', 'telemetry'] })
+export default fp(statsd, { name: 'statsd', dependencies: ['doors', 'ingest', 'telemetry', 'reader', 'registry'] })

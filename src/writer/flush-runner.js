@@ -6,14 +6,12 @@
 // (idempotency-flush.js). The answers come within WRITE_TIMEOUT_MS: the
 // retries stop at that deadline, and a watchdog answers `unknown` for
 // whatever is still running then.
-import { mergeWriteUnits } from '../bucket/write-unit.js'
+import { documentsOf, mergeWriteUnits } from '../bucket/write-unit.js'
+import { isCounterKind } from '../bucket/metric-kinds.js'
 import { executeFlush } from './flush-executor.js'
 import { docKey } from './write-operations.js'
 import { APPLIED, NOT_APPLIED, UNKNOWN, combineOutcomes } from './write-outcomes.js'
 import { realTimers } from '../clock.js'
-
-/** The documents a unit updates */
-const documentsOf = (u) => u.daily.size + u.monthly.size + u.distributionDaily.size + u.distributionMonthly.size
 
 const REASONS = {
   [NOT_APPLIED]: 'the database could not be reached',
@@ -42,8 +40,9 @@ export function createFlushRunner (collections, options) {
     const metrics = new Map()
     let marked = false
     for (const [name, seen] of merged.metrics) {
-      // distributions are not preallocated (docs/decisions.md, "Distributions: not preallocated"): never marked busy
-      const busyDay = seen.kind === undefined ? registryCache.busyDayToMark(name, now) : null
+      // counters only are preallocated, no other kind is marked busy (docs/decisions.md,
+      // "Distributions: not preallocated"; "Gauges: a level per minute, `last` by event time")
+      const busyDay = isCounterKind(seen.kind) ? registryCache.busyDayToMark(name, now) : null
       if (busyDay !== null) {
         metrics.set(name, { ...seen, busyDay })
         marked = true

@@ -2,6 +2,7 @@
 // the shape of an increment upsert and of a registry update. The plain flush
 // (flush-executor.js) and the keyed transaction (idempotency/keyed-flush.js) both
 // send what this module builds.
+import { Double } from 'mongodb'
 import { kindFields } from '../bucket/metric-kinds.js'
 
 /**
@@ -25,6 +26,24 @@ export function distributionUpdate (id, { metric, date, inc, min, max, detail })
 }
 
 /**
+ * The update of a gauge document (bucket/gauge-increments.js): counts and sums
+ * by $inc, each tier's min by $min, its max and its last { t, v } by $max, in
+ * one upsert. A sum is sent as a BSON double whatever its value, so the stored
+ * sum is a double from its first write on: a sum of levels can pass int64
+ * (1e15 a second for a day), where $inc on an int64 would fail. `last` is
+ * built with t before v (BSON compares a subdocument field by field, in order).
+ */
+export function gaugeUpdate (id, { metric, date, inc, min, max, last, detail }) {
+  const $inc = {}
+  for (const path in inc) $inc[path] = path.endsWith('.sum') ? new Double(inc[path]) : inc[path]
+  const $max = { ...max }
+  for (const path in last) $max[path] = { t: new Date(last[path].t), v: last[path].v }
+  const update = { $inc, $min: min, $max, $setOnInsert: { metric, date: new Date(date) } }
+  if (detail) update.$set = { detail }
+  return { updateOne: { filter: { _id: id }, update, upsert: true } }
+}
+
+/**
  * The registry entry of a metric written now: first/last seen merged, last
  * write set, and `busyDay` (the UTC day it was seen busy, registry-write-cache.js) when given
  */
@@ -32,7 +51,7 @@ export function registryUpdate (name, { firstSeen, lastSeen, busyDay, kind }, no
   const $max = { lastSeen: new Date(lastSeen), lastWrite: new Date(now) }
   if (busyDay !== undefined) $max.busyDay = new Date(busyDay)
   const update = { $min: { firstSeen: new Date(firstSeen) }, $max }
-  // a new distribution's kind and accuracy: written by its first write, never changed (a counter has no field)
+  // a new distribution's kind and accuracy, a gauge's kind: written by its first write, never changed (a counter has no field)
   const fields = kind === undefined ? null : kindFields(kind)
   if (fields) update.$setOnInsert = fields
   return { updateOne: { filter: { _id: name }, update, upsert: true } }
@@ -46,6 +65,8 @@ const PARTS = [
   { collection: 'monthly', prefix: 'm:', field: 'monthly', toOperation: (id, doc) => incrementUpdate(id, doc) },
   { collection: 'distributionDaily', prefix: 'D:', field: 'distributionDaily', toOperation: (id, doc) => distributionUpdate(id, doc) },
   { collection: 'distributionMonthly', prefix: 'M:', field: 'distributionMonthly', toOperation: (id, doc) => distributionUpdate(id, doc) },
+  { collection: 'gaugeDaily', prefix: 'gd:', field: 'gaugeDaily', toOperation: (id, doc) => gaugeUpdate(id, doc) },
+  { collection: 'gaugeMonthly', prefix: 'gm:', field: 'gaugeMonthly', toOperation: (id, doc) => gaugeUpdate(id, doc) },
   { collection: 'metrics', prefix: 'r:', field: 'metrics', toOperation: (name, seen, now) => registryUpdate(name, seen, now) }
 ]
 const PREFIX = Object.fromEntries(PARTS.map(p => [p.field, p.prefix]))
@@ -77,10 +98,10 @@ export function operationsOf (merged, now) {
 /** The keys of a unit's operations, as operationsOf files them: documents (counted for FLUSH_MAX_DOCS) and all */
 export function unitKeys (unit) {
   const docKeys = []
-  for (const id of unit.daily.keys()) docKeys.push(docKey('daily', id))
-  for (const id of unit.monthly.keys()) docKeys.push(docKey('monthly', id))
-  for (const id of unit.distributionDaily.keys()) docKeys.push(docKey('distributionDaily', id))
-  for (const id of unit.distributionMonthly.keys()) docKeys.push(docKey('distributionMonthly', id))
+  for (const { field } of PARTS) {
+    if (field === 'metrics') continue
+    for (const id of unit[field].keys()) docKeys.push(docKey(field, id))
+  }
   const allKeys = docKeys.slice()
   for (const name of unit.metrics.keys()) allKeys.push(docKey('metrics', name))
   return { docKeys, allKeys }

@@ -90,7 +90,8 @@ export function createWriteQueue (options) {
 
   function expire (unit) {
     dequeue(unit)
-    unit.daily = unit.monthly = unit.distributionDaily = unit.distributionMonthly = unit.metrics = null // its slot may wait for the head; its increments need not
+    // its slot may wait for the head; its increments need not
+    unit.daily = unit.monthly = unit.distributionDaily = unit.distributionMonthly = unit.gaugeDaily = unit.gaugeMonthly = unit.metrics = null
     answer(unit, NOT_APPLIED, `waited in the queue longer than WRITE_TIMEOUT_MS (${writeTimeoutMs} ms)`)
     settle(unit)
   }
@@ -219,6 +220,8 @@ export function createWriteQueue (options) {
           monthly: unit.monthly,
           distributionDaily: unit.distributionDaily,
           distributionMonthly: unit.distributionMonthly,
+          gaugeDaily: unit.gaugeDaily,
+          gaugeMonthly: unit.gaugeMonthly,
           metrics: unit.metrics,
           events: unit.events,
           idempotency: unit.idempotency,

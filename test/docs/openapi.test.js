@@ -114,7 +114,7 @@ describe('GET /docs/json', () => {
     const ingest = doc.paths['/v1/events'].post
     expect(Object.keys(ingest.responses)).toEqual(expect.arrayContaining(['200', '400', '401', '403', '413', '415', '503', '504']))
     expect(ingest.responses['503'].headers['Retry-After']).toMatchObject({ required: true, schema: { type: 'integer' } })
-    expect(Object.keys(ingest.requestBody.content['application/json'].examples)).toEqual(['single', 'batch', 'distribution'])
+    expect(Object.keys(ingest.requestBody.content['application/json'].examples)).toEqual(['single', 'batch', 'distribution', 'gauge'])
     expect(doc.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' })
   })
 

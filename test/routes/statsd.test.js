@@ -86,13 +86,61 @@ describe('POST /v1/statsd', () => {
   })
 
   it('a line that cannot be kept rejects the whole request, naming its number and text', async () => {
-    for (const [line, reason] of [['q.depth:4|g', 'gauge'], ['q.users:x|s', 'set'], ['q.x:1|zz', 'unknown_type'], ['q.x:abc|c', 'bad_value'], ['q.x:1|c|@0', 'bad_sample_rate'], ['q.x', 'malformed'], ['/x:1|c', 'invalid_name']]) {
+    for (const [line, reason] of [['q.depth:+1e16|g', 'bad_value'], ['q.depth:4|g|x', 'bad_sample_rate'], ['q.users:x|s', 'set'], ['q.x:1|zz', 'unknown_type'], ['q.x:abc|c', 'bad_value'], ['q.x:1|c|@0', 'bad_sample_rate'], ['q.x', 'malformed'], ['/x:1|c', 'invalid_name']]) {
       const res = await post(app, `q.ok:1|c\n${line}\nq.ok:1|c\n`)
       expect(res.statusCode).toBe(400)
       expect(res.json().message).toContain(`line 2 ${JSON.stringify(line)}`)
       expect(res.json().details).toEqual([expect.objectContaining({ line: 2, text: line, reason })])
     }
     expect(await totals('q.ok')).toBe(0)
+  })
+
+  it('stores gauges: levels, and deltas applied in line order to the level held, sample rates ignored', async () => {
+    const gaugeAt = async (metric) => (await app.mongo.db.collection('gaugeDaily').findOne({ _id: `${metric}/20261121` }))?.minute?.['12']?.['0']
+    const res = await post(app, 'h.depth:10|g\nh.depth:+5|g\nh.depth:-3|g|@0.5\nh.fresh:-4|g\n')
+    expect(res.statusCode, res.body).toBe(200)
+    expect(res.json()).toEqual({ accepted: 2 }) // one event per gauge and minute
+    const depth = await gaugeAt('h.depth')
+    expect({ ...depth, last: depth.last.v }).toEqual({ count: 3, sum: 37, min: 10, max: 15, last: 12 })
+    expect((await gaugeAt('h.fresh')).last.v).toBe(-4) // a delta of a gauge never seen starts from 0
+    // the clock does not move here: each request's event is given a later millisecond than the one before, so the later level is the last
+    expect((await post(app, 'h.depth:-5|g\n')).statusCode).toBe(200)
+    expect((await post(app, 'h.depth:-1|g\n')).statusCode).toBe(200)
+    const after = await gaugeAt('h.depth')
+    expect([after.count, after.min, after.last.v]).toEqual([5, 6, 6])
+    expect(after.last.t.getTime()).toBe(NOW + 2)
+    expect((await app.mongo.db.collection('metrics').findOne({ _id: 'h.depth' })).kind).toBe('gauge')
+  })
+
+  it('a delta of a gauge the doors hold no level of starts from the level stored (written by POST /v1/events here)', async () => {
+    const json = await app.inject({ method: 'POST', url: '/v1/events', payload: { metric: 'j.depth', kind: 'gauge', value: 40, ts: NOW - 60_000 } })
+    expect(json.statusCode).toBe(200)
+    expect((await post(app, 'j.depth:+2|g\nj.depth:-1|g\n')).statusCode).toBe(200)
+    const doc = await app.mongo.db.collection('gaugeMonthly').findOne({ _id: 'j.depth/202611' })
+    expect(doc.monthly).toMatchObject({ count: 3, sum: 40 + 42 + 41, min: 40, max: 42, last: { v: 41 } })
+  })
+
+  it('a request refused keeps no level: sent again, its deltas start from the same level', async () => {
+    expect((await post(app, 'r.depth:5|g\nr.hits:1|c\n')).statusCode).toBe(200)
+    // r.hits is a counter: the whole request is refused, r.depth's delta with it
+    const refused = await post(app, 'r.depth:+1|g\nr.hits:+1|g\n')
+    expect(refused.statusCode).toBe(400)
+    expect(refused.json().message).toMatch(/metric "r\.hits" is a counter, so it cannot take a gauge's values/)
+    expect((await post(app, 'r.depth:+1|g\n')).statusCode).toBe(200)
+    const doc = await app.mongo.db.collection('gaugeMonthly').findOne({ _id: 'r.depth/202611' })
+    expect(doc.monthly).toMatchObject({ count: 2, sum: 11, last: { v: 6 } })
+  })
+
+  it('a delta that would take a gauge past 1e15 is a 400 naming its line; the level stays', async () => {
+    expect((await post(app, 'o.depth:9e14|g\n')).statusCode).toBe(200)
+    const res = await post(app, 'o.ok:1|c\no.depth:+1e14|g\no.depth:+2e14|g\n')
+    expect(res.statusCode).toBe(400)
+    expect(res.json().message).toMatch(/^line 3 "o\.depth:\+2e14\|g": gauge "o\.depth" would pass 1000000000000000 with this delta \(its level is 1000000000000000\); nothing of this request was applied/)
+    expect(res.json().details).toEqual([expect.objectContaining({ line: 3, reason: 'bad_value' })])
+    expect(await totals('o.ok')).toBe(0)
+    expect((await post(app, 'o.depth:-1|g\n')).statusCode).toBe(200)
+    const doc = await app.mongo.db.collection('gaugeMonthly').findOne({ _id: 'o.depth/202611' })
+    expect(doc.monthly).toMatchObject({ count: 2, max: 9e14, last: { v: 9e14 - 1 } })
   })
 
   it('refuses other content types (415), an empty body (400), too many values (413) and keys without transactions (400)', async () => {

@@ -166,3 +166,75 @@ describe('createAggregator', () => {
     }))
   })
 })
+
+describe('createAggregator: gauges', () => {
+  const level = (metric, value) => ({ metric, value, kind: 'gauge' })
+
+  it('summarises a gauge\'s levels per metric and minute: count, sum, min, max, and the last by arrival, at the latest time its values arrived', () => {
+    const agg = createAggregator()
+    agg.add([level('q', 5)], T0 + 1000)
+    agg.add([level('q', 9), level('q', -1)], T0 + 2000)
+    agg.add([level('q', 3)], T0 + 1500) // arrives last (the clock stepped back): the last level, at the latest time
+    agg.add([level('q', 4)], T0 + 60_000)
+    agg.add([level('other', 4), { metric: 'q', value: 2 }], T0)
+    expect(agg.size).toBe(4) // q's two minutes, other, and q as a counter
+    const { events, values } = agg.take()
+    expect(values).toBe(7)
+    expect(events).toEqual(expect.arrayContaining([
+      { metric: 'q', value: 3, time: T0 + 2000, kind: 'gauge', count: 4, sum: 16, min: -1, max: 9, values: 4 },
+      { metric: 'q', value: 4, time: T0 + 60_000, kind: 'gauge', count: 1, sum: 4, min: 4, max: 4, values: 1 },
+      { metric: 'other', value: 4, time: T0, kind: 'gauge', count: 1, sum: 4, min: 4, max: 4, values: 1 },
+      { metric: 'q', value: 2, time: T0, values: 1 }
+    ]))
+  })
+
+  it('adds() is false for a gauge already held in that minute, whatever its level', () => {
+    const agg = createAggregator()
+    agg.add([level('q', 5)], T0)
+    expect(agg.adds(level('q', 100), T0 + 59_000)).toBe(false)
+    expect(agg.adds(level('q', 5), T0 + 60_000)).toBe(true)
+    expect(agg.adds({ metric: 'q', value: 5 }, T0)).toBe(true)
+  })
+
+  it('ingestEvents: a single level as it is, several as a summary with their last; never values', () => {
+    const agg = createAggregator()
+    agg.add([level('one', 7)], T0)
+    agg.add([level('many', 7), level('many', 1)], T0 + 10)
+    expect(ingestEvents(agg.take().events)).toEqual([
+      { metric: 'one', value: 7, time: T0, kind: 'gauge' },
+      { metric: 'many', value: 1, time: T0 + 10, kind: 'gauge', summary: { count: 2, sum: 8, min: 1, max: 7 } }
+    ])
+  })
+
+  it('property: per (metric, minute) the summary is the model\'s, and its last the level that arrived last', () => {
+    fc.assert(fc.property(fc.array(fc.record({ metric: fc.constantFrom('a', 'b'), value: fc.integer({ min: -1e6, max: 1e6 }), at: fc.nat(180_000) }), { maxLength: 200 }), (samples) => {
+      const agg = createAggregator()
+      const model = new Map()
+      for (const { metric, value, at } of samples) {
+        agg.add([level(metric, value)], T0 + at)
+        const key = `${metric} ${Math.floor(at / 60_000)}`
+        const m = model.get(key) ?? { count: 0, sum: 0, min: Infinity, max: -Infinity }
+        model.set(key, { count: m.count + 1, sum: m.sum + value, min: Math.min(m.min, value), max: Math.max(m.max, value), value, time: Math.max(m.time ?? -Infinity, T0 + at) })
+      }
+      const { events } = agg.take()
+      expect(events).toHaveLength(model.size)
+      for (const e of events) {
+        const { values, kind, metric, ...summary } = e
+        expect(summary).toEqual(model.get(`${metric} ${Math.floor((e.time - T0) / 60_000)}`))
+        expect(values).toBe(summary.count)
+      }
+    }))
+  })
+})
+
+describe('createAggregator: stampGauge', () => {
+  const level = (metric, value) => ({ metric, value, kind: 'gauge' })
+
+  it('gives each taken gauge event the time stampGauge says, and nothing else', () => {
+    const stamped = []
+    const agg = createAggregator({ stampGauge: (metric, time) => { stamped.push([metric, time]); return time + 1 } })
+    agg.add([level('q', 9), { metric: 'c', value: 1 }, { metric: 'd', value: 1, kind: 'distribution', weight: 1 }], T0 + 5)
+    expect(agg.take().events.map(e => [e.metric, e.time])).toEqual([['q', T0 + 6], ['c', T0], ['d', T0]])
+    expect(stamped).toEqual([['q', T0 + 5]])
+  })
+})

@@ -1,6 +1,7 @@
 // Shared by the StatsD tests: an app with the listeners on a free port,
-// the telemetry it publishes, the totals it wrote, and the distribution
-// values the doors handed to the ingest service (checked against the database).
+// the telemetry it publishes, the totals it wrote, the distribution
+// values the doors handed to the ingest service (checked against the
+// database), and the gauges stored.
 import { APPLIED } from '../../src/writer/write-outcomes.js'
 import { testApp, directDb } from '../helpers/test-app.js'
 
@@ -55,9 +56,11 @@ export async function statsdApp (label, env = {}) {
   const app = await testApp(label, { env: { STATSD_PORT: '0', STATSD_FLUSH_INTERVAL_MS: '20', ...env }, observer, keepDatabase: true })
   const distributions = recordDistributions(app.ingest)
   const dbName = app.config.mongodbDb
-  return {
+  const result = {
     app,
     seen,
+    /** Per gauge metric, what the database holds after closeAndReadTotals: { count, sum, min, max, last } over every month */
+    gauges: {},
     /** Per distribution metric, what the doors handed to the ingest service and it applied (recordDistributions) */
     distributions,
     /** Closes the app (the listeners submit what they hold), reads every metric's total, drops the database */
@@ -78,6 +81,20 @@ export async function statsdApp (label, env = {}) {
           d.min = Math.min(d.min, m.min)
           d.max = Math.max(d.max, m.max)
         }
+        // the gauges stored: their months merged, last the level of the latest (t, v)
+        for await (const { metric, monthly: m } of db.collection('gaugeMonthly').find({}, { projection: { metric: 1, monthly: 1 } })) {
+          const g = result.gauges[metric]
+          const later = !g || m.last.t > g.at || (m.last.t.getTime() === g.at.getTime() && m.last.v > g.last)
+          result.gauges[metric] = {
+            count: (g?.count ?? 0) + m.count,
+            sum: (g?.sum ?? 0) + m.sum,
+            min: Math.min(g?.min ?? Infinity, m.min),
+            max: Math.max(g?.max ?? -Infinity, m.max),
+            last: later ? m.last.v : g.last,
+            at: later ? m.last.t : g.at
+          }
+        }
+        for (const g of Object.values(result.gauges)) delete g.at
         const recorded = distributionTotals(distributions)
         if (JSON.stringify(stored) !== JSON.stringify(Object.fromEntries(Object.keys(stored).map(k => [k, recorded[k]]))) || Object.keys(stored).length !== Object.keys(recorded).length) {
           throw new Error(`the distributions stored ${JSON.stringify(stored)} are not those acknowledged ${JSON.stringify(recorded)}`)
@@ -89,4 +106,5 @@ export async function statsdApp (label, env = {}) {
       }
     }
   }
+  return result
 }

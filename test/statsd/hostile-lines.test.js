@@ -1,6 +1,8 @@
 // Hostile StatsD against the running service, over TCP and POST /v1/statsd:
 // packets mixing known metrics' counters (plain, sampled, packed, tagged)
-// with every kind of line that must be dropped — gauges, sets, unknown
+// with every kind of line that must be dropped — gauges of new names (the
+// registry is full), gauge levels and deltas out of range, a gauge on a
+// counter's name, sets, unknown
 // types, NaN, ±Infinity, 1e400, timer values out of range or negative, bad
 // sample rates (0, negative, a weight 1/rate past 1e15), prototype names, names too
 // long, control characters, 10,000-character lines — and new names while
@@ -38,7 +40,9 @@ const droppedLine = fc.oneof(
     'x:1e16|c', '\u0000:1|c', 'é:1|c', '-bad:1|c', 'new.fresh:1|c', 'brand.new.one:7|c',
     // timer, histogram and distribution values that cannot be kept
     'x:NaN|ms', 'x:Infinity|ms', 'x:-Infinity|d', 'x:1e308|ms', 'x:1e400|h', 'known.k0:-1|ms', 'x:1|ms|@0', 'x:1|ms|@-1',
-    'x:1|ms|@1e-300', 'x:1|ms|@5e-324', 'x:1|h|@NaN', '-bad:1|ms', `${'t'.repeat(201)}:1|ms`),
+    'x:1|ms|@1e-300', 'x:1|ms|@5e-324', 'x:1|h|@NaN', '-bad:1|ms', `${'t'.repeat(201)}:1|ms`,
+    // gauges that cannot be kept: out of range, a bad rate, on a counter's name
+    'x:NaN|g', 'x:+1e16|g', 'x:-Infinity|g', 'x:1e308|g', 'x:1|g|@x', 'known.k0:5|g', 'known.k1:+5|g', 'known.k2:-1|g'),
   fc.integer({ min: 201, max: 10_000 }).map(n => `${'n'.repeat(n)}:1|c`),
   fc.string({ maxLength: 40 }).filter(t => t.trim() !== '' && !t.includes('\n') && !/^known\./.test(t) && !/:/.test(t))
 ).map(text => ({ text, adds: null }))

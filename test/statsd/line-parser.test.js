@@ -94,18 +94,51 @@ describe('parseLine', () => {
   })
 
   it('packed values are parsed one by one; a bad one does not lose the others', () => {
-    const r = parseLine('a:1|c:2|c|@0.5:x|c:4|g')
+    const r = parseLine('a:1|c:2|c|@0.5:x|c:4|s')
     expect(r.samples).toEqual([{ metric: 'a', value: 1 }, { metric: 'a', value: 4 }])
-    expect(reasons(r)).toEqual(['bad_value', 'gauge'])
+    expect(reasons(r)).toEqual(['bad_value', 'set'])
     expect(r.values).toBe(4)
     expect(r.kept).toBe(2)
   })
 
-  it('gauges, sets and unknown types are dropped with their reason', () => {
-    expect(reasons(parseLine('cpu:0.5|g'))).toEqual(['gauge'])
+  it('sets and unknown types are dropped with their reason', () => {
     expect(reasons(parseLine('users:alice|s'))).toEqual(['set'])
     expect(reasons(parseLine('x:1|kv'))).toEqual(['unknown_type'])
-    expect(parseLine('cpu:0.5|g').samples).toEqual([])
+    expect(DROP_REASONS).not.toContain('gauge')
+  })
+
+  it('a gauge: a value without a sign is the level, with + or − a delta to it, as the statsd daemon reads them', () => {
+    expect(parseLine('cpu:0.5|g')).toEqual({ samples: [{ metric: 'cpu', value: 0.5, kind: 'gauge' }], problems: [], values: 1, kept: 1, name: 'cpu', renamedFrom: null })
+    expect(parseLine('q.depth:+3|g').samples).toEqual([{ metric: 'q.depth', value: 3, kind: 'gauge', delta: true }])
+    expect(parseLine('q.depth:-2|g').samples).toEqual([{ metric: 'q.depth', value: -2, kind: 'gauge', delta: true }])
+    expect(parseLine('q.depth:-2.5|g').samples).toEqual([{ metric: 'q.depth', value: -2.5, kind: 'gauge', delta: true }])
+    // −0 and +0 are deltas of 0 (the level again); 0 is a level
+    for (const text of ['-0', '+0']) {
+      const [sample] = parseLine(`q:${text}|g`).samples
+      expect(sample).toEqual({ metric: 'q', value: 0, kind: 'gauge', delta: true })
+      expect(Object.is(sample.value, 0)).toBe(true)
+    }
+    expect(parseLine('q:0|g').samples).toEqual([{ metric: 'q', value: 0, kind: 'gauge' }])
+    // packed with other types, in order
+    expect(parseLine('q:5|g:+1|g:2|c').samples).toEqual([{ metric: 'q', value: 5, kind: 'gauge' }, { metric: 'q', value: 1, kind: 'gauge', delta: true }, { metric: 'q', value: 2 }])
+  })
+
+  it('a gauge ignores its sample rate, as the daemon does, yet a rate must be @ and a number', () => {
+    for (const rate of ['@0.1', '@1', '@0', '@-3', '@1e-300', '@5e-324', '@2']) {
+      expect(parseLine(`q:7|g|${rate}`).samples, rate).toEqual([{ metric: 'q', value: 7, kind: 'gauge' }])
+      expect(parseLine(`q:-7|g|${rate}`).samples, rate).toEqual([{ metric: 'q', value: -7, kind: 'gauge', delta: true }])
+    }
+    for (const rate of ['0.5', '@', '@x', '@NaN', '@Infinity']) expect(reasons(parseLine(`q:7|g|${rate}`)), rate).toEqual(['bad_sample_rate'])
+  })
+
+  it('hostile gauge values and deltas: each a bad_value, the values beside it kept', () => {
+    for (const text of ['NaN', 'Infinity', '-Infinity', '+Infinity', '1e308', '-1e308', '+1e16', '1e16', '', ' ', '+', '-', '--1', '+-1', 'abc']) {
+      const r = parseLine(`q:${text}|g:4|g`)
+      expect(reasons(r), text).toEqual(['bad_value'])
+      expect(r.samples, text).toEqual([{ metric: 'q', value: 4, kind: 'gauge' }])
+    }
+    // the largest level and deltas an event may carry
+    expect(parseLine('q:1e15|g:-1e15|g:+1e15|g').samples.map(s => s.value)).toEqual([1e15, -1e15, 1e15])
   })
 
   it('tags are dropped and the value kept', () => {

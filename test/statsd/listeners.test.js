@@ -22,18 +22,22 @@ function hotShots (port, protocol, options = {}) {
   return { client, errors, close }
 }
 
-/** Every kind of line, through the client's own API; → values sent, the counter totals and the distributions they make */
+/** Every kind of line, through the client's own API; → values sent, the counter totals, the distributions and the gauges they make */
 function sendEveryKind (client) {
   for (let i = 0; i < 3000; i++) client.increment('app.requests', (i % 5) + 1)
   for (let i = 0; i < 1000; i++) client.timing('db.query', 7)
   for (let i = 0; i < 500; i++) client.histogram('resp.size', 2)
   for (let i = 0; i < 500; i++) client.distribution('batch.len', 3)
   for (let i = 0; i < 100; i++) client.gauge('queue.depth', i)
+  // deltas from the level the door holds: 99 + 5 − 3; and one from nothing stored (0)
+  client.gaugeDelta('queue.depth', 5)
+  client.gaugeDelta('queue.depth', -3)
+  client.gaugeDelta('pool.free', -2)
   for (let i = 0; i < 100; i++) client.set('users', `u${i}`)
   for (let i = 0; i < 100; i++) client.increment('tagged.hits', 1, ['env:prod', 'region:eu'])
   client.increment('my app/requests per sec', 4)
   return {
-    values: 5301,
+    values: 5304,
     totals: {
       'app.requests': 9000, // 600 × (1 + 2 + 3 + 4 + 5)
       'tagged.hits': 100,
@@ -45,12 +49,17 @@ function sendEveryKind (client) {
       'resp.size': { count: 500, sum: 1000, min: 2, max: 2 },
       'batch.len': { count: 500, sum: 1500, min: 3, max: 3 }
     },
-    dropped: { gauge: 100, set: 100, tags: 100 }
+    // gauges: count, sum, min, max and the last level, the deltas applied in the order sent
+    gauges: {
+      'queue.depth': { count: 102, sum: 4950 + 104 + 101, min: 0, max: 104, last: 101 },
+      'pool.free': { count: 1, sum: -2, min: -2, max: -2, last: -2 }
+    },
+    dropped: { set: 100, tags: 100 }
   }
 }
 
 describe('StatsD listeners', () => {
-  it('TCP with hot-shots: exact totals, gauges, sets and tags counted on /metrics by reason', async () => {
+  it('TCP with hot-shots: exact totals, gauges with their deltas stored, sets and tags counted on /metrics by reason', async () => {
     const s = await statsdApp('statsd_tcp')
     open.push(() => s.app.close())
     const { client, errors, close } = hotShots(s.app.statsd.port, 'tcp', { maxBufferSize: 4096, bufferFlushInterval: 5 })
@@ -58,12 +67,13 @@ describe('StatsD listeners', () => {
     await close()
     await until(() => s.seen.received.tcp === expected.values, `${expected.values} values read over TCP`)
     const metrics = (await s.app.inject({ method: 'GET', url: '/metrics' })).body
-    expect(metrics).toContain('statbucket_statsd_dropped_total{reason="gauge"} 100')
+    expect(metrics).not.toContain('reason="gauge"')
     expect(metrics).toContain('statbucket_statsd_dropped_total{reason="set"} 100')
     expect(metrics).toContain('statbucket_statsd_dropped_total{reason="tags"} 100')
     expect(metrics).toContain(`statbucket_statsd_received_total{transport="tcp"} ${expected.values}`)
     expect(await s.closeAndReadTotals()).toEqual(expected.totals)
     expect(distributionTotals(s.distributions)).toEqual(expected.distributions)
+    expect(s.gauges).toEqual(expected.gauges)
     // the same value merged: far fewer events than values
     expect(s.distributions['db.query'].events).toBeLessThan(1000)
     expect(s.seen.dropped).toEqual(expected.dropped)
@@ -173,6 +183,26 @@ describe('StatsD listeners', () => {
     expect(s.seen.dropped).toEqual({ bad_value: 3, bad_sample_rate: 2 })
   })
 
+  it('TCP: a delta of a gauge this instance holds no level of starts from the level stored (another instance, or before a restart)', async () => {
+    const first = await testApp('statsd_restart', { env: { PREALLOC_PROBABILITY: '0' }, keepDatabase: true })
+    const dbName = first.config.mongodbDb
+    expect((await first.inject({ method: 'POST', url: '/v1/events', payload: { metric: 'restart.depth', kind: 'gauge', value: 40 } })).statusCode).toBe(200)
+    await first.close()
+    const s = await statsdApp('statsd_restart', { MONGODB_DB: dbName })
+    open.push(() => s.app.close())
+    const socket = net.connect(s.app.statsd.port, '127.0.0.1')
+    await new Promise(resolve => socket.once('connect', resolve))
+    socket.end('restart.depth:+2|g\nrestart.depth:-1|g\nnever.seen:-5|g\nnever.seen:+1|g\n')
+    await new Promise(resolve => socket.once('close', resolve))
+    await until(() => s.seen.received.tcp === 4, 'the four values')
+    await s.closeAndReadTotals()
+    expect(s.gauges).toEqual({
+      'restart.depth': { count: 3, sum: 40 + 42 + 41, min: 40, max: 42, last: 41 },
+      'never.seen': { count: 2, sum: -9, min: -5, max: -4, last: -4 }
+    })
+    expect(s.seen.dropped).toEqual({})
+  })
+
   it('TCP: a timer on a counter\'s name (and a count on a timer\'s) is a counted kind_mismatch drop; the other names of the batch are kept', async () => {
     const s = await statsdApp('statsd_kinds')
     open.push(() => s.app.close())
@@ -185,11 +215,12 @@ describe('StatsD listeners', () => {
     await send(['mix.hits:1|c', 'mix.took:5|ms'])
     await until(() => s.seen.received.tcp === 2, 'the first lines', 8000)
     await until(async () => (await s.app.mongo.db.collection('metrics').countDocuments({ _id: { $in: ['mix.hits', 'mix.took'] } })) === 2, 'both names registered', 8000)
-    await send(['mix.hits:7|ms', 'mix.hits:8|ms|@0.5', 'mix.took:1|c', 'mix.other:2|c', 'mix.took:6|ms'])
-    await until(() => (s.seen.dropped.kind_mismatch ?? 0) === 3, 'three values dropped for their kind', 8000)
+    await send(['mix.hits:7|ms', 'mix.hits:8|ms|@0.5', 'mix.took:1|c', 'mix.other:2|c', 'mix.took:6|ms', 'mix.hits:+1|g', 'mix.took:3|g'])
+    await until(() => (s.seen.dropped.kind_mismatch ?? 0) === 5, 'five values dropped for their kind', 8000)
     expect(await s.closeAndReadTotals()).toEqual({ 'mix.hits': 1, 'mix.other': 2 })
     expect(distributionTotals(s.distributions)).toEqual({ 'mix.took': { count: 2, sum: 11, min: 5, max: 6 } })
-    expect(s.seen.dropped).toEqual({ kind_mismatch: 3 })
+    expect(s.gauges).toEqual({})
+    expect(s.seen.dropped).toEqual({ kind_mismatch: 5 })
   })
 
   it('TCP: a timer whose values of one batch open more than 2,000 buckets of a day is a counted too_many_buckets drop; the batch\'s other names are kept', async () => {

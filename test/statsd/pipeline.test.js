@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { createStatsdPipeline } from '../../src/statsd/pipeline.js'
+import { createGaugeLevels } from '../../src/statsd/gauge-levels.js'
 import { fakeTimers } from '../helpers/fake-timers.js'
 
 const T0 = Date.UTC(2026, 0, 15, 10, 30, 0)
@@ -26,7 +27,7 @@ function fakeIngest ({ room = true } = {}) {
   }
 }
 
-function setup ({ lossless = false, maxEvents = 100, ingest = fakeIngest() } = {}) {
+function setup ({ lossless = false, maxEvents = 100, ingest = fakeIngest(), gaugeLevels } = {}) {
   const timers = fakeTimers(0)
   const drops = {}
   const pipeline = createStatsdPipeline({
@@ -36,6 +37,7 @@ function setup ({ lossless = false, maxEvents = 100, ingest = fakeIngest() } = {
     flushIntervalMs: 1000,
     maxEvents,
     lossless,
+    gaugeLevels,
     onDrop: (reason, values) => { drops[reason] = (drops[reason] ?? 0) + values }
   })
   return { pipeline, timers, ingest, drops }
@@ -79,9 +81,9 @@ describe('createStatsdPipeline', () => {
 
   it('counts every drop by reason, in values', async () => {
     const { pipeline, timers, drops } = setup()
-    pipeline.accept('g:1|g\ns:x|s\nbad\nt:1|c|#a:b\nx:1|c:2|q:3|c\n')
+    pipeline.accept('g:1|g\ns:x|s\nbad\nt:1|c|#a:b\nx:1|c:2|q:3|c\ng:NaN|g\n')
     await timers.advance(1000)
-    expect(drops).toEqual({ gauge: 1, set: 1, malformed: 1, tags: 1, unknown_type: 1 })
+    expect(drops).toEqual({ set: 1, malformed: 1, tags: 1, unknown_type: 1, bad_value: 1 })
   })
 
   it('UDP: when full, new metrics are dropped as overload; known metrics still add up', async () => {
@@ -294,5 +296,152 @@ describe('createStatsdPipeline: timers as distributions', () => {
     b.pipeline.accept('lat:1|ms:1|ms:2|ms\nlat:1|ms|@0.5\nc:1|c:1|c\n')
     await b.timers.advance(1000)
     expect(b.drops).toEqual({ not_applied: 6 })
+  })
+})
+
+describe('createStatsdPipeline: gauges', () => {
+  /** Levels whose stored reads answer when told (storedLevel → stored[name]) */
+  function storedLevels (stored = {}) {
+    const pending = []
+    const levels = createGaugeLevels({ maxNames: 1000, storedLevel: (name) => new Promise((resolve, reject) => pending.push({ name, resolve, reject })) })
+    return {
+      levels,
+      pending,
+      async answer () {
+        await new Promise(resolve => setImmediate(resolve))
+        for (const p of pending.splice(0)) p.resolve(stored[p.name] ?? null)
+      },
+      async fail () {
+        await new Promise(resolve => setImmediate(resolve))
+        for (const p of pending.splice(0)) p.reject(new Error('down'))
+      }
+    }
+  }
+  const gauges = (batches) => batches.flat().filter(e => e.kind === 'gauge')
+
+  it('levels of a minute are one event: count, sum, min, max and the last level by arrival; sample rates ignored', async () => {
+    const { pipeline, timers, ingest, drops } = setup()
+    pipeline.accept('q.depth:5|g\nq.depth:9|g|@0.1\n')
+    await timers.advance(500)
+    pipeline.accept('q.depth:2|g:7|g\nother:1|g\n')
+    await timers.advance(500)
+    expect(gauges(ingest.batches)).toEqual([
+      { metric: 'q.depth', value: 7, time: T0 + 500, kind: 'gauge', summary: { count: 4, sum: 23, min: 2, max: 9 } },
+      { metric: 'other', value: 1, time: T0 + 500, kind: 'gauge' }
+    ])
+    expect(drops).toEqual({})
+  })
+
+  it('deltas change the level the door holds, in arrival order, across flushes; a delta of a name never seen starts from 0 (nothing stored)', async () => {
+    const { pipeline, timers, ingest } = setup()
+    pipeline.accept('q:10|g\nq:+3|g\nq:-5|g\n')
+    await timers.settle()
+    await timers.advance(1000)
+    pipeline.accept('q:+1|g\nfresh:-4|g\nfresh:+1|g\n')
+    await timers.advance(1000)
+    expect(gauges(ingest.batches)).toEqual([
+      { metric: 'q', value: 8, time: T0, kind: 'gauge', summary: { count: 3, sum: 31, min: 8, max: 13 } },
+      { metric: 'q', value: 9, time: T0 + 1000, kind: 'gauge' },
+      { metric: 'fresh', value: -3, time: T0 + 1000, kind: 'gauge', summary: { count: 2, sum: -7, min: -4, max: -3 } }
+    ])
+  })
+
+  it('a delta of a name whose level is not held waits for the stored level, with every later value of the name, and starts from it', async () => {
+    const store = storedLevels({ q: 100 })
+    const { pipeline, timers, ingest } = setup({ gaugeLevels: store.levels })
+    pipeline.accept('q:+1|g\nc:1|c\n')
+    await timers.advance(200)
+    pipeline.accept('q:+2|g\nq:50|g\nq:-5|g\n')
+    expect(pipeline.parked).toBe(4)
+    await timers.advance(1000) // the counter goes on; q waits
+    expect(gauges(ingest.batches)).toEqual([])
+    expect(total(ingest.batches)).toEqual({ c: 1 })
+    await store.answer()
+    await timers.advance(1000)
+    expect(pipeline.parked).toBe(0)
+    // each value at the time it arrived: 101 and the last, 45, arrived 200 ms after the first
+    expect(gauges(ingest.batches)).toEqual([{ metric: 'q', value: 45, time: T0 + 200, kind: 'gauge', summary: { count: 4, sum: 101 + 103 + 50 + 45, min: 45, max: 103 } }])
+    // held from now on: no more reads
+    pipeline.accept('q:+5|g\n')
+    expect(store.pending).toHaveLength(0)
+    await timers.advance(1000)
+    expect(gauges(ingest.batches).at(-1)).toMatchObject({ metric: 'q', value: 50 })
+  })
+
+  it('a level arriving in the same millisecond after a take is given the next millisecond: stored, it is the later last', async () => {
+    const ingest = fakeIngest()
+    const { pipeline, timers } = setup({ ingest, maxEvents: 1 })
+    // maxEvents 1: each line fills the batch, which is submitted at once; the clock does not move
+    for (const line of ['q:9|g', 'q:2|g', 'q:1|g']) {
+      pipeline.accept(line)
+      await timers.settle()
+    }
+    await timers.advance(1000)
+    expect(gauges(ingest.batches).map(e => [e.value, e.time])).toEqual([[9, T0], [2, T0 + 1], [1, T0 + 2]])
+  })
+
+  it('hostile gauge values and deltas past 1e15 are bad_value drops; the level stays', async () => {
+    const { pipeline, timers, ingest, drops } = setup()
+    pipeline.accept(['q:9e14|g', 'q:+2e14|g', 'q:NaN|g', 'q:Infinity|g', 'q:1e308|g', 'q:+1e16|g', 'q:-1e308|g', 'q:+1e14|g', 'q:x|g|@0.5', 'q:1|g|0.5'].join('\n'))
+    await timers.advance(1000)
+    expect(drops).toEqual({ bad_value: 7, bad_sample_rate: 1 })
+    expect(gauges(ingest.batches)).toEqual([{ metric: 'q', value: 1e15, time: T0, kind: 'gauge', summary: { count: 2, sum: 1.9e15, min: 9e14, max: 1e15 } }])
+  })
+
+  it('close waits for a stored level being read, then submits the parked values', async () => {
+    const store = storedLevels({ q: 7 })
+    const { pipeline, ingest } = setup({ gaugeLevels: store.levels })
+    pipeline.accept('q:+1|g\n')
+    const closed = pipeline.close()
+    await store.answer()
+    await closed
+    expect(gauges(ingest.batches)).toEqual([{ metric: 'q', value: 8, time: T0, kind: 'gauge' }])
+  })
+
+  it('parked values whose stored level cannot be read are dropped as not_applied', async () => {
+    const store = storedLevels()
+    const { pipeline, timers, ingest, drops } = setup({ gaugeLevels: store.levels })
+    pipeline.accept('q:+1|g\nq:+1|g\nq:4|g\n')
+    await store.fail()
+    await timers.advance(1000)
+    expect(drops).toEqual({ not_applied: 3 })
+    expect(gauges(ingest.batches)).toEqual([])
+  })
+
+  it('UDP: parked values take places in the batch; past maxEvents new gauges are overload, and their deltas do not move a level', async () => {
+    const store = storedLevels()
+    const ingest = fakeIngest()
+    const { pipeline, timers, drops } = setup({ ingest, maxEvents: 3, gaugeLevels: store.levels })
+    pipeline.accept('a:+1|g\nb:+1|g\nc:+1|g\n') // three names parked: full
+    expect(pipeline.full()).toBe(true)
+    pipeline.accept('d:+1|g\nd:5|g\na:+1|g\n')
+    expect(drops).toEqual({ overload: 3 })
+    await store.answer()
+    await timers.advance(1000)
+    expect(gauges(ingest.batches).map(e => [e.metric, e.value])).toEqual([['a', 1], ['b', 1], ['c', 1]])
+    expect(store.levels.peek('d')).toBe(undefined)
+  })
+
+  it('TCP: parked values fill the batch: full means wait for room, nothing dropped', async () => {
+    const store = storedLevels({ a: 10 })
+    const { pipeline, timers, ingest, drops } = setup({ maxEvents: 2, lossless: true, gaugeLevels: store.levels })
+    pipeline.accept('a:+1|g\nb:+1|g\n')
+    expect(pipeline.full()).toBe(true)
+    let resumed = false
+    pipeline.whenRoom().then(() => { resumed = true })
+    await store.answer()
+    await timers.advance(1000)
+    expect(resumed).toBe(true)
+    expect(gauges(ingest.batches).map(e => [e.metric, e.value])).toEqual([['a', 11], ['b', 1]])
+    expect(drops).toEqual({})
+  })
+
+  it('a gauge refused as another kind\'s name (kind_mismatch) loses exactly its values', async () => {
+    const ingest = fakeIngest()
+    ingest.answers.push({ outcome: 'applied', accepted: 1, kindConflicts: [{ metric: 'api', stored: 'counter', asked: 'gauge' }] })
+    const { pipeline, timers, drops } = setup({ ingest })
+    pipeline.accept('api:1|g\napi:2|g\napi:+1|g\napi:1|c\n')
+    await timers.advance(1000)
+    expect(drops).toEqual({ kind_mismatch: 3 })
   })
 })

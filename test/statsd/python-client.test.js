@@ -16,14 +16,20 @@ beforeAll(async () => {
   python = `${stdout.trim()}/bin/python`
 }, 300_000)
 
+// py.pool: 0..49, then +3 and −1; py.level: pystatsd's 0 then −4 for a negative level
+const GAUGES = {
+  'py.pool': { count: 52, sum: 1225 + 52 + 51, min: 0, max: 52, last: 51 },
+  'py.level': { count: 2, sum: -4, min: -4, max: 0, last: -4 }
+}
+
 const send = async (protocol, port) => Number((await run(python, [`${scripts}send.py`, protocol, String(port)], { timeout: 60_000 })).stdout.trim())
 
 describe('StatsD with the PyPI statsd client', () => {
-  it('over TCP: exact totals, the timer a distribution; gauges and sets counted', async () => {
+  it('over TCP: exact totals, the timer a distribution, gauges with their deltas; sets counted', async () => {
     const s = await statsdApp('statsd_py_tcp')
     try {
       const sent = await send('tcp', s.app.statsd.port)
-      expect(sent).toBe(2601)
+      expect(sent).toBe(2605)
       await until(() => s.seen.received.tcp === sent, `${sent} values over TCP`)
       expect(await s.closeAndReadTotals()).toEqual({
         'py.orders': 5000, // 500 × (1 + 2 + 3 + 4)
@@ -32,7 +38,8 @@ describe('StatsD with the PyPI statsd client', () => {
       // pystatsd sends `py.render:8.000000|ms`: one distribution value, 500 times
       expect(distributionTotals(s.distributions)).toEqual({ 'py.render': { count: 500, sum: 4000, min: 8, max: 8 } })
       expect(s.distributions['py.render'].weights).toEqual({ 8: 500 })
-      expect(s.seen.dropped).toEqual({ gauge: 50, set: 50 })
+      expect(s.gauges).toEqual(GAUGES)
+      expect(s.seen.dropped).toEqual({ set: 50 })
     } finally {
       await s.app.close()
     }
@@ -47,17 +54,18 @@ describe('StatsD with the PyPI statsd client', () => {
       const read = s.seen.received.udp
       expect(read).toBeGreaterThan(0)
       const totals = await s.closeAndReadTotals()
-      const dropped = (s.seen.dropped.gauge ?? 0) + (s.seen.dropped.set ?? 0)
+      const dropped = s.seen.dropped.set ?? 0
       const render = s.distributions['py.render'] ?? { count: 0, sum: 0 }
       expect(render.sum).toBe(8 * render.count)
       expect(Object.keys(s.distributions).filter(m => m !== 'py.render')).toEqual([])
       if (read === sent) {
         expect(totals).toEqual({ 'py.orders': 5000, 'py.stock': -3 })
         expect(distributionTotals(s.distributions)).toEqual({ 'py.render': { count: 500, sum: 4000, min: 8, max: 8 } })
-        expect(dropped).toBe(100)
+        expect(s.gauges).toEqual(GAUGES)
+        expect(dropped).toBe(50)
       } else {
         expect(read).toBeLessThan(sent)
-        expect(dropped).toBeLessThanOrEqual(100)
+        expect(dropped).toBeLessThanOrEqual(50)
       }
     } finally {
       await s.app.close()
