@@ -211,9 +211,9 @@ function readMinuteQuarters (doc, problems) {
   return quarters
 }
 
-/** The projection minutesVouched needs: the minutes, and count, sum, min, max of each quarter-hour (not their histograms) */
+/** The projection minutesVouched and dayTierGuard need: the minutes, and count, sum, min, max of the day and each quarter-hour (not their histograms) */
 export function minuteVouchProjection () {
-  const projection = { _id: 1, detail: 1, minute: 1, 'daily.count': 1, 'daily.sum': 1 }
+  const projection = { _id: 1, detail: 1, minute: 1, 'daily.count': 1, 'daily.sum': 1, 'daily.min': 1, 'daily.max': 1 }
   for (const h of HOURS) for (const q of QUARTERS) for (const s of ['count', 'sum', 'min', 'max']) projection[`quarterHourly.${h}.${q}.${s}`] = 1
   return projection
 }
