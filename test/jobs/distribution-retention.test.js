@@ -8,15 +8,13 @@
 // was kept.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { manualClock } from '../../src/clock.js'
-import { buildDistributionUnit } from '../../src/bucket/distribution-increments.js'
 import { createMapping } from '../../src/bucket/distribution-sketch.js'
-import { hierarchicalLayout } from '../../src/bucket/layouts.js'
 import { runCheck } from '../../src/jobs/check-run.js'
 import { holdsWholeDay, verifyDistributionDaily } from '../../src/jobs/distribution-consistency.js'
 import { LEASE_COLLECTION, createLease } from '../../src/jobs/lease.js'
 import { createRetentionJob } from '../../src/jobs/retention-job.js'
-import { distributionUpdate } from '../../src/writer/write-operations.js'
 import { dayKeyOf, seed } from '../helpers/bucket-docs.js'
+import { writeDistributions } from '../helpers/distribution-writes.js'
 import { directDb, uniqueDbName } from '../helpers/test-app.js'
 
 const DAY = 86_400_000
@@ -45,14 +43,7 @@ function valuesOver (metric, daysBack) {
 }
 
 /** Writes values as the writer does: one update per document ($inc, $min, $max), the registry entry a distribution's */
-async function write (events, { keepsMinutes } = {}) {
-  const unit = buildDistributionUnit(events, MAPPING, hierarchicalLayout, { keepsMinutes })
-  await db.collection('distributionDaily').bulkWrite([...unit.daily].map(([id, u]) => distributionUpdate(id, u)))
-  await db.collection('distributionMonthly').bulkWrite([...unit.monthly].map(([id, u]) => distributionUpdate(id, u)))
-  await db.collection('metrics').bulkWrite([...unit.metrics.keys()].map(name => ({
-    updateOne: { filter: { _id: name }, update: { $setOnInsert: { kind: 'distribution', accuracy: MAPPING.accuracy, firstSeen: new Date(0) } }, upsert: true }
-  })))
-}
+const write = (events, options) => writeDistributions(db, events, MAPPING, options)
 
 const horizons = rules => (metric, now) => {
   const rule = rules[metric.split('.')[0]] ?? rules['*']
@@ -231,8 +222,7 @@ describe('deletion of distribution daily documents', () => {
     let raced = false
     const distributionDaily = racing(db.collection('distributionDaily'), 'deleteOne', async () => {
       raced = true
-      const unit = buildDistributionUnit([{ metric: 'lat.g', value: 77, time: day + HOUR }], MAPPING, hierarchicalLayout, { keepsMinutes: () => false })
-      await db.collection('distributionDaily').bulkWrite([...unit.daily].map(([i, u]) => distributionUpdate(i, u)))
+      await write([{ metric: 'lat.g', value: 77, time: day + HOUR }], { keepsMinutes: () => false, parts: ['daily'] })
     })
     const result = await job({ rules, collections: { distributionDaily } }).runOnce()
     expect(raced).toBe(true)
