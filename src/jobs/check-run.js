@@ -52,7 +52,9 @@ const COUNTER_CHECKS = {
 }
 
 const DISTRIBUTION_CHECKS = {
-  verifyDaily: (doc, minutesComplete) => verifyDistributionDaily(doc, { minutesComplete }),
+  // a distribution's day has said whether its minutes are complete since its first write (no legacy data
+  // without the marker, as counters have): no `detail` is complete, whatever the horizon, as retention judges it
+  verifyDaily: (doc) => verifyDistributionDaily(doc, { minutesComplete: doc.detail !== QUARTER_HOUR_DETAIL }),
   verifyMonthly: verifyDistributionMonthly,
   // the day tier with what the repair adds to it; a document always has one (empty if it holds none)
   dayTotal: (doc, verifyDay) => verifyDay(doc).dayTier ?? {},

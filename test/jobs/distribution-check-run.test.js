@@ -154,6 +154,15 @@ describe('inside a distribution document', () => {
     expect(repaired.hourly[7].min).toBe(2)
     expect((await run({})).found).toEqual([])
   })
+
+  it('a day without `detail` is judged by its minutes whatever the minute horizon, as retention judges it: a quarter-hour holding more than them is named', async () => {
+    const id = 'lat.r/20261110'
+    // values in quarter-hour 0.0 that no minute holds, on a day that never said its minutes are incomplete
+    await db.collection('distributionDaily').updateOne({ _id: id }, { $inc: { 'quarterHourly.0.0.count': 1, 'quarterHourly.0.0.sum': 20, 'quarterHourly.0.0.positive.152': 1, 'hourly.0.count': 1, 'hourly.0.sum': 20, 'hourly.0.positive.152': 1, 'daily.count': 1, 'daily.sum': 20, 'daily.positive.152': 1 } })
+    await db.collection('distributionMonthly').updateOne({ _id: MONTH }, { $inc: { 'daily.10.count': 1, 'daily.10.sum': 20, 'daily.10.positive.152': 1, 'monthly.count': 1, 'monthly.sum': 20, 'monthly.positive.152': 1 } })
+    const { found } = await run({ repair: true, minuteKeptFrom: () => T0 })
+    expect(found.map(f => [f.id, f.field, f.state])).toEqual([[id, 'quarterHourly.0.0', 'not repairable']])
+  })
 })
 
 describe('npm run check', () => {
