@@ -38,9 +38,9 @@ export const FULL_SCAN_EVERY_MS = 7 * 86_400_000
 const JOB_VERSION = 3
 // times a distribution document that moved under ingest is read and vouched for again in one pass
 const MAX_VOUCH_ATTEMPTS = 5
-const COUNTER_PROJECTION = { _id: 1, daily: 1 }
+// what a batch reads of a daily document: its day total (a distribution's day tier), or what vouching needs
+const DAY_PROJECTION = { _id: 1, daily: 1 }
 const VOUCH_PROJECTION = minuteVouchProjection()
-const DAY_TIER_PROJECTION = { _id: 1, daily: 1 }
 
 /**
  * collections: { daily, monthly, metrics, jobs, distributionDaily?, distributionMonthly? }
@@ -114,7 +114,7 @@ export function createRetentionJob ({ collections, horizonsFor, rulesFingerprint
         logger.warn({ metric, documents: unfilled }, 'retention keeps the minutes of documents without the quarter-hour tier: run `npm run check -- --repair` to fill it')
       }
       const downsampleable = { minute: { $exists: true }, quarterHourly: { $exists: true } }
-      const status = await eachBatch(daily, metric, range, downsampleable, COUNTER_PROJECTION, async ids => {
+      const status = await eachBatch(daily, metric, range, downsampleable, DAY_PROJECTION, async ids => {
         const { modifiedCount } = await daily.updateMany(
           { _id: { $in: ids }, ...downsampleable },
           { $unset: { minute: '' }, $set: { detail: 'quarterHour' } }
@@ -125,7 +125,7 @@ export function createRetentionJob ({ collections, horizonsFor, rulesFingerprint
       if (status !== 'done') return status
     }
     if (bounds.deleteBefore != null) {
-      return eachBatch(daily, metric, dayIdRange(metric, null, bounds.deleteBefore), {}, COUNTER_PROJECTION, async (ids, docs) => {
+      return eachBatch(daily, metric, dayIdRange(metric, null, bounds.deleteBefore), {}, DAY_PROJECTION, async (ids, docs) => {
         const { deletable, unrecorded, kept } = await confirmedInMonthly(docs)
         if (kept.length > 0) {
           counts.kept += kept.length
@@ -195,7 +195,7 @@ export function createRetentionJob ({ collections, horizonsFor, rulesFingerprint
       if (status !== 'done') return status
     }
     if (bounds.deleteBefore != null) {
-      return eachBatch(distributionDaily, metric, dayIdRange(metric, null, bounds.deleteBefore), {}, DAY_TIER_PROJECTION, async (ids, docs) => {
+      return eachBatch(distributionDaily, metric, dayIdRange(metric, null, bounds.deleteBefore), {}, DAY_PROJECTION, async (ids, docs) => {
         const held = await monthDays(distributionMonthly, docs)
         const deletable = []
         const kept = []
