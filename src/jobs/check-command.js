@@ -15,13 +15,20 @@ const HELP = `Usage: npm run check [-- options]
 Verifies statbucket's stored counters: in every daily document
 daily = Σ hourly = Σ quarterHourly = Σ minute (per hour and per quarter-hour
 too), in every monthly document monthly = Σ daily.D, and each monthly.daily.D
-against that day's daily document. Prints each violation (document id,
-field, expected, found) and a summary.
+against that day's daily document. Distributions alike (distributionDaily,
+distributionMonthly): every histogram's buckets add up to its count, each
+hour and the day hold exactly what their quarter-hours hold (count, sum,
+buckets, min, max), each quarter-hour what its minutes hold (count, sum,
+min, max), the month what its days hold, monthly.daily.D what that day's
+daily document holds. Prints each violation (document id, field, expected,
+found) and a summary.
 
 Options:
   --repair             restore the coarser from the finer (tiers from minutes,
                        a missing quarterHourly from minutes, monthly from daily
-                       documents); safe while ingest runs
+                       documents); safe while ingest runs. A distribution's
+                       coarser tier only gets what it lacks: one that holds
+                       more than its finer tiers is reported, never lowered
   --prefix P           only metrics whose name starts with P
   --from DATE          only days on or after DATE (YYYY-MM-DD or ISO with zone)
   --to DATE            only days before DATE
@@ -81,7 +88,12 @@ async function run (args, { env, out, err }) {
     database = await connectCommandDatabase({ config, env, appName: 'statbucket-check' })
     err.write(`check: using ${database.description}\n`)
     const db = database.client.db(config.mongodbDb)
-    const collections = { daily: db.collection(LAYOUTS[config.bucketLayout].collection), monthly: db.collection('monthly') }
+    const collections = {
+      daily: db.collection(LAYOUTS[config.bucketLayout].collection),
+      monthly: db.collection('monthly'),
+      distributionDaily: db.collection('distributionDaily'),
+      distributionMonthly: db.collection('distributionMonthly')
+    }
     let lastProgress = Date.now()
     const summary = await runCheck(collections, {
       ...args,
@@ -98,7 +110,8 @@ async function run (args, { env, out, err }) {
       }
     })
     const left = args.repair ? summary.unrepaired + summary.unsettled : summary.violations
-    out.write(`checked ${summary.monthly} monthly and ${summary.daily} daily documents: ${summary.violations} violations` +
+    const ofDistributions = summary.distributionMonthly + summary.distributionDaily > 0 ? ` (${summary.distributionMonthly} and ${summary.distributionDaily} of them distributions')` : ''
+    out.write(`checked ${summary.monthly} monthly and ${summary.daily} daily documents${ofDistributions}: ${summary.violations} violations` +
       (args.repair ? `, ${summary.repaired} repaired, ${summary.unrepaired + summary.unsettled} left` : '') + '\n')
     return left > 0 ? EXIT.PROBLEM : EXIT.OK
   } catch (e) {

@@ -9,8 +9,15 @@
 // only once both values have held, unchanged, longer than WRITE_TIMEOUT_MS
 // (a flush's deadline), then the difference is `$inc`ed into the monthly
 // document conditioned on the value it was computed from.
+//
+// Counters (daily, monthly) and distributions (distributionDaily,
+// distributionMonthly) are walked alike, each with its own verification
+// (./consistency.js, ./distribution-consistency.js): a distribution's repair
+// only adds what a coarser tier lacks, so what it cannot repair without
+// lowering a count is reported and left.
 import { setTimeout as sleepFor } from 'node:timers/promises'
 import { compareDay, monthlyDayRepair, monthlyDayUnset, verifyDaily, verifyMonthlyTotal } from './consistency.js'
+import { compareDistributionDay, sameStored, verifyDistributionDaily, verifyDistributionMonthly } from './distribution-consistency.js'
 import { DAY_MS, addMonths, dayId, parseBucketId } from '../bucket/time.js'
 import { QUARTER_HOUR_DETAIL } from '../bucket/increments.js'
 
@@ -20,7 +27,45 @@ const BATCH = 500
 const prefixRange = prefix => (prefix ? { $gte: prefix, $lt: `${prefix}\uffff` } : null)
 
 /**
- * collections: { daily, monthly }
+ * What the walk needs of a kind of metric: how a daily and a monthly
+ * document are verified, the day total a daily document vouches for, a day
+ * compared across documents and its repair (null: not repairable), and when
+ * a value read twice is the same.
+ */
+const COUNTER_CHECKS = {
+  verifyDaily: (doc, minutesComplete) => verifyDaily(doc, { minutesComplete }),
+  verifyMonthly: verifyMonthlyTotal,
+  /**
+   * A day's total as the document vouches for it: its own `daily`, or what the
+   * check restores it to from a finer tier it trusts (a daily field that
+   * disagrees is its own violation). A total the check could not restore
+   * (left alone) counts as found.
+   */
+  dayTotal (doc, verifyDay) {
+    const { violations, repair } = verifyDay(doc)
+    const wrong = violations.find(v => v.field === 'daily')
+    return wrong && repair?.update.$inc?.daily !== undefined ? wrong.expected : doc.daily
+  },
+  compareDay,
+  dayRepair: (now, mismatch) => (mismatch.difference === null ? null : monthlyDayRepair({ ...now, difference: mismatch.difference })),
+  same: (a, b) => a === b
+}
+
+const DISTRIBUTION_CHECKS = {
+  // a distribution's day has said whether its minutes are complete since its first write (no legacy data
+  // without the marker, as counters have): no `detail` is complete, whatever the horizon, as retention judges it
+  verifyDaily: (doc) => verifyDistributionDaily(doc, { minutesComplete: doc.detail !== QUARTER_HOUR_DETAIL }),
+  verifyMonthly: verifyDistributionMonthly,
+  // the day tier with what the repair adds to it; a document always has one (empty if it holds none)
+  dayTotal: (doc, verifyDay) => verifyDay(doc).dayTier ?? {},
+  compareDay: compareDistributionDay,
+  dayRepair: (now, mismatch) => mismatch.repair,
+  same: sameStored
+}
+
+/**
+ * collections: { daily, monthly, distributionDaily?, distributionMonthly? }
+ *   (the distributions' collections are checked when given)
  * options: repair, prefix (metric name prefix), from / to (ms, days in [from, to)),
  *   rate (documents read per second, Infinity = unlimited), writeTimeoutMs,
  *   settleRounds (times a still-changing cross-document mismatch is watched again),
@@ -28,7 +73,8 @@ const prefixRange = prefix => (prefix ? { $gte: prefix, $lt: `${prefix}\uffff` }
  *   minuteKeptFrom(metric) → first UTC day (ms) whose documents ingest writes minutes to, null = forever
  *     (an older day's minutes may lack events, so they never lower a total),
  *   clock { now() }, sleep(ms), onViolation(v, state), onProgress(summary)
- * → summary { monthly, daily, violations, repaired, unrepaired, unsettled }
+ * → summary { monthly, daily, violations, repaired, unrepaired, unsettled, distributionMonthly, distributionDaily }
+ *   (monthly and daily count every document read, the distributions' too)
  */
 export async function runCheck (collections, options) {
   const {
@@ -36,10 +82,8 @@ export async function runCheck (collections, options) {
     settleRounds = 3, dailyKeptFrom = () => null, minuteKeptFrom = () => null, clock = { now: () => Date.now() },
     sleep = ms => sleepFor(ms), onViolation = () => {}, onProgress = () => {}
   } = options
-  const { daily, monthly } = collections
-  const summary = { monthly: 0, daily: 0, violations: 0, repaired: 0, unrepaired: 0, unsettled: 0 }
+  const summary = { monthly: 0, daily: 0, violations: 0, repaired: 0, unrepaired: 0, unsettled: 0, distributionMonthly: 0, distributionDaily: 0 }
   const pending = [] // cross-document mismatches waiting to be confirmed
-  const verifyDay = doc => verifyDaily(doc, { minutesComplete: minutesComplete(doc, minuteKeptFrom) })
   const started = clock.now()
   let read = 0
 
@@ -67,7 +111,8 @@ export async function runCheck (collections, options) {
       if (violations.length === 0) return
       if (!repair || !fix) { for (const v of violations) report(v, repair ? 'not repairable' : 'found'); return }
       const { matchedCount } = await collection.updateOne(fix.filter, fix.update)
-      if (matchedCount === 1) { for (const v of violations) report(v, 'repaired'); return }
+      // a violation the repair does not clear says so (repairable: false; a distribution's repair never lowers a count)
+      if (matchedCount === 1) { for (const v of violations) report(v, v.repairable === false ? 'not repairable' : 'repaired'); return }
       current = await collection.findOne({ _id: doc._id })
       if (!current) return // deleted meanwhile (retention)
       if (attempt >= MAX_RETRIES) { for (const v of verify(current).violations) report(v, 'still changing'); return }
@@ -84,80 +129,94 @@ export async function runCheck (collections, options) {
     return filter
   }
 
-  // 1. Every monthly document in range, with its month's daily documents.
-  const monthFilter = {}
-  if (prefix) monthFilter._id = prefixRange(prefix)
-  if (from !== null || to !== null) {
-    monthFilter.date = {}
-    if (from !== null) monthFilter.date.$gte = new Date(Date.UTC(new Date(from).getUTCFullYear(), new Date(from).getUTCMonth(), 1))
-    if (to !== null) monthFilter.date.$lt = new Date(to)
+  // 1. Every monthly document in range, with its month's daily documents. 2. Daily documents whose monthly
+  // document does not exist. Counters first, then distributions (their own collections, their own rules).
+  const kinds = [{ checks: COUNTER_CHECKS, daily: collections.daily, monthly: collections.monthly }]
+  if (collections.distributionDaily && collections.distributionMonthly) {
+    kinds.push({ checks: DISTRIBUTION_CHECKS, daily: collections.distributionDaily, monthly: collections.distributionMonthly, distributions: true })
   }
-  const months = monthly.find(monthFilter).sort({ _id: 1 }).batchSize(BATCH)
-  try {
-    for await (const month of months) {
-      const parsed = parseBucketId(month._id)
-      if (!parsed) continue // not a monthly document's id
-      const { metric, date: monthStart } = parsed
-      const days = await daily.find({ ...dailyFilter(null, monthStart), _id: { $gte: dayId(metric, monthStart), $lt: dayId(metric, addMonths(monthStart, 1)) } }).toArray()
-      summary.monthly++
-      summary.daily += days.length
-      for (const doc of days) await checkOne(daily, doc, verifyDay)
-      await checkOne(monthly, month, verifyMonthlyTotal)
-      const byDay = new Map(days.map(d => [Number(d._id.slice(-2)), d]))
-      const keptFrom = dailyKeptFrom(metric)
-      const daysInMonth = (addMonths(monthStart, 1) - monthStart) / DAY_MS
-      for (let day = 1; day <= daysInMonth; day++) {
-        const dayStart = monthStart + (day - 1) * DAY_MS
-        if ((from !== null && dayStart < from) || (to !== null && dayStart >= to)) continue
-        const doc = byDay.get(day)
-        // past the daily horizon the monthly day is the truth: retention deleted the daily document, and
-        // one there now was recreated by a backfilled event and holds only that (docs/decisions.md)
-        if (keptFrom !== null && dayStart < keptFrom) continue
-        observe(pending, { metric, monthStart, monthlyId: month._id, day, dailyId: dayId(metric, monthStart + (day - 1) * DAY_MS), dailyTotal: doc ? dayTotal(doc, verifyDay) : null, monthlyValue: month.daily?.[day] })
-      }
-      await pace(1 + days.length)
-      onProgress(summary)
-    }
-  } finally {
-    await months.close().catch(() => {})
-  }
-
-  // 2. Daily documents whose monthly document does not exist.
-  const orphans = daily.find(dailyFilter(prefix ? prefixRange(prefix) : null), { projection: { _id: 1, daily: 1, metric: 1, date: 1 } }).sort({ _id: 1 }).batchSize(BATCH)
-  try {
-    let batch = []
-    const flush = async () => {
-      const ids = [...new Set(batch.map(d => d._id.slice(0, -2)))]
-      const found = new Set((await monthly.find({ _id: { $in: ids } }, { projection: { _id: 1 } }).toArray()).map(m => m._id))
-      for (const doc of batch) {
-        const monthlyId = doc._id.slice(0, -2)
-        if (found.has(monthlyId)) continue
-        const full = await daily.findOne({ _id: doc._id })
-        if (!full) continue
-        summary.daily++
-        await checkOne(daily, full, verifyDay)
-        observe(pending, { metric: doc.metric, monthStart: Date.UTC(doc.date.getUTCFullYear(), doc.date.getUTCMonth(), 1), monthlyId, day: doc.date.getUTCDate(), dailyId: doc._id, dailyTotal: dayTotal(full, verifyDay), monthlyValue: undefined })
-      }
-      await pace(batch.length)
-      batch = []
-    }
-    for await (const doc of orphans) {
-      batch.push(doc)
-      if (batch.length >= BATCH) await flush()
-    }
-    if (batch.length) await flush()
-  } finally {
-    await orphans.close().catch(() => {})
-  }
+  for (const kind of kinds) await walk(kind)
 
   // 3. Cross-document mismatches: confirmed once unchanged for longer than a flush may take.
-  await settle(collections, pending, { repair, writeTimeoutMs, settleRounds, clock, sleep, report, verifyDay })
+  await settle(pending, { repair, writeTimeoutMs, settleRounds, clock, sleep, report })
   onProgress(summary)
   return summary
 
-  function observe (list, day) {
-    const mismatch = compareDay(day)
-    if (mismatch) list.push({ ...day, ...mismatch, since: clock.now() })
+  async function walk (kind) {
+    const { checks, daily, monthly } = kind
+    const verifyDay = doc => checks.verifyDaily(doc, minutesComplete(doc, minuteKeptFrom))
+    const counted = (monthlyDocs, dailyDocs) => {
+      summary.monthly += monthlyDocs
+      summary.daily += dailyDocs
+      if (kind.distributions) { summary.distributionMonthly += monthlyDocs; summary.distributionDaily += dailyDocs }
+    }
+    const observe = (day) => {
+      const mismatch = checks.compareDay(day)
+      if (mismatch) pending.push({ ...day, ...mismatch, kind: { ...kind, verifyDay }, since: clock.now() })
+    }
+
+    const monthFilter = {}
+    if (prefix) monthFilter._id = prefixRange(prefix)
+    if (from !== null || to !== null) {
+      monthFilter.date = {}
+      if (from !== null) monthFilter.date.$gte = new Date(Date.UTC(new Date(from).getUTCFullYear(), new Date(from).getUTCMonth(), 1))
+      if (to !== null) monthFilter.date.$lt = new Date(to)
+    }
+    const months = monthly.find(monthFilter).sort({ _id: 1 }).batchSize(BATCH)
+    try {
+      for await (const month of months) {
+        const parsed = parseBucketId(month._id)
+        if (!parsed) continue // not a monthly document's id
+        const { metric, date: monthStart } = parsed
+        const days = await daily.find({ ...dailyFilter(null, monthStart), _id: { $gte: dayId(metric, monthStart), $lt: dayId(metric, addMonths(monthStart, 1)) } }).toArray()
+        counted(1, days.length)
+        for (const doc of days) await checkOne(daily, doc, verifyDay)
+        await checkOne(monthly, month, checks.verifyMonthly)
+        const byDay = new Map(days.map(d => [Number(d._id.slice(-2)), d]))
+        const keptFrom = dailyKeptFrom(metric)
+        const daysInMonth = (addMonths(monthStart, 1) - monthStart) / DAY_MS
+        for (let day = 1; day <= daysInMonth; day++) {
+          const dayStart = monthStart + (day - 1) * DAY_MS
+          if ((from !== null && dayStart < from) || (to !== null && dayStart >= to)) continue
+          const doc = byDay.get(day)
+          // past the daily horizon the monthly day is the truth: retention deleted the daily document, and
+          // one there now was recreated by a backfilled event and holds only that (docs/decisions.md)
+          if (keptFrom !== null && dayStart < keptFrom) continue
+          observe({ metric, monthStart, monthlyId: month._id, day, dailyId: dayId(metric, monthStart + (day - 1) * DAY_MS), dailyTotal: doc ? checks.dayTotal(doc, verifyDay) : null, monthlyValue: month.daily?.[day] })
+        }
+        await pace(1 + days.length)
+        onProgress(summary)
+      }
+    } finally {
+      await months.close().catch(() => {})
+    }
+
+    const orphans = daily.find(dailyFilter(prefix ? prefixRange(prefix) : null), { projection: { _id: 1, metric: 1, date: 1 } }).sort({ _id: 1 }).batchSize(BATCH)
+    try {
+      let batch = []
+      const flush = async () => {
+        const ids = [...new Set(batch.map(d => d._id.slice(0, -2)))]
+        const found = new Set((await monthly.find({ _id: { $in: ids } }, { projection: { _id: 1 } }).toArray()).map(m => m._id))
+        for (const doc of batch) {
+          const monthlyId = doc._id.slice(0, -2)
+          if (found.has(monthlyId)) continue
+          const full = await daily.findOne({ _id: doc._id })
+          if (!full) continue
+          counted(0, 1)
+          await checkOne(daily, full, verifyDay)
+          observe({ metric: doc.metric, monthStart: Date.UTC(doc.date.getUTCFullYear(), doc.date.getUTCMonth(), 1), monthlyId, day: doc.date.getUTCDate(), dailyId: doc._id, dailyTotal: checks.dayTotal(full, verifyDay), monthlyValue: undefined })
+        }
+        await pace(batch.length)
+        batch = []
+      }
+      for await (const doc of orphans) {
+        batch.push(doc)
+        if (batch.length >= BATCH) await flush()
+      }
+      if (batch.length) await flush()
+    } finally {
+      await orphans.close().catch(() => {})
+    }
   }
 }
 
@@ -169,37 +228,29 @@ function minutesComplete (doc, minuteKeptFrom) {
   return keptFrom === null || parsed.date >= keptFrom
 }
 
-/**
- * A day's total as the document vouches for it: its own `daily`, or what the
- * check restores it to from a finer tier it trusts (a daily field that
- * disagrees is its own violation). A total the check could not restore
- * (left alone) counts as found.
- */
-function dayTotal (doc, verifyDay) {
-  const { violations, repair } = verifyDay(doc)
-  const wrong = violations.find(v => v.field === 'daily')
-  return wrong && repair?.update.$inc?.daily !== undefined ? wrong.expected : doc.daily
-}
-
-async function settle ({ daily, monthly }, pending, { repair, writeTimeoutMs, settleRounds, clock, sleep, report, verifyDay }) {
+/** pending: mismatches, each with its kind ({ checks, daily, monthly, verifyDay }) */
+async function settle (pending, { repair, writeTimeoutMs, settleRounds, clock, sleep, report }) {
   for (let round = 0; pending.length > 0 && round <= settleRounds; round++) {
     const due = Math.max(...pending.map(p => p.since)) + writeTimeoutMs + 1
     const wait = due - clock.now()
     if (wait > 0) await sleep(wait)
     const still = []
     for (const p of pending) {
+      const { checks, daily, monthly, verifyDay } = p.kind
       const [doc, month] = await Promise.all([
         daily.findOne({ _id: p.dailyId }),
         monthly.findOne({ _id: p.monthlyId }, { projection: { [`daily.${p.day}`]: 1 } })
       ])
-      const now = { ...p, dailyTotal: doc ? dayTotal(doc, verifyDay) : null, monthlyValue: month?.daily?.[p.day] }
-      const mismatch = compareDay(now)
+      const now = { ...p, dailyTotal: doc ? checks.dayTotal(doc, verifyDay) : null, monthlyValue: month?.daily?.[p.day] }
+      const mismatch = checks.compareDay(now)
       if (!mismatch) continue // a flush completed meanwhile
-      if (now.dailyTotal !== p.dailyTotal || now.monthlyValue !== p.monthlyValue) {
+      if (!checks.same(now.dailyTotal, p.dailyTotal) || !checks.same(now.monthlyValue, p.monthlyValue)) {
         still.push({ ...now, ...mismatch, since: clock.now() }) // moved: watch again
         continue
       }
-      if (!repair || mismatch.difference === null) { report(mismatch.violation, repair ? 'not repairable' : 'found'); continue }
+      const fix = mismatch.unset ? null : checks.dayRepair(now, mismatch)
+      const repairable = mismatch.unset ? mismatch.difference !== null : fix !== null
+      if (!repair || !repairable) { report(mismatch.violation, repair ? 'not repairable' : 'found'); continue }
       if (mismatch.unset) {
         // a day field with no daily document (seen absent just now): unset, conditioned on its value; a daily
         // document that appeared meanwhile (a flush) gets its field back by $inc 0, which moves no count
@@ -212,7 +263,6 @@ async function settle ({ daily, monthly }, pending, { repair, writeTimeoutMs, se
         else still.push({ ...now, since: clock.now() })
         continue
       }
-      const fix = monthlyDayRepair({ ...now, difference: mismatch.difference })
       let matched = 0
       try {
         const result = await monthly.updateOne(fix.filter, fix.update, { upsert: now.monthlyValue === undefined })

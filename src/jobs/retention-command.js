@@ -15,7 +15,9 @@ Runs one retention pass and exits: per metric, drops minute detail from daily
 documents more than a day past its minute horizon (MINUTE_RETENTION_DAYS or
 its RETENTION_RULES rule) and deletes daily documents past its daily horizon
 (DAILY_RETENTION_DAYS or its rule; day totals stay in the monthly documents),
-at most RETENTION_RATE documents per second. It takes the same lease as the
+at most RETENTION_RATE documents per second. Distributions alike: minutes
+dropped only where the quarter-hours hold what they hold, a daily document
+deleted only where its month holds its whole day tier. It takes the same lease as the
 service's scheduled pass: while another pass holds it, this one does nothing.
 
 Options:
@@ -30,8 +32,9 @@ this command when none runs — MONGODB_DB, BUCKET_LAYOUT,
 MINUTE_RETENTION_DAYS, DAILY_RETENTION_DAYS, RETENTION_RULES, RETENTION_RATE).
 Exit codes: 0 pass complete, 1 not complete (lease held elsewhere, lost, a
 database error) or documents left because their monthly total disagrees or
-they lack the quarter-hour tier (run npm run check -- --repair), 2 bad usage
-or configuration.
+they lack the quarter-hour tier (run npm run check -- --repair) or, for a
+distribution, their quarter-hours do not hold what their minutes hold (run
+npm run check), 2 bad usage or configuration.
 `
 
 const OPTIONS = {
@@ -54,7 +57,7 @@ async function run (args, { env, out, err, signals = process }) {
   const config = loadConfig(env)
   let database = null
   let lastProgress = Date.now()
-  const logger = { info () {}, warn: (o, msg) => err.write(`retention: ${msg}${o?.ids ? ` ${o.ids.join(' ')}` : ''}${o?.err ? ` ${o.err.message}` : ''}\n`) }
+  const logger = { info () {}, warn: (o, msg) => err.write(`retention: ${msg}${o?.ids ? ` ${o.ids.join(' ')}` : ''}${o?.id ? ` ${o.id}` : ''}${o?.err ? ` ${o.err.message}` : ''}\n`) }
   let job = null
   const stop = () => { job?.stop() }
   signals.once?.('SIGINT', stop)
@@ -65,7 +68,13 @@ async function run (args, { env, out, err, signals = process }) {
     const db = database.client.db(config.mongodbDb)
     job = createRetentionForDb({
       db,
-      collections: { daily: db.collection(LAYOUTS[config.bucketLayout].collection), monthly: db.collection('monthly'), metrics: db.collection('metrics') },
+      collections: {
+        daily: db.collection(LAYOUTS[config.bucketLayout].collection),
+        monthly: db.collection('monthly'),
+        metrics: db.collection('metrics'),
+        distributionDaily: db.collection('distributionDaily'),
+        distributionMonthly: db.collection('distributionMonthly')
+      },
       config,
       clock: systemClock,
       logger,
@@ -86,8 +95,9 @@ async function run (args, { env, out, err, signals = process }) {
       return EXIT.PROBLEM
     }
     out.write(`retention ${result.status}: ${result.metrics} metrics, ${result.downsampled} documents downsampled, ${result.deleted} deleted, ` +
-      `${result.kept} kept (monthly disagrees), ${result.unfilled} not downsampled (no quarterHourly), ${result.ms} ms\n`)
-    return result.status === 'done' && result.kept === 0 && result.unfilled === 0 ? EXIT.OK : EXIT.PROBLEM
+      `${result.kept} kept (monthly disagrees), ${result.unfilled} not downsampled (no quarterHourly)` +
+      (result.unvouched ? `, ${result.unvouched} distribution documents not downsampled (quarter-hours do not hold their minutes)` : '') + `, ${result.ms} ms\n`)
+    return result.status === 'done' && result.kept === 0 && result.unfilled === 0 && !result.unvouched ? EXIT.OK : EXIT.PROBLEM
   } catch (e) {
     err.write(`retention failed: ${e.message}\n`)
     return EXIT.PROBLEM

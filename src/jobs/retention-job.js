@@ -14,31 +14,49 @@
 // it scans every metric from its first day, so documents that appeared
 // behind its bound since (old data, a changed rule) are reached too
 // (docs/decisions.md, "Retention reaches back").
+//
+// A distribution (registry `kind: 'distribution'`) has its own collections
+// and the same rules, with what "holds" means for a histogram
+// (docs/decisions.md, "Distributions: retention and the check"): its minutes
+// are dropped only where the quarter-hours vouch for them
+// (distribution-consistency.js, minutesVouched), its daily document deleted
+// only where `monthly.daily.D` holds the whole day tier (holdsWholeDay), each
+// conditioned on the day tier read (count, sum, min, max).
 import { setTimeout as sleepFor } from 'node:timers/promises'
+import { QUARTER_HOUR_DETAIL } from '../bucket/increments.js'
+import { DISTRIBUTION_KIND } from '../bucket/metric-kinds.js'
 import { dayIdRange, downsampleScanFrom, retentionBounds } from '../bucket/retention-plan.js'
 import { monthId, parseBucketId, startOfMonth, utcParts } from '../bucket/time.js'
+import { dayTierGuard, holdsWholeDay, minuteVouchProjection, minutesVouched } from './distribution-consistency.js'
 import { stoppableJob } from './single-flight.js'
 
 export const PROGRESS_ID = 'retention.progress'
 const DEFAULT_BATCH = 200
 export const FULL_SCAN_EVERY_MS = 7 * 86_400_000
 // bumped when what a pass does changes: the next pass then scans everything
-const JOB_VERSION = 2
+// (3: distributions are retained too)
+const JOB_VERSION = 3
+// times a distribution document that moved under ingest is read and vouched for again in one pass
+const MAX_VOUCH_ATTEMPTS = 5
+// what a batch reads of a daily document: its day total (a distribution's day tier), or what vouching needs
+const DAY_PROJECTION = { _id: 1, daily: 1 }
+const VOUCH_PROJECTION = minuteVouchProjection()
 
 /**
- * collections: { daily, monthly, metrics, jobs }
+ * collections: { daily, monthly, metrics, jobs, distributionDaily?, distributionMonthly? }
+ *   (without the distributions' collections a distribution's documents are left alone)
  * horizonsFor(metric, nowMs) → { minuteFrom, dailyFrom } (first UTC day kept, ms; null = forever)
  * rulesFingerprint: a string naming the retention settings in force (a
  *   change of settings makes the next pass scan every metric from its first day)
  * lease: createLease(...) for the 'retention' job
  * rate: documents changed per second at most
  * clock: { now() }; sleep(ms, signal): the wait between batches (injected in tests)
- * onProgress({ metrics, downsampled, deleted, kept, unfilled, metric }): after each batch (awaited)
+ * onProgress({ metrics, downsampled, deleted, kept, unfilled, unvouched, metric }): after each batch (awaited)
  * fullScanEveryMs: how often a pass scans every metric from its first day
  */
 export function createRetentionJob ({ collections, horizonsFor, rulesFingerprint, lease, rate, clock, sleep = defaultSleep, logger, batchSize = DEFAULT_BATCH, onProgress, fullScanEveryMs = FULL_SCAN_EVERY_MS }) {
   if (!(rate > 0)) throw new TypeError('createRetentionJob: rate must be a positive number')
-  const { daily, monthly, metrics, jobs } = collections
+  const { daily, monthly, metrics, jobs, distributionDaily, distributionMonthly } = collections
   const batch = Math.max(1, Math.min(batchSize, Math.floor(rate)))
 
   async function pass () {
@@ -48,8 +66,9 @@ export function createRetentionJob ({ collections, horizonsFor, rulesFingerprint
     }
     const now = clock.now()
     // unfilled: documents with minutes but no quarterHourly (written before that tier): not downsampled,
-    // or their quarter-hours would be lost; `npm run check -- --repair` fills the tier
-    const counts = { metrics: 0, downsampled: 0, deleted: 0, kept: 0, unfilled: 0 }
+    // or their quarter-hours would be lost; `npm run check -- --repair` fills the tier.
+    // unvouched: distribution documents whose quarter-hours do not hold what their minutes hold: minutes kept
+    const counts = { metrics: 0, downsampled: 0, deleted: 0, kept: 0, unfilled: 0, unvouched: 0 }
     const pacing = { started: clock.now(), changed: 0, renewedAt: clock.now() }
     let status = 'done'
     let full = false
@@ -58,17 +77,20 @@ export function createRetentionJob ({ collections, horizonsFor, rulesFingerprint
       const sameRules = progress?.rules === rulesFingerprint && progress?.version === JOB_VERSION
       full = !sameRules || !(progress?.fullScanAt instanceof Date) || now - progress.fullScanAt.getTime() >= fullScanEveryMs
       const previousAt = full ? null : progress.completedAt?.getTime() ?? null
-      const cursor = metrics.find({}, { projection: { _id: 1 } }).sort({ _id: 1 })
+      const cursor = metrics.find({}, { projection: { _id: 1, kind: 1 } }).sort({ _id: 1 })
       try {
-        for await (const { _id: metric } of cursor) {
-          status = await metricPass(metric, now, previousAt, counts, pacing)
+        for await (const { _id: metric, kind } of cursor) {
+          status = kind === DISTRIBUTION_KIND
+            ? await distributionPass(metric, now, previousAt, counts, pacing)
+            : await metricPass(metric, now, previousAt, counts, pacing)
           if (status !== 'done') break
           counts.metrics++
         }
       } finally {
         await cursor.close().catch(() => {})
       }
-      // a pass that left documents to downsample later must not let the next one start past them
+      // a pass that left documents to downsample later must not let the next one start past them (unvouched
+      // documents wait for a person, not for the next pass: the weekly full scan reaches them again)
       if (status === 'done' && counts.unfilled === 0) {
         const done = { completedAt: new Date(now), rules: rulesFingerprint, version: JOB_VERSION }
         if (full) done.fullScanAt = new Date(now)
@@ -92,7 +114,7 @@ export function createRetentionJob ({ collections, horizonsFor, rulesFingerprint
         logger.warn({ metric, documents: unfilled }, 'retention keeps the minutes of documents without the quarter-hour tier: run `npm run check -- --repair` to fill it')
       }
       const downsampleable = { minute: { $exists: true }, quarterHourly: { $exists: true } }
-      const status = await eachBatch(metric, range, downsampleable, async ids => {
+      const status = await eachBatch(daily, metric, range, downsampleable, DAY_PROJECTION, async ids => {
         const { modifiedCount } = await daily.updateMany(
           { _id: { $in: ids }, ...downsampleable },
           { $unset: { minute: '' }, $set: { detail: 'quarterHour' } }
@@ -103,7 +125,7 @@ export function createRetentionJob ({ collections, horizonsFor, rulesFingerprint
       if (status !== 'done') return status
     }
     if (bounds.deleteBefore != null) {
-      return eachBatch(metric, dayIdRange(metric, null, bounds.deleteBefore), {}, async (ids, docs) => {
+      return eachBatch(daily, metric, dayIdRange(metric, null, bounds.deleteBefore), {}, DAY_PROJECTION, async (ids, docs) => {
         const { deletable, unrecorded, kept } = await confirmedInMonthly(docs)
         if (kept.length > 0) {
           counts.kept += kept.length
@@ -125,13 +147,98 @@ export function createRetentionJob ({ collections, horizonsFor, rulesFingerprint
     return 'done'
   }
 
-  /** Walks the ids of a range in batches (by id, so a batch that changed nothing cannot repeat). */
-  async function eachBatch (metric, idRange, extraFilter, apply, counts, pacing) {
+  /**
+   * One distribution's documents (docs/decisions.md, "Distributions: retention
+   * and the check"): minutes dropped where the quarter-hours vouch for them,
+   * daily documents past the daily horizon deleted where the month holds their
+   * whole day tier. Each change is conditioned on the day tier read (count, sum,
+   * min, max: an ingest into the document moves its count), so a document an
+   * ingest moved meanwhile is read and judged again instead.
+   */
+  async function distributionPass (metric, now, previousAt, counts, pacing) {
+    if (!distributionDaily || !distributionMonthly) return 'done'
+    const bounds = retentionBounds(horizonsFor(metric, now))
+    if (bounds.downsampleBefore != null) {
+      const previousBefore = previousAt == null ? null : retentionBounds(horizonsFor(metric, previousAt)).downsampleBefore
+      const range = dayIdRange(metric, downsampleScanFrom(bounds.downsampleBefore, previousBefore), bounds.downsampleBefore)
+      const withMinutes = { minute: { $exists: true } }
+      const status = await eachBatch(distributionDaily, metric, range, withMinutes, VOUCH_PROJECTION, async (ids, docs) => {
+        let changed = 0
+        let todo = docs
+        for (let attempt = 1; todo.length > 0; attempt++) {
+          const vouched = []
+          for (const doc of todo) {
+            const { vouched: ok, problems } = minutesVouched(doc)
+            if (ok) vouched.push(doc)
+            else {
+              counts.unvouched++
+              logger.warn({ id: doc._id, problems: problems.slice(0, 3) }, 'retention keeps the minutes of a distribution document whose quarter-hours do not hold what they hold: run `npm run check`')
+            }
+          }
+          if (vouched.length === 0) break
+          const { modifiedCount } = await distributionDaily.bulkWrite(vouched.map(doc => ({
+            updateOne: { filter: { ...dayTierGuard(doc), ...withMinutes }, update: { $unset: { minute: '' }, $set: { detail: QUARTER_HOUR_DETAIL } } }
+          })), { ordered: false })
+          changed += modifiedCount
+          counts.downsampled += modifiedCount
+          if (modifiedCount === vouched.length) break
+          // some moved under an ingest since they were read: read them again and judge again
+          todo = await distributionDaily.find({ _id: { $in: vouched.map(d => d._id) }, ...withMinutes }, { projection: VOUCH_PROJECTION }).toArray()
+          if (attempt >= MAX_VOUCH_ATTEMPTS && todo.length > 0) {
+            counts.unvouched += todo.length
+            logger.warn({ ids: todo.map(d => d._id) }, 'retention keeps the minutes of distribution documents still changing under ingest: the next full pass looks again')
+            break
+          }
+        }
+        return changed
+      }, counts, pacing)
+      if (status !== 'done') return status
+    }
+    if (bounds.deleteBefore != null) {
+      return eachBatch(distributionDaily, metric, dayIdRange(metric, null, bounds.deleteBefore), {}, DAY_PROJECTION, async (ids, docs) => {
+        const held = await monthDays(distributionMonthly, docs)
+        const deletable = []
+        const kept = []
+        for (const doc of docs) (holdsWholeDay(held.get(doc._id), doc.daily) ? deletable : kept).push(doc)
+        if (kept.length > 0) {
+          counts.kept += kept.length
+          logger.warn({ ids: kept.map(d => d._id) }, 'retention keeps distribution daily documents whose whole day tier the monthly document does not hold: run `npm run check -- --repair`')
+        }
+        if (deletable.length === 0) return 0
+        const { deletedCount } = await distributionDaily.bulkWrite(deletable.map(doc => ({ deleteOne: { filter: dayTierGuard(doc) } })), { ordered: false })
+        counts.deleted += deletedCount
+        return deletedCount
+      }, counts, pacing)
+    }
+    return 'done'
+  }
+
+  /** The `daily.D` of each daily document's month (a Map id → the stored value, absent where the month lacks it), one read per month */
+  async function monthDays (collection, docs) {
+    const byMonth = new Map()
+    for (const doc of docs) {
+      const { metric, date } = parseBucketId(doc._id)
+      const id = monthId(metric, date)
+      const entry = byMonth.get(id) ?? []
+      entry.push({ docId: doc._id, day: utcParts(date).day })
+      byMonth.set(id, entry)
+    }
+    const held = new Map()
+    for (const [id, days] of byMonth) {
+      const projection = Object.fromEntries(days.map(({ day }) => [`daily.${day}`, 1]))
+      const month = await collection.findOne({ _id: id }, { projection })
+      for (const { docId, day } of days) if (month?.daily?.[day] !== undefined) held.set(docId, month.daily[day])
+    }
+    return held
+  }
+
+  /** Walks the ids of a range of `collection` in batches (by id, so a batch that changed nothing cannot repeat). */
+  async function eachBatch (collection, metric, idRange, extraFilter, projection, apply, counts, pacing) {
     let after = null
     for (;;) {
       if (control.stopped()) return 'stopped'
       const range = after == null ? idRange : { ...idRange, $gt: after }
-      const docs = await daily.find({ _id: range, ...extraFilter }, { projection: { _id: 1, daily: 1 } })
+      const docs = await collection.find({ _id: range, ...extraFilter }, { projection })
         .sort({ _id: 1 }).limit(batch).toArray()
       if (docs.length === 0) return 'done'
       after = docs[docs.length - 1]._id

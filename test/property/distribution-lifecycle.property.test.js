@@ -1,0 +1,278 @@
+// Property: no lifecycle step lowers an acknowledged count of a
+// distribution, nor moves a percentile out of α. Any interleaving of
+// distribution ingest (POST /v1/events anywhere inside MAX_AGE_DAYS, with
+// zeros, negatives and repeats; POST /v1/statsd timers with sample rates, so
+// counts are fractional), flushes cut half-way (the daily document written,
+// the monthly one not: an outcome the client never had acknowledged),
+// retention passes (minute detail kept 2 days, daily documents 7), the clock
+// moving across days and months, and `check --repair`, through the real app on
+// the real database. After every retention pass and repair the count of every
+// day (kept or deleted) and the total lie between the acknowledged values of
+// an independent model and those plus the half-way flushes'; at the end of
+// each sequence (after a last repair where a flush was cut) every day and
+// hour point and a quantile range spanning days answer count (exact up to
+// float rounding), sum, min and max as the model does — with the cut
+// flushes' values, or without them where only a month past the daily horizon
+// answers — p50/p90/p99 within α of the model's exact weighted quantile,
+// minutes where they are kept answer their count, and `check` finds nothing.
+import fc from 'fast-check'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { manualClock } from '../../src/clock.js'
+import { runCheck } from '../../src/jobs/check-run.js'
+import { dailyKeptFromFor, minuteKeptFromFor } from '../../src/bucket/retention-horizons.js'
+import { writeDistributions } from '../helpers/distribution-writes.js'
+import { createMapping } from '../../src/bucket/distribution-sketch.js'
+import { testApp } from '../helpers/test-app.js'
+
+const DAY = 86_400_000
+const HOUR = 3_600_000
+const QUARTER = 900_000
+const MAX_AGE_DAYS = 6
+const ALPHA = 0.01
+const START = Date.UTC(2026, 10, 27, 20) // four days before December
+const metrics = ['dl.a', 'dl.b']
+const env = { PREALLOC_PROBABILITY: '0', MAX_AGE_DAYS: String(MAX_AGE_DAYS), MINUTE_RETENTION_DAYS: '2', DAILY_RETENTION_DAYS: String(MAX_AGE_DAYS + 1), RETENTION_RATE: '1000000', DISTRIBUTION_ACCURACY: String(ALPHA) }
+const MAPPING = createMapping(ALPHA)
+const clock = manualClock(START)
+let app
+const seen = { retention: 0, repair: 0, downsampled: 0, deleted: 0, statsd: 0, cut: 0, kept: 0 }
+
+beforeAll(async () => { app = await testApp('distlifeprop', { clock, env }) })
+afterAll(async () => { await app?.close() })
+
+// latencies that spread over many buckets, with exact repeats, zeros and negatives (an h/d value may be)
+const value = fc.oneof(
+  { weight: 5, arbitrary: fc.double({ min: 0.1, max: 20_000, noNaN: true }).map(v => Math.round(v * 1000) / 1000) },
+  { weight: 1, arbitrary: fc.constantFrom(0, 87, 87, 1500) },
+  { weight: 1, arbitrary: fc.double({ min: -300, max: -0.01, noNaN: true }).map(v => Math.round(v * 100) / 100) }
+)
+const action = fc.oneof(
+  { weight: 5, arbitrary: fc.record({ kind: fc.constant('ingest'), events: fc.array(fc.record({ metric: fc.constantFrom(...metrics), value, back: fc.integer({ min: 0, max: (MAX_AGE_DAYS - 1) * 24 * 60 - 1 }) }), { minLength: 1, maxLength: 8 }) }) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant('statsd'), lines: fc.array(fc.record({ metric: fc.constantFrom(...metrics), value: fc.integer({ min: 0, max: 5000 }), rate: fc.constantFrom(1, 0.5, 0.3, 0.1) }), { minLength: 1, maxLength: 4 }) }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('cut'), metric: fc.constantFrom(...metrics), value, back: fc.integer({ min: 0, max: (MAX_AGE_DAYS - 1) * 24 * 60 - 1 }) }) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant('advance'), hours: fc.integer({ min: 1, max: 40 }) }) },
+  { weight: 2, arbitrary: fc.constant({ kind: 'retention' }) },
+  { weight: 1, arbitrary: fc.constant({ kind: 'repair' }) }
+)
+
+function check (repair) {
+  const now = clock.now()
+  return runCheck(app.collections, {
+    repair,
+    writeTimeoutMs: 1,
+    sleep: ms => new Promise(resolve => setTimeout(resolve, ms)),
+    dailyKeptFrom: dailyKeptFromFor(app.config, now),
+    minuteKeptFrom: minuteKeptFromFor(app.config, now)
+  })
+}
+
+/**
+ * The model's exact statistics of `metric` in [from, to): weighted values (a
+ * StatsD value at rate r weighs 1/r); with the values of flushes cut half-way, or without
+ */
+function exact (model, metric, from, to, { cut = true } = {}) {
+  const values = model.filter(e => e.metric === metric && e.time >= from && e.time < to && (cut || !e.cut)).sort((a, b) => a.value - b.value)
+  let count = 0; let sum = 0; let scale = 0
+  for (const e of values) { count += e.weight; sum += e.value * e.weight; scale += Math.abs(e.value) * e.weight }
+  return { values, count, sum, scale, min: values[0]?.value ?? null, max: values.at(-1)?.value ?? null }
+}
+
+/**
+ * Whether `estimate` answers quantile q of the weighted values within α: the
+ * values whose weight spans the rank q·(W−1) (either side of it within
+ * rounding, as fractional weights are added in another order in the buckets)
+ * are the exact answers, and the estimate is within α of one of them.
+ */
+function withinAlpha (truth, q, estimate) {
+  const rank = q * (truth.count - 1)
+  const slack = 1e-9 * Math.max(1, truth.count)
+  let before = 0
+  for (const { value: v, weight } of truth.values) {
+    const after = before + weight
+    if (after > rank - slack && before <= rank + slack && Math.abs(estimate - v) <= ALPHA * Math.abs(v) * (1 + 1e-9) + 1e-9) return true
+    before = after
+  }
+  return false
+}
+
+const close = (a, b, scale = 0) => Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(a), Math.abs(b), scale)
+const get = async (url) => {
+  const res = await app.inject(url)
+  expect(res.statusCode, `${url}: ${res.body}`).toBe(200)
+  return res.json()
+}
+
+async function perform (step, model) {
+  const now = clock.now()
+  if (step.kind === 'ingest') {
+    const events = step.events.map(e => ({ metric: e.metric, kind: 'distribution', value: e.value, ts: now - e.back * 60_000 - 1 }))
+    const res = await app.inject({ method: 'POST', url: '/v1/events', payload: events })
+    expect(res.statusCode, res.body).toBe(200)
+    model.push(...events.map(e => ({ metric: e.metric, value: e.value === 0 ? 0 : e.value, time: e.ts, weight: 1 })))
+  } else if (step.kind === 'statsd') {
+    const payload = step.lines.map(l => `${l.metric}:${l.value}|ms${l.rate === 1 ? '' : `|@${l.rate}`}`).join('\n')
+    const res = await app.inject({ method: 'POST', url: '/v1/statsd', payload, headers: { 'content-type': 'text/plain' } })
+    expect(res.statusCode, res.body).toBe(200)
+    model.push(...step.lines.map(l => ({ metric: l.metric, value: l.value, time: now - (now % 60_000), weight: 1 / l.rate })))
+    seen.statsd++
+  } else if (step.kind === 'cut') {
+    // a flush cut half-way: its daily document written, its monthly one not (answered 504: never acknowledged)
+    const event = { metric: step.metric, value: step.value === 0 ? 0 : step.value, time: now - step.back * 60_000 - 1, weight: 1 }
+    const minuteFrom = now - (now % DAY) - 2 * DAY
+    await writeDistributions(app.mongo.db, [event], MAPPING, { parts: ['daily'], keepsMinutes: (metric, dayStart) => dayStart >= minuteFrom })
+    model.push({ ...event, cut: true })
+    seen.cut++
+  } else if (step.kind === 'advance') {
+    clock.advance(step.hours * HOUR)
+  } else if (step.kind === 'retention') {
+    const pass = await app.retention.runOnce()
+    expect(pass).toMatchObject({ status: 'done', unvouched: 0 })
+    // kept: a day whose month lacks a cut flush's value, past the daily horizon before a repair ran
+    if (!model.some(e => e.cut)) expect(pass.kept).toBe(0)
+    seen.kept += pass.kept
+    seen.retention++
+    seen.downsampled += pass.downsampled
+    seen.deleted += pass.deleted
+    await expectCountsEqualModel(model)
+  } else {
+    expect(await check(true)).toMatchObject({ unrepaired: 0, unsettled: 0 })
+    seen.repair++
+    await expectCountsEqualModel(model)
+  }
+}
+
+/** Today's start and end */
+function span () {
+  const today = clock.now() - (clock.now() % DAY)
+  return { today, to: today + DAY }
+}
+
+/** acknowledged ≤ count ≤ acknowledged + cut (up to rounding) */
+function countBetween (count, model, metric, from, to) {
+  const least = exact(model, metric, from, to, { cut: false }).count
+  const most = exact(model, metric, from, to).count
+  return (count > least || close(count, least)) && (count < most || close(count, most))
+}
+
+/** No acknowledged count went down: every day point (its daily document, or its month past the daily horizon) and the total */
+async function expectCountsEqualModel (model) {
+  const { to } = span()
+  for (const metric of metrics) {
+    if (!model.some(e => e.metric === metric)) continue
+    const from = model.firstDay
+    const days = await get(`/v1/metrics/${metric}/series?from=${from}&to=${to}&step=day&stat=count`)
+    days.timestamps.forEach((t, i) => {
+      expect(countBetween(days.values[i] ?? 0, model, metric, t, t + DAY), `${metric} count of ${new Date(t).toISOString()}: ${days.values[i]} vs ${exact(model, metric, t, t + DAY).count}`).toBe(true)
+    })
+    const total = await get(`/v1/metrics/${metric}/total?from=${from}&to=${to}`)
+    expect(countBetween(total.count, model, metric, from, to), `${metric} total ${total.count}`).toBe(true)
+  }
+}
+
+/** What of one point of a series of every stat disagrees with `truth` ([] when nothing) */
+function disagreements (answers, i, truth) {
+  const wrong = []
+  const count = answers.count.values[i]
+  if (!close(count ?? 0, truth.count)) wrong.push(`count ${count} vs ${truth.count}`)
+  if (truth.values.length === 0) return wrong
+  if (!close(answers.sum.values[i], truth.sum, truth.scale)) wrong.push(`sum ${answers.sum.values[i]} vs ${truth.sum}`)
+  if (answers.min.values[i] !== truth.min) wrong.push(`min ${answers.min.values[i]} vs ${truth.min}`)
+  if (answers.max.values[i] !== truth.max) wrong.push(`max ${answers.max.values[i]} vs ${truth.max}`)
+  for (const [stat, q] of [['p50', 0.5], ['p90', 0.9], ['p99', 0.99]]) {
+    if (!withinAlpha(truth, q, answers[stat].values[i])) wrong.push(`${stat} ${answers[stat].values[i]}`)
+  }
+  return wrong
+}
+
+/**
+ * A point agrees with the model: with the cut flushes' values (the daily
+ * document holds them, and the repair gave them to its month), or, where a
+ * month past the daily horizon answers, maybe without them (retention kept the
+ * day's document, as the month lacked them)
+ */
+function expectPoint (answers, i, model, metric, from, to, what, { withoutCut = false } = {}) {
+  const withCut = disagreements(answers, i, exact(model, metric, from, to))
+  if (withCut.length === 0) return
+  if (withoutCut && disagreements(answers, i, exact(model, metric, from, to, { cut: false })).length === 0) return
+  expect(withCut, what).toEqual([])
+}
+
+async function seriesOf (metric, from, to, step) {
+  const answers = {}
+  for (const stat of ['count', 'sum', 'min', 'max', 'p50', 'p90', 'p99']) answers[stat] = await get(`/v1/metrics/${metric}/series?from=${from}&to=${to}&step=${step}&stat=${stat}`)
+  return answers
+}
+
+async function expectAnswersEqualModel (model) {
+  const now = clock.now()
+  const { today, to } = span()
+  const minuteFrom = today - 2 * DAY
+  const dailyFrom = today - (MAX_AGE_DAYS + 1) * DAY
+  for (const metric of metrics) {
+    if (!model.some(e => e.metric === metric)) continue
+    const from = model.firstDay
+    // every day since the first written: from its daily document, or its month's day past the daily horizon
+    const days = await seriesOf(metric, from, to, 'day')
+    days.count.timestamps.forEach((t, i) => expectPoint(days, i, model, metric, t, t + DAY, `${metric} day ${new Date(t).toISOString()}`, { withoutCut: t < dailyFrom }))
+    // every hour the daily documents still hold: from hours of days downsampled or not
+    const hoursFrom = Math.max(from, dailyFrom)
+    const hours = await seriesOf(metric, hoursFrom, to, 'hour')
+    hours.count.timestamps.forEach((t, i) => expectPoint(hours, i, model, metric, t, t + HOUR, `${metric} hour ${new Date(t).toISOString()}`))
+    // minutes where kept: their count
+    const minutes = await get(`/v1/metrics/${metric}/series?from=${minuteFrom}&to=${minuteFrom + DAY}&step=minute&stat=count`)
+    minutes.timestamps.forEach((t, i) => expect(close(minutes.values[i] ?? 0, exact(model, metric, t, t + 60_000).count), `${metric} minute ${new Date(t).toISOString()}`).toBe(true))
+    // a range from a quarter-hour inside a kept day to now's quarter-hour: months, days, hours and quarter-hours merged
+    const qFrom = hoursFrom + 5 * QUARTER
+    const qTo = now - (now % QUARTER)
+    if (qTo > qFrom) {
+      const answer = await get(`/v1/metrics/${metric}/quantiles?from=${qFrom}&to=${qTo}&q=0,0.5,0.9,0.99,1`)
+      const truth = exact(model, metric, qFrom, qTo)
+      expect(close(answer.count, truth.count), `${metric} quantiles count`).toBe(true)
+      if (truth.values.length > 0) {
+        expect(answer.quantiles[0].value).toBe(truth.min)
+        expect(answer.quantiles[4].value).toBe(truth.max)
+        for (const { q, value: estimate } of answer.quantiles.slice(1, 4)) expect(withinAlpha(truth, q, estimate), `${metric} quantile ${q}: ${estimate}`).toBe(true)
+      }
+    }
+  }
+}
+
+describe('the lifecycle never lowers an acknowledged count of a distribution, nor moves a percentile out of α', () => {
+  it('ingest (JSON and StatsD with sample rates), retention and repair in any order, across days and months: every answer agrees with the model, check finds nothing', async () => {
+    let run = 0
+    await fc.assert(fc.asyncProperty(fc.array(action, { minLength: 3, maxLength: 14 }), async (steps) => {
+      run++
+      for (const name of ['distributionDaily', 'distributionMonthly', 'metrics', 'jobs']) await app.mongo.db.collection(name).deleteMany({})
+      for (const metric of metrics) { app.registry.forget(metric); app.writer.forgetRegistryEntry(metric) }
+      clock.set(START + run * 3 * DAY)
+      const model = []
+      model.firstDay = clock.now() - (clock.now() % DAY) - MAX_AGE_DAYS * DAY
+      for (const step of steps) await perform(step, model)
+      // a flush was cut: the last repair gives the months what their days hold (inside the daily horizon)
+      if (model.some(e => e.cut)) expect(await check(true)).toMatchObject({ unrepaired: 0, unsettled: 0 })
+      await expectAnswersEqualModel(model)
+      const found = await check(false)
+      expect(found.violations, JSON.stringify(found)).toBe(0)
+    }), {
+      numRuns: 40,
+      // one sequence that surely reaches every step (values a few days back, then their days past both horizons)
+      examples: [[[
+        { kind: 'ingest', events: [{ metric: 'dl.a', value: 12.5, back: 7000 }, { metric: 'dl.a', value: -3, back: 6000 }, { metric: 'dl.b', value: 870, back: 100 }] },
+        { kind: 'statsd', lines: [{ metric: 'dl.a', value: 40, rate: 0.3 }, { metric: 'dl.a', value: 41, rate: 1 }] },
+        { kind: 'cut', metric: 'dl.a', value: 99, back: 6500 },
+        { kind: 'advance', hours: 40 },
+        { kind: 'retention' },
+        { kind: 'repair' },
+        { kind: 'advance', hours: 40 },
+        { kind: 'retention' }
+      ]]]
+    })
+    // the interleavings reached what they are about
+    expect(seen.retention).toBeGreaterThan(0)
+    expect(seen.repair).toBeGreaterThan(0)
+    expect(seen.statsd).toBeGreaterThan(0)
+    expect(seen.downsampled).toBeGreaterThan(0)
+    expect(seen.deleted).toBeGreaterThan(0)
+    expect(seen.cut).toBeGreaterThan(0)
+  }, 240_000)
+})
