@@ -9,6 +9,8 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { manualClock } from '../../src/clock.js'
 import { colorOf } from '../../src/dashboard/js/colors.js'
+import { formatNumber } from '../../src/dashboard/js/format.js'
+import { countPoints } from '../../src/dashboard/js/step-fit.js'
 import { testApp } from '../helpers/test-app.js'
 import {
   FINER, chartLabels, isSeriesRequest, overlappingPairs, plotWidth, pointsAsked, recordCanvasText,
@@ -52,6 +54,18 @@ const SALES = [550_000, 715_000, 530_000, 600_000, 640_000, 580_000, 700_000, 56
 const RATIO = [[Date.UTC(2026, 2, 10), 1000.123456], [Date.UTC(2026, 10, 3), 234.5]]
 // short.* keeps no minute detail before today (a retention rule): a 24 h window must be read coarser
 const SHORT_RULES = [{ match: 'short.*', minuteDays: 0 }]
+// Distributions: per quarter-hour, values whose p50, p90 and p99 are known, the
+// values at ranks floor(q·(n−1)) of the sorted values (the API's estimate is
+// within its 1 % relative accuracy; all values alike, exactly). `index`: the
+// quarter-hour's point on a 24 h window at NOW (from Nov 20 12:00).
+const Q = 15 * MIN
+const times = (n, value) => Array(n).fill(value)
+const WEB_LATENCY = [
+  { at: Date.UTC(2026, 10, 21, 9, 5), index: 84, values: Array.from({ length: 100 }, (_, i) => i + 1), p: [50, 90, 99] },
+  { at: Date.UTC(2026, 10, 21, 10, 35), index: 90, values: times(5, 250), p: [250, 250, 250] },
+  { at: Date.UTC(2026, 10, 21, 11, 20), index: 93, values: [...times(50, 10), ...times(40, 20), ...times(9, 50), 100], p: [10, 20, 50] }
+]
+const DB_LATENCY = [{ at: Date.UTC(2026, 10, 21, 10, 1), index: 88, values: times(10, 4), p: [4, 4, 4] }]
 const WINDOW = { width: 1280, height: 800 }
 const RANGES = [['24h', 'minute'], ['7d', 'quarter-hour'], ['30d', 'hour']] // the steps auto fits on this window's 842 px plot
 
@@ -71,6 +85,10 @@ describe.skipIf(skip)('dashboard in headless Chromium', () => {
     expect((await post(RATIO.map(([ts, value]) => ({ metric: 'ratio.load', ts, value })))).statusCode).toBe(200)
     expect((await post(SALES.map((value, month) => ({ metric: 'sales.units', ts: Date.UTC(2026, month, 2, 12), value })))).statusCode).toBe(200)
     expect((await post([{ metric: 'web.errors', ts: NOW - 10 * MIN, value: 1 }, { metric: 'web.errors', ts: NOW - 2 * HOUR, value: 4 }])).statusCode).toBe(200)
+    for (const [metric, points] of [['web.latency', WEB_LATENCY], ['db.latency', DB_LATENCY]]) {
+      const events = points.flatMap(({ at, values }) => values.map(value => ({ metric, kind: 'distribution', value, ts: at })))
+      expect((await post(events)).statusCode).toBe(200)
+    }
     // 10,000 more names in the registry, sorted before web.*: the first page holds only them
     const seen = new Date(NOW - DAY)
     await app.mongo.db.collection('metrics').insertMany(Array.from({ length: BULK }, (_, i) => ({
@@ -124,6 +142,24 @@ describe.skipIf(skip)('dashboard in headless Chromium', () => {
 
   const points = page => page.$eval('#chart', el => ({ points: Number(el.dataset.points), series: Number(el.dataset.series), nulls: Number(el.dataset.nulls) }))
   const waitPoints = (page, n, series = 1) => page.waitForSelector(`#chart[data-points="${n}"][data-series="${series}"]`, { timeout: 15_000 })
+  /** The latency chart drawn with n points of its three percentiles (and of `metric`, when given) */
+  const waitLatency = (page, n, metric) => page.waitForSelector(`#latency-chart[data-points="${n}"][data-series="3"]${metric ? `[data-metric="${metric}"]` : ''}`, { timeout: 15_000 })
+  const latencyShown = page => page.isVisible('#latency-panel')
+
+  /** Moves the cursor over `chart` at `fraction` of the plot's width; → the legend's [x, values…] once x reads `x` */
+  async function readLegend (page, chart, fraction, x) {
+    const over = await page.$eval(`${chart} .u-over`, el => { const r = el.getBoundingClientRect(); return { left: r.left, top: r.top, width: r.width, height: r.height } })
+    await page.mouse.move(over.left + Math.min(over.width - 1, over.width * fraction), over.top + over.height / 2)
+    await page.waitForFunction(([chart, x]) => document.querySelector(`${chart} .u-legend .u-series:nth-child(1) .u-value`).textContent === x, [chart, x])
+    return page.$$eval(`${chart} .u-legend .u-series .u-value`, els => els.map(el => el.textContent))
+  }
+
+  /** What the API answers for a stat of `metric` as the panel asked it ({ from, to, step }) */
+  async function apiStat (metric, stat, { from, to, step }) {
+    const res = await app.inject(`/v1/metrics/${metric}/series?stat=${stat}&step=${step}&from=${from}&to=${to}&tz=UTC`)
+    expect(res.statusCode).toBe(200)
+    return res.json().values
+  }
 
   it('picks metrics, switches ranges and steps, shows gaps and the ytd total', async () => {
     const { page, context, errors } = await openPage()
@@ -223,13 +259,7 @@ describe.skipIf(skip)('dashboard in headless Chromium', () => {
 
   it('draws a last bucket that is not over as partial: the day, the month, the ytd month', async () => {
     const { page, context, errors } = await openPage('#m=web.hits&r=7d&s=day', { viewport: WINDOW })
-    /** Moves the cursor over `chart` at `fraction` of the plot's width; → the legend's [x, value] once x reads `x` */
-    async function legendAt (chart, fraction, x) {
-      const over = await page.$eval(`${chart} .u-over`, el => { const r = el.getBoundingClientRect(); return { left: r.left, top: r.top, width: r.width, height: r.height } })
-      await page.mouse.move(over.left + Math.min(over.width - 1, over.width * fraction), over.top + over.height / 2)
-      await page.waitForFunction(([chart, x]) => document.querySelector(`${chart} .u-legend .u-series:nth-child(1) .u-value`).textContent === x, [chart, x])
-      return page.$$eval(`${chart} .u-legend .u-series .u-value`, els => els.map(el => el.textContent))
-    }
+    const legendAt = (...args) => readLegend(page, ...args)
     const keyShown = () => page.isVisible('#series-partial-key')
     try {
       // 7 d at step day: Nov 14 … Nov 21, today (ends Nov 22 00:00, after 12:00) is partial
@@ -594,7 +624,23 @@ describe.skipIf(skip)('dashboard in headless Chromium', () => {
       await page.waitForSelector(`#ytd-total[data-total="${HITS_TOTAL}"]`)
       await waitPoints(page, 1440)
       expectFills(await layout())
+      expect(await latencyShown(page)).toBe(false) // a counter: no latency panel
       await screenshot(page, 'dashboard-1280x800.png')
+
+      // a distribution too: the latency panel joins the column, which still fits the window
+      await page.fill('#metric-search', 'web.l')
+      await page.click('.metric-row[data-name="web.latency"]')
+      await waitPoints(page, 1440, 2)
+      await waitLatency(page, 96)
+      expect(await latencyShown(page)).toBe(true)
+      expectFills(await layout())
+      await screenshot(page, 'dashboard-latency-1280x800.png')
+
+      // the distribution removed: the panel goes, its room with it
+      await page.click('.chip[data-name="web.latency"] button')
+      await waitPoints(page, 1440, 1)
+      await page.waitForSelector('#latency-panel', { state: 'hidden' })
+      expectFills(await layout())
       expect(errors).toEqual([])
     } finally {
       await context.close()
@@ -605,27 +651,31 @@ describe.skipIf(skip)('dashboard in headless Chromium', () => {
     const { page, context, errors } = await openPage('', { viewport: WINDOW })
     /**
      * The vertical gaps between what the page shows, top down: the top bar,
-     * the chips and status line when they show anything, each panel's
-     * border, and in each panel its title and its canvas (or the text
-     * saying what to pick)
+     * the chips and status line when they show anything, each panel shown
+     * (series, latency when a distribution is selected, ytd) by its border,
+     * and in each its title and its canvas (or the text saying what to pick)
      */
     const gaps = () => page.evaluate(() => {
       const shows = el => el.getClientRects().length > 0 && (el.children.length > 0 || el.textContent.trim() !== '')
       const inPanel = panel => [panel.querySelector('.panel-title'), panel.querySelector('canvas') ?? panel.querySelector('.empty')]
+      const name = panel => panel.className.match(/(\w+)-panel/)[1]
+      const panels = [...document.querySelectorAll('.charts > .panel')].filter(panel => panel.getClientRects().length > 0)
       const stack = [
         document.querySelector('.topbar'),
         ...[...document.querySelectorAll('.charts > :not(.panel)')].filter(shows),
-        document.querySelector('.series-panel')
+        panels[0]
       ]
       const between = (name, above, below) => ({ name, gap: Math.round(below.getBoundingClientRect().top - above.getBoundingClientRect().bottom) })
       return [
         ...stack.slice(1).map((el, i) => between(`${stack[i].className} → ${el.className}`, stack[i], el)),
-        between('series title → chart', ...inPanel(document.querySelector('.series-panel'))),
-        between('series panel → ytd panel', document.querySelector('.series-panel'), document.querySelector('.ytd-panel')),
-        between('ytd title → chart', ...inPanel(document.querySelector('.ytd-panel')))
+        ...panels.flatMap((panel, i) => [
+          ...(i > 0 ? [between(`${name(panels[i - 1])} panel → ${name(panel)} panel`, panels[i - 1], panel)] : []),
+          between(`${name(panel)} title → chart`, ...inPanel(panel))
+        ])
       ]
     })
-    const expectSmall = list => {
+    const expectSmall = (list, panels = ['series', 'ytd']) => {
+      expect(list.map(g => g.name).filter(n => / title → chart$/.test(n))).toEqual(panels.map(p => `${p} title → chart`))
       expect(list.length).toBeGreaterThanOrEqual(4)
       for (const { name, gap } of list) {
         expect(gap, name).toBeGreaterThanOrEqual(0)
@@ -641,6 +691,12 @@ describe.skipIf(skip)('dashboard in headless Chromium', () => {
       await page.waitForSelector(`#ytd-total[data-total="${HITS_TOTAL}"]`)
       await waitPoints(page, 1440)
       expectSmall(await gaps())
+
+      // with a distribution: the latency panel between the series and the ytd panels, no band either
+      await page.fill('#metric-search', 'web.l')
+      await page.click('.metric-row[data-name="web.latency"]')
+      await waitLatency(page, 96)
+      expectSmall(await gaps(), ['series', 'latency', 'ytd'])
       expect(errors).toEqual([])
     } finally {
       await context.close()
@@ -719,6 +775,162 @@ describe.skipIf(skip)('dashboard in headless Chromium', () => {
       expect(errors).toEqual([])
     } finally {
       await context.close()
+    }
+  }, 60_000)
+
+  it('draws p50, p90 and p99 of a selected distribution in the latency panel, at quarter-hour points under a minute series chart (24 h)', async () => {
+    let requests
+    const answers = []
+    const { page, context, errors } = await openPage('#m=web.latency&r=24h', {
+      viewport: WINDOW,
+      labels: true,
+      before: p => {
+        requests = recordSeriesRequests(p)
+        p.on('response', async r => { if (isSeriesRequest(r.request()) && r.status() === 200) answers.push(await r.json()) })
+      }
+    })
+    try {
+      await waitPoints(page, 1440) // the series chart: auto fits minutes on 24 h
+      await waitLatency(page, 96, 'web.latency') // the panel: quarter-hours, never finer
+      expect(await latencyShown(page)).toBe(true)
+      expect(await page.$eval('#latency-chart', el => el.dataset.step)).toBe('quarter-hour')
+      expect(await page.textContent('#latency-note')).toBe('quarter-hour points, coarser than the series chart\'s minute: minutes keep no percentiles')
+      expect(await page.$eval('#latency-metric', el => [el.value, [...el.options].map(o => o.value)])).toEqual(['web.latency', ['web.latency']])
+
+      // the series chart asked for the distribution's default series (its count per point), the panel for three percentiles, over one window
+      const main = { metric: 'web.latency', stat: null, step: 'minute', from: NOW - DAY, to: NOW }
+      expect(requests).toEqual([main, ...['p50', 'p90', 'p99'].map(stat => ({ ...main, stat, step: 'quarter-hour' }))])
+      await expect.poll(() => answers.some(a => a.step === 'minute')).toBe(true)
+      const count = answers.find(a => a.step === 'minute')
+      expect(count.stat).toBe('count')
+      expect(count.values.reduce((sum, v) => sum + (v ?? 0), 0)).toBe(WEB_LATENCY.reduce((n, { values }) => n + values.length, 0))
+
+      // three lines: p50, p90, p99; a value only where the quarter-hour holds some
+      expect(await page.$$eval('#latency-chart .u-legend .u-series .u-label', els => els.map(el => el.textContent))).toEqual(['time (UTC)', 'p50', 'p90', 'p99'])
+      expect(await page.$eval('#latency-chart', el => Number(el.dataset.nulls))).toBe(3 * (96 - WEB_LATENCY.length))
+      const asked = { from: NOW - DAY, to: NOW, step: 'quarter-hour' }
+      const exact = await Promise.all(['p50', 'p90', 'p99'].map(stat => apiStat('web.latency', stat, asked)))
+      for (const { at, index, p } of WEB_LATENCY) {
+        const x = `2026-11-21 ${new Date(at - at % Q).toISOString().slice(11, 16)} UTC`
+        const [shownX, ...shown] = await readLegend(page, '#latency-chart', index / 95, x)
+        expect(shownX).toBe(x)
+        // as the API answers them, and within its 1 % of the values' true percentiles (rounded to 2 decimals to read)
+        expect(shown).toEqual(exact.map(values => formatNumber(values[index])))
+        shown.forEach((text, i) => expect(Math.abs(Number(text.replace(/,/g, '')) - p[i]), `${x} ${['p50', 'p90', 'p99'][i]} ${text}`).toBeLessThanOrEqual(0.01 * p[i] + 0.005))
+      }
+      expect((await readLegend(page, '#latency-chart', 91 / 95, '2026-11-21 10:45 UTC')).slice(1)).toEqual(['no data', 'no data', 'no data'])
+      expect((await readLegend(page, '#latency-chart', 90 / 95, '2026-11-21 10:30 UTC')).slice(1)).toEqual(['250', '250', '250']) // all alike: exact
+
+      // its axis labels neither overlap nor leave the canvas
+      const { canvas, x, y } = await chartLabels(page, '#latency-chart')
+      expect(x.length).toBeGreaterThanOrEqual(5)
+      expect(y.length).toBeGreaterThanOrEqual(2)
+      expect(overlappingPairs([...x, ...y])).toEqual([])
+      for (const b of [...x, ...y]) {
+        expect(b.left, b.text).toBeGreaterThanOrEqual(0)
+        expect(b.right, b.text).toBeLessThanOrEqual(canvas.width)
+        expect(b.bottom, b.text).toBeLessThanOrEqual(canvas.height)
+      }
+      await screenshot(page, 'dashboard-latency.png')
+      expect(errors).toEqual([])
+    } finally {
+      await context.close()
+    }
+  }, 60_000)
+
+  it('asks the latency panel\'s percentiles at the series chart\'s step from the quarter-hour up, saying so when coarser (24 h, 7 d, 30 d, steps picked by hand)', async () => {
+    const { page, context, errors } = await openPage('#m=web.latency&r=1h', { viewport: WINDOW })
+    const MINUTE_NOTE = 'quarter-hour points, coarser than the series chart\'s minute: minutes keep no percentiles'
+    /** Waits for the series chart drawn as `asked`, and the panel at the step `expected` (its points over the same window) saying so when coarser */
+    async function expectSteps (asked, expected) {
+      await waitPoints(page, countPoints(asked.from, asked.to, asked.step))
+      const note = expected === asked.step ? '' : MINUTE_NOTE
+      await page.waitForFunction(([points, step, note]) => {
+        const el = document.getElementById('latency-chart')
+        return el.dataset.points === points && el.dataset.series === '3' && el.dataset.step === step && document.getElementById('latency-note').textContent === note
+      }, [String(countPoints(asked.from, asked.to, expected)), expected, note], { timeout: 15_000 })
+    }
+    const latencyRequest = stat => page.waitForRequest(r => isSeriesRequest(r) && seriesRequest(r.url()).stat === stat)
+    try {
+      await expectSteps({ from: NOW - HOUR, to: NOW, step: 'minute' }, 'quarter-hour') // 60 minutes, 4 quarter-hours
+      for (const [range, step] of RANGES) {
+        const [asked, p99] = await Promise.all([clickRange(page, range), latencyRequest('p99')])
+        expect(asked).toMatchObject({ metric: 'web.latency', stat: null, step })
+        const expected = step === 'minute' ? 'quarter-hour' : step
+        expect(seriesRequest(p99.url()), range).toEqual({ ...asked, stat: 'p99', step: expected })
+        await expectSteps(asked, expected)
+      }
+      // picked by hand: minute on 7 d (the panel at quarter-hours, and says so), then day (the panel at days too)
+      await clickRange(page, '7d')
+      await expectSteps({ from: NOW - 7 * DAY, to: NOW, step: 'quarter-hour' }, 'quarter-hour')
+      await page.selectOption('#step', 'minute')
+      await expectSteps({ from: NOW - 7 * DAY, to: NOW, step: 'minute' }, 'quarter-hour')
+      await page.selectOption('#step', 'day')
+      await expectSteps({ from: NOW - 7 * DAY, to: NOW, step: 'day' }, 'day')
+      expect(errors).toEqual([])
+    } finally {
+      await context.close()
+    }
+  }, 60_000)
+
+  it('picks the distribution the latency panel shows with its selector, keeps it in the URL, and shows no panel for counters only', async () => {
+    let requests
+    const { page, context, errors } = await openPage('#m=web.hits,web.latency,db.latency&r=24h', { viewport: WINDOW, before: p => { requests = recordSeriesRequests(p) } })
+    const hashOf = () => new URLSearchParams(new URL(page.url()).hash.slice(1))
+    try {
+      await waitPoints(page, 1440, 3) // the series chart keeps every metric's default series
+      await waitLatency(page, 96, 'web.latency') // the first distribution selected
+      expect(await page.$eval('#latency-metric', el => [...el.options].map(o => o.value))).toEqual(['web.latency', 'db.latency']) // distributions only
+      expect(hashOf().get('lat')).toBe('web.latency')
+
+      requests.length = 0
+      await page.selectOption('#latency-metric', 'db.latency')
+      await waitLatency(page, 96, 'db.latency')
+      expect(requests.map(r => `${r.metric} ${r.stat}@${r.step}`)).toEqual(['db.latency p50@quarter-hour', 'db.latency p90@quarter-hour', 'db.latency p99@quarter-hour']) // the series chart is not asked again
+      const [{ index, p }] = DB_LATENCY
+      expect(await readLegend(page, '#latency-chart', index / 95, '2026-11-21 10:00 UTC')).toEqual(['2026-11-21 10:00 UTC', ...p.map(String)])
+      expect(hashOf().get('lat')).toBe('db.latency')
+      await screenshot(page, 'dashboard-latency-picked.png')
+
+      // a reload keeps it
+      await page.reload()
+      await waitLatency(page, 96, 'db.latency')
+      expect(await page.$eval('#latency-metric', el => el.value)).toBe('db.latency')
+
+      // db.latency removed: the panel shows the distribution left; that removed too, no panel
+      await page.click('.chip[data-name="db.latency"] button')
+      await waitLatency(page, 96, 'web.latency')
+      expect(await page.$eval('#latency-metric', el => [...el.options].map(o => o.value))).toEqual(['web.latency'])
+      await page.click('.chip[data-name="web.latency"] button')
+      await waitPoints(page, 1440, 1)
+      await page.waitForSelector('#latency-panel', { state: 'hidden' })
+      expect(await page.$eval('#latency-chart', el => el.dataset.points)).toBe('0')
+      expect(hashOf().has('lat')).toBe(false)
+
+      // the list marks the distributions (the registry is past one page: the search asks for names starting with the text)
+      const badges = () => page.$$eval('.metric-row:not([hidden])', rows => rows.map(r => [r.dataset.name, r.querySelector('.kind-badge').checkVisibility()]))
+      await page.fill('#metric-search', 'web.')
+      await page.waitForSelector('#metric-list[data-shown="3"]')
+      expect(await badges()).toEqual([['web.errors', false], ['web.hits', false], ['web.latency', true]])
+      await page.fill('#metric-search', 'db.')
+      await page.waitForSelector('#metric-list[data-shown="1"]')
+      expect(await badges()).toEqual([['db.latency', true]])
+      expect(errors).toEqual([])
+    } finally {
+      await context.close()
+    }
+
+    // counters only from the start: the panel never shows, no percentile is asked
+    let asked
+    const counters = await openPage('#m=web.hits,web.errors&r=24h', { viewport: WINDOW, before: p => { asked = recordSeriesRequests(p) } })
+    try {
+      await waitPoints(counters.page, 1440, 2)
+      await counters.page.waitForSelector(`#ytd-total[data-total="${HITS_TOTAL}"]`) // drawn after the kinds are known
+      expect(await latencyShown(counters.page)).toBe(false)
+      expect(asked.map(r => r.stat)).toEqual([null, null])
+      expect(counters.errors).toEqual([])
+    } finally {
+      await counters.context.close()
     }
   }, 60_000)
 })

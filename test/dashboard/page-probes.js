@@ -10,11 +10,11 @@ const MIN = 60_000
 export const STEP_MS = { minute: MIN, 'quarter-hour': 15 * MIN, hour: 60 * MIN, day: 24 * 60 * MIN }
 export const FINER = { 'quarter-hour': 'minute', hour: 'quarter-hour', day: 'hour' }
 
-/** A series request's metric, step, from and to */
+/** A series request's metric, stat (null: the metric's default series), step, from and to */
 export function seriesRequest (url) {
   const u = new URL(url)
   const q = u.searchParams
-  return { metric: decodeURIComponent(u.pathname.split('/')[3]), step: q.get('step'), from: Number(q.get('from')), to: Number(q.get('to')) }
+  return { metric: decodeURIComponent(u.pathname.split('/')[3]), stat: q.get('stat'), step: q.get('step'), from: Number(q.get('from')), to: Number(q.get('to')) }
 }
 
 export const isSeriesRequest = request => new URL(request.url()).pathname.endsWith('/series')

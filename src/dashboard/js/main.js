@@ -1,8 +1,11 @@
 // The dashboard: state (kept in the URL hash, so a view can be linked and
-// survives a reload), the controls, and the loading of series and ytd.
-import { getYtd } from './api.js'
+// survives a reload), the controls, and the loading of series, latency and ytd.
+import { getYtd, listMetrics } from './api.js'
 import { createSeriesChart, createYtdChart } from './charts.js'
 import { colorOf } from './colors.js'
+import { createLatencyPanel } from './latency-panel.js'
+import { latencyMetric } from './latency-plan.js'
+import { createMetricKinds, distributionsAmong } from './metric-kinds.js'
 import { createMetricPicker } from './metric-picker.js'
 import { formatNumber } from './format.js'
 import { PRESETS, fromInputValue, presetWindow, toInputValue, windowYear } from './ranges.js'
@@ -19,6 +22,7 @@ const state = {
   step: 'auto',
   tz: viewerZone(), // the zone shown and asked in; the viewer's unless the URL names another
   ytdMetric: null,
+  latencyMetric: null, // the distribution the latency panel shows
   autoRefresh: false,
   refreshEvery: 30000
 }
@@ -35,6 +39,7 @@ function readHash () {
   }
   if (['auto', 'minute', 'quarter-hour', 'hour', 'day', 'month'].includes(q.get('s'))) state.step = q.get('s')
   if (q.get('ytd')) state.ytdMetric = q.get('ytd')
+  if (q.get('lat')) state.latencyMetric = q.get('lat')
   if (q.get('tz') && isZone(q.get('tz'))) state.tz = q.get('tz')
   state.autoRefresh = q.get('auto') === '1'
   if (Number(q.get('every')) >= 1000) state.refreshEvery = Number(q.get('every'))
@@ -48,6 +53,7 @@ function writeHash () {
   q.set('s', state.step)
   q.set('tz', state.tz)
   if (state.ytdMetric) q.set('ytd', state.ytdMetric)
+  if (state.latencyMetric) q.set('lat', state.latencyMetric)
   if (state.autoRefresh) { q.set('auto', '1'); q.set('every', state.refreshEvery) }
   history.replaceState(null, '', `#${q}`)
 }
@@ -64,8 +70,25 @@ function setStatus (text, isError = false) {
 // ---- the charts
 const seriesChart = createSeriesChart($('chart'), () => state.tz)
 const ytdChart = createYtdChart($('ytd-chart'))
+const latency = createLatencyPanel({
+  panel: $('latency-panel'),
+  select: $('latency-metric'),
+  chart: $('latency-chart'),
+  empty: $('latency-empty'),
+  note: $('latency-note'),
+  partialKey: $('latency-partial-key')
+}, {
+  zone: () => state.tz,
+  onPick: metric => {
+    state.latencyMetric = metric
+    writeHash()
+    loadLatency(loadSeq, currentWindow())
+  }
+})
+const kinds = createMetricKinds(name => listMetrics({ prefix: name, limit: 1 }))
 let loadSeq = 0
 let askedStep = null // the step the last load asked for first (before any refusal)
+let seriesStep = null // the step the series chart's answers are at (after any refusal)
 /** The step to ask for: the chosen one, or for `auto` the finest with ≤ 2 points per pixel of the plot */
 const stepFor = window => (state.step === 'auto' ? fitStep({ ...window, plotWidth: seriesChart.plotWidth() }) : state.step)
 
@@ -76,6 +99,7 @@ async function loadCharts () {
   renderChips()
   showYtdPicker()
   if (metrics.length === 0) {
+    showLatency([])
     seriesChart.clear()
     ytdChart.clear()
     $('series-partial-key').hidden = true
@@ -87,8 +111,13 @@ async function loadCharts () {
   const window = currentWindow()
   setStatus('loading…')
   askedStep = stepFor(window)
-  const { results } = await readSeries(metrics, { query: { from: window.from, to: window.to, tz: state.tz }, step: askedStep, coarsen: state.step === 'auto' })
+  const [kindOf, { step, results }] = await Promise.all([
+    kinds.resolve(metrics),
+    readSeries(metrics, { query: { from: window.from, to: window.to, tz: state.tz }, step: askedStep, coarsen: state.step === 'auto' })
+  ])
   if (seq !== loadSeq) return
+  seriesStep = step
+  showLatency(distributionsAmong(metrics, kindOf)) // before the series chart is drawn: the panel takes its height from it
   const ok = results.filter(r => r.answer)
   const failed = results.filter(r => r.error)
   if (ok.length) {
@@ -108,7 +137,28 @@ async function loadCharts () {
   const summary = ok.length ? `${ok[0].answer.timestamps.length.toLocaleString('en-US')} points per metric at step ${ok[0].answer.step}` : ''
   const errors = refusals(failed)
   setStatus([summary, errors].filter(Boolean).join(' · '), failed.length > 0)
-  await loadYtd(seq, windowYear(window, state.tz))
+  await Promise.all([loadLatency(seq, window), loadYtd(seq, windowYear(window, state.tz))])
+}
+
+/** The latency panel for the selected distributions: hidden when there is none */
+function showLatency (distributions) {
+  state.latencyMetric = latencyMetric(distributions, state.latencyMetric)
+  writeHash()
+  if (latency.show(distributions, state.latencyMetric)) {
+    // the column's heights changed: the charts take theirs now, not after the resize observer's pause
+    seriesChart.resize()
+    ytdChart.resize()
+  }
+}
+
+/** The latency panel's lines over `window`, at the series chart's step or the quarter-hour */
+async function loadLatency (seq, window) {
+  if (!state.latencyMetric || seq !== loadSeq) return
+  await latency.load(state.latencyMetric, {
+    query: { from: window.from, to: window.to, tz: state.tz },
+    seriesStep,
+    coarsen: state.step === 'auto'
+  })
 }
 
 /** The chart's refused metrics, one message per reason: metrics refused alike (MAX_POINTS, a step too fine) are named together */
@@ -258,6 +308,7 @@ function wireControls () {
 /** The charts take the new size; `auto` asks again when the new width fits another step */
 function onResize () {
   seriesChart.resize()
+  latency.resize()
   ytdChart.resize()
   if (state.selected.length > 0 && state.step === 'auto' && stepFor(currentWindow()) !== askedStep) loadCharts()
 }
@@ -278,6 +329,7 @@ const picker = createMetricPicker({
   searchEl: $('metric-search'),
   countEl: $('metric-count'),
   isSelected: name => state.selected.includes(name),
+  kinds,
   colorOf,
   onToggle: toggleMetric,
   onError: err => setStatus(`metrics: ${err.message}`, true)

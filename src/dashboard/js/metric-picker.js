@@ -9,14 +9,19 @@
 // The keys: ↑/↓ (Home/End in the list) move the active row, Enter (Space in
 // the list) picks it, from the search box or the list. The active row is
 // outlined only while the keys are in use, never after load or a click.
+//
+// The pages tell each metric's kind (metric-kinds.js): a distribution's row
+// carries a small badge.
 import { listMetrics } from './api.js'
+import { DISTRIBUTION } from './metric-kinds.js'
 
 const ROW_HEIGHT = 24
 const OVERSCAN = 8
 const PAGE = 10000
 const PREFIX_CHARS = /^[A-Za-z0-9_.:-]*/
 
-export function createMetricPicker ({ listEl, searchEl, countEl, isSelected, colorOf, onToggle, onError }) {
+/** kinds: metric-kinds.js's book, told every page loaded */
+export function createMetricPicker ({ listEl, searchEl, countEl, isSelected, kinds, colorOf, onToggle, onError }) {
   const spacer = listEl.querySelector('.metric-list-spacer')
   let base = null // { names, next }: the registry from its start
   let view = null // { prefix, names, next }: what the list shows before filtering
@@ -59,8 +64,11 @@ export function createMetricPicker ({ listEl, searchEl, countEl, isSelected, col
       row.className = 'metric-row'
       row.id = `metric-option-${pool.length}`
       row.setAttribute('role', 'option')
-      row.append(document.createElement('span'), document.createElement('span'))
+      row.append(document.createElement('span'), document.createElement('span'), document.createElement('span'))
       row.firstChild.className = 'swatch'
+      row.lastChild.className = 'kind-badge'
+      row.lastChild.textContent = 'dist'
+      row.lastChild.title = 'a distribution: its latency panel shows p50, p90, p99'
       listEl.append(row)
       pool.push(row)
     }
@@ -76,7 +84,8 @@ export function createMetricPicker ({ listEl, searchEl, countEl, isSelected, col
         row.dataset.name = ''
         row.removeAttribute('aria-selected')
         row.firstChild.style.background = 'transparent'
-        row.lastChild.textContent = loadingMore ? 'loading more…' : 'load more…'
+        row.children[1].textContent = loadingMore ? 'loading more…' : 'load more…'
+        row.lastChild.hidden = true
         loadMore()
         continue
       }
@@ -88,7 +97,8 @@ export function createMetricPicker ({ listEl, searchEl, countEl, isSelected, col
       row.title = name
       row.setAttribute('aria-selected', String(selected))
       row.firstChild.style.background = selected ? colorOf(name) : 'transparent'
-      row.lastChild.textContent = name
+      row.children[1].textContent = name
+      row.lastChild.hidden = kinds.kindOf(name) !== DISTRIBUTION
     }
   }
 
@@ -96,6 +106,7 @@ export function createMetricPicker ({ listEl, searchEl, countEl, isSelected, col
     const seq = ++loadSeq
     try {
       const page = await listMetrics({ prefix, limit: PAGE })
+      kinds.learn(page.metrics)
       if (seq !== loadSeq) return
       view = { prefix, names: page.metrics.map(m => m.name), next: page.next }
       if (!prefix) base = view
@@ -113,6 +124,7 @@ export function createMetricPicker ({ listEl, searchEl, countEl, isSelected, col
     const target = view
     try {
       const page = await listMetrics({ prefix: target.prefix, after: target.next, limit: PAGE })
+      kinds.learn(page.metrics)
       if (seq !== loadSeq || target !== view) return
       target.names.push(...page.metrics.map(m => m.name))
       target.next = page.next
