@@ -44,14 +44,14 @@ export const FULL_SCAN_EVERY_MS = 7 * 86_400_000
 // bumped when what a pass does changes: the next pass then scans everything
 // (3: distributions are retained too; 4: gauges too)
 const JOB_VERSION = 4
-// times a distribution document that moved under ingest is read and vouched for again in one pass
+// times a distribution or gauge document that moved under ingest is read and vouched for again in one pass
 const MAX_VOUCH_ATTEMPTS = 5
 // what a batch reads of a daily document: its day total (a distribution's day tier), or what vouching needs
 const DAY_PROJECTION = { _id: 1, daily: 1 }
 
 /**
- * What a kind kept whole-day tiers of (a distribution's histograms, a gauge's
- * { count, sum, min, max, last }) is judged by: whether its quarter-hours vouch
+ * How a kind whose tiers are objects (a distribution's histograms, a gauge's
+ * { count, sum, min, max, last }) is judged: whether its quarter-hours vouch
  * for its minutes, the filter that guards a change on its day tier as read,
  * whether the month holds the whole day tier, and what vouching reads.
  */
