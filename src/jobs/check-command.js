@@ -20,7 +20,10 @@ distributionMonthly): every histogram's buckets add up to its count, each
 hour and the day hold exactly what their quarter-hours hold (count, sum,
 buckets, min, max), each quarter-hour what its minutes hold (count, sum,
 min, max), the month what its days hold, monthly.daily.D what that day's
-daily document holds. Prints each violation (document id, field, expected,
+daily document holds. Gauges alike (gaugeDaily, gaugeMonthly): count, sum,
+min, max and last of each hour and the day equal their quarter-hours'
+merged, each quarter-hour holds what its minutes hold, the month its days,
+monthly.daily.D its daily document's day. Prints each violation (document id, field, expected,
 found) and a summary.
 
 Options:
@@ -28,7 +31,9 @@ Options:
                        a missing quarterHourly from minutes, monthly from daily
                        documents); safe while ingest runs. A distribution's
                        coarser tier only gets what it lacks: one that holds
-                       more than its finer tiers is reported, never lowered
+                       more than its finer tiers is reported, never lowered;
+                       a gauge's likewise (count and sum added, min/max/last
+                       raised, never lowered)
   --prefix P           only metrics whose name starts with P
   --from DATE          only days on or after DATE (YYYY-MM-DD or ISO with zone)
   --to DATE            only days before DATE
@@ -92,7 +97,9 @@ async function run (args, { env, out, err }) {
       daily: db.collection(LAYOUTS[config.bucketLayout].collection),
       monthly: db.collection('monthly'),
       distributionDaily: db.collection('distributionDaily'),
-      distributionMonthly: db.collection('distributionMonthly')
+      distributionMonthly: db.collection('distributionMonthly'),
+      gaugeDaily: db.collection('gaugeDaily'),
+      gaugeMonthly: db.collection('gaugeMonthly')
     }
     let lastProgress = Date.now()
     const summary = await runCheck(collections, {
@@ -111,7 +118,8 @@ async function run (args, { env, out, err }) {
     })
     const left = args.repair ? summary.unrepaired + summary.unsettled : summary.violations
     const ofDistributions = summary.distributionMonthly + summary.distributionDaily > 0 ? ` (${summary.distributionMonthly} and ${summary.distributionDaily} of them distributions')` : ''
-    out.write(`checked ${summary.monthly} monthly and ${summary.daily} daily documents${ofDistributions}: ${summary.violations} violations` +
+    const ofGauges = summary.gaugeMonthly + summary.gaugeDaily > 0 ? ` (${summary.gaugeMonthly} and ${summary.gaugeDaily} of them gauges')` : ''
+    out.write(`checked ${summary.monthly} monthly and ${summary.daily} daily documents${ofDistributions}${ofGauges}: ${summary.violations} violations` +
       (args.repair ? `, ${summary.repaired} repaired, ${summary.unrepaired + summary.unsettled} left` : '') + '\n')
     return left > 0 ? EXIT.PROBLEM : EXIT.OK
   } catch (e) {

@@ -14,10 +14,13 @@
 // distributionMonthly) are walked alike, each with its own verification
 // (./consistency.js, ./distribution-consistency.js): a distribution's repair
 // only adds what a coarser tier lacks, so what it cannot repair without
-// lowering a count is reported and left.
+// lowering a count is reported and left. Gauges (gaugeDaily, gaugeMonthly)
+// alike (./gauge-consistency.js): a repair only raises a count, a sum, a
+// bound or `last`.
 import { setTimeout as sleepFor } from 'node:timers/promises'
 import { compareDay, monthlyDayRepair, monthlyDayUnset, verifyDaily, verifyMonthlyTotal } from './consistency.js'
 import { compareDistributionDay, sameStored, verifyDistributionDaily, verifyDistributionMonthly } from './distribution-consistency.js'
+import { compareGaugeDay, sameGaugeStored, verifyGaugeDaily, verifyGaugeMonthly } from './gauge-consistency.js'
 import { DAY_MS, addMonths, dayId, parseBucketId } from '../bucket/time.js'
 import { QUARTER_HOUR_DETAIL } from '../bucket/increments.js'
 
@@ -63,9 +66,19 @@ const DISTRIBUTION_CHECKS = {
   same: sameStored
 }
 
+const GAUGE_CHECKS = {
+  // as a distribution's: a gauge's day has carried the `detail` marker since its first write
+  verifyDaily: (doc) => verifyGaugeDaily(doc, { minutesComplete: doc.detail !== QUARTER_HOUR_DETAIL }),
+  verifyMonthly: verifyGaugeMonthly,
+  dayTotal: (doc, verifyDay) => verifyDay(doc).dayTier ?? {},
+  compareDay: compareGaugeDay,
+  dayRepair: (now, mismatch) => mismatch.repair,
+  same: sameGaugeStored
+}
+
 /**
- * collections: { daily, monthly, distributionDaily?, distributionMonthly? }
- *   (the distributions' collections are checked when given)
+ * collections: { daily, monthly, distributionDaily?, distributionMonthly?, gaugeDaily?, gaugeMonthly? }
+ *   (the distributions' and the gauges' collections are checked when given)
  * options: repair, prefix (metric name prefix), from / to (ms, days in [from, to)),
  *   rate (documents read per second, Infinity = unlimited), writeTimeoutMs,
  *   settleRounds (times a still-changing cross-document mismatch is watched again),
@@ -73,8 +86,8 @@ const DISTRIBUTION_CHECKS = {
  *   minuteKeptFrom(metric) → first UTC day (ms) whose documents ingest writes minutes to, null = forever
  *     (an older day's minutes may lack events, so they never lower a total),
  *   clock { now() }, sleep(ms), onViolation(v, state), onProgress(summary)
- * → summary { monthly, daily, violations, repaired, unrepaired, unsettled, distributionMonthly, distributionDaily }
- *   (monthly and daily count every document read, the distributions' too)
+ * → summary { monthly, daily, violations, repaired, unrepaired, unsettled, distributionMonthly, distributionDaily, gaugeMonthly, gaugeDaily }
+ *   (monthly and daily count every document read, the distributions' and gauges' too)
  */
 export async function runCheck (collections, options) {
   const {
@@ -82,7 +95,7 @@ export async function runCheck (collections, options) {
     settleRounds = 3, dailyKeptFrom = () => null, minuteKeptFrom = () => null, clock = { now: () => Date.now() },
     sleep = ms => sleepFor(ms), onViolation = () => {}, onProgress = () => {}
   } = options
-  const summary = { monthly: 0, daily: 0, violations: 0, repaired: 0, unrepaired: 0, unsettled: 0, distributionMonthly: 0, distributionDaily: 0 }
+  const summary = { monthly: 0, daily: 0, violations: 0, repaired: 0, unrepaired: 0, unsettled: 0, distributionMonthly: 0, distributionDaily: 0, gaugeMonthly: 0, gaugeDaily: 0 }
   const pending = [] // cross-document mismatches waiting to be confirmed
   const started = clock.now()
   let read = 0
@@ -130,10 +143,13 @@ export async function runCheck (collections, options) {
   }
 
   // 1. Every monthly document in range, with its month's daily documents. 2. Daily documents whose monthly
-  // document does not exist. Counters first, then distributions (their own collections, their own rules).
+  // document does not exist. Counters first, then distributions and gauges (their own collections, their own rules).
   const kinds = [{ checks: COUNTER_CHECKS, daily: collections.daily, monthly: collections.monthly }]
   if (collections.distributionDaily && collections.distributionMonthly) {
-    kinds.push({ checks: DISTRIBUTION_CHECKS, daily: collections.distributionDaily, monthly: collections.distributionMonthly, distributions: true })
+    kinds.push({ checks: DISTRIBUTION_CHECKS, daily: collections.distributionDaily, monthly: collections.distributionMonthly, counted: 'distribution' })
+  }
+  if (collections.gaugeDaily && collections.gaugeMonthly) {
+    kinds.push({ checks: GAUGE_CHECKS, daily: collections.gaugeDaily, monthly: collections.gaugeMonthly, counted: 'gauge' })
   }
   for (const kind of kinds) await walk(kind)
 
@@ -148,7 +164,7 @@ export async function runCheck (collections, options) {
     const counted = (monthlyDocs, dailyDocs) => {
       summary.monthly += monthlyDocs
       summary.daily += dailyDocs
-      if (kind.distributions) { summary.distributionMonthly += monthlyDocs; summary.distributionDaily += dailyDocs }
+      if (kind.counted) { summary[`${kind.counted}Monthly`] += monthlyDocs; summary[`${kind.counted}Daily`] += dailyDocs }
     }
     const observe = (day) => {
       const mismatch = checks.compareDay(day)

@@ -73,7 +73,9 @@ async function run (args, { env, out, err, signals = process }) {
         monthly: db.collection('monthly'),
         metrics: db.collection('metrics'),
         distributionDaily: db.collection('distributionDaily'),
-        distributionMonthly: db.collection('distributionMonthly')
+        distributionMonthly: db.collection('distributionMonthly'),
+        gaugeDaily: db.collection('gaugeDaily'),
+        gaugeMonthly: db.collection('gaugeMonthly')
       },
       config,
       clock: systemClock,
@@ -96,7 +98,7 @@ async function run (args, { env, out, err, signals = process }) {
     }
     out.write(`retention ${result.status}: ${result.metrics} metrics, ${result.downsampled} documents downsampled, ${result.deleted} deleted, ` +
       `${result.kept} kept (monthly disagrees), ${result.unfilled} not downsampled (no quarterHourly)` +
-      (result.unvouched ? `, ${result.unvouched} distribution documents not downsampled (quarter-hours do not hold their minutes)` : '') + `, ${result.ms} ms\n`)
+      (result.unvouched ? `, ${result.unvouched} distribution or gauge documents not downsampled (quarter-hours do not hold their minutes)` : '') + `, ${result.ms} ms\n`)
     return result.status === 'done' && result.kept === 0 && result.unfilled === 0 && !result.unvouched ? EXIT.OK : EXIT.PROBLEM
   } catch (e) {
     err.write(`retention failed: ${e.message}\n`)

@@ -22,29 +22,45 @@
 // (distribution-consistency.js, minutesVouched), its daily document deleted
 // only where `monthly.daily.D` holds the whole day tier (holdsWholeDay), each
 // conditioned on the day tier read (count, sum, min, max).
+//
+// A gauge (registry `kind: 'gauge'`) likewise, in gaugeDaily and gaugeMonthly
+// (docs/decisions.md, "Gauges: retention and the check"): its minutes are
+// dropped only where each quarter-hour holds what its minutes hold
+// (gauge-consistency.js, gaugeMinutesVouched: count and sum, min, max and
+// `last`), its daily document deleted only where `monthly.daily.D` holds the
+// whole day tier (holdsWholeGaugeDay), each conditioned on the day tier read.
 import { setTimeout as sleepFor } from 'node:timers/promises'
 import { QUARTER_HOUR_DETAIL } from '../bucket/increments.js'
-import { DISTRIBUTION_KIND } from '../bucket/metric-kinds.js'
+import { DISTRIBUTION_KIND, GAUGE_KIND } from '../bucket/metric-kinds.js'
 import { dayIdRange, downsampleScanFrom, retentionBounds } from '../bucket/retention-plan.js'
 import { monthId, parseBucketId, startOfMonth, utcParts } from '../bucket/time.js'
 import { dayTierGuard, holdsWholeDay, minuteVouchProjection, minutesVouched } from './distribution-consistency.js'
+import { gaugeDayGuard, gaugeMinutesVouched, gaugeVouchProjection, holdsWholeGaugeDay } from './gauge-consistency.js'
 import { stoppableJob } from './single-flight.js'
 
 export const PROGRESS_ID = 'retention.progress'
 const DEFAULT_BATCH = 200
 export const FULL_SCAN_EVERY_MS = 7 * 86_400_000
 // bumped when what a pass does changes: the next pass then scans everything
-// (3: distributions are retained too)
-const JOB_VERSION = 3
-// times a distribution document that moved under ingest is read and vouched for again in one pass
+// (3: distributions are retained too; 4: gauges too)
+const JOB_VERSION = 4
+// times a distribution or gauge document that moved under ingest is read and vouched for again in one pass
 const MAX_VOUCH_ATTEMPTS = 5
 // what a batch reads of a daily document: its day total (a distribution's day tier), or what vouching needs
 const DAY_PROJECTION = { _id: 1, daily: 1 }
-const VOUCH_PROJECTION = minuteVouchProjection()
 
 /**
- * collections: { daily, monthly, metrics, jobs, distributionDaily?, distributionMonthly? }
- *   (without the distributions' collections a distribution's documents are left alone)
+ * How a kind whose tiers are objects (a distribution's histograms, a gauge's
+ * { count, sum, min, max, last }) is judged: whether its quarter-hours vouch
+ * for its minutes, the filter that guards a change on its day tier as read,
+ * whether the month holds the whole day tier, and what vouching reads.
+ */
+const DISTRIBUTION_RULES = { name: 'distribution', vouched: minutesVouched, guard: dayTierGuard, holdsWholeDay, projection: minuteVouchProjection() }
+const GAUGE_RULES = { name: 'gauge', vouched: gaugeMinutesVouched, guard: gaugeDayGuard, holdsWholeDay: holdsWholeGaugeDay, projection: gaugeVouchProjection() }
+
+/**
+ * collections: { daily, monthly, metrics, jobs, distributionDaily?, distributionMonthly?, gaugeDaily?, gaugeMonthly? }
+ *   (without a kind's collections its documents are left alone)
  * horizonsFor(metric, nowMs) → { minuteFrom, dailyFrom } (first UTC day kept, ms; null = forever)
  * rulesFingerprint: a string naming the retention settings in force (a
  *   change of settings makes the next pass scan every metric from its first day)
@@ -56,7 +72,7 @@ const VOUCH_PROJECTION = minuteVouchProjection()
  */
 export function createRetentionJob ({ collections, horizonsFor, rulesFingerprint, lease, rate, clock, sleep = defaultSleep, logger, batchSize = DEFAULT_BATCH, onProgress, fullScanEveryMs = FULL_SCAN_EVERY_MS }) {
   if (!(rate > 0)) throw new TypeError('createRetentionJob: rate must be a positive number')
-  const { daily, monthly, metrics, jobs, distributionDaily, distributionMonthly } = collections
+  const { daily, monthly, metrics, jobs, distributionDaily, distributionMonthly, gaugeDaily, gaugeMonthly } = collections
   const batch = Math.max(1, Math.min(batchSize, Math.floor(rate)))
 
   async function pass () {
@@ -67,7 +83,7 @@ export function createRetentionJob ({ collections, horizonsFor, rulesFingerprint
     const now = clock.now()
     // unfilled: documents with minutes but no quarterHourly (written before that tier): not downsampled,
     // or their quarter-hours would be lost; `npm run check -- --repair` fills the tier.
-    // unvouched: distribution documents whose quarter-hours do not hold what their minutes hold: minutes kept
+    // unvouched: distribution and gauge documents whose quarter-hours do not hold what their minutes hold: minutes kept
     const counts = { metrics: 0, downsampled: 0, deleted: 0, kept: 0, unfilled: 0, unvouched: 0 }
     const pacing = { started: clock.now(), changed: 0, renewedAt: clock.now() }
     let status = 'done'
@@ -81,8 +97,10 @@ export function createRetentionJob ({ collections, horizonsFor, rulesFingerprint
       try {
         for await (const { _id: metric, kind } of cursor) {
           status = kind === DISTRIBUTION_KIND
-            ? await distributionPass(metric, now, previousAt, counts, pacing)
-            : await metricPass(metric, now, previousAt, counts, pacing)
+            ? await wholeTierPass(distributionDaily, distributionMonthly, DISTRIBUTION_RULES, metric, now, previousAt, counts, pacing)
+            : kind === GAUGE_KIND
+              ? await wholeTierPass(gaugeDaily, gaugeMonthly, GAUGE_RULES, metric, now, previousAt, counts, pacing)
+              : await metricPass(metric, now, previousAt, counts, pacing)
           if (status !== 'done') break
           counts.metrics++
         }
@@ -148,45 +166,46 @@ export function createRetentionJob ({ collections, horizonsFor, rulesFingerprint
   }
 
   /**
-   * One distribution's documents (docs/decisions.md, "Distributions: retention
-   * and the check"): minutes dropped where the quarter-hours vouch for them,
-   * daily documents past the daily horizon deleted where the month holds their
-   * whole day tier. Each change is conditioned on the day tier read (count, sum,
-   * min, max: an ingest into the document moves its count), so a document an
-   * ingest moved meanwhile is read and judged again instead.
+   * One distribution's or gauge's documents (docs/decisions.md, "Distributions:
+   * retention and the check", "Gauges: retention and the check"): minutes
+   * dropped where the quarter-hours vouch for them, daily documents past the
+   * daily horizon deleted where the month holds their whole day tier. Each
+   * change is conditioned on the day tier read (rules.guard: count, sum, min,
+   * max, and a gauge's last: an ingest into the document moves its count), so
+   * a document an ingest moved meanwhile is read and judged again instead.
    */
-  async function distributionPass (metric, now, previousAt, counts, pacing) {
-    if (!distributionDaily || !distributionMonthly) return 'done'
+  async function wholeTierPass (kindDaily, kindMonthly, rules, metric, now, previousAt, counts, pacing) {
+    if (!kindDaily || !kindMonthly) return 'done'
     const bounds = retentionBounds(horizonsFor(metric, now))
     if (bounds.downsampleBefore != null) {
       const previousBefore = previousAt == null ? null : retentionBounds(horizonsFor(metric, previousAt)).downsampleBefore
       const range = dayIdRange(metric, downsampleScanFrom(bounds.downsampleBefore, previousBefore), bounds.downsampleBefore)
       const withMinutes = { minute: { $exists: true } }
-      const status = await eachBatch(distributionDaily, metric, range, withMinutes, VOUCH_PROJECTION, async (ids, docs) => {
+      const status = await eachBatch(kindDaily, metric, range, withMinutes, rules.projection, async (ids, docs) => {
         let changed = 0
         let todo = docs
         for (let attempt = 1; todo.length > 0; attempt++) {
           const vouched = []
           for (const doc of todo) {
-            const { vouched: ok, problems } = minutesVouched(doc)
+            const { vouched: ok, problems } = rules.vouched(doc)
             if (ok) vouched.push(doc)
             else {
               counts.unvouched++
-              logger.warn({ id: doc._id, problems: problems.slice(0, 3) }, 'retention keeps the minutes of a distribution document whose quarter-hours do not hold what they hold: run `npm run check`')
+              logger.warn({ id: doc._id, problems: problems.slice(0, 3) }, `retention keeps the minutes of a ${rules.name} document whose quarter-hours do not hold what they hold: run \`npm run check\``)
             }
           }
           if (vouched.length === 0) break
-          const { modifiedCount } = await distributionDaily.bulkWrite(vouched.map(doc => ({
-            updateOne: { filter: { ...dayTierGuard(doc), ...withMinutes }, update: { $unset: { minute: '' }, $set: { detail: QUARTER_HOUR_DETAIL } } }
+          const { modifiedCount } = await kindDaily.bulkWrite(vouched.map(doc => ({
+            updateOne: { filter: { ...rules.guard(doc), ...withMinutes }, update: { $unset: { minute: '' }, $set: { detail: QUARTER_HOUR_DETAIL } } }
           })), { ordered: false })
           changed += modifiedCount
           counts.downsampled += modifiedCount
           if (modifiedCount === vouched.length) break
           // some moved under an ingest since they were read: read them again and judge again
-          todo = await distributionDaily.find({ _id: { $in: vouched.map(d => d._id) }, ...withMinutes }, { projection: VOUCH_PROJECTION }).toArray()
+          todo = await kindDaily.find({ _id: { $in: vouched.map(d => d._id) }, ...withMinutes }, { projection: rules.projection }).toArray()
           if (attempt >= MAX_VOUCH_ATTEMPTS && todo.length > 0) {
             counts.unvouched += todo.length
-            logger.warn({ ids: todo.map(d => d._id) }, 'retention keeps the minutes of distribution documents still changing under ingest: the next full pass looks again')
+            logger.warn({ ids: todo.map(d => d._id) }, `retention keeps the minutes of ${rules.name} documents still changing under ingest: the next full pass looks again`)
             break
           }
         }
@@ -195,17 +214,17 @@ export function createRetentionJob ({ collections, horizonsFor, rulesFingerprint
       if (status !== 'done') return status
     }
     if (bounds.deleteBefore != null) {
-      return eachBatch(distributionDaily, metric, dayIdRange(metric, null, bounds.deleteBefore), {}, DAY_PROJECTION, async (ids, docs) => {
-        const held = await monthDays(distributionMonthly, docs)
+      return eachBatch(kindDaily, metric, dayIdRange(metric, null, bounds.deleteBefore), {}, DAY_PROJECTION, async (ids, docs) => {
+        const held = await monthDays(kindMonthly, docs)
         const deletable = []
         const kept = []
-        for (const doc of docs) (holdsWholeDay(held.get(doc._id), doc.daily) ? deletable : kept).push(doc)
+        for (const doc of docs) (rules.holdsWholeDay(held.get(doc._id), doc.daily) ? deletable : kept).push(doc)
         if (kept.length > 0) {
           counts.kept += kept.length
-          logger.warn({ ids: kept.map(d => d._id) }, 'retention keeps distribution daily documents whose whole day tier the monthly document does not hold: run `npm run check -- --repair`')
+          logger.warn({ ids: kept.map(d => d._id) }, `retention keeps ${rules.name} daily documents whose whole day tier the monthly document does not hold: run \`npm run check -- --repair\``)
         }
         if (deletable.length === 0) return 0
-        const { deletedCount } = await distributionDaily.bulkWrite(deletable.map(doc => ({ deleteOne: { filter: dayTierGuard(doc) } })), { ordered: false })
+        const { deletedCount } = await kindDaily.bulkWrite(deletable.map(doc => ({ deleteOne: { filter: rules.guard(doc) } })), { ordered: false })
         counts.deleted += deletedCount
         return deletedCount
       }, counts, pacing)

@@ -1,0 +1,222 @@
+// Property: no lifecycle step lowers an acknowledged count of a gauge, nor
+// moves its min, max or `last`. Any interleaving of gauge ingest (POST
+// /v1/events anywhere inside MAX_AGE_DAYS, with zeros, negatives, large
+// levels and ties of event time), flushes cut half-way (the daily document
+// written, the monthly one not: an outcome the client never had
+// acknowledged), retention passes (minute detail kept 2 days, daily documents
+// 7), the clock moving across days and months, and `check --repair`, through
+// the real app on the real database. After every retention pass and repair
+// the count of every day (kept or deleted) lies between the acknowledged
+// value of an independent model and that plus the half-way flushes', and
+// every day's min, max and last are the model's (with the cut flushes'
+// levels, or without them where a month answers that no repair has raised
+// yet); at the end of each sequence (after a last repair where a flush
+// was cut) every day and hour answers count, sum (within rounding), min, max,
+// mean and last as the model does, the kept minutes their count and last, and
+// `check` finds nothing.
+import fc from 'fast-check'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { manualClock } from '../../src/clock.js'
+import { runCheck } from '../../src/jobs/check-run.js'
+import { dailyKeptFromFor, minuteKeptFromFor } from '../../src/bucket/retention-horizons.js'
+import { writeGauges } from '../helpers/gauge-writes.js'
+import { testApp } from '../helpers/test-app.js'
+
+const DAY = 86_400_000
+const HOUR = 3_600_000
+const MAX_AGE_DAYS = 6
+const START = Date.UTC(2026, 10, 27, 20) // four days before December
+const metrics = ['gl.a', 'gl.b']
+const env = { PREALLOC_PROBABILITY: '0', MAX_AGE_DAYS: String(MAX_AGE_DAYS), MINUTE_RETENTION_DAYS: '2', DAILY_RETENTION_DAYS: String(MAX_AGE_DAYS + 1), RETENTION_RATE: '1000000' }
+const clock = manualClock(START)
+let app
+const seen = { retention: 0, repair: 0, downsampled: 0, deleted: 0, cut: 0, kept: 0, ties: 0 }
+
+beforeAll(async () => { app = await testApp('gaugelifeprop', { clock, env }) })
+afterAll(async () => { await app?.close() })
+
+const level = fc.oneof(
+  { weight: 4, arbitrary: fc.integer({ min: -50, max: 50 }) },
+  { weight: 1, arbitrary: fc.constantFrom(0, 7, 7, 1e15, -1e15) },
+  { weight: 2, arbitrary: fc.double({ min: -1e6, max: 1e6, noNaN: true }).map(v => Math.round(v * 100) / 100 || 0) }
+)
+// minutes back from now: a few shared often, so levels of one metric often share an event time
+const back = fc.oneof(fc.integer({ min: 0, max: (MAX_AGE_DAYS - 1) * 24 * 60 - 1 }), fc.constantFrom(30, 3000, 6000))
+const action = fc.oneof(
+  { weight: 5, arbitrary: fc.record({ kind: fc.constant('ingest'), events: fc.array(fc.record({ metric: fc.constantFrom(...metrics), value: level, back }), { minLength: 1, maxLength: 8 }) }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('cut'), metric: fc.constantFrom(...metrics), value: level, back }) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant('advance'), hours: fc.integer({ min: 1, max: 40 }) }) },
+  { weight: 2, arbitrary: fc.constant({ kind: 'retention' }) },
+  { weight: 1, arbitrary: fc.constant({ kind: 'repair' }) }
+)
+
+function check (repair) {
+  const now = clock.now()
+  return runCheck(app.collections, {
+    repair,
+    writeTimeoutMs: 1,
+    sleep: ms => new Promise(resolve => setTimeout(resolve, ms)),
+    dailyKeptFrom: dailyKeptFromFor(app.config, now),
+    minuteKeptFrom: minuteKeptFromFor(app.config, now)
+  })
+}
+
+/** The model's statistics of `metric` in [from, to): with the levels of flushes cut half-way, or without */
+function exact (model, metric, from, to, { cut = true } = {}) {
+  const levels = model.filter(e => e.metric === metric && e.time >= from && e.time < to && (cut || !e.cut))
+  let sum = 0; let scale = 0; let last = null
+  for (const e of levels) {
+    sum += e.value
+    scale += Math.abs(e.value)
+    if (last === null || e.time > last.time || (e.time === last.time && e.value > last.value)) last = e
+  }
+  const values = levels.map(e => e.value)
+  return { count: levels.length, sum, scale, min: levels.length ? Math.min(...values) : null, max: levels.length ? Math.max(...values) : null, last: last?.value ?? null }
+}
+
+const close = (a, b, scale = 0) => Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(a), Math.abs(b), scale)
+const get = async (url) => {
+  const res = await app.inject(url)
+  expect(res.statusCode, `${url}: ${res.body}`).toBe(200)
+  return res.json()
+}
+
+async function perform (step, model) {
+  const now = clock.now()
+  if (step.kind === 'ingest') {
+    const events = step.events.map(e => ({ metric: e.metric, kind: 'gauge', value: e.value, ts: now - e.back * 60_000 - 1 }))
+    const res = await app.inject({ method: 'POST', url: '/v1/events', payload: events })
+    expect(res.statusCode, res.body).toBe(200)
+    for (const e of events) if (model.some(m => m.metric === e.metric && m.time === e.ts)) seen.ties++
+    model.push(...events.map(e => ({ metric: e.metric, value: e.value, time: e.ts })))
+  } else if (step.kind === 'cut') {
+    // a flush cut half-way: its daily document written, its monthly one not (answered 504: never acknowledged)
+    const event = { metric: step.metric, value: step.value, time: now - step.back * 60_000 - 1 }
+    const minuteFrom = now - (now % DAY) - 2 * DAY
+    await writeGauges(app.mongo.db, [event], { parts: ['daily'], keepsMinutes: (metric, dayStart) => dayStart >= minuteFrom })
+    model.push({ ...event, cut: true })
+    seen.cut++
+  } else if (step.kind === 'advance') {
+    clock.advance(step.hours * HOUR)
+  } else if (step.kind === 'retention') {
+    const pass = await app.retention.runOnce()
+    expect(pass).toMatchObject({ status: 'done', unvouched: 0 })
+    if (!model.some(e => e.cut)) expect(pass.kept).toBe(0)
+    seen.kept += pass.kept
+    seen.retention++
+    seen.downsampled += pass.downsampled
+    seen.deleted += pass.deleted
+    await expectDaysHold(model)
+  } else {
+    expect(await check(true)).toMatchObject({ unrepaired: 0, unsettled: 0 })
+    seen.repair++
+    await expectDaysHold(model)
+  }
+}
+
+function span () {
+  const today = clock.now() - (clock.now() % DAY)
+  return { today, to: today + DAY, dailyFrom: today - (MAX_AGE_DAYS + 1) * DAY, minuteFrom: today - 2 * DAY }
+}
+
+async function seriesOf (metric, from, to, step, stats = ['count', 'sum', 'min', 'max', 'mean', 'last']) {
+  const answers = {}
+  for (const stat of stats) answers[stat] = await get(`/v1/metrics/${metric}/series?from=${from}&to=${to}&step=${step}&stat=${stat}`)
+  return answers
+}
+
+/** What of one point disagrees with `truth` ([] when nothing); sum and mean only when asked */
+function disagreements (answers, i, truth) {
+  const wrong = []
+  const count = answers.count.values[i] ?? 0
+  if (count !== truth.count) wrong.push(`count ${count} vs ${truth.count}`)
+  for (const stat of ['min', 'max', 'last']) if ((answers[stat].values[i] ?? null) !== truth[stat]) wrong.push(`${stat} ${answers[stat].values[i]} vs ${truth[stat]}`)
+  if (answers.sum && truth.count > 0 && !close(answers.sum.values[i], truth.sum, truth.scale)) wrong.push(`sum ${answers.sum.values[i]} vs ${truth.sum}`)
+  if (answers.mean && truth.count > 0 && !close(answers.mean.values[i], truth.sum / truth.count, truth.scale / truth.count)) wrong.push(`mean ${answers.mean.values[i]}`)
+  return wrong
+}
+
+/** A point agrees with the model with the cut flushes' levels, or (where a month past the daily horizon answers) maybe without */
+function expectPoint (answers, i, model, metric, from, to, what, { withoutCut = false } = {}) {
+  const withCut = disagreements(answers, i, exact(model, metric, from, to))
+  if (withCut.length === 0) return
+  if (withoutCut && disagreements(answers, i, exact(model, metric, from, to, { cut: false })).length === 0) return
+  expect(withCut, what).toEqual([])
+}
+
+/**
+ * After a retention pass or a repair: no acknowledged count of a day went
+ * down (acknowledged ≤ count ≤ acknowledged + cut), and every day's min, max
+ * and last are the model's
+ */
+async function expectDaysHold (model) {
+  const { to } = span()
+  for (const metric of metrics) {
+    if (!model.some(e => e.metric === metric)) continue
+    const days = await seriesOf(metric, model.firstDay, to, 'day', ['count', 'min', 'max', 'last'])
+    days.count.timestamps.forEach((t, i) => {
+      const count = days.count.values[i] ?? 0
+      const least = exact(model, metric, t, t + DAY, { cut: false }).count
+      const most = exact(model, metric, t, t + DAY).count
+      expect(count >= least && count <= most, `${metric} count of ${new Date(t).toISOString()}: ${count} not in [${least}, ${most}]`).toBe(true)
+      // a whole day is read from its month's day field, which lacks a cut flush's levels until a repair
+      expectPoint(days, i, model, metric, t, t + DAY, `${metric} day ${new Date(t).toISOString()}`, { withoutCut: true })
+    })
+  }
+}
+
+async function expectAnswersEqualModel (model) {
+  const { to, dailyFrom, minuteFrom } = span()
+  for (const metric of metrics) {
+    if (!model.some(e => e.metric === metric)) continue
+    const days = await seriesOf(metric, model.firstDay, to, 'day')
+    days.count.timestamps.forEach((t, i) => expectPoint(days, i, model, metric, t, t + DAY, `${metric} day ${new Date(t).toISOString()}`, { withoutCut: t < dailyFrom }))
+    const hoursFrom = Math.max(model.firstDay, dailyFrom)
+    const hours = await seriesOf(metric, hoursFrom, to, 'hour')
+    hours.count.timestamps.forEach((t, i) => expectPoint(hours, i, model, metric, t, t + HOUR, `${metric} hour ${new Date(t).toISOString()}`))
+    // minutes where kept: their count and last
+    const minutes = await seriesOf(metric, minuteFrom, minuteFrom + DAY, 'minute', ['count', 'last'])
+    minutes.count.timestamps.forEach((t, i) => {
+      const truth = exact(model, metric, t, t + 60_000)
+      expect([minutes.count.values[i] ?? 0, minutes.last.values[i] ?? null], `${metric} minute ${new Date(t).toISOString()}`).toEqual([truth.count, truth.last])
+    })
+  }
+}
+
+describe('the lifecycle never lowers an acknowledged count of a gauge, nor moves its min, max or last', () => {
+  it('ingest, half-way flushes, retention and repair in any order, across days and months: every answer agrees with the model, check finds nothing', async () => {
+    let run = 0
+    await fc.assert(fc.asyncProperty(fc.array(action, { minLength: 3, maxLength: 14 }), async (steps) => {
+      run++
+      for (const name of ['gaugeDaily', 'gaugeMonthly', 'metrics', 'jobs']) await app.mongo.db.collection(name).deleteMany({})
+      for (const metric of metrics) { app.registry.forget(metric); app.writer.forgetRegistryEntry(metric) }
+      clock.set(START + run * 3 * DAY)
+      const model = []
+      model.firstDay = clock.now() - (clock.now() % DAY) - MAX_AGE_DAYS * DAY
+      for (const step of steps) await perform(step, model)
+      if (model.some(e => e.cut)) expect(await check(true)).toMatchObject({ unrepaired: 0, unsettled: 0 })
+      await expectAnswersEqualModel(model)
+      const found = await check(false)
+      expect(found.violations, JSON.stringify(found)).toBe(0)
+    }), {
+      numRuns: 40,
+      // one sequence that surely reaches every step (levels a few days back, ties among them, then their days past both horizons)
+      examples: [[[
+        { kind: 'ingest', events: [{ metric: 'gl.a', value: 12, back: 7000 }, { metric: 'gl.a', value: -3, back: 6000 }, { metric: 'gl.a', value: 5, back: 6000 }, { metric: 'gl.b', value: 870, back: 100 }] },
+        { kind: 'cut', metric: 'gl.a', value: 99, back: 6500 },
+        { kind: 'cut', metric: 'gl.a', value: -99, back: 6000 },
+        { kind: 'advance', hours: 40 },
+        { kind: 'retention' },
+        { kind: 'repair' },
+        { kind: 'advance', hours: 40 },
+        { kind: 'retention' }
+      ]]]
+    })
+    expect(seen.retention).toBeGreaterThan(0)
+    expect(seen.repair).toBeGreaterThan(0)
+    expect(seen.downsampled).toBeGreaterThan(0)
+    expect(seen.deleted).toBeGreaterThan(0)
+    expect(seen.cut).toBeGreaterThan(0)
+    expect(seen.ties).toBeGreaterThan(0)
+  }, 240_000)
+})
