@@ -14,7 +14,9 @@ export const LISTED_STAT_LEAVES = Object.freeze(['count', 'max', 'mean', 'min', 
 /** The stat a leaf name stands for (parseStat's descriptor), or null when it stands for none */
 export function leafStat (text) {
   if (text.includes('.')) return null
-  return parseStat(text).stat ?? null
+  const stat = parseStat(text).stat ?? null
+  // `last` is a gauge's stat: a distribution has no such leaf
+  return stat?.kind === 'last' ? null : stat
 }
 
 /**

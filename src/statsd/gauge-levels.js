@@ -21,6 +21,9 @@ export const MAX_LEVEL_READS = 16
  * later time, even within the same millisecond, so that the later arrival is
  * the later `last` where it is stored.
  */
+// how far a gauge event's time may be moved past its arrival to keep it later than the one before
+export const MAX_LEAD_MS = 1000
+
 export function createGaugeLevels ({ maxNames, storedLevel, maxReads = MAX_LEVEL_READS }) {
   const levels = new Map() // name → { level, stamped }, least recently used first
   const loading = new Map() // name → Promise<number>: one read at a time per name
@@ -39,8 +42,14 @@ export function createGaugeLevels ({ maxNames, storedLevel, maxReads = MAX_LEVEL
     }
   }
 
-  /** The time a gauge event of `entry`'s name at `time` is given: after the one stamped before */
-  const after = (entry, time) => (entry?.stamped !== undefined && time <= entry.stamped ? entry.stamped + 1 : time)
+  /**
+   * The time a gauge event of `entry`'s name at `time` is given: after the one
+   * stamped before, but never more than MAX_LEAD_MS past `time` — a sender of
+   * thousands of levels a second would otherwise push its stamps minutes into
+   * the future (past MAX_FUTURE_MS, refusing whole batches); at the bound a
+   * tie keeps the larger level, as equal event times do
+   */
+  const after = (entry, time) => (entry?.stamped !== undefined && time <= entry.stamped ? Math.min(entry.stamped + 1, time + MAX_LEAD_MS) : time)
 
   return {
     /** The level held for `name` (marked recently used), or undefined */

@@ -354,10 +354,12 @@ describe('functions over stat leaves', () => {
 
 describe('hostile stat leaves and globs', () => {
   it('a leaf that names no stat, or a stat of a counter, is an unknown path: no series', async () => {
-    for (const target of ['api.latency.p9999999999999', 'api.latency.p1000', 'api.latency.p-1', 'api.latency.p99.9', 'api.latency.P99', 'api.latency.__proto__', 'api.latency.p101', 'count.metric.p99', 'count.metric.count', 'api.requests.*', 'api.latency.p99.*', 'no.such.p99']) {
+    for (const target of ['api.latency.p9999999999999', 'api.latency.p1000', 'api.latency.p-1', 'api.latency.p99.9', 'api.latency.P99', 'api.latency.__proto__', 'api.latency.p101', 'api.latency.last', 'count.metric.p99', 'count.metric.count', 'api.requests.*', 'api.latency.p99.*', 'no.such.p99']) {
       expect(await render({ from: '-1h', target }), target).toEqual([])
     }
     expect(await render({ from: '-1h', target: 'api.latency.p{1000,-1,p99}' })).toEqual([])
+    // a gauge's stat is no leaf of a distribution: a brace holding it draws the others
+    expect((await render({ from: '-1h', target: 'api.latency.{p99,last}' })).map(s => s.target)).toEqual(['api.latency.p99'])
     expect((await render({ from: '-2h', target: 'count.metric' }))[0].datapoints.some(([v]) => v === 7)).toBe(true)
   })
 

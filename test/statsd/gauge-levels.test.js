@@ -3,7 +3,7 @@
 // name at a time; and a door's resolver applying deltas in arrival order,
 // parking a name while its stored level is read.
 import { describe, expect, it } from 'vitest'
-import { applyDelta, createGaugeLevels, createGaugeResolver } from '../../src/statsd/gauge-levels.js'
+import { MAX_LEAD_MS, applyDelta, createGaugeLevels, createGaugeResolver } from '../../src/statsd/gauge-levels.js'
 
 const level = (metric, value) => ({ metric, value, kind: 'gauge' })
 const delta = (metric, value) => ({ metric, value, kind: 'gauge', delta: true })
@@ -72,6 +72,21 @@ describe('createGaugeLevels', () => {
     levels.set('q', 7, 900)
     expect(levels.nextTime('q', 500)).toBe(901)
     expect(levels.get('q')).toBe(7)
+  })
+
+  it(`never stamps an event more than MAX_LEAD_MS (${MAX_LEAD_MS} ms) past its arrival, however many levels a sender sends a millisecond`, () => {
+    const levels = createGaugeLevels({ maxNames: 10, storedLevel: async () => null })
+    levels.set('q', 5)
+    // 2,000 levels a second for 300 s, as a hostile or busy sender: each one stamped and recorded
+    let lead = 0
+    for (let i = 0; i < 600_000; i++) {
+      const now = Math.floor(i / 2)
+      const t = levels.nextTime('q', now)
+      levels.set('q', i, t)
+      lead = Math.max(lead, t - now)
+    }
+    expect(lead).toBe(MAX_LEAD_MS)
+    expect(levels.stamp('q', 1_000_000)).toBe(1_000_000) // a later arrival is its own time again
   })
 
   it('applyDelta: the new level, −0 as 0, null past 1e15', () => {
