@@ -62,11 +62,23 @@ describe('database outage', () => {
 
     const tally = createTally()
     const load = runLoad(sb.port, { metrics, tally, concurrency: 8, maxBatch: 20, durationMs: 60_000, timeoutMs: ANSWER_BOUND_MS, keepAlive: true })
+    let kinds = null
     try {
       await waitFor(() => (tally.statuses[200] ?? 0) >= 20, { timeoutMs: 20_000, what: 'some acknowledged requests before the outage' })
 
+      // a distribution and a gauge, known before the outage: their doors and reads during it
+      const timer = (value) => ({ metric: 'out.timer', kind: 'distribution', value })
+      expect((await request(sb.port, { method: 'POST', path: '/v1/events', body: [timer(12), timer(80)], timeoutMs: ANSWER_BOUND_MS })).status).toBe(200)
+      expect((await request(sb.port, { method: 'POST', path: '/v1/events', body: { metric: 'out.level', kind: 'gauge', value: 7 }, timeoutMs: ANSWER_BOUND_MS })).status).toBe(200)
       process.kill(db.pid, 'SIGSTOP')
       const before = { ...tally.statuses }
+      const quarter = Math.floor(Date.now() / 900_000) * 900_000
+      kinds = await Promise.all([
+        request(sb.port, { method: 'POST', path: '/v1/events', body: [timer(33)], timeoutMs: ANSWER_BOUND_MS }),
+        request(sb.port, { method: 'POST', path: '/v1/events', body: { metric: 'out.level', kind: 'gauge', value: 9 }, timeoutMs: ANSWER_BOUND_MS }),
+        request(sb.port, { path: `/v1/metrics/out.timer/quantiles?from=${quarter - 86_400_000}&to=${quarter + 900_000}`, timeoutMs: ANSWER_BOUND_MS }),
+        request(sb.port, { path: '/v1/metrics/out.level/series?stat=last&step=hour', timeoutMs: ANSWER_BOUND_MS })
+      ])
       let maxRss = 0
       let readyDuringOutage = null
       const outageEnd = Date.now() + OUTAGE_MS
@@ -79,6 +91,10 @@ describe('database outage', () => {
       process.kill(db.pid, 'SIGCONT')
 
       expect(sb.alive(), describeLogs(sb)).toBe(true)
+      // a distribution's or a gauge's write is never a 200 for data not stored; their reads are a 503, not a hang or a 500
+      const [timerWrite, gaugeWrite, quantiles, gaugeSeries] = kinds
+      for (const write of [timerWrite, gaugeWrite]) expect([503, 504], JSON.stringify(write.body)).toContain(write.status)
+      for (const read of [quantiles, gaugeSeries]) expect(read.status, JSON.stringify(read.body)).toBe(503)
       expect(readyDuringOutage.status).toBe(503)
       expect(readyDuringOutage.body).toMatchObject({ status: 'unavailable' })
       // a flush that could not reach the server is 503 (not applied), one caught mid-flight 504
@@ -103,6 +119,12 @@ describe('database outage', () => {
     expect(Object.keys(tally.statuses).sort()).toEqual(expect.arrayContaining(['200']))
     for (const status of Object.keys(tally.statuses)) expect(['200', '503', '504']).toContain(status)
     expectBounds(tally, await storedTotals(db.uri, dbName))
+    // the distribution holds its 2 acknowledged values, and the one sent during the outage only if it was answered 504
+    const day = Math.floor(Date.now() / 86_400_000) * 86_400_000
+    const timerTotal = await request(sb.port, { path: `/v1/metrics/out.timer/total?from=${day - 86_400_000}&to=${day + 86_400_000}`, timeoutMs: ANSWER_BOUND_MS })
+    expect(timerTotal.status).toBe(200)
+    expect(timerTotal.body.count).toBeGreaterThanOrEqual(2)
+    expect(timerTotal.body.count).toBeLessThanOrEqual(2 + (kinds[0].status === 504 ? 1 : 0))
     expect(sb.alive()).toBe(true)
     console.log(`SIGSTOP outage: ${tally.requests} requests ${JSON.stringify(tally.statuses)}, acknowledged ${total(tally.acked)} events, answered 504 ${total(tally.unknown)}`)
   }, 150_000)
