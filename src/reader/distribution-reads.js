@@ -9,9 +9,8 @@ import { mergeTiers, percentileHorizons, statHorizons, statValue } from '../buck
 import { hierarchicalLayout } from '../bucket/layouts.js'
 import { planLocalYtd } from '../bucket/local-plans.js'
 import { RangeRefusal, evaluatePlan, planRanges } from '../bucket/range-plan.js'
-import { nextStep } from '../bucket/time.js'
 import { createDocumentReader } from './documents.js'
-import { localRefusal, planSeries } from './series-plan.js'
+import { localRefusal, planSeriesRanges } from './series-plan.js'
 
 // distribution documents have the hierarchical minute layout whatever BUCKET_LAYOUT is (write-unit.js)
 const layout = hierarchicalLayout
@@ -77,20 +76,7 @@ export function createDistributionReads ({ collections, horizonsOf, maxPoints, m
         throw bad('step', `minutes keep no histogram, so ${stat.name} is read from quarter-hours and coarser: use step=quarter-hour or coarser, or stat=count, sum, mean, min or max`)
       }
       const horizons = statHorizons(stat, horizonsOf(metric))
-      const planned = planSeries({ from, to, step, zone, maxPoints, horizons, metric, layout })
-      const { start, end } = planned
-      let plan = planned.plan
-      let timestamps = planned.timestamps
-      if (!plan) {
-        // UTC (or minute and quarter-hour points): one range per point
-        timestamps = []
-        const ranges = []
-        for (let t = start; t < end; t = nextStep(t, planned.step)) {
-          timestamps.push(t)
-          ranges.push({ from: t, to: nextStep(t, planned.step) })
-        }
-        plan = planRanges(metric, ranges, horizons, layout)
-      }
+      const { start, end, timestamps, plan, ...planned } = planSeriesRanges({ from, to, step, zone, maxPoints, horizons, metric, layout })
       const points = await evaluate(plan, { strictDays: planned.step === 'day' })
       return { stat: stat.name, step: planned.step, from: start, to: end, timestamps, values: points.map(p => statValue(p.value, stat, kind.mapping)) }
     },

@@ -6,10 +6,8 @@
 // (bucket/gauge-stats.js) instead of summed. A gauge has no total.
 import { evaluateGaugePlan, gaugeStatValue } from '../bucket/gauge-stats.js'
 import { hierarchicalLayout } from '../bucket/layouts.js'
-import { planRanges } from '../bucket/range-plan.js'
-import { nextStep } from '../bucket/time.js'
 import { createDocumentReader } from './documents.js'
-import { planSeries } from './series-plan.js'
+import { planSeriesRanges } from './series-plan.js'
 
 // gauge documents have the hierarchical minute layout whatever BUCKET_LAYOUT is (write-unit.js)
 const layout = hierarchicalLayout
@@ -26,20 +24,7 @@ export function createGaugeReads ({ collections, horizonsOf, maxPoints }) {
      */
     async series (metric, { from, to, step, zone, stat }) {
       const horizons = horizonsOf(metric)
-      const planned = planSeries({ from, to, step, zone, maxPoints, horizons, metric, layout })
-      const { start, end } = planned
-      let plan = planned.plan
-      let timestamps = planned.timestamps
-      if (!plan) {
-        // UTC (or minute and quarter-hour points): one range per point
-        timestamps = []
-        const ranges = []
-        for (let t = start; t < end; t = nextStep(t, planned.step)) {
-          timestamps.push(t)
-          ranges.push({ from: t, to: nextStep(t, planned.step) })
-        }
-        plan = planRanges(metric, ranges, horizons, layout)
-      }
+      const { start, end, timestamps, plan, ...planned } = planSeriesRanges({ from, to, step, zone, maxPoints, horizons, metric, layout })
       const points = evaluateGaugePlan(plan, await documents.planDocs(plan), { strictDays: planned.step === 'day' })
       return { stat: stat.name, step: planned.step, from: start, to: end, timestamps, values: points.map(p => gaugeStatValue(p.value, stat)) }
     },

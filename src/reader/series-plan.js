@@ -4,13 +4,13 @@
 // points the range plan of each point (bucket/local-plans.js). Pure; a window
 // it cannot answer is a BadRequestError that names what to change.
 import { BadRequestError, withDetails } from '../errors.js'
-import { STEPS, countPoints } from '../bucket/time.js'
+import { STEPS, countPoints, nextStep } from '../bucket/time.js'
 import { seriesWindow } from '../bucket/results.js'
 import { defaultStep, finestKeptStep, isKept, keptFrom } from '../bucket/detail-kept.js'
 import { timeZone } from '../bucket/time-zone.js'
 import { isZoneFree } from '../bucket/local-time.js'
 import { planLocalSeries } from '../bucket/local-plans.js'
-import { RangeRefusal } from '../bucket/range-plan.js'
+import { RangeRefusal, planRanges } from '../bucket/range-plan.js'
 
 const UTC = timeZone('UTC')
 
@@ -84,4 +84,22 @@ export function planSeries ({ from, to, step: asked, zone = UTC, maxPoints, hori
   }
   if (refusal) throw localRefusal(refusal.err, `step=${refusal.step}`, zone)
   throw tooManyPoints(Infinity, null, maxPoints, zone)
+}
+
+/**
+ * planSeries with every point a planned range, in UTC as in any zone (the
+ * reads that merge tiers: distributions, gauges) →
+ * { step, start, end, timestamps, plan }
+ */
+export function planSeriesRanges (options) {
+  const planned = planSeries(options)
+  if (planned.plan) return planned
+  // UTC (or minute and quarter-hour points): one range per point
+  const timestamps = []
+  const ranges = []
+  for (let t = planned.start; t < planned.end; t = nextStep(t, planned.step)) {
+    timestamps.push(t)
+    ranges.push({ from: t, to: nextStep(t, planned.step) })
+  }
+  return { ...planned, timestamps, plan: planRanges(options.metric, ranges, options.horizons, options.layout) }
 }
