@@ -132,6 +132,21 @@ export const bucketId = (metric, key) => `${metric}/${key}`
 export const dayId = (metric, ms) => bucketId(metric, dayKey(ms))
 export const monthId = (metric, ms) => bucketId(metric, monthKey(ms))
 
+/**
+ * The id of a distribution's minute histograms of one UTC hour (the
+ * distributionMinutes collection): metric, '/', YYYYMMDDHH. ms: any time in the hour.
+ */
+export const hourId = (metric, ms) => bucketId(metric, `${dayKey(ms)}${pad(utcParts(ms).hour, 2)}`)
+
+/** Inverse of hourId: { metric, date (ms of the hour's start) } or null */
+export function parseHourId (id) {
+  const slash = id.lastIndexOf('/')
+  if (slash < 1 || !/^\d{10}$/.test(id.slice(slash + 1))) return null
+  const day = parseBucketId(id.slice(0, -2))
+  const hour = Number(id.slice(-2))
+  return day === null || hour > 23 ? null : { metric: day.metric, date: day.date + hour * HOUR_MS }
+}
+
 /** Inverse of dayId/monthId: { metric, date (ms of the day or month start) } or null */
 export function parseBucketId (id) {
   const slash = id.lastIndexOf('/')

@@ -12,6 +12,8 @@ async function collections (app) {
     // distributions: the same day and month documents, each tier a histogram (docs/architecture.md, "Documents")
     distributionDaily: db.collection('distributionDaily'),
     distributionMonthly: db.collection('distributionMonthly'),
+    // a distribution's minute histograms, one document per metric-hour (bucket/distribution-increments.js)
+    distributionMinutes: db.collection('distributionMinutes'),
     // gauges: the same day and month documents, each tier { count, sum, min, max, last }
     // (docs/decisions.md, "Gauges: a level per minute, `last` by event time")
     gaugeDaily: db.collection('gaugeDaily'),

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import {
-  ceilToStep, countPoints, dayId, daysInMonth, floorToStep, monthId, nextStep,
-  parseBucketId, parseEventTime, parseQueryTime, startOfDay, utcParts
+  ceilToStep, countPoints, dayId, daysInMonth, floorToStep, hourId, monthId, nextStep,
+  parseBucketId, parseEventTime, parseHourId, parseQueryTime, startOfDay, utcParts
 } from '../../src/bucket/time.js'
 
 describe('parseEventTime', () => {
@@ -48,6 +48,16 @@ describe('ids and calendar', () => {
     expect(parseBucketId('a:b/20240229')).toEqual({ metric: 'a:b', date: Date.UTC(2024, 1, 29) })
     expect(parseBucketId('x/202612')).toEqual({ metric: 'x', date: Date.UTC(2026, 11, 1) })
     expect(parseBucketId('x/20260230')).toBeNull()
+  })
+
+  it('names a minute-histogram hour by its day and hour, and reads it back', () => {
+    const t = Date.UTC(2026, 0, 5, 3, 59, 59, 999)
+    expect(hourId('cpu.load', t)).toBe('cpu.load/2026010503')
+    expect(parseHourId('cpu.load/2026010503')).toEqual({ metric: 'cpu.load', date: Date.UTC(2026, 0, 5, 3) })
+    expect(parseHourId('a:b/2024022923')).toEqual({ metric: 'a:b', date: Date.UTC(2024, 1, 29, 23) })
+    for (const bad of ['x/2026010524', 'x/2026023001', 'x/20260105', 'x/202601050', '/2026010503', 'x/2026010503x']) expect(parseHourId(bad)).toBeNull()
+    // a day or month id is not an hour's
+    expect(parseBucketId('x/2026010503')).toBeNull()
   })
 
   it('knows month lengths and leap years', () => {
