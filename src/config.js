@@ -147,6 +147,8 @@ export function loadConfig (env = process.env) {
     idempotencyTtlSeconds: integer(env, 'IDEMPOTENCY_TTL', 86_400, { min: 60, max: 31_536_000 }),
     // retention (docs/architecture.md, "Lifecycle"): null = forever
     minuteRetentionDays: integer(env, 'MINUTE_RETENTION_DAYS', 90, { min: 0, max: 36_500 }),
+    // a distribution's minute histograms (a minute's percentiles): the last days only, never past its minutes
+    minuteHistogramDays: integer(env, 'MINUTE_HISTOGRAM_DAYS', 7, { min: 0, max: 36_500 }),
     dailyRetentionDays: env.DAILY_RETENTION_DAYS === undefined || env.DAILY_RETENTION_DAYS === '' || env.DAILY_RETENTION_DAYS === 'forever'
       ? null
       : integer(env, 'DAILY_RETENTION_DAYS', null, { min: 1, max: 36_500 }),

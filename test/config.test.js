@@ -54,6 +54,13 @@ describe('configuration', () => {
     }
   })
 
+  it('takes MINUTE_HISTOGRAM_DAYS (default 7: the days a distribution\'s minutes keep their histograms)', () => {
+    expect(loadConfig({}).minuteHistogramDays).toBe(7)
+    expect(loadConfig({ MINUTE_HISTOGRAM_DAYS: '0' }).minuteHistogramDays).toBe(0)
+    expect(loadConfig({ MINUTE_HISTOGRAM_DAYS: '400' }).minuteHistogramDays).toBe(400)
+    for (const bad of ['-1', 'week', '1.5', '40000']) expect(() => loadConfig({ MINUTE_HISTOGRAM_DAYS: bad })).toThrow(/^MINUTE_HISTOGRAM_DAYS: /)
+  })
+
   it('takes STATSD_GAUGE_LEVELS (default 100,000 gauges whose level the StatsD doors hold)', () => {
     expect(loadConfig({}).statsdGaugeLevels).toBe(100_000)
     expect(loadConfig({ STATSD_GAUGE_LEVELS: '500' }).statsdGaugeLevels).toBe(500)

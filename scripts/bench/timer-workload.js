@@ -69,14 +69,17 @@ export function documentOf (id, { metric, date, inc, min, max, detail }) {
  * One metric-day of a timer, as one unit: its daily update and its `daily`
  * tier alone (what the monthly document's daily.D holds: the same values).
  * until: the values stop there (today's day, seeded up to now).
- * → { values, daily: { id, update }, dayTier: { inc, min, max } (paths under the tier) }
+ * → { values, daily: { id, update }, dayTier: { inc, min, max } (paths under the tier),
+ *     minuteHours: [the day's minute-hour documents] }
  */
 export function timerDay ({ metric, dayStart, until = dayStart + DAY_MS, perSecond = BUSY_PER_SECOND, seed = 1, keepsMinutes = true }) {
   const events = timerEvents({ metric, from: dayStart, until, perSecond, random: seededRandom(seed) })
   const unit = buildDistributionUnit(events, TIMER_KIND.mapping, hierarchicalLayout, { keepsMinutes: () => keepsMinutes })
   const id = bucketId(metric, describeDay(dayStart).dayKey)
   const update = unit.daily.get(id) ?? { metric, date: dayStart, inc: {}, min: {}, max: {} }
-  return { values: events.length, daily: { id, update }, dayTier: tierPart(update, 'daily') }
+  // the minutes' histograms: a document per hour (distributionMinutes)
+  const minuteHours = [...unit.minutes].map(([hourId, u]) => documentOf(hourId, { ...u, min: {}, max: {} }))
+  return { values: events.length, daily: { id, update }, dayTier: tierPart(update, 'daily'), minuteHours }
 }
 
 /** The fields of one tier of an update, their paths under it: tierPart(u, 'daily') → { inc: { count, sum, 'positive.12', … }, min, max } */
@@ -123,7 +126,8 @@ const METRIC = 'app.requests.latency' // 20 characters, as the counters' 18-char
  * downsampled (minute tier removed, MINUTE_RETENTION_DAYS), and a monthly
  * document of a 30-day month of such days (`templates` distinct days,
  * repeated), whose share per day is monthlyBytes / 30.
- * → { accuracy, perSecond, latency, valuesPerDay, dailyBytes, downsampledBytes, monthlyBytes, monthDays, monthlySharePerDay, dayBuckets }
+ * and its day's minute histograms (24 minute-hour documents, removed with the minutes).
+ * → { accuracy, perSecond, latency, valuesPerDay, dailyBytes, minuteHistogramBytes, downsampledBytes, monthlyBytes, monthDays, monthlySharePerDay, dayBuckets }
  */
 export function timerDocumentSizes ({ perSecond = BUSY_PER_SECOND, templates = 3 } = {}) {
   const monthStart = Date.UTC(2026, 10, 1)
@@ -141,6 +145,7 @@ export function timerDocumentSizes ({ perSecond = BUSY_PER_SECOND, templates = 3
     latency: LATENCY,
     valuesPerDay: days[0].values,
     dailyBytes: BSON.calculateObjectSize(daily),
+    minuteHistogramBytes: days[0].minuteHours.reduce((n, doc) => n + BSON.calculateObjectSize(doc), 0),
     downsampledBytes: BSON.calculateObjectSize(downsampled),
     monthlyBytes,
     monthDays,

@@ -39,14 +39,17 @@ function valueUpdate (histogramTiers, plainTiers, value, weight, field) {
  * keeps minute detail) and its monthly document (month and day of month,
  * with their histograms), each { id, date, inc, min, max, detail? } for
  * $inc, $min and $max. The simple form buildDistributionUnit is tested
- * against. keepsMinutes as in increments.js's eventIncrements. Throws
+ * against. keepsMinutes as in increments.js's eventIncrements;
+ * keepsMinuteHistograms(metric, dayStart) likewise for the minute's histogram
+ * (MINUTE_HISTOGRAM_DAYS; never where the minute itself is not kept). Throws
  * RangeError for a value a distribution may not hold (bucketField).
  */
-export function distributionEventUpdates ({ metric, value, time, weight = 1 }, mapping, layout, { keepsMinutes } = {}) {
+export function distributionEventUpdates ({ metric, value, time, weight = 1 }, mapping, layout, { keepsMinutes, keepsMinuteHistograms } = {}) {
   const field = bucketField(mapping, value)
   const v = value === 0 ? 0 : value // −0 is stored as 0
   const { dayStart, day, hour, minute } = slotOf(time, null)
   const minutes = !keepsMinutes || keepsMinutes(metric, dayStart)
+  const histograms = minutes && (!keepsMinuteHistograms || keepsMinuteHistograms(metric, dayStart))
   const dayTiers = ['daily', `hourly.${hour}`, `quarterHourly.${hour}.${Math.floor(minute / 15)}`]
   return {
     daily: {
@@ -58,7 +61,7 @@ export function distributionEventUpdates ({ metric, value, time, weight = 1 }, m
     },
     monthly: { id: bucketId(metric, day.monthKey), date: day.monthStart, ...valueUpdate(['monthly', `daily.${day.dayOfMonth}`], [], v, weight, field) },
     // the minute's histogram, in its hour's document, while the day keeps minutes
-    minutes: minutes ? { id: hourId(metric, time), date: dayStart + hour * HOUR_MS, inc: { [`minute.${minute}.${field}`]: weight } } : null
+    minutes: histograms ? { id: hourId(metric, time), date: dayStart + hour * HOUR_MS, inc: { [`minute.${minute}.${field}`]: weight } } : null
   }
 }
 
@@ -123,7 +126,7 @@ function minuteHourIn (docs, metric, time, dayStart, hour) {
  *     metrics: Map<name, {firstSeen, lastSeen}>, events: n }
  * Throws RangeError for a value a distribution may not hold: the doors refuse those first.
  */
-export function buildDistributionUnit (events, mapping, layout, { keepsMinutes } = {}) {
+export function buildDistributionUnit (events, mapping, layout, { keepsMinutes, keepsMinuteHistograms } = {}) {
   const daily = new Map()
   const monthly = new Map()
   const minuteHours = new Map()
@@ -137,9 +140,10 @@ export function buildDistributionUnit (events, mapping, layout, { keepsMinutes }
     let docs = last.get(metric)
     if (docs?.dayStart !== dayStart) {
       const minutes = !keepsMinutes || keepsMinutes(metric, dayStart)
+      const histograms = minutes && (!keepsMinuteHistograms || keepsMinuteHistograms(metric, dayStart))
       const dayDoc = documentIn(daily, bucketId(metric, day.dayKey), metric, dayStart)
       if (!minutes) dayDoc.detail = QUARTER_HOUR_DETAIL
-      docs = { dayStart, minutes, daily: dayDoc.tiers, monthly: documentIn(monthly, bucketId(metric, day.monthKey), metric, day.monthStart).tiers, dayTier: `daily.${day.dayOfMonth}` }
+      docs = { dayStart, minutes, histograms, daily: dayDoc.tiers, monthly: documentIn(monthly, bucketId(metric, day.monthKey), metric, day.monthStart).tiers, dayTier: `daily.${day.dayOfMonth}` }
       last.set(metric, docs)
     }
     addAt(docs.daily, 'daily', v, weight, field)
@@ -147,6 +151,8 @@ export function buildDistributionUnit (events, mapping, layout, { keepsMinutes }
     addAt(docs.daily, QUARTER_HOURLY_TIERS[hour * 4 + Math.floor(minute / 15)], v, weight, field)
     if (docs.minutes) {
       addAt(docs.daily, layout.minuteField(hour, minute), v, weight, null)
+    }
+    if (docs.histograms) {
       if (docs.hour !== hour) {
         docs.hour = hour
         docs.minuteHour = minuteHourIn(minuteHours, metric, time, dayStart, hour).inc

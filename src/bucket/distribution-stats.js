@@ -143,6 +143,19 @@ export function statValue (tier, stat, mapping) {
 }
 
 /**
+ * The horizons a read of `stat` is planned with (retention-horizons.js): a
+ * percentile reads minutes only where they keep their histograms
+ * (minuteHistogramFrom: MINUTE_HISTOGRAM_DAYS, never past the minutes), and
+ * its refusal of a minute edge before that says so; every other stat reads
+ * minutes wherever they are kept.
+ */
+export function statHorizons (stat, horizons = {}) {
+  if (stat.kind !== 'percentile' || horizons.minuteHistogramFrom === undefined || horizons.minuteHistogramFrom === horizons.minuteFrom) return horizons
+  const from = horizons.minuteHistogramFrom
+  return { ...horizons, minuteFrom: from, minutesNote: `minute histograms, which a minute's percentile is read from, are kept from ${new Date(from).toISOString().slice(0, 10)} on (MINUTE_HISTOGRAM_DAYS)` }
+}
+
+/**
  * Whether a merged tier's buckets hold exactly the values it counts: not
  * where a minute merged in had no histogram (written before minute
  * histograms were kept) or another one (a flush cut between its day's

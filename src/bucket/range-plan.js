@@ -30,8 +30,9 @@ export function finestSlotAt (t, { minuteFrom = null, dailyFrom = null } = {}) {
 function horizonOf (slot, { minuteFrom, dailyFrom, minutesNote }) {
   if (slot === 'day') return `daily documents are kept from ${new Date(dailyFrom).toISOString().slice(0, 10)} on`
   if (slot !== 'quarter-hour') return null
-  // minuteFrom Infinity: a read that uses no minute on any day, which says why
-  return minuteFrom === Infinity ? minutesNote ?? 'no minute is read here' : `minute detail is kept from ${new Date(minuteFrom).toISOString().slice(0, 10)} on`
+  // minutesNote: the read's own reason (a percentile's minute histograms); minuteFrom Infinity: no minute is read on any day
+  if (minutesNote) return minutesNote
+  return minuteFrom === Infinity ? 'no minute is read here' : `minute detail is kept from ${new Date(minuteFrom).toISOString().slice(0, 10)} on`
 }
 
 function checkEdge (t, param, horizons) {

@@ -1,6 +1,7 @@
 // The retention horizons of a metric at a time, from the
-// configuration: the first UTC day that still has minute detail and the
-// first that still has a daily document (null = forever). Pure.
+// configuration: the first UTC day that still has minute detail, the first
+// whose distribution minutes keep their histograms, and the first that still
+// has a daily document (null = forever). Pure.
 import { RE2JS } from 're2js'
 import { DAY_MS } from './time.js'
 
@@ -24,13 +25,25 @@ export function retentionRulesOf (config) {
   }
 }
 
+/** The first day whose minutes keep their histograms: MINUTE_HISTOGRAM_DAYS back, and never before minuteFrom */
+function minuteHistogramFrom (minuteFrom, today, days) {
+  if (days == null) return minuteFrom
+  return Math.max(minuteFrom ?? -Infinity, today - days * DAY_MS)
+}
+
+/**
+ * horizons(metric, now) → { minuteFrom, minuteHistogramFrom, dailyFrom }
+ * (epoch ms of a UTC day, or null = forever)
+ */
 export function horizonsFor (config) {
   const retentionFor = retentionRulesOf(config)
   return (metric, now) => {
     const today = now - (((now % DAY_MS) + DAY_MS) % DAY_MS)
     const { minuteDays, dailyDays } = retentionFor(metric)
+    const minuteFrom = minuteDays == null ? null : today - minuteDays * DAY_MS
     return {
-      minuteFrom: minuteDays == null ? null : today - minuteDays * DAY_MS,
+      minuteFrom,
+      minuteHistogramFrom: minuteHistogramFrom(minuteFrom, today, config.minuteHistogramDays),
       dailyFrom: dailyDays == null ? null : today - dailyDays * DAY_MS
     }
   }
@@ -50,5 +63,5 @@ export function minuteKeptFromFor (config, now) {
 
 /** Names the settings in force: a change makes the next retention pass scan every metric from its first day */
 export function rulesFingerprint (config) {
-  return JSON.stringify([config.minuteRetentionDays ?? null, config.dailyRetentionDays ?? null, config.retentionRules ?? []])
+  return JSON.stringify([config.minuteRetentionDays ?? null, config.dailyRetentionDays ?? null, config.retentionRules ?? [], config.minuteHistogramDays ?? null])
 }

@@ -49,13 +49,14 @@ function addSeen (unit, metrics) {
  * events: [{ metric, value, time, kind?, weight?, summary? }] (kind
  * 'distribution': one observed value, weight observations of it; kind
  * 'gauge': a level at time, or with summary the door's merge of several;
- * otherwise a counter's increment). options.keepsMinutes as in
+ * otherwise a counter's increment). options.keepsMinutes (and for
+ * distributions keepsMinuteHistograms, distribution-increments.js) as in
  * increments.js; options.kindOf(metric) → the distribution's kind
  * (metric-kinds.js: its accuracy and mapping). Distribution and gauge
  * documents always have the hierarchical minute layout (the flat one is the
  * counters' experiment only).
  */
-export function buildWriteUnit (events, layout, { keepsMinutes, kindOf } = {}) {
+export function buildWriteUnit (events, layout, { keepsMinutes, keepsMinuteHistograms, kindOf } = {}) {
   let others = 0
   for (let i = 0; i < events.length; i++) if (events[i].kind !== undefined) others++
   if (others === 0) {
@@ -85,7 +86,7 @@ export function buildWriteUnit (events, layout, { keepsMinutes, kindOf } = {}) {
   unit.distributionMinutes = NO_DOCUMENTS
   if (byKind.size > 0) {
     const parts = [...byKind].map(([kind, list]) => {
-      const part = buildDistributionUnit(list, kind.mapping, hierarchicalLayout, { keepsMinutes })
+      const part = buildDistributionUnit(list, kind.mapping, hierarchicalLayout, { keepsMinutes, keepsMinuteHistograms })
       for (const seen of part.metrics.values()) seen.kind = kind
       return part
     })

@@ -100,16 +100,19 @@ export function createIngestService ({ config, clock, layout, registry, writer, 
    * retention (docs/architecture.md, "Lifecycle"). Without rules every
    * metric has the same horizon: one comparison, no lookup per metric.
    */
-  const minuteKeeper = (now) => {
+  const keeperOf = (horizon) => (now) => {
     if (!perMetricRules) {
-      const { minuteFrom } = horizons('', now)
-      return minuteFrom === null ? undefined : (metric, dayStart) => dayStart >= minuteFrom
+      const from = horizons('', now)[horizon]
+      return from === null ? undefined : (metric, dayStart) => dayStart >= from
     }
     return (metric, dayStart) => {
-      const { minuteFrom } = horizons(metric, now)
-      return minuteFrom === null || dayStart >= minuteFrom
+      const from = horizons(metric, now)[horizon]
+      return from === null || dayStart >= from
     }
   }
+  const minuteKeeper = keeperOf('minuteFrom')
+  // a distribution's minute histograms: MINUTE_HISTOGRAM_DAYS, never past its minutes
+  const minuteHistogramKeeper = keeperOf('minuteHistogramFrom')
 
   function write (unit, events, key) {
     if (!key) return writer.submit(unit)
@@ -183,7 +186,7 @@ export function createIngestService ({ config, clock, layout, registry, writer, 
               : { outcome: REJECTED, reason: 'kind_mismatch', refusedMetrics: refused, kindConflicts: conflicts, message: kindMessage(conflicts[0]) }
           }
         }
-        let unit = buildWriteUnit(events, layout, { keepsMinutes: minuteKeeper(now), kindOf: registry.kindOf })
+        let unit = buildWriteUnit(events, layout, { keepsMinutes: minuteKeeper(now), keepsMinuteHistograms: minuteHistogramKeeper(now), kindOf: registry.kindOf })
         const buckets = kinds === null ? null : distributionBucketsProblem(unit)
         if (buckets && !admitPerName) return { outcome: REJECTED, reason: 'too_many_buckets', message: `events: ${buckets.message}`, details: [{ path: 'events', message: buckets.message, metrics: buckets.metrics }] }
         if (buckets) {
@@ -195,7 +198,7 @@ export function createIngestService ({ config, clock, layout, registry, writer, 
           registry.settle(reserved.filter(n => wide.has(n)), false)
           reserved = reserved.filter(n => !wide.has(n))
           if (events.length === 0) return { outcome: REJECTED, reason: 'too_many_buckets', refusedMetrics: refused, kindConflicts: conflicts, message: buckets.message }
-          unit = buildWriteUnit(events, layout, { keepsMinutes: minuteKeeper(now), kindOf: registry.kindOf })
+          unit = buildWriteUnit(events, layout, { keepsMinutes: minuteKeeper(now), keepsMinuteHistograms: minuteHistogramKeeper(now), kindOf: registry.kindOf })
         }
         answer = await write(unit, events, key)
       } catch (err) {

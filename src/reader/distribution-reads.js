@@ -6,7 +6,7 @@
 // tier (bucket/distribution-stats.js) instead of summed. A percentile that
 // reads minutes reads their histograms too (minute-histograms.js).
 import { BadRequestError, withDetails } from '../errors.js'
-import { histogramHoldsCount, mergeTiers, statValue } from '../bucket/distribution-stats.js'
+import { histogramHoldsCount, mergeTiers, statHorizons, statValue } from '../bucket/distribution-stats.js'
 import { hierarchicalLayout } from '../bucket/layouts.js'
 import { planLocalYtd } from '../bucket/local-plans.js'
 import { RangeRefusal, evaluatePlan, planRanges } from '../bucket/range-plan.js'
@@ -88,7 +88,7 @@ export function createDistributionReads ({ collections, horizonsOf, maxPoints, m
      * → { stat, step, from, to, timestamps, values }
      */
     async series (metric, kind, { from, to, step, zone, stat }) {
-      const { start, end, timestamps, plan, ...planned } = planSeriesRanges({ from, to, step, zone, maxPoints, horizons: horizonsOf(metric), metric, layout })
+      const { start, end, timestamps, plan, ...planned } = planSeriesRanges({ from, to, step, zone, maxPoints, horizons: statHorizons(stat, horizonsOf(metric)), metric, layout })
       const points = await evaluate(metric, plan, { strictDays: planned.step === 'day', minuteHistograms: stat.kind === 'percentile' })
       return { stat: stat.name, step: planned.step, from: start, to: end, timestamps, values: points.map(p => statValue(p.value, stat, kind.mapping)) }
     },
@@ -104,7 +104,7 @@ export function createDistributionReads ({ collections, horizonsOf, maxPoints, m
       if (ranges.length > maxPoints) throw bad('ranges', `${ranges.length} ranges, over the limit MAX_POINTS = ${maxPoints}`)
       let plan
       try {
-        plan = planRanges(metric, ranges, horizonsOf(metric), layout)
+        plan = planRanges(metric, ranges, statHorizons(stat, horizonsOf(metric)), layout)
       } catch (err) {
         throw rangeRefused(err)
       }
@@ -137,7 +137,7 @@ export function createDistributionReads ({ collections, horizonsOf, maxPoints, m
     async quantiles (metric, kind, { from, to, qs }) {
       let plan
       try {
-        plan = planRanges(metric, [{ from, to }], horizonsOf(metric), layout)
+        plan = planRanges(metric, [{ from, to }], statHorizons({ kind: 'percentile' }, horizonsOf(metric)), layout)
       } catch (err) {
         throw rangeRefused(err)
       }

@@ -38,7 +38,9 @@ const event = (values) => fc.record({
 })
 const horizon = fc.option(fc.integer({ min: start, max: start + 4 * 86_400_000 }), { nil: undefined })
 // minutes kept from `horizon` on for 'api.latency' only (none: every day keeps them)
-const retention = (h) => (h === undefined ? {} : { keepsMinutes: (metric, dayStart) => metric !== 'api.latency' || dayStart >= h })
+const retention = (h) => (h === undefined
+  ? {}
+  : { keepsMinutes: (metric, dayStart) => metric !== 'api.latency' || dayStart >= h, keepsMinuteHistograms: (metric, dayStart) => metric !== 'db:query' || dayStart >= h })
 
 describe('one value', () => {
   it('counts at every tier, with min and max; its bucket at the quarter-hour, hour, day, month and day of month', () => {
@@ -97,6 +99,12 @@ describe('one value', () => {
     expect(distributionEventUpdates({ metric: 'm', value: -0, time }, mapping, layout).minutes.inc).toEqual({ 'minute.7.zero': 1 })
     expect(distributionEventUpdates({ metric: 'm', value: -87, time }, mapping, layout).minutes.inc).toEqual({ 'minute.7.negative.224': 1 })
     expect(distributionEventUpdates({ metric: 'm', value: 1, time }, mapping, layout, { keepsMinutes: () => false }).minutes).toBeNull()
+    // past MINUTE_HISTOGRAM_DAYS: the minute keeps count, sum, min and max, not its histogram
+    const past = distributionEventUpdates({ metric: 'm', value: 1, time }, mapping, layout, { keepsMinuteHistograms: () => false })
+    expect(past.minutes).toBeNull()
+    expect(past.daily.inc['minute.13.7.count']).toBe(1)
+    // and never a histogram for a minute that is not kept
+    expect(distributionEventUpdates({ metric: 'm', value: 1, time }, mapping, layout, { keepsMinutes: () => false, keepsMinuteHistograms: () => true }).minutes).toBeNull()
   })
 })
 

@@ -34,8 +34,21 @@ describe('retention rules', () => {
   it('horizons: the first UTC day kept with minutes and with a daily document', () => {
     const now = Date.UTC(2026, 10, 21, 15, 30)
     const today = Date.UTC(2026, 10, 21)
-    expect(horizonsFor(config)('debug.x', now)).toEqual({ minuteFrom: today - 7 * DAY, dailyFrom: today - 30 * DAY })
-    expect(horizonsFor(config)('keep.x', now)).toEqual({ minuteFrom: null, dailyFrom: null })
+    // no MINUTE_HISTOGRAM_DAYS in this config: minute histograms kept wherever minutes are
+    expect(horizonsFor(config)('debug.x', now)).toEqual({ minuteFrom: today - 7 * DAY, minuteHistogramFrom: today - 7 * DAY, dailyFrom: today - 30 * DAY })
+    expect(horizonsFor(config)('keep.x', now)).toEqual({ minuteFrom: null, minuteHistogramFrom: null, dailyFrom: null })
+  })
+
+  it('minute histograms: MINUTE_HISTOGRAM_DAYS back, never before the minutes\' own horizon', () => {
+    const now = Date.UTC(2026, 10, 21, 15, 30)
+    const today = Date.UTC(2026, 10, 21)
+    const withHistograms = { ...config, minuteHistogramDays: 10 }
+    // minutes kept 7 days (debug.*): the histograms cannot outlive them
+    expect(horizonsFor(withHistograms)('debug.x', now).minuteHistogramFrom).toBe(today - 7 * DAY)
+    // minutes kept forever (keep.*): the histograms 10 days
+    expect(horizonsFor(withHistograms)('keep.x', now)).toEqual({ minuteFrom: null, minuteHistogramFrom: today - 10 * DAY, dailyFrom: null })
+    expect(horizonsFor({ ...config, minuteHistogramDays: 0 })('keep.x', now).minuteHistogramFrom).toBe(today)
+    expect(rulesFingerprint(withHistograms)).not.toBe(rulesFingerprint(config))
   })
 
   it('the fingerprint changes with any setting', () => {

@@ -243,6 +243,36 @@ describe('minutes without their histogram (written before minute histograms were
   })
 })
 
+describe('MINUTE_HISTOGRAM_DAYS: minutes keep their histograms for the last days only', () => {
+  it('writes no minute histogram past it; a minute\'s percentile there is refused naming it, its count and the quarter-hour\'s percentile answer', async () => {
+    const short = await testApp('dist_minute_hist', { clock, env: { PREALLOC_PROBABILITY: '0', MINUTE_HISTOGRAM_DAYS: '1', MINUTE_RETENTION_DAYS: '30' } })
+    try {
+      const old = NOW - 3 * DAY + 7 * 60_000 // three days back, inside a quarter-hour
+      const recent = NOW - 20 * 60_000 + 4 * 60_000
+      const payload = [old, recent].flatMap(t => [10, 20, 30].map((value, i) => ({ metric: 'short.lat', kind: 'distribution', value, ts: t + i * 1000 })))
+      expect((await short.inject({ method: 'POST', url: '/v1/events', payload })).statusCode).toBe(200)
+      const hours = await short.mongo.db.collection('distributionMinutes').find({}).toArray()
+      expect(hours.map(d => d._id)).toEqual([`short.lat/${new Date(recent).toISOString().slice(0, 13).replace(/[-T]/g, '')}`])
+      const at = async (url) => { const res = await short.inject(url); return { status: res.statusCode, body: res.json() } }
+      const recentP50 = await at(`/v1/metrics/short.lat/quantiles?from=${recent}&to=${recent + 60_000}&q=0.5`)
+      expect(recentP50.status, JSON.stringify(recentP50.body)).toBe(200)
+      expect(recentP50.body.quantiles[0].value).toBeCloseTo(20, 0)
+      const refused = await at(`/v1/metrics/short.lat/quantiles?from=${old}&to=${old + 60_000}&q=0.5`)
+      expect(refused.status).toBe(400)
+      expect(refused.body.message).toMatch(/^from: .* falls inside a quarter-hour slot, the finest detail kept there \(minute histograms, which a minute's percentile is read from, are kept from \d{4}-\d{2}-\d{2} on \(MINUTE_HISTOGRAM_DAYS\)\); the nearest usable edges are/)
+      const series = await at(`/v1/metrics/short.lat/series?step=minute&stat=p50&from=${old}&to=${old + 60_000}`)
+      expect(series.status).toBe(400)
+      expect((await at(`/v1/metrics/short.lat/series?step=minute&stat=count&from=${old}&to=${old + 60_000}`)).body.values).toEqual([3])
+      const quarter = old - 7 * 60_000
+      const whole = await at(`/v1/metrics/short.lat/quantiles?from=${quarter}&to=${quarter + QH}&q=0.5`)
+      expect(whole.status).toBe(200)
+      expect(whole.body.quantiles[0].value).toBeCloseTo(20, 0)
+    } finally {
+      await short.close()
+    }
+  })
+})
+
 describe('what one read may merge (MAX_READ_BUCKETS)', () => {
   it('refuses a read that would merge more histogram buckets than allowed, before merging them all, and answers one under the bound', async () => {
     const small = await testApp('dist_budget', { clock, env: { PREALLOC_PROBABILITY: '0', MAX_READ_BUCKETS: '1000' } })
