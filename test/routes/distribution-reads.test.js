@@ -243,6 +243,33 @@ describe('minutes without their histogram (written before minute histograms were
   })
 })
 
+describe('a minute-hour document is read, not trusted', () => {
+  it('a bucket key or count no histogram holds is refused (500, nothing merged from it); a minute\'s missing part is no percentile; other reads go on', async () => {
+    const db = app.mongo.db
+    const hour = NOW - 3 * 3_600_000 // 09:00, with minutes written by the batch above
+    const minute = hour + 5 * 60_000
+    await writeDistributions(db, [{ metric: 'hostile.lat', value: 10, time: minute }, { metric: 'hostile.lat', value: 20, time: minute + 60_000 }], createMapping(ALPHA))
+    const id = `hostile.lat/${new Date(hour).toISOString().slice(0, 13).replace(/[-T]/g, '')}`
+    const p50 = (m) => get(`/v1/metrics/hostile.lat/series?step=minute&stat=p50&from=${hour + m * 60_000}&to=${hour + (m + 1) * 60_000}`)
+    expect((await p50(5)).body.values[0]).toBeCloseTo(10, 0)
+    for (const bad of [{ '01': 1 }, { 17: -1 }, { 17: 'many' }, { __proto__: null, constructor: 1 }, { '1e400': 1 }]) {
+      await db.collection('distributionMinutes').updateOne({ _id: id }, { $set: { 'minute.5.positive': bad } })
+      const res = await p50(5)
+      expect(res.status, JSON.stringify(bad)).toBe(500)
+      expect(res.body.message).toBe('internal error')
+      expect(({}).polluted).toBe(undefined)
+    }
+    // the minute beside it, and the minute's own count, answer as before
+    expect((await p50(6)).body.values[0]).toBeCloseTo(20, 0)
+    expect((await get(`/v1/metrics/hostile.lat/series?step=minute&from=${hour + 5 * 60_000}&to=${hour + 6 * 60_000}`)).body.values).toEqual([1])
+    // a minute whose histogram is not an object: no percentile, not a crash
+    await db.collection('distributionMinutes').updateOne({ _id: id }, { $set: { 'minute.5': 'text' } })
+    const res = await p50(5)
+    expect(res.status, JSON.stringify(res.body)).toBe(200)
+    expect(res.body.values).toEqual([null])
+  })
+})
+
 describe('MINUTE_HISTOGRAM_DAYS: minutes keep their histograms for the last days only', () => {
   it('writes no minute histogram past it; a minute\'s percentile there is refused naming it, its count and the quarter-hour\'s percentile answer', async () => {
     const short = await testApp('dist_minute_hist', { clock, env: { PREALLOC_PROBABILITY: '0', MINUTE_HISTOGRAM_DAYS: '1', MINUTE_RETENTION_DAYS: '30' } })
