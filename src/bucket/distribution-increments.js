@@ -6,12 +6,16 @@
 //   daily:   daily, hourly.H, quarterHourly.H.Q → { count, sum, min, max, zero, positive, negative }
 //            minute.H.M (while the day keeps minutes) → { count, sum, min, max }
 //   monthly: monthly, daily.D                   → { count, sum, min, max, zero, positive, negative }
-// The histogram parts are distribution-sketch.js's. Minutes keep no
-// histogram: 1,440 of them would make a busy day document many times larger,
-// and every percentile read is served from the quarter-hours up.
+//   minutes: minute.M (one document per metric-hour, while its day keeps minutes) → { zero, positive, negative }
+// The histogram parts are distribution-sketch.js's. A minute's histogram has
+// its own document per hour (the distributionMinutes collection; hourId in
+// time.js): 1,440 histograms would make a busy day document many times
+// larger and could pass BSON's limit, where 60 stay under the day's
+// (largestMinuteHourDocumentBytes). The minute's count, sum, min and max stay
+// in the day document, so every read but a minute's percentile needs none of it.
 import { bucketField } from './distribution-sketch.js'
 import { QUARTER_HOUR_DETAIL, mergeUnitsWith, slotOf, widenSeen } from './increments.js'
-import { bucketId } from './time.js'
+import { HOUR_MS, bucketId, hourId } from './time.js'
 
 const HOURLY_TIERS = Array.from({ length: 24 }, (_, h) => `hourly.${h}`)
 const QUARTER_HOURLY_TIERS = Array.from({ length: 96 }, (_, i) => `quarterHourly.${Math.floor(i / 4)}.${i % 4}`)
@@ -52,7 +56,9 @@ export function distributionEventUpdates ({ metric, value, time, weight = 1 }, m
       // a day written without its minute says so, as for counters
       ...(minutes ? {} : { detail: QUARTER_HOUR_DETAIL })
     },
-    monthly: { id: bucketId(metric, day.monthKey), date: day.monthStart, ...valueUpdate(['monthly', `daily.${day.dayOfMonth}`], [], v, weight, field) }
+    monthly: { id: bucketId(metric, day.monthKey), date: day.monthStart, ...valueUpdate(['monthly', `daily.${day.dayOfMonth}`], [], v, weight, field) },
+    // the minute's histogram, in its hour's document, while the day keeps minutes
+    minutes: minutes ? { id: hourId(metric, time), date: dayStart + hour * HOUR_MS, inc: { [`minute.${minute}.${field}`]: weight } } : null
   }
 }
 
@@ -95,19 +101,32 @@ function updateOf ({ metric, date, tiers, detail }) {
 
 const updatesOf = (docs) => new Map([...docs].map(([id, doc]) => [id, updateOf(doc)]))
 
+// the minutes' histograms of one metric-hour while a batch is added up: 'minute.M.<bucket field>' → count
+function minuteHourIn (docs, metric, time, dayStart, hour) {
+  const id = hourId(metric, time)
+  let doc = docs.get(id)
+  if (!doc) {
+    doc = { metric, date: dayStart + hour * HOUR_MS, inc: {} }
+    docs.set(id, doc)
+  }
+  return doc
+}
+
 /**
  * A batch of distribution values merged per document: one update for each
- * daily and monthly document, whatever the number of values.
+ * daily, monthly and minute-hour document, whatever the number of values.
  * events: [{ metric, value, time, weight? }] (time in epoch ms; weight: how
  * many observations of value the event stands for, default 1 — a StatsD
  * sample rate of 0.1 makes it 10), any metrics and days.
  * → { daily: Map<id, {metric, date, inc, min, max, detail?}>, monthly: Map<…>,
+ *     minutes: Map<hourId, {metric, date, inc}> (the minutes' histograms: $inc only),
  *     metrics: Map<name, {firstSeen, lastSeen}>, events: n }
  * Throws RangeError for a value a distribution may not hold: the doors refuse those first.
  */
 export function buildDistributionUnit (events, mapping, layout, { keepsMinutes } = {}) {
   const daily = new Map()
   const monthly = new Map()
+  const minuteHours = new Map()
   const metrics = new Map()
   const days = new Map()
   const last = new Map() // metric → its documents of the day it was last seen on in this batch
@@ -126,12 +145,30 @@ export function buildDistributionUnit (events, mapping, layout, { keepsMinutes }
     addAt(docs.daily, 'daily', v, weight, field)
     addAt(docs.daily, HOURLY_TIERS[hour], v, weight, field)
     addAt(docs.daily, QUARTER_HOURLY_TIERS[hour * 4 + Math.floor(minute / 15)], v, weight, field)
-    if (docs.minutes) addAt(docs.daily, layout.minuteField(hour, minute), v, weight, null)
+    if (docs.minutes) {
+      addAt(docs.daily, layout.minuteField(hour, minute), v, weight, null)
+      if (docs.hour !== hour) {
+        docs.hour = hour
+        docs.minuteHour = minuteHourIn(minuteHours, metric, time, dayStart, hour).inc
+      }
+      const path = `minute.${minute}.${field}`
+      docs.minuteHour[path] = (docs.minuteHour[path] ?? 0) + weight
+    }
     addAt(docs.monthly, 'monthly', v, weight, field)
     addAt(docs.monthly, docs.dayTier, v, weight, field)
     widenSeen(metrics, metric, time, time)
   }
-  return { daily: updatesOf(daily), monthly: updatesOf(monthly), metrics, events: events.length }
+  return { daily: updatesOf(daily), monthly: updatesOf(monthly), minutes: minuteHours, metrics, events: events.length }
+}
+
+/** Adds one minute-hour document's update ({ metric, date, inc }) into `docs` */
+export function addMinuteHistogramUpdate (docs, id, { metric, date, inc }) {
+  let doc = docs.get(id)
+  if (!doc) {
+    doc = { metric, date, inc: {} }
+    docs.set(id, doc)
+  }
+  for (const path in inc) doc.inc[path] = (doc.inc[path] ?? 0) + inc[path]
 }
 
 /** Adds one document's distribution update into `docs` (a Map id → { metric, date, inc, min, max, detail? }) */
@@ -148,7 +185,7 @@ export function addDistributionUpdate (docs, id, { metric, date, inc, min, max, 
 }
 
 /** Merges units into one (a flush): $inc fields added, $min/$max fields narrowed; the inputs are not changed */
-export const mergeDistributionUnits = (units) => mergeUnitsWith(units, [['daily', addDistributionUpdate], ['monthly', addDistributionUpdate]])
+export const mergeDistributionUnits = (units) => mergeUnitsWith(units, [['daily', addDistributionUpdate], ['monthly', addDistributionUpdate], ['minutes', addMinuteHistogramUpdate]])
 
 // The largest a distribution document can grow (docs/decisions.md,
 // "Distributions: no document can outgrow BSON's limit"): every histogram tier
@@ -196,4 +233,21 @@ export function largestDailyDocumentBytes (mapping, { maxNameLength = 200 } = {}
   const date = elementBytes('date', 8)
   const detail = elementBytes('detail', 4 + QUARTER_HOUR_DETAIL.length + 1)
   return 4 + id + metric + date + detail + tier('daily') + hourly + quarterHourly + minute + 1
+}
+
+/**
+ * The largest BSON size a minute-hour document of `mapping` reaches: 60
+ * minutes, each histogram full on both sides, the longest metric name in
+ * `_id` and `metric`, and `date`. Always under largestDailyDocumentBytes (60
+ * histograms without count, sum, min and max against the day's 121 with
+ * them), so the accuracy the day's bound allows bounds this one too.
+ */
+export function largestMinuteHourDocumentBytes (mapping, { maxNameLength = 200 } = {}) {
+  const side = sideBytes(mapping)
+  const histogram = (name) => elementBytes(name, 4 + 1 + elementBytes('zero', DOUBLE) + elementBytes('positive', side) + elementBytes('negative', side))
+  const minute = parentBytes('minute', range(60).reduce((n, m) => n + histogram(m), 0))
+  const id = elementBytes('_id', 4 + maxNameLength + '/YYYYMMDDHH'.length + 1)
+  const metric = elementBytes('metric', 4 + maxNameLength + 1)
+  const date = elementBytes('date', 8)
+  return 4 + id + metric + date + minute + 1
 }

@@ -3,10 +3,10 @@
 // pieces, added as $inc would add them), and one stat of it: count, sum,
 // mean, min, max or a percentile, and the names a stat is asked by. Pure.
 //
-// A percentile needs a histogram in every piece, and minutes keep none
-// (distribution-increments.js): percentileHorizons plans a percentile's ranges
-// from the quarter-hours up, so a range with a minute edge is refused
-// (RangeRefusal, slot 'quarter-hour') instead of read from minutes.
+// A percentile needs a histogram in every piece: a minute's is in its hour's
+// document (reader/minute-histograms.js puts it into the minute tier), and a
+// tier whose buckets hold fewer or more values than it counts has no
+// percentile (null): its minutes were written without one.
 import { bucketedCount, mergeHistograms, quantile } from './distribution-sketch.js'
 import { evaluatePlan } from './range-plan.js'
 
@@ -124,9 +124,9 @@ export function evaluateDistributionPlan (plan, docs, { strictDays = false } = {
  * one does but nothing was written to it (count 0); mean, min, max and the
  * percentiles are null there, having no value to stand for. mean = sum/count;
  * min and max exact; a percentile is the value at rank floor(q·(n−1)) within
- * the mapping's α (quantiles). Throws TypeError for a percentile of a tier
- * whose histogram does not hold every value it counts (a minute merged in:
- * plan with percentileHorizons).
+ * the mapping's α (quantiles). A percentile is null too where the tier's
+ * histogram does not hold exactly the values it counts (histogramHoldsCount):
+ * ranked among some of them, it would be a value nobody measured.
  */
 export function statValue (tier, stat, mapping) {
   if (tier === null || tier === undefined) return null
@@ -137,28 +137,19 @@ export function statValue (tier, stat, mapping) {
     case 'mean': return count === 0 ? null : tier.sum / count
     case 'min': return count === 0 ? null : tier.min ?? null
     case 'max': return count === 0 ? null : tier.max ?? null
-    case 'percentile': {
-      const bucketed = bucketedCount(tier)
-      // fractional counts (sample rates) are added in another order in the buckets than in count: equal up to rounding
-      if (Math.abs(bucketed - count) > 1e-9 * count) throw new TypeError(`the tier counts ${count} values and its histogram ${bucketed}: percentiles are read from quarter-hours and coarser only (minutes keep no histogram; plan with percentileHorizons)`)
-      return count === 0 ? null : quantile(tier, mapping, stat.q)
-    }
+    case 'percentile': return count === 0 || !histogramHoldsCount(tier) ? null : quantile(tier, mapping, stat.q)
   }
   throw new TypeError(`unknown stat kind ${JSON.stringify(stat.kind)}`)
 }
 
-// in a refusal: why a percentile's range cannot end inside a quarter-hour
-const PERCENTILE_MINUTES_NOTE = 'percentiles are read from quarter-hours and coarser: minutes keep no histogram'
-
 /**
- * The horizons to plan a percentile's ranges with (range-plan.js): no minute
- * on any day (minuteFrom Infinity), so every piece is a quarter-hour or
- * coarser, and an edge inside a quarter-hour is a RangeRefusal (slot
- * 'quarter-hour') that says why. dailyFrom as given.
+ * Whether a merged tier's buckets hold exactly the values it counts: not
+ * where a minute merged in had no histogram (written before minute
+ * histograms were kept) or another one (a flush cut between its day's
+ * document and its hour's). Fractional counts (sample rates) are added in
+ * another order in the buckets than in count: equal up to rounding.
  */
-export function percentileHorizons ({ dailyFrom = null } = {}) {
-  return { minuteFrom: Infinity, dailyFrom, minutesNote: PERCENTILE_MINUTES_NOTE }
+export function histogramHoldsCount (tier) {
+  const count = tier.count ?? 0
+  return Math.abs(bucketedCount(tier) - count) <= 1e-9 * count
 }
-
-/** The horizons to plan a read of `stat` with: percentileHorizons for a percentile, `horizons` for the rest */
-export const statHorizons = (stat, horizons = {}) => (stat.kind === 'percentile' ? percentileHorizons(horizons) : horizons)

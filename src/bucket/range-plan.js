@@ -30,7 +30,7 @@ export function finestSlotAt (t, { minuteFrom = null, dailyFrom = null } = {}) {
 function horizonOf (slot, { minuteFrom, dailyFrom, minutesNote }) {
   if (slot === 'day') return `daily documents are kept from ${new Date(dailyFrom).toISOString().slice(0, 10)} on`
   if (slot !== 'quarter-hour') return null
-  // minuteFrom Infinity: a read that uses no minute on any day (e.g. a percentile), which says why
+  // minuteFrom Infinity: a read that uses no minute on any day, which says why
   return minuteFrom === Infinity ? minutesNote ?? 'no minute is read here' : `minute detail is kept from ${new Date(minuteFrom).toISOString().slice(0, 10)} on`
 }
 

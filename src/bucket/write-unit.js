@@ -4,11 +4,12 @@
 // one per document, with the registry entries it touches. Pure.
 //   { daily, monthly: Map<id, { metric, date, inc, detail? }>                 counters
 //     distributionDaily, distributionMonthly: Map<id, { metric, date, inc, min, max, detail? }>
+//     distributionMinutes: Map<hourId, { metric, date, inc }>                 a distribution's minute histograms
 //     gaugeDaily, gaugeMonthly: Map<id, { metric, date, inc, min, max, last, detail? }>
 //     metrics: Map<name, { firstSeen, lastSeen, kind? }>   kind: a new distribution's or gauge's, for $setOnInsert
 //     events: n }
 import { addCounterIncrements, buildCounterUnit, mergeUnitsWith, widenSeen } from './increments.js'
-import { addDistributionUpdate, buildDistributionUnit } from './distribution-increments.js'
+import { addDistributionUpdate, addMinuteHistogramUpdate, buildDistributionUnit } from './distribution-increments.js'
 import { addGaugeUpdate, buildGaugeUnit } from './gauge-increments.js'
 import { hierarchicalLayout } from './layouts.js'
 import { DISTRIBUTION_KIND, GAUGE, GAUGE_KIND } from './metric-kinds.js'
@@ -22,6 +23,7 @@ export const DOCUMENT_PARTS = Object.freeze([
   ['monthly', addCounterIncrements],
   ['distributionDaily', addDistributionUpdate],
   ['distributionMonthly', addDistributionUpdate],
+  ['distributionMinutes', addMinuteHistogramUpdate],
   ['gaugeDaily', addGaugeUpdate],
   ['gaugeMonthly', addGaugeUpdate]
 ])
@@ -61,6 +63,7 @@ export function buildWriteUnit (events, layout, { keepsMinutes, kindOf } = {}) {
     const unit = buildCounterUnit(events, layout, { keepsMinutes })
     unit.distributionDaily = NO_DOCUMENTS
     unit.distributionMonthly = NO_DOCUMENTS
+    unit.distributionMinutes = NO_DOCUMENTS
     unit.gaugeDaily = NO_DOCUMENTS
     unit.gaugeMonthly = NO_DOCUMENTS
     return unit
@@ -79,15 +82,17 @@ export function buildWriteUnit (events, layout, { keepsMinutes, kindOf } = {}) {
   const unit = buildCounterUnit(counters, layout, { keepsMinutes })
   unit.distributionDaily = NO_DOCUMENTS
   unit.distributionMonthly = NO_DOCUMENTS
+  unit.distributionMinutes = NO_DOCUMENTS
   if (byKind.size > 0) {
     const parts = [...byKind].map(([kind, list]) => {
       const part = buildDistributionUnit(list, kind.mapping, hierarchicalLayout, { keepsMinutes })
       for (const seen of part.metrics.values()) seen.kind = kind
       return part
     })
-    const merged = mergeUnitsWith(parts, [['daily', addDistributionUpdate], ['monthly', addDistributionUpdate]])
+    const merged = mergeUnitsWith(parts, [['daily', addDistributionUpdate], ['monthly', addDistributionUpdate], ['minutes', addMinuteHistogramUpdate]])
     unit.distributionDaily = merged.daily
     unit.distributionMonthly = merged.monthly
+    unit.distributionMinutes = merged.minutes
     addSeen(unit, merged.metrics)
   }
   unit.gaugeDaily = NO_DOCUMENTS

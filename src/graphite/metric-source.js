@@ -6,7 +6,6 @@
 // percentiles are merged again over each consolidated point's span instead of
 // averaged (docs/decisions.md, "Distributions: Graphite").
 import { isKept } from '../bucket/detail-kept.js'
-import { statHorizons } from '../bucket/distribution-stats.js'
 import { DISTRIBUTION_KIND } from '../bucket/metric-kinds.js'
 import { MAX_TIME_MS, MIN_TIME_MS } from '../bucket/time.js'
 import { BadRequestError } from '../errors.js'
@@ -117,8 +116,8 @@ export function createMetricSource ({ registry, names, reader, maxGlobMetrics, m
     if (!(minutes.start * 1000 >= MIN_TIME_MS && minutes.end * 1000 <= MAX_TIME_MS)) {
       throw new BadRequestError(`${JSON.stringify(pathExpression)}: the range ${startTime}..${endTime} (epoch seconds) lies outside the years 1970..9999`)
     }
-    // a percentile has no minutes (no histogram there): its finest tier is the quarter-hour
-    const kept = leaves.map(({ metric, stat }) => stat ? statHorizons(stat, horizons(metric)) : horizons(metric))
+    // a distribution's stats, percentiles too, read minutes where its minutes are kept
+    const kept = leaves.map(({ metric }) => horizons(metric))
     const native = nativeTier(startTime, endTime, kept, maxPoints)
     if (native === null) {
       const days = minuteWindow(startTime, endTime, TIERS.at(-1).seconds).points

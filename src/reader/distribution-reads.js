@@ -3,13 +3,15 @@
 // range — each planned by the range planner as a counter's read is (one
 // range per point, in UTC or any zone), fetched from the distribution
 // collections with one projected request per collection, and merged tier by
-// tier (bucket/distribution-stats.js) instead of summed.
+// tier (bucket/distribution-stats.js) instead of summed. A percentile that
+// reads minutes reads their histograms too (minute-histograms.js).
 import { BadRequestError, withDetails } from '../errors.js'
-import { mergeTiers, percentileHorizons, statHorizons, statValue } from '../bucket/distribution-stats.js'
+import { histogramHoldsCount, mergeTiers, statValue } from '../bucket/distribution-stats.js'
 import { hierarchicalLayout } from '../bucket/layouts.js'
 import { planLocalYtd } from '../bucket/local-plans.js'
 import { RangeRefusal, evaluatePlan, planRanges } from '../bucket/range-plan.js'
 import { createDocumentReader } from './documents.js'
+import { graftMinuteHistograms } from './minute-histograms.js'
 import { localRefusal, planSeriesRanges } from './series-plan.js'
 
 // distribution documents have the hierarchical minute layout whatever BUCKET_LAYOUT is (write-unit.js)
@@ -25,6 +27,17 @@ export function rangeRefused (err) {
   return withDetails(new BadRequestError(err.message), { details: [{ path: err.param, message: err.message, before: err.before, after: err.after }] })
 }
 
+const QUARTER_HOUR_MS = 15 * 60_000
+/** The 400 of a quantiles range whose minutes hold values without their histogram: the nearest quarter-hour edges */
+function minutesWithoutHistogram (from, to) {
+  const edge = (t) => ({ before: Math.floor(t / QUARTER_HOUR_MS) * QUARTER_HOUR_MS, after: Math.ceil(t / QUARTER_HOUR_MS) * QUARTER_HOUR_MS })
+  const param = from % QUARTER_HOUR_MS !== 0 || to % QUARTER_HOUR_MS === 0 ? 'from' : 'to'
+  const message = from % QUARTER_HOUR_MS !== 0 || to % QUARTER_HOUR_MS !== 0
+    ? `${param}: the minutes of this range hold values without their histogram (written before statbucket kept minute histograms, or by a write cut short), so its quantiles cannot be ranked; use quarter-hour edges`
+    : `${param}: the histograms of this range do not hold the values it counts (a document written in part; npm run check reports it), so its quantiles cannot be ranked`
+  return withDetails(new BadRequestError(message), { details: [{ path: param, message, ...edge(param === 'from' ? from : to) }] })
+}
+
 // planned ranges merged between two turns of the event loop
 const RANGES_PER_TURN = 256
 const bucketsOf = (node) => {
@@ -34,7 +47,7 @@ const bucketsOf = (node) => {
 }
 
 /**
- * collections: { distributionDaily, distributionMonthly }; horizonsOf(metric);
+ * collections: { distributionDaily, distributionMonthly, distributionMinutes }; horizonsOf(metric);
  * maxPoints: MAX_POINTS; maxReadBuckets: MAX_READ_BUCKETS, the histogram
  * buckets one read may merge
  */
@@ -44,10 +57,12 @@ export function createDistributionReads ({ collections, horizonsOf, maxPoints, m
   /**
    * evaluatePlan merging tiers (distribution-stats.js, evaluateDistributionPlan),
    * RANGES_PER_TURN ranges at a time with the event loop free in between, and
-   * refused past maxReadBuckets merged (a 400) before it is all done
+   * refused past maxReadBuckets merged (a 400) before it is all done.
+   * minuteHistograms: the minutes' histograms are read and merged too (a percentile's read)
    */
-  async function evaluate (plan, options = {}) {
+  async function evaluate (metric, plan, { minuteHistograms = false, ...options } = {}) {
     const docs = await documents.planDocs(plan)
+    if (minuteHistograms) await graftMinuteHistograms(collections.distributionMinutes, metric, plan, docs.daily)
     let merged = 0
     const combine = (total, node) => {
       merged += bucketsOf(node)
@@ -68,23 +83,19 @@ export function createDistributionReads ({ collections, horizonsOf, maxPoints, m
     /**
      * A series of one stat (distribution-stats.js parseStat) of [from, to) at
      * `step` in `zone`, as a counter's series is planned (reader/series-plan.js);
-     * a percentile from quarter-hours up. kind: the metric's (its mapping).
+     * a percentile of a minute from its histogram, null where the minute has
+     * none that holds its values. kind: the metric's (its mapping).
      * → { stat, step, from, to, timestamps, values }
      */
     async series (metric, kind, { from, to, step, zone, stat }) {
-      if (stat.kind === 'percentile' && step === 'minute') {
-        throw bad('step', `minutes keep no histogram, so ${stat.name} is read from quarter-hours and coarser: use step=quarter-hour or coarser, or stat=count, sum, mean, min or max`)
-      }
-      const horizons = statHorizons(stat, horizonsOf(metric))
-      const { start, end, timestamps, plan, ...planned } = planSeriesRanges({ from, to, step, zone, maxPoints, horizons, metric, layout })
-      const points = await evaluate(plan, { strictDays: planned.step === 'day' })
+      const { start, end, timestamps, plan, ...planned } = planSeriesRanges({ from, to, step, zone, maxPoints, horizons: horizonsOf(metric), metric, layout })
+      const points = await evaluate(metric, plan, { strictDays: planned.step === 'day', minuteHistograms: stat.kind === 'percentile' })
       return { stat: stat.name, step: planned.step, from: start, to: end, timestamps, values: points.map(p => statValue(p.value, stat, kind.mapping)) }
     },
 
     /**
      * One stat of each of `ranges` ([{ from, to }], epoch ms, as many as
-     * MAX_POINTS), each merged from the fewest documents (a percentile from
-     * quarter-hours up): what a point of a series would answer for a range
+     * MAX_POINTS), each merged from the fewest documents: what a point of a series would answer for a range
      * that is not one step (Graphite's consolidated points). Days read as a
      * day series reads them (strictDays). → values, null where no document
      * holds a range
@@ -93,11 +104,11 @@ export function createDistributionReads ({ collections, horizonsOf, maxPoints, m
       if (ranges.length > maxPoints) throw bad('ranges', `${ranges.length} ranges, over the limit MAX_POINTS = ${maxPoints}`)
       let plan
       try {
-        plan = planRanges(metric, ranges, statHorizons(stat, horizonsOf(metric)), layout)
+        plan = planRanges(metric, ranges, horizonsOf(metric), layout)
       } catch (err) {
         throw rangeRefused(err)
       }
-      const points = await evaluate(plan, { strictDays: true })
+      const points = await evaluate(metric, plan, { strictDays: true, minuteHistograms: stat.kind === 'percentile' })
       return points.map(p => statValue(p.value, stat, kind.mapping))
     },
 
@@ -109,25 +120,29 @@ export function createDistributionReads ({ collections, horizonsOf, maxPoints, m
       } catch (err) {
         throw rangeRefused(err)
       }
-      const [{ value, documents: used }] = await evaluate(plan)
+      const [{ value, documents: used }] = await evaluate(metric, plan)
       const count = value?.count ?? 0
       return { total: count, count, sum: value?.sum ?? 0, documents: used }
     },
 
     /**
      * Quantiles qs (each in [0, 1]) over [from, to), merged from the fewest
-     * histograms: whole months, whole days, hours and quarter-hours; an edge
-     * inside a quarter-hour is a 400 naming the nearest usable edges.
+     * histograms: whole months, whole days, hours, quarter-hours, and minutes
+     * where the metric keeps them (a minute edge past its minute horizon is a
+     * 400 naming the nearest usable edges, as for a counter); a range whose
+     * minutes have no histogram that holds their values is a 400 too, naming
+     * the nearest quarter-hour edges.
      * → { count, sum, min, max, quantiles: [{ q, value }], documents } (null stats where nothing was written)
      */
     async quantiles (metric, kind, { from, to, qs }) {
       let plan
       try {
-        plan = planRanges(metric, [{ from, to }], percentileHorizons(horizonsOf(metric)), layout)
+        plan = planRanges(metric, [{ from, to }], horizonsOf(metric), layout)
       } catch (err) {
         throw rangeRefused(err)
       }
-      const [{ value, documents: used }] = await evaluate(plan)
+      const [{ value, documents: used }] = await evaluate(metric, plan, { minuteHistograms: true })
+      if (value !== null && !histogramHoldsCount(value)) throw minutesWithoutHistogram(from, to)
       const stat = (kindName, q) => statValue(value, { kind: kindName, q }, kind.mapping)
       return {
         count: value === null ? 0 : stat('count'),
@@ -147,7 +162,7 @@ export function createDistributionReads ({ collections, horizonsOf, maxPoints, m
       } catch (err) {
         throw err instanceof RangeRefusal ? localRefusal(err, null, zone) : err
       }
-      const points = await evaluate(planned.plan)
+      const points = await evaluate(metric, planned.plan)
       const months = planned.months.map((month, i) => {
         const tier = points[i].value
         return tier === null ? { month, total: null, count: null, sum: null } : { month, total: tier.count ?? 0, count: tier.count ?? 0, sum: tier.sum ?? 0 }

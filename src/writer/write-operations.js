@@ -65,6 +65,8 @@ const PARTS = [
   { collection: 'monthly', prefix: 'm:', field: 'monthly', toOperation: (id, doc) => incrementUpdate(id, doc) },
   { collection: 'distributionDaily', prefix: 'D:', field: 'distributionDaily', toOperation: (id, doc) => distributionUpdate(id, doc) },
   { collection: 'distributionMonthly', prefix: 'M:', field: 'distributionMonthly', toOperation: (id, doc) => distributionUpdate(id, doc) },
+  // a distribution's minute histograms: $inc of buckets only
+  { collection: 'distributionMinutes', prefix: 'Dm:', field: 'distributionMinutes', toOperation: (id, doc) => incrementUpdate(id, doc) },
   { collection: 'gaugeDaily', prefix: 'gd:', field: 'gaugeDaily', toOperation: (id, doc) => gaugeUpdate(id, doc) },
   { collection: 'gaugeMonthly', prefix: 'gm:', field: 'gaugeMonthly', toOperation: (id, doc) => gaugeUpdate(id, doc) },
   { collection: 'metrics', prefix: 'r:', field: 'metrics', toOperation: (name, seen, now) => registryUpdate(name, seen, now) }

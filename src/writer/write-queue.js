@@ -91,7 +91,7 @@ export function createWriteQueue (options) {
   function expire (unit) {
     dequeue(unit)
     // its slot may wait for the head; its increments need not
-    unit.daily = unit.monthly = unit.distributionDaily = unit.distributionMonthly = unit.gaugeDaily = unit.gaugeMonthly = unit.metrics = null
+    unit.daily = unit.monthly = unit.distributionDaily = unit.distributionMonthly = unit.distributionMinutes = unit.gaugeDaily = unit.gaugeMonthly = unit.metrics = null
     answer(unit, NOT_APPLIED, `waited in the queue longer than WRITE_TIMEOUT_MS (${writeTimeoutMs} ms)`)
     settle(unit)
   }
@@ -220,6 +220,7 @@ export function createWriteQueue (options) {
           monthly: unit.monthly,
           distributionDaily: unit.distributionDaily,
           distributionMonthly: unit.distributionMonthly,
+          distributionMinutes: unit.distributionMinutes,
           gaugeDaily: unit.gaugeDaily,
           gaugeMonthly: unit.gaugeMonthly,
           metrics: unit.metrics,

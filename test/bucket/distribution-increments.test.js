@@ -1,11 +1,11 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { BSON } from 'mongodb'
-import { MAX_BSON_DOCUMENT_BYTES, buildDistributionUnit, distributionEventUpdates, largestDailyDocumentBytes, mergeDistributionUnits } from '../../src/bucket/distribution-increments.js'
+import { MAX_BSON_DOCUMENT_BYTES, buildDistributionUnit, distributionEventUpdates, largestDailyDocumentBytes, largestMinuteHourDocumentBytes, mergeDistributionUnits } from '../../src/bucket/distribution-increments.js'
 import { MIN_INDEXED_VALUE, bucketIndex, createMapping, emptyHistogram, histogramOf, mergeHistograms, quantiles } from '../../src/bucket/distribution-sketch.js'
 import { QUARTER_HOUR_DETAIL } from '../../src/bucket/increments.js'
 import { LAYOUTS, hierarchicalLayout } from '../../src/bucket/layouts.js'
-import { startOfDay } from '../../src/bucket/time.js'
+import { HOUR_MS, parseHourId, startOfDay } from '../../src/bucket/time.js'
 
 const mapping = createMapping(0.01)
 const layout = hierarchicalLayout
@@ -88,14 +88,29 @@ describe('one value', () => {
     expect(Object.keys({ ...daily.inc, ...daily.min, ...daily.max }).filter(p => p.startsWith('minute.'))).toEqual([])
     expect(daily.detail).toBe(QUARTER_HOUR_DETAIL)
   })
+
+  it('counts its bucket in its minute\'s histogram, in its hour\'s document, while the day keeps minutes', () => {
+    const time = Date.UTC(2026, 10, 21, 13, 7, 45)
+    expect(distributionEventUpdates({ metric: 'api.latency', value: 87, time, weight: 2.5 }, mapping, layout).minutes).toEqual({
+      id: 'api.latency/2026112113', date: Date.UTC(2026, 10, 21, 13), inc: { 'minute.7.positive.224': 2.5 }
+    })
+    expect(distributionEventUpdates({ metric: 'm', value: -0, time }, mapping, layout).minutes.inc).toEqual({ 'minute.7.zero': 1 })
+    expect(distributionEventUpdates({ metric: 'm', value: -87, time }, mapping, layout).minutes.inc).toEqual({ 'minute.7.negative.224': 1 })
+    expect(distributionEventUpdates({ metric: 'm', value: 1, time }, mapping, layout, { keepsMinutes: () => false }).minutes).toBeNull()
+  })
 })
 
 describe('a batch', () => {
   it('is one update per document, equal to the sum of its values\' updates ($inc added, $min/$max narrowed)', () => {
     fc.assert(fc.property(fc.array(event(value), { minLength: 1, maxLength: 300 }), fc.constantFrom(...Object.values(LAYOUTS)), horizon, (events, lay, h) => {
-      const expected = { daily: new Map(), monthly: new Map() }
+      const expected = { daily: new Map(), monthly: new Map(), minutes: new Map() }
       for (const e of events) {
         const updates = distributionEventUpdates(e, mapping, lay, retention(h))
+        if (updates.minutes) {
+          const doc = expected.minutes.get(updates.minutes.id) ?? { metric: e.metric, date: updates.minutes.date, inc: {} }
+          for (const [path, v] of Object.entries(updates.minutes.inc)) doc.inc[path] = (doc.inc[path] ?? 0) + v
+          expected.minutes.set(updates.minutes.id, doc)
+        }
         for (const kind of ['daily', 'monthly']) {
           const { id, date, detail, ...update } = updates[kind]
           const doc = expected[kind].get(id) ?? { metric: e.metric, date, inc: {}, min: {}, max: {} }
@@ -109,6 +124,7 @@ describe('a batch', () => {
       const unit = buildDistributionUnit(events, mapping, lay, retention(h))
       expect(unit.daily).toEqual(expected.daily)
       expect(unit.monthly).toEqual(expected.monthly)
+      expect(unit.minutes).toEqual(expected.minutes)
       expect(unit.events).toBe(events.length)
       for (const e of events) {
         const seen = unit.metrics.get(e.metric)
@@ -127,6 +143,7 @@ describe('a batch', () => {
       const whole = buildDistributionUnit(events, mapping, layout)
       expect(merged.daily).toEqual(whole.daily)
       expect(merged.monthly).toEqual(whole.monthly)
+      expect(merged.minutes).toEqual(whole.minutes)
       expect(merged.metrics).toEqual(whole.metrics)
       expect(merged.events).toBe(events.length)
       if (units.length > 1) expect(units).toEqual(copies)
@@ -147,6 +164,9 @@ describe('a batch', () => {
         const sorted = [...paths].sort()
         expect(new Set(sorted).size).toBe(sorted.length)
         for (let i = 1; i < sorted.length; i++) expect(sorted[i].startsWith(`${sorted[i - 1]}.`)).toBe(false)
+      }
+      for (const { inc } of unit.minutes.values()) {
+        for (const path in inc) expect(path).toMatch(/^minute\.([1-5]?[0-9])\.(zero|(positive|negative)\.(0|-?[1-9][0-9]*))$/)
       }
     }), { numRuns: 200 })
   })
@@ -184,6 +204,20 @@ describe('a batch', () => {
         })
       }
       for (const month of monthlyDocs.values()) sameHistogram(sumOf(Object.values(month.daily)), month.monthly)
+      // each minute's histogram (its hour's document) holds exactly the minute's values: its count, and its quarter-hour's buckets added up
+      for (const [id, update] of unit.minutes) {
+        const { metric, date } = parseHourId(id)
+        expect(update.date).toBe(date)
+        const hourDoc = applyUpdate({}, { inc: update.inc, min: {}, max: {} })
+        const day = applyUpdate({}, unit.daily.get(`${metric}/${id.slice(-10, -2)}`))
+        const hour = new Date(date).getUTCHours()
+        for (const [m, histogram] of Object.entries(hourDoc.minute)) {
+          const values = events.filter(e => e.metric === metric && Math.floor((e.time - date) / 60_000) === Number(m) && e.time < date + HOUR_MS).map(e => e.value)
+          const buckets = ({ zero, positive, negative }) => ({ zero, positive, negative })
+          expect(buckets(asHistogram(histogram))).toEqual(buckets(histogramOf(mapping, values)))
+          expect(day.minute[hour][m].count).toBe(values.length)
+        }
+      }
     }), { numRuns: 60 })
   })
 
@@ -220,6 +254,31 @@ describe('largestDailyDocumentBytes: the bound no distribution document can pass
   it.each([0.5, 0.05, 0.01])('is the BSON size of the fullest daily document at α = %s', (accuracy) => {
     const m = createMapping(accuracy)
     expect(largestDailyDocumentBytes(m)).toBe(BSON.calculateObjectSize(fullDocument(m)))
+  })
+
+  // the fullest minute-hour document: 60 minute histograms full on both sides
+  function fullMinuteHour (m) {
+    const side = {}
+    for (let i = m.minIndex; i <= m.maxIndex; i++) side[String(i)] = 0.5
+    const name = 'n'.repeat(200)
+    return {
+      _id: `${name}/2026112523`,
+      metric: name,
+      date: new Date(0),
+      minute: Object.fromEntries(Array.from({ length: 60 }, (_, i) => [String(i), { zero: 0.5, positive: { ...side }, negative: { ...side } }]))
+    }
+  }
+
+  it.each([0.5, 0.05, 0.01])('is, for a minute-hour document, the BSON size of the fullest one at α = %s', (accuracy) => {
+    const m = createMapping(accuracy)
+    expect(largestMinuteHourDocumentBytes(m)).toBe(BSON.calculateObjectSize(fullMinuteHour(m)))
+  })
+
+  it('bounds a minute-hour document below a day document at every accuracy, so the day\'s bound is the one that binds', () => {
+    for (const accuracy of [0.5, 0.1, 0.02, 0.01, 0.0056, 0.001, 1e-4]) {
+      const m = createMapping(accuracy)
+      expect(largestMinuteHourDocumentBytes(m)).toBeLessThan(largestDailyDocumentBytes(m))
+    }
   })
 
   it('stays under MongoDB\'s 16 MiB at the default accuracy, and passes it at 0.5 %', () => {

@@ -5,10 +5,10 @@
 // the writer's updates leave them (test/helpers/distribution-documents.js).
 import { describe, expect, it } from 'vitest'
 import {
-  MAX_STAT_LENGTH, STAT_NAMES, evaluateDistributionPlan, mergeTiers, parseStat, percentileHorizons, statHorizons, statValue
+  MAX_STAT_LENGTH, STAT_NAMES, evaluateDistributionPlan, mergeTiers, histogramHoldsCount, parseStat, statValue
 } from '../../src/bucket/distribution-stats.js'
 import { bucketIndex, createMapping, histogramOf, quantile } from '../../src/bucket/distribution-sketch.js'
-import { RangeRefusal, evaluatePlan, planRanges } from '../../src/bucket/range-plan.js'
+import { evaluatePlan, planRanges } from '../../src/bucket/range-plan.js'
 import { planLocalSeries } from '../../src/bucket/local-plans.js'
 import { timeZone } from '../../src/bucket/time-zone.js'
 import { flatLayout, hierarchicalLayout } from '../../src/bucket/layouts.js'
@@ -18,7 +18,6 @@ const mapping = createMapping(0.01)
 const MIN = 60_000
 const DAY = 86_400_000
 const stat = (text) => parseStat(text).stat
-const refusal = (f) => { try { f(); return null } catch (err) { return err } }
 
 describe('parseStat', () => {
   it('names count, sum, mean, min and max', () => {
@@ -130,8 +129,8 @@ describe('evaluateDistributionPlan', () => {
     const docs = distributionDocumentsOf(values.map(([time, value]) => ({ metric: 'm', value, time })), mapping)
     const [{ value, documents }] = evaluateDistributionPlan(planRanges('m', [{ from, to }], {}), docs)
     expect(value).toMatchObject({ count: 6, sum: 21, min: 1, max: 6 })
-    // a minute piece holds no histogram: the merged tier counts values its buckets do not
-    expect(() => statValue(value, stat('p50'), mapping)).toThrow(/percentiles are read from quarter-hours and coarser only/)
+    // a minute piece holds no histogram in its day document: the merged tier counts values its buckets do not, and has no percentile
+    expect(statValue(value, stat('p50'), mapping)).toBe(null)
     expect(documents).toBe(5) // Jan 30, January, February, March, Mar 2
   })
 
@@ -177,10 +176,18 @@ describe('statValue', () => {
     })
   })
 
-  it('refuses a percentile of a tier whose histogram does not hold every value it counts', () => {
+  it('gives no percentile (null) of a tier whose histogram does not hold exactly the values it counts', () => {
     const minute = { count: 2, sum: 5, min: 2, max: 3 }
-    expect(() => statValue(minute, stat('p50'), mapping)).toThrow(TypeError)
-    expect(() => statValue(mergeTiers(tier, minute), stat('p99'), mapping)).toThrow(/counts 10 values and its histogram 8/)
+    expect(statValue(minute, stat('p50'), mapping)).toBe(null)
+    expect(statValue(mergeTiers(tier, minute), stat('p99'), mapping)).toBe(null)
+    expect(histogramHoldsCount(mergeTiers(tier, minute))).toBe(false)
+    // buckets holding more than the count (a minute's histogram written, its day's count not): null too
+    const over = { ...minute, positive: { [bucketIndex(mapping, 2)]: 2, [bucketIndex(mapping, 3)]: 1 } }
+    expect(histogramHoldsCount(over)).toBe(false)
+    expect(statValue(over, stat('p50'), mapping)).toBe(null)
+    const whole = { ...minute, positive: { [bucketIndex(mapping, 2)]: 1, [bucketIndex(mapping, 3)]: 1 } }
+    expect(histogramHoldsCount(whole)).toBe(true)
+    expect(statValue(whole, stat('p100'), mapping)).toBe(3)
     expect(statValue(mergeTiers(tier, minute), stat('max'), mapping)).toBe(1000)
     expect(statValue(mergeTiers(tier, minute), stat('count'), mapping)).toBe(10)
   })
@@ -190,33 +197,9 @@ describe('statValue', () => {
   })
 })
 
-describe('percentiles are planned from the quarter-hours up', () => {
-  const day = Date.UTC(2026, 2, 3)
-
-  it('refuses a range edge inside a quarter-hour on every day, saying why', () => {
-    const horizons = percentileHorizons({ minuteFrom: null, dailyFrom: null })
-    const err = refusal(() => planRanges('m', [{ from: day + 7 * MIN, to: day + DAY }], horizons))
-    expect(err).toBeInstanceOf(RangeRefusal)
-    expect(err).toMatchObject({ param: 'from', slot: 'quarter-hour', before: day, after: day + 15 * MIN })
-    expect(err.horizon).toBe('percentiles are read from quarter-hours and coarser: minutes keep no histogram')
-    expect(err.message).toMatch(/falls inside a quarter-hour slot.*percentiles are read from quarter-hours and coarser/)
-    expect(refusal(() => planRanges('m', [{ from: day, to: day + 50 * MIN }], horizons))).toMatchObject({ param: 'to', slot: 'quarter-hour', before: day + 45 * MIN, after: day + 60 * MIN })
-    // the same ranges are fine for counts, sums, minima and maxima: their horizons are the metric's
-    expect(statHorizons(stat('max'), {})).toEqual({})
-    expect(() => planRanges('m', [{ from: day + 7 * MIN, to: day + 50 * MIN }], statHorizons(stat('count'), {}))).not.toThrow()
-  })
-
-  it('keeps the daily horizon, and plans no minute piece for a range of quarter-hours', () => {
-    const horizons = statHorizons(stat('p99'), { minuteFrom: day - 5 * DAY, dailyFrom: day - 10 * DAY })
-    expect(horizons).toMatchObject({ minuteFrom: Infinity, dailyFrom: day - 10 * DAY })
-    expect(refusal(() => planRanges('m', [{ from: day - 20 * DAY + 15 * MIN, to: day }], horizons))).toMatchObject({ slot: 'day' })
-    const plan = planRanges('m', [{ from: day - 3 * DAY + 45 * MIN, to: day + 13 * 60 * MIN + 15 * MIN }], horizons)
-    expect(plan.ranges[0].map(p => p.path[0])).not.toContain('minute')
-    expect(plan.reads.daily.projection).not.toHaveProperty('minute')
-  })
-
-  it('plans local series in zones off the hour by 45 and 30 minutes (Kathmandu, St John\'s), and refuses none', () => {
-    const opts = { maxPoints: 2000, horizons: percentileHorizons(), layout: hierarchicalLayout }
+describe('a local series in zones off the hour by 45 and 30 minutes needs no minute', () => {
+  it('plans hours, days and months in Kathmandu and St John\'s without a minute piece, even with no minute on any day', () => {
+    const opts = { maxPoints: 2000, horizons: { minuteFrom: Infinity }, layout: hierarchicalLayout }
     for (const tz of ['Asia/Kathmandu', 'America/St_Johns']) {
       for (const step of ['hour', 'day', 'month']) {
         const planned = planLocalSeries('m', timeZone(tz), Date.UTC(2026, 0, 1), Date.UTC(2026, 2, 1), step, opts)

@@ -222,7 +222,7 @@ describe('gauges in a write unit and a flush', () => {
     expect(Object.keys($max['daily.last'])).toEqual(['t', 'v'])
     expect($setOnInsert).toEqual({ metric: 'depth', date: new Date(start) })
     const collections = operationsOf(unit, start).map(p => p.collection)
-    expect(collections).toEqual(['daily', 'monthly', 'distributionDaily', 'distributionMonthly', 'gaugeDaily', 'gaugeMonthly', 'metrics'])
+    expect(collections).toEqual(['daily', 'monthly', 'distributionDaily', 'distributionMonthly', 'distributionMinutes', 'gaugeDaily', 'gaugeMonthly', 'metrics'])
     const registry = operationsOf(unit, start).find(p => p.collection === 'metrics').operations.find(o => o.updateOne.filter._id === 'depth')
     expect(registry.updateOne.update.$setOnInsert).toEqual({ kind: 'gauge' })
   })

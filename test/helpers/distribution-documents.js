@@ -4,7 +4,7 @@
 import { buildDistributionUnit } from '../../src/bucket/distribution-increments.js'
 import { QUARTER_HOUR_DETAIL } from '../../src/bucket/increments.js'
 import { hierarchicalLayout } from '../../src/bucket/layouts.js'
-import { parseBucketId } from '../../src/bucket/time.js'
+import { parseBucketId, parseHourId, startOfDay } from '../../src/bucket/time.js'
 
 /** `doc` after { $inc: inc, $min: min, $max: max } (dotted paths nest; $min/$max set a missing field) */
 export function applyUpdate (doc, { inc = {}, min = {}, max = {} }) {
@@ -21,15 +21,16 @@ export function applyUpdate (doc, { inc = {}, min = {}, max = {} }) {
 }
 
 /**
- * { daily: [docs], monthly: [docs] } holding `events` ([{ metric, value, time }]),
+ * { daily: [docs], monthly: [docs], minutes: [docs] } holding `events` ([{ metric, value, time }]),
  * written a batch of `batch` events at a time (each batch one flush, so the
  * documents are the sum of several updates). keepsMinutes as for
  * buildDistributionUnit; minuteFrom: days before it downsampled afterwards
- * (minutes removed, detail 'quarterHour'), as retention leaves them.
+ * (minutes removed, detail 'quarterHour', their minute-hour documents deleted), as retention leaves them.
  */
 export function distributionDocumentsOf (events, mapping, { batch = 100, keepsMinutes, minuteFrom = null, layout = hierarchicalLayout } = {}) {
   const daily = new Map()
   const monthly = new Map()
+  const minutes = new Map()
   const write = (docs, id, update) => {
     const doc = applyUpdate(docs.get(id) ?? { _id: id }, update)
     if (update.detail) doc.detail = update.detail
@@ -39,6 +40,13 @@ export function distributionDocumentsOf (events, mapping, { batch = 100, keepsMi
     const unit = buildDistributionUnit(events.slice(i, i + batch), mapping, layout, { keepsMinutes })
     for (const [id, update] of unit.daily) write(daily, id, update)
     for (const [id, update] of unit.monthly) write(monthly, id, update)
+    for (const [id, update] of unit.minutes) write(minutes, id, { inc: update.inc })
+  }
+  for (const [id, doc] of minutes) {
+    const { date } = parseHourId(id)
+    doc.metric = parseHourId(id).metric
+    doc.date = new Date(date)
+    if (minuteFrom !== null && startOfDay(date) < minuteFrom) minutes.delete(id)
   }
   for (const [id, doc] of daily) {
     if (minuteFrom !== null && parseBucketId(id).date < minuteFrom) {
@@ -46,5 +54,13 @@ export function distributionDocumentsOf (events, mapping, { batch = 100, keepsMi
       doc.detail = QUARTER_HOUR_DETAIL
     }
   }
-  return { daily: [...daily.values()], monthly: [...monthly.values()] }
+  return { daily: [...daily.values()], monthly: [...monthly.values()], minutes: [...minutes.values()] }
+}
+
+/** minute-hour documents as a driver collection a read finds them in (find({ _id: { $in } }).toArray()) */
+export function minutesCollection (docs) {
+  const byId = new Map(docs.map(d => [d._id, d]))
+  return {
+    find: ({ _id: { $in: ids } }) => ({ toArray: async () => ids.filter(id => byId.has(id)).map(id => structuredClone(byId.get(id))) })
+  }
 }

@@ -10,21 +10,26 @@
 // counter of the same events is; sum within float rounding; min and max
 // exact; p50, p90, p99 and p999 within α of the exact quantile at rank
 // floor(q·(n−1)) (within 1e-9 where that value counted in the zero bucket).
-// The same holds where days were written without minutes or downsampled
-// (detail 'quarterHour'): a percentile reads quarter-hours and coarser only.
+// Ranges with minute edges merge the minutes' histograms (their hours'
+// documents) with the coarser tiers, and answer within α too. The same holds
+// where days were written without minutes or downsampled (detail
+// 'quarterHour'), read from quarter-hours and coarser.
 import { describe, expect, it } from 'vitest'
 import { seededRandom } from '../../scripts/shared/workload.js'
-import { MIN_INDEXED_VALUE, createMapping, quantileRank } from '../../src/bucket/distribution-sketch.js'
-import { evaluateDistributionPlan, parseStat, percentileHorizons, statValue } from '../../src/bucket/distribution-stats.js'
+import { MIN_INDEXED_VALUE, bucketedCount, createMapping, quantileRank } from '../../src/bucket/distribution-sketch.js'
+import { evaluateDistributionPlan, parseStat, statValue } from '../../src/bucket/distribution-stats.js'
 import { localSeriesValues, planLocalSeries, planLocalYtd } from '../../src/bucket/local-plans.js'
 import { localYearStart } from '../../src/bucket/local-time.js'
 import { evaluatePlan, planRanges } from '../../src/bucket/range-plan.js'
 import { hierarchicalLayout } from '../../src/bucket/layouts.js'
 import { timeZone } from '../../src/bucket/time-zone.js'
 import { addMonths, startOfMonth } from '../../src/bucket/time.js'
-import { distributionDocumentsOf } from '../helpers/distribution-documents.js'
+import { graftMinuteHistograms } from '../../src/reader/minute-histograms.js'
+import { distributionDocumentsOf, minutesCollection } from '../helpers/distribution-documents.js'
 import { documentsOf } from '../helpers/documents.js'
 
+// plans from the quarter-hours up: a percentile read without the minutes' histograms (the hours' documents)
+const QUARTER_HOURS_UP = { minuteFrom: Infinity }
 const MIN = 60_000
 const QUARTER = 15 * MIN
 const DAY = 86_400_000
@@ -138,7 +143,7 @@ for (const accuracy of [0.01, 0.05]) {
     const dropped = distributionDocumentsOf(events, mapping, { batch: 70, keepsMinutes: (metric, dayStart) => dayStart >= WRITTEN_WITHOUT, minuteFrom: DOWNSAMPLED_BEFORE })
     // the same events as a counter of 1 each: its sum is the count, with the counters' null and 0
     const counted = documentsOf(events.map(e => ({ ...e, value: 1 })))
-    const percentilePlan = (ranges) => planRanges('m', ranges, percentileHorizons(), hierarchicalLayout)
+    const percentilePlan = (ranges) => planRanges('m', ranges, QUARTER_HOURS_UP, hierarchicalLayout)
 
     it('in UTC, over quarter-hours, minutes where kept, whole days and whole months', () => {
       const random = seededRandom(seed + 1)
@@ -163,6 +168,37 @@ for (const accuracy of [0.01, 0.05]) {
       expect(values.slice(-3).map(v => v.value?.count ?? null)).toEqual([null, 0, 0])
       expect(strict.slice(-3).map(v => v.value?.count ?? null)).toEqual([null, null, null])
       expect(values.filter(v => v.value?.count > 100).length).toBeGreaterThan(100)
+    })
+
+    it('percentiles in UTC over ranges with minute edges: the minutes\' histograms (their hours\' documents) merged with the coarser tiers', async () => {
+      const random = seededRandom(seed + 4)
+      const ranges = Array.from({ length: 300 }, () => rangeOf(random, { minutesFrom: START - DAY }))
+      const plan = planRanges('m', ranges, {}, hierarchicalLayout)
+      const grafted = structuredClone(docs)
+      const read = await graftMinuteHistograms(minutesCollection(docs.minutes), 'm', plan, grafted.daily)
+      expect(read).toBeGreaterThan(50)
+      const values = evaluateDistributionPlan(plan, grafted)
+      let minuteEdged = 0
+      ranges.forEach(({ from, to }, i) => {
+        const what = `[${new Date(from).toISOString()}, ${new Date(to).toISOString()})`
+        const exact = exactOf(events, from, to)
+        expectStats(values[i].value, exact, mapping, what)
+        expectPercentiles(values[i].value, exact, mapping, what)
+        if (from % QUARTER !== 0 || to % QUARTER !== 0) minuteEdged++
+      })
+      expect(minuteEdged).toBeGreaterThan(50)
+      // without the hours' documents the same ranges have no percentile where a minute holds a value
+      const bare = evaluateDistributionPlan(plan, docs)
+      const p50 = parseStat('p50').stat
+      const minutesWithValues = plan.ranges.map(pieces => pieces.some(p => p.path[0] === 'minute'))
+      let unranked = 0
+      bare.forEach(({ value }, i) => {
+        if (minutesWithValues[i] && value !== null && value.count > 0 && value.count !== bucketedCount(value)) {
+          expect(statValue(value, p50, mapping)).toBe(null)
+          unranked++
+        }
+      })
+      expect(unranked).toBeGreaterThan(20)
     })
 
     it('percentiles in UTC, over quarter-hours, whole days and whole months', () => {
@@ -209,7 +245,7 @@ for (const accuracy of [0.01, 0.05]) {
           for (let run = 0; run < 8; run++) {
             // the first run over St John's spring change (March 8th: a 23-hour day)
             const from = run === 0 ? Date.UTC(2026, 2, 7) : START - 2 * DAY + Math.floor(random() * (DAYS - spanDays + 4) * 96) * QUARTER
-            const planned = planLocalSeries('m', zone, from, Math.min(from + spanDays * DAY, END + 2 * DAY), step, { maxPoints: 5000, horizons: percentileHorizons(), layout: hierarchicalLayout })
+            const planned = planLocalSeries('m', zone, from, Math.min(from + spanDays * DAY, END + 2 * DAY), step, { maxPoints: 5000, horizons: QUARTER_HOURS_UP, layout: hierarchicalLayout })
             expect(planned.plan.ranges.flat().every(p => p.path[0] !== 'minute')).toBe(true)
             const values = evaluateDistributionPlan(planned.plan, docs, { strictDays: step === 'day' })
             const counters = localSeriesValues(planned, counted)
@@ -230,7 +266,7 @@ for (const accuracy of [0.01, 0.05]) {
 
       it(`a local year to date in ${tz}: each local month, the last to the end of asOf's local day`, () => {
         const zone = timeZone(tz)
-        const { months, plan } = planLocalYtd('m', zone, localYearStart(zone, 2026), YTD_AS_OF, { horizons: percentileHorizons(), layout: hierarchicalLayout })
+        const { months, plan } = planLocalYtd('m', zone, localYearStart(zone, 2026), YTD_AS_OF, { horizons: QUARTER_HOURS_UP, layout: hierarchicalLayout })
         expect(months).toEqual(['2026-01', '2026-02', '2026-03'])
         const edges = YTD_EDGES[tz]
         evaluateDistributionPlan(plan, docs).forEach(({ value }, i) => {

@@ -5,6 +5,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { manualClock } from '../../src/clock.js'
 import { seededRandom } from '../../scripts/shared/workload.js'
+import { createMapping } from '../../src/bucket/distribution-sketch.js'
+import { writeDistributions } from '../helpers/distribution-writes.js'
 import { testApp } from '../helpers/test-app.js'
 
 const NOW = Date.UTC(2026, 10, 21, 12, 0)
@@ -53,6 +55,7 @@ afterAll(async () => { await app?.close() })
 
 describe('series of a distribution\'s stats', () => {
   it.each([
+    ['minute', 'UTC', NOW - 3 * 3_600_000, NOW],
     ['quarter-hour', 'UTC', NOW - DAY, NOW],
     ['hour', 'UTC', NOW - 5 * DAY, NOW],
     ['hour', 'Asia/Kathmandu', NOW - 2 * DAY, NOW],
@@ -104,6 +107,37 @@ describe('series of a distribution\'s stats', () => {
     expect(body.count).toBe(truth.n)
     expect(within(body.quantiles[0].value, truth.rank(0.5))).toBe(true)
     expect(within(body.quantiles[1].value, truth.rank(0.99))).toBe(true)
+  })
+
+  it('a busy minute: its percentiles from its own histogram, over a series at step minute and over quantiles with minute edges, within 1 %', async () => {
+    const minute = NOW - 10 * 60_000 + 60_000 * 3 // 12:03 UTC: inside a quarter-hour
+    const random = seededRandom(7)
+    const values = Array.from({ length: 800 }, () => Math.round(Math.exp(2 + 1.5 * (random() + random() - 1)) * 100) / 100)
+    const res = await app.inject({ method: 'POST', url: '/v1/events', payload: values.map((value, i) => ({ metric: 'busy.lat', kind: 'distribution', value, ts: minute + (i % 60_000) })) })
+    expect(res.statusCode, res.body).toBe(200)
+    const sorted = values.slice().sort((a, b) => a - b)
+    const rank = (q) => sorted[Math.floor(q * (sorted.length - 1))]
+    for (const stat of ['p50', 'p90', 'p99', 'p999']) {
+      const { status, body } = await get(`/v1/metrics/busy.lat/series?step=minute&from=${minute - 60_000}&to=${minute + 120_000}&stat=${stat}`)
+      expect(status, JSON.stringify(body)).toBe(200)
+      expect(body.values[0]).toBe(null) // the minute before: written in the day, nothing in it
+      expect(body.values[2]).toBe(null)
+      const q = { p50: 0.5, p90: 0.9, p99: 0.99, p999: 0.999 }[stat]
+      expect(within(body.values[1], rank(q)), `${stat}: ${body.values[1]} vs ${rank(q)}`).toBe(true)
+    }
+    const { status, body } = await get(`/v1/metrics/busy.lat/quantiles?from=${minute}&to=${minute + 60_000}&q=0,0.5,0.99,1`)
+    expect(status, JSON.stringify(body)).toBe(200)
+    expect(body.count).toBe(800)
+    expect(body.quantiles.map(x => x.value)).toEqual([sorted[0], expect.any(Number), expect.any(Number), sorted.at(-1)])
+    expect(within(body.quantiles[1].value, rank(0.5))).toBe(true)
+    expect(within(body.quantiles[2].value, rank(0.99))).toBe(true)
+    // the minute among whole quarter-hours: 12:03..13:00 merges three minute histograms' worth of pieces with quarter-hours
+    const wide = await get(`/v1/metrics/lat.api/quantiles?from=${NOW - DAY + 7 * 60_000}&to=${NOW - 2 * 60_000}&q=0.5,0.99`)
+    expect(wide.status, JSON.stringify(wide.body)).toBe(200)
+    const truth = exact(NOW - DAY + 7 * 60_000, NOW - 2 * 60_000)
+    expect(wide.body.count).toBe(truth.n)
+    expect(within(wide.body.quantiles[0].value, truth.rank(0.5))).toBe(true)
+    expect(within(wide.body.quantiles[1].value, truth.rank(0.99))).toBe(true)
   })
 
   it('defaults to count; minutes answer count, sum, mean, min and max where kept', async () => {
@@ -163,12 +197,12 @@ describe('quantiles, total and ytd of a distribution', () => {
 
 describe('refusals', () => {
   it.each([
-    ['/v1/metrics/lat.api/series?stat=p99&step=minute', 400, /step: minutes keep no histogram, so p99 is read from quarter-hours and coarser/],
     ['/v1/metrics/lat.api/series?stat=p1000', 400, /stat: stat "p1000" is not a stat/],
     ['/v1/metrics/lat.api/series?stat=median', 400, /use count, sum, mean, min, max, or a percentile/],
     ['/v1/metrics/count.api/series?stat=p99', 400, /stat: metric "count\.api" is a counter: its points are sums, and stat=p99 is for distributions/],
     [`/v1/metrics/count.api/quantiles?from=${NOW - QH}&to=${NOW}`, 400, /metric "count\.api" is a counter: quantiles are kept for distributions only/],
-    [`/v1/metrics/lat.api/quantiles?from=${NOW - QH}&to=${NOW - 60_000}`, 400, /to: .* falls inside a quarter-hour slot.*percentiles are read from quarter-hours and coarser: minutes keep no histogram\); the nearest usable edges are/],
+    // past MINUTE_RETENTION_DAYS a minute edge is refused, as for a counter
+    [`/v1/metrics/lat.api/quantiles?from=${NOW - 5 * DAY + 60_000}&to=${NOW}`, 400, /from: .* falls inside a quarter-hour slot, the finest detail kept there \(minute detail is kept from .*\); the nearest usable edges are/],
     [`/v1/metrics/lat.api/quantiles?from=${NOW - QH}&to=${NOW}&q=1.5`, 400, /q: "1\.5" is not a quantile: a decimal from 0 to 1/],
     [`/v1/metrics/lat.api/quantiles?from=${NOW - QH}&to=${NOW}&q=${Array(21).fill('0.5').join(',')}`, 400, /q: at most 20 quantiles/],
     [`/v1/metrics/lat.api/quantiles?from=${NOW - QH}&to=${NOW}&q=NaN`, 400, /not a quantile/],
@@ -178,6 +212,34 @@ describe('refusals', () => {
     const { status: got, body } = await get(url)
     expect(got, JSON.stringify(body)).toBe(status)
     expect(body.message).toMatch(message)
+  })
+})
+
+describe('minutes without their histogram (written before minute histograms were kept, or a flush cut between the two documents)', () => {
+  it('a minute\'s percentile is null where its histogram is missing or holds other values; its count stays; quantiles with minute edges are refused, quarter-hour ones answered', async () => {
+    const db = app.mongo.db
+    const minute = NOW - 20 * 60_000 + 4 * 60_000 // 11:44: inside a quarter-hour
+    const values = [3, 5, 8, 13, 21]
+    await writeDistributions(db, values.map((value, i) => ({ metric: 'old.lat', value, time: minute + i * 1000 })), createMapping(ALPHA), { parts: ['daily', 'monthly'] })
+    // another metric whose hour document holds one value more than its day: a day write cut after its hour's was applied
+    await writeDistributions(db, values.map((value, i) => ({ metric: 'cut.lat', value, time: minute + i * 1000 })), createMapping(ALPHA))
+    await writeDistributions(db, [{ metric: 'cut.lat', value: 99, time: minute }], createMapping(ALPHA), { parts: ['minutes'] })
+    for (const metric of ['old.lat', 'cut.lat']) {
+      const series = (stat) => get(`/v1/metrics/${metric}/series?step=minute&from=${minute}&to=${minute + 60_000}&stat=${stat}`)
+      expect((await series('count')).body.values).toEqual([5])
+      expect((await series('max')).body.values).toEqual([21])
+      const p50 = await series('p50')
+      expect(p50.status, JSON.stringify(p50.body)).toBe(200)
+      expect(p50.body.values).toEqual([null])
+      const q = await get(`/v1/metrics/${metric}/quantiles?from=${minute}&to=${NOW}&q=0.5`)
+      expect(q.status, JSON.stringify(q.body)).toBe(400)
+      expect(q.body.message).toMatch(/^from: the minutes of this range hold values without their histogram \(written before statbucket kept minute histograms, or by a write cut short\), so its quantiles cannot be ranked; use quarter-hour edges$/)
+      expect(q.body.details[0]).toMatchObject({ path: 'from', before: NOW - 30 * 60_000, after: NOW - 15 * 60_000 })
+      // the quarter-hour holding it has its own histogram
+      const whole = await get(`/v1/metrics/${metric}/quantiles?from=${NOW - 30 * 60_000}&to=${NOW}&q=0.5`)
+      expect(whole.status, JSON.stringify(whole.body)).toBe(200)
+      expect(whole.body.quantiles[0].value).toBeCloseTo(8, 0)
+    }
   })
 })
 

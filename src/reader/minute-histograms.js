@@ -1,0 +1,53 @@
+// A distribution's minute histograms (one document per metric-hour in
+// distributionMinutes, bucket/distribution-increments.js) put where a read of
+// a minute's percentile looks for them: into the minute tiers of the day
+// documents a plan read. A minute tier holds count, sum, min and max; with
+// its histogram grafted on it is a whole tier, and merges as any other.
+// Where the hour's document lacks the minute, or holds other values than the
+// day counts (written before minute histograms were kept, or a flush cut
+// between the two documents), the tier's buckets hold fewer or more values
+// than its count and its percentile is null (bucket/distribution-stats.js).
+import { HOUR_MS, hourId } from '../bucket/time.js'
+
+const HISTOGRAM_PARTS = ['zero', 'positive', 'negative']
+
+/** The plan's minute pieces by the id of their hour's document → Map<hourId, [{ dayId, hour, minute }]> */
+export function minutePiecesByHour (metric, plan) {
+  const byHour = new Map()
+  for (const pieces of plan.ranges) {
+    for (const { collection, id, date, path } of pieces) {
+      if (collection !== 'daily' || path[0] !== 'minute') continue
+      const hour = path[1]
+      const key = hourId(metric, date + Number(hour) * HOUR_MS)
+      let list = byHour.get(key)
+      if (!list) byHour.set(key, (list = []))
+      list.push({ dayId: id, hour, minute: path[2] })
+    }
+  }
+  return byHour
+}
+
+/**
+ * Reads the minute-hour documents of the plan's minute pieces (one request,
+ * their `minute` only) and sets each piece's minute tier in `dailyDocs` (the
+ * plan's day documents, changed in place) to hold its histogram: the hour
+ * document's, or none. → the number of minute-hour documents read
+ */
+export async function graftMinuteHistograms (collection, metric, plan, dailyDocs) {
+  const byHour = minutePiecesByHour(metric, plan)
+  if (byHour.size === 0) return 0
+  const hours = await collection.find({ _id: { $in: [...byHour.keys()] } }, { projection: { minute: 1 } }).toArray()
+  const hourDocs = new Map(hours.map(d => [d._id, d]))
+  const days = new Map(dailyDocs.map(d => [d._id, d]))
+  for (const [key, pieces] of byHour) {
+    const minutes = hourDocs.get(key)?.minute
+    for (const { dayId, hour, minute } of pieces) {
+      const tier = days.get(dayId)?.minute?.[hour]?.[minute]
+      if (tier === null || typeof tier !== 'object') continue
+      const histogram = minutes !== null && typeof minutes === 'object' ? minutes[minute] : undefined
+      // only the hour document's parts: a day document's minute holds none, and is not trusted to
+      for (const part of HISTOGRAM_PARTS) tier[part] = histogram !== null && typeof histogram === 'object' ? histogram[part] : undefined
+    }
+  }
+  return hours.length
+}
