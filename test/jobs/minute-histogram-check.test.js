@@ -43,10 +43,7 @@ function eventsOver (metric, days) {
   return events
 }
 
-async function write (events, { parts = ['daily', 'monthly', 'minutes'] } = {}) {
-  await writeDistributions(db, events, MAPPING, { parts })
-  if (parts.includes('minutes')) await writeMinuteHistograms(db, events, MAPPING)
-}
+const write = (events, options) => writeDistributions(db, events, MAPPING, options)
 
 const collections = () => ({
   daily: db.collection('daily'),

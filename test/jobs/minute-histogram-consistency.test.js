@@ -9,8 +9,6 @@ import { describe, expect, it } from 'vitest'
 import { createMapping } from '../../src/bucket/distribution-sketch.js'
 import { dayOfHourId, readMinuteHistogram, verifyMinuteHour } from '../../src/jobs/minute-histogram-consistency.js'
 import { distributionDocumentsOf } from '../helpers/distribution-documents.js'
-import { minuteHourUpdatesOf } from '../helpers/minute-histograms.js'
-import { applyUpdate } from '../../src/jobs/distribution-consistency.js'
 
 const MAPPING = createMapping(0.01)
 const D = Date.UTC(2026, 10, 25)
@@ -19,10 +17,8 @@ const HOUR_7 = 'api.latency/2026112507'
 
 /** A day's daily document and its minute-hour documents (Map id → doc), written as the writer writes them */
 function written (events) {
-  const { daily } = distributionDocumentsOf(events, MAPPING, { batch: 7 })
-  const hours = new Map()
-  for (const [id, { metric, date, inc }] of minuteHourUpdatesOf(events, MAPPING)) hours.set(id, applyUpdate({ _id: id, metric, date }, { $inc: inc }))
-  return { daily: daily[0], hours }
+  const { daily, minutes } = distributionDocumentsOf(events, MAPPING, { batch: 7 })
+  return { daily: daily[0], hours: new Map(minutes.map(doc => [doc._id, doc])) }
 }
 
 /** Values in every minute of hour 7: zeros, negatives, StatsD weights 1/0.3 and 1/0.7 */

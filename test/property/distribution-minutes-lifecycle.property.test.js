@@ -13,19 +13,13 @@
 // rounding); after it no minute-hour document is older than the day before
 // the minute horizon's, and every one of a later day is still there; at the
 // end, after a whole pass, `check` finds nothing.
-//
-// The minute-hour documents are the writer's where it writes them; until
-// then (a writer without minute histograms) each ingest writes them as the
-// writer would (test/helpers/minute-histograms.js).
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { manualClock } from '../../src/clock.js'
-import { createMapping } from '../../src/bucket/distribution-sketch.js'
 import { dailyKeptFromFor, minuteKeptFromFor } from '../../src/bucket/retention-horizons.js'
 import { parseHourId, startOfDay } from '../../src/bucket/time.js'
 import { runCheck } from '../../src/jobs/check-run.js'
 import { createRetentionForDb } from '../../src/jobs/retention-service.js'
-import { writeMinuteHistograms } from '../helpers/minute-histograms.js'
 import { testApp } from '../helpers/test-app.js'
 
 const DAY = 86_400_000
@@ -38,20 +32,12 @@ const ALPHA = 0.01
 const START = Date.UTC(2026, 10, 27, 20) // four days before December
 const metrics = ['dm.a', 'dm.b']
 const env = { PREALLOC_PROBABILITY: '0', MAX_AGE_DAYS: String(MAX_AGE_DAYS), MINUTE_RETENTION_DAYS: String(MINUTE_DAYS), DAILY_RETENTION_DAYS: String(DAILY_DAYS), RETENTION_RATE: '1000000', DISTRIBUTION_ACCURACY: String(ALPHA) }
-const MAPPING = createMapping(ALPHA)
 const STATS = ['count', 'sum', 'min', 'max', 'p50', 'p99']
 const clock = manualClock(START)
 let app
-let writerWritesMinutes = false
 const seen = { passes: 0, cut: 0, downsampled: 0, deleted: 0, minuteHoursDeleted: 0, orphansLeft: 0 }
 
-beforeAll(async () => {
-  app = await testApp('distminprop', { clock, env })
-  // does this writer write minute histograms itself? (a value of today's: its minute is kept)
-  const res = await app.inject({ method: 'POST', url: '/v1/events', payload: [{ metric: 'dm.probe', kind: 'distribution', value: 1, ts: START - 1 }] })
-  expect(res.statusCode, res.body).toBe(200)
-  writerWritesMinutes = await app.collections.distributionMinutes.countDocuments({}) > 0
-})
+beforeAll(async () => { app = await testApp('distminprop', { clock, env }) })
 afterAll(async () => { await app?.close() })
 
 const value = fc.oneof(
@@ -74,13 +60,6 @@ const get = async (url) => {
   return res.json()
 }
 const close = (a, b) => a === b || Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(a), Math.abs(b))
-
-/** The minute histograms of events the app wrote, as its writer would (only where the writer does not) */
-function alsoMinutes (events) {
-  if (writerWritesMinutes) return
-  const minuteFrom = today() - MINUTE_DAYS * DAY
-  return writeMinuteHistograms(app.mongo.db, events, MAPPING, { keepsMinutes: (metric, dayStart) => dayStart >= minuteFrom })
-}
 
 /** Every answer at the quarter-hour or coarser a pass must not change: quarter-hours of the kept days, days, and a range across them */
 async function answers (model) {
@@ -124,13 +103,11 @@ async function perform (step, model) {
     const events = step.events.map(e => ({ metric: e.metric, kind: 'distribution', value: e.value, ts: now - e.back * 60_000 - 1 }))
     const res = await app.inject({ method: 'POST', url: '/v1/events', payload: events })
     expect(res.statusCode, res.body).toBe(200)
-    await alsoMinutes(events.map(e => ({ metric: e.metric, value: e.value, time: e.ts })))
     for (const e of events) model.written.add(e.metric)
   } else if (step.kind === 'statsd') {
     const payload = step.lines.map(l => `${l.metric}:${l.value}|ms${l.rate === 1 ? '' : `|@${l.rate}`}`).join('\n')
     const res = await app.inject({ method: 'POST', url: '/v1/statsd', payload, headers: { 'content-type': 'text/plain' } })
     expect(res.statusCode, res.body).toBe(200)
-    await alsoMinutes(step.lines.map(l => ({ metric: l.metric, value: l.value, time: now - (now % 60_000), weight: 1 / l.rate })))
     for (const l of step.lines) model.written.add(l.metric)
   } else if (step.kind === 'advance') {
     clock.advance(step.hours * HOUR)

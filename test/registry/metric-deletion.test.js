@@ -6,7 +6,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { createMapping } from '../../src/bucket/distribution-sketch.js'
 import { createMetricDeletion } from '../../src/registry/metric-deletion.js'
 import { writeDistributions } from '../helpers/distribution-writes.js'
-import { hourIdsOfDay, writeMinuteHistograms } from '../helpers/minute-histograms.js'
+import { hourIdsOfDay } from '../helpers/minute-histograms.js'
 import { directDb, uniqueDbName } from '../helpers/test-app.js'
 
 const DAY = 86_400_000
@@ -24,7 +24,6 @@ beforeEach(async () => {
     const events = []
     for (let back = 0; back < 3; back++) for (let h = 0; h < 24; h++) events.push({ metric, value: 10 + h, time: D + back * DAY + h * 3_600_000 + 60_000 * h })
     await writeDistributions(db, events, MAPPING)
-    await writeMinuteHistograms(db, events, MAPPING)
   }
 })
 
