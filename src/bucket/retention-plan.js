@@ -1,7 +1,7 @@
 // Which daily documents of a metric the retention job touches,
 // as `_id` ranges: ids are metric-first, so one metric's days are one range.
 // Pure: no clock, no I/O.
-import { DAY_MS, dayId, metricIdPrefix } from './time.js'
+import { DAY_MS, dayId, hourId, metricIdPrefix } from './time.js'
 
 /**
  * The job's bounds for one metric from its detail horizons
@@ -26,6 +26,27 @@ export function retentionBounds ({ minuteFrom, dailyFrom }) {
  */
 export function dayIdRange (metric, from, before) {
   return { $gte: from == null ? metricIdPrefix(metric) : dayId(metric, from), $lt: dayId(metric, before) }
+}
+
+/**
+ * The `_id` filter of a metric's minute-hour documents (distributionMinutes,
+ * `metric/YYYYMMDDHH`) of days before `before` (a UTC midnight), from its
+ * first: the hour digits are fixed-width, so every hour of an earlier day
+ * sorts below the first hour of `before`.
+ */
+export function hourIdRangeBefore (metric, before) {
+  return { $gte: metricIdPrefix(metric), $lt: hourId(metric, before) }
+}
+
+/**
+ * The first day a metric's minute-hour documents may still be needed on:
+ * those of days before it go once their day has no minutes (downsampled or
+ * deleted). The later of the job's two bounds; null when it has neither.
+ */
+export function minuteHoursBefore ({ downsampleBefore, deleteBefore }) {
+  if (downsampleBefore == null) return deleteBefore
+  if (deleteBefore == null) return downsampleBefore
+  return Math.max(downsampleBefore, deleteBefore)
 }
 
 /**

@@ -20,7 +20,9 @@ distributionMonthly): every histogram's buckets add up to its count, each
 hour and the day hold exactly what their quarter-hours hold (count, sum,
 buckets, min, max), each quarter-hour what its minutes hold (count, sum,
 min, max), the month what its days hold, monthly.daily.D what that day's
-daily document holds. Gauges alike (gaugeDaily, gaugeMonthly): count, sum,
+daily document holds, and each minute histogram (distributionMinutes) adds
+up to its minute's count in the daily document (never repaired: reported
+as not repairable). Gauges alike (gaugeDaily, gaugeMonthly): count, sum,
 min, max and last of each hour and the day equal their quarter-hours'
 merged, each quarter-hour holds what its minutes hold, the month its days,
 monthly.daily.D its daily document's day. Prints each violation (document id, field, expected,
@@ -98,6 +100,7 @@ async function run (args, { env, out, err }) {
       monthly: db.collection('monthly'),
       distributionDaily: db.collection('distributionDaily'),
       distributionMonthly: db.collection('distributionMonthly'),
+      distributionMinutes: db.collection('distributionMinutes'),
       gaugeDaily: db.collection('gaugeDaily'),
       gaugeMonthly: db.collection('gaugeMonthly')
     }
@@ -119,7 +122,8 @@ async function run (args, { env, out, err }) {
     const left = args.repair ? summary.unrepaired + summary.unsettled : summary.violations
     const ofDistributions = summary.distributionMonthly + summary.distributionDaily > 0 ? ` (${summary.distributionMonthly} and ${summary.distributionDaily} of them distributions')` : ''
     const ofGauges = summary.gaugeMonthly + summary.gaugeDaily > 0 ? ` (${summary.gaugeMonthly} and ${summary.gaugeDaily} of them gauges')` : ''
-    out.write(`checked ${summary.monthly} monthly and ${summary.daily} daily documents${ofDistributions}${ofGauges}: ${summary.violations} violations` +
+    const minuteHours = summary.distributionMinutes > 0 ? ` and ${summary.distributionMinutes} minute-hour documents of distributions` : ''
+    out.write(`checked ${summary.monthly} monthly and ${summary.daily} daily documents${ofDistributions}${ofGauges}${minuteHours}: ${summary.violations} violations` +
       (args.repair ? `, ${summary.repaired} repaired, ${summary.unrepaired + summary.unsettled} left` : '') + '\n')
     return left > 0 ? EXIT.PROBLEM : EXIT.OK
   } catch (e) {

@@ -16,13 +16,17 @@
 // only adds what a coarser tier lacks, so what it cannot repair without
 // lowering a count is reported and left. Gauges (gaugeDaily, gaugeMonthly)
 // alike (./gauge-consistency.js): a repair only raises a count, a sum, a
-// bound or `last`.
+// bound or `last`. A distribution's minute histograms (distributionMinutes)
+// last (./minute-histogram-check.js): each minute against its daily
+// document's minute count, never repaired.
 import { setTimeout as sleepFor } from 'node:timers/promises'
 import { compareDay, monthlyDayRepair, monthlyDayUnset, verifyDaily, verifyMonthlyTotal } from './consistency.js'
 import { compareDistributionDay, sameStored, verifyDistributionDaily, verifyDistributionMonthly } from './distribution-consistency.js'
 import { compareGaugeDay, sameGaugeStored, verifyGaugeDaily, verifyGaugeMonthly } from './gauge-consistency.js'
 import { DAY_MS, addMonths, dayId, parseBucketId } from '../bucket/time.js'
 import { QUARTER_HOUR_DETAIL } from '../bucket/increments.js'
+import { minuteHoursBefore, retentionBounds } from '../bucket/retention-plan.js'
+import { checkMinuteHistograms } from './minute-histogram-check.js'
 
 const MAX_RETRIES = 20
 const BATCH = 500
@@ -77,8 +81,8 @@ const GAUGE_CHECKS = {
 }
 
 /**
- * collections: { daily, monthly, distributionDaily?, distributionMonthly?, gaugeDaily?, gaugeMonthly? }
- *   (the distributions' and the gauges' collections are checked when given)
+ * collections: { daily, monthly, distributionDaily?, distributionMonthly?, distributionMinutes?, gaugeDaily?, gaugeMonthly? }
+ *   (the distributions' and the gauges' collections are checked when given; distributionMinutes with distributionDaily)
  * options: repair, prefix (metric name prefix), from / to (ms, days in [from, to)),
  *   rate (documents read per second, Infinity = unlimited), writeTimeoutMs,
  *   settleRounds (times a still-changing cross-document mismatch is watched again),
@@ -86,8 +90,9 @@ const GAUGE_CHECKS = {
  *   minuteKeptFrom(metric) → first UTC day (ms) whose documents ingest writes minutes to, null = forever
  *     (an older day's minutes may lack events, so they never lower a total),
  *   clock { now() }, sleep(ms), onViolation(v, state), onProgress(summary)
- * → summary { monthly, daily, violations, repaired, unrepaired, unsettled, distributionMonthly, distributionDaily, gaugeMonthly, gaugeDaily }
- *   (monthly and daily count every document read, the distributions' and gauges' too)
+ * → summary { monthly, daily, violations, repaired, unrepaired, unsettled, distributionMonthly, distributionDaily, distributionMinutes, gaugeMonthly, gaugeDaily }
+ *   (monthly and daily count every day and month document read, the distributions' and gauges' too;
+ *   distributionMinutes the minute-hour documents read)
  */
 export async function runCheck (collections, options) {
   const {
@@ -95,7 +100,7 @@ export async function runCheck (collections, options) {
     settleRounds = 3, dailyKeptFrom = () => null, minuteKeptFrom = () => null, clock = { now: () => Date.now() },
     sleep = ms => sleepFor(ms), onViolation = () => {}, onProgress = () => {}
   } = options
-  const summary = { monthly: 0, daily: 0, violations: 0, repaired: 0, unrepaired: 0, unsettled: 0, distributionMonthly: 0, distributionDaily: 0, gaugeMonthly: 0, gaugeDaily: 0 }
+  const summary = { monthly: 0, daily: 0, violations: 0, repaired: 0, unrepaired: 0, unsettled: 0, distributionMonthly: 0, distributionDaily: 0, distributionMinutes: 0, gaugeMonthly: 0, gaugeDaily: 0 }
   const pending = [] // cross-document mismatches waiting to be confirmed
   const started = clock.now()
   let read = 0
@@ -155,6 +160,26 @@ export async function runCheck (collections, options) {
 
   // 3. Cross-document mismatches: confirmed once unchanged for longer than a flush may take.
   await settle(pending, { repair, writeTimeoutMs, settleRounds, clock, sleep, report })
+
+  // 4. A distribution's minute histograms against its daily documents' minutes (after their repairs, which
+  // never move a minute): confirmed alike, never repaired
+  if (collections.distributionMinutes && collections.distributionDaily) {
+    await checkMinuteHistograms(collections, {
+      repair,
+      prefix,
+      from,
+      to,
+      writeTimeoutMs,
+      settleRounds,
+      // the days whose minutes retention drops or whose document it deletes: their histograms are orphans
+      orphanBefore: metric => minuteHoursBefore(retentionBounds({ minuteFrom: minuteKeptFrom(metric), dailyFrom: dailyKeptFrom(metric) })),
+      clock,
+      sleep,
+      pace,
+      report,
+      counted: n => { summary.distributionMinutes += n }
+    })
+  }
   onProgress(summary)
   return summary
 

@@ -17,7 +17,9 @@ its RETENTION_RULES rule) and deletes daily documents past its daily horizon
 (DAILY_RETENTION_DAYS or its rule; day totals stay in the monthly documents),
 at most RETENTION_RATE documents per second. Distributions alike: minutes
 dropped only where the quarter-hours hold what they hold, a daily document
-deleted only where its month holds its whole day tier. It takes the same lease as the
+deleted only where its month holds its whole day tier, and the minute
+histograms (distributionMinutes) of a day whose minutes went deleted after
+them. It takes the same lease as the
 service's scheduled pass: while another pass holds it, this one does nothing.
 
 Options:
@@ -74,6 +76,7 @@ async function run (args, { env, out, err, signals = process }) {
         metrics: db.collection('metrics'),
         distributionDaily: db.collection('distributionDaily'),
         distributionMonthly: db.collection('distributionMonthly'),
+        distributionMinutes: db.collection('distributionMinutes'),
         gaugeDaily: db.collection('gaugeDaily'),
         gaugeMonthly: db.collection('gaugeMonthly')
       },
@@ -98,7 +101,8 @@ async function run (args, { env, out, err, signals = process }) {
     }
     out.write(`retention ${result.status}: ${result.metrics} metrics, ${result.downsampled} documents downsampled, ${result.deleted} deleted, ` +
       `${result.kept} kept (monthly disagrees), ${result.unfilled} not downsampled (no quarterHourly)` +
-      (result.unvouched ? `, ${result.unvouched} distribution or gauge documents not downsampled (quarter-hours do not hold their minutes)` : '') + `, ${result.ms} ms\n`)
+      (result.unvouched ? `, ${result.unvouched} distribution or gauge documents not downsampled (quarter-hours do not hold their minutes)` : '') +
+      (result.minuteHoursDeleted ? `, ${result.minuteHoursDeleted} minute-hour documents of distributions deleted` : '') + `, ${result.ms} ms\n`)
     return result.status === 'done' && result.kept === 0 && result.unfilled === 0 && !result.unvouched ? EXIT.OK : EXIT.PROBLEM
   } catch (e) {
     err.write(`retention failed: ${e.message}\n`)

@@ -29,11 +29,19 @@
 // (gauge-consistency.js, gaugeMinutesVouched: count and sum, min, max and
 // `last`), its daily document deleted only where `monthly.daily.D` holds the
 // whole day tier (holdsWholeGaugeDay), each conditioned on the day tier read.
+//
+// A distribution's minute histograms (distributionMinutes, one document per
+// metric-hour) go with their day's minutes (docs/decisions.md, "Distributions:
+// minute histograms in their own documents — retention and the check"): after
+// the metric's downsampling and deletion, every minute-hour document of a day
+// past the later of the two bounds whose daily document holds no minutes (any
+// more) is deleted, a batch at a time. Never before its minutes went, so a
+// pass cut short leaves orphans, which the next pass's sweep deletes.
 import { setTimeout as sleepFor } from 'node:timers/promises'
 import { QUARTER_HOUR_DETAIL } from '../bucket/increments.js'
 import { DISTRIBUTION_KIND, GAUGE_KIND } from '../bucket/metric-kinds.js'
-import { dayIdRange, downsampleScanFrom, retentionBounds } from '../bucket/retention-plan.js'
-import { monthId, parseBucketId, startOfMonth, utcParts } from '../bucket/time.js'
+import { dayIdRange, downsampleScanFrom, hourIdRangeBefore, minuteHoursBefore, retentionBounds } from '../bucket/retention-plan.js'
+import { dayId, monthId, parseBucketId, parseHourId, startOfDay, startOfMonth, utcParts } from '../bucket/time.js'
 import { dayTierGuard, holdsWholeDay, minuteVouchProjection, minutesVouched } from './distribution-consistency.js'
 import { gaugeDayGuard, gaugeMinutesVouched, gaugeVouchProjection, holdsWholeGaugeDay } from './gauge-consistency.js'
 import { stoppableJob } from './single-flight.js'
@@ -42,8 +50,8 @@ export const PROGRESS_ID = 'retention.progress'
 const DEFAULT_BATCH = 200
 export const FULL_SCAN_EVERY_MS = 7 * 86_400_000
 // bumped when what a pass does changes: the next pass then scans everything
-// (3: distributions are retained too; 4: gauges too)
-const JOB_VERSION = 4
+// (3: distributions are retained too; 4: gauges too; 5: distributions' minute-hour documents too)
+const JOB_VERSION = 5
 // times a distribution or gauge document that moved under ingest is read and vouched for again in one pass
 const MAX_VOUCH_ATTEMPTS = 5
 // what a batch reads of a daily document: its day total (a distribution's day tier), or what vouching needs
@@ -59,20 +67,20 @@ const DISTRIBUTION_RULES = { name: 'distribution', vouched: minutesVouched, guar
 const GAUGE_RULES = { name: 'gauge', vouched: gaugeMinutesVouched, guard: gaugeDayGuard, holdsWholeDay: holdsWholeGaugeDay, projection: gaugeVouchProjection() }
 
 /**
- * collections: { daily, monthly, metrics, jobs, distributionDaily?, distributionMonthly?, gaugeDaily?, gaugeMonthly? }
- *   (without a kind's collections its documents are left alone)
+ * collections: { daily, monthly, metrics, jobs, distributionDaily?, distributionMonthly?, distributionMinutes?, gaugeDaily?, gaugeMonthly? }
+ *   (without a kind's collections its documents are left alone; without distributionMinutes, minute histograms)
  * horizonsFor(metric, nowMs) → { minuteFrom, dailyFrom } (first UTC day kept, ms; null = forever)
  * rulesFingerprint: a string naming the retention settings in force (a
  *   change of settings makes the next pass scan every metric from its first day)
  * lease: createLease(...) for the 'retention' job
  * rate: documents changed per second at most
  * clock: { now() }; sleep(ms, signal): the wait between batches (injected in tests)
- * onProgress({ metrics, downsampled, deleted, kept, unfilled, unvouched, metric }): after each batch (awaited)
+ * onProgress({ metrics, downsampled, deleted, kept, unfilled, unvouched, minuteHoursDeleted, metric }): after each batch (awaited)
  * fullScanEveryMs: how often a pass scans every metric from its first day
  */
 export function createRetentionJob ({ collections, horizonsFor, rulesFingerprint, lease, rate, clock, sleep = defaultSleep, logger, batchSize = DEFAULT_BATCH, onProgress, fullScanEveryMs = FULL_SCAN_EVERY_MS }) {
   if (!(rate > 0)) throw new TypeError('createRetentionJob: rate must be a positive number')
-  const { daily, monthly, metrics, jobs, distributionDaily, distributionMonthly, gaugeDaily, gaugeMonthly } = collections
+  const { daily, monthly, metrics, jobs, distributionDaily, distributionMonthly, distributionMinutes, gaugeDaily, gaugeMonthly } = collections
   const batch = Math.max(1, Math.min(batchSize, Math.floor(rate)))
 
   async function pass () {
@@ -84,7 +92,8 @@ export function createRetentionJob ({ collections, horizonsFor, rulesFingerprint
     // unfilled: documents with minutes but no quarterHourly (written before that tier): not downsampled,
     // or their quarter-hours would be lost; `npm run check -- --repair` fills the tier.
     // unvouched: distribution and gauge documents whose quarter-hours do not hold what their minutes hold: minutes kept
-    const counts = { metrics: 0, downsampled: 0, deleted: 0, kept: 0, unfilled: 0, unvouched: 0 }
+    // minuteHoursDeleted: a distribution's minute-hour documents deleted with (or after) their day's minutes
+    const counts = { metrics: 0, downsampled: 0, deleted: 0, kept: 0, unfilled: 0, unvouched: 0, minuteHoursDeleted: 0 }
     const pacing = { started: clock.now(), changed: 0, renewedAt: clock.now() }
     let status = 'done'
     let full = false
@@ -97,7 +106,7 @@ export function createRetentionJob ({ collections, horizonsFor, rulesFingerprint
       try {
         for await (const { _id: metric, kind } of cursor) {
           status = kind === DISTRIBUTION_KIND
-            ? await wholeTierPass(distributionDaily, distributionMonthly, DISTRIBUTION_RULES, metric, now, previousAt, counts, pacing)
+            ? await wholeTierPass(distributionDaily, distributionMonthly, DISTRIBUTION_RULES, metric, now, previousAt, counts, pacing, distributionMinutes)
             : kind === GAUGE_KIND
               ? await wholeTierPass(gaugeDaily, gaugeMonthly, GAUGE_RULES, metric, now, previousAt, counts, pacing)
               : await metricPass(metric, now, previousAt, counts, pacing)
@@ -174,7 +183,7 @@ export function createRetentionJob ({ collections, horizonsFor, rulesFingerprint
    * max, and a gauge's last: an ingest into the document moves its count), so
    * a document an ingest moved meanwhile is read and judged again instead.
    */
-  async function wholeTierPass (kindDaily, kindMonthly, rules, metric, now, previousAt, counts, pacing) {
+  async function wholeTierPass (kindDaily, kindMonthly, rules, metric, now, previousAt, counts, pacing, minuteHours = null) {
     if (!kindDaily || !kindMonthly) return 'done'
     const bounds = retentionBounds(horizonsFor(metric, now))
     if (bounds.downsampleBefore != null) {
@@ -214,7 +223,7 @@ export function createRetentionJob ({ collections, horizonsFor, rulesFingerprint
       if (status !== 'done') return status
     }
     if (bounds.deleteBefore != null) {
-      return eachBatch(kindDaily, metric, dayIdRange(metric, null, bounds.deleteBefore), {}, DAY_PROJECTION, async (ids, docs) => {
+      const status = await eachBatch(kindDaily, metric, dayIdRange(metric, null, bounds.deleteBefore), {}, DAY_PROJECTION, async (ids, docs) => {
         const held = await monthDays(kindMonthly, docs)
         const deletable = []
         const kept = []
@@ -228,8 +237,39 @@ export function createRetentionJob ({ collections, horizonsFor, rulesFingerprint
         counts.deleted += deletedCount
         return deletedCount
       }, counts, pacing)
+      if (status !== 'done') return status
     }
+    const sweepBefore = minuteHours ? minuteHoursBefore(bounds) : null
+    if (sweepBefore != null) return sweepMinuteHours(minuteHours, kindDaily, metric, sweepBefore, counts, pacing)
     return 'done'
+  }
+
+  /**
+   * Deletes a distribution's minute-hour documents of days before `before`
+   * whose daily document holds no minutes (downsampled, deleted, or never
+   * written): after the downsampling and deletion above, so never ahead of
+   * the minutes they belong to. From the metric's first hour each pass: what
+   * is left below the bound is only orphans (a pass cut short) and the hours
+   * of days that kept their minutes (unvouched, kept), which stay with them.
+   * An id that is not a minute-hour id is left alone (the check names it).
+   */
+  function sweepMinuteHours (minuteHours, kindDaily, metric, before, counts, pacing) {
+    return eachBatch(minuteHours, metric, hourIdRangeBefore(metric, before), {}, { _id: 1 }, async (ids) => {
+      const dayOf = new Map()
+      for (const id of ids) {
+        const parsed = typeof id === 'string' ? parseHourId(id) : null
+        if (parsed && parsed.metric === metric) dayOf.set(id, dayId(metric, startOfDay(parsed.date)))
+      }
+      if (dayOf.size === 0) return 0
+      const withMinutes = new Set((await kindDaily.find(
+        { _id: { $in: [...new Set(dayOf.values())] }, minute: { $exists: true } }, { projection: { _id: 1 } }
+      ).toArray()).map(d => d._id))
+      const gone = [...dayOf].filter(([, day]) => !withMinutes.has(day)).map(([id]) => id)
+      if (gone.length === 0) return 0
+      const { deletedCount } = await minuteHours.deleteMany({ _id: { $in: gone } })
+      counts.minuteHoursDeleted += deletedCount
+      return deletedCount
+    }, counts, pacing)
   }
 
   /** The `daily.D` of each daily document's month (a Map id → the stored value, absent where the month lacks it), one read per month */

@@ -7,10 +7,10 @@ import { createRetentionForDb } from './retention-service.js'
 
 async function retention (app, { schedule = true, sleep } = {}) {
   const { config, clock, mongo, telemetry } = app
-  const { daily, monthly, metrics, distributionDaily, distributionMonthly, gaugeDaily, gaugeMonthly } = app.collections
+  const { daily, monthly, metrics, distributionDaily, distributionMonthly, distributionMinutes, gaugeDaily, gaugeMonthly } = app.collections
   const job = createRetentionForDb({
     db: mongo.db,
-    collections: { daily, monthly, metrics, distributionDaily, distributionMonthly, gaugeDaily, gaugeMonthly },
+    collections: { daily, monthly, metrics, distributionDaily, distributionMonthly, distributionMinutes, gaugeDaily, gaugeMonthly },
     config,
     clock,
     sleep,

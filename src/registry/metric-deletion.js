@@ -12,7 +12,10 @@ export function metricIdRange (name) {
   return { $gte: `${name}/`, $lt: `${name}/\uffff` }
 }
 
-/** collections: { daily, monthly, distributionDaily, distributionMonthly, gaugeDaily, gaugeMonthly, metrics } → { deleteMetric(name) → { registry, daily, monthly } } */
+/**
+ * collections: { daily, monthly, distributionDaily, distributionMonthly, distributionMinutes?, gaugeDaily, gaugeMonthly, metrics }
+ * → { deleteMetric(name) → { registry, daily, monthly, minuteHours } }
+ */
 export function createMetricDeletion (collections, { batchSize = BATCH } = {}) {
   async function deleteDocuments (collection, name) {
     let deleted = 0
@@ -34,7 +37,9 @@ export function createMetricDeletion (collections, { batchSize = BATCH } = {}) {
       let monthly = 0
       for (const collection of [collections.daily, collections.distributionDaily, collections.gaugeDaily]) daily += await deleteDocuments(collection, name)
       for (const collection of [collections.monthly, collections.distributionMonthly, collections.gaugeMonthly]) monthly += await deleteDocuments(collection, name)
-      return { registry, daily, monthly }
+      // a distribution's minute-hour documents last, counted apart (ids `name/YYYYMMDDHH`, in the same range)
+      const minuteHours = collections.distributionMinutes ? await deleteDocuments(collections.distributionMinutes, name) : 0
+      return { registry, daily, monthly, minuteHours }
     }
   }
 }

@@ -28,7 +28,7 @@ let client, db, dbName
 beforeAll(async () => { dbName = uniqueDbName('distcheck'); ({ client, db } = await directDb(dbName)) })
 afterAll(async () => { await db?.dropDatabase().catch(() => {}); await client?.close() })
 beforeEach(async () => {
-  for (const c of ['daily', 'monthly', 'metrics', 'distributionDaily', 'distributionMonthly']) await db.collection(c).deleteMany({})
+  for (const c of ['daily', 'monthly', 'metrics', 'distributionDaily', 'distributionMonthly', 'distributionMinutes']) await db.collection(c).deleteMany({})
   // five days, each with a value at 00:10, one at 07:40 (sample rate 0.3), a zero at 13:00
   const events = []
   for (let i = 0; i < 5; i++) {
@@ -174,7 +174,7 @@ describe('npm run check', () => {
       }, (error, stdout, stderr) => resolve({ code: error ? error.code : 0, stdout, stderr }))
     })
     const clean = await check([])
-    expect(clean).toMatchObject({ code: 0, stdout: 'checked 1 monthly and 5 daily documents (1 and 5 of them distributions\'): 0 violations\n' })
+    expect(clean).toMatchObject({ code: 0, stdout: 'checked 1 monthly and 5 daily documents (1 and 5 of them distributions\') and 15 minute-hour documents of distributions: 0 violations\n' })
     await write(late, { parts: ['monthly'] })
     const left = await check(['--repair'])
     expect(left.code).toBe(1)

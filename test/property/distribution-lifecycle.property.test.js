@@ -242,7 +242,7 @@ describe('the lifecycle never lowers an acknowledged count of a distribution, no
     let run = 0
     await fc.assert(fc.asyncProperty(fc.array(action, { minLength: 3, maxLength: 14 }), async (steps) => {
       run++
-      for (const name of ['distributionDaily', 'distributionMonthly', 'metrics', 'jobs']) await app.mongo.db.collection(name).deleteMany({})
+      for (const name of ['distributionDaily', 'distributionMonthly', 'distributionMinutes', 'metrics', 'jobs']) await app.mongo.db.collection(name).deleteMany({})
       for (const metric of metrics) { app.registry.forget(metric); app.writer.forgetRegistryEntry(metric) }
       clock.set(START + run * 3 * DAY)
       const model = []

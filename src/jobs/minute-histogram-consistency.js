@@ -1,0 +1,98 @@
+// What `npm run check` verifies of a distribution's minute histograms
+// (distributionMinutes: one document per metric per UTC hour, `minute.M` →
+// { zero?, positive?, negative? }), as pure functions (docs/decisions.md,
+// "Distributions: minute histograms in their own documents — retention and
+// the check"):
+//   - every key is well formed: a minute is 0..59 in canonical decimal, a
+//     minute holds histogram parts only, bucket keys are canonical integers,
+//     counts finite non-negative numbers;
+//   - every minute's histogram total (zero + Σ positive + Σ negative) equals
+//     its daily document's `minute.H.M.count`, within 1e-9 relative — the
+//     condition a read needs to answer that minute's percentile.
+// None of it is repairable: a repair only raises counts, and the values a
+// histogram lacks (or holds too many of) are kept nowhere else. A minute the
+// hour document lacks, or an hour with no document, is no violation: data
+// written before minute histograms existed, whose minutes read no percentile.
+import { parseBucketKey } from '../bucket/distribution-sketch.js'
+import { dayId, parseHourId, startOfDay, utcParts } from '../bucket/time.js'
+import { sameTotal } from './consistency.js'
+
+const MINUTE_KEY = /^(?:[0-9]|[1-5][0-9])$/
+const SIDES = ['positive', 'negative']
+const isCount = n => typeof n === 'number' && Number.isFinite(n) && n >= 0
+const isPlainObject = v => typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof Date)
+const shortNumber = n => (Number.isInteger(n) ? String(n) : String(Number(n.toPrecision(12))))
+
+/** A stored minute's histogram → { total } (zero + Σ buckets), or { problem } when it is not one */
+export function readMinuteHistogram (node) {
+  if (!isPlainObject(node)) return { problem: `${JSON.stringify(node)} is not a histogram` }
+  let total = 0
+  for (const key of Object.keys(node)) {
+    if (key === 'zero') {
+      if (!isCount(node.zero)) return { problem: `zero ${JSON.stringify(node.zero)} is not a count` }
+      total += node.zero
+    } else if (SIDES.includes(key)) {
+      if (!isPlainObject(node[key])) return { problem: `${key} is not an object of bucket counts` }
+      for (const [index, n] of Object.entries(node[key])) {
+        if (parseBucketKey(index) === null) return { problem: `${key} has a bucket key ${JSON.stringify(index)} that is not a canonical integer` }
+        if (!isCount(n)) return { problem: `${key}.${index} ${JSON.stringify(n)} is not a count` }
+        total += n
+      }
+    } else {
+      return { problem: `${JSON.stringify(key)} is not a histogram part (zero, positive, negative)` }
+    }
+  }
+  return { total }
+}
+
+/** The daily document id a minute-hour document's minutes belong to, and its hour: { metric, dailyId, dayStart, hour } or null */
+export function dayOfHourId (id) {
+  const parsed = typeof id === 'string' ? parseHourId(id) : null
+  if (!parsed) return null
+  const dayStart = startOfDay(parsed.date)
+  return { metric: parsed.metric, dailyId: dayId(parsed.metric, dayStart), dayStart, hour: utcParts(parsed.date).hour }
+}
+
+const NOT_REPAIRABLE = 'not repairable: a histogram\'s missing values are kept nowhere else, and a repair never lowers a count; the minute reads no percentile'
+
+/**
+ * One minute-hour document against its daily document.
+ * hourDoc: the stored document; dailyDoc: its day's daily document (at least
+ * its `minute`), null when there is none; orphanBefore: the first day (ms)
+ * whose minute histograms retention keeps (those of earlier days without
+ * minutes are orphans its next pass deletes), null = every day.
+ * → [violation] where a violation is { id, field, expected, found, note,
+ *   against?, seen? }: `seen` (the hour's minute and the day's minute as read)
+ *   on a cross-document mismatch, which a flush half-way makes for a moment
+ *   (the two documents are written apart): the caller confirms it unchanged.
+ */
+export function verifyMinuteHour (hourDoc, dailyDoc, { orphanBefore = null } = {}) {
+  const id = hourDoc._id
+  const where = dayOfHourId(id)
+  if (!where) return [{ id: String(id), field: '_id', expected: 'metric/YYYYMMDDHH', found: JSON.stringify(id), note: 'not a minute-hour document: left for a person to look at' }]
+  if (hourDoc.minute === undefined) return []
+  if (!isPlainObject(hourDoc.minute)) return [{ id, field: 'minute', expected: 'an object of minutes', found: JSON.stringify(hourDoc.minute), note: 'left for a person to look at' }]
+  const violations = []
+  const { dailyId, dayStart, hour } = where
+  const orphan = orphanBefore !== null && dayStart < orphanBefore
+  const dayHour = isPlainObject(dailyDoc?.minute) ? dailyDoc.minute[hour] : undefined
+  for (const m of Object.keys(hourDoc.minute)) {
+    const field = `minute.${m}`
+    if (!MINUTE_KEY.test(m)) { violations.push({ id, field, expected: 'a minute 0..59', found: JSON.stringify(m), note: 'left for a person to look at' }); continue }
+    const read = readMinuteHistogram(hourDoc.minute[m])
+    if (read.problem) { violations.push({ id, field, expected: 'a minute histogram', found: read.problem, note: 'left for a person to look at' }); continue }
+    const seen = { hour: hourDoc.minute[m], day: dailyDoc === null ? null : isPlainObject(dayHour) ? dayHour[m] : undefined }
+    if (dailyDoc === null || seen.day === undefined) {
+      const lacks = dailyDoc === null ? 'no daily document' : `no minute ${hour}:${m} in its daily document`
+      const note = orphan ? 'an orphan (its day\'s minutes are gone): the next retention pass deletes it' : `${NOT_REPAIRABLE} (a histogram of a minute the day does not hold)`
+      violations.push({ id, field, expected: 'a minute its daily document holds', found: `a histogram of ${shortNumber(read.total)}, ${lacks}`, against: dailyId, note, seen })
+      continue
+    }
+    // a daily minute that is not { count, … } is the daily document's own violation (the check reports it there)
+    if (!isPlainObject(seen.day) || (seen.day.count !== undefined && !isCount(seen.day.count))) continue
+    const count = seen.day.count ?? 0
+    if (sameTotal(read.total, count)) continue
+    violations.push({ id, field, expected: `a histogram of ${shortNumber(count)} (minute.${hour}.${m}.count)`, found: `a histogram of ${shortNumber(read.total)}`, against: dailyId, note: NOT_REPAIRABLE, seen })
+  }
+  return violations
+}

@@ -1,0 +1,183 @@
+// `check` of a distribution's minute histograms on a real database, the clock
+// and the sleep injected: minute-hour documents written as the writer writes
+// them pass and are counted; a minute whose histogram disagrees with its
+// daily minute, unchanged past WRITE_TIMEOUT_MS, is reported — and under
+// --repair left, counted unrepaired, the documents untouched; a flush
+// half-way completed while the check waits is none; one still moving is
+// unsettled; malformed documents are reported without waiting; minutes with
+// no histogram are none; --prefix/--from/--to choose the hours of the days
+// they choose; and the real `npm run check` says how many it read.
+import { execFile } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { manualClock } from '../../src/clock.js'
+import { createMapping } from '../../src/bucket/distribution-sketch.js'
+import { runCheck } from '../../src/jobs/check-run.js'
+import { writeDistributions } from '../helpers/distribution-writes.js'
+import { writeMinuteHistograms } from '../helpers/minute-histograms.js'
+import { directDb, mongodbUri, uniqueDbName } from '../helpers/test-app.js'
+
+const CHECK = fileURLToPath(new URL('../../src/jobs/check-command.js', import.meta.url))
+const DAY = 86_400_000
+const HOUR = 3_600_000
+const D = Date.UTC(2026, 10, 10)
+const T0 = Date.UTC(2026, 10, 21)
+const MAPPING = createMapping(0.01)
+let client, db, dbName
+
+beforeAll(async () => { dbName = uniqueDbName('minhistcheck'); ({ client, db } = await directDb(dbName)) })
+afterAll(async () => { await db?.dropDatabase().catch(() => {}); await client?.close() })
+beforeEach(async () => {
+  for (const c of ['daily', 'monthly', 'metrics', 'distributionDaily', 'distributionMonthly', 'distributionMinutes']) await db.collection(c).deleteMany({})
+  // three days of lat.m: values at 00:10, 07:40 (sample rate 0.3) and a zero at 13:00; minute histograms for all
+  await write(eventsOver('lat.m', 3))
+})
+
+function eventsOver (metric, days) {
+  const events = []
+  for (let i = 0; i < days; i++) {
+    events.push({ metric, value: 20 + i, time: D + i * DAY + 600_000 })
+    events.push({ metric, value: 310.5, time: D + i * DAY + 7 * HOUR + 40 * 60_000, weight: 1 / 0.3 })
+    events.push({ metric, value: 0, time: D + i * DAY + 13 * HOUR })
+  }
+  return events
+}
+
+const write = (events, options) => writeDistributions(db, events, MAPPING, options)
+
+const collections = () => ({
+  daily: db.collection('daily'),
+  monthly: db.collection('monthly'),
+  distributionDaily: db.collection('distributionDaily'),
+  distributionMonthly: db.collection('distributionMonthly'),
+  distributionMinutes: db.collection('distributionMinutes')
+})
+
+function run (options = {}, over = {}) {
+  const clock = manualClock(T0)
+  const found = []
+  const sleeps = []
+  return runCheck({ ...collections(), ...over }, {
+    writeTimeoutMs: 1000,
+    clock,
+    onViolation: (v, state) => found.push({ ...v, state }),
+    ...options,
+    sleep: async ms => { sleeps.push(ms); clock.advance(ms); await options.onSleep?.(sleeps.length) }
+  }).then(summary => ({ summary, found, sleeps }))
+}
+
+const minutes = () => db.collection('distributionMinutes')
+const all = name => db.collection(name).find().sort({ _id: 1 }).toArray()
+
+describe('minute histograms against their daily documents', () => {
+  it('written as the writer writes them: no violation, every minute-hour document counted apart from the day and month documents', async () => {
+    const { summary, found, sleeps } = await run({})
+    expect(found).toEqual([])
+    expect(sleeps).toEqual([])
+    expect(summary).toMatchObject({ monthly: 1, daily: 3, distributionDaily: 3, distributionMinutes: 9, violations: 0 })
+  })
+
+  it('a minute without its histogram (no document for its hour, or none in its hour\'s document) is no violation', async () => {
+    await minutes().deleteOne({ _id: 'lat.m/2026111000' })
+    await write([{ metric: 'lat.m', value: 5, time: D + DAY + 7 * HOUR + 3 * 60_000 }], { parts: ['daily', 'monthly'] })
+    const { summary, found } = await run({})
+    expect(found).toEqual([])
+    expect(summary).toMatchObject({ distributionMinutes: 8, violations: 0 })
+  })
+
+  it('a histogram that lacks a value of its minute, unchanged past WRITE_TIMEOUT_MS, is found; --repair leaves it and counts it unrepaired', async () => {
+    // a flush whose minute-hour write was lost: the daily documents hold 5 at 07:03, the minute's histogram does not
+    await write([{ metric: 'lat.m', value: 5, time: D + DAY + 7 * HOUR + 40 * 60_000 }], { parts: ['daily', 'monthly'] })
+    const before = await all('distributionMinutes')
+    const found = await run({})
+    expect(found.summary).toMatchObject({ violations: 1, unrepaired: 0 })
+    expect(found.found).toEqual([expect.objectContaining({ id: 'lat.m/2026111107', field: 'minute.40', against: 'lat.m/20261111', state: 'found', note: expect.stringMatching(/^not repairable/) })])
+    expect(found.found[0].seen).toBeUndefined()
+    expect(found.sleeps).toEqual([1001])
+    const repaired = await run({ repair: true })
+    expect(repaired.summary).toMatchObject({ violations: 1, repaired: 0, unrepaired: 1, unsettled: 0 })
+    expect(repaired.found[0].state).toBe('not repairable')
+    expect(await all('distributionMinutes')).toEqual(before)
+  })
+
+  it('a histogram of a minute or a day the daily documents lack is found, and named an orphan past the retention bound', async () => {
+    await writeMinuteHistograms(db, [{ metric: 'lat.m', value: 9, time: D + 2 * DAY + 21 * HOUR + 59 * 60_000 }], MAPPING)
+    await writeMinuteHistograms(db, [{ metric: 'lat.m', value: 9, time: D - 20 * DAY + HOUR }], MAPPING)
+    const { summary, found } = await run({ minuteKeptFrom: () => D - 10 * DAY, repair: true })
+    expect(summary).toMatchObject({ distributionMinutes: 11, violations: 2, unrepaired: 2 })
+    expect(found.map(v => [v.id, v.field, v.state, v.note.split(' ')[0]]).sort()).toEqual([
+      ['lat.m/2026102101', 'minute.0', 'not repairable', 'an'],
+      ['lat.m/2026111221', 'minute.59', 'not repairable', 'not']
+    ])
+    expect(found.find(v => v.id === 'lat.m/2026102101').note).toMatch(/orphan/)
+  })
+
+  it('a flush half-way (the daily write landed, the minute-hour write not yet) completed while the check waits is no violation', async () => {
+    const late = [{ metric: 'lat.m', value: 4000, time: D + 2 * DAY + 7 * HOUR + 40 * 60_000 }]
+    await write(late, { parts: ['daily', 'monthly'] })
+    const { summary, sleeps } = await run({ repair: true, onSleep: () => writeMinuteHistograms(db, late, MAPPING) })
+    expect(summary).toMatchObject({ violations: 0, distributionMinutes: 9 })
+    expect(sleeps).toHaveLength(1)
+  })
+
+  it('a minute still moving after every round is unsettled, not found', async () => {
+    const at = D + 7 * HOUR + 40 * 60_000
+    await write([{ metric: 'lat.m', value: 1, time: at }], { parts: ['daily', 'monthly'] })
+    // every wait another value lands in the daily documents, whose minute-hour write keeps lagging
+    let n = 0
+    const { summary, found } = await run({ settleRounds: 2, onSleep: () => write([{ metric: 'lat.m', value: 1 + ++n, time: at }], { parts: ['daily'] }) })
+    expect(summary).toMatchObject({ violations: 1, unsettled: 1 })
+    expect(found[0]).toMatchObject({ id: 'lat.m/2026111007', field: 'minute.40', state: 'unsettled', note: expect.stringMatching(/still changing/) })
+  })
+
+  it('malformed documents are reported at once, without a wait; the others still checked', async () => {
+    await minutes().insertMany([
+      { _id: 'lat.m/2026111099', minute: { 1: { zero: 1 } } },
+      { _id: 'lat.m/2026111014', minute: 'x' }
+    ])
+    await minutes().updateOne({ _id: 'lat.m/2026111107' }, { $set: { 'minute.61': { zero: 1 }, 'minute.40.positive.007': 1, 'minute.40.count': 3 } })
+    await minutes().updateOne({ _id: 'lat.m/2026111200' }, { $set: { 'minute.10.zero': '1' } })
+    const { summary, found, sleeps } = await run({ repair: true })
+    expect(sleeps).toEqual([])
+    expect(summary).toMatchObject({ distributionMinutes: 11, violations: 5, unrepaired: 5 })
+    expect(found.map(v => [v.id, v.field]).sort()).toEqual([
+      ['lat.m/2026111014', 'minute'],
+      ['lat.m/2026111099', '_id'],
+      ['lat.m/2026111107', 'minute.40'],
+      ['lat.m/2026111107', 'minute.61'],
+      ['lat.m/2026111200', 'minute.10']
+    ].sort())
+  })
+
+  it('--prefix, --from and --to choose the minute-hour documents of the days they choose; without the collection nothing of it is read', async () => {
+    await write(eventsOver('lat.n', 3))
+    // every 00:10 of every day of both: a histogram of one more
+    const midnights = ['lat.m', 'lat.n'].flatMap(metric => [10, 11, 12].map(day => `${metric}/202611${day}00`))
+    await minutes().updateMany({ _id: { $in: midnights } }, { $inc: { 'minute.10.zero': 1 } })
+    const some = await run({ prefix: 'lat.n', from: D + DAY - 1, to: D + 2 * DAY })
+    expect(some.summary).toMatchObject({ distributionMinutes: 3, violations: 1 })
+    expect(some.found.map(v => v.id)).toEqual(['lat.n/2026111100'])
+    const every = await run({})
+    expect(every.summary).toMatchObject({ distributionMinutes: 18, violations: 6 })
+    const none = await run({}, { distributionMinutes: undefined })
+    expect(none.summary).toMatchObject({ distributionMinutes: 0, violations: 0 })
+  })
+})
+
+describe('npm run check', () => {
+  const exec = args => new Promise(resolve => {
+    execFile(process.execPath, [CHECK, ...args], {
+      env: { PATH: process.env.PATH, MONGODB_URI: mongodbUri(), MONGODB_DB: dbName, WRITE_TIMEOUT_MS: '100' },
+      timeout: 60_000
+    }, (err, stdout, stderr) => resolve({ code: err ? err.code : 0, stdout, stderr }))
+  })
+
+  it('counts the minute-hour documents it read, and exits 1 on a mismatch --repair leaves', async () => {
+    expect(await exec([])).toMatchObject({ code: 0, stdout: 'checked 1 monthly and 3 daily documents (1 and 3 of them distributions\') and 9 minute-hour documents of distributions: 0 violations\n' })
+    await minutes().updateOne({ _id: 'lat.m/2026111013' }, { $inc: { 'minute.0.zero': 0.5 } })
+    const repaired = await exec(['--repair'])
+    expect(repaired.code).toBe(1)
+    expect(repaired.stdout).toMatch(/^lat\.m\/2026111013 minute\.0: expected a histogram of 1 \(minute\.13\.0\.count\), found a histogram of 1\.5 \(from lat\.m\/20261110\) \[not repairable\] not repairable/m)
+    expect(repaired.stdout).toMatch(/9 minute-hour documents of distributions: 1 violations, 0 repaired, 1 left\n$/)
+  }, 20_000)
+})

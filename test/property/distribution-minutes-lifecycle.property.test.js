@@ -1,0 +1,180 @@
+// Property: retention of a distribution's minute histograms (distributionMinutes)
+// changes no answer at the quarter-hour or coarser, and leaves no minute-hour
+// document of a day whose minutes it dropped. Any interleaving of
+// distribution ingest (POST /v1/events anywhere inside MAX_AGE_DAYS; StatsD
+// timers with sample rates), the clock moving across days and months, whole
+// retention passes (minute detail kept 2 days, daily documents 7) and passes
+// cut short after their first batch (as a kill between dropping the minutes
+// and deleting their histograms leaves them), through the real app on the
+// real database. Around every whole pass, every quarter-hour of the days the
+// daily documents keep, every day point and a quantile range answer count,
+// sum, min, max, p50 and p99 exactly as before it (day points whose daily
+// document the pass deleted: from their month, count and sum within
+// rounding); after it no minute-hour document is older than the day before
+// the minute horizon's, and every one of a later day is still there; at the
+// end, after a whole pass, `check` finds nothing.
+import fc from 'fast-check'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { manualClock } from '../../src/clock.js'
+import { dailyKeptFromFor, minuteKeptFromFor } from '../../src/bucket/retention-horizons.js'
+import { parseHourId, startOfDay } from '../../src/bucket/time.js'
+import { runCheck } from '../../src/jobs/check-run.js'
+import { createRetentionForDb } from '../../src/jobs/retention-service.js'
+import { testApp } from '../helpers/test-app.js'
+
+const DAY = 86_400_000
+const HOUR = 3_600_000
+const QUARTER = 900_000
+const MAX_AGE_DAYS = 6
+const MINUTE_DAYS = 2
+const DAILY_DAYS = MAX_AGE_DAYS + 1
+const ALPHA = 0.01
+const START = Date.UTC(2026, 10, 27, 20) // four days before December
+const metrics = ['dm.a', 'dm.b']
+const env = { PREALLOC_PROBABILITY: '0', MAX_AGE_DAYS: String(MAX_AGE_DAYS), MINUTE_RETENTION_DAYS: String(MINUTE_DAYS), DAILY_RETENTION_DAYS: String(DAILY_DAYS), RETENTION_RATE: '1000000', DISTRIBUTION_ACCURACY: String(ALPHA) }
+const STATS = ['count', 'sum', 'min', 'max', 'p50', 'p99']
+const clock = manualClock(START)
+let app
+const seen = { passes: 0, cut: 0, downsampled: 0, deleted: 0, minuteHoursDeleted: 0, orphansLeft: 0 }
+
+beforeAll(async () => { app = await testApp('distminprop', { clock, env }) })
+afterAll(async () => { await app?.close() })
+
+const value = fc.oneof(
+  { weight: 5, arbitrary: fc.double({ min: 0.1, max: 20_000, noNaN: true }).map(v => Math.round(v * 1000) / 1000) },
+  { weight: 1, arbitrary: fc.constantFrom(0, 87, 87, 1500) },
+  { weight: 1, arbitrary: fc.double({ min: -300, max: -0.01, noNaN: true }).map(v => Math.round(v * 100) / 100) }
+)
+const action = fc.oneof(
+  { weight: 5, arbitrary: fc.record({ kind: fc.constant('ingest'), events: fc.array(fc.record({ metric: fc.constantFrom(...metrics), value, back: fc.integer({ min: 0, max: (MAX_AGE_DAYS - 1) * 24 * 60 - 1 }) }), { minLength: 1, maxLength: 8 }) }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('statsd'), lines: fc.array(fc.record({ metric: fc.constantFrom(...metrics), value: fc.integer({ min: 0, max: 5000 }), rate: fc.constantFrom(1, 0.5, 0.3) }), { minLength: 1, maxLength: 4 }) }) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant('advance'), hours: fc.integer({ min: 1, max: 40 }) }) },
+  { weight: 2, arbitrary: fc.constant({ kind: 'retention' }) },
+  { weight: 1, arbitrary: fc.constant({ kind: 'cut' }) }
+)
+
+const today = () => clock.now() - (clock.now() % DAY)
+const get = async (url) => {
+  const res = await app.inject(url)
+  expect(res.statusCode, `${url}: ${res.body}`).toBe(200)
+  return res.json()
+}
+const close = (a, b) => a === b || Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(a), Math.abs(b))
+
+/** Every answer at the quarter-hour or coarser a pass must not change: quarter-hours of the kept days, days, and a range across them */
+async function answers (model) {
+  const to = today() + DAY
+  const keptFrom = today() - DAILY_DAYS * DAY
+  const firstDay = model.firstDay
+  const out = {}
+  for (const metric of metrics.filter(m => model.written.has(m))) {
+    for (const stat of STATS) {
+      out[`${metric} quarter-hour ${stat}`] = (await get(`/v1/metrics/${metric}/series?from=${keptFrom}&to=${to}&step=quarter-hour&stat=${stat}`)).values
+      out[`${metric} day ${stat}`] = (await get(`/v1/metrics/${metric}/series?from=${firstDay}&to=${to}&step=day&stat=${stat}`)).values
+    }
+    const q = await get(`/v1/metrics/${metric}/quantiles?from=${keptFrom + 5 * QUARTER}&to=${clock.now() - (clock.now() % QUARTER)}&q=0,0.5,0.9,0.99,1`)
+    out[`${metric} quantiles`] = q
+  }
+  return out
+}
+
+/** before and after a pass agree: exactly, except the sums and counts of day points now read from their month (rounding) */
+function expectSameAnswers (before, after) {
+  for (const key of Object.keys(before)) {
+    if (/ day (count|sum)$/.test(key)) {
+      before[key].forEach((v, i) => expect(v === null ? after[key][i] === null : close(v, after[key][i]), `${key}[${i}]: ${v} → ${after[key][i]}`).toBe(true))
+    } else {
+      expect(after[key], key).toEqual(before[key])
+    }
+  }
+}
+
+/** The minute-hour documents of days before the one before the minute horizon's (what a whole pass leaves none of), and the rest */
+async function minuteHours () {
+  const bound = today() - MINUTE_DAYS * DAY - DAY
+  const ids = (await app.collections.distributionMinutes.find({}, { projection: { _id: 1 } }).sort({ _id: 1 }).toArray()).map(d => d._id)
+  return { past: ids.filter(id => startOfDay(parseHourId(id).date) < bound), kept: ids.filter(id => startOfDay(parseHourId(id).date) >= bound) }
+}
+const pastHorizon = async () => (await minuteHours()).past
+
+async function perform (step, model) {
+  const now = clock.now()
+  if (step.kind === 'ingest') {
+    const events = step.events.map(e => ({ metric: e.metric, kind: 'distribution', value: e.value, ts: now - e.back * 60_000 - 1 }))
+    const res = await app.inject({ method: 'POST', url: '/v1/events', payload: events })
+    expect(res.statusCode, res.body).toBe(200)
+    for (const e of events) model.written.add(e.metric)
+  } else if (step.kind === 'statsd') {
+    const payload = step.lines.map(l => `${l.metric}:${l.value}|ms${l.rate === 1 ? '' : `|@${l.rate}`}`).join('\n')
+    const res = await app.inject({ method: 'POST', url: '/v1/statsd', payload, headers: { 'content-type': 'text/plain' } })
+    expect(res.statusCode, res.body).toBe(200)
+    for (const l of step.lines) model.written.add(l.metric)
+  } else if (step.kind === 'advance') {
+    clock.advance(step.hours * HOUR)
+  } else if (step.kind === 'retention') {
+    const before = await answers(model)
+    const hoursBefore = await minuteHours()
+    const pass = await app.retention.runOnce()
+    expect(pass).toMatchObject({ status: 'done', unvouched: 0, kept: 0 })
+    expectSameAnswers(before, await answers(model))
+    // none left past the bound, every one of a day whose minutes are kept still there
+    const hoursAfter = await minuteHours()
+    expect(hoursAfter.past).toEqual([])
+    expect(hoursAfter.kept).toEqual(hoursBefore.kept)
+    expect(pass.minuteHoursDeleted).toBe(hoursBefore.past.length)
+    seen.passes++
+    seen.downsampled += pass.downsampled
+    seen.deleted += pass.deleted
+    seen.minuteHoursDeleted += pass.minuteHoursDeleted
+  } else {
+    // a pass cut after its first batch: what it did is done, the rest (histograms of minutes it dropped among them) left
+    const job = createRetentionForDb({ db: app.mongo.db, collections: app.collections, config: app.config, clock, logger: { info () {}, warn () {} }, onProgress: () => { job.stop() } })
+    const pass = await job.runOnce()
+    expect(['done', 'stopped']).toContain(pass.status)
+    seen.cut++
+    seen.orphansLeft += (await pastHorizon()).length
+  }
+}
+
+describe('retention of minute histograms changes no answer at the quarter-hour or coarser', () => {
+  it('ingest, whole and cut retention passes in any order, across days and months: answers unchanged by every whole pass, no minute-hour document past the minute horizon after one, check finds nothing', async () => {
+    let run = 0
+    await fc.assert(fc.asyncProperty(fc.array(action, { minLength: 3, maxLength: 12 }), async (steps) => {
+      run++
+      for (const name of ['distributionDaily', 'distributionMonthly', 'distributionMinutes', 'metrics', 'jobs']) await app.mongo.db.collection(name).deleteMany({})
+      for (const metric of metrics) { app.registry.forget(metric); app.writer.forgetRegistryEntry(metric) }
+      clock.set(START + run * 3 * DAY)
+      const model = { firstDay: today() - MAX_AGE_DAYS * DAY, written: new Set() }
+      for (const step of steps) await perform(step, model)
+      await perform({ kind: 'retention' }, model)
+      const found = await runCheck(app.collections, {
+        writeTimeoutMs: 1,
+        sleep: ms => new Promise(resolve => setTimeout(resolve, ms)),
+        dailyKeptFrom: dailyKeptFromFor(app.config, clock.now()),
+        minuteKeptFrom: minuteKeptFromFor(app.config, clock.now())
+      })
+      expect(found.violations, JSON.stringify(found)).toBe(0)
+    }), {
+      numRuns: 30,
+      // one sequence that surely reaches every step: minutes written, a cut pass after their days passed the horizon, a whole one
+      examples: [[[
+        { kind: 'ingest', events: [{ metric: 'dm.a', value: 12.5, back: 2000 }, { metric: 'dm.a', value: -3, back: 2000 }, { metric: 'dm.b', value: 870, back: 100 }, { metric: 'dm.a', value: 7, back: 6000 }] },
+        { kind: 'statsd', lines: [{ metric: 'dm.a', value: 40, rate: 0.3 }, { metric: 'dm.b', value: 41, rate: 1 }] },
+        { kind: 'advance', hours: 40 },
+        { kind: 'ingest', events: [{ metric: 'dm.b', value: 3, back: 10 }] },
+        { kind: 'advance', hours: 40 },
+        { kind: 'cut' },
+        { kind: 'retention' },
+        { kind: 'advance', hours: 40 },
+        { kind: 'retention' }
+      ]]]
+    })
+    // the interleavings reached what they are about
+    expect(seen.passes).toBeGreaterThan(0)
+    expect(seen.downsampled).toBeGreaterThan(0)
+    expect(seen.deleted).toBeGreaterThan(0)
+    expect(seen.minuteHoursDeleted).toBeGreaterThan(0)
+    expect(seen.cut).toBeGreaterThan(0)
+    expect(seen.orphansLeft).toBeGreaterThan(0)
+  }, 300_000)
+})

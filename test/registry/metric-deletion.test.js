@@ -1,0 +1,52 @@
+// Deleting a metric (registry/metric-deletion.js) on a real database: a
+// distribution's minute-hour documents (distributionMinutes) go with its day
+// and month documents, in bounded batches, and no neighbour's (names sharing
+// its prefix); without the collection the rest is deleted as before.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { createMapping } from '../../src/bucket/distribution-sketch.js'
+import { createMetricDeletion } from '../../src/registry/metric-deletion.js'
+import { writeDistributions } from '../helpers/distribution-writes.js'
+import { hourIdsOfDay } from '../helpers/minute-histograms.js'
+import { directDb, uniqueDbName } from '../helpers/test-app.js'
+
+const DAY = 86_400_000
+const D = Date.UTC(2026, 10, 29)
+const MAPPING = createMapping(0.01)
+const NAMES = ['daily', 'monthly', 'metrics', 'distributionDaily', 'distributionMonthly', 'distributionMinutes', 'gaugeDaily', 'gaugeMonthly']
+let client, db
+
+beforeAll(async () => { ({ client, db } = await directDb(uniqueDbName('metricdel'))) })
+afterAll(async () => { await db?.dropDatabase().catch(() => {}); await client?.close() })
+beforeEach(async () => {
+  for (const name of NAMES) await db.collection(name).deleteMany({})
+  // every hour of three days across a month's end, for del.x and for names that share its prefix or sort next to it
+  for (const metric of ['del.x', 'del.x.y', 'del.xy', 'del.x-']) {
+    const events = []
+    for (let back = 0; back < 3; back++) for (let h = 0; h < 24; h++) events.push({ metric, value: 10 + h, time: D + back * DAY + h * 3_600_000 + 60_000 * h })
+    await writeDistributions(db, events, MAPPING)
+  }
+})
+
+const collections = (without = []) => Object.fromEntries(NAMES.filter(n => !without.includes(n)).map(n => [n, db.collection(n)]))
+const idsOf = async name => (await db.collection(name).find({}, { projection: { _id: 1 } }).sort({ _id: 1 }).toArray()).map(d => d._id)
+
+describe('deleting a distribution', () => {
+  it('deletes its minute-hour documents with its day and month documents, a batch at a time, and none of its neighbours\'; again deletes nothing', async () => {
+    const before = await idsOf('distributionMinutes')
+    const mine = [D, D + DAY, D + 2 * DAY].flatMap(day => hourIdsOfDay('del.x', day))
+    for (const id of mine) expect(before).toContain(id)
+    const deletion = createMetricDeletion(collections(), { batchSize: 7 })
+    expect(await deletion.deleteMetric('del.x')).toEqual({ registry: 1, daily: 3, monthly: 2, minuteHours: 72 })
+    expect(await idsOf('distributionMinutes')).toEqual(before.filter(id => !mine.includes(id)))
+    expect((await idsOf('distributionMinutes')).filter(id => id.startsWith('del.x/'))).toEqual([])
+    expect(await idsOf('distributionMinutes')).toHaveLength(3 * 72)
+    expect(await deletion.deleteMetric('del.x')).toEqual({ registry: 0, daily: 0, monthly: 0, minuteHours: 0 })
+  })
+
+  it('without distributionMinutes among its collections it deletes the rest and leaves minute histograms alone', async () => {
+    const before = await idsOf('distributionMinutes')
+    const deletion = createMetricDeletion(collections(['distributionMinutes']))
+    expect(await deletion.deleteMetric('del.x')).toEqual({ registry: 1, daily: 3, monthly: 2, minuteHours: 0 })
+    expect(await idsOf('distributionMinutes')).toEqual(before)
+  })
+})
