@@ -61,6 +61,12 @@ export function minuteKeptFromFor (config, now) {
   return metric => horizons(metric, now).minuteFrom
 }
 
+/** minuteHistogramKeptFrom(metric) at `now`, for the check: the first day whose distribution minutes ingest writes histograms for */
+export function minuteHistogramKeptFromFor (config, now) {
+  const horizons = horizonsFor(config)
+  return metric => horizons(metric, now).minuteHistogramFrom
+}
+
 /** Names the settings in force: a change makes the next retention pass scan every metric from its first day */
 export function rulesFingerprint (config) {
   return JSON.stringify([config.minuteRetentionDays ?? null, config.dailyRetentionDays ?? null, config.retentionRules ?? [], config.minuteHistogramDays ?? null])

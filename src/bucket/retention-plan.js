@@ -5,15 +5,19 @@ import { DAY_MS, dayId, hourId, metricIdPrefix } from './time.js'
 
 /**
  * The job's bounds for one metric from its detail horizons
- * ({ minuteFrom, dailyFrom }: the first UTC day still kept with minute
- * detail / with a daily document, ms; null = forever):
+ * ({ minuteFrom, minuteHistogramFrom?, dailyFrom }: the first UTC day still
+ * kept with minute detail / with a distribution's minute histograms / with a
+ * daily document, ms; null = forever; minuteHistogramFrom absent: minuteFrom):
  *   downsampleBefore: documents of days before it lose `minute` (one day
  *     past the horizon, so that the job never races ingest on the horizon day);
+ *   histogramsBefore: a distribution's minute-hour documents of days before
+ *     it are deleted (one day past their horizon, likewise);
  *   deleteBefore: documents of days before it are deleted.
  */
-export function retentionBounds ({ minuteFrom, dailyFrom }) {
+export function retentionBounds ({ minuteFrom, minuteHistogramFrom = minuteFrom, dailyFrom }) {
   return {
     downsampleBefore: minuteFrom == null ? null : minuteFrom - DAY_MS,
+    histogramsBefore: minuteHistogramFrom == null ? null : minuteHistogramFrom - DAY_MS,
     deleteBefore: dailyFrom == null ? null : dailyFrom
   }
 }
@@ -39,14 +43,16 @@ export function hourIdRangeBefore (metric, before) {
 }
 
 /**
- * The first day a metric's minute-hour documents may still be needed on:
- * those of days before it go once their day has no minutes (downsampled or
- * deleted). The later of the job's two bounds; null when it has neither.
+ * The first day a metric's minute-hour documents may still be read on: no
+ * read uses a minute histogram of a day before its histograms' horizon
+ * (a percentile is planned with it) or of a deleted day, and ingest writes
+ * none there. The later of histogramsBefore and deleteBefore; null when it
+ * has neither.
  */
-export function minuteHoursBefore ({ downsampleBefore, deleteBefore }) {
-  if (downsampleBefore == null) return deleteBefore
-  if (deleteBefore == null) return downsampleBefore
-  return Math.max(downsampleBefore, deleteBefore)
+export function minuteHoursBefore ({ histogramsBefore, deleteBefore }) {
+  if (histogramsBefore == null) return deleteBefore
+  if (deleteBefore == null) return histogramsBefore
+  return Math.max(histogramsBefore, deleteBefore)
 }
 
 /**

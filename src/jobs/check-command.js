@@ -7,7 +7,7 @@ import { EXIT, UsageError, defineCommand, parseFlags, positiveFlag, runIfMain } 
 import { ConfigError, loadConfig } from '../config.js'
 import { connectCommandDatabase } from '../db/command-database.js'
 import { LAYOUTS } from '../bucket/layouts.js'
-import { dailyKeptFromFor, minuteKeptFromFor } from '../bucket/retention-horizons.js'
+import { dailyKeptFromFor, minuteHistogramKeptFromFor, minuteKeptFromFor } from '../bucket/retention-horizons.js'
 import { runCheck } from './check-run.js'
 
 const HELP = `Usage: npm run check [-- options]
@@ -110,6 +110,7 @@ async function run (args, { env, out, err }) {
       writeTimeoutMs: config.writeTimeoutMs,
       dailyKeptFrom: dailyKeptFromFor(config, Date.now()),
       minuteKeptFrom: minuteKeptFromFor(config, Date.now()),
+      minuteHistogramKeptFrom: minuteHistogramKeptFromFor(config, Date.now()),
       onViolation (v, state) {
         out.write(`${v.id} ${v.field}: expected ${show(v.expected)}, found ${show(v.found)}${v.against ? ` (from ${v.against})` : ''}${state === 'found' ? '' : ` [${state}]`}${v.note ? ` ${v.note}` : ''}\n`)
       },

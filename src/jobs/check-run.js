@@ -87,7 +87,8 @@ const GAUGE_CHECKS = {
  *   rate (documents read per second, Infinity = unlimited), writeTimeoutMs,
  *   settleRounds (times a still-changing cross-document mismatch is watched again),
  *   dailyKeptFrom(metric) → first UTC day (ms) that still has daily documents, null = forever,
- *   minuteKeptFrom(metric) → first UTC day (ms) whose documents ingest writes minutes to, null = forever
+ *   minuteKeptFrom(metric) → first UTC day (ms) whose documents ingest writes minutes to, null = forever,
+ *   minuteHistogramKeptFrom(metric) → likewise for a distribution's minute histograms (default: minuteKeptFrom)
  *     (an older day's minutes may lack events, so they never lower a total),
  *   clock { now() }, sleep(ms), onViolation(v, state), onProgress(summary)
  * → summary { monthly, daily, violations, repaired, unrepaired, unsettled, distributionMonthly, distributionDaily, distributionMinutes, gaugeMonthly, gaugeDaily }
@@ -97,7 +98,7 @@ const GAUGE_CHECKS = {
 export async function runCheck (collections, options) {
   const {
     repair = false, prefix = '', from = null, to = null, rate = Infinity, writeTimeoutMs,
-    settleRounds = 3, dailyKeptFrom = () => null, minuteKeptFrom = () => null, clock = { now: () => Date.now() },
+    settleRounds = 3, dailyKeptFrom = () => null, minuteKeptFrom = () => null, minuteHistogramKeptFrom = minuteKeptFrom, clock = { now: () => Date.now() },
     sleep = ms => sleepFor(ms), onViolation = () => {}, onProgress = () => {}
   } = options
   const summary = { monthly: 0, daily: 0, violations: 0, repaired: 0, unrepaired: 0, unsettled: 0, distributionMonthly: 0, distributionDaily: 0, distributionMinutes: 0, gaugeMonthly: 0, gaugeDaily: 0 }
@@ -171,8 +172,10 @@ export async function runCheck (collections, options) {
       to,
       writeTimeoutMs,
       settleRounds,
-      // the days whose minutes retention drops or whose document it deletes: their histograms are orphans
-      orphanBefore: metric => minuteHoursBefore(retentionBounds({ minuteFrom: minuteKeptFrom(metric), dailyFrom: dailyKeptFrom(metric) })),
+      // the days whose minute histograms retention deletes (past their horizon, or with their day): orphans
+      orphanBefore: metric => minuteHoursBefore(retentionBounds({ minuteFrom: minuteKeptFrom(metric), minuteHistogramFrom: minuteHistogramKeptFrom(metric), dailyFrom: dailyKeptFrom(metric) })),
+      // the days no read takes a minute histogram from (past MINUTE_HISTOGRAM_DAYS): their totals are not judged
+      unreadBefore: metric => minuteHistogramKeptFrom(metric),
       clock,
       sleep,
       pace,

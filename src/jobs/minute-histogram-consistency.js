@@ -60,13 +60,17 @@ const NOT_REPAIRABLE = 'not repairable: a histogram\'s missing values are kept n
  * hourDoc: the stored document; dailyDoc: its day's daily document (at least
  * its `minute`), null when there is none; orphanBefore: the first day (ms)
  * whose minute histograms retention keeps (those of earlier days without
- * minutes are orphans its next pass deletes), null = every day.
+ * minutes are orphans its next pass deletes), null = every day;
+ * unreadBefore: the first day whose minute histograms a read uses (the
+ * histograms' horizon, MINUTE_HISTOGRAM_DAYS): before it ingest writes a
+ * minute without its histogram and retention deletes the rest, so only the
+ * shape of a histogram is judged there, not its total. null = every day.
  * → [violation] where a violation is { id, field, expected, found, note,
  *   against?, seen? }: `seen` (the hour's minute and the day's minute as read)
  *   on a cross-document mismatch, which a flush half-way makes for a moment
  *   (the two documents are written apart): the caller confirms it unchanged.
  */
-export function verifyMinuteHour (hourDoc, dailyDoc, { orphanBefore = null } = {}) {
+export function verifyMinuteHour (hourDoc, dailyDoc, { orphanBefore = null, unreadBefore = null } = {}) {
   const id = hourDoc._id
   const where = dayOfHourId(id)
   if (!where) return [{ id: String(id), field: '_id', expected: 'metric/YYYYMMDDHH', found: JSON.stringify(id), note: 'not a minute-hour document: left for a person to look at' }]
@@ -75,12 +79,14 @@ export function verifyMinuteHour (hourDoc, dailyDoc, { orphanBefore = null } = {
   const violations = []
   const { dailyId, dayStart, hour } = where
   const orphan = orphanBefore !== null && dayStart < orphanBefore
+  const unread = unreadBefore !== null && dayStart < unreadBefore
   const dayHour = isPlainObject(dailyDoc?.minute) ? dailyDoc.minute[hour] : undefined
   for (const m of Object.keys(hourDoc.minute)) {
     const field = `minute.${m}`
     if (!MINUTE_KEY.test(m)) { violations.push({ id, field, expected: 'a minute 0..59', found: JSON.stringify(m), note: 'left for a person to look at' }); continue }
     const read = readMinuteHistogram(hourDoc.minute[m])
     if (read.problem) { violations.push({ id, field, expected: 'a minute histogram', found: read.problem, note: 'left for a person to look at' }); continue }
+    if (unread) continue
     const seen = { hour: hourDoc.minute[m], day: dailyDoc === null ? null : isPlainObject(dayHour) ? dayHour[m] : undefined }
     if (dailyDoc === null || seen.day === undefined) {
       const lacks = dailyDoc === null ? 'no daily document' : `no minute ${hour}:${m} in its daily document`

@@ -41,7 +41,7 @@ import { setTimeout as sleepFor } from 'node:timers/promises'
 import { QUARTER_HOUR_DETAIL } from '../bucket/increments.js'
 import { DISTRIBUTION_KIND, GAUGE_KIND } from '../bucket/metric-kinds.js'
 import { dayIdRange, downsampleScanFrom, hourIdRangeBefore, minuteHoursBefore, retentionBounds } from '../bucket/retention-plan.js'
-import { dayId, monthId, parseBucketId, parseHourId, startOfDay, startOfMonth, utcParts } from '../bucket/time.js'
+import { monthId, parseBucketId, parseHourId, startOfMonth, utcParts } from '../bucket/time.js'
 import { dayTierGuard, holdsWholeDay, minuteVouchProjection, minutesVouched } from './distribution-consistency.js'
 import { gaugeDayGuard, gaugeMinutesVouched, gaugeVouchProjection, holdsWholeGaugeDay } from './gauge-consistency.js'
 import { stoppableJob } from './single-flight.js'
@@ -240,31 +240,23 @@ export function createRetentionJob ({ collections, horizonsFor, rulesFingerprint
       if (status !== 'done') return status
     }
     const sweepBefore = minuteHours ? minuteHoursBefore(bounds) : null
-    if (sweepBefore != null) return sweepMinuteHours(minuteHours, kindDaily, metric, sweepBefore, counts, pacing)
+    if (sweepBefore != null) return sweepMinuteHours(minuteHours, metric, sweepBefore, counts, pacing)
     return 'done'
   }
 
   /**
    * Deletes a distribution's minute-hour documents of days before `before`
-   * whose daily document holds no minutes (downsampled, deleted, or never
-   * written): after the downsampling and deletion above, so never ahead of
-   * the minutes they belong to. From the metric's first hour each pass: what
-   * is left below the bound is only orphans (a pass cut short) and the hours
-   * of days that kept their minutes (unvouched, kept), which stay with them.
-   * An id that is not a minute-hour id is left alone (the check names it).
+   * (minuteHoursBefore: past MINUTE_HISTOGRAM_DAYS, never before the minutes'
+   * own horizon, or past the daily horizon): no read uses a minute histogram
+   * there (a percentile is planned with the histograms' horizon) and ingest
+   * writes none, so they go whatever their day document holds. After the
+   * downsampling and deletion above, from the metric's first hour each pass,
+   * so a pass cut short leaves what the next one finds. An id that is not a
+   * minute-hour id is left alone (the check names it).
    */
-  function sweepMinuteHours (minuteHours, kindDaily, metric, before, counts, pacing) {
+  function sweepMinuteHours (minuteHours, metric, before, counts, pacing) {
     return eachBatch(minuteHours, metric, hourIdRangeBefore(metric, before), {}, { _id: 1 }, async (ids) => {
-      const dayOf = new Map()
-      for (const id of ids) {
-        const parsed = typeof id === 'string' ? parseHourId(id) : null
-        if (parsed && parsed.metric === metric) dayOf.set(id, dayId(metric, startOfDay(parsed.date)))
-      }
-      if (dayOf.size === 0) return 0
-      const withMinutes = new Set((await kindDaily.find(
-        { _id: { $in: [...new Set(dayOf.values())] }, minute: { $exists: true } }, { projection: { _id: 1 } }
-      ).toArray()).map(d => d._id))
-      const gone = [...dayOf].filter(([, day]) => !withMinutes.has(day)).map(([id]) => id)
+      const gone = ids.filter(id => typeof id === 'string' && parseHourId(id)?.metric === metric)
       if (gone.length === 0) return 0
       const { deletedCount } = await minuteHours.deleteMany({ _id: { $in: gone } })
       counts.minuteHoursDeleted += deletedCount

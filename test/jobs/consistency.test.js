@@ -189,8 +189,11 @@ describe('retention ranges', () => {
   })
 
   it('bounds: downsampling a day past the minute horizon, deletion at the daily horizon; forever is null', () => {
-    expect(retentionBounds({ minuteFrom: DAY0, dailyFrom: DAY0 - 30 * DAY_MS })).toEqual({ downsampleBefore: DAY0 - DAY_MS, deleteBefore: DAY0 - 30 * DAY_MS })
-    expect(retentionBounds({ minuteFrom: null, dailyFrom: null })).toEqual({ downsampleBefore: null, deleteBefore: null })
+    expect(retentionBounds({ minuteFrom: DAY0, dailyFrom: DAY0 - 30 * DAY_MS })).toEqual({ downsampleBefore: DAY0 - DAY_MS, histogramsBefore: DAY0 - DAY_MS, deleteBefore: DAY0 - 30 * DAY_MS })
+    expect(retentionBounds({ minuteFrom: null, dailyFrom: null })).toEqual({ downsampleBefore: null, histogramsBefore: null, deleteBefore: null })
+    // a distribution's minute histograms: their own horizon (MINUTE_HISTOGRAM_DAYS), a day past it too
+    expect(retentionBounds({ minuteFrom: DAY0 - 90 * DAY_MS, minuteHistogramFrom: DAY0 - 7 * DAY_MS, dailyFrom: null })).toEqual({ downsampleBefore: DAY0 - 91 * DAY_MS, histogramsBefore: DAY0 - 8 * DAY_MS, deleteBefore: null })
+    expect(retentionBounds({ minuteFrom: null, minuteHistogramFrom: DAY0 - 7 * DAY_MS, dailyFrom: null }).histogramsBefore).toBe(DAY0 - 8 * DAY_MS)
     expect(downsampleScanFrom(DAY0, null)).toBeNull()
     expect(downsampleScanFrom(DAY0, DAY0 - 3 * DAY_MS)).toBe(DAY0 - 4 * DAY_MS)
     expect(downsampleScanFrom(DAY0 - 5 * DAY_MS, DAY0)).toBe(DAY0 - 6 * DAY_MS) // settings moved back: from the nearer bound

@@ -1,8 +1,8 @@
 // The retention job on a distribution's minute histograms (distributionMinutes,
 // one document per metric-hour), against a real database: the minute-hour
 // documents of a day go after its minutes went (downsampled past the minute
-// horizon, or the day deleted past the daily horizon), those of a day that
-// keeps its minutes stay with them, a pass cut between the two leaves
+// horizon, or the day deleted past the daily horizon) or a day past their
+// own horizon (MINUTE_HISTOGRAM_DAYS) while its minutes stay, a pass cut between the two leaves
 // orphans that the next pass deletes, the sweep goes a bounded batch at a
 // time under the rate, and ids that are not a minute-hour's, other metrics'
 // documents and a job without the collection are left alone.
@@ -12,6 +12,7 @@ import { createMapping } from '../../src/bucket/distribution-sketch.js'
 import { parseHourId, startOfDay } from '../../src/bucket/time.js'
 import { LEASE_COLLECTION, createLease } from '../../src/jobs/lease.js'
 import { createRetentionJob } from '../../src/jobs/retention-job.js'
+import { horizonsFor } from '../../src/bucket/retention-horizons.js'
 import { dayKeyOf } from '../helpers/bucket-docs.js'
 import { writeDistributions } from '../helpers/distribution-writes.js'
 import { writeMinuteHistograms } from '../helpers/minute-histograms.js'
@@ -54,7 +55,8 @@ const horizons = rules => (metric, now) => {
   }
 }
 
-function job ({ rules = { '*': { minuteDays: 10, dailyDays: null } }, clock = manualClock(NOW), collections = {}, without = [], ...rest } = {}) {
+function job ({ rules = { '*': { minuteDays: 10, dailyDays: null } }, clock = manualClock(NOW), collections = {}, without = [], ...options } = {}) {
+  const { horizonsFor: given, ...rest } = options
   const all = {
     daily: db.collection('daily'),
     monthly: db.collection('monthly'),
@@ -67,7 +69,7 @@ function job ({ rules = { '*': { minuteDays: 10, dailyDays: null } }, clock = ma
   }
   for (const name of without) delete all[name]
   const lease = createLease({ collection: all.jobs, name: 'retention', clock, ttlMs: 60_000, owner: 'test' })
-  const j = createRetentionJob({ collections: all, horizonsFor: horizons(rules), rulesFingerprint: 'v1', lease, rate: 10_000, clock, sleep: async ms => clock.advance(ms), logger: silent, batchSize: 5, ...rest })
+  const j = createRetentionJob({ collections: all, horizonsFor: given ?? horizons(rules), rulesFingerprint: 'v1', lease, rate: 10_000, clock, sleep: async ms => clock.advance(ms), logger: silent, batchSize: 5, ...rest })
   j.clock = clock
   return j
 }
@@ -94,25 +96,42 @@ describe('minute histograms go with their day\'s minutes', () => {
     expect(await daysWithHours('lat.a')).toEqual(range(0, 11))
   })
 
-  it('deleting a day past the daily horizon deletes its minute-hour documents, also where minutes are kept forever; a day kept (its month disagrees) keeps them', async () => {
+  it('deleting a day past the daily horizon deletes its minute-hour documents, also where minutes are kept forever; so does a day kept (its month disagrees): past the daily horizon no read uses a minute', async () => {
     await write(valuesOver('lat.c', 34))
-    // day 33's month lacks a value (a flush whose monthly write was lost): the day is kept, minutes and all
+    // day 33's month lacks a value (a flush whose monthly write was lost): the day is kept, minutes and all, but not its histograms
     const kept = TODAY - 33 * DAY
     const month = `lat.c/${dayKeyOf(kept).slice(0, 6)}`
     const dayOfMonth = new Date(kept).getUTCDate()
     await db.collection('distributionMonthly').updateOne({ _id: month }, { $inc: { [`daily.${dayOfMonth}.count`]: -1, 'monthly.count': -1 } })
     const result = await job({ rules: { '*': { minuteDays: null, dailyDays: 30 } } }).runOnce()
-    expect(result).toMatchObject({ status: 'done', downsampled: 0, deleted: 3, kept: 1, minuteHoursDeleted: 9 })
-    expect(await daysWithHours('lat.c')).toEqual([...range(0, 30), 33])
+    expect(result).toMatchObject({ status: 'done', downsampled: 0, deleted: 3, kept: 1, minuteHoursDeleted: 12 })
+    expect(await daysWithHours('lat.c')).toEqual(range(0, 30))
+    expect(await db.collection('distributionDaily').countDocuments({ _id: `lat.c/${dayKeyOf(kept)}`, minute: { $exists: true } })).toBe(1)
   })
 
-  it('a day whose minutes retention keeps (its quarter-hours do not vouch for them) keeps its minute-hour documents', async () => {
+  it('a day whose minutes retention keeps (its quarter-hours do not vouch for them) loses its minute-hour documents all the same: past the horizon no percentile reads them', async () => {
     await write(valuesOver('lat.d', 13))
     // a minute holding a value its quarter-hour lacks: not vouched for, minutes kept
     await db.collection('distributionDaily').updateOne({ _id: `lat.d/${dayKeyOf(TODAY - 12 * DAY)}` }, { $inc: { 'minute.0.5.count': 1, 'minute.0.5.sum': 20 } })
     const result = await job().runOnce()
-    expect(result).toMatchObject({ status: 'done', downsampled: 1, unvouched: 1, minuteHoursDeleted: 3 })
-    expect(await daysWithHours('lat.d')).toEqual(range(0, 12))
+    expect(result).toMatchObject({ status: 'done', downsampled: 1, unvouched: 1, minuteHoursDeleted: 6 })
+    expect(await daysWithHours('lat.d')).toEqual(range(0, 11))
+    expect(await db.collection('distributionDaily').countDocuments({ _id: `lat.d/${dayKeyOf(TODAY - 12 * DAY)}`, minute: { $exists: true } })).toBe(1)
+  })
+})
+
+describe('MINUTE_HISTOGRAM_DAYS: the histograms go before the minutes', () => {
+  it('deletes the minute-hour documents of days a day past MINUTE_HISTOGRAM_DAYS while those days keep their minutes; ingest\'s own horizon, so the reads planned with it lose nothing', async () => {
+    await write(valuesOver('lat.h', 20))
+    const config = { minuteRetentionDays: 30, dailyRetentionDays: null, minuteHistogramDays: 7 }
+    const result = await job({ horizonsFor: horizonsFor(config) }).runOnce()
+    // histograms kept 7 days: days 9..20 lose theirs (a day's margin past the horizon, as downsampling keeps); no minute is dropped
+    expect(result).toMatchObject({ status: 'done', downsampled: 0, minuteHoursDeleted: 36 })
+    expect(await daysWithHours('lat.h')).toEqual(range(0, 8))
+    for (const back of range(0, 20)) expect((await dayDoc('lat.h', back)).minute, String(back)).toBeDefined()
+    // the same settings on the ingest side write no histogram there: the horizon ingest and reads use
+    expect(horizonsFor(config)('lat.h', NOW).minuteHistogramFrom).toBe(TODAY - 7 * DAY)
+    expect(await job({ horizonsFor: horizonsFor(config) }).runOnce()).toMatchObject({ status: 'done', minuteHoursDeleted: 0 })
   })
 })
 

@@ -100,16 +100,27 @@ describe('minute histograms against their daily documents', () => {
     expect(await all('distributionMinutes')).toEqual(before)
   })
 
-  it('a histogram of a minute or a day the daily documents lack is found, and named an orphan past the retention bound', async () => {
+  it('a histogram of a minute or a day the daily documents lack is found; one past the histograms\' horizon (no read uses it, retention deletes it) is not judged', async () => {
     await writeMinuteHistograms(db, [{ metric: 'lat.m', value: 9, time: D + 2 * DAY + 21 * HOUR + 59 * 60_000 }], MAPPING)
     await writeMinuteHistograms(db, [{ metric: 'lat.m', value: 9, time: D - 20 * DAY + HOUR }], MAPPING)
     const { summary, found } = await run({ minuteKeptFrom: () => D - 10 * DAY, repair: true })
-    expect(summary).toMatchObject({ distributionMinutes: 11, violations: 2, unrepaired: 2 })
-    expect(found.map(v => [v.id, v.field, v.state, v.note.split(' ')[0]]).sort()).toEqual([
-      ['lat.m/2026102101', 'minute.0', 'not repairable', 'an'],
+    expect(summary).toMatchObject({ distributionMinutes: 11, violations: 1, unrepaired: 1 })
+    expect(found.map(v => [v.id, v.field, v.state, v.note.split(' ')[0]])).toEqual([
       ['lat.m/2026111221', 'minute.59', 'not repairable', 'not']
     ])
-    expect(found.find(v => v.id === 'lat.m/2026102101').note).toMatch(/orphan/)
+    // judged where a read would use it: with the horizons further back, the old one is an orphan retention deletes
+    const back = await run({ minuteKeptFrom: () => D - 30 * DAY, dailyKeptFrom: () => D - 10 * DAY, repair: true })
+    expect(back.found.map(v => [v.id, v.note.split(' ')[0]]).sort()).toEqual([['lat.m/2026102101', 'an'], ['lat.m/2026111221', 'not']])
+    expect(back.found.find(v => v.id === 'lat.m/2026102101').note).toMatch(/orphan/)
+  })
+
+  it('past MINUTE_HISTOGRAM_DAYS a minute written without its histogram (ingest writes none there) is no violation; inside it, it is', async () => {
+    const at = D + 7 * HOUR + 40 * 60_000
+    await write([{ metric: 'lat.m', value: 1, time: at }], { parts: ['daily', 'monthly'] })
+    const past = await run({ minuteHistogramKeptFrom: () => D + DAY })
+    expect(past.summary).toMatchObject({ violations: 0 })
+    const inside = await run({ minuteHistogramKeptFrom: () => D })
+    expect(inside.found.map(v => [v.id, v.field])).toEqual([['lat.m/2026111007', 'minute.40']])
   })
 
   it('a flush half-way (the daily write landed, the minute-hour write not yet) completed while the check waits is no violation', async () => {
@@ -167,7 +178,8 @@ describe('minute histograms against their daily documents', () => {
 describe('npm run check', () => {
   const exec = args => new Promise(resolve => {
     execFile(process.execPath, [CHECK, ...args], {
-      env: { PATH: process.env.PATH, MONGODB_URI: mongodbUri(), MONGODB_DB: dbName, WRITE_TIMEOUT_MS: '100' },
+      // horizons far back: the documents' fixed days stay inside them whatever day the test runs on
+      env: { PATH: process.env.PATH, MONGODB_URI: mongodbUri(), MONGODB_DB: dbName, WRITE_TIMEOUT_MS: '100', MINUTE_RETENTION_DAYS: '36500', MINUTE_HISTOGRAM_DAYS: '36500' },
       timeout: 60_000
     }, (err, stdout, stderr) => resolve({ code: err ? err.code : 0, stdout, stderr }))
   })
