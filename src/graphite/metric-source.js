@@ -152,7 +152,11 @@ export function createMetricSource ({ registry, names, reader, maxGlobMetrics, m
    * made new ones) gets each consolidated point merged again over the span
    * of the points graphite-web groups into it — one planned range per point,
    * read from the fewest documents — instead of its mean or percentile
-   * averaged. A point whose group is all null stays null. → the series list
+   * averaged. A mean point whose group is all null stays null (nothing was
+   * written there). A percentile point is read even so: a minute written
+   * without its histogram is a null point that holds values, and a span that
+   * covers its whole quarter-hour ranks them from the quarter-hour's
+   * histogram (where nothing was written the read is null anyway). → the series list
    */
   async function regroup (seriesList) {
     return Promise.all(seriesList.map(async series => {
@@ -165,7 +169,7 @@ export function createMetricSource ({ registry, names, reader, maxGlobMetrics, m
       for (let i = 0; i < n; i += per) {
         const last = Math.min(i + per, n)
         ranges.push({ from: (from + (offset + i) * step) * 1000, to: (from + (offset + last) * step) * 1000 })
-        empty.push(series.values.slice(i, last).every(v => v === null))
+        empty.push(stat.kind !== 'percentile' && series.values.slice(i, last).every(v => v === null))
       }
       const merged = await reader.statOfRanges(metric, { ranges, stat })
       return { ...series, values: merged.map((v, k) => empty[k] ? null : v), step: series.step * per, valuesPerPoint: 1, regroup: undefined }

@@ -54,19 +54,23 @@ const SALES = [550_000, 715_000, 530_000, 600_000, 640_000, 580_000, 700_000, 56
 const RATIO = [[Date.UTC(2026, 2, 10), 1000.123456], [Date.UTC(2026, 10, 3), 234.5]]
 // short.* keeps no minute detail before today (a retention rule): a 24 h window must be read coarser
 const SHORT_RULES = [{ match: 'short.*', minuteDays: 0 }]
-// Distributions: per quarter-hour, values whose p50, p90 and p99 are known, the
+// Distributions: in one minute each, values whose p50, p90 and p99 are known, the
 // values at ranks floor(q·(n−1)) of the sorted values (the API's estimate is
 // within its 1 % relative accuracy; all values alike, exactly). `index`: the
-// quarter-hour's point on a 24 h window at NOW (from Nov 20 12:00).
-const Q = 15 * MIN
+// minute's point on a 24 h window at NOW (from Nov 20 12:00).
 const times = (n, value) => Array(n).fill(value)
+const minuteIndex = at => (at - (NOW - DAY)) / MIN
 const WEB_LATENCY = [
-  { at: Date.UTC(2026, 10, 21, 9, 5), index: 84, values: Array.from({ length: 100 }, (_, i) => i + 1), p: [50, 90, 99] },
-  { at: Date.UTC(2026, 10, 21, 10, 35), index: 90, values: times(5, 250), p: [250, 250, 250] },
-  { at: Date.UTC(2026, 10, 21, 11, 20), index: 93, values: [...times(50, 10), ...times(40, 20), ...times(9, 50), 100], p: [10, 20, 50] }
-]
-const DB_LATENCY = [{ at: Date.UTC(2026, 10, 21, 10, 1), index: 88, values: times(10, 4), p: [4, 4, 4] }]
+  { at: Date.UTC(2026, 10, 21, 9, 5), values: Array.from({ length: 100 }, (_, i) => i + 1), p: [50, 90, 99] },
+  { at: Date.UTC(2026, 10, 21, 10, 35), values: times(5, 250), p: [250, 250, 250] },
+  { at: Date.UTC(2026, 10, 21, 11, 20), values: [...times(50, 10), ...times(40, 20), ...times(9, 50), 100], p: [10, 20, 50] }
+].map(point => ({ ...point, index: minuteIndex(point.at) }))
+const DB_LATENCY = [{ at: Date.UTC(2026, 10, 21, 10, 1), values: times(10, 4), p: [4, 4, 4] }].map(point => ({ ...point, index: minuteIndex(point.at) }))
+// short.latency: a distribution under the short.* rule, its minutes kept today only; 7s an hour ago, 3s yesterday
+const SHORT_LATENCY = [{ at: NOW - HOUR, values: times(3, 7) }, { at: NOW - 20 * HOUR, values: times(2, 3) }]
 const WINDOW = { width: 1280, height: 800 }
+// wide enough for a 24 h chart at minutes to give each minute a pixel or more, so the cursor can read any of them
+const WIDE = { width: 2200, height: 800 }
 const RANGES = [['24h', 'minute'], ['7d', 'quarter-hour'], ['30d', 'hour']] // the steps auto fits on this window's 842 px plot
 
 describe.skipIf(skip)('dashboard in headless Chromium', () => {
@@ -85,7 +89,7 @@ describe.skipIf(skip)('dashboard in headless Chromium', () => {
     expect((await post(RATIO.map(([ts, value]) => ({ metric: 'ratio.load', ts, value })))).statusCode).toBe(200)
     expect((await post(SALES.map((value, month) => ({ metric: 'sales.units', ts: Date.UTC(2026, month, 2, 12), value })))).statusCode).toBe(200)
     expect((await post([{ metric: 'web.errors', ts: NOW - 10 * MIN, value: 1 }, { metric: 'web.errors', ts: NOW - 2 * HOUR, value: 4 }])).statusCode).toBe(200)
-    for (const [metric, points] of [['web.latency', WEB_LATENCY], ['db.latency', DB_LATENCY]]) {
+    for (const [metric, points] of [['web.latency', WEB_LATENCY], ['db.latency', DB_LATENCY], ['short.latency', SHORT_LATENCY]]) {
       const events = points.flatMap(({ at, values }) => values.map(value => ({ metric, kind: 'distribution', value, ts: at })))
       expect((await post(events)).statusCode).toBe(200)
     }
@@ -146,11 +150,24 @@ describe.skipIf(skip)('dashboard in headless Chromium', () => {
   const waitLatency = (page, n, metric) => page.waitForSelector(`#latency-chart[data-points="${n}"][data-series="3"]${metric ? `[data-metric="${metric}"]` : ''}`, { timeout: 15_000 })
   const latencyShown = page => page.isVisible('#latency-panel')
 
-  /** Moves the cursor over `chart` at `fraction` of the plot's width; → the legend's [x, values…] once x reads `x` */
+  /**
+   * Moves the cursor over `chart` at `fraction` of the plot's width; → the
+   * legend's [x, values…] once x reads `x`. Where points lie less than two
+   * pixels apart (minutes of 24 h) the pixel the fraction falls in may show
+   * the point next to it: the cursor is then moved a pixel at a time towards
+   * `x` (legend times in one zone sort as text), a few pixels at most.
+   */
   async function readLegend (page, chart, fraction, x) {
     const over = await page.$eval(`${chart} .u-over`, el => { const r = el.getBoundingClientRect(); return { left: r.left, top: r.top, width: r.width, height: r.height } })
-    await page.mouse.move(over.left + Math.min(over.width - 1, over.width * fraction), over.top + over.height / 2)
-    await page.waitForFunction(([chart, x]) => document.querySelector(`${chart} .u-legend .u-series:nth-child(1) .u-value`).textContent === x, [chart, x])
+    const shownX = () => page.$eval(`${chart} .u-legend .u-series:nth-child(1) .u-value`, el => el.textContent)
+    const reads = ([chart, x]) => document.querySelector(`${chart} .u-legend .u-series:nth-child(1) .u-value`).textContent === x
+    let left = over.left + Math.min(over.width - 1, over.width * fraction)
+    for (let nudges = 0; nudges < 4; nudges++) {
+      await page.mouse.move(left, over.top + over.height / 2)
+      if (await page.waitForFunction(reads, [chart, x], { timeout: 500 }).then(() => true, () => false)) break
+      left += (await shownX()) < x ? 1 : -1
+    }
+    await page.waitForFunction(reads, [chart, x])
     return page.$$eval(`${chart} .u-legend .u-series .u-value`, els => els.map(el => el.textContent))
   }
 
@@ -631,7 +648,7 @@ describe.skipIf(skip)('dashboard in headless Chromium', () => {
       await page.fill('#metric-search', 'web.l')
       await page.click('.metric-row[data-name="web.latency"]')
       await waitPoints(page, 1440, 2)
-      await waitLatency(page, 96)
+      await waitLatency(page, 1440)
       expect(await latencyShown(page)).toBe(true)
       expectFills(await layout())
       await screenshot(page, 'dashboard-latency-1280x800.png')
@@ -695,7 +712,7 @@ describe.skipIf(skip)('dashboard in headless Chromium', () => {
       // with a distribution: the latency panel between the series and the ytd panels, no band either
       await page.fill('#metric-search', 'web.l')
       await page.click('.metric-row[data-name="web.latency"]')
-      await waitLatency(page, 96)
+      await waitLatency(page, 1440)
       expectSmall(await gaps(), ['series', 'latency', 'ytd'])
       expect(errors).toEqual([])
     } finally {
@@ -778,11 +795,11 @@ describe.skipIf(skip)('dashboard in headless Chromium', () => {
     }
   }, 60_000)
 
-  it('draws p50, p90 and p99 of a selected distribution in the latency panel, at quarter-hour points under a minute series chart (24 h)', async () => {
+  it('draws p50, p90 and p99 of a selected distribution in the latency panel, at the minute points of a minute series chart (24 h)', async () => {
     let requests
     const answers = []
     const { page, context, errors } = await openPage('#m=web.latency&r=24h', {
-      viewport: WINDOW,
+      viewport: WIDE,
       labels: true,
       before: p => {
         requests = recordSeriesRequests(p)
@@ -791,35 +808,37 @@ describe.skipIf(skip)('dashboard in headless Chromium', () => {
     })
     try {
       await waitPoints(page, 1440) // the series chart: auto fits minutes on 24 h
-      await waitLatency(page, 96, 'web.latency') // the panel: quarter-hours, never finer
+      await waitLatency(page, 1440, 'web.latency') // the panel: its minutes too, each from the minute's histogram
       expect(await latencyShown(page)).toBe(true)
-      expect(await page.$eval('#latency-chart', el => el.dataset.step)).toBe('quarter-hour')
-      expect(await page.textContent('#latency-note')).toBe('quarter-hour points, coarser than the series chart\'s minute: minutes keep no percentiles')
+      expect(await page.$eval('#latency-chart .u-over', el => el.getBoundingClientRect().width)).toBeGreaterThanOrEqual(1440) // a pixel a minute (WIDE)
+      expect(await page.$eval('#latency-chart', el => el.dataset.step)).toBe('minute')
+      expect(await page.textContent('#latency-note')).toBe('')
       expect(await page.$eval('#latency-metric', el => [el.value, [...el.options].map(o => o.value)])).toEqual(['web.latency', ['web.latency']])
 
       // the series chart asked for the distribution's default series (its count per point), the panel for three percentiles, over one window
       const main = { metric: 'web.latency', stat: null, step: 'minute', from: NOW - DAY, to: NOW }
-      expect(requests).toEqual([main, ...['p50', 'p90', 'p99'].map(stat => ({ ...main, stat, step: 'quarter-hour' }))])
+      expect(requests).toEqual([main, ...['p50', 'p90', 'p99'].map(stat => ({ ...main, stat }))])
       await expect.poll(() => answers.some(a => a.step === 'minute')).toBe(true)
       const count = answers.find(a => a.step === 'minute')
       expect(count.stat).toBe('count')
       expect(count.values.reduce((sum, v) => sum + (v ?? 0), 0)).toBe(WEB_LATENCY.reduce((n, { values }) => n + values.length, 0))
 
-      // three lines: p50, p90, p99; a value only where the quarter-hour holds some
+      // three lines: p50, p90, p99; a value only where the minute holds some
       expect(await page.$$eval('#latency-chart .u-legend .u-series .u-label', els => els.map(el => el.textContent))).toEqual(['time (UTC)', 'p50', 'p90', 'p99'])
-      expect(await page.$eval('#latency-chart', el => Number(el.dataset.nulls))).toBe(3 * (96 - WEB_LATENCY.length))
-      const asked = { from: NOW - DAY, to: NOW, step: 'quarter-hour' }
+      expect(await page.$eval('#latency-chart', el => Number(el.dataset.nulls))).toBe(3 * (1440 - WEB_LATENCY.length))
+      const asked = { from: NOW - DAY, to: NOW, step: 'minute' }
       const exact = await Promise.all(['p50', 'p90', 'p99'].map(stat => apiStat('web.latency', stat, asked)))
       for (const { at, index, p } of WEB_LATENCY) {
-        const x = `2026-11-21 ${new Date(at - at % Q).toISOString().slice(11, 16)} UTC`
-        const [shownX, ...shown] = await readLegend(page, '#latency-chart', index / 95, x)
+        const x = `2026-11-21 ${new Date(at).toISOString().slice(11, 16)} UTC`
+        const [shownX, ...shown] = await readLegend(page, '#latency-chart', index / 1440, x)
         expect(shownX).toBe(x)
         // as the API answers them, and within its 1 % of the values' true percentiles (rounded to 2 decimals to read)
         expect(shown).toEqual(exact.map(values => formatNumber(values[index])))
         shown.forEach((text, i) => expect(Math.abs(Number(text.replace(/,/g, '')) - p[i]), `${x} ${['p50', 'p90', 'p99'][i]} ${text}`).toBeLessThanOrEqual(0.01 * p[i] + 0.005))
       }
-      expect((await readLegend(page, '#latency-chart', 91 / 95, '2026-11-21 10:45 UTC')).slice(1)).toEqual(['no data', 'no data', 'no data'])
-      expect((await readLegend(page, '#latency-chart', 90 / 95, '2026-11-21 10:30 UTC')).slice(1)).toEqual(['250', '250', '250']) // all alike: exact
+      const at = Date.UTC(2026, 10, 21, 10, 45)
+      expect((await readLegend(page, '#latency-chart', minuteIndex(at) / 1440, '2026-11-21 10:45 UTC')).slice(1)).toEqual(['no data', 'no data', 'no data'])
+      expect((await readLegend(page, '#latency-chart', WEB_LATENCY[1].index / 1440, '2026-11-21 10:35 UTC')).slice(1)).toEqual(['250', '250', '250']) // all alike: exact
 
       // its axis labels neither overlap nor leave the canvas
       const { canvas, x, y } = await chartLabels(page, '#latency-chart')
@@ -838,13 +857,12 @@ describe.skipIf(skip)('dashboard in headless Chromium', () => {
     }
   }, 60_000)
 
-  it('asks the latency panel\'s percentiles at the series chart\'s step from the quarter-hour up, saying so when coarser (24 h, 7 d, 30 d, steps picked by hand)', async () => {
+  it('asks the latency panel\'s percentiles at the series chart\'s step, minutes included (1 h, 24 h, 7 d, 30 d, steps picked by hand)', async () => {
     const { page, context, errors } = await openPage('#m=web.latency&r=1h', { viewport: WINDOW })
-    const MINUTE_NOTE = 'quarter-hour points, coarser than the series chart\'s minute: minutes keep no percentiles'
     /** Waits for the series chart drawn as `asked`, and the panel at the step `expected` (its points over the same window) saying so when coarser */
     async function expectSteps (asked, expected) {
       await waitPoints(page, countPoints(asked.from, asked.to, asked.step))
-      const note = expected === asked.step ? '' : MINUTE_NOTE
+      const note = expected === asked.step ? '' : `${expected} points, coarser than the series chart's ${asked.step}`
       await page.waitForFunction(([points, step, note]) => {
         const el = document.getElementById('latency-chart')
         return el.dataset.points === points && el.dataset.series === '3' && el.dataset.step === step && document.getElementById('latency-note').textContent === note
@@ -852,19 +870,18 @@ describe.skipIf(skip)('dashboard in headless Chromium', () => {
     }
     const latencyRequest = stat => page.waitForRequest(r => isSeriesRequest(r) && seriesRequest(r.url()).stat === stat)
     try {
-      await expectSteps({ from: NOW - HOUR, to: NOW, step: 'minute' }, 'quarter-hour') // 60 minutes, 4 quarter-hours
+      await expectSteps({ from: NOW - HOUR, to: NOW, step: 'minute' }, 'minute') // 60 minutes
       for (const [range, step] of RANGES) {
         const [asked, p99] = await Promise.all([clickRange(page, range), latencyRequest('p99')])
         expect(asked).toMatchObject({ metric: 'web.latency', stat: null, step })
-        const expected = step === 'minute' ? 'quarter-hour' : step
-        expect(seriesRequest(p99.url()), range).toEqual({ ...asked, stat: 'p99', step: expected })
-        await expectSteps(asked, expected)
+        expect(seriesRequest(p99.url()), range).toEqual({ ...asked, stat: 'p99' })
+        await expectSteps(asked, step)
       }
-      // picked by hand: minute on 7 d (the panel at quarter-hours, and says so), then day (the panel at days too)
+      // picked by hand: minute on 7 d (10,080 minutes: the panel at minutes too), then day (the panel at days too)
       await clickRange(page, '7d')
       await expectSteps({ from: NOW - 7 * DAY, to: NOW, step: 'quarter-hour' }, 'quarter-hour')
       await page.selectOption('#step', 'minute')
-      await expectSteps({ from: NOW - 7 * DAY, to: NOW, step: 'minute' }, 'quarter-hour')
+      await expectSteps({ from: NOW - 7 * DAY, to: NOW, step: 'minute' }, 'minute')
       await page.selectOption('#step', 'day')
       await expectSteps({ from: NOW - 7 * DAY, to: NOW, step: 'day' }, 'day')
       expect(errors).toEqual([])
@@ -873,33 +890,72 @@ describe.skipIf(skip)('dashboard in headless Chromium', () => {
     }
   }, 60_000)
 
+  it('where a distribution keeps no minutes the panel does as the series chart: the step the API names under auto, its minutes where kept (1 h), the API\'s refusal under a minute picked by hand', async () => {
+    let requests
+    const { page, context, errors } = await openPage('#m=short.latency&r=24h', { viewport: WINDOW, before: p => { requests = recordSeriesRequests(p) } })
+    const asked = () => requests.map(r => `${r.metric} ${r.stat}@${r.step}`)
+    try {
+      // 24 h: minutes of short.* are kept from today only, so minute is refused and both read quarter-hours
+      await waitPoints(page, 96)
+      await waitLatency(page, 96, 'short.latency')
+      expect(asked()).toEqual(['short.latency null@minute', 'short.latency null@quarter-hour', ...['p50', 'p90', 'p99'].map(stat => `short.latency ${stat}@quarter-hour`)])
+      expect(await page.$eval('#latency-chart', el => el.dataset.step)).toBe('quarter-hour')
+      expect(await page.textContent('#latency-note')).toBe('') // the series chart's step
+      expect((await readLegend(page, '#latency-chart', 16 / 95, '2026-11-20 16:00 UTC')).slice(1)).toEqual(['3', '3', '3'])
+      expect((await readLegend(page, '#latency-chart', 92 / 95, '2026-11-21 11:00 UTC')).slice(1)).toEqual(['7', '7', '7'])
+
+      // 1 h, all of it today: minutes are kept, and the panel reads them
+      requests.length = 0
+      await clickRange(page, '1h')
+      await waitPoints(page, 60)
+      await waitLatency(page, 60, 'short.latency')
+      expect(asked()).toEqual(['short.latency null@minute', ...['p50', 'p90', 'p99'].map(stat => `short.latency ${stat}@minute`)])
+      expect(await page.textContent('#latency-note')).toBe('')
+      expect((await readLegend(page, '#latency-chart', 0, '2026-11-21 11:00 UTC')).slice(1)).toEqual(['7', '7', '7'])
+
+      // 24 h with minute picked by hand: the series chart shows the API's refusal, and so does the panel
+      await clickRange(page, '24h')
+      await waitLatency(page, 96, 'short.latency')
+      requests.length = 0
+      await page.selectOption('#step', 'minute')
+      await page.waitForSelector('#latency-empty:not([hidden])')
+      expect(asked()).toEqual(['short.latency null@minute', ...['p50', 'p90', 'p99'].map(stat => `short.latency ${stat}@minute`)])
+      expect(await page.textContent('#status')).toMatch(/^short\.latency: step: minute detail is kept from 2026-11-21 on .* use step=quarter-hour or coarser/)
+      expect(await page.textContent('#latency-empty')).toMatch(/^short\.latency p50: step: minute detail is kept from 2026-11-21 on .* use step=quarter-hour or coarser/)
+      expect(await page.$eval('#latency-chart', el => el.dataset.points)).toBe('0')
+      expect(errors.filter(e => !/status of 400/.test(e))).toEqual([])
+    } finally {
+      await context.close()
+    }
+  }, 60_000)
+
   it('picks the distribution the latency panel shows with its selector, keeps it in the URL, and shows no panel for counters only', async () => {
     let requests
-    const { page, context, errors } = await openPage('#m=web.hits,web.latency,db.latency&r=24h', { viewport: WINDOW, before: p => { requests = recordSeriesRequests(p) } })
+    const { page, context, errors } = await openPage('#m=web.hits,web.latency,db.latency&r=24h', { viewport: WIDE, before: p => { requests = recordSeriesRequests(p) } })
     const hashOf = () => new URLSearchParams(new URL(page.url()).hash.slice(1))
     try {
       await waitPoints(page, 1440, 3) // the series chart keeps every metric's default series
-      await waitLatency(page, 96, 'web.latency') // the first distribution selected
+      await waitLatency(page, 1440, 'web.latency') // the first distribution selected
       expect(await page.$eval('#latency-metric', el => [...el.options].map(o => o.value))).toEqual(['web.latency', 'db.latency']) // distributions only
       expect(hashOf().get('lat')).toBe('web.latency')
 
       requests.length = 0
       await page.selectOption('#latency-metric', 'db.latency')
-      await waitLatency(page, 96, 'db.latency')
-      expect(requests.map(r => `${r.metric} ${r.stat}@${r.step}`)).toEqual(['db.latency p50@quarter-hour', 'db.latency p90@quarter-hour', 'db.latency p99@quarter-hour']) // the series chart is not asked again
+      await waitLatency(page, 1440, 'db.latency')
+      expect(requests.map(r => `${r.metric} ${r.stat}@${r.step}`)).toEqual(['db.latency p50@minute', 'db.latency p90@minute', 'db.latency p99@minute']) // the series chart is not asked again
       const [{ index, p }] = DB_LATENCY
-      expect(await readLegend(page, '#latency-chart', index / 95, '2026-11-21 10:00 UTC')).toEqual(['2026-11-21 10:00 UTC', ...p.map(String)])
+      expect(await readLegend(page, '#latency-chart', index / 1440, '2026-11-21 10:01 UTC')).toEqual(['2026-11-21 10:01 UTC', ...p.map(String)])
       expect(hashOf().get('lat')).toBe('db.latency')
       await screenshot(page, 'dashboard-latency-picked.png')
 
       // a reload keeps it
       await page.reload()
-      await waitLatency(page, 96, 'db.latency')
+      await waitLatency(page, 1440, 'db.latency')
       expect(await page.$eval('#latency-metric', el => el.value)).toBe('db.latency')
 
       // db.latency removed: the panel shows the distribution left; that removed too, no panel
       await page.click('.chip[data-name="db.latency"] button')
-      await waitLatency(page, 96, 'web.latency')
+      await waitLatency(page, 1440, 'web.latency')
       expect(await page.$eval('#latency-metric', el => [...el.options].map(o => o.value))).toEqual(['web.latency'])
       await page.click('.chip[data-name="web.latency"] button')
       await waitPoints(page, 1440, 1)

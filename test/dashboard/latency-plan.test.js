@@ -1,8 +1,10 @@
 // What the dashboard's latency panel asks for (src/dashboard/js/latency-plan.js):
-// the percentiles, the step for a series chart's step, what it says when
-// that step is coarser, and which selected distribution it shows.
+// the percentiles, what it says when a refusal made its step coarser than
+// the series chart's, and which selected distribution it shows. The step it
+// asks (the series chart's, minutes included) is checked in the browser
+// (dashboard.test.js) and in series-read.test.js.
 import { describe, expect, it } from 'vitest'
-import { FINEST_PERCENTILE_STEP, PERCENTILES, PERCENTILE_COLORS, latencyMetric, latencyNote, latencyStep } from '../../src/dashboard/js/latency-plan.js'
+import { PERCENTILES, PERCENTILE_COLORS, latencyMetric, latencyNote } from '../../src/dashboard/js/latency-plan.js'
 import { STEPS } from '../../src/dashboard/js/step-fit.js'
 import { parseStat } from '../../src/bucket/distribution-stats.js'
 
@@ -17,37 +19,21 @@ describe('PERCENTILES', () => {
   })
 })
 
-describe('latencyStep', () => {
-  it('is the series chart\'s step from the quarter-hour up, and the quarter-hour under a minute chart', () => {
-    expect(FINEST_PERCENTILE_STEP).toBe('quarter-hour')
-    expect(STEPS.map(latencyStep)).toEqual(['quarter-hour', 'quarter-hour', 'hour', 'day', 'month'])
+describe('latencyNote', () => {
+  it('says nothing when the panel is at the series chart\'s step, minutes included', () => {
+    expect(STEPS[0]).toBe('minute')
+    for (const step of STEPS) expect(latencyNote(step, step)).toBe('')
   })
 
-  it('is never finer than the quarter-hour nor than the series chart\'s step, and the finest such', () => {
-    const at = step => STEPS.indexOf(step)
-    for (const step of STEPS) {
-      const asked = latencyStep(step)
-      expect(at(asked)).toBe(Math.max(at(step), at('quarter-hour')))
-    }
+  it('names both steps when a refusal made the panel coarser, and no other reason', () => {
+    expect(latencyNote('minute', 'quarter-hour')).toBe('quarter-hour points, coarser than the series chart\'s minute')
+    expect(latencyNote('quarter-hour', 'hour')).toBe('hour points, coarser than the series chart\'s quarter-hour')
+    expect(latencyNote('minute', 'day')).toBe('day points, coarser than the series chart\'s minute')
   })
 
   it('refuses a step the API does not know', () => {
-    expect(() => latencyStep('week')).toThrow(/unknown step week/)
-  })
-})
-
-describe('latencyNote', () => {
-  it('says nothing when the panel is at the series chart\'s step', () => {
-    for (const step of ['quarter-hour', 'hour', 'day', 'month']) expect(latencyNote(step, step)).toBe('')
-  })
-
-  it('says why under a minute chart: minutes keep no percentiles', () => {
-    expect(latencyNote('minute', 'quarter-hour')).toBe('quarter-hour points, coarser than the series chart\'s minute: minutes keep no percentiles')
-  })
-
-  it('names both steps when a refusal made the panel coarser still', () => {
-    expect(latencyNote('quarter-hour', 'hour')).toBe('hour points, coarser than the series chart\'s quarter-hour')
-    expect(latencyNote('minute', 'day')).toMatch(/^day points, coarser than the series chart's minute: minutes keep no percentiles$/)
+    expect(() => latencyNote('week', 'week')).toThrow(/unknown step week/)
+    expect(() => latencyNote('minute', 'fortnight')).toThrow(/unknown step fortnight/)
   })
 })
 

@@ -3,6 +3,8 @@
 // distribution for the latency panel, and the step it falls back to.
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { readSeries, readStats } from '../../src/dashboard/js/series-read.js'
+import { parseSeriesQuery } from '../../src/routes/query-params.js'
+import { planSeries } from '../../src/reader/series-plan.js'
 
 const QUERY = { from: Date.UTC(2026, 10, 20, 12), to: Date.UTC(2026, 10, 21, 12), tz: 'UTC' }
 const json = (status, body) => ({ ok: status < 400, status, statusText: '', json: async () => body })
@@ -48,6 +50,25 @@ describe('readStats', () => {
       'p50@quarter-hour', 'p90@quarter-hour', 'p99@quarter-hour', 'p50@hour', 'p90@hour', 'p99@hour'
     ])
     expect(results.every(r => r.answer.step === 'hour')).toBe(true)
+  })
+
+  it('asks percentiles at step minute, and with coarsen every stat again at the step the API names when minutes are not kept for the window', async () => {
+    // the API's own refusal of minutes before the metric's minute horizon (12 h ago), as for a counter
+    const query = { from: String(QUERY.from), to: String(QUERY.to), step: 'minute' }
+    let refusal
+    try {
+      planSeries({ ...parseSeriesQuery(query, { now: QUERY.to }), maxPoints: 20_000, horizons: { minuteFrom: QUERY.to - 12 * 3_600_000, dailyFrom: null } })
+    } catch (err) {
+      refusal = { statusCode: err.statusCode, message: err.message, details: err.details }
+    }
+    expect(refusal).toMatchObject({ statusCode: 400, details: [{ path: 'step' }] })
+    const asked = stubFetch(url => (url.searchParams.get('step') === 'minute' ? [400, refusal] : ok(url)))
+    const { step, results } = await readStats('api.latency', ['p50', 'p90', 'p99'], { query: QUERY, step: 'minute', coarsen: true })
+    expect(step).toBe('quarter-hour')
+    expect(asked.map(u => `${u.searchParams.get('stat')}@${u.searchParams.get('step')}`)).toEqual([
+      'p50@minute', 'p90@minute', 'p99@minute', 'p50@quarter-hour', 'p90@quarter-hour', 'p99@quarter-hour'
+    ])
+    expect(results.map(r => r.answer.step)).toEqual(['quarter-hour', 'quarter-hour', 'quarter-hour'])
   })
 
   it('without coarsen, answers the refusal as it is', async () => {

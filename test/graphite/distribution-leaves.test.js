@@ -9,7 +9,9 @@
 // within the budget.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { manualClock } from '../../src/clock.js'
+import { createMapping } from '../../src/bucket/distribution-sketch.js'
 import { seededRandom } from '../../scripts/shared/workload.js'
+import { writeDistributions } from '../helpers/distribution-writes.js'
 import { testApp } from '../helpers/test-app.js'
 
 // 2025-03-10T09:07:30Z: not on a quarter-hour, as Grafana's `now` rarely is
@@ -24,6 +26,8 @@ let app
 
 // raw values per distribution, sorted by time: { time (ms), value }
 const sent = new Map()
+// the minutes (epoch s of their start) holding a value of old.latency written without its minute's histogram
+const withoutHistogram = new Set()
 
 function send (metric, time, value) {
   if (!sent.has(metric)) sent.set(metric, [])
@@ -51,6 +55,14 @@ async function post (events) {
 beforeAll(async () => {
   app = await testApp('graphite_dist', { clock, env: { PREALLOC_PROBABILITY: '0', MAX_READ_POINTS: '100000', MAX_SERIES: '500' } })
   const random = seededRandom(2020)
+  // old.latency: from 5 h to 2 h ago, values written as a statbucket that kept no minute histograms wrote
+  // them (day and month documents only: no minute-hour document), about one minute in three holding one;
+  // the last 2 h sent as any value is, minute histograms and all
+  const oldRandom = seededRandom(2121)
+  const old = []
+  for (let i = 0; i < 60; i++) old.push({ metric: 'old.latency', value: 1 + Math.floor(oldRandom() * 1000), time: NOW - 5 * 3_600_000 + Math.floor(oldRandom() * 3 * 3_600_000) })
+  await writeDistributions(app.mongo.db, old, createMapping(ALPHA), { parts: ['daily', 'monthly'] })
+  for (const e of old) withoutHistogram.add(Math.floor(e.time / 60_000) * 60)
   const events = []
   // api.latency: 8 days of quarter-hours, 10–39 log-normal values each around a median that follows the
   // hour of day; one quarter-hour in 12 is slow (×20), so a wide point's p99 is the slow quarter-hours'
@@ -77,9 +89,12 @@ beforeAll(async () => {
   for (let i = 0; i < 100; i++) events.push({ metric: 'api.requests', value: 3, ts: NOW - DAY + i * 700_000 })
   events.push({ metric: 'count.metric', value: 7, ts: NOW - 3_600_000 })
   for (let d = 0; d < MANY; d++) events.push({ metric: `many.d${d}`, kind: 'distribution', value: d + 1, ts: NOW - 600_000 })
+  for (let i = 0; i < 200; i++) events.push({ metric: 'old.latency', kind: 'distribution', value: 1 + Math.floor(oldRandom() * 1000), ts: NOW - 2 * 3_600_000 + Math.floor(oldRandom() * 2 * 3_600_000) })
+  const posted = events.slice()
+  for (const e of old) events.push({ metric: e.metric, kind: 'distribution', value: e.value, ts: e.time })
   events.sort((a, b) => a.ts - b.ts)
   for (const e of events) if (e.kind === 'distribution') send(e.metric, e.ts, e.value)
-  await post(events)
+  await post(posted.sort((a, b) => a.ts - b.ts))
 }, 120_000)
 afterAll(async () => { await app?.close() })
 
@@ -94,6 +109,27 @@ const render = async (params) => {
   return body
 }
 const byTarget = list => Object.fromEntries(list.map(s => [s.target, s.datapoints]))
+
+/**
+ * The span (epoch s) of each point of a series against its native points.
+ * Unconsolidated, the point at t holds [t, t + step). Consolidated by v points,
+ * graphite-web (render/views.py) nudges the start and deletes one value fewer
+ * than it skips, so the point labelled T holds the native points T − step …
+ * T + (v − 2)·step: the values of [T − step, T + (v − 1)·step), cut at the
+ * native end; maxDataPoints=1 holds them all. → { per: v, spans: [{ from, to }] }
+ */
+function spansOf (native, points, maxDataPoints) {
+  const step = native[1][1] - native[0][1]
+  const nativeStart = native[0][1]
+  const nativeEnd = native.at(-1)[1] + step
+  const stride = points.length > 1 ? points[1][1] - points[0][1] : nativeEnd - nativeStart
+  const per = Math.round(stride / step)
+  const spans = points.map(([, t]) => {
+    const from = maxDataPoints === 1 ? nativeStart : per === 1 ? t : t - step
+    return { from, to: Math.min(nativeEnd, maxDataPoints === 1 ? nativeEnd : from + per * step) }
+  })
+  return { per, spans }
+}
 
 describe('a distribution is a branch of stat leaves', () => {
   it('in /metrics/find (treejson): the nine listed below it, counters plain leaves', async () => {
@@ -145,23 +181,38 @@ describe('a distribution is a branch of stat leaves', () => {
     expect(total(body[1].datapoints)).toBe(50_000)
     expect(Math.max(...body[2].datapoints.map(([v]) => v ?? 0))).toBe(21)
     expect(body[3].target).toBe('web.latency.p99')
-    expect(body[3].datapoints[1][1] - body[3].datapoints[0][1]).toBe(900)
+    // the percentile at the minute step of the other leaves: its minutes keep their histograms
+    expect(body[3].datapoints[1][1] - body[3].datapoints[0][1]).toBe(60)
+    expect(body[0].datapoints[1][1] - body[0].datapoints[0][1]).toBe(60)
   })
 })
 
 describe('render of stat leaves', () => {
-  it('reads a percentile from quarter-hours, the other stats from minutes where alone', async () => {
-    const body = byTarget(await render({ from: '-1d', target: ['api.latency.p99', 'api.latency.count', 'api.latency.{count,p99}'] }))
+  it('reads a percentile from minutes, within α, at the same step as the other stats', async () => {
     const step = points => points[1][1] - points[0][1]
-    expect(step(body['api.latency.p99'])).toBe(900)
+    const [p99, ...more] = await render({ from: '-1d', target: 'api.latency.p99' })
+    expect(more).toEqual([])
+    expect(step(p99.datapoints)).toBe(60)
     const [count, ...rest] = (await render({ from: '-1d', target: 'api.latency.count' }))
     expect(rest).toEqual([])
     expect(step(count.datapoints)).toBe(60)
-    // each minute's count is the number of values sent in it
-    for (const [v, t] of count.datapoints) expect(v ?? 0, `count at ${t}`).toBe(exact('api.latency', t, t + 60).n)
-    // a glob mixing them reads all at the quarter-hour, the coarsest any needs
+    expect(count.datapoints.map(([, t]) => t)).toEqual(p99.datapoints.map(([, t]) => t))
+    // each minute's count is the number of values sent in it, and its p99 theirs within α
+    let checked = 0
+    count.datapoints.forEach(([v, t], i) => {
+      const truth = exact('api.latency', t, t + 60)
+      expect(v ?? 0, `count at ${t}`).toBe(truth.n)
+      const p = p99.datapoints[i][0]
+      if (truth.n === 0) { expect(p, `p99 at ${t}`).toBe(null); return }
+      expect(within(p, truth.rank(0.99)), `p99 at ${t}: ${p} vs ${truth.rank(0.99)}`).toBe(true)
+      checked++
+    })
+    expect(checked).toBeGreaterThan(1000)
+    // a glob mixing them reads both at the minute
     const mixed = await render({ from: '-1d', target: 'api.latency.{count,p99}' })
-    expect(mixed.map(s => [s.target, step(s.datapoints)])).toEqual([['api.latency.count', 900], ['api.latency.p99', 900]])
+    expect(mixed.map(s => [s.target, step(s.datapoints)])).toEqual([['api.latency.count', 60], ['api.latency.p99', 60]])
+    expect(mixed[0].datapoints).toEqual(count.datapoints)
+    expect(mixed[1].datapoints).toEqual(p99.datapoints)
   })
 
   it('reads any stat named literally or as a brace alternative (p75, p9999), and none of a branch', async () => {
@@ -169,8 +220,9 @@ describe('render of stat leaves', () => {
     expect(body.map(s => s.target)).toEqual(['api.latency.p75', 'api.latency.p90', 'api.latency.p9999'])
     let checked = 0
     for (const [series, quantile] of [[body[0], 0.75], [body[1], 0.9], [body[2], 0.9999]]) {
+      expect(series.datapoints[1][1] - series.datapoints[0][1]).toBe(60)
       for (const [v, t] of series.datapoints) {
-        const truth = exact('api.latency', t, t + 900)
+        const truth = exact('api.latency', t, t + 60)
         if (truth.n === 0) { expect(v).toBe(null); continue }
         expect(within(v, truth.rank(quantile)), `${series.target} at ${t}: ${v} vs ${truth.rank(quantile)}`).toBe(true)
         checked++
@@ -182,26 +234,14 @@ describe('render of stat leaves', () => {
   const STATS = ['count', 'sum', 'mean', 'min', 'max', 'p50', 'p99', 'p999']
   const QUANTILES = { p50: 0.5, p99: 0.99, p999: 0.999 }
 
-  /**
-   * Each point of each stat against the raw values of its span. Unconsolidated,
-   * the point at t holds [t, t + step). Consolidated by v points, graphite-web
-   * (render/views.py) nudges the start and deletes one value fewer than it
-   * skips, so the point labelled T holds the native points T − step …
-   * T + (v − 2)·step: the values of [T − step, T + (v − 1)·step), cut at the
-   * native end; maxDataPoints=1 holds them all.
-   */
+  /** Each point of each stat against the raw values of its span (spansOf) */
   function checkAgainstRaw (metric, answer, native, maxDataPoints) {
-    const step = native[1][1] - native[0][1]
-    const nativeStart = native[0][1]
-    const nativeEnd = native.at(-1)[1] + step
     const series = byTarget(answer)
     const points = series[`${metric}.count`]
-    const stride = points.length > 1 ? points[1][1] - points[0][1] : nativeEnd - nativeStart
-    const per = Math.round(stride / step)
+    const { per, spans } = spansOf(native, points, maxDataPoints)
     let checked = 0
     points.forEach(([, t], i) => {
-      const from = maxDataPoints === 1 ? nativeStart : per === 1 ? t : t - step
-      const to = Math.min(nativeEnd, maxDataPoints === 1 ? nativeEnd : from + per * step)
+      const { from, to } = spans[i]
       const truth = exact(metric, from, to)
       const at = s => series[`${metric}.${s}`][i][0]
       const where = `${metric} maxDataPoints=${maxDataPoints} at ${new Date(t * 1000).toISOString()} [${from}, ${to})`
@@ -226,17 +266,22 @@ describe('render of stat leaves', () => {
   }
 
   const glob = `api.latency.{${STATS.join(',')}}`
+  // minutes wherever MAX_POINTS of them cover the window (all of it keeps minutes: MINUTE_RETENTION_DAYS is 90), else quarter-hours
   it.each([
-    ['a day', '-1d', 100, 1],
-    ['a day', '-1d', 500, 1],
-    ['a day', '-1d', 1200, 1],
-    ['a day', '-1d', 20, 5],
-    ['a week', '-7d', 100, 7],
-    ['a week', '-7d', 500, 2],
-    ['a week', '-7d', 1200, 1],
-    ['a week', '-7d', 1, 672]
-  ])('over %s (from=%s) at maxDataPoints %i: every point of every stat is the raw values\' (%i quarter-hours a point)', async (_, from, maxDataPoints, expectedPer) => {
+    ['six hours', '-6h', 1200, 60, 1],
+    ['a day', '-1d', 100, 60, 15],
+    ['a day', '-1d', 500, 60, 3],
+    ['a day', '-1d', 1200, 60, 2],
+    ['a day', '-1d', 20, 60, 72],
+    ['a week', '-7d', 100, 60, 101],
+    ['a week', '-7d', 500, 60, 21],
+    ['a week', '-7d', 1200, 60, 9],
+    ['a week', '-7d', 1, 60, 10_080],
+    ['two weeks', '-14d', 1200, 900, 2],
+    ['two weeks', '-14d', 100, 900, 14]
+  ])('over %s (from=%s) at maxDataPoints %i: every point of every stat is the raw values\' (native step %i s, %i native points a point)', async (_, from, maxDataPoints, nativeStep, expectedPer) => {
     const native = (await render({ from, target: 'api.latency.p99' }))[0].datapoints
+    expect(native[1][1] - native[0][1]).toBe(nativeStep)
     const answer = await render({ from, target: glob, maxDataPoints })
     const { per, checked, points } = checkAgainstRaw('api.latency', answer, native, maxDataPoints)
     expect(per).toBe(expectedPer)
@@ -244,19 +289,27 @@ describe('render of stat leaves', () => {
     expect(checked).toBeGreaterThan(Math.min(points, 10) * 0.8)
   })
 
-  it('a percentile point past maxDataPoints is not the average (nor the sum) of the quarter-hours\' percentiles', async () => {
-    const native = (await render({ from: '-7d', target: 'api.latency.p99' }))[0].datapoints
-    const [merged] = await render({ from: '-7d', target: 'api.latency.p99', maxDataPoints: 100 })
-    const step = 900
+  it.each([
+    ['minutes\'', '-7d', 60, 101],
+    ['quarter-hours\'', '-14d', 900, 14]
+  ])('a percentile point past maxDataPoints is not the average (nor the sum) of the %s percentiles', async (_, from, step, per) => {
+    const native = (await render({ from, target: 'api.latency.p99' }))[0].datapoints
+    expect(native[1][1] - native[0][1]).toBe(step)
+    const nativeEnd = native.at(-1)[1] + step
+    const [merged] = await render({ from, target: 'api.latency.p99', maxDataPoints: 100 })
+    expect(merged.datapoints[1][1] - merged.datapoints[0][1]).toBe(per * step)
     let averagesWrong = 0
+    let checked = 0
     for (const [v, t] of merged.datapoints) {
       if (v === null) continue
-      const group = native.filter(([, u]) => u >= t - step && u < t - step + 7 * step).map(([x]) => x).filter(x => x !== null)
+      const group = native.filter(([, u]) => u >= t - step && u < t - step + per * step).map(([x]) => x).filter(x => x !== null)
       const average = group.reduce((a, b) => a + b, 0) / group.length
-      const truth = exact('api.latency', t - step, t + 6 * step).rank(0.99)
-      expect(within(v, truth)).toBe(true)
+      const truth = exact('api.latency', t - step, Math.min(nativeEnd, t - step + per * step)).rank(0.99)
+      expect(within(v, truth), `at ${t}: ${v} vs ${truth}`).toBe(true)
+      checked++
       if (!within(average, truth)) averagesWrong++
     }
+    expect(checked).toBeGreaterThan(45)
     // the slow quarter-hours make most averages of p99s wrong: the test above would catch averaging
     expect(averagesWrong).toBeGreaterThan(merged.datapoints.length / 4)
   })
@@ -286,6 +339,64 @@ describe('render of stat leaves', () => {
   })
 })
 
+describe('minutes written without their histograms (before statbucket kept minute histograms)', () => {
+  /**
+   * Whether the percentile of [from, to) (epoch s) can be ranked: the range
+   * planner reads each whole quarter-hour of it from the quarter-hour's
+   * histogram and every other minute from its own, so no minute read on its
+   * own may hold a value written without its histogram
+   */
+  const rankable = (from, to) => [...withoutHistogram].every(m => {
+    if (m < from || m >= to) return true
+    const quarter = Math.floor(m / 900) * 900
+    return quarter >= from && quarter + 900 <= to
+  })
+
+  // [maxDataPoints, minutes a point, at least so many null percentile points, ranked ones, ranked ones over minutes without histograms]
+  it.each([
+    [null, 1, 40, 60, 0],
+    [100, 4, 25, 20, 0],
+    [20, 18, 5, 5, 1],
+    [1, 360, 0, 1, 1]
+  ])('old.latency over 6 h at maxDataPoints %s (%i minutes a point): counts, max and sums exact; a percentile null wherever a minute without its histogram is read on its own, the raw values\' within α elsewhere', async (maxDataPoints, expectedPer, leastNull, leastRanked, leastRankedOverOld) => {
+    await app.nameIndex.refresh()
+    const [native] = await render({ from: '-6h', target: 'old.latency.count' })
+    expect(native.datapoints[1][1] - native.datapoints[0][1]).toBe(60)
+    const answer = byTarget(await render({ from: '-6h', target: 'old.latency.{count,sum,max,p50,p99}', ...(maxDataPoints === null ? {} : { maxDataPoints }) }))
+    const points = answer['old.latency.count']
+    const { per, spans } = spansOf(native.datapoints, points, maxDataPoints)
+    expect(per).toBe(expectedPer)
+    let nulls = 0
+    let ranked = 0
+    let rankedOverOld = 0 // from the histograms of the quarter-hours that hold minutes without theirs
+    points.forEach(([count, t], i) => {
+      const { from, to } = spans[i]
+      const truth = exact('old.latency', from, to)
+      const at = s => answer[`old.latency.${s}`][i][0]
+      const where = `at ${new Date(t * 1000).toISOString()} [${from}, ${to})`
+      expect(count ?? 0, `count ${where}`).toBe(truth.n)
+      if (truth.n === 0) {
+        for (const s of ['max', 'p50', 'p99']) expect(at(s), `${s} ${where}`).toBe(null)
+        return
+      }
+      expect(Math.abs(at('sum') - truth.sum), `sum ${where}`).toBeLessThan(1e-9 * truth.sum)
+      expect(at('max'), `max ${where}`).toBe(truth.values[truth.n - 1])
+      if (!rankable(from, to)) {
+        expect([at('p50'), at('p99')], `percentiles ${where}`).toEqual([null, null])
+        nulls++
+        return
+      }
+      expect(within(at('p50'), truth.rank(0.5)), `p50 ${where}: ${at('p50')} vs ${truth.rank(0.5)}`).toBe(true)
+      expect(within(at('p99'), truth.rank(0.99)), `p99 ${where}: ${at('p99')} vs ${truth.rank(0.99)}`).toBe(true)
+      ranked++
+      if ([...withoutHistogram].some(m => m >= from && m < to)) rankedOverOld++
+    })
+    expect(nulls).toBeGreaterThanOrEqual(leastNull)
+    expect(ranked).toBeGreaterThanOrEqual(leastRanked)
+    expect(rankedOverOld).toBeGreaterThanOrEqual(leastRankedOverOld)
+  })
+})
+
 describe('functions over stat leaves', () => {
   it('sumSeries of counts, alias and aliasByNode keep the merged points; consolidateBy and scale consolidate the points as they are', async () => {
     const from = '-2d'
@@ -306,9 +417,10 @@ describe('functions over stat leaves', () => {
     const native = (await render({ from, target: 'api.latency.p99' }))[0].datapoints
     const merged = body['api.latency.p99']
     expect(merged.length).toBeLessThanOrEqual(100)
-    const step = 900
+    const step = 60
+    expect(native[1][1] - native[0][1]).toBe(step)
     const per = (merged[1][1] - merged[0][1]) / step
-    expect(per).toBe(2) // 192 quarter-hours → 96 points
+    expect(per).toBe(29) // 2,880 minutes → 100 points
     expect(body.p99).toEqual(merged)
     expect(body.latency).toEqual(merged)
     expect(body.other).toEqual(body['api.other.p99'])
@@ -336,9 +448,9 @@ describe('functions over stat leaves', () => {
 
   it('timeShift keeps the merged points of the shifted window', async () => {
     const [shifted] = await render({ from: '-2d', target: 'timeShift(api.latency.p99,"1d")', maxDataPoints: 50 })
-    const step = 900
+    const step = 60
     const per = (shifted.datapoints[1][1] - shifted.datapoints[0][1]) / step
-    expect(per).toBe(4)
+    expect(per).toBe(58) // 2,880 minutes → 50 points
     // the shifted window ends where the unshifted one does, a day earlier
     const end = Math.floor(NOW_S / step) * step + step - 86_400
     let checked = 0
@@ -367,7 +479,7 @@ describe('hostile stat leaves and globs', () => {
     const refusals = [
       ['many.*.*', /"many\.\*\.\*" matches more than GRAPHITE_MAX_GLOB_METRICS = 1000/],
       ['many.*.{count,p50,p99,p999}', /MAX_SERIES = 500/],
-      ['many.*.p99', /MAX_READ_POINTS = 100000 points \("many\.\*\.p99": 150 series × 672 points\)/]
+      ['many.*.p99', /MAX_READ_POINTS = 100000 points \("many\.\*\.p99": 150 series × 10080 points\)/]
     ]
     for (const [target, message] of refusals) {
       const res = await get(`/render?format=json&from=-7d&target=${encodeURIComponent(target)}`)
@@ -375,12 +487,13 @@ describe('hostile stat leaves and globs', () => {
       expect(res.body.message, target).toMatch(message)
     }
     expect((await get('/metrics/find?query=many.*.*')).status).toBe(400)
-    // within the budget: 150 p99 series of one value each, every one its only value
+    // within the budget: 150 p99 series of one value each, every one its only value, labelled
+    // with the window's first minute (08:08, the minute after -1h's)
     const body = await render({ from: '-1h', target: 'many.*.p99', maxDataPoints: 1 })
     expect(body).toHaveLength(MANY)
     for (const { target, datapoints } of body) {
       const d = Number(target.split('.')[1].slice(1))
-      expect(datapoints, target).toEqual([[d + 1, Math.floor(NOW_S / 900) * 900 - 2700]])
+      expect(datapoints, target).toEqual([[d + 1, Math.floor(NOW_S / 60) * 60 - 3600 + 60]])
     }
   })
 })

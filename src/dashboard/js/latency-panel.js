@@ -1,10 +1,10 @@
 // The latency panel: p50, p90 and p99 of one selected distribution as three
-// lines, over the series chart's window and zone, at its step but never
-// finer than the quarter-hour (latency-plan.js), saying so when it is
-// coarser. Shown only while a distribution is selected; with several, its
-// selector picks the one drawn.
+// lines, over the series chart's window and zone, at its step, minutes
+// included, where the API answers it (latency-plan.js), saying so when a
+// refusal made it coarser. Shown only while a distribution is selected; with
+// several, its selector picks the one drawn.
 import { createSeriesChart } from './charts.js'
-import { PERCENTILES, PERCENTILE_COLORS, latencyNote, latencyStep } from './latency-plan.js'
+import { PERCENTILES, PERCENTILE_COLORS, latencyNote } from './latency-plan.js'
 import { readStats } from './series-read.js'
 
 /**
@@ -49,12 +49,13 @@ export function createLatencyPanel (els, { zone, onPick }) {
 
     /**
      * Draws `metric`'s percentiles over query ({ from, to, tz }) for a series
-     * chart at `seriesStep`; coarsen: step back on the API's refusals, as
-     * `auto` does for the series chart.
+     * chart at `seriesStep`, asked at that step; coarsen: step back on the
+     * API's refusals, as `auto` does for the series chart (else a refusal is
+     * shown, as the series chart shows it under a step picked by hand).
      */
     async load (metric, { query, seriesStep, coarsen }) {
       const seq = ++loadSeq
-      const read = await readStats(metric, PERCENTILES, { query, step: latencyStep(seriesStep), coarsen })
+      const read = await readStats(metric, PERCENTILES, { query, step: seriesStep, coarsen })
       if (seq !== loadSeq) return
       const failed = read.results.find(r => r.error)
       if (failed) return showError(`${metric} ${failed.stat}: ${failed.error.message}`)

@@ -151,7 +151,7 @@ function showLatency (distributions) {
   }
 }
 
-/** The latency panel's lines over `window`, at the series chart's step or the quarter-hour */
+/** The latency panel's lines over `window`, at the series chart's step (coarser under `auto` where the API refuses it) */
 async function loadLatency (seq, window) {
   if (!state.latencyMetric || seq !== loadSeq) return
   await latency.load(state.latencyMetric, {
