@@ -7,7 +7,8 @@
 // venv of scripts/bench/wiredtiger/setup-venv.sh), snappy and zstd; bytes on
 // disk per document, per stored minute-point and per event, beside BSON's
 // and whisper's 12 B per point. Beside them a busy timer's day and monthly
-// documents (timerHistory): bytes per timer metric-day against a counter's.
+// documents and its minute histograms' metric-hour documents (timerHistory,
+// one pass for the three): bytes per timer metric-day against a counter's.
 //
 //   node scripts/bench/bench-wiredtiger.js [--wt-scale quick|full] [--json]
 //   npm run bench -- --only wiredtiger [--wt-scale quick|full]
@@ -213,24 +214,43 @@ export function * populationHistory ({ kind, metrics, days, checkpointMinutes, s
   return { docs, events, preallocated }
 }
 
+// a timer's part → its collection in a write unit, and how one document's update is applied
+const TIMER_PARTS = {
+  daily: { collection: 'distributionDaily', update: (id, doc) => distributionUpdate(id, doc).updateOne.update },
+  monthly: { collection: 'distributionMonthly', update: (id, doc) => distributionUpdate(id, doc).updateOne.update },
+  // the minutes' histograms, one document per metric-hour: $inc only (write-operations.js's PARTS)
+  minutes: { collection: 'distributionMinutes', update: (id, doc) => incrementUpdate(id, doc).updateOne.update }
+}
+
 /**
  * Busy timers' history (docs/benchmarks.md, "Timers beside counters"): one
  * request a minute holding each metric's perSecond latencies a second
  * (timer-workload.js), its write unit's distribution upserts ($inc, $min,
- * $max) applied to the day and month documents; part 'daily' or 'monthly':
- * the documents whose versions are emitted (one population each, the same
- * values). Yields as populationHistory does.
+ * $max) applied to the day and month documents, and its minute histograms'
+ * ($inc) to the metric-hour documents (distributionMinutes); part 'daily',
+ * 'monthly' or 'minutes': the documents whose versions are emitted. parts
+ * (instead of part): several of them from one pass over the values, each
+ * put tagged with its part, one checkpoint for all (as MongoDB's covers
+ * every collection). Yields as populationHistory does, each put as
+ * { part, put: { id, doc } }.
  * options.eventsById: a Map that receives each daily document's events (tests).
- * → { docs: Map<id, doc> (of the part), events }
+ * → { docs: Map<id, doc> (of the part, or of parts[0]), byPart: { [part]: Map<id, doc> }, events }
  */
-export function * timerHistory ({ metrics, days, checkpointMinutes, seed = 4, part = 'daily', perSecond = BUSY_PER_SECOND, eventsById = null }) {
+export function * timerHistory ({ metrics, days, checkpointMinutes, seed = 4, part = 'daily', parts = [part], perSecond = BUSY_PER_SECOND, eventsById = null }) {
+  for (const p of parts) if (!Object.hasOwn(TIMER_PARTS, p)) throw new RangeError(`timerHistory: part must be one of ${Object.keys(TIMER_PARTS).join(', ')}, got ${JSON.stringify(p)}`)
   const latency = latencySampler(seeded(seed))
   const names = Array.from({ length: metrics }, (_, i) => `app.timer.${String(i).padStart(3, '0')}.latency`)
-  const collection = part === 'daily' ? 'distributionDaily' : 'distributionMonthly'
-  const docs = new Map()
-  const dirty = new Set()
+  const byPart = Object.fromEntries(parts.map(p => [p, new Map()]))
+  const dirty = Object.fromEntries(parts.map(p => [p, new Set()]))
   let events = 0
   const gap = 1000 / perSecond
+  const checkpoint = function * () {
+    for (const p of parts) {
+      for (const id of dirty[p]) yield { part: p, put: { id, doc: byPart[p].get(id) } }
+      dirty[p].clear()
+    }
+    yield { checkpoint: true }
+  }
   for (let d = 0; d < days; d++) {
     const dayStart = START + d * DAY_MS
     for (let m = 0; m < 1440; m++) {
@@ -240,9 +260,13 @@ export function * timerHistory ({ metrics, days, checkpointMinutes, seed = 4, pa
         for (let t = 0; t < MINUTE_MS; t += gap) batch.push({ metric, value: latency(), time: minuteStart + Math.floor(t), kind: 'distribution' })
       }
       const unit = buildWriteUnit(batch, hierarchicalLayout, { kindOf: () => TIMER_KIND })
-      for (const [id, doc] of unit[collection]) {
-        docs.set(id, applyUpdate(docs.get(id) ?? null, id, distributionUpdate(id, doc).updateOne.update))
-        dirty.add(id)
+      for (const p of parts) {
+        const docs = byPart[p]
+        const { collection, update } = TIMER_PARTS[p]
+        for (const [id, doc] of unit[collection]) {
+          docs.set(id, applyUpdate(docs.get(id) ?? null, id, update(id, doc)))
+          dirty[p].add(id)
+        }
       }
       events += batch.length
       if (eventsById) {
@@ -252,16 +276,11 @@ export function * timerHistory ({ metrics, days, checkpointMinutes, seed = 4, pa
           eventsById.get(id).push(e)
         }
       }
-      if ((d * 1440 + m + 1) % checkpointMinutes === 0) {
-        for (const id of dirty) yield { put: { id, doc: docs.get(id) } }
-        dirty.clear()
-        yield { checkpoint: true }
-      }
+      if ((d * 1440 + m + 1) % checkpointMinutes === 0) yield * checkpoint()
     }
   }
-  for (const id of dirty) yield { put: { id, doc: docs.get(id) } }
-  yield { checkpoint: true }
-  return { docs, events }
+  yield * checkpoint()
+  return { docs: byPart[parts[0]], byPart, events }
 }
 
 /** The day document the service ends with: every event's $inc merged, plus the zero fill when preallocated. */
@@ -330,12 +349,8 @@ export function wiredtigerPython ({ log = () => {} } = {}) {
   return `${venv}/bin/python`
 }
 
-/**
- * Runs the populations through measure.py.
- * → { scale, populations: [{ name, label, documents, events, minutePoints, bsonBytes, tables: { none, snappy, zstd } }], wiredtiger }
- */
-export async function benchWiredtiger ({ scale = 'quick', python, log = () => {}, variants = true } = {}) {
-  const s = WT_SCALES[scale]
+/** A measure.py process: write(buffer) feeds it records, report() ends its input → its JSON report */
+function measureProcess (python) {
   const child = spawn(python, [MEASURE], { stdio: ['pipe', 'pipe', 'inherit'] })
   let out = ''
   child.stdout.on('data', (d) => { out += d })
@@ -343,16 +358,43 @@ export async function benchWiredtiger ({ scale = 'quick', python, log = () => {}
     child.on('error', reject)
     child.on('close', (code) => code === 0 ? resolve() : reject(new Error(`measure.py exited ${code}`)))
   })
-  const write = async (buf) => {
-    if (!child.stdin.write(buf)) await once(child.stdin, 'drain')
+  return {
+    async write (buf) {
+      if (!child.stdin.write(buf)) await once(child.stdin, 'drain')
+    },
+    async report () {
+      child.stdin.end()
+      await exited
+      return JSON.parse(out)
+    }
   }
+}
+
+/**
+ * Runs the populations through measure.py. The timers' three tables come
+ * from one pass over their values, each table's records sent to a
+ * measure.py of its own (the first to the main one): each WiredTiger
+ * database sees one table's stream, as it would alone.
+ * → { scale, populations: [{ name, label, documents, events, minutePoints, bsonBytes, tables: { none, snappy, zstd } }], wiredtiger }
+ */
+export async function benchWiredtiger ({ scale = 'quick', python, log = () => {}, variants = true } = {}) {
+  const s = WT_SCALES[scale]
+  const main = measureProcess(python)
   const populations = [
     { name: 'busy', label: 'busy metrics (an event every 2–12 s), preallocated days', kind: 'busy', metrics: s.busy, seed: 1 },
     { name: 'sparse', label: 'sparse metrics (1–6 events a day), days made by their first upsert', kind: 'sparse', metrics: s.sparse, seed: 2 },
     { name: 'downsampled', label: 'busy days downsampled (minute tier removed)', kind: 'downsampled', metrics: s.busy, seed: 3 },
-    // the timers' two collections, the same values (one a second, log-normal latencies, α = 1 %)
-    { name: 'timer_daily', label: 'busy timers (a latency every second, α = 1 %): day documents', timer: 'daily', metrics: s.timers, seed: 4 },
-    { name: 'timer_monthly', label: 'the same timers\' monthly documents', timer: 'monthly', metrics: s.timers, seed: 4 }
+    // the timers' three collections, the same values (one a second, log-normal latencies, α = 1 %),
+    // from one pass over them: a table (a population) each
+    {
+      timers: [
+        { name: 'timer_daily', label: 'busy timers (a latency every second, α = 1 %): day documents', timer: 'daily' },
+        { name: 'timer_monthly', label: 'the same timers\' monthly documents', timer: 'monthly' },
+        { name: 'timer_minutes', label: 'the same timers\' minute histograms (distributionMinutes)', timer: 'minutes' }
+      ],
+      metrics: s.timers,
+      seed: 4
+    }
   ]
   if (variants) {
     populations.push(
@@ -363,28 +405,37 @@ export async function benchWiredtiger ({ scale = 'quick', python, log = () => {}
     )
   }
   const results = []
+  const groups = {} // the reports of the measure.py processes other than the main one
   for (const p of populations) {
     const t0 = performance.now()
-    const records = encodeRecords()
-    records.table(p.name)
-    const keys = new Map() // id → RecordId, in insertion order as MongoDB assigns them
-    const finalSizes = new Map()
+    // a population's tables: one, or the timers' parts (their puts tagged with the part)
+    const tables = (p.timers ?? [p]).map((q, i) => ({
+      ...q,
+      sink: i === 0 ? main : measureProcess(python),
+      records: encodeRecords(),
+      keys: new Map(), // id → RecordId, in insertion order as MongoDB assigns them
+      finalSizes: new Map()
+    }))
+    for (const t of tables) t.records.table(t.name)
+    const tableOf = new Map(tables.map(t => [t.timer, t]))
     const emit = (op) => {
       if (op.put) {
-        let key = keys.get(op.put.id)
-        if (key === undefined) keys.set(op.put.id, key = keys.size + 1)
+        const t = tableOf.get(op.part)
+        let key = t.keys.get(op.put.id)
+        if (key === undefined) t.keys.set(op.put.id, key = t.keys.size + 1)
         const bson = BSON.serialize(p.transform ? p.transform(op.put.doc) : op.put.doc)
-        finalSizes.set(op.put.id, bson.length)
-        records.put(key, bson)
+        t.finalSizes.set(op.put.id, bson.length)
+        t.records.put(key, bson)
       } else if (op.remove) {
-        records.remove(keys.get(op.remove.id))
-        finalSizes.delete(op.remove.id)
+        // populationHistory's only (one table)
+        tables[0].records.remove(tables[0].keys.get(op.remove.id))
+        tables[0].finalSizes.delete(op.remove.id)
       } else {
-        records.checkpoint()
+        for (const t of tables) t.records.checkpoint()
       }
     }
-    const history = p.timer
-      ? timerHistory({ part: p.timer, metrics: p.metrics, days: s.days, checkpointMinutes: s.checkpointMinutes, seed: p.seed })
+    const history = p.timers
+      ? timerHistory({ parts: p.timers.map(t => t.timer), metrics: p.metrics, days: s.days, checkpointMinutes: s.checkpointMinutes, seed: p.seed })
       : populationHistory({ kind: p.kind, metrics: p.metrics, days: s.days, checkpointMinutes: s.checkpointMinutes, seed: p.seed, zeroFill: p.zeroFill ?? true, preallocateEveryDay: Boolean(p.sparseZero) })
     let run
     for (;;) {
@@ -394,21 +445,26 @@ export async function benchWiredtiger ({ scale = 'quick', python, log = () => {}
         break
       }
       emit(step.value)
-      if (records.size > 4 << 20) await write(records.take()) // measure.py takes them as they come
+      // measure.py takes them as they come
+      for (const t of tables) if (t.records.size > 4 << 20) await t.sink.write(t.records.take())
     }
-    await write(records.take())
-    let points = 0
-    // a timer's minutes are count, sum, min and max, not the counters' one number a point: not counted as points
-    if (!p.timer) for (const doc of run.docs.values()) points += minutePoints(p.transform ? p.transform(doc) : doc)
-    const bsonBytes = [...finalSizes.values()].reduce((a, b) => a + b, 0)
-    results.push({ name: p.name, label: p.label, documents: run.docs.size, events: run.events, minutePoints: points, bsonBytes, ...(p.timer ? { timer: p.timer, metricDays: p.metrics * s.days } : {}) })
-    log(`  ${p.name}: ${run.docs.size} documents, ${run.events} events, ${points} minute points generated in ${((performance.now() - t0) / 1000).toFixed(1)} s`)
+    for (const t of tables) await t.sink.write(t.records.take())
+    for (const t of tables) if (t.sink !== main) Object.assign(groups, (await t.sink.report()).groups)
+    const seconds = ((performance.now() - t0) / 1000).toFixed(1)
+    for (const t of tables) {
+      const docs = p.timers ? run.byPart[t.timer] : run.docs
+      let points = 0
+      // a timer's minutes are count, sum, min and max (or a histogram), not the counters' one number a point: not counted as points
+      if (!p.timers) for (const doc of docs.values()) points += minutePoints(p.transform ? p.transform(doc) : doc)
+      const bsonBytes = [...t.finalSizes.values()].reduce((a, b) => a + b, 0)
+      results.push({ name: t.name, label: t.label, documents: docs.size, events: run.events, minutePoints: points, bsonBytes, ...(p.timers ? { timer: t.timer, metricDays: p.metrics * s.days } : {}) })
+      log(`  ${t.name}: ${docs.size} documents, ${run.events} events, ${points} minute points generated${tables.length > 1 ? ` (with ${tables.filter(o => o !== t).map(o => o.name).join(', ')}, one pass)` : ''} in ${seconds} s`)
+    }
   }
-  child.stdin.end()
-  await exited
-  const report = JSON.parse(out)
+  const report = await main.report()
+  Object.assign(groups, report.groups)
   for (const r of results) {
-    const g = report.groups[r.name]
+    const g = groups[r.name]
     if (g.documents !== r.documents || g.bsonBytes !== r.bsonBytes) throw new Error(`measure.py holds ${g.documents} documents of ${g.bsonBytes} B in ${r.name}, the generator ${r.documents} of ${r.bsonBytes} B`)
     r.puts = g.puts
     r.tables = g.tables
@@ -419,19 +475,32 @@ export async function benchWiredtiger ({ scale = 'quick', python, log = () => {}
 /**
  * A busy timer's metric-day on disk (its day document and its monthly
  * document's share) beside a busy counter's day document, per compressor:
- * file bytes ÷ metric-days. null without the timer populations.
- * → { metricDays, bson: { timer, counter }, none, snappy, zstd: { timer, daily, monthly, counter } }
+ * file bytes ÷ metric-days. With the minutes population (timer_minutes), its
+ * minute histograms too (kept MINUTE_HISTOGRAM_DAYS only): `minutes`, and
+ * `withMinutes` = timer + minutes. null without the day and month populations.
+ * → { metricDays, monthlyDocuments, minuteDocuments?, bson: { timer, minutes?, withMinutes?, counter },
+ *     none, snappy, zstd: { timer, daily, monthly, minutes?, withMinutes?, counter } }
  */
 export function timerDayOnDisk (figures) {
   const daily = figures.populations.find(p => p.timer === 'daily')
   const monthly = figures.populations.find(p => p.timer === 'monthly')
+  const minutes = figures.populations.find(p => p.timer === 'minutes')
   const busy = figures.populations.find(p => p.name === 'busy')
   if (!daily || !monthly) return null
   const out = { metricDays: daily.metricDays, monthlyDocuments: monthly.documents, bson: { timer: (daily.bsonBytes + monthly.bsonBytes) / daily.metricDays, counter: busy ? busy.bsonBytes / busy.documents : null } }
+  if (minutes) {
+    out.minuteDocuments = minutes.documents
+    out.bson.minutes = minutes.bsonBytes / minutes.metricDays
+    out.bson.withMinutes = out.bson.timer + out.bson.minutes
+  }
   for (const c of ['none', 'snappy', 'zstd']) {
     const d = daily.tables[c].fileBytes / daily.metricDays
     const m = monthly.tables[c].fileBytes / monthly.metricDays
     out[c] = { timer: d + m, daily: d, monthly: m, counter: busy ? perUnit(busy, c).perDocument : null }
+    if (minutes) {
+      out[c].minutes = minutes.tables[c].fileBytes / minutes.metricDays
+      out[c].withMinutes = d + m + out[c].minutes
+    }
   }
   return out
 }
@@ -494,7 +563,11 @@ export function renderWiredtiger (figures) {
   if (t) {
     const pair = (c) => `${fmt(t[c].timer)} B (day ${fmt(t[c].daily)} + month's share ${fmt(t[c].monthly)}) against ${fmt(t[c].counter)} B, ${fmt(t[c].timer / t[c].counter, 1)}×`
     const few = t.monthlyDocuments < CHECKED_FROM_DOCUMENTS ? ` The monthly table holds ${fmt(t.monthlyDocuments)} document${t.monthlyDocuments === 1 ? '' : 's'}: its file's own header and blocks are most of the month's share here.` : ''
-    out.push('', `**A busy timer's metric-day on disk** (${fmt(t.metricDays)} metric-days), beside a busy counter's day document: snappy ${pair('snappy')}; zstd ${pair('zstd')}; BSON ${fmt(t.bson.timer)} B against ${fmt(t.bson.counter)} B.${few}`)
+    const ratio = (a, b) => (b ? `, ${fmt(a / b, 1)}× the counter's` : '')
+    const withMinutes = t.minuteDocuments === undefined
+      ? ''
+      : ` Its minute histograms (distributionMinutes, ${fmt(t.minuteDocuments)} minute-hour documents, ${fmt(t.minuteDocuments / t.metricDays, 1)} a metric-day), kept MINUTE_HISTOGRAM_DAYS (default 7) days only, add snappy ${fmt(t.snappy.minutes)} B, zstd ${fmt(t.zstd.minutes)} B, BSON ${fmt(t.bson.minutes)} B a metric-day: a metric-day with them is snappy ${fmt(t.snappy.withMinutes)} B${ratio(t.snappy.withMinutes, t.snappy.counter)}, zstd ${fmt(t.zstd.withMinutes)} B${ratio(t.zstd.withMinutes, t.zstd.counter)}, BSON ${fmt(t.bson.withMinutes)} B${ratio(t.bson.withMinutes, t.bson.counter)}.`
+    out.push('', `**A busy timer's metric-day on disk** (${fmt(t.metricDays)} metric-days), beside a busy counter's day document: snappy ${pair('snappy')}; zstd ${pair('zstd')}; BSON ${fmt(t.bson.timer)} B against ${fmt(t.bson.counter)} B.${few}${withMinutes}`)
   }
   return out.join('\n') + '\n'
 }
@@ -506,15 +579,15 @@ function table (head, rows) {
 export const WT_HELP = `Usage: node scripts/bench/bench-wiredtiger.js [--wt-scale quick|full] [--json] [--no-variants]
 
 Writes a month of statbucket's daily documents (and a busy timer's day and
-month documents), version by version, into WiredTiger tables configured as
-MongoDB's collections (snappy, zstd, none) and prints bytes on disk per
-document, per minute point and per event.
+month documents and its minute histograms), version by version, into
+WiredTiger tables configured as MongoDB's collections (snappy, zstd, none)
+and prints bytes on disk per document, per minute point and per event.
 Builds its Python venv the first time (scripts/bench/wiredtiger/setup-venv.sh).
 
   --wt-scale S   quick (${WT_SCALES.quick.busy} busy + ${WT_SCALES.quick.sparse} sparse metrics + ${WT_SCALES.quick.timers} busy timer × ${WT_SCALES.quick.days} days, seconds)
                  or full (${WT_SCALES.full.busy} + ${WT_SCALES.full.sparse} + ${WT_SCALES.full.timers} × ${WT_SCALES.full.days} days, minutes); default quick
   --json         the figures as JSON on stdout (the markdown goes to stderr)
-  --no-variants  the three populations only, not the variants of docs/decisions.md
+  --no-variants  the main populations only, not the variants of docs/decisions.md
   --check        then check (.ci/run): compressed live bytes under the BSON bytes and
                  zstd's file at most 1.2 × snappy's, per population; exit 1 if not
 `

@@ -6,8 +6,23 @@ import { BSON } from 'mongodb'
 import { QUARTER_HOUR_DETAIL } from '../../../src/bucket/increments.js'
 import { applyUpdate, checkWiredtiger, expectedDay, minutePoints, simulatePopulation, timerDayOnDisk, timerHistory, VARIANTS, WT_SCALES, parseWtScale, renderWiredtiger } from '../../../scripts/bench/bench-wiredtiger.js'
 import { buildDistributionUnit } from '../../../src/bucket/distribution-increments.js'
+import { bucketField } from '../../../src/bucket/distribution-sketch.js'
 import { hierarchicalLayout } from '../../../src/bucket/layouts.js'
 import { TIMER_KIND, documentOf } from '../../../scripts/bench/timer-workload.js'
+
+// a timer history run to its end: the last version emitted of each document (through BSON), per part
+function runTimers (options) {
+  const last = {}
+  const eventsById = new Map()
+  let checkpoints = 0
+  const history = timerHistory({ metrics: 1, days: 1, checkpointMinutes: 60, perSecond: 1 / 10, eventsById, ...options })
+  for (let step = history.next(); ; step = history.next()) {
+    if (step.done) return { ...step.value, last, eventsById, checkpoints }
+    const { part, put } = step.value
+    if (put) (last[part] ??= new Map()).set(put.id, BSON.deserialize(BSON.serialize(put.doc)))
+    else checkpoints++
+  }
+}
 
 function run (options) {
   const last = new Map()
@@ -158,7 +173,101 @@ describe('WiredTiger bench: document generation', () => {
     expect(renderWiredtiger(figures)).toMatch(/\*\*A busy timer's metric-day on disk\*\* \(2 metric-days\), beside a busy counter's day document: snappy 210,000 B \(day 200,000 \+ month's share 10,000\) against 8,000 B, 26\.3×; zstd 105,000 B/)
     expect(renderWiredtiger(figures)).toMatch(/\| timers: day \| 2 \| 172,800 \| 0 \| 250,000 \/ – \|/)
     expect(renderWiredtiger(figures)).toMatch(/The monthly table holds 1 document: its file's own header and blocks are most of the month's share here\./)
+    expect(t.minuteDocuments).toBeUndefined()
+    expect(renderWiredtiger(figures)).not.toMatch(/minute histograms/)
     expect(timerDayOnDisk({ populations: figures.populations.slice(0, 1) })).toBeNull()
     expect(checkWiredtiger(figures).map(c => c.why.startsWith('not judged'))).toEqual([true, true, true])
+  })
+  it('busy timers: the minute histograms (distributionMinutes) end as the unit\'s minute upserts leave them, a minute\'s counts its values', () => {
+    const r = runTimers({ part: 'minutes' })
+    expect(r.events).toBe(8640)
+    expect(r.checkpoints).toBe(25)
+    expect(Object.keys(r.last)).toEqual(['minutes'])
+    const [[dayDocId, events]] = [...r.eventsById]
+    const metric = dayDocId.slice(0, dayDocId.lastIndexOf('/'))
+    // one document per UTC hour of the day, metric/YYYYMMDDHH, dated at the hour's start
+    const ids = Array.from({ length: 24 }, (_, h) => `${metric}/20261101${String(h).padStart(2, '0')}`)
+    expect([...r.last.minutes.keys()].sort()).toEqual(ids)
+    expect([...r.docs.keys()].sort()).toEqual(ids)
+    // what the whole day's values give as one unit's minute updates ($inc only: no count, sum, min or max)
+    const unit = buildDistributionUnit(events, TIMER_KIND.mapping, hierarchicalLayout)
+    expect([...unit.minutes.keys()].sort()).toEqual(ids)
+    for (const id of ids) expect(r.last.minutes.get(id)).toEqual(documentOf(id, { ...unit.minutes.get(id), min: {}, max: {} }))
+    // each minute's histogram: its own values' buckets, counted one by one
+    const expected = new Map() // 'H/M' → { 'positive.<i>': n, … }
+    for (const e of events) {
+      const hour = Math.floor((e.time - Date.UTC(2026, 10, 1)) / 3_600_000)
+      const key = `${hour}/${new Date(e.time).getUTCMinutes()}`
+      if (!expected.has(key)) expected.set(key, {})
+      const field = bucketField(TIMER_KIND.mapping, e.value)
+      expected.get(key)[field] = (expected.get(key)[field] ?? 0) + 1
+    }
+    let counted = 0
+    ids.forEach((id, hour) => {
+      const doc = r.last.minutes.get(id)
+      expect(doc.metric).toBe(metric)
+      expect(doc.date).toEqual(new Date(Date.UTC(2026, 10, 1, hour)))
+      expect(Object.keys(doc).sort()).toEqual(['_id', 'date', 'metric', 'minute'])
+      expect(Object.keys(doc.minute)).toHaveLength(60)
+      for (const [minute, histogram] of Object.entries(doc.minute)) {
+        const flat = {}
+        if (histogram.zero !== undefined) flat.zero = histogram.zero
+        for (const side of ['positive', 'negative']) for (const [index, n] of Object.entries(histogram[side] ?? {})) flat[`${side}.${index}`] = n
+        expect(flat).toEqual(expected.get(`${hour}/${minute}`))
+        const n = Object.values(flat).reduce((a, b) => a + b, 0)
+        expect(n).toBe(6) // a value every 10 s
+        counted += n
+      }
+    })
+    expect(counted).toBe(events.length)
+  })
+
+  it('busy timers: the three parts from one pass are the parts run alone, puts tagged, one checkpoint for all', () => {
+    const all = runTimers({ parts: ['daily', 'monthly', 'minutes'] })
+    expect(all.checkpoints).toBe(25)
+    expect(all.events).toBe(8640)
+    expect(Object.keys(all.byPart)).toEqual(['daily', 'monthly', 'minutes'])
+    expect(all.docs).toBe(all.byPart.daily)
+    for (const part of ['daily', 'monthly', 'minutes']) {
+      const alone = runTimers({ part })
+      expect(all.byPart[part].size).toBe(alone.docs.size)
+      expect(all.last[part]).toEqual(alone.last[part])
+    }
+    expect(all.byPart.minutes.size).toBe(24)
+    expect(() => runTimers({ part: 'hourly' })).toThrow(/daily, monthly, minutes/)
+  })
+
+  it('a timer\'s metric-day with its minute histograms beside a counter\'s', () => {
+    const tables = (file) => ({ none: { fileBytes: file * 2, blockFileBytes: file * 2, reusableBytes: 0 }, snappy: { fileBytes: file, blockFileBytes: file, reusableBytes: 0 }, zstd: { fileBytes: file / 2, blockFileBytes: file / 2, reusableBytes: 0 } })
+    const figures = {
+      wiredtiger: 'WiredTiger 11.3.1',
+      scale: 'quick',
+      days: 2,
+      busy: 1,
+      sparse: 0,
+      timers: 1,
+      checkpointMinutes: 60,
+      populations: [
+        { name: 'busy', label: 'busy', documents: 2, events: 100, minutePoints: 2880, bsonBytes: 25_000, tables: tables(16_000) },
+        { name: 'timer_daily', label: 'timers: day', timer: 'daily', metricDays: 2, documents: 2, events: 172_800, minutePoints: 0, bsonBytes: 500_000, tables: tables(400_000) },
+        { name: 'timer_monthly', label: 'timers: month', timer: 'monthly', metricDays: 2, documents: 1, events: 172_800, minutePoints: 0, bsonBytes: 8000, tables: tables(20_000) },
+        { name: 'timer_minutes', label: 'timers: minute histograms', timer: 'minutes', metricDays: 2, documents: 48, events: 172_800, minutePoints: 0, bsonBytes: 1_000_000, tables: tables(620_000) }
+      ]
+    }
+    const t = timerDayOnDisk(figures)
+    expect(t.minuteDocuments).toBe(48)
+    // per metric-day: 620,000 / 2 (snappy), 310,000 / 2 (zstd), 1,240,000 / 2 (none), BSON 1,000,000 / 2
+    expect(t.snappy).toEqual({ timer: 210_000, daily: 200_000, monthly: 10_000, minutes: 310_000, withMinutes: 520_000, counter: 8000 })
+    expect(t.zstd).toEqual({ timer: 105_000, daily: 100_000, monthly: 5000, minutes: 155_000, withMinutes: 260_000, counter: 4000 })
+    expect(t.none).toEqual({ timer: 420_000, daily: 400_000, monthly: 20_000, minutes: 620_000, withMinutes: 1_040_000, counter: 16_000 })
+    expect(t.bson).toEqual({ timer: 254_000, minutes: 500_000, withMinutes: 754_000, counter: 12_500 })
+    const md = renderWiredtiger(figures)
+    expect(md).toMatch(/\*\*A busy timer's metric-day on disk\*\* \(2 metric-days\), beside a busy counter's day document: snappy 210,000 B \(day 200,000 \+ month's share 10,000\) against 8,000 B, 26\.3×/)
+    // 520,000 / 8,000 = 65.0, 260,000 / 4,000 = 65.0, 754,000 / 12,500 = 60.32
+    expect(md).toMatch(/ Its minute histograms \(distributionMinutes, 48 minute-hour documents, 24\.0 a metric-day\), kept MINUTE_HISTOGRAM_DAYS \(default 7\) days only, add snappy 310,000 B, zstd 155,000 B, BSON 500,000 B a metric-day: a metric-day with them is snappy 520,000 B, 65\.0× the counter's, zstd 260,000 B, 65\.0× the counter's, BSON 754,000 B, 60\.3× the counter's\.\n/)
+    expect(md).toMatch(/\| timers: minute histograms \| 48 \| 172,800 \| 0 \| 20,833 \/ – \| 25,833 \/ – \(–\) \/ 7\.18 \|/)
+    // 48 documents: judged (snappy live 620,000 < BSON 1,000,000; zstd 310,000 ≤ 1.2 × 620,000)
+    const minutesCheck = checkWiredtiger(figures).find(c => c.population === 'timer_minutes')
+    expect(minutesCheck).toEqual({ population: 'timer_minutes', ok: true, why: 'BSON 1000000 B, live snappy 620000 B, zstd 310000 B; files snappy 620000 B, zstd 310000 B' })
   })
 })
