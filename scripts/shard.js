@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// Shards statbucket's `daily` and `monthly` collections on { _id: 1 } through
-// a mongos. Ids put the metric first (`cpu.load/20261121`), so a range key on
+// Shards statbucket's day, month (and minute-hour) collections of every kind
+// on { _id: 1 } through a mongos. Ids put the metric first (`cpu.load/20261121`), so a range key on
 // _id keeps each metric's days together (a chart is a targeted range scan on
 // one shard) while metrics spread over shards, and a new day adds documents
 // in every metric's range instead of one hot "today" chunk. `--help` for usage.
@@ -9,8 +9,10 @@ import { EXIT, UsageError, defineCommand, parseFlags, runIfMain } from '../src/c
 
 const HELP = `Usage: node scripts/shard.js --uri MONGOS_URI [options]
 
-Enables sharding of statbucket's daily and monthly collections on { _id: 1 }
-(range) for a sharded cluster, through its mongos. Safe to run again:
+Enables sharding of statbucket's day and month collections on { _id: 1 }
+(range) for a sharded cluster, through its mongos: the counters' daily and
+monthly, the distributions' distributionDaily, distributionMonthly and
+distributionMinutes, the gauges' gaugeDaily and gaugeMonthly. Safe to run again:
 collections already sharded on { _id: 1 } are left as they are.
 
 Options:
@@ -45,12 +47,15 @@ function parse (argv, { env }) {
   return { uri, db, layout, dryRun: Boolean(values['dry-run']) }
 }
 
+// the other kinds' documents: ids metric-first too (`metric/YYYYMMDD`, `metric/YYYYMMDDHH`), so the same key serves
+const KIND_COLLECTIONS = ['distributionDaily', 'distributionMonthly', 'distributionMinutes', 'gaugeDaily', 'gaugeMonthly']
+
 /** The admin commands, in order, with their mongosh helper equivalents */
 export function shardingCommands ({ db, layout }) {
   const daily = layout === 'flat' ? 'daily_flat' : 'daily'
   return [
     { command: { enableSharding: db }, helper: `sh.enableSharding(${JSON.stringify(db)})` },
-    ...[daily, 'monthly'].map(name => ({
+    ...[daily, 'monthly', ...KIND_COLLECTIONS].map(name => ({
       namespace: `${db}.${name}`,
       command: { shardCollection: `${db}.${name}`, key: { _id: 1 } },
       helper: `sh.shardCollection(${JSON.stringify(`${db}.${name}`)}, { _id: 1 })`

@@ -18,15 +18,24 @@ async function run (args, env = {}) {
 }
 
 describe('scripts/shard.js', () => {
-  it('--dry-run prints the sharding commands for daily and monthly on { _id: 1 } and sends nothing', async () => {
+  it('--dry-run prints the sharding commands for every kind\'s day and month collections on { _id: 1 } and sends nothing', async () => {
     const { code, stdout } = await run(['--dry-run', '--uri', 'mongodb://admin:secret@mongos.example:27017'])
     expect(code).toBe(0)
     expect(stdout.trim().split('\n')).toEqual([
       '// dry run: nothing is sent. Through a mongos (mongodb://***@mongos.example:27017), e.g. mongosh "<uri>":',
       'db.adminCommand({ enableSharding: "statbucket" })  // sh.enableSharding("statbucket")',
       'db.adminCommand({ shardCollection: "statbucket.daily", key: { _id: 1 } })  // sh.shardCollection("statbucket.daily", { _id: 1 })',
-      'db.adminCommand({ shardCollection: "statbucket.monthly", key: { _id: 1 } })  // sh.shardCollection("statbucket.monthly", { _id: 1 })'
+      'db.adminCommand({ shardCollection: "statbucket.monthly", key: { _id: 1 } })  // sh.shardCollection("statbucket.monthly", { _id: 1 })',
+      ...['distributionDaily', 'distributionMonthly', 'distributionMinutes', 'gaugeDaily', 'gaugeMonthly'].map(name =>
+        `db.adminCommand({ shardCollection: "statbucket.${name}", key: { _id: 1 } })  // sh.shardCollection("statbucket.${name}", { _id: 1 })`)
     ])
+    // the collections the service writes are the ones sharded (the registry, small, stays unsharded)
+    const { default: collectionsPlugin } = await import('../../src/db/collections-plugin.js')
+    const decorated = {}
+    await collectionsPlugin({ config: { bucketLayout: 'hierarchical' }, mongo: { db: { collection: name => name } }, decorate: (key, value) => { decorated[key] = value } })
+    const written = Object.values(decorated.collections).filter(name => name !== 'metrics').sort()
+    const sharded = stdout.trim().split('\n').map(l => /shardCollection: "statbucket\.(\w+)"/.exec(l)?.[1]).filter(Boolean).sort()
+    expect(sharded).toEqual(written)
     expect(stdout).not.toContain('secret')
   })
 
