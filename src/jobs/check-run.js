@@ -25,7 +25,6 @@ import { compareDistributionDay, sameStored, verifyDistributionDaily, verifyDist
 import { compareGaugeDay, sameGaugeStored, verifyGaugeDaily, verifyGaugeMonthly } from './gauge-consistency.js'
 import { DAY_MS, addMonths, dayId, parseBucketId } from '../bucket/time.js'
 import { QUARTER_HOUR_DETAIL } from '../bucket/increments.js'
-import { minuteHoursBefore, retentionBounds } from '../bucket/retention-plan.js'
 import { checkMinuteHistograms } from './minute-histogram-check.js'
 
 const MAX_RETRIES = 20
@@ -172,10 +171,12 @@ export async function runCheck (collections, options) {
       to,
       writeTimeoutMs,
       settleRounds,
-      // the days whose minute histograms retention deletes (past their horizon, or with their day): orphans
-      orphanBefore: metric => minuteHoursBefore(retentionBounds({ minuteFrom: minuteKeptFrom(metric), minuteHistogramFrom: minuteHistogramKeptFrom(metric), dailyFrom: dailyKeptFrom(metric) })),
-      // the days no read takes a minute histogram from (past MINUTE_HISTOGRAM_DAYS): their totals are not judged
-      unreadBefore: metric => minuteHistogramKeptFrom(metric),
+      // the days no read takes a minute histogram from (past MINUTE_HISTOGRAM_DAYS, or past the daily horizon): their totals are not judged
+      unreadBefore: metric => {
+        const histograms = minuteHistogramKeptFrom(metric)
+        const daily = dailyKeptFrom(metric)
+        return histograms === null ? daily : daily === null ? histograms : Math.max(histograms, daily)
+      },
       clock,
       sleep,
       pace,

@@ -18,14 +18,13 @@ const ceilDay = ms => (startOfDay(ms) === ms ? ms : startOfDay(ms) + DAY_MS)
  * collections: { distributionMinutes, distributionDaily }
  * options: repair, prefix, from / to (ms: the hours of days in [from, to), as
  *   the daily documents are chosen), writeTimeoutMs, settleRounds,
- *   orphanBefore(metric) → first day (ms) whose minute histograms retention
- *   keeps, null = every day; unreadBefore(metric) → first day (ms) whose
+ *   unreadBefore(metric) → first day (ms) whose
  *   minute histograms a read uses (their totals are judged from it on),
  *   null = every day; clock, sleep, pace(documents), report(violation,
  *   state), counted(documents)
  */
 export async function checkMinuteHistograms ({ distributionMinutes: minutes, distributionDaily: daily }, options) {
-  const { repair, prefix, from, to, writeTimeoutMs, settleRounds, orphanBefore, unreadBefore = () => null, clock, sleep, pace, report, counted } = options
+  const { repair, prefix, from, to, writeTimeoutMs, settleRounds, unreadBefore = () => null, clock, sleep, pace, report, counted } = options
   const left = repair ? 'not repairable' : 'found'
   const filter = {}
   if (prefix) filter._id = { $gte: prefix, $lt: `${prefix}\uffff` }
@@ -36,7 +35,7 @@ export async function checkMinuteHistograms ({ distributionMinutes: minutes, dis
   }
   const verify = (doc, dailyDoc) => {
     const where = dayOfHourId(doc._id)
-    return verifyMinuteHour(doc, dailyDoc, where ? { orphanBefore: orphanBefore(where.metric), unreadBefore: unreadBefore(where.metric) } : {})
+    return verifyMinuteHour(doc, dailyDoc, where ? { unreadBefore: unreadBefore(where.metric) } : {})
   }
   const pending = []
   const cursor = minutes.find(filter).sort({ _id: 1 }).batchSize(BATCH)

@@ -58,19 +58,18 @@ const NOT_REPAIRABLE = 'not repairable: a histogram\'s missing values are kept n
 /**
  * One minute-hour document against its daily document.
  * hourDoc: the stored document; dailyDoc: its day's daily document (at least
- * its `minute`), null when there is none; orphanBefore: the first day (ms)
- * whose minute histograms retention keeps (those of earlier days without
- * minutes are orphans its next pass deletes), null = every day;
- * unreadBefore: the first day whose minute histograms a read uses (the
- * histograms' horizon, MINUTE_HISTOGRAM_DAYS): before it ingest writes a
- * minute without its histogram and retention deletes the rest, so only the
- * shape of a histogram is judged there, not its total. null = every day.
+ * its `minute`), null when there is none; unreadBefore: the first day
+ * (ms) whose minute histograms a read uses (the later of the histograms'
+ * horizon, MINUTE_HISTOGRAM_DAYS, and the daily horizon): before it ingest
+ * writes a minute without its histogram and retention deletes the rest
+ * (orphans of a pass cut short among them), so only the shape of a
+ * histogram is judged there, not its total. null = every day.
  * → [violation] where a violation is { id, field, expected, found, note,
  *   against?, seen? }: `seen` (the hour's minute and the day's minute as read)
  *   on a cross-document mismatch, which a flush half-way makes for a moment
  *   (the two documents are written apart): the caller confirms it unchanged.
  */
-export function verifyMinuteHour (hourDoc, dailyDoc, { orphanBefore = null, unreadBefore = null } = {}) {
+export function verifyMinuteHour (hourDoc, dailyDoc, { unreadBefore = null } = {}) {
   const id = hourDoc._id
   const where = dayOfHourId(id)
   if (!where) return [{ id: String(id), field: '_id', expected: 'metric/YYYYMMDDHH', found: JSON.stringify(id), note: 'not a minute-hour document: left for a person to look at' }]
@@ -78,7 +77,6 @@ export function verifyMinuteHour (hourDoc, dailyDoc, { orphanBefore = null, unre
   if (!isPlainObject(hourDoc.minute)) return [{ id, field: 'minute', expected: 'an object of minutes', found: JSON.stringify(hourDoc.minute), note: 'left for a person to look at' }]
   const violations = []
   const { dailyId, dayStart, hour } = where
-  const orphan = orphanBefore !== null && dayStart < orphanBefore
   const unread = unreadBefore !== null && dayStart < unreadBefore
   const dayHour = isPlainObject(dailyDoc?.minute) ? dailyDoc.minute[hour] : undefined
   for (const m of Object.keys(hourDoc.minute)) {
@@ -90,7 +88,7 @@ export function verifyMinuteHour (hourDoc, dailyDoc, { orphanBefore = null, unre
     const seen = { hour: hourDoc.minute[m], day: dailyDoc === null ? null : isPlainObject(dayHour) ? dayHour[m] : undefined }
     if (dailyDoc === null || seen.day === undefined) {
       const lacks = dailyDoc === null ? 'no daily document' : `no minute ${hour}:${m} in its daily document`
-      const note = orphan ? 'an orphan (its day\'s minutes are gone): the next retention pass deletes it' : `${NOT_REPAIRABLE} (a histogram of a minute the day does not hold)`
+      const note = `${NOT_REPAIRABLE} (a histogram of a minute the day does not hold)`
       violations.push({ id, field, expected: 'a minute its daily document holds', found: `a histogram of ${shortNumber(read.total)}, ${lacks}`, against: dailyId, note, seen })
       continue
     }

@@ -127,7 +127,7 @@ export const operationExamples = {
         accuracy: 0.01,
         documents: 1
       },
-      400: { statusCode: 400, error: 'Bad Request', message: 'to: 2026-11-21T10:07:00.000Z falls inside a quarter-hour slot, the finest detail kept there (percentiles are read from quarter-hours and coarser: minutes keep no histogram); the nearest usable edges are 2026-11-21T10:00:00.000Z and 2026-11-21T10:15:00.000Z', details: [{ path: 'to', message: 'to: 2026-11-21T10:07:00.000Z falls inside a quarter-hour slot, the finest detail kept there (percentiles are read from quarter-hours and coarser: minutes keep no histogram); the nearest usable edges are 2026-11-21T10:00:00.000Z and 2026-11-21T10:15:00.000Z', before: T0, after: T0 + QUARTER_HOUR }] }
+      400: { statusCode: 400, error: 'Bad Request', message: 'to: 2026-11-21T10:07:00.000Z falls inside a quarter-hour slot, the finest detail kept there (minute histograms, which a minute\'s percentile is read from, are kept from 2026-11-22 on (MINUTE_HISTOGRAM_DAYS)); the nearest usable edges are 2026-11-21T10:00:00.000Z and 2026-11-21T10:15:00.000Z', details: [{ path: 'to', message: 'to: 2026-11-21T10:07:00.000Z falls inside a quarter-hour slot, the finest detail kept there (minute histograms, which a minute\'s percentile is read from, are kept from 2026-11-22 on (MINUTE_HISTOGRAM_DAYS)); the nearest usable edges are 2026-11-21T10:00:00.000Z and 2026-11-21T10:15:00.000Z', before: T0, after: T0 + QUARTER_HOUR }] }
     }
   },
   'DELETE /v1/metrics/{metric}': {

@@ -62,7 +62,7 @@ export function createDistributionReads ({ collections, horizonsOf, maxPoints, m
    */
   async function evaluate (metric, plan, { minuteHistograms = false, ...options } = {}) {
     const docs = await documents.planDocs(plan)
-    if (minuteHistograms) await graftMinuteHistograms(collections.distributionMinutes, metric, plan, docs.daily)
+    const minuteHours = minuteHistograms ? await graftMinuteHistograms(collections.distributionMinutes, metric, plan, docs.daily) : 0
     let merged = 0
     const combine = (total, node) => {
       merged += bucketsOf(node)
@@ -76,6 +76,8 @@ export function createDistributionReads ({ collections, horizonsOf, maxPoints, m
       if (i > 0) await new Promise(resolve => setImmediate(resolve))
       points.push(...evaluatePlan({ ranges: plan.ranges.slice(i, i + RANGES_PER_TURN) }, docs, { ...options, combine }))
     }
+    // the minute-hour documents read, besides the documents each point counts
+    points.minuteHourDocuments = minuteHours
     return points
   }
 
@@ -141,7 +143,8 @@ export function createDistributionReads ({ collections, horizonsOf, maxPoints, m
       } catch (err) {
         throw rangeRefused(err)
       }
-      const [{ value, documents: used }] = await evaluate(metric, plan, { minuteHistograms: true })
+      const points = await evaluate(metric, plan, { minuteHistograms: true })
+      const [{ value, documents: used }] = points
       if (value !== null && !histogramHoldsCount(value)) throw minutesWithoutHistogram(from, to)
       const stat = (kindName, q) => statValue(value, { kind: kindName, q }, kind.mapping)
       return {
@@ -150,7 +153,7 @@ export function createDistributionReads ({ collections, horizonsOf, maxPoints, m
         min: stat('min'),
         max: stat('max'),
         quantiles: qs.map(q => ({ q, value: stat('percentile', q) })),
-        documents: used
+        documents: used + points.minuteHourDocuments
       }
     },
 

@@ -3,13 +3,38 @@
 // a minute's percentile looks for them: into the minute tiers of the day
 // documents a plan read. A minute tier holds count, sum, min and max; with
 // its histogram grafted on it is a whole tier, and merges as any other.
-// Where the hour's document lacks the minute, or holds other values than the
-// day counts (written before minute histograms were kept, or a flush cut
-// between the two documents), the tier's buckets hold fewer or more values
-// than its count and its percentile is null (bucket/distribution-stats.js).
+// Where the hour's document lacks the minute, or holds another number of
+// values than the day counts (written before minute histograms were kept, or
+// a flush cut between the two documents), the minute gets no histogram at
+// all: its tier's buckets then hold fewer values than it counts, and so does
+// every range it is merged into, whatever the other minutes hold (a minute
+// over by as many as another is under cannot make up for it), so such a
+// range has no percentile (bucket/distribution-stats.js histogramHoldsCount).
+import { bucketedCount } from '../bucket/distribution-sketch.js'
 import { HOUR_MS, hourId } from '../bucket/time.js'
 
 const HISTOGRAM_PARTS = ['zero', 'positive', 'negative']
+const isPlainObject = (v) => typeof v === 'object' && v !== null && !Array.isArray(v)
+
+/**
+ * The histogram parts of a stored minute that hold exactly `count` values,
+ * else null. Throws TypeError for parts no histogram has (an array or a
+ * number for a side; keys and counts are judged by bucketedCount): a
+ * document is read, not trusted.
+ */
+function partsHolding (stored, count) {
+  if (!isPlainObject(stored)) return null
+  const parts = {}
+  for (const part of HISTOGRAM_PARTS) {
+    const v = stored[part]
+    if (v === undefined) continue
+    if (part !== 'zero' && !isPlainObject(v)) throw new TypeError(`a minute histogram's ${part} side is ${JSON.stringify(v)}, not an object of buckets`)
+    parts[part] = v
+  }
+  const total = bucketedCount(parts)
+  // fractional counts (sample rates) are added in another order in the buckets than in count: equal up to rounding
+  return Math.abs(total - count) <= 1e-9 * count ? parts : null
+}
 
 /** The plan's minute pieces by the id of their hour's document → Map<hourId, [{ dayId, hour, minute }]> */
 export function minutePiecesByHour (metric, plan) {
@@ -44,9 +69,10 @@ export async function graftMinuteHistograms (collection, metric, plan, dailyDocs
     for (const { dayId, hour, minute } of pieces) {
       const tier = days.get(dayId)?.minute?.[hour]?.[minute]
       if (tier === null || typeof tier !== 'object') continue
-      const histogram = minutes !== null && typeof minutes === 'object' ? minutes[minute] : undefined
-      // only the hour document's parts: a day document's minute holds none, and is not trusted to
-      for (const part of HISTOGRAM_PARTS) tier[part] = histogram !== null && typeof histogram === 'object' ? histogram[part] : undefined
+      const count = typeof tier.count === 'number' ? tier.count : 0
+      const parts = partsHolding(isPlainObject(minutes) ? minutes[minute] : undefined, count)
+      // only the hour document's parts, and only where they hold the minute's count: a day document's minute holds none, and is not trusted to
+      for (const part of HISTOGRAM_PARTS) tier[part] = parts === null ? undefined : parts[part]
     }
   }
   return hours.length

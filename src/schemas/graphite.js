@@ -11,7 +11,7 @@ const errors = errorResponses(400, 401, 403, 414, 429, 500, 503)
 
 export const renderSchema = {
   summary: 'Graphite render (json)',
-  description: 'graphite-web 1.1.10\'s /render for Grafana: targets with the supported functions over one-minute sums; query string or form-encoded body. Past maxDataPoints, minutes are summed unless consolidateBy says otherwise. A distribution\'s leaves (api.latency.count, .sum, .mean, .min, .max, .p50, .p90, .p99, .p999, any other pNN named) are its stats, percentiles from quarter-hours up; past maxDataPoints each point is its stat of the values it covers (a p99 merged again, not averaged).',
+  description: 'graphite-web 1.1.10\'s /render for Grafana: targets with the supported functions over one-minute sums; query string or form-encoded body. Past maxDataPoints, minutes are summed unless consolidateBy says otherwise. A distribution\'s leaves (api.latency.count, .sum, .mean, .min, .max, .p50, .p90, .p99, .p999, any other pNN named) are its stats, a minute\'s percentile from its histogram (MINUTE_HISTOGRAM_DAYS); past maxDataPoints each point is its stat of the values it covers (a p99 merged again, not averaged).',
   tags: ['graphite'],
   querystring: {
     type: 'object',

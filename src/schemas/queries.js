@@ -67,7 +67,7 @@ export const seriesSchema = {
       to: timeParam('exclusive; default now'),
       step: { type: 'string', enum: STEPS, description: 'default: the finest step with at most MAX_POINTS points whose detail is kept for the whole window (minute detail for MINUTE_RETENTION_DAYS, daily documents for DAILY_RETENTION_DAYS)' },
       tz: tzParam,
-      stat: { type: 'string', minLength: 1, maxLength: MAX_STAT_LENGTH, description: `a distribution's stat per point (default count), or a gauge's (default last): ${STATS_ACCEPTED}. Percentiles are read from quarter-hours and coarser. Not for counters` }
+      stat: { type: 'string', minLength: 1, maxLength: MAX_STAT_LENGTH, description: `a distribution's stat per point (default count), or a gauge's (default last): ${STATS_ACCEPTED}. A minute's percentile is read from its histogram, kept MINUTE_HISTOGRAM_DAYS; null where the minute's histogram does not hold its values. Not for counters` }
     }
   },
   response: {
@@ -194,7 +194,7 @@ export const MAX_QUANTILES = 20
 
 export const quantilesSchema = {
   summary: 'Quantiles of a distribution over [from, to)',
-  description: 'Any quantiles over any range, from the fewest histograms merged (whole months, whole days, then hours and quarter-hours of the edge days), each within the metric\'s relative accuracy of the exact value at rank floor(q·(n−1)). An edge must fall on a quarter-hour (minutes keep no histogram); otherwise 400 names the nearest usable edges. Counters answer 400.',
+  description: 'Any quantiles over any range, from the fewest histograms merged (whole months, whole days, then hours, quarter-hours and minutes of the edge days), each within the metric\'s relative accuracy of the exact value at rank floor(q·(n−1)). An edge inside a quarter-hour must fall on a minute whose histogram is kept (MINUTE_HISTOGRAM_DAYS), and a range whose minutes hold values without their histogram cannot be ranked; otherwise 400 names the nearest usable edges. Counters answer 400.',
   tags: ['metrics'],
   params: metricParams,
   querystring: {

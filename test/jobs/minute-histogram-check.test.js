@@ -108,10 +108,18 @@ describe('minute histograms against their daily documents', () => {
     expect(found.map(v => [v.id, v.field, v.state, v.note.split(' ')[0]])).toEqual([
       ['lat.m/2026111221', 'minute.59', 'not repairable', 'not']
     ])
-    // judged where a read would use it: with the horizons further back, the old one is an orphan retention deletes
-    const back = await run({ minuteKeptFrom: () => D - 30 * DAY, dailyKeptFrom: () => D - 10 * DAY, repair: true })
-    expect(back.found.map(v => [v.id, v.note.split(' ')[0]]).sort()).toEqual([['lat.m/2026102101', 'an'], ['lat.m/2026111221', 'not']])
-    expect(back.found.find(v => v.id === 'lat.m/2026102101').note).toMatch(/orphan/)
+    // judged where a read would use it: with the horizons further back
+    const back = await run({ minuteKeptFrom: () => D - 30 * DAY, repair: true })
+    expect(back.found.map(v => v.id).sort()).toEqual(['lat.m/2026102101', 'lat.m/2026111221'])
+  })
+
+  it('past the daily horizon (shorter than MINUTE_HISTOGRAM_DAYS) no read uses a minute histogram either: not judged', async () => {
+    const at = D + 7 * HOUR + 40 * 60_000
+    await write([{ metric: 'lat.m', value: 1, time: at }], { parts: ['daily', 'monthly'] })
+    const past = await run({ minuteHistogramKeptFrom: () => D - 3 * DAY, dailyKeptFrom: () => D + DAY })
+    expect(past.found.filter(v => v.id === 'lat.m/2026111007')).toEqual([])
+    const inside = await run({ minuteHistogramKeptFrom: () => D - 3 * DAY, dailyKeptFrom: () => D })
+    expect(inside.found.map(v => [v.id, v.field])).toEqual([['lat.m/2026111007', 'minute.40']])
   })
 
   it('past MINUTE_HISTOGRAM_DAYS a minute written without its histogram (ingest writes none there) is no violation; inside it, it is', async () => {

@@ -76,7 +76,7 @@ describe('mismatches with the daily document', () => {
     }
   })
 
-  it('a histogram of a minute the daily document lacks, or of a day without a daily document, is a violation; an orphan past retention\'s bound says the next pass deletes it', () => {
+  it('a histogram of a minute the daily document lacks, or of a day without a daily document, is a violation; past the days a read uses (unreadBefore) only its shape is judged', () => {
     const { daily, hours } = written(busyHour())
     const hour = hours.get(HOUR_7)
     const lacking = structuredClone(daily)
@@ -88,9 +88,13 @@ describe('mismatches with the daily document', () => {
     const gone = verifyMinuteHour(hour, null)
     expect(gone).toHaveLength(60)
     expect(gone[0]).toMatchObject({ found: expect.stringMatching(/no daily document$/), note: expect.stringMatching(/^not repairable/), seen: { day: null } })
-    // past the bound retention sweeps: an orphan of a pass cut short
-    expect(verifyMinuteHour(hour, null, { orphanBefore: D + 86_400_000 })[0].note).toMatch(/orphan .* the next retention pass deletes it/)
-    expect(verifyMinuteHour(hour, null, { orphanBefore: D })[0].note).toMatch(/^not repairable/)
+    // before the days a read uses: an orphan of a pass cut short, which retention deletes: not judged
+    expect(verifyMinuteHour(hour, null, { unreadBefore: D + 86_400_000 })).toEqual([])
+    expect(verifyMinuteHour(hour, null, { unreadBefore: D })).toHaveLength(60)
+    // its shape is: a malformed minute is named there too
+    const malformed = structuredClone(hour)
+    malformed.minute[3] = { positive: { '01': 1 } }
+    expect(verifyMinuteHour(malformed, null, { unreadBefore: D + 86_400_000 }).map(v => v.field)).toEqual(['minute.3'])
   })
 
   it('a daily minute that is not a tier is the daily document\'s own violation: not compared here', () => {

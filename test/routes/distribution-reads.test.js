@@ -252,7 +252,7 @@ describe('a minute-hour document is read, not trusted', () => {
     const id = `hostile.lat/${new Date(hour).toISOString().slice(0, 13).replace(/[-T]/g, '')}`
     const p50 = (m) => get(`/v1/metrics/hostile.lat/series?step=minute&stat=p50&from=${hour + m * 60_000}&to=${hour + (m + 1) * 60_000}`)
     expect((await p50(5)).body.values[0]).toBeCloseTo(10, 0)
-    for (const bad of [{ '01': 1 }, { 17: -1 }, { 17: 'many' }, { __proto__: null, constructor: 1 }, { '1e400': 1 }]) {
+    for (const bad of [{ '01': 1 }, { 17: -1 }, { 17: 'many' }, { __proto__: null, constructor: 1 }, { '1e400': 1 }, [1], 7]) {
       await db.collection('distributionMinutes').updateOne({ _id: id }, { $set: { 'minute.5.positive': bad } })
       const res = await p50(5)
       expect(res.status, JSON.stringify(bad)).toBe(500)
@@ -267,6 +267,33 @@ describe('a minute-hour document is read, not trusted', () => {
     const res = await p50(5)
     expect(res.status, JSON.stringify(res.body)).toBe(200)
     expect(res.body.values).toEqual([null])
+  })
+})
+
+describe('minutes whose histograms miss and exceed by as much', () => {
+  it('cannot make up for each other in a range: each minute gets its histogram only where it holds exactly its count', async () => {
+    const db = app.mongo.db
+    const at = (m) => NOW - 2 * 3_600_000 + m * 60_000 // 10:05 and 10:06: inside a quarter-hour
+    const mapping = createMapping(ALPHA)
+    // 10:05: ten 1s in the day document only (its hour's write lost); 10:06: one 1000 in both, ten more in the hour's only (the day's lost)
+    await writeDistributions(db, Array.from({ length: 10 }, (_, i) => ({ metric: 'comp.lat', value: 1, time: at(5) + i })), mapping, { parts: ['daily', 'monthly'] })
+    await writeDistributions(db, [{ metric: 'comp.lat', value: 1000, time: at(6) }], mapping)
+    await writeDistributions(db, Array.from({ length: 10 }, (_, i) => ({ metric: 'comp.lat', value: 1000, time: at(6) + i + 1 })), mapping, { parts: ['minutes'] })
+    // counted: 11 values, ten of them 1s, whose p50 is 1; the two minutes' buckets: 0 + 11, the same total
+    const q = await get(`/v1/metrics/comp.lat/quantiles?from=${at(5)}&to=${at(7)}&q=0.5`)
+    expect(q.status, JSON.stringify(q.body)).toBe(400)
+    expect(q.body.message).toMatch(/hold values without their histogram/)
+    expect((await get(`/v1/metrics/comp.lat/series?step=minute&stat=p50&from=${at(5)}&to=${at(7)}`)).body.values).toEqual([null, null])
+    expect((await get(`/v1/metrics/comp.lat/series?step=minute&stat=count&from=${at(5)}&to=${at(7)}`)).body.values).toEqual([10, 1])
+    // Graphite's consolidated points merge such ranges too (statOfRanges): no value ranked among the wrong ones
+    expect(await app.reader.statOfRanges('comp.lat', { ranges: [{ from: at(5), to: at(7) }], stat: { name: 'p50', kind: 'percentile', q: 0.5 } })).toEqual([null])
+  })
+
+  it('the quantiles answer counts the minute-hour documents it read', async () => {
+    const hour = NOW - 3 * 3_600_000
+    const { body } = await get(`/v1/metrics/lat.api/quantiles?from=${hour + 7 * 60_000}&to=${hour + 3_600_000 + 8 * 60_000}&q=0.5`)
+    // the edge day's document, and the two hours' minute histograms
+    expect(body.documents).toBe(3)
   })
 })
 
