@@ -271,26 +271,54 @@ export function tierChecks (rules) {
 
   const unreadable = (id, field, problem) => ({ id, field, expected: rules.noun, found: problem, note: 'left for a person to look at', rule: 'unreadable' })
 
+  /** A document's findings: its violations, and the one update (with its filter) that repairs what can be */
+  const findings = doc => ({ violations: [], update: { $inc: {}, $min: {}, $max: {} }, filter: { _id: doc._id } })
+
+  /**
+   * The tier at `field` (its stored node) read as a truth for a coarser one:
+   * the read tier, or null (unreadable, or not consistent in itself: its
+   * violation found).
+   */
+  function readTruth (found, doc, field, node) {
+    const read = rules.read(node)
+    if (read.problem) { found.violations.push(unreadable(doc._id, field, read.problem)); return null }
+    const v = selfCheck(doc._id, field, read.tier)
+    if (v) { found.violations.push(v); return null }
+    return read.tier
+  }
+
+  /**
+   * The tier at `field` (its stored node) against its truth (a read tier;
+   * null when part of it is unreadable: then only the tier itself is
+   * checked); what it lacks goes into the found repair.
+   */
+  function checkTier (found, doc, field, node, truth, source) {
+    const read = rules.read(node)
+    if (read.problem) { found.violations.push(unreadable(doc._id, field, read.problem)); return }
+    const v = selfCheck(doc._id, field, read.tier)
+    if (v) found.violations.push(v)
+    if (!truth) return
+    const c = compare(read.tier, truth)
+    if (c.equal) return
+    found.violations.push(tierViolation(doc._id, field, read.tier, truth, c, source))
+    if (c.repairable) { rules.addRepair(found.update, field, c); guardTier(found.filter, doc, field) }
+  }
+
   function findDailyProblems (doc, minutesComplete) {
-    const violations = []
-    const update = { $inc: {}, $min: {}, $max: {} }
-    const filter = { _id: doc._id }
+    const found = findings(doc)
+    const { violations } = found
     const id = doc._id
-    // the quarter-hours: the finest tier, each checked on its own
+    // the quarter-hours: the finest tier, each checked on its own; one that is not consistent in itself is
+    // no truth for its hour and day: they are not compared (nor raised by it) until a person has looked at it
     const quarters = HOURS.map(() => QUARTERS.map(() => null)) // read tiers; null = unreadable
     const quarterNode = doc.quarterHourly
     if (quarterNode !== undefined && !isPlainObject(quarterNode)) violations.push(unreadable(id, 'quarterHourly', 'not an object'))
-    for (const h of HOURS) {
-      for (const q of QUARTERS) {
-        if (quarterNode !== undefined && !isPlainObject(quarterNode)) continue
-        const field = `quarterHourly.${h}.${q}`
-        const read = rules.read(at(doc, field))
-        if (read.problem) { violations.push(unreadable(id, field, read.problem)); continue }
-        const v = selfCheck(id, field, read.tier)
-        // a quarter-hour that is not consistent in itself is no truth for its hour and day: they are
-        // not compared (nor raised by it) until a person has looked at it
-        if (v) violations.push(v)
-        else quarters[h][q] = read.tier
+    else {
+      for (const h of HOURS) {
+        for (const q of QUARTERS) {
+          const field = `quarterHourly.${h}.${q}`
+          quarters[h][q] = readTruth(found, doc, field, at(doc, field))
+        }
       }
     }
     // the minutes: each quarter-hour holds at least their values (exactly them while they are complete)
@@ -309,8 +337,8 @@ export function tierChecks (rules) {
           violations.push({ id, field, expected: `${minutesComplete ? '' : 'at least '}what its minutes hold (${describe(m)})`, found: describe(quarter), rule: 'minutes' })
           const fix = rules.minuteRepair(quarter, c, minutesComplete)
           if (!fix) continue
-          rules.addRepair(update, field, fix)
-          guardTier(filter, doc, field)
+          rules.addRepair(found.update, field, fix)
+          guardTier(found.filter, doc, field)
           quarters[h][q] = rules.raise(quarter, fix)
         }
       }
@@ -327,31 +355,10 @@ export function tierChecks (rules) {
       }
       if (readable) addInto(day, hourTruth)
       else dayReadable = false
-      const field = `hourly.${h}`
-      const read = rules.read(at(doc, field))
-      if (read.problem) { violations.push(unreadable(id, field, read.problem)); continue }
-      const v = selfCheck(id, field, read.tier)
-      if (v) violations.push(v)
-      if (!readable) continue
-      const c = compare(read.tier, hourTruth)
-      if (c.equal) continue
-      violations.push(tierViolation(id, field, read.tier, hourTruth, c, 'its quarter-hours'))
-      if (c.repairable) { rules.addRepair(update, field, c); guardTier(filter, doc, field) }
+      checkTier(found, doc, `hourly.${h}`, at(doc, `hourly.${h}`), readable ? hourTruth : null, 'its quarter-hours')
     }
-    const read = rules.read(doc.daily)
-    if (read.problem) violations.push(unreadable(id, 'daily', read.problem))
-    else {
-      const v = selfCheck(id, 'daily', read.tier)
-      if (v) violations.push(v)
-      if (dayReadable) {
-        const c = compare(read.tier, day)
-        if (!c.equal) {
-          violations.push(tierViolation(id, 'daily', read.tier, day, c, 'its quarter-hours'))
-          if (c.repairable) { rules.addRepair(update, 'daily', c); guardTier(filter, doc, 'daily') }
-        }
-      }
-    }
-    return { violations, update, filter }
+    checkTier(found, doc, 'daily', doc.daily, dayReadable ? day : null, 'its quarter-hours')
+    return found
   }
 
   /**
@@ -368,34 +375,17 @@ export function tierChecks (rules) {
   }
 
   function findMonthlyProblems (doc) {
-    const violations = []
-    const update = { $inc: {}, $min: {}, $max: {} }
-    const filter = { _id: doc._id }
-    const id = doc._id
+    const found = findings(doc)
     const month = emptyTier()
     let readable = true
-    if (doc.daily !== undefined && !isPlainObject(doc.daily)) { violations.push(unreadable(id, 'daily', 'not an object of days')); readable = false }
+    if (doc.daily !== undefined && !isPlainObject(doc.daily)) { found.violations.push(unreadable(doc._id, 'daily', 'not an object of days')); readable = false }
     for (const d of isPlainObject(doc.daily) ? Object.keys(doc.daily) : []) {
-      const field = `daily.${d}`
-      const read = rules.read(doc.daily[d])
-      if (read.problem) { violations.push(unreadable(id, field, read.problem)); readable = false; continue }
-      const v = selfCheck(id, field, read.tier)
-      if (v) { violations.push(v); readable = false } else addInto(month, read.tier)
+      const day = readTruth(found, doc, `daily.${d}`, doc.daily[d])
+      if (day) addInto(month, day)
+      else readable = false
     }
-    const read = rules.read(doc.monthly)
-    if (read.problem) violations.push(unreadable(id, 'monthly', read.problem))
-    else {
-      const v = selfCheck(id, 'monthly', read.tier)
-      if (v) violations.push(v)
-      if (readable) {
-        const c = compare(read.tier, month)
-        if (!c.equal) {
-          violations.push(tierViolation(id, 'monthly', read.tier, month, c, 'its days'))
-          if (c.repairable) { rules.addRepair(update, 'monthly', c); guardTier(filter, doc, 'monthly') }
-        }
-      }
-    }
-    return { violations, update, filter }
+    checkTier(found, doc, 'monthly', doc.monthly, readable ? month : null, 'its days')
+    return found
   }
 
   /** Verifies monthly = the merge of daily.D inside one monthly document, and every tier in itself. → { violations, repair } */
