@@ -155,7 +155,7 @@ const dropEmpty = (update) => {
 // The walk
 
 /**
- * The checks of one kind, from its rules:
+ * The checks of one kind, from its rules (`kind` below):
  *   noun: what a tier is called where one is unreadable ('a gauge tier');
  *   read(node) → { tier } or { problem }: a stored tier (absent, undefined or null, is the empty tier);
  *   readMinute(node): the same, of what a minute holds (and of a quarter-hour where only
@@ -173,282 +173,287 @@ const dropEmpty = (update) => {
  *   neverLowers: what a repair never does, said of a tier that holds more than its truth.
  * → { minutesVouched, holdsWholeDay, verifyDaily, verifyMonthly, compareDay }
  */
-export function tierChecks (rules) {
-  const { read, readMinute, isEmpty, addInto, describe, compare, compareMinutes, selfCheck } = rules
-  const emptyTier = () => read(undefined).tier
+export function tierChecks (kind) {
+  return {
+    minutesVouched: (doc, options) => minutesVouched(kind, doc, options),
+    holdsWholeDay: (monthValue, dayValue) => holdsWholeDay(kind, monthValue, dayValue),
+    verifyDaily: (doc, options) => verifyDaily(kind, doc, options),
+    verifyMonthly: doc => verifyMonthly(kind, doc),
+    compareDay: day => compareDay(kind, day)
+  }
+}
 
-  /** The minutes of a daily document merged per hour and quarter (read tiers); unreadable ones noted in problems */
-  function readMinuteQuarters (doc, problems) {
-    const quarters = HOURS.map(() => QUARTERS.map(emptyTier))
-    for (const h of Object.keys(doc.minute)) {
-      const hour = Number(h)
-      if (!Number.isInteger(hour) || hour < 0 || hour > 23 || !isPlainObject(doc.minute[h])) { problems.push(`minute.${h} is not an hour of minutes`); continue }
-      for (const m of Object.keys(doc.minute[h])) {
-        const minute = Number(m)
-        if (!Number.isInteger(minute) || minute < 0 || minute > 59) { problems.push(`minute.${h}.${m} is not a minute`); continue }
-        const read = readMinute(doc.minute[h][m])
-        if (read.problem) { problems.push(`minute.${h}.${m}: ${read.problem}`); continue }
-        addInto(quarters[hour][Math.floor(minute / 15)], read.tier)
+const emptyTier = kind => kind.read(undefined).tier
+
+/** The minutes of a daily document merged per hour and quarter (read tiers); unreadable ones noted in problems */
+function readMinuteQuarters (kind, doc, problems) {
+  const quarters = HOURS.map(() => QUARTERS.map(() => emptyTier(kind)))
+  for (const h of Object.keys(doc.minute)) {
+    const hour = Number(h)
+    if (!Number.isInteger(hour) || hour < 0 || hour > 23 || !isPlainObject(doc.minute[h])) { problems.push(`minute.${h} is not an hour of minutes`); continue }
+    for (const m of Object.keys(doc.minute[h])) {
+      const minute = Number(m)
+      if (!Number.isInteger(minute) || minute < 0 || minute > 59) { problems.push(`minute.${h}.${m} is not a minute`); continue }
+      const read = kind.readMinute(doc.minute[h][m])
+      if (read.problem) { problems.push(`minute.${h}.${m}: ${read.problem}`); continue }
+      kind.addInto(quarters[hour][Math.floor(minute / 15)], read.tier)
+    }
+  }
+  return quarters
+}
+
+/**
+ * Whether the quarter-hours of a daily document vouch for its minutes (and
+ * retention may drop them): in every quarter-hour (so in every hour), the
+ * quarter-hour holds every value its minutes hold.
+ *   minutesComplete (no `detail`): it compares equal to its minutes with
+ *     bounds 'cover' (count and sum equal, within rounding; its bounds
+ *     around theirs); a quarter-hour with values and no minutes fails;
+ *   otherwise (`detail: 'quarterHour'`: values were written past the horizon
+ *     without their minute): it lacks nothing of theirs (the minutes hold a
+ *     subset; its sum says nothing).
+ * Reads each quarter-hour as a minute (readMinute).
+ * → { vouched, problems: [text] }
+ */
+function minutesVouched (kind, doc, { minutesComplete = doc.detail !== QUARTER_HOUR_DETAIL } = {}) {
+  const problems = []
+  if (doc.minute === undefined) return { vouched: true, problems }
+  if (!isPlainObject(doc.minute)) return { vouched: false, problems: ['minute is not an object'] }
+  const minutes = readMinuteQuarters(kind, doc, problems)
+  for (const h of HOURS) {
+    for (const q of QUARTERS) {
+      const m = minutes[h][q]
+      const read = kind.readMinute(at(doc, `quarterHourly.${h}.${q}`))
+      if (read.problem) { problems.push(`quarterHourly.${h}.${q}: ${read.problem}`); continue }
+      // complete minutes account for every value of their quarter-hour, so one without minutes holds none
+      if (kind.isEmpty(m) && !(minutesComplete && !kind.isEmpty(read.tier))) continue
+      const comparison = kind.compareMinutes(read.tier, m, 'cover')
+      const shortOf = minutesComplete ? !comparison.equal : comparison.lacking.length > 0
+      if (shortOf) problems.push(`quarterHourly.${h}.${q} (${kind.describe(read.tier)}) against its minutes (${kind.describe(m)})`)
+    }
+  }
+  return { vouched: problems.length === 0, problems }
+}
+
+/**
+ * Whether `monthly.daily.D` (monthValue) holds the whole day tier of its
+ * daily document (dayValue): they compare equal. Retention deletes a daily
+ * document only then.
+ */
+function holdsWholeDay (kind, monthValue, dayValue) {
+  if (monthValue === undefined || dayValue === undefined) return false
+  const month = kind.read(monthValue)
+  const day = kind.read(dayValue)
+  if (month.problem || day.problem) return false
+  return kind.compare(month.tier, day.tier).equal
+}
+
+/**
+ * The problems of a document and the one update that repairs what can be:
+ * find(doc) → { violations, update, filter }. Each violation is
+ * { id, field, expected, found, note?, rule } (rule: what was compared, to
+ * tell violations apart after the repair); update { $inc, $min, $max }.
+ */
+function withRepairability (kind, doc, find) {
+  const { violations, update, filter } = find(doc)
+  const changes = Object.keys(update.$inc).length + Object.keys(update.$min).length + Object.keys(update.$max).length
+  if (changes === 0) return { violations: violations.map(v => ({ ...v, repairable: false })), repair: null, repaired: doc }
+  dropEmpty(update)
+  // what the repair leaves, found again: a violation it does not clear is not repairable
+  const repaired = kind.apply(doc, update)
+  const left = new Set(find(repaired).violations.map(v => `${v.rule} ${v.field}`))
+  return {
+    violations: violations.map(v => ({ ...v, repairable: !left.has(`${v.rule} ${v.field}`) })),
+    repair: { filter, update },
+    repaired
+  }
+}
+
+/** A violation of a tier against its truth (a comparison); source names the truth */
+function tierViolation (kind, id, field, coarser, truth, comparison, source) {
+  const note = comparison.repairable
+    ? `lacks ${comparison.lacking.join(', ')} against ${source}`
+    : `holds more than ${source} (${comparison.excess.join(', ')}): left alone, ${kind.neverLowers}`
+  return { id, field, expected: kind.describe(truth), found: kind.describe(coarser), note, rule: 'tiers' }
+}
+
+const unreadable = (kind, id, field, problem) => ({ id, field, expected: kind.noun, found: problem, note: 'left for a person to look at', rule: 'unreadable' })
+
+/** A document's findings: its violations, and the one update (with its filter) that repairs what can be */
+const findings = doc => ({ violations: [], update: { $inc: {}, $min: {}, $max: {} }, filter: { _id: doc._id } })
+
+/**
+ * The tier at `field` (its stored node) read as a truth for a coarser one:
+ * the read tier, or null (unreadable, or not consistent in itself: its
+ * violation found).
+ */
+function readTruth (kind, found, doc, field, node) {
+  const read = kind.read(node)
+  if (read.problem) { found.violations.push(unreadable(kind, doc._id, field, read.problem)); return null }
+  const v = kind.selfCheck(doc._id, field, read.tier)
+  if (v) { found.violations.push(v); return null }
+  return read.tier
+}
+
+/**
+ * The tier at `field` (its stored node) against its truth (a read tier;
+ * null when part of it is unreadable: then only the tier itself is
+ * checked); what it lacks goes into the found repair.
+ */
+function checkTier (kind, found, doc, field, node, truth, source) {
+  const read = kind.read(node)
+  if (read.problem) { found.violations.push(unreadable(kind, doc._id, field, read.problem)); return }
+  const v = kind.selfCheck(doc._id, field, read.tier)
+  if (v) found.violations.push(v)
+  if (!truth) return
+  const c = kind.compare(read.tier, truth)
+  if (c.equal) return
+  found.violations.push(tierViolation(kind, doc._id, field, read.tier, truth, c, source))
+  if (c.repairable) { kind.addRepair(found.update, field, c); guardTier(found.filter, doc, field) }
+}
+
+function findDailyProblems (kind, doc, minutesComplete) {
+  const found = findings(doc)
+  const { violations } = found
+  const id = doc._id
+  // the quarter-hours: the finest tier, each checked on its own; one that is not consistent in itself is
+  // no truth for its hour and day: they are not compared (nor raised by it) until a person has looked at it
+  const quarters = HOURS.map(() => QUARTERS.map(() => null)) // read tiers; null = unreadable
+  const quarterNode = doc.quarterHourly
+  if (quarterNode !== undefined && !isPlainObject(quarterNode)) violations.push(unreadable(kind, id, 'quarterHourly', 'not an object'))
+  else {
+    for (const h of HOURS) {
+      for (const q of QUARTERS) {
+        const field = `quarterHourly.${h}.${q}`
+        quarters[h][q] = readTruth(kind, found, doc, field, at(doc, field))
       }
     }
-    return quarters
   }
-
-  /**
-   * Whether the quarter-hours of a daily document vouch for its minutes (and
-   * retention may drop them): in every quarter-hour (so in every hour), the
-   * quarter-hour holds every value its minutes hold.
-   *   minutesComplete (no `detail`): it compares equal to its minutes with
-   *     bounds 'cover' (count and sum equal, within rounding; its bounds
-   *     around theirs); a quarter-hour with values and no minutes fails;
-   *   otherwise (`detail: 'quarterHour'`: values were written past the horizon
-   *     without their minute): it lacks nothing of theirs (the minutes hold a
-   *     subset; its sum says nothing).
-   * Reads each quarter-hour as a minute (readMinute).
-   * → { vouched, problems: [text] }
-   */
-  function minutesVouched (doc, { minutesComplete = doc.detail !== QUARTER_HOUR_DETAIL } = {}) {
+  // the minutes: each quarter-hour holds at least their values (exactly them while they are complete)
+  if (doc.minute !== undefined) {
     const problems = []
-    if (doc.minute === undefined) return { vouched: true, problems }
-    if (!isPlainObject(doc.minute)) return { vouched: false, problems: ['minute is not an object'] }
-    const minutes = readMinuteQuarters(doc, problems)
-    for (const h of HOURS) {
+    const minutes = isPlainObject(doc.minute) ? readMinuteQuarters(kind, doc, problems) : (problems.push('minute is not an object'), null)
+    for (const problem of problems) violations.push(unreadable(kind, id, problem.split(' ')[0].replace(/:$/, ''), problem))
+    for (const h of minutes ? HOURS : []) {
       for (const q of QUARTERS) {
+        const quarter = quarters[h][q]
         const m = minutes[h][q]
-        const read = readMinute(at(doc, `quarterHourly.${h}.${q}`))
-        if (read.problem) { problems.push(`quarterHourly.${h}.${q}: ${read.problem}`); continue }
-        // complete minutes account for every value of their quarter-hour, so one without minutes holds none
-        if (isEmpty(m) && !(minutesComplete && !isEmpty(read.tier))) continue
-        const comparison = compareMinutes(read.tier, m, 'cover')
-        const shortOf = minutesComplete ? !comparison.equal : comparison.lacking.length > 0
-        if (shortOf) problems.push(`quarterHourly.${h}.${q} (${describe(read.tier)}) against its minutes (${describe(m)})`)
+        if (!quarter || (kind.isEmpty(m) && !(minutesComplete && !kind.isEmpty(quarter)))) continue
+        const field = `quarterHourly.${h}.${q}`
+        const c = kind.compareMinutes(quarter, m, minutesComplete ? 'exact' : 'cover')
+        if (minutesComplete ? c.equal : c.lacking.length === 0) continue
+        violations.push({ id, field, expected: `${minutesComplete ? '' : 'at least '}what its minutes hold (${kind.describe(m)})`, found: kind.describe(quarter), rule: 'minutes' })
+        const fix = kind.minuteRepair(quarter, c, minutesComplete)
+        if (!fix) continue
+        kind.addRepair(found.update, field, fix)
+        guardTier(found.filter, doc, field)
+        quarters[h][q] = kind.raise(quarter, fix)
       }
     }
-    return { vouched: problems.length === 0, problems }
   }
-
-  /**
-   * Whether `monthly.daily.D` (monthValue) holds the whole day tier of its
-   * daily document (dayValue): they compare equal. Retention deletes a daily
-   * document only then.
-   */
-  function holdsWholeDay (monthValue, dayValue) {
-    if (monthValue === undefined || dayValue === undefined) return false
-    const month = read(monthValue)
-    const day = read(dayValue)
-    if (month.problem || day.problem) return false
-    return compare(month.tier, day.tier).equal
-  }
-
-  /**
-   * The problems of a document and the one update that repairs what can be:
-   * find(doc) → { violations, update, filter }. Each violation is
-   * { id, field, expected, found, note?, rule } (rule: what was compared, to
-   * tell violations apart after the repair); update { $inc, $min, $max }.
-   */
-  function withRepairability (doc, find) {
-    const { violations, update, filter } = find(doc)
-    const changes = Object.keys(update.$inc).length + Object.keys(update.$min).length + Object.keys(update.$max).length
-    if (changes === 0) return { violations: violations.map(v => ({ ...v, repairable: false })), repair: null, repaired: doc }
-    dropEmpty(update)
-    // what the repair leaves, found again: a violation it does not clear is not repairable
-    const repaired = rules.apply(doc, update)
-    const left = new Set(find(repaired).violations.map(v => `${v.rule} ${v.field}`))
-    return {
-      violations: violations.map(v => ({ ...v, repairable: !left.has(`${v.rule} ${v.field}`) })),
-      repair: { filter, update },
-      repaired
-    }
-  }
-
-  /** A violation of a tier against its truth (a comparison); source names the truth */
-  function tierViolation (id, field, coarser, truth, comparison, source) {
-    const note = comparison.repairable
-      ? `lacks ${comparison.lacking.join(', ')} against ${source}`
-      : `holds more than ${source} (${comparison.excess.join(', ')}): left alone, ${rules.neverLowers}`
-    return { id, field, expected: describe(truth), found: describe(coarser), note, rule: 'tiers' }
-  }
-
-  const unreadable = (id, field, problem) => ({ id, field, expected: rules.noun, found: problem, note: 'left for a person to look at', rule: 'unreadable' })
-
-  /** A document's findings: its violations, and the one update (with its filter) that repairs what can be */
-  const findings = doc => ({ violations: [], update: { $inc: {}, $min: {}, $max: {} }, filter: { _id: doc._id } })
-
-  /**
-   * The tier at `field` (its stored node) read as a truth for a coarser one:
-   * the read tier, or null (unreadable, or not consistent in itself: its
-   * violation found).
-   */
-  function readTruth (found, doc, field, node) {
-    const read = rules.read(node)
-    if (read.problem) { found.violations.push(unreadable(doc._id, field, read.problem)); return null }
-    const v = selfCheck(doc._id, field, read.tier)
-    if (v) { found.violations.push(v); return null }
-    return read.tier
-  }
-
-  /**
-   * The tier at `field` (its stored node) against its truth (a read tier;
-   * null when part of it is unreadable: then only the tier itself is
-   * checked); what it lacks goes into the found repair.
-   */
-  function checkTier (found, doc, field, node, truth, source) {
-    const read = rules.read(node)
-    if (read.problem) { found.violations.push(unreadable(doc._id, field, read.problem)); return }
-    const v = selfCheck(doc._id, field, read.tier)
-    if (v) found.violations.push(v)
-    if (!truth) return
-    const c = compare(read.tier, truth)
-    if (c.equal) return
-    found.violations.push(tierViolation(doc._id, field, read.tier, truth, c, source))
-    if (c.repairable) { rules.addRepair(found.update, field, c); guardTier(found.filter, doc, field) }
-  }
-
-  function findDailyProblems (doc, minutesComplete) {
-    const found = findings(doc)
-    const { violations } = found
-    const id = doc._id
-    // the quarter-hours: the finest tier, each checked on its own; one that is not consistent in itself is
-    // no truth for its hour and day: they are not compared (nor raised by it) until a person has looked at it
-    const quarters = HOURS.map(() => QUARTERS.map(() => null)) // read tiers; null = unreadable
-    const quarterNode = doc.quarterHourly
-    if (quarterNode !== undefined && !isPlainObject(quarterNode)) violations.push(unreadable(id, 'quarterHourly', 'not an object'))
-    else {
-      for (const h of HOURS) {
-        for (const q of QUARTERS) {
-          const field = `quarterHourly.${h}.${q}`
-          quarters[h][q] = readTruth(found, doc, field, at(doc, field))
-        }
-      }
-    }
-    // the minutes: each quarter-hour holds at least their values (exactly them while they are complete)
-    if (doc.minute !== undefined) {
-      const problems = []
-      const minutes = isPlainObject(doc.minute) ? readMinuteQuarters(doc, problems) : (problems.push('minute is not an object'), null)
-      for (const problem of problems) violations.push(unreadable(id, problem.split(' ')[0].replace(/:$/, ''), problem))
-      for (const h of minutes ? HOURS : []) {
-        for (const q of QUARTERS) {
-          const quarter = quarters[h][q]
-          const m = minutes[h][q]
-          if (!quarter || (isEmpty(m) && !(minutesComplete && !isEmpty(quarter)))) continue
-          const field = `quarterHourly.${h}.${q}`
-          const c = compareMinutes(quarter, m, minutesComplete ? 'exact' : 'cover')
-          if (minutesComplete ? c.equal : c.lacking.length === 0) continue
-          violations.push({ id, field, expected: `${minutesComplete ? '' : 'at least '}what its minutes hold (${describe(m)})`, found: describe(quarter), rule: 'minutes' })
-          const fix = rules.minuteRepair(quarter, c, minutesComplete)
-          if (!fix) continue
-          rules.addRepair(found.update, field, fix)
-          guardTier(found.filter, doc, field)
-          quarters[h][q] = rules.raise(quarter, fix)
-        }
-      }
-    }
-    // hours and the day against the quarter-hours
-    const day = emptyTier()
-    let dayReadable = true
-    for (const h of HOURS) {
-      const hourTruth = emptyTier()
-      let readable = true
-      for (const q of QUARTERS) {
-        if (quarters[h][q]) addInto(hourTruth, quarters[h][q])
-        else readable = false
-      }
-      if (readable) addInto(day, hourTruth)
-      else dayReadable = false
-      checkTier(found, doc, `hourly.${h}`, at(doc, `hourly.${h}`), readable ? hourTruth : null, 'its quarter-hours')
-    }
-    checkTier(found, doc, 'daily', doc.daily, dayReadable ? day : null, 'its quarter-hours')
-    return found
-  }
-
-  /**
-   * Verifies one daily document. minutesComplete: no `detail` (and, where a
-   * kind's day may lack the marker, the day inside the minute horizon: the
-   * caller knows it).
-   * → { violations, repair: { filter, update } | null, dayTier }
-   * Each violation says whether the repair clears it (repairable); dayTier is the
-   * day tier the document vouches for: its own, with what the repair adds.
-   */
-  function verifyDaily (doc, { minutesComplete = doc.detail !== QUARTER_HOUR_DETAIL } = {}) {
-    const { violations, repair, repaired } = withRepairability(doc, d => findDailyProblems(d, minutesComplete))
-    return { violations, repair, dayTier: repaired.daily }
-  }
-
-  function findMonthlyProblems (doc) {
-    const found = findings(doc)
-    const month = emptyTier()
+  // hours and the day against the quarter-hours
+  const day = emptyTier(kind)
+  let dayReadable = true
+  for (const h of HOURS) {
+    const hourTruth = emptyTier(kind)
     let readable = true
-    if (doc.daily !== undefined && !isPlainObject(doc.daily)) { found.violations.push(unreadable(doc._id, 'daily', 'not an object of days')); readable = false }
-    for (const d of isPlainObject(doc.daily) ? Object.keys(doc.daily) : []) {
-      const day = readTruth(found, doc, `daily.${d}`, doc.daily[d])
-      if (day) addInto(month, day)
+    for (const q of QUARTERS) {
+      if (quarters[h][q]) kind.addInto(hourTruth, quarters[h][q])
       else readable = false
     }
-    checkTier(found, doc, 'monthly', doc.monthly, readable ? month : null, 'its days')
-    return found
+    if (readable) kind.addInto(day, hourTruth)
+    else dayReadable = false
+    checkTier(kind, found, doc, `hourly.${h}`, at(doc, `hourly.${h}`), readable ? hourTruth : null, 'its quarter-hours')
   }
+  checkTier(kind, found, doc, 'daily', doc.daily, dayReadable ? day : null, 'its quarter-hours')
+  return found
+}
 
-  /** Verifies monthly = the merge of daily.D inside one monthly document, and every tier in itself. → { violations, repair } */
-  function verifyMonthly (doc) {
-    const { violations, repair } = withRepairability(doc, findMonthlyProblems)
-    return { violations, repair }
+/**
+ * Verifies one daily document. minutesComplete: no `detail` (and, where a
+ * kind's day may lack the marker, the day inside the minute horizon: the
+ * caller knows it).
+ * → { violations, repair: { filter, update } | null, dayTier }
+ * Each violation says whether the repair clears it (repairable); dayTier is the
+ * day tier the document vouches for: its own, with what the repair adds.
+ */
+function verifyDaily (kind, doc, { minutesComplete = doc.detail !== QUARTER_HOUR_DETAIL } = {}) {
+  const { violations, repair, repaired } = withRepairability(kind, doc, d => findDailyProblems(kind, d, minutesComplete))
+  return { violations, repair, dayTier: repaired.daily }
+}
+
+function findMonthlyProblems (kind, doc) {
+  const found = findings(doc)
+  const month = emptyTier(kind)
+  let readable = true
+  if (doc.daily !== undefined && !isPlainObject(doc.daily)) { found.violations.push(unreadable(kind, doc._id, 'daily', 'not an object of days')); readable = false }
+  for (const d of isPlainObject(doc.daily) ? Object.keys(doc.daily) : []) {
+    const day = readTruth(kind, found, doc, `daily.${d}`, doc.daily[d])
+    if (day) kind.addInto(month, day)
+    else readable = false
   }
+  checkTier(kind, found, doc, 'monthly', doc.monthly, readable ? month : null, 'its days')
+  return found
+}
 
-  /**
-   * One day of a month across documents: `monthly.daily.D` (monthlyValue)
-   * against the day tier its daily document vouches for (dailyTotal; null = no
-   * daily document). → null when they agree, else { violation, repair } where
-   * repair ({ filter, update }, for the monthly document, upserting it) raises
-   * the day field and the month's tier by what the field lacks, or is null:
-   * the field holds more than the day document, or has no daily document at
-   * all (a flush whose daily write failed) — taking it out would lower a
-   * count, so it is left.
-   */
-  function compareDay ({ monthlyId, day, dailyId, dailyTotal, monthlyValue, metric, monthStart }) {
-    const field = `daily.${day}`
-    const base = { id: monthlyId, field, against: dailyId }
-    const month = read(monthlyValue)
-    if (dailyTotal === null || dailyTotal === undefined) {
-      if (monthlyValue === undefined) return null
-      return {
-        violation: { ...base, expected: 'missing', found: month.problem ?? describe(month.tier), note: 'no daily document that day: left alone, a repair never lowers a count' },
-        repair: null
-      }
+/** Verifies monthly = the merge of daily.D inside one monthly document, and every tier in itself. → { violations, repair } */
+function verifyMonthly (kind, doc) {
+  const { violations, repair } = withRepairability(kind, doc, d => findMonthlyProblems(kind, d))
+  return { violations, repair }
+}
+
+/**
+ * One day of a month across documents: `monthly.daily.D` (monthlyValue)
+ * against the day tier its daily document vouches for (dailyTotal; null = no
+ * daily document). → null when they agree, else { violation, repair } where
+ * repair ({ filter, update }, for the monthly document, upserting it) raises
+ * the day field and the month's tier by what the field lacks, or is null:
+ * the field holds more than the day document, or has no daily document at
+ * all (a flush whose daily write failed) — taking it out would lower a
+ * count, so it is left.
+ */
+function compareDay (kind, { monthlyId, day, dailyId, dailyTotal, monthlyValue, metric, monthStart }) {
+  const field = `daily.${day}`
+  const base = { id: monthlyId, field, against: dailyId }
+  const month = kind.read(monthlyValue)
+  if (dailyTotal === null || dailyTotal === undefined) {
+    if (monthlyValue === undefined) return null
+    return {
+      violation: { ...base, expected: 'missing', found: month.problem ?? kind.describe(month.tier), note: 'no daily document that day: left alone, a repair never lowers a count' },
+      repair: null
     }
-    const dayRead = read(dailyTotal)
-    if (month.problem || dayRead.problem) {
-      return { violation: { ...base, expected: dayRead.problem ?? describe(dayRead.tier), found: month.problem ?? describe(month.tier), note: 'left for a person to look at' }, repair: null }
-    }
-    if (selfCheck(dailyId, 'daily', dayRead.tier)) {
-      // the daily document's own violation: its day tier is no truth to raise the month by
-      const c = compare(month.tier, dayRead.tier)
-      if (c.equal) return null
-      return { violation: { ...base, expected: describe(dayRead.tier), found: monthlyValue === undefined ? 'missing' : describe(month.tier), note: 'the daily document\'s day tier is not consistent itself: left alone' }, repair: null }
-    }
-    const update = { $inc: {}, $min: {}, $max: {}, $setOnInsert: { metric, date: new Date(monthStart) } }
-    if (monthlyValue === undefined) {
-      // a day document without its field: the field is created with the whole day (even an empty one)
-      const c = compare(emptyTier(), dayRead.tier)
-      c.inc.count ??= 0
-      c.inc.sum ??= 0
-      rules.addRepair(update, field, c)
-      rules.addRepair(update, 'monthly', c)
-      return {
-        violation: { ...base, expected: describe(dayRead.tier), found: 'missing' },
-        repair: { filter: { _id: monthlyId, [field]: { $exists: false } }, update: dropEmpty(update) }
-      }
-    }
-    const c = compare(month.tier, dayRead.tier)
+  }
+  const dayRead = kind.read(dailyTotal)
+  if (month.problem || dayRead.problem) {
+    return { violation: { ...base, expected: dayRead.problem ?? kind.describe(dayRead.tier), found: month.problem ?? kind.describe(month.tier), note: 'left for a person to look at' }, repair: null }
+  }
+  if (kind.selfCheck(dailyId, 'daily', dayRead.tier)) {
+    // the daily document's own violation: its day tier is no truth to raise the month by
+    const c = kind.compare(month.tier, dayRead.tier)
     if (c.equal) return null
-    const violation = { ...tierViolation(monthlyId, field, month.tier, dayRead.tier, c, 'the daily document'), against: dailyId }
-    delete violation.rule
-    if (!c.repairable) return { violation, repair: null }
-    rules.addRepair(update, field, c)
-    rules.addRepair(update, 'monthly', c)
-    const filter = { _id: monthlyId }
-    guardTier(filter, { daily: { [day]: monthlyValue } }, field)
-    return { violation, repair: { filter, update: dropEmpty(update) } }
+    return { violation: { ...base, expected: kind.describe(dayRead.tier), found: monthlyValue === undefined ? 'missing' : kind.describe(month.tier), note: 'the daily document\'s day tier is not consistent itself: left alone' }, repair: null }
   }
-
-  return { minutesVouched, holdsWholeDay, verifyDaily, verifyMonthly, compareDay }
+  const update = { $inc: {}, $min: {}, $max: {}, $setOnInsert: { metric, date: new Date(monthStart) } }
+  if (monthlyValue === undefined) {
+    // a day document without its field: the field is created with the whole day (even an empty one)
+    const c = kind.compare(emptyTier(kind), dayRead.tier)
+    c.inc.count ??= 0
+    c.inc.sum ??= 0
+    kind.addRepair(update, field, c)
+    kind.addRepair(update, 'monthly', c)
+    return {
+      violation: { ...base, expected: kind.describe(dayRead.tier), found: 'missing' },
+      repair: { filter: { _id: monthlyId, [field]: { $exists: false } }, update: dropEmpty(update) }
+    }
+  }
+  const c = kind.compare(month.tier, dayRead.tier)
+  if (c.equal) return null
+  const violation = { ...tierViolation(kind, monthlyId, field, month.tier, dayRead.tier, c, 'the daily document'), against: dailyId }
+  delete violation.rule
+  if (!c.repairable) return { violation, repair: null }
+  kind.addRepair(update, field, c)
+  kind.addRepair(update, 'monthly', c)
+  const filter = { _id: monthlyId }
+  guardTier(filter, { daily: { [day]: monthlyValue } }, field)
+  return { violation, repair: { filter, update: dropEmpty(update) } }
 }
