@@ -6,6 +6,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { manualClock } from '../../src/clock.js'
 import { runCheck } from '../../src/jobs/check-run.js'
 import { seed } from '../helpers/bucket-docs.js'
+import { checkRun, collectionsOf } from '../helpers/job-runs.js'
 import { directDb, uniqueDbName } from '../helpers/test-app.js'
 
 const DAY = 86_400_000
@@ -20,19 +21,7 @@ beforeEach(async () => {
   await seed(db, Array.from({ length: 5 }, (_, i) => ({ metric: 'r.a', value: 3, time: D + i * DAY + 600_000 })))
 })
 
-function run (options) {
-  const clock = manualClock(T0)
-  const found = []
-  const sleeps = []
-  const collections = { daily: db.collection('daily'), monthly: db.collection('monthly') }
-  return runCheck(collections, {
-    writeTimeoutMs: 1000,
-    clock,
-    onViolation: (v, state) => found.push({ ...v, state }),
-    ...options,
-    sleep: async ms => { sleeps.push(ms); clock.advance(ms); await options.onSleep?.(sleeps.length) }
-  }).then(summary => ({ summary, found, sleeps }))
-}
+const run = options => checkRun(collectionsOf(db, ['daily', 'monthly']), T0, options)
 
 // a flush half-way: the daily document got its increment, the monthly one not yet
 const halfFlush = () => db.collection('daily').updateOne({ _id: 'r.a/20261112' }, { $inc: { daily: 4, 'hourly.0': 4, 'quarterHourly.0.0': 4, 'minute.0.10': 4 } })

@@ -10,11 +10,10 @@
 import { execFile } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { manualClock } from '../../src/clock.js'
 import { createMapping } from '../../src/bucket/distribution-sketch.js'
-import { runCheck } from '../../src/jobs/check-run.js'
 import { holdsWholeDay, verifyDistributionDaily, verifyDistributionMonthly } from '../../src/jobs/distribution-consistency.js'
 import { writeDistributions } from '../helpers/distribution-writes.js'
+import { checkRun, collectionsOf } from '../helpers/job-runs.js'
 import { directDb, mongodbUri, uniqueDbName } from '../helpers/test-app.js'
 
 const CHECK = fileURLToPath(new URL('../../src/jobs/check-command.js', import.meta.url))
@@ -40,25 +39,7 @@ beforeEach(async () => {
 })
 
 const write = (events, options) => writeDistributions(db, events, MAPPING, options)
-const collections = () => ({
-  daily: db.collection('daily'),
-  monthly: db.collection('monthly'),
-  distributionDaily: db.collection('distributionDaily'),
-  distributionMonthly: db.collection('distributionMonthly')
-})
-
-function run (options = {}, over = {}) {
-  const clock = manualClock(T0)
-  const found = []
-  const sleeps = []
-  return runCheck({ ...collections(), ...over }, {
-    writeTimeoutMs: 1000,
-    clock,
-    onViolation: (v, state) => found.push({ ...v, state }),
-    ...options,
-    sleep: async ms => { sleeps.push(ms); clock.advance(ms); await options.onSleep?.(sleeps.length) }
-  }).then(summary => ({ summary, found, sleeps }))
-}
+const run = (options = {}, over = {}) => checkRun({ ...collectionsOf(db, ['daily', 'monthly', 'distributionDaily', 'distributionMonthly']), ...over }, T0, options)
 
 // a flush half-way on day 12: its daily document got the value, its monthly document not yet
 const late = [{ metric: 'lat.r', value: 4000, time: D + 2 * DAY + 5 * 3_600_000 }]

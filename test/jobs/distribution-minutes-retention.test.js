@@ -10,11 +10,11 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { manualClock } from '../../src/clock.js'
 import { createMapping } from '../../src/bucket/distribution-sketch.js'
 import { parseHourId, startOfDay } from '../../src/bucket/time.js'
-import { LEASE_COLLECTION, createLease } from '../../src/jobs/lease.js'
-import { createRetentionJob } from '../../src/jobs/retention-job.js'
+import { LEASE_COLLECTION } from '../../src/jobs/lease.js'
 import { horizonsFor } from '../../src/bucket/retention-horizons.js'
 import { dayKeyOf } from '../helpers/bucket-docs.js'
 import { writeDistributions } from '../helpers/distribution-writes.js'
+import { retentionJob } from '../helpers/job-runs.js'
 import { writeMinuteHistograms } from '../helpers/minute-histograms.js'
 import { directDb, uniqueDbName } from '../helpers/test-app.js'
 
@@ -23,7 +23,6 @@ const HOUR = 3_600_000
 const TODAY = Date.UTC(2026, 10, 21)
 const NOW = TODAY + 12 * HOUR
 const MAPPING = createMapping(0.01)
-const silent = { info () {}, warn () {} }
 const COLLECTIONS = ['daily', 'monthly', 'metrics', 'distributionDaily', 'distributionMonthly', 'distributionMinutes', LEASE_COLLECTION]
 let client, db
 
@@ -46,33 +45,7 @@ function valuesOver (metric, daysBack) {
 /** Writes values as the writer does: day, month and minute-hour documents (the tests' days all kept minutes when written) */
 const write = (events, options) => writeDistributions(db, events, MAPPING, options)
 
-const horizons = rules => (metric, now) => {
-  const rule = rules[metric.split('.')[0]] ?? rules['*']
-  const today = now - (now % DAY)
-  return {
-    minuteFrom: rule.minuteDays == null ? null : today - rule.minuteDays * DAY,
-    dailyFrom: rule.dailyDays == null ? null : today - rule.dailyDays * DAY
-  }
-}
-
-function job ({ rules = { '*': { minuteDays: 10, dailyDays: null } }, clock = manualClock(NOW), collections = {}, without = [], ...options } = {}) {
-  const { horizonsFor: given, ...rest } = options
-  const all = {
-    daily: db.collection('daily'),
-    monthly: db.collection('monthly'),
-    metrics: db.collection('metrics'),
-    jobs: db.collection(LEASE_COLLECTION),
-    distributionDaily: db.collection('distributionDaily'),
-    distributionMonthly: db.collection('distributionMonthly'),
-    distributionMinutes: db.collection('distributionMinutes'),
-    ...collections
-  }
-  for (const name of without) delete all[name]
-  const lease = createLease({ collection: all.jobs, name: 'retention', clock, ttlMs: 60_000, owner: 'test' })
-  const j = createRetentionJob({ collections: all, horizonsFor: given ?? horizons(rules), rulesFingerprint: 'v1', lease, rate: 10_000, clock, sleep: async ms => clock.advance(ms), logger: silent, batchSize: 5, ...rest })
-  j.clock = clock
-  return j
-}
+const job = ({ clock = manualClock(NOW), ...options } = {}) => retentionJob(db, COLLECTIONS, { clock, ...options })
 
 const hourIds = async () => (await db.collection('distributionMinutes').find({}, { projection: { _id: 1 } }).sort({ _id: 1 }).toArray()).map(d => d._id)
 /** The days (back from today) that have minute-hour documents of `metric` (ids that are a minute-hour's) */

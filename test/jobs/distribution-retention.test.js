@@ -11,10 +11,10 @@ import { manualClock } from '../../src/clock.js'
 import { createMapping } from '../../src/bucket/distribution-sketch.js'
 import { runCheck } from '../../src/jobs/check-run.js'
 import { holdsWholeDay, verifyDistributionDaily } from '../../src/jobs/distribution-consistency.js'
-import { LEASE_COLLECTION, createLease } from '../../src/jobs/lease.js'
-import { createRetentionJob } from '../../src/jobs/retention-job.js'
+import { LEASE_COLLECTION } from '../../src/jobs/lease.js'
 import { dayKeyOf, seed } from '../helpers/bucket-docs.js'
 import { writeDistributions } from '../helpers/distribution-writes.js'
+import { retentionJob } from '../helpers/job-runs.js'
 import { directDb, uniqueDbName } from '../helpers/test-app.js'
 
 const DAY = 86_400_000
@@ -22,7 +22,6 @@ const HOUR = 3_600_000
 const TODAY = Date.UTC(2026, 10, 21)
 const NOW = TODAY + 12 * HOUR
 const MAPPING = createMapping(0.01)
-const silent = { info () {}, warn () {} }
 const COLLECTIONS = ['daily', 'monthly', 'metrics', 'distributionDaily', 'distributionMonthly', LEASE_COLLECTION]
 let client, db
 
@@ -45,28 +44,7 @@ function valuesOver (metric, daysBack) {
 /** Writes values as the writer does: one update per document ($inc, $min, $max), the registry entry a distribution's */
 const write = (events, options) => writeDistributions(db, events, MAPPING, options)
 
-const horizons = rules => (metric, now) => {
-  const rule = rules[metric.split('.')[0]] ?? rules['*']
-  const today = now - (now % DAY)
-  return {
-    minuteFrom: rule.minuteDays == null ? null : today - rule.minuteDays * DAY,
-    dailyFrom: rule.dailyDays == null ? null : today - rule.dailyDays * DAY
-  }
-}
-
-function job ({ rules = { '*': { minuteDays: 10, dailyDays: null } }, clock = manualClock(NOW), collections = {}, ...rest } = {}) {
-  const all = {
-    daily: db.collection('daily'),
-    monthly: db.collection('monthly'),
-    metrics: db.collection('metrics'),
-    jobs: db.collection(LEASE_COLLECTION),
-    distributionDaily: db.collection('distributionDaily'),
-    distributionMonthly: db.collection('distributionMonthly'),
-    ...collections
-  }
-  const lease = createLease({ collection: all.jobs, name: 'retention', clock, ttlMs: 60_000, owner: 'test' })
-  return createRetentionJob({ collections: all, horizonsFor: horizons(rules), rulesFingerprint: 'v1', lease, rate: 10_000, clock, sleep: async ms => clock.advance(ms), logger: silent, batchSize: 5, ...rest })
-}
+const job = ({ clock = manualClock(NOW), ...options } = {}) => retentionJob(db, COLLECTIONS, { clock, ...options })
 
 const all = name => db.collection(name).find().sort({ _id: 1 }).toArray()
 const byId = docs => new Map(docs.map(d => [d._id, d]))

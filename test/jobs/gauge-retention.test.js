@@ -11,12 +11,11 @@ import { execFile } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { manualClock } from '../../src/clock.js'
-import { runCheck } from '../../src/jobs/check-run.js'
 import { holdsWholeGaugeDay, verifyGaugeDaily, verifyGaugeMonthly } from '../../src/jobs/gauge-consistency.js'
-import { LEASE_COLLECTION, createLease } from '../../src/jobs/lease.js'
-import { createRetentionJob } from '../../src/jobs/retention-job.js'
+import { LEASE_COLLECTION } from '../../src/jobs/lease.js'
 import { dayKeyOf } from '../helpers/bucket-docs.js'
 import { writeGauges } from '../helpers/gauge-writes.js'
+import { checkRun, collectionsOf, retentionJob } from '../helpers/job-runs.js'
 import { directDb, mongodbUri, uniqueDbName } from '../helpers/test-app.js'
 
 const CHECK = fileURLToPath(new URL('../../src/jobs/check-command.js', import.meta.url))
@@ -24,7 +23,6 @@ const DAY = 86_400_000
 const HOUR = 3_600_000
 const TODAY = Date.UTC(2026, 10, 21)
 const NOW = TODAY + 12 * HOUR
-const silent = { info () {}, warn () {} }
 const COLLECTIONS = ['daily', 'monthly', 'metrics', 'distributionDaily', 'distributionMonthly', 'gaugeDaily', 'gaugeMonthly', LEASE_COLLECTION]
 let client, db, dbName
 
@@ -47,44 +45,8 @@ function levelsOver (metric, daysBack) {
 
 const write = (events, options) => writeGauges(db, events, options)
 
-const horizons = rules => (metric, now) => {
-  const rule = rules[metric.split('.')[0]] ?? rules['*']
-  const today = now - (now % DAY)
-  return {
-    minuteFrom: rule.minuteDays == null ? null : today - rule.minuteDays * DAY,
-    dailyFrom: rule.dailyDays == null ? null : today - rule.dailyDays * DAY
-  }
-}
-
-function job ({ rules = { '*': { minuteDays: 10, dailyDays: null } }, clock = manualClock(NOW), collections = {}, ...rest } = {}) {
-  const all = {
-    daily: db.collection('daily'),
-    monthly: db.collection('monthly'),
-    metrics: db.collection('metrics'),
-    jobs: db.collection(LEASE_COLLECTION),
-    distributionDaily: db.collection('distributionDaily'),
-    distributionMonthly: db.collection('distributionMonthly'),
-    gaugeDaily: db.collection('gaugeDaily'),
-    gaugeMonthly: db.collection('gaugeMonthly'),
-    ...collections
-  }
-  const lease = createLease({ collection: all.jobs, name: 'retention', clock, ttlMs: 60_000, owner: 'test' })
-  return createRetentionJob({ collections: all, horizonsFor: horizons(rules), rulesFingerprint: 'v1', lease, rate: 10_000, clock, sleep: async ms => clock.advance(ms), logger: silent, batchSize: 5, ...rest })
-}
-
-const checkCollections = () => Object.fromEntries(['daily', 'monthly', 'distributionDaily', 'distributionMonthly', 'gaugeDaily', 'gaugeMonthly'].map(n => [n, db.collection(n)]))
-
-function check (options = {}, over = {}) {
-  const clock = manualClock(NOW)
-  const found = []
-  return runCheck({ ...checkCollections(), ...over }, {
-    writeTimeoutMs: 1000,
-    clock,
-    onViolation: (v, state) => found.push({ ...v, state }),
-    ...options,
-    sleep: async ms => { clock.advance(ms); await options.onSleep?.() }
-  }).then(summary => ({ summary, found }))
-}
+const job = ({ clock = manualClock(NOW), ...options } = {}) => retentionJob(db, COLLECTIONS, { clock, ...options })
+const check = (options = {}, over = {}) => checkRun({ ...collectionsOf(db, ['daily', 'monthly', 'distributionDaily', 'distributionMonthly', 'gaugeDaily', 'gaugeMonthly']), ...over }, NOW, options)
 
 const all = name => db.collection(name).find().sort({ _id: 1 }).toArray()
 const byId = docs => new Map(docs.map(d => [d._id, d]))

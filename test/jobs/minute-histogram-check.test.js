@@ -10,10 +10,9 @@
 import { execFile } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { manualClock } from '../../src/clock.js'
 import { createMapping } from '../../src/bucket/distribution-sketch.js'
-import { runCheck } from '../../src/jobs/check-run.js'
 import { writeDistributions } from '../helpers/distribution-writes.js'
+import { checkRun, collectionsOf } from '../helpers/job-runs.js'
 import { writeMinuteHistograms } from '../helpers/minute-histograms.js'
 import { directDb, mongodbUri, uniqueDbName } from '../helpers/test-app.js'
 
@@ -45,26 +44,7 @@ function eventsOver (metric, days) {
 
 const write = (events, options) => writeDistributions(db, events, MAPPING, options)
 
-const collections = () => ({
-  daily: db.collection('daily'),
-  monthly: db.collection('monthly'),
-  distributionDaily: db.collection('distributionDaily'),
-  distributionMonthly: db.collection('distributionMonthly'),
-  distributionMinutes: db.collection('distributionMinutes')
-})
-
-function run (options = {}, over = {}) {
-  const clock = manualClock(T0)
-  const found = []
-  const sleeps = []
-  return runCheck({ ...collections(), ...over }, {
-    writeTimeoutMs: 1000,
-    clock,
-    onViolation: (v, state) => found.push({ ...v, state }),
-    ...options,
-    sleep: async ms => { sleeps.push(ms); clock.advance(ms); await options.onSleep?.(sleeps.length) }
-  }).then(summary => ({ summary, found, sleeps }))
-}
+const run = (options = {}, over = {}) => checkRun({ ...collectionsOf(db, ['daily', 'monthly', 'distributionDaily', 'distributionMonthly', 'distributionMinutes']), ...over }, T0, options)
 
 const minutes = () => db.collection('distributionMinutes')
 const all = name => db.collection(name).find().sort({ _id: 1 }).toArray()

@@ -5,20 +5,20 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { manualClock } from '../../src/clock.js'
 import { LEASE_COLLECTION, createLease } from '../../src/jobs/lease.js'
-import { createRetentionJob } from '../../src/jobs/retention-job.js'
 import { dayKeyOf, documentsFor, seed } from '../helpers/bucket-docs.js'
+import { retentionJob } from '../helpers/job-runs.js'
 import { directDb, uniqueDbName } from '../helpers/test-app.js'
 
 const DAY = 86_400_000
 const TODAY = Date.UTC(2026, 10, 21)
 const NOW = TODAY + 12 * 3_600_000
-const silent = { info () {}, warn () {} }
+const COLLECTIONS = ['daily', 'monthly', 'metrics', LEASE_COLLECTION]
 let client, db
 
 beforeAll(async () => { ({ client, db } = await directDb(uniqueDbName('retjob'))) })
 afterAll(async () => { await db?.dropDatabase().catch(() => {}); await client?.close() })
 beforeEach(async () => {
-  for (const name of ['daily', 'monthly', 'metrics', LEASE_COLLECTION]) await db.collection(name).deleteMany({})
+  for (const name of COLLECTIONS) await db.collection(name).deleteMany({})
 })
 
 /** One event at 10:17 and one at 23:59 of each of the days back from today */
@@ -32,24 +32,8 @@ function eventsOver (metric, daysBack) {
   return events
 }
 
-// horizons as counts of days kept: minute detail from today − minuteDays, daily documents from today − dailyDays
-const horizons = rules => (metric, now) => {
-  const rule = rules[metric.split('.')[0]] ?? rules['*']
-  const today = now - (now % DAY)
-  return {
-    minuteFrom: rule.minuteDays == null ? null : today - rule.minuteDays * DAY,
-    dailyFrom: rule.dailyDays == null ? null : today - rule.dailyDays * DAY
-  }
-}
-
-function job ({ rules = { '*': { minuteDays: 10, dailyDays: null } }, owner = 'test', clock = manualClock(NOW), rate = 10_000, fingerprint = 'v1', ...rest } = {}) {
-  const collections = { daily: db.collection('daily'), monthly: db.collection('monthly'), metrics: db.collection('metrics'), jobs: db.collection(LEASE_COLLECTION) }
-  const lease = createLease({ collection: collections.jobs, name: 'retention', clock, ttlMs: 60_000, owner })
-  const sleeps = []
-  const sleep = async ms => { sleeps.push(ms); clock.advance(ms) }
-  const j = createRetentionJob({ collections, horizonsFor: horizons(rules), rulesFingerprint: fingerprint, lease, rate, clock, sleep, logger: silent, batchSize: 5, ...rest })
-  return Object.assign(j, { sleeps, clock, lease })
-}
+// horizons as counts of days kept (rules; helpers/job-runs.js): minute detail from today − minuteDays, daily documents from today − dailyDays
+const job = ({ clock = manualClock(NOW), ...options } = {}) => retentionJob(db, COLLECTIONS, { clock, ...options })
 
 const all = name => db.collection(name).find().sort({ _id: 1 }).toArray()
 const byId = docs => new Map(docs.map(d => [d._id, d]))

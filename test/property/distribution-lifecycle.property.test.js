@@ -18,10 +18,9 @@
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { manualClock } from '../../src/clock.js'
-import { runCheck } from '../../src/jobs/check-run.js'
-import { dailyKeptFromFor, minuteKeptFromFor } from '../../src/bucket/retention-horizons.js'
 import { writeDistributions } from '../helpers/distribution-writes.js'
 import { createMapping } from '../../src/bucket/distribution-sketch.js'
+import { checkApp, freshRun, getJson } from '../helpers/job-runs.js'
 import { testApp } from '../helpers/test-app.js'
 
 const DAY = 86_400_000
@@ -55,16 +54,7 @@ const action = fc.oneof(
   { weight: 1, arbitrary: fc.constant({ kind: 'repair' }) }
 )
 
-function check (repair) {
-  const now = clock.now()
-  return runCheck(app.collections, {
-    repair,
-    writeTimeoutMs: 1,
-    sleep: ms => new Promise(resolve => setTimeout(resolve, ms)),
-    dailyKeptFrom: dailyKeptFromFor(app.config, now),
-    minuteKeptFrom: minuteKeptFromFor(app.config, now)
-  })
-}
+const check = repair => checkApp(app, clock, { repair })
 
 /**
  * The model's exact statistics of `metric` in [from, to): weighted values (a
@@ -96,11 +86,7 @@ function withinAlpha (truth, q, estimate) {
 }
 
 const close = (a, b, scale = 0) => Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(a), Math.abs(b), scale)
-const get = async (url) => {
-  const res = await app.inject(url)
-  expect(res.statusCode, `${url}: ${res.body}`).toBe(200)
-  return res.json()
-}
+const get = url => getJson(app, url)
 
 async function perform (step, model) {
   const now = clock.now()
@@ -242,9 +228,7 @@ describe('the lifecycle never lowers an acknowledged count of a distribution, no
     let run = 0
     await fc.assert(fc.asyncProperty(fc.array(action, { minLength: 3, maxLength: 14 }), async (steps) => {
       run++
-      for (const name of ['distributionDaily', 'distributionMonthly', 'distributionMinutes', 'metrics', 'jobs']) await app.mongo.db.collection(name).deleteMany({})
-      for (const metric of metrics) { app.registry.forget(metric); app.writer.forgetRegistryEntry(metric) }
-      clock.set(START + run * 3 * DAY)
+      await freshRun(app, clock, { collections: ['distributionDaily', 'distributionMonthly', 'distributionMinutes', 'metrics', 'jobs'], metrics, at: START + run * 3 * DAY })
       const model = []
       model.firstDay = clock.now() - (clock.now() % DAY) - MAX_AGE_DAYS * DAY
       for (const step of steps) await perform(step, model)

@@ -18,10 +18,10 @@
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { manualClock } from '../../src/clock.js'
-import { dailyKeptFromFor, minuteHistogramKeptFromFor, minuteKeptFromFor } from '../../src/bucket/retention-horizons.js'
+import { minuteHistogramKeptFromFor } from '../../src/bucket/retention-horizons.js'
 import { parseHourId, startOfDay } from '../../src/bucket/time.js'
-import { runCheck } from '../../src/jobs/check-run.js'
 import { createRetentionForDb } from '../../src/jobs/retention-service.js'
+import { checkApp, freshRun, getJson } from '../helpers/job-runs.js'
 import { testApp } from '../helpers/test-app.js'
 
 const DAY = 86_400_000
@@ -57,11 +57,7 @@ const action = fc.oneof(
 )
 
 const today = () => clock.now() - (clock.now() % DAY)
-const get = async (url) => {
-  const res = await app.inject(url)
-  expect(res.statusCode, `${url}: ${res.body}`).toBe(200)
-  return res.json()
-}
+const get = url => getJson(app, url)
 const close = (a, b) => a === b || Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(a), Math.abs(b))
 
 /** Every answer at the quarter-hour or coarser a pass must not change: quarter-hours of the kept days, days, and a range across them */
@@ -148,19 +144,11 @@ describe('retention of minute histograms changes no answer at the quarter-hour o
     let run = 0
     await fc.assert(fc.asyncProperty(fc.array(action, { minLength: 3, maxLength: 12 }), async (steps) => {
       run++
-      for (const name of ['distributionDaily', 'distributionMonthly', 'distributionMinutes', 'metrics', 'jobs']) await app.mongo.db.collection(name).deleteMany({})
-      for (const metric of metrics) { app.registry.forget(metric); app.writer.forgetRegistryEntry(metric) }
-      clock.set(START + run * 3 * DAY)
+      await freshRun(app, clock, { collections: ['distributionDaily', 'distributionMonthly', 'distributionMinutes', 'metrics', 'jobs'], metrics, at: START + run * 3 * DAY })
       const model = { firstDay: today() - MAX_AGE_DAYS * DAY, written: new Set() }
       for (const step of steps) await perform(step, model)
       await perform({ kind: 'retention' }, model)
-      const found = await runCheck(app.collections, {
-        writeTimeoutMs: 1,
-        sleep: ms => new Promise(resolve => setTimeout(resolve, ms)),
-        dailyKeptFrom: dailyKeptFromFor(app.config, clock.now()),
-        minuteKeptFrom: minuteKeptFromFor(app.config, clock.now()),
-        minuteHistogramKeptFrom: minuteHistogramKeptFromFor(app.config, clock.now())
-      })
+      const found = await checkApp(app, clock, { minuteHistogramKeptFrom: minuteHistogramKeptFromFor(app.config, clock.now()) })
       expect(found.violations, JSON.stringify(found)).toBe(0)
     }), {
       numRuns: 30,

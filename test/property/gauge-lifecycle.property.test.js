@@ -17,9 +17,8 @@
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { manualClock } from '../../src/clock.js'
-import { runCheck } from '../../src/jobs/check-run.js'
-import { dailyKeptFromFor, minuteKeptFromFor } from '../../src/bucket/retention-horizons.js'
 import { writeGauges } from '../helpers/gauge-writes.js'
+import { checkApp, freshRun, getJson } from '../helpers/job-runs.js'
 import { testApp } from '../helpers/test-app.js'
 
 const DAY = 86_400_000
@@ -50,16 +49,7 @@ const action = fc.oneof(
   { weight: 1, arbitrary: fc.constant({ kind: 'repair' }) }
 )
 
-function check (repair) {
-  const now = clock.now()
-  return runCheck(app.collections, {
-    repair,
-    writeTimeoutMs: 1,
-    sleep: ms => new Promise(resolve => setTimeout(resolve, ms)),
-    dailyKeptFrom: dailyKeptFromFor(app.config, now),
-    minuteKeptFrom: minuteKeptFromFor(app.config, now)
-  })
-}
+const check = repair => checkApp(app, clock, { repair })
 
 /**
  * The model's statistics of `metric` in [from, to): with the levels of flushes
@@ -80,11 +70,7 @@ function exact (model, metric, from, to, { cut = true } = {}) {
 }
 
 const close = (a, b, scale = 0) => Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(a), Math.abs(b), scale)
-const get = async (url) => {
-  const res = await app.inject(url)
-  expect(res.statusCode, `${url}: ${res.body}`).toBe(200)
-  return res.json()
-}
+const get = url => getJson(app, url)
 
 async function perform (step, model) {
   const now = clock.now()
@@ -200,9 +186,7 @@ describe('the lifecycle never lowers an acknowledged count of a gauge, nor moves
     let run = 0
     await fc.assert(fc.asyncProperty(fc.array(action, { minLength: 3, maxLength: 14 }), async (steps) => {
       run++
-      for (const name of ['gaugeDaily', 'gaugeMonthly', 'metrics', 'jobs']) await app.mongo.db.collection(name).deleteMany({})
-      for (const metric of metrics) { app.registry.forget(metric); app.writer.forgetRegistryEntry(metric) }
-      clock.set(START + run * 3 * DAY)
+      await freshRun(app, clock, { collections: ['gaugeDaily', 'gaugeMonthly', 'metrics', 'jobs'], metrics, at: START + run * 3 * DAY })
       const model = []
       model.firstDay = clock.now() - (clock.now() % DAY) - MAX_AGE_DAYS * DAY
       for (const step of steps) await perform(step, model)
