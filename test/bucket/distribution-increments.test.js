@@ -158,7 +158,7 @@ describe('a batch', () => {
     }), { numRuns: 200 })
   })
 
-  it('writes valid field names only, no two paths of one update in conflict, no histogram in a day document below the quarter-hour, and minute histograms in their hours' documents', () => {
+  it("writes valid field names only, no two paths of one update in conflict, no histogram in a day document below the quarter-hour, and minute histograms in their hours' documents", () => {
     fc.assert(fc.property(fc.array(event(value), { minLength: 1, maxLength: 200 }), fc.constantFrom(...Object.values(LAYOUTS)), horizon, (events, lay, h) => {
       const unit = buildDistributionUnit(events, mapping, lay, retention(h))
       for (const update of [...unit.daily.values(), ...unit.monthly.values()]) {
