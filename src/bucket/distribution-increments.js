@@ -13,12 +13,11 @@
 // larger and could pass BSON's limit, where 60 stay under the day's
 // (largestMinuteHourDocumentBytes). The minute's count, sum, min and max stay
 // in the day document, so every read but a minute's percentile needs none of it.
+import { bucketFields } from './bucket-fields.js'
 import { bucketField } from './distribution-sketch.js'
 import { QUARTER_HOUR_DETAIL, mergeUnitsWith, slotOf, widenSeen } from './increments.js'
+import { DAILY_TIER, DAY_OF_MONTH_TIERS, HOURLY_TIERS, MINUTE_HISTOGRAM_TIERS, MONTHLY_TIER, QUARTER_HOURLY_TIERS, tierPaths } from './tier-paths.js'
 import { HOUR_MS, bucketId, hourId } from './time.js'
-
-const HOURLY_TIERS = Array.from({ length: 24 }, (_, h) => `hourly.${h}`)
-const QUARTER_HOURLY_TIERS = Array.from({ length: 96 }, (_, i) => `quarterHourly.${Math.floor(i / 4)}.${i % 4}`)
 
 /** { inc, min, max } of one value at tiers with a histogram and tiers without */
 function valueUpdate (histogramTiers, plainTiers, value, weight, field) {
@@ -65,7 +64,7 @@ export function distributionEventUpdates ({ metric, value, time, weight = 1 }, m
   }
 }
 
-// The tiers of one document while a batch is added up: path → { count, sum, min, max, buckets }
+// The tiers of one document while a batch is added up: TierPaths (tier-paths.js) → { count, sum, min, max, buckets }
 function documentIn (docs, id, metric, date) {
   let doc = docs.get(id)
   if (!doc) {
@@ -75,11 +74,11 @@ function documentIn (docs, id, metric, date) {
   return doc
 }
 
-function addAt (tiers, path, value, weight, field) {
-  let tier = tiers.get(path)
+function addAt (tiers, paths, value, weight, field) {
+  let tier = tiers.get(paths)
   if (!tier) {
     tier = { count: 0, sum: 0, min: value, max: value, buckets: field === null ? null : new Map() }
-    tiers.set(path, tier)
+    tiers.set(paths, tier)
   }
   tier.count += weight
   tier.sum += value * weight
@@ -91,12 +90,12 @@ function addAt (tiers, path, value, weight, field) {
 /** A document's added-up tiers as one { metric, date, inc, min, max, detail? } */
 function updateOf ({ metric, date, tiers, detail }) {
   const update = { metric, date, inc: {}, min: {}, max: {} }
-  for (const [path, tier] of tiers) {
-    update.inc[`${path}.count`] = tier.count
-    update.inc[`${path}.sum`] = tier.sum
-    update.min[`${path}.min`] = tier.min
-    update.max[`${path}.max`] = tier.max
-    if (tier.buckets) for (const [field, n] of tier.buckets) update.inc[`${path}.${field}`] = n
+  for (const [paths, tier] of tiers) {
+    update.inc[paths.count] = tier.count
+    update.inc[paths.sum] = tier.sum
+    update.min[paths.min] = tier.min
+    update.max[paths.max] = tier.max
+    if (tier.buckets) for (const [field, n] of tier.buckets) update.inc[paths.bucketPath(field)] = n
   }
   if (detail) update.detail = detail
   return update
@@ -133,8 +132,9 @@ export function buildDistributionUnit (events, mapping, layout, { keepsMinutes, 
   const metrics = new Map()
   const days = new Map()
   const last = new Map() // metric → its documents of the day it was last seen on in this batch
+  const { fieldOf } = bucketFields(mapping)
   for (const { metric, value, time, weight = 1 } of events) {
-    const field = bucketField(mapping, value)
+    const field = fieldOf(value)
     const v = value === 0 ? 0 : value
     const { dayStart, day, hour, minute } = slotOf(time, days)
     let docs = last.get(metric)
@@ -143,24 +143,24 @@ export function buildDistributionUnit (events, mapping, layout, { keepsMinutes, 
       const histograms = minutes && (!keepsMinuteHistograms || keepsMinuteHistograms(metric, dayStart))
       const dayDoc = documentIn(daily, bucketId(metric, day.dayKey), metric, dayStart)
       if (!minutes) dayDoc.detail = QUARTER_HOUR_DETAIL
-      docs = { dayStart, minutes, histograms, daily: dayDoc.tiers, monthly: documentIn(monthly, bucketId(metric, day.monthKey), metric, day.monthStart).tiers, dayTier: `daily.${day.dayOfMonth}` }
+      docs = { dayStart, minutes, histograms, daily: dayDoc.tiers, monthly: documentIn(monthly, bucketId(metric, day.monthKey), metric, day.monthStart).tiers, dayTier: DAY_OF_MONTH_TIERS[day.dayOfMonth] }
       last.set(metric, docs)
     }
-    addAt(docs.daily, 'daily', v, weight, field)
+    addAt(docs.daily, DAILY_TIER, v, weight, field)
     addAt(docs.daily, HOURLY_TIERS[hour], v, weight, field)
     addAt(docs.daily, QUARTER_HOURLY_TIERS[hour * 4 + Math.floor(minute / 15)], v, weight, field)
     if (docs.minutes) {
-      addAt(docs.daily, layout.minuteField(hour, minute), v, weight, null)
+      addAt(docs.daily, tierPaths(layout.minuteField(hour, minute)), v, weight, null)
     }
     if (docs.histograms) {
       if (docs.hour !== hour) {
         docs.hour = hour
         docs.minuteHour = minuteHourIn(minuteHours, metric, time, dayStart, hour).inc
       }
-      const path = `minute.${minute}.${field}`
+      const path = MINUTE_HISTOGRAM_TIERS[minute].bucketPath(field)
       docs.minuteHour[path] = (docs.minuteHour[path] ?? 0) + weight
     }
-    addAt(docs.monthly, 'monthly', v, weight, field)
+    addAt(docs.monthly, MONTHLY_TIER, v, weight, field)
     addAt(docs.monthly, docs.dayTier, v, weight, field)
     widenSeen(metrics, metric, time, time)
   }
