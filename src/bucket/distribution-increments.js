@@ -16,6 +16,7 @@
 import { bucketFields } from './bucket-fields.js'
 import { bucketField } from './distribution-sketch.js'
 import { QUARTER_HOUR_DETAIL, mergeUnitsWith, slotOf, widenSeen } from './increments.js'
+import { TieredDocument, addValueAt, updateOfTiers } from './tiered-document.js'
 import { DAILY_TIER, DAY_OF_MONTH_TIERS, HOURLY_TIERS, MINUTE_HISTOGRAM_TIERS, MONTHLY_TIER, QUARTER_HOURLY_TIERS, tierPaths } from './tier-paths.js'
 import { HOUR_MS, bucketId, hourId } from './time.js'
 
@@ -64,44 +65,17 @@ export function distributionEventUpdates ({ metric, value, time, weight = 1 }, m
   }
 }
 
-// The tiers of one document while a batch is added up: TierPaths (tier-paths.js) → { count, sum, min, max, buckets }
+// The tiers of one document while a batch is added up (tiered-document.js)
 function documentIn (docs, id, metric, date) {
   let doc = docs.get(id)
   if (!doc) {
-    doc = { metric, date, tiers: new Map() }
+    doc = new TieredDocument(metric, date)
     docs.set(id, doc)
   }
   return doc
 }
 
-function addAt (tiers, paths, value, weight, field) {
-  let tier = tiers.get(paths)
-  if (!tier) {
-    tier = { count: 0, sum: 0, min: value, max: value, buckets: field === null ? null : new Map() }
-    tiers.set(paths, tier)
-  }
-  tier.count += weight
-  tier.sum += value * weight
-  if (value < tier.min) tier.min = value
-  if (value > tier.max) tier.max = value
-  if (field !== null) tier.buckets.set(field, (tier.buckets.get(field) ?? 0) + weight)
-}
-
-/** A document's added-up tiers as one { metric, date, inc, min, max, detail? } */
-function updateOf ({ metric, date, tiers, detail }) {
-  const update = { metric, date, inc: {}, min: {}, max: {} }
-  for (const [paths, tier] of tiers) {
-    update.inc[paths.count] = tier.count
-    update.inc[paths.sum] = tier.sum
-    update.min[paths.min] = tier.min
-    update.max[paths.max] = tier.max
-    if (tier.buckets) for (const [field, n] of tier.buckets) update.inc[paths.bucketPath(field)] = n
-  }
-  if (detail) update.detail = detail
-  return update
-}
-
-const updatesOf = (docs) => new Map([...docs].map(([id, doc]) => [id, updateOf(doc)]))
+const updatesOf = (docs) => new Map([...docs].map(([id, doc]) => [id, updateOfTiers(doc)]))
 
 // the minutes' histograms of one metric-hour while a batch is added up: 'minute.M.<bucket field>' → count
 function minuteHourIn (docs, metric, time, dayStart, hour) {
@@ -115,17 +89,11 @@ function minuteHourIn (docs, metric, time, dayStart, hour) {
 }
 
 /**
- * A batch of distribution values merged per document: one update for each
- * daily, monthly and minute-hour document, whatever the number of values.
- * events: [{ metric, value, time, weight? }] (time in epoch ms; weight: how
- * many observations of value the event stands for, default 1 — a StatsD
- * sample rate of 0.1 makes it 10), any metrics and days.
- * → { daily: Map<id, {metric, date, inc, min, max, detail?}>, monthly: Map<…>,
- *     minutes: Map<hourId, {metric, date, inc}> (the minutes' histograms: $inc only),
- *     metrics: Map<name, {firstSeen, lastSeen}>, events: n }
- * Throws RangeError for a value a distribution may not hold: the doors refuse those first.
+ * buildDistributionUnit's documents before they are updates: the daily and
+ * monthly ones as TieredDocuments (tiered-document.js), which the write path
+ * keeps so until a flush builds its operations.
  */
-export function buildDistributionUnit (events, mapping, layout, { keepsMinutes, keepsMinuteHistograms } = {}) {
+export function buildDistributionTiers (events, mapping, layout, { keepsMinutes, keepsMinuteHistograms } = {}) {
   const daily = new Map()
   const monthly = new Map()
   const minuteHours = new Map()
@@ -143,14 +111,14 @@ export function buildDistributionUnit (events, mapping, layout, { keepsMinutes, 
       const histograms = minutes && (!keepsMinuteHistograms || keepsMinuteHistograms(metric, dayStart))
       const dayDoc = documentIn(daily, bucketId(metric, day.dayKey), metric, dayStart)
       if (!minutes) dayDoc.detail = QUARTER_HOUR_DETAIL
-      docs = { dayStart, minutes, histograms, daily: dayDoc.tiers, monthly: documentIn(monthly, bucketId(metric, day.monthKey), metric, day.monthStart).tiers, dayTier: DAY_OF_MONTH_TIERS[day.dayOfMonth] }
+      docs = { dayStart, minutes, histograms, daily: dayDoc, monthly: documentIn(monthly, bucketId(metric, day.monthKey), metric, day.monthStart), dayTier: DAY_OF_MONTH_TIERS[day.dayOfMonth] }
       last.set(metric, docs)
     }
-    addAt(docs.daily, DAILY_TIER, v, weight, field)
-    addAt(docs.daily, HOURLY_TIERS[hour], v, weight, field)
-    addAt(docs.daily, QUARTER_HOURLY_TIERS[hour * 4 + Math.floor(minute / 15)], v, weight, field)
+    addValueAt(docs.daily, DAILY_TIER, v, weight, field)
+    addValueAt(docs.daily, HOURLY_TIERS[hour], v, weight, field)
+    addValueAt(docs.daily, QUARTER_HOURLY_TIERS[hour * 4 + Math.floor(minute / 15)], v, weight, field)
     if (docs.minutes) {
-      addAt(docs.daily, tierPaths(layout.minuteField(hour, minute)), v, weight, null)
+      addValueAt(docs.daily, tierPaths(layout.minuteField(hour, minute)), v, weight, null)
     }
     if (docs.histograms) {
       if (docs.hour !== hour) {
@@ -160,11 +128,27 @@ export function buildDistributionUnit (events, mapping, layout, { keepsMinutes, 
       const path = MINUTE_HISTOGRAM_TIERS[minute].bucketPath(field)
       docs.minuteHour[path] = (docs.minuteHour[path] ?? 0) + weight
     }
-    addAt(docs.monthly, MONTHLY_TIER, v, weight, field)
-    addAt(docs.monthly, docs.dayTier, v, weight, field)
+    addValueAt(docs.monthly, MONTHLY_TIER, v, weight, field)
+    addValueAt(docs.monthly, docs.dayTier, v, weight, field)
     widenSeen(metrics, metric, time, time)
   }
-  return { daily: updatesOf(daily), monthly: updatesOf(monthly), minutes: minuteHours, metrics, events: events.length }
+  return { daily, monthly, minutes: minuteHours, metrics, events: events.length }
+}
+
+/**
+ * A batch of distribution values merged per document: one update for each
+ * daily, monthly and minute-hour document, whatever the number of values.
+ * events: [{ metric, value, time, weight? }] (time in epoch ms; weight: how
+ * many observations of value the event stands for, default 1 — a StatsD
+ * sample rate of 0.1 makes it 10), any metrics and days.
+ * → { daily: Map<id, {metric, date, inc, min, max, detail?}>, monthly: Map<…>,
+ *     minutes: Map<hourId, {metric, date, inc}> (the minutes' histograms: $inc only),
+ *     metrics: Map<name, {firstSeen, lastSeen}>, events: n }
+ * Throws RangeError for a value a distribution may not hold: the doors refuse those first.
+ */
+export function buildDistributionUnit (events, mapping, layout, options) {
+  const unit = buildDistributionTiers(events, mapping, layout, options)
+  return { ...unit, daily: updatesOf(unit.daily), monthly: updatesOf(unit.monthly) }
 }
 
 /** Adds one minute-hour document's update ({ metric, date, inc }) into `docs` */
