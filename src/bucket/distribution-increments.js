@@ -13,12 +13,12 @@
 // larger and could pass BSON's limit, where 60 stay under the day's
 // (largestMinuteHourDocumentBytes). The minute's count, sum, min and max stay
 // in the day document, so every read but a minute's percentile needs none of it.
+import { bucketFields } from './bucket-fields.js'
 import { bucketField } from './distribution-sketch.js'
 import { QUARTER_HOUR_DETAIL, mergeUnitsWith, slotOf, widenSeen } from './increments.js'
+import { TieredDocument, addValueAt, updateOfTiers } from './tiered-document.js'
+import { DAILY_TIER, DAY_OF_MONTH_TIERS, HOURLY_TIERS, MINUTE_HISTOGRAM_TIERS, MONTHLY_TIER, QUARTER_HOURLY_TIERS, tierPaths } from './tier-paths.js'
 import { HOUR_MS, bucketId, hourId } from './time.js'
-
-const HOURLY_TIERS = Array.from({ length: 24 }, (_, h) => `hourly.${h}`)
-const QUARTER_HOURLY_TIERS = Array.from({ length: 96 }, (_, i) => `quarterHourly.${Math.floor(i / 4)}.${i % 4}`)
 
 /** { inc, min, max } of one value at tiers with a histogram and tiers without */
 function valueUpdate (histogramTiers, plainTiers, value, weight, field) {
@@ -65,44 +65,17 @@ export function distributionEventUpdates ({ metric, value, time, weight = 1 }, m
   }
 }
 
-// The tiers of one document while a batch is added up: path → { count, sum, min, max, buckets }
+// The tiers of one document while a batch is added up (tiered-document.js)
 function documentIn (docs, id, metric, date) {
   let doc = docs.get(id)
   if (!doc) {
-    doc = { metric, date, tiers: new Map() }
+    doc = new TieredDocument(metric, date)
     docs.set(id, doc)
   }
   return doc
 }
 
-function addAt (tiers, path, value, weight, field) {
-  let tier = tiers.get(path)
-  if (!tier) {
-    tier = { count: 0, sum: 0, min: value, max: value, buckets: field === null ? null : new Map() }
-    tiers.set(path, tier)
-  }
-  tier.count += weight
-  tier.sum += value * weight
-  if (value < tier.min) tier.min = value
-  if (value > tier.max) tier.max = value
-  if (field !== null) tier.buckets.set(field, (tier.buckets.get(field) ?? 0) + weight)
-}
-
-/** A document's added-up tiers as one { metric, date, inc, min, max, detail? } */
-function updateOf ({ metric, date, tiers, detail }) {
-  const update = { metric, date, inc: {}, min: {}, max: {} }
-  for (const [path, tier] of tiers) {
-    update.inc[`${path}.count`] = tier.count
-    update.inc[`${path}.sum`] = tier.sum
-    update.min[`${path}.min`] = tier.min
-    update.max[`${path}.max`] = tier.max
-    if (tier.buckets) for (const [field, n] of tier.buckets) update.inc[`${path}.${field}`] = n
-  }
-  if (detail) update.detail = detail
-  return update
-}
-
-const updatesOf = (docs) => new Map([...docs].map(([id, doc]) => [id, updateOf(doc)]))
+const updatesOf = (docs) => new Map([...docs].map(([id, doc]) => [id, updateOfTiers(doc)]))
 
 // the minutes' histograms of one metric-hour while a batch is added up: 'minute.M.<bucket field>' → count
 function minuteHourIn (docs, metric, time, dayStart, hour) {
@@ -116,6 +89,53 @@ function minuteHourIn (docs, metric, time, dayStart, hour) {
 }
 
 /**
+ * buildDistributionUnit's documents before they are updates: the daily and
+ * monthly ones as TieredDocuments (tiered-document.js), which the write path
+ * keeps so until a flush builds its operations.
+ */
+export function buildDistributionTiers (events, mapping, layout, { keepsMinutes, keepsMinuteHistograms } = {}) {
+  const daily = new Map()
+  const monthly = new Map()
+  const minuteHours = new Map()
+  const metrics = new Map()
+  const days = new Map()
+  const last = new Map() // metric → its documents of the day it was last seen on in this batch
+  const { fieldOf } = bucketFields(mapping)
+  for (const { metric, value, time, weight = 1 } of events) {
+    const field = fieldOf(value)
+    const v = value === 0 ? 0 : value
+    const { dayStart, day, hour, minute } = slotOf(time, days)
+    let docs = last.get(metric)
+    if (docs?.dayStart !== dayStart) {
+      const minutes = !keepsMinutes || keepsMinutes(metric, dayStart)
+      const histograms = minutes && (!keepsMinuteHistograms || keepsMinuteHistograms(metric, dayStart))
+      const dayDoc = documentIn(daily, bucketId(metric, day.dayKey), metric, dayStart)
+      if (!minutes) dayDoc.detail = QUARTER_HOUR_DETAIL
+      docs = { dayStart, minutes, histograms, daily: dayDoc, monthly: documentIn(monthly, bucketId(metric, day.monthKey), metric, day.monthStart), dayTier: DAY_OF_MONTH_TIERS[day.dayOfMonth] }
+      last.set(metric, docs)
+    }
+    addValueAt(docs.daily, DAILY_TIER, v, weight, field)
+    addValueAt(docs.daily, HOURLY_TIERS[hour], v, weight, field)
+    addValueAt(docs.daily, QUARTER_HOURLY_TIERS[hour * 4 + Math.floor(minute / 15)], v, weight, field)
+    if (docs.minutes) {
+      addValueAt(docs.daily, tierPaths(layout.minuteField(hour, minute)), v, weight, null)
+    }
+    if (docs.histograms) {
+      if (docs.hour !== hour) {
+        docs.hour = hour
+        docs.minuteHour = minuteHourIn(minuteHours, metric, time, dayStart, hour).inc
+      }
+      const path = MINUTE_HISTOGRAM_TIERS[minute].bucketPath(field)
+      docs.minuteHour[path] = (docs.minuteHour[path] ?? 0) + weight
+    }
+    addValueAt(docs.monthly, MONTHLY_TIER, v, weight, field)
+    addValueAt(docs.monthly, docs.dayTier, v, weight, field)
+    widenSeen(metrics, metric, time, time)
+  }
+  return { daily, monthly, minutes: minuteHours, metrics, events: events.length }
+}
+
+/**
  * A batch of distribution values merged per document: one update for each
  * daily, monthly and minute-hour document, whatever the number of values.
  * events: [{ metric, value, time, weight? }] (time in epoch ms; weight: how
@@ -126,45 +146,9 @@ function minuteHourIn (docs, metric, time, dayStart, hour) {
  *     metrics: Map<name, {firstSeen, lastSeen}>, events: n }
  * Throws RangeError for a value a distribution may not hold: the doors refuse those first.
  */
-export function buildDistributionUnit (events, mapping, layout, { keepsMinutes, keepsMinuteHistograms } = {}) {
-  const daily = new Map()
-  const monthly = new Map()
-  const minuteHours = new Map()
-  const metrics = new Map()
-  const days = new Map()
-  const last = new Map() // metric → its documents of the day it was last seen on in this batch
-  for (const { metric, value, time, weight = 1 } of events) {
-    const field = bucketField(mapping, value)
-    const v = value === 0 ? 0 : value
-    const { dayStart, day, hour, minute } = slotOf(time, days)
-    let docs = last.get(metric)
-    if (docs?.dayStart !== dayStart) {
-      const minutes = !keepsMinutes || keepsMinutes(metric, dayStart)
-      const histograms = minutes && (!keepsMinuteHistograms || keepsMinuteHistograms(metric, dayStart))
-      const dayDoc = documentIn(daily, bucketId(metric, day.dayKey), metric, dayStart)
-      if (!minutes) dayDoc.detail = QUARTER_HOUR_DETAIL
-      docs = { dayStart, minutes, histograms, daily: dayDoc.tiers, monthly: documentIn(monthly, bucketId(metric, day.monthKey), metric, day.monthStart).tiers, dayTier: `daily.${day.dayOfMonth}` }
-      last.set(metric, docs)
-    }
-    addAt(docs.daily, 'daily', v, weight, field)
-    addAt(docs.daily, HOURLY_TIERS[hour], v, weight, field)
-    addAt(docs.daily, QUARTER_HOURLY_TIERS[hour * 4 + Math.floor(minute / 15)], v, weight, field)
-    if (docs.minutes) {
-      addAt(docs.daily, layout.minuteField(hour, minute), v, weight, null)
-    }
-    if (docs.histograms) {
-      if (docs.hour !== hour) {
-        docs.hour = hour
-        docs.minuteHour = minuteHourIn(minuteHours, metric, time, dayStart, hour).inc
-      }
-      const path = `minute.${minute}.${field}`
-      docs.minuteHour[path] = (docs.minuteHour[path] ?? 0) + weight
-    }
-    addAt(docs.monthly, 'monthly', v, weight, field)
-    addAt(docs.monthly, docs.dayTier, v, weight, field)
-    widenSeen(metrics, metric, time, time)
-  }
-  return { daily: updatesOf(daily), monthly: updatesOf(monthly), minutes: minuteHours, metrics, events: events.length }
+export function buildDistributionUnit (events, mapping, layout, options) {
+  const unit = buildDistributionTiers(events, mapping, layout, options)
+  return { ...unit, daily: updatesOf(unit.daily), monthly: updatesOf(unit.monthly) }
 }
 
 /** Adds one minute-hour document's update ({ metric, date, inc }) into `docs` */

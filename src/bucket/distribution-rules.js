@@ -2,6 +2,8 @@
 // (event-rules.js), whatever door they came through. Pure.
 import { MAX_ABS_VALUE } from './event-rules.js'
 import { DISTRIBUTION_KIND } from './metric-kinds.js'
+import { DAILY_TIER } from './tier-paths.js'
+import { bucketsAt } from './tiered-document.js'
 
 // Distinct histogram buckets one request may add to one distribution's day
 // (its day tier; the hour and quarter-hour tiers hold no other buckets): enough
@@ -23,17 +25,15 @@ export function findInvalidDistributionEvent (events) {
   return null
 }
 
-const DAY_TIER_BUCKET = /^daily\.(?:zero$|positive\.|negative\.)/
-
 /**
  * The metrics of a write unit (write-unit.js) one of whose days would get
  * more than MAX_BUCKETS_PER_REQUEST new buckets → { metrics: [name], message }, or null
  */
 export function distributionBucketsProblem (unit) {
   const over = new Map() // metric → the most buckets one of its days gets
-  for (const { metric, inc } of unit.distributionDaily.values()) {
-    let buckets = 0
-    for (const path in inc) if (DAY_TIER_BUCKET.test(path)) buckets++
+  for (const doc of unit.distributionDaily.values()) {
+    const { metric } = doc
+    const buckets = bucketsAt(doc, DAILY_TIER)
     if (buckets > MAX_BUCKETS_PER_REQUEST && buckets > (over.get(metric) ?? 0)) over.set(metric, buckets)
   }
   if (over.size === 0) return null

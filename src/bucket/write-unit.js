@@ -3,16 +3,17 @@
 // (distribution-increments.js) and its gauges' updates (gauge-increments.js),
 // one per document, with the registry entries it touches. Pure.
 //   { daily, monthly: Map<id, { metric, date, inc, detail? }>                 counters
-//     distributionDaily, distributionMonthly: Map<id, { metric, date, inc, min, max, detail? }>
+//     distributionDaily, distributionMonthly: Map<id, TieredDocument>         tiered-document.js: { inc, min, max, detail? } by updateOfTiers
 //     distributionMinutes: Map<hourId, { metric, date, inc }>                 a distribution's minute histograms
 //     gaugeDaily, gaugeMonthly: Map<id, { metric, date, inc, min, max, last, detail? }>
 //     metrics: Map<name, { firstSeen, lastSeen, kind? }>   kind: a new distribution's or gauge's, for $setOnInsert
 //     events: n }
 import { addCounterIncrements, buildCounterUnit, mergeUnitsWith, widenSeen } from './increments.js'
-import { addDistributionUpdate, addMinuteHistogramUpdate, buildDistributionUnit } from './distribution-increments.js'
+import { addMinuteHistogramUpdate, buildDistributionTiers } from './distribution-increments.js'
 import { addGaugeUpdate, buildGaugeUnit } from './gauge-increments.js'
 import { hierarchicalLayout } from './layouts.js'
 import { DISTRIBUTION_KIND, GAUGE, GAUGE_KIND } from './metric-kinds.js'
+import { addTieredDocument } from './tiered-document.js'
 
 // the part of a unit without values of that kind: shared, never written to (merges build new Maps)
 const NO_DOCUMENTS = new Map()
@@ -21,8 +22,8 @@ const NO_DOCUMENTS = new Map()
 export const DOCUMENT_PARTS = Object.freeze([
   ['daily', addCounterIncrements],
   ['monthly', addCounterIncrements],
-  ['distributionDaily', addDistributionUpdate],
-  ['distributionMonthly', addDistributionUpdate],
+  ['distributionDaily', addTieredDocument],
+  ['distributionMonthly', addTieredDocument],
   ['distributionMinutes', addMinuteHistogramUpdate],
   ['gaugeDaily', addGaugeUpdate],
   ['gaugeMonthly', addGaugeUpdate]
@@ -86,11 +87,11 @@ export function buildWriteUnit (events, layout, { keepsMinutes, keepsMinuteHisto
   unit.distributionMinutes = NO_DOCUMENTS
   if (byKind.size > 0) {
     const parts = [...byKind].map(([kind, list]) => {
-      const part = buildDistributionUnit(list, kind.mapping, hierarchicalLayout, { keepsMinutes, keepsMinuteHistograms })
+      const part = buildDistributionTiers(list, kind.mapping, hierarchicalLayout, { keepsMinutes, keepsMinuteHistograms })
       for (const seen of part.metrics.values()) seen.kind = kind
       return part
     })
-    const merged = mergeUnitsWith(parts, [['daily', addDistributionUpdate], ['monthly', addDistributionUpdate], ['minutes', addMinuteHistogramUpdate]])
+    const merged = mergeUnitsWith(parts, [['daily', addTieredDocument], ['monthly', addTieredDocument], ['minutes', addMinuteHistogramUpdate]])
     unit.distributionDaily = merged.daily
     unit.distributionMonthly = merged.monthly
     unit.distributionMinutes = merged.minutes

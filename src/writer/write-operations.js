@@ -4,6 +4,7 @@
 // send what this module builds.
 import { Double } from 'mongodb'
 import { kindFields } from '../bucket/metric-kinds.js'
+import { updateOfTiers } from '../bucket/tiered-document.js'
 
 /**
  * The update of a document's increments: upsert, $inc, metric/date on insert,
@@ -63,8 +64,9 @@ export function registryUpdate (name, { firstSeen, lastSeen, busyDay, kind }, no
 const PARTS = [
   { collection: 'daily', prefix: 'd:', field: 'daily', toOperation: (id, doc) => incrementUpdate(id, doc) },
   { collection: 'monthly', prefix: 'm:', field: 'monthly', toOperation: (id, doc) => incrementUpdate(id, doc) },
-  { collection: 'distributionDaily', prefix: 'D:', field: 'distributionDaily', toOperation: (id, doc) => distributionUpdate(id, doc) },
-  { collection: 'distributionMonthly', prefix: 'M:', field: 'distributionMonthly', toOperation: (id, doc) => distributionUpdate(id, doc) },
+  // a distribution's documents are kept in tiers until now (bucket/tiered-document.js)
+  { collection: 'distributionDaily', prefix: 'D:', field: 'distributionDaily', toOperation: (id, doc) => distributionUpdate(id, updateOfTiers(doc)) },
+  { collection: 'distributionMonthly', prefix: 'M:', field: 'distributionMonthly', toOperation: (id, doc) => distributionUpdate(id, updateOfTiers(doc)) },
   // a distribution's minute histograms: $inc of buckets only
   { collection: 'distributionMinutes', prefix: 'Dm:', field: 'distributionMinutes', toOperation: (id, doc) => incrementUpdate(id, doc) },
   { collection: 'gaugeDaily', prefix: 'gd:', field: 'gaugeDaily', toOperation: (id, doc) => gaugeUpdate(id, doc) },

@@ -1,0 +1,148 @@
+// A distribution document's update while a request is added up and while a
+// flush merges requests: its tiers kept as numbers and Maps, named by
+// tier-paths.js, and turned into { inc, min, max } once, when the flush builds
+// its operations. A flat update names ~60 dotted paths per document; merging
+// eight of them per flush walked and rebuilt those objects, where this walks
+// the tiers.
+//
+// What it turns into is exactly what adding up flat updates gave: the same
+// paths in the same order (an update's fields are applied in order, which
+// makes the order of a new document's fields), the same values, sums added in
+// the same order. A built document's order is its tiers' (each: count, sum,
+// then its buckets as first met); a merged one's lists each tier and bucket
+// where the flat merge first met its path: `entries`.
+
+class Tier {
+  constructor (paths, min, max, histogram) {
+    this.paths = paths // the tier's TierPaths
+    this.count = 0
+    this.sum = 0
+    this.min = min
+    this.max = max
+    this.buckets = histogram ? new Map() : null // bucket field → Bucket
+  }
+}
+
+class Bucket {
+  constructor (tier, field) {
+    this.tier = tier // its tier's TierPaths
+    this.field = field
+    this.n = 0
+  }
+}
+
+export class TieredDocument {
+  constructor (metric, date) {
+    this.metric = metric
+    this.date = date
+    this.detail = undefined
+    this.tiers = new Map() // TierPaths → Tier
+    this.entries = null // Tier | Bucket in their paths' order, once merged (null: the tiers' order)
+  }
+}
+
+/** Adds one value at a tier (its TierPaths) of `doc`; field: its bucket field, null at a tier without a histogram */
+export function addValueAt (doc, paths, value, weight, field) {
+  let tier = doc.tiers.get(paths)
+  if (tier === undefined) {
+    tier = new Tier(paths, value, value, field !== null)
+    doc.tiers.set(paths, tier)
+  }
+  tier.count += weight
+  tier.sum += value * weight
+  if (value < tier.min) tier.min = value
+  if (value > tier.max) tier.max = value
+  if (field !== null) {
+    let bucket = tier.buckets.get(field)
+    if (bucket === undefined) {
+      bucket = new Bucket(paths, field)
+      tier.buckets.set(field, bucket)
+    }
+    bucket.n += weight
+  }
+}
+
+/**
+ * Adds `doc` into `docs` (a Map id → TieredDocument) as addDistributionUpdate
+ * adds its flat update: counts, sums and buckets added (0 + the first), min
+ * and max narrowed (from ±Infinity). `doc` is not changed.
+ */
+export function addTieredDocument (docs, id, doc) {
+  let into = docs.get(id)
+  if (into === undefined) {
+    into = new TieredDocument(doc.metric, doc.date)
+    into.entries = []
+    docs.set(id, into)
+  }
+  if (doc.entries === null) {
+    // a built document (the common case): its order is its tiers', each followed by its buckets
+    for (const tier of doc.tiers.values()) {
+      const target = addTier(into, tier)
+      if (tier.buckets !== null) for (const bucket of tier.buckets.values()) addBucket(into, target.buckets, bucket)
+    }
+  } else {
+    for (const entry of doc.entries) {
+      // a bucket's tier came before it in `doc`'s order: it is in `into` already
+      if (entry instanceof Tier) addTier(into, entry)
+      else addBucket(into, into.tiers.get(entry.tier).buckets, entry)
+    }
+  }
+  if (doc.detail) into.detail = doc.detail
+  return into
+}
+
+function addTier (into, { paths, count, sum, min, max, buckets }) {
+  let tier = into.tiers.get(paths)
+  if (tier === undefined) {
+    tier = new Tier(paths, Infinity, -Infinity, buckets !== null)
+    into.tiers.set(paths, tier)
+    into.entries.push(tier)
+  }
+  tier.count += count
+  tier.sum += sum
+  tier.min = Math.min(tier.min, min)
+  tier.max = Math.max(tier.max, max)
+  return tier
+}
+
+function addBucket (into, buckets, { tier, field, n }) {
+  let bucket = buckets.get(field)
+  if (bucket === undefined) {
+    bucket = new Bucket(tier, field)
+    buckets.set(field, bucket)
+    into.entries.push(bucket)
+  }
+  bucket.n += n
+}
+
+/** A document's tiers and buckets in the order of their paths */
+function entriesOf (doc) {
+  if (doc.entries !== null) return doc.entries
+  const entries = []
+  for (const tier of doc.tiers.values()) {
+    entries.push(tier)
+    if (tier.buckets !== null) for (const bucket of tier.buckets.values()) entries.push(bucket)
+  }
+  return entries
+}
+
+/** The document's update as { metric, date, inc, min, max, detail? } (distribution-increments.js) */
+export function updateOfTiers (doc) {
+  const update = { metric: doc.metric, date: doc.date, inc: {}, min: {}, max: {} }
+  for (const entry of entriesOf(doc)) {
+    if (entry instanceof Bucket) {
+      update.inc[entry.tier.bucketPath(entry.field)] = entry.n
+    } else {
+      const { paths } = entry
+      update.inc[paths.count] = entry.count
+      update.inc[paths.sum] = entry.sum
+      update.min[paths.min] = entry.min
+      update.max[paths.max] = entry.max
+    }
+  }
+  if (doc.detail) update.detail = doc.detail
+  return update
+}
+
+/** How many buckets the tier at `paths` holds (0 where the document has none) */
+export const bucketsAt = (doc, paths) => doc.tiers.get(paths)?.buckets?.size ?? 0
