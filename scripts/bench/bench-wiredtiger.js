@@ -18,6 +18,7 @@
 // checkpoint writes its latest version. So each document changed since the
 // last checkpoint is written once, then a checkpoint: every
 // `checkpointMinutes` simulated minutes (MongoDB: every 60 s of real time).
+import { updateOfTiers } from '../../src/bucket/tiered-document.js'
 import { spawn, execFileSync } from 'node:child_process'
 import { once } from 'node:events'
 import { fileURLToPath } from 'node:url'
@@ -216,8 +217,9 @@ export function * populationHistory ({ kind, metrics, days, checkpointMinutes, s
 
 // a timer's part → its collection in a write unit, and how one document's update is applied
 const TIMER_PARTS = {
-  daily: { collection: 'distributionDaily', update: (id, doc) => distributionUpdate(id, doc).updateOne.update },
-  monthly: { collection: 'distributionMonthly', update: (id, doc) => distributionUpdate(id, doc).updateOne.update },
+  // a unit keeps a distribution's day and month documents in tiers until the flush (bucket/tiered-document.js)
+  daily: { collection: 'distributionDaily', update: (id, doc) => distributionUpdate(id, updateOfTiers(doc)).updateOne.update },
+  monthly: { collection: 'distributionMonthly', update: (id, doc) => distributionUpdate(id, updateOfTiers(doc)).updateOne.update },
   // the minutes' histograms, one document per metric-hour: $inc only (write-operations.js's PARTS)
   minutes: { collection: 'distributionMinutes', update: (id, doc) => incrementUpdate(id, doc).updateOne.update }
 }
