@@ -6,13 +6,16 @@
 //   daily:   daily, hourly.H, quarterHourly.H.Q → { count, sum, min, max, zero, positive, negative }
 //            minute.H.M (while the day keeps minutes) → { count, sum, min, max }
 //   monthly: monthly, daily.D                   → { count, sum, min, max, zero, positive, negative }
-//   minutes: minute.M (one document per metric-hour, while its day keeps minutes) → { zero, positive, negative }
+//   minutes: minute.M (one document per metric-hour, while its day keeps minutes) → { count, sum, zero, positive, negative }
 // The histogram parts are distribution-sketch.js's. A minute's histogram has
 // its own document per hour (the distributionMinutes collection; hourId in
 // time.js): 1,440 histograms would make a busy day document many times
 // larger and could pass BSON's limit, where 60 stay under the day's
 // (largestMinuteHourDocumentBytes). The minute's count, sum, min and max stay
-// in the day document, so every read but a minute's percentile needs none of it.
+// in the day document, so every read but a minute's percentile needs none of
+// it; the hour's document repeats the minute's count and sum so that a read
+// can tell its histogram holds the very values the day counts (the two
+// documents are written apart: reader/minute-histograms.js).
 import { bucketFields } from './bucket-fields.js'
 import { bucketField } from './distribution-sketch.js'
 import { QUARTER_HOUR_DETAIL, mergeUnitsWith, slotOf, widenSeen } from './increments.js'
@@ -61,7 +64,7 @@ export function distributionEventUpdates ({ metric, value, time, weight = 1 }, m
     },
     monthly: { id: bucketId(metric, day.monthKey), date: day.monthStart, ...valueUpdate(['monthly', `daily.${day.dayOfMonth}`], [], v, weight, field) },
     // the minute's histogram, in its hour's document, while the day keeps minutes
-    minutes: histograms ? { id: hourId(metric, time), date: dayStart + hour * HOUR_MS, inc: { [`minute.${minute}.${field}`]: weight } } : null
+    minutes: histograms ? { id: hourId(metric, time), date: dayStart + hour * HOUR_MS, inc: { [`minute.${minute}.count`]: weight, [`minute.${minute}.sum`]: v * weight, [`minute.${minute}.${field}`]: weight } } : null
   }
 }
 
@@ -125,7 +128,10 @@ export function buildDistributionTiers (events, mapping, layout, { keepsMinutes,
         docs.hour = hour
         docs.minuteHour = minuteHourIn(minuteHours, metric, time, dayStart, hour).inc
       }
-      const path = MINUTE_HISTOGRAM_TIERS[minute].bucketPath(field)
+      const tier = MINUTE_HISTOGRAM_TIERS[minute]
+      const path = tier.bucketPath(field)
+      docs.minuteHour[tier.count] = (docs.minuteHour[tier.count] ?? 0) + weight
+      docs.minuteHour[tier.sum] = (docs.minuteHour[tier.sum] ?? 0) + v * weight
       docs.minuteHour[path] = (docs.minuteHour[path] ?? 0) + weight
     }
     addValueAt(docs.monthly, MONTHLY_TIER, v, weight, field)
@@ -227,14 +233,14 @@ export function largestDailyDocumentBytes (mapping, { maxNameLength = 200 } = {}
 
 /**
  * The largest BSON size a minute-hour document of `mapping` reaches: 60
- * minutes, each histogram full on both sides, the longest metric name in
+ * minutes, each with its count and sum and its histogram full on both sides, the longest metric name in
  * `_id` and `metric`, and `date`. Always under largestDailyDocumentBytes (60
- * histograms without count, sum, min and max against the day's 121 with
- * them), so the accuracy the day's bound allows bounds this one too.
+ * histograms without min and max against the day's 121 with them), so the
+ * accuracy the day's bound allows bounds this one too.
  */
 export function largestMinuteHourDocumentBytes (mapping, { maxNameLength = 200 } = {}) {
   const side = sideBytes(mapping)
-  const histogram = (name) => elementBytes(name, 4 + 1 + elementBytes('zero', DOUBLE) + elementBytes('positive', side) + elementBytes('negative', side))
+  const histogram = (name) => elementBytes(name, 4 + 1 + elementBytes('count', DOUBLE) + elementBytes('sum', DOUBLE) + elementBytes('zero', DOUBLE) + elementBytes('positive', side) + elementBytes('negative', side))
   const minute = parentBytes('minute', range(60).reduce((n, m) => n + histogram(m), 0))
   const id = elementBytes('_id', 4 + maxNameLength + '/YYYYMMDDHH'.length + 1)
   const metric = elementBytes('metric', 4 + maxNameLength + 1)

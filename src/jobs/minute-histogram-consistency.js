@@ -1,14 +1,15 @@
 // What `npm run check` verifies of a distribution's minute histograms
 // (distributionMinutes: one document per metric per UTC hour, `minute.M` →
-// { zero?, positive?, negative? }), as pure functions (docs/decisions.md,
+// { count, sum, zero?, positive?, negative? }), as pure functions (docs/decisions.md,
 // "Distributions: minute histograms in their own documents — retention and
 // the check"):
 //   - every key is well formed: a minute is 0..59 in canonical decimal, a
 //     minute holds histogram parts only, bucket keys are canonical integers,
 //     counts finite non-negative numbers;
-//   - every minute's histogram total (zero + Σ positive + Σ negative) equals
-//     its daily document's `minute.H.M.count`, within 1e-9 relative — the
-//     condition a read needs to answer that minute's percentile.
+//   - every minute's count and histogram total (zero + Σ positive + Σ
+//     negative) equal its daily document's `minute.H.M.count`, and its sum
+//     the day's sum, within 1e-9 relative — the condition a read needs to
+//     answer that minute's percentile (reader/minute-histograms.js).
 // None of it is repairable: a repair only raises counts, and the values a
 // histogram lacks (or holds too many of) are kept nowhere else. A minute the
 // hour document lacks, or an hour with no document, is no violation: data
@@ -23,12 +24,16 @@ const isCount = n => typeof n === 'number' && Number.isFinite(n) && n >= 0
 const isPlainObject = v => typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof Date)
 const shortNumber = n => (Number.isInteger(n) ? String(n) : String(Number(n.toPrecision(12))))
 
-/** A stored minute's histogram → { total } (zero + Σ buckets), or { problem } when it is not one */
+/** A stored minute's histogram → { total (zero + Σ buckets), count, sum }, or { problem } when it is not one */
 export function readMinuteHistogram (node) {
   if (!isPlainObject(node)) return { problem: `${JSON.stringify(node)} is not a histogram` }
   let total = 0
   for (const key of Object.keys(node)) {
-    if (key === 'zero') {
+    if (key === 'count') {
+      if (!isCount(node.count)) return { problem: `count ${JSON.stringify(node.count)} is not a count` }
+    } else if (key === 'sum') {
+      if (!(typeof node.sum === 'number' && Number.isFinite(node.sum))) return { problem: `sum ${JSON.stringify(node.sum)} is not a finite number` }
+    } else if (key === 'zero') {
       if (!isCount(node.zero)) return { problem: `zero ${JSON.stringify(node.zero)} is not a count` }
       total += node.zero
     } else if (SIDES.includes(key)) {
@@ -39,10 +44,10 @@ export function readMinuteHistogram (node) {
         total += n
       }
     } else {
-      return { problem: `${JSON.stringify(key)} is not a histogram part (zero, positive, negative)` }
+      return { problem: `${JSON.stringify(key)} is not a minute histogram's part (count, sum, zero, positive, negative)` }
     }
   }
-  return { total }
+  return { total, count: node.count, sum: node.sum }
 }
 
 /** The daily document id a minute-hour document's minutes belong to, and its hour: { metric, dailyId, dayStart, hour } or null */
@@ -95,8 +100,19 @@ export function verifyMinuteHour (hourDoc, dailyDoc, { unreadBefore = null } = {
     // a daily minute that is not { count, … } is the daily document's own violation (the check reports it there)
     if (!isPlainObject(seen.day) || (seen.day.count !== undefined && !isCount(seen.day.count))) continue
     const count = seen.day.count ?? 0
-    if (sameTotal(read.total, count)) continue
-    violations.push({ id, field, expected: `a histogram of ${shortNumber(count)} (minute.${hour}.${m}.count)`, found: `a histogram of ${shortNumber(read.total)}`, against: dailyId, note: NOT_REPAIRABLE, seen })
+    const sum = typeof seen.day.sum === 'number' ? seen.day.sum : 0
+    const scale = count * Math.max(Math.abs(seen.day.min ?? 0), Math.abs(seen.day.max ?? 0))
+    const sameSum = read.sum !== undefined && Math.abs(read.sum - sum) <= 1e-9 * scale
+    if (sameTotal(read.total, count) && read.count !== undefined && sameTotal(read.count, count) && sameSum) continue
+    violations.push({
+      id,
+      field,
+      expected: `a histogram of ${shortNumber(count)} values summing to ${shortNumber(sum)} (minute.${hour}.${m})`,
+      found: `a histogram of ${shortNumber(read.total)}, count ${read.count === undefined ? 'none' : shortNumber(read.count)}, sum ${read.sum === undefined ? 'none' : shortNumber(read.sum)}`,
+      against: dailyId,
+      note: NOT_REPAIRABLE,
+      seen
+    })
   }
   return violations
 }

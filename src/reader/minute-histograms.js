@@ -3,10 +3,11 @@
 // a minute's percentile looks for them: into the minute tiers of the day
 // documents a plan read. A minute tier holds count, sum, min and max; with
 // its histogram grafted on it is a whole tier, and merges as any other.
-// Where the hour's document lacks the minute, or holds another number of
-// values than the day counts (written before minute histograms were kept, or
-// a flush cut between the two documents), the minute gets no histogram at
-// all: its tier's buckets then hold fewer values than it counts, and so does
+// Where the hour's document lacks the minute, or holds other values than the
+// day counts — another count or another sum beside it, or buckets that do
+// not add up to its count (written before minute histograms were kept, or a
+// flush cut between the two documents, retried or not) — the minute gets no
+// histogram at all: its tier's buckets then hold fewer values than it counts, and so does
 // every range it is merged into, whatever the other minutes hold (a minute
 // over by as many as another is under cannot make up for it), so such a
 // range has no percentile (bucket/distribution-stats.js histogramHoldsCount).
@@ -16,14 +17,28 @@ import { HOUR_MS, hourId } from '../bucket/time.js'
 const HISTOGRAM_PARTS = ['zero', 'positive', 'negative']
 const isPlainObject = (v) => typeof v === 'object' && v !== null && !Array.isArray(v)
 
+const isNumber = (v) => typeof v === 'number' && Number.isFinite(v)
+
+/** Whether the hour's minute says it holds the day's minute: the same count, and the same sum up to the rounding of another order of additions */
+function sameValues (stored, tier) {
+  if (!isNumber(stored.count) || !isNumber(stored.sum) || !isNumber(tier.count) || !isNumber(tier.sum)) return false
+  if (Math.abs(stored.count - tier.count) > 1e-9 * tier.count) return false
+  const scale = tier.count * Math.max(Math.abs(tier.min ?? 0), Math.abs(tier.max ?? 0))
+  return Math.abs(stored.sum - tier.sum) <= 1e-9 * scale
+}
+
 /**
- * The histogram parts of a stored minute that hold exactly `count` values,
- * else null. Throws TypeError for parts no histogram has (an array or a
- * number for a side; keys and counts are judged by bucketedCount): a
- * document is read, not trusted.
+ * The histogram parts of a stored minute that hold exactly the values of
+ * the day's minute tier (its count and sum, and buckets adding up to the
+ * count), else null. Two flushes of one minute cut in opposite ways and both
+ * retried leave equal counts of different values: their sums tell them apart.
+ * Throws TypeError for parts no histogram has (an array or a number for a
+ * side; keys and counts are judged by bucketedCount): a document is read,
+ * not trusted.
  */
-function partsHolding (stored, count) {
-  if (!isPlainObject(stored)) return null
+function partsHolding (stored, tier) {
+  if (!isPlainObject(stored) || !sameValues(stored, tier)) return null
+  const count = tier.count
   const parts = {}
   for (const part of HISTOGRAM_PARTS) {
     const v = stored[part]
@@ -69,8 +84,7 @@ export async function graftMinuteHistograms (collection, metric, plan, dailyDocs
     for (const { dayId, hour, minute } of pieces) {
       const tier = days.get(dayId)?.minute?.[hour]?.[minute]
       if (tier === null || typeof tier !== 'object') continue
-      const count = typeof tier.count === 'number' ? tier.count : 0
-      const parts = partsHolding(isPlainObject(minutes) ? minutes[minute] : undefined, count)
+      const parts = partsHolding(isPlainObject(minutes) ? minutes[minute] : undefined, tier)
       // only the hour document's parts, and only where they hold the minute's count: a day document's minute holds none, and is not trusted to
       for (const part of HISTOGRAM_PARTS) tier[part] = parts === null ? undefined : parts[part]
     }

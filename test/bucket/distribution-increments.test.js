@@ -94,10 +94,11 @@ describe('one value', () => {
   it('counts its bucket in its minute\'s histogram, in its hour\'s document, while the day keeps minutes', () => {
     const time = Date.UTC(2026, 10, 21, 13, 7, 45)
     expect(distributionEventUpdates({ metric: 'api.latency', value: 87, time, weight: 2.5 }, mapping, layout).minutes).toEqual({
-      id: 'api.latency/2026112113', date: Date.UTC(2026, 10, 21, 13), inc: { 'minute.7.positive.224': 2.5 }
+      id: 'api.latency/2026112113', date: Date.UTC(2026, 10, 21, 13), inc: { 'minute.7.count': 2.5, 'minute.7.sum': 87 * 2.5, 'minute.7.positive.224': 2.5 }
     })
-    expect(distributionEventUpdates({ metric: 'm', value: -0, time }, mapping, layout).minutes.inc).toEqual({ 'minute.7.zero': 1 })
-    expect(distributionEventUpdates({ metric: 'm', value: -87, time }, mapping, layout).minutes.inc).toEqual({ 'minute.7.negative.224': 1 })
+    expect(distributionEventUpdates({ metric: 'm', value: -0, time }, mapping, layout).minutes.inc).toEqual({ 'minute.7.count': 1, 'minute.7.sum': 0, 'minute.7.zero': 1 })
+    expect(Object.is(distributionEventUpdates({ metric: 'm', value: -0, time }, mapping, layout).minutes.inc['minute.7.sum'], 0)).toBe(true)
+    expect(distributionEventUpdates({ metric: 'm', value: -87, time }, mapping, layout).minutes.inc).toEqual({ 'minute.7.count': 1, 'minute.7.sum': -87, 'minute.7.negative.224': 1 })
     expect(distributionEventUpdates({ metric: 'm', value: 1, time }, mapping, layout, { keepsMinutes: () => false }).minutes).toBeNull()
     // past MINUTE_HISTOGRAM_DAYS: the minute keeps count, sum, min and max, not its histogram
     const past = distributionEventUpdates({ metric: 'm', value: 1, time }, mapping, layout, { keepsMinuteHistograms: () => false })
@@ -174,7 +175,7 @@ describe('a batch', () => {
         for (let i = 1; i < sorted.length; i++) expect(sorted[i].startsWith(`${sorted[i - 1]}.`)).toBe(false)
       }
       for (const { inc } of unit.minutes.values()) {
-        for (const path in inc) expect(path).toMatch(/^minute\.([1-5]?[0-9])\.(zero|(positive|negative)\.(0|-?[1-9][0-9]*))$/)
+        for (const path in inc) expect(path).toMatch(/^minute\.([1-5]?[0-9])\.(count|sum|zero|(positive|negative)\.(0|-?[1-9][0-9]*))$/)
       }
     }), { numRuns: 200 })
   })
@@ -224,6 +225,9 @@ describe('a batch', () => {
           const buckets = ({ zero, positive, negative }) => ({ zero, positive, negative })
           expect(buckets(asHistogram(histogram))).toEqual(buckets(histogramOf(mapping, values)))
           expect(day.minute[hour][m].count).toBe(values.length)
+          // the hour's minute repeats the day's count and sum: added in the same order, the same numbers
+          expect(histogram.count).toBe(day.minute[hour][m].count)
+          expect(histogram.sum).toBe(day.minute[hour][m].sum)
         }
       }
     }), { numRuns: 60 })
@@ -273,7 +277,7 @@ describe('largestDailyDocumentBytes: the bound no distribution document can pass
       _id: `${name}/2026112523`,
       metric: name,
       date: new Date(0),
-      minute: Object.fromEntries(Array.from({ length: 60 }, (_, i) => [String(i), { zero: 0.5, positive: { ...side }, negative: { ...side } }]))
+      minute: Object.fromEntries(Array.from({ length: 60 }, (_, i) => [String(i), { count: 0.5, sum: 0.5, zero: 0.5, positive: { ...side }, negative: { ...side } }]))
     }
   }
 

@@ -177,7 +177,7 @@ describe('npm run check', () => {
     await minutes().updateOne({ _id: 'lat.m/2026111013' }, { $inc: { 'minute.0.zero': 0.5 } })
     const repaired = await exec(['--repair'])
     expect(repaired.code).toBe(1)
-    expect(repaired.stdout).toMatch(/^lat\.m\/2026111013 minute\.0: expected a histogram of 1 \(minute\.13\.0\.count\), found a histogram of 1\.5 \(from lat\.m\/20261110\) \[not repairable\] not repairable/m)
+    expect(repaired.stdout).toMatch(/^lat\.m\/2026111013 minute\.0: expected a histogram of 1 values summing to 0 \(minute\.13\.0\), found a histogram of 1\.5, count 1, sum 0 \(from lat\.m\/20261110\) \[not repairable\] not repairable/m)
     expect(repaired.stdout).toMatch(/9 minute-hour documents of distributions: 1 violations, 0 repaired, 1 left\n$/)
   }, 20_000)
 })

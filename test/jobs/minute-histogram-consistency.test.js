@@ -54,9 +54,28 @@ describe('a minute-hour document as the writer leaves it', () => {
 
   it('totals equal within 1e-9 relative (weights added in another order) agree; beyond that they do not', () => {
     const { daily } = written(busyHour())
-    const count = daily.minute[7][3].count
-    expect(verifyMinuteHour({ _id: HOUR_7, minute: { 3: { positive: { 100: count * (1 + 5e-10) } } } }, daily)).toEqual([])
-    expect(fields(verifyMinuteHour({ _id: HOUR_7, minute: { 3: { positive: { 100: count * (1 + 5e-9) } } } }, daily))).toEqual(['minute.3'])
+    const { count, sum } = daily.minute[7][3]
+    const minute = (bucketed, c = count, s = sum) => ({ _id: HOUR_7, minute: { 3: { count: c, sum: s, positive: { 100: bucketed } } } })
+    expect(verifyMinuteHour(minute(count * (1 + 5e-10)), daily)).toEqual([])
+    expect(fields(verifyMinuteHour(minute(count * (1 + 5e-9)), daily))).toEqual(['minute.3'])
+    // the hour's count and sum beside its buckets, each against the day's
+    expect(verifyMinuteHour(minute(count, count * (1 + 5e-10), sum * (1 + 1e-12)), daily)).toEqual([])
+    expect(fields(verifyMinuteHour(minute(count, count + 1), daily))).toEqual(['minute.3'])
+    expect(fields(verifyMinuteHour(minute(count, count, sum + 1), daily))).toEqual(['minute.3'])
+    expect(fields(verifyMinuteHour({ _id: HOUR_7, minute: { 3: { positive: { 100: count } } } }, daily))).toEqual(['minute.3'])
+  })
+
+  it('equal counts of other values (two flushes of one minute cut in opposite ways, both retried) are told apart by their sums', () => {
+    const { daily, hours } = written(busyHour())
+    const hour = structuredClone(hours.get(HOUR_7))
+    // minute 9: one value moved to another bucket, the count unchanged, the sum as such a move leaves it
+    const [from] = Object.keys(hour.minute[9].positive)
+    hour.minute[9].positive[from] -= 1
+    hour.minute[9].positive[Number(from) + 40] = (hour.minute[9].positive[Number(from) + 40] ?? 0) + 1
+    hour.minute[9].sum += 1000
+    const [v] = verifyMinuteHour(hour, daily)
+    expect(v).toMatchObject({ field: 'minute.9', note: expect.stringMatching(/^not repairable/) })
+    expect(v.found).toMatch(/, sum /)
   })
 })
 
@@ -71,7 +90,7 @@ describe('mismatches with the daily document', () => {
     expect(fields(violations)).toEqual(['minute.12', 'minute.40'])
     for (const v of violations) {
       expect(v).toMatchObject({ id: HOUR_7, against: 'api.latency/20261125', note: expect.stringMatching(/^not repairable/) })
-      expect(v.expected).toMatch(/^a histogram of [\d.]+ \(minute\.7\.(12|40)\.count\)$/)
+      expect(v.expected).toMatch(/^a histogram of [\d.]+ values summing to -?[\d.]+ \(minute\.7\.(12|40)\)$/)
       expect(v.seen).toEqual({ hour: hour.minute[v.field.slice(7)], day: daily.minute[7][v.field.slice(7)] })
     }
   })
@@ -108,11 +127,11 @@ describe('mismatches with the daily document', () => {
 })
 
 describe('hostile documents', () => {
-  const daily = { _id: 'api.latency/20261125', minute: { 7: { 1: { count: 2, sum: 3, min: 1, max: 2 } } } }
+  const daily = { _id: 'api.latency/20261125', minute: { 7: { 1: { count: 2, sum: 0, min: 0, max: 0 } } } }
   const one = minute => verifyMinuteHour({ _id: HOUR_7, minute: { 1: minute } }, daily)
 
   it('malformed minute keys are reported, each, and the well-formed minutes beside them still compared', () => {
-    const violations = verifyMinuteHour({ _id: HOUR_7, minute: { 60: { zero: 1 }, '07': { zero: 1 }, '-1': { zero: 1 }, x: { zero: 1 }, 1.5: { zero: 1 }, 1: { zero: 2 } } }, daily)
+    const violations = verifyMinuteHour({ _id: HOUR_7, minute: { 60: { zero: 1 }, '07': { zero: 1 }, '-1': { zero: 1 }, x: { zero: 1 }, 1.5: { zero: 1 }, 1: { count: 2, sum: 0, zero: 2 } } }, daily)
     expect(violations.map(v => v.found).sort()).toEqual(['"-1"', '"07"', '"1.5"', '"60"', '"x"'])
     for (const v of violations) expect(v).toMatchObject({ expected: 'a minute 0..59', note: expect.stringMatching(/person/) })
     expect(violations.every(v => v.seen === undefined)).toBe(true)
@@ -126,8 +145,10 @@ describe('hostile documents', () => {
       [{ negative: { ' 3': 2 } }, /bucket key " 3"/],
       [{ positive: [2] }, /positive is not an object/],
       [{ negative: null }, /negative is not an object/],
-      [{ count: 2 }, /"count" is not a histogram part/],
-      [{ zero: 1, $inc: 1 }, /"\$inc" is not a histogram part/]
+      [{ count: -2 }, /count -2 is not a count/],
+      [{ sum: 'x' }, /sum "x" is not a finite number/],
+      [{ max: 2 }, /"max" is not a minute histogram's part/],
+      [{ zero: 1, $inc: 1 }, /"\$inc" is not a minute histogram's part/]
     ]) {
       const violations = one(minute)
       expect(violations, JSON.stringify(minute)).toHaveLength(1)
@@ -156,8 +177,8 @@ describe('hostile documents', () => {
   })
 
   it('a well-formed minute adds zero, positive and negative', () => {
-    expect(readMinuteHistogram({ zero: 0.5, positive: { 3: 1, '-7': 0.25 }, negative: { 0: 2 } })).toEqual({ total: 3.75 })
-    expect(readMinuteHistogram({})).toEqual({ total: 0 })
-    expect(one({ zero: 0.5, positive: { 3: 1, '-7': 0.5 } })).toEqual([])
+    expect(readMinuteHistogram({ count: 3.75, sum: 1, zero: 0.5, positive: { 3: 1, '-7': 0.25 }, negative: { 0: 2 } })).toEqual({ total: 3.75, count: 3.75, sum: 1 })
+    expect(readMinuteHistogram({})).toEqual({ total: 0, count: undefined, sum: undefined })
+    expect(one({ count: 2, sum: 0, zero: 0.5, positive: { 3: 1, '-7': 0.5 } })).toEqual([])
   })
 })

@@ -289,6 +289,24 @@ describe('minutes whose histograms miss and exceed by as much', () => {
     expect(await app.reader.statOfRanges('comp.lat', { ranges: [{ from: at(5), to: at(7) }], stat: { name: 'p50', kind: 'percentile', q: 0.5 } })).toEqual([null])
   })
 
+  it('equal counts of other values in one minute (two flushes cut in opposite ways, both retried) are told apart by the sums beside them', async () => {
+    const db = app.mongo.db
+    const at = NOW - 2 * 3_600_000 + 9 * 60_000 // 10:09
+    const mapping = createMapping(ALPHA)
+    const ones = Array.from({ length: 5 }, (_, i) => ({ metric: 'twice.lat', value: 1, time: at + i }))
+    const big = Array.from({ length: 5 }, (_, i) => ({ metric: 'twice.lat', value: 1000, time: at + 10 + i }))
+    await writeDistributions(db, ones, mapping, { parts: ['daily', 'monthly'] }) // its hour's write lost: answered 503
+    await writeDistributions(db, ones, mapping) // the client's retry
+    await writeDistributions(db, big, mapping, { parts: ['minutes'] }) // its day's writes lost: answered 503
+    await writeDistributions(db, big, mapping) // the retry
+    // the day counts ten 1s and five 1000s (p50 1), the hour's buckets five 1s and ten 1000s: 15 each
+    const hour = await db.collection('distributionMinutes').findOne({ metric: 'twice.lat' })
+    expect(hour.minute[9].count).toBe(15)
+    expect((await get(`/v1/metrics/twice.lat/series?step=minute&stat=count&from=${at}&to=${at + 60_000}`)).body.values).toEqual([15])
+    expect((await get(`/v1/metrics/twice.lat/series?step=minute&stat=p50&from=${at}&to=${at + 60_000}`)).body.values).toEqual([null])
+    expect((await get(`/v1/metrics/twice.lat/quantiles?from=${at}&to=${at + 60_000}`)).status).toBe(400)
+  })
+
   it('the quantiles answer counts the minute-hour documents it read', async () => {
     const hour = NOW - 3 * 3_600_000
     const { body } = await get(`/v1/metrics/lat.api/quantiles?from=${hour + 7 * 60_000}&to=${hour + 3_600_000 + 8 * 60_000}&q=0.5`)
