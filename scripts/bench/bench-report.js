@@ -216,7 +216,7 @@ export function timerSection (figures) {
   }
   if (z) {
     rows.push([`bytes per busy metric-day (BSON): day document with its minutes (counter: every minute written; timer: ${fmt(z.valuesPerDay)} values, ${fmt(z.dayBuckets)} buckets in its day tier)`, kB(counter?.dailyBytes), kB(z.dailyBytes), times(z.dailyBytes, counter?.dailyBytes)])
-    if (isNum(z.minuteHistogramBytes)) rows.push(['… its minutes\' histograms (timer only: 24 minute-hour documents, removed with the minutes)', '–', kB(z.minuteHistogramBytes), '–'])
+    if (isNum(z.minuteHistogramBytes)) rows.push(['… its minutes\' histograms (timer only: 24 minute-hour documents, kept MINUTE_HISTOGRAM_DAYS)', '–', kB(z.minuteHistogramBytes), '–'])
     if (isNum(z.minuteHistogramBytes)) rows.push(['… day document and minute histograms together', kB(counter?.dailyBytes), kB(z.dailyBytes + z.minuteHistogramBytes), times(z.dailyBytes + z.minuteHistogramBytes, counter?.dailyBytes)])
     rows.push(['… the same day past MINUTE_RETENTION_DAYS (minute tier removed)', kB(counter?.downsampledBytes), kB(z.downsampledBytes), times(z.downsampledBytes, counter?.downsampledBytes)])
     rows.push([`… its monthly document's share (a ${z.monthDays}-day month of such days ÷ ${z.monthDays}; timer month ${kB(z.monthlyBytes)})`, kB(isNum(counter?.monthlyBytes) ? counter.monthlyBytes / z.monthDays : null), kB(z.monthlySharePerDay), times(z.monthlySharePerDay, isNum(counter?.monthlyBytes) ? counter.monthlyBytes / z.monthDays : null)])

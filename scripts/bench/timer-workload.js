@@ -126,7 +126,7 @@ const METRIC = 'app.requests.latency' // 20 characters, as the counters' 18-char
  * downsampled (minute tier removed, MINUTE_RETENTION_DAYS), and a monthly
  * document of a 30-day month of such days (`templates` distinct days,
  * repeated), whose share per day is monthlyBytes / 30.
- * and its day's minute histograms (24 minute-hour documents, removed with the minutes).
+ * and its day's minute histograms (24 minute-hour documents, kept MINUTE_HISTOGRAM_DAYS).
  * → { accuracy, perSecond, latency, valuesPerDay, dailyBytes, minuteHistogramBytes, downsampledBytes, monthlyBytes, monthDays, monthlySharePerDay, dayBuckets }
  */
 export function timerDocumentSizes ({ perSecond = BUSY_PER_SECOND, templates = 3 } = {}) {
