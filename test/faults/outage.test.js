@@ -19,6 +19,19 @@ const ANSWER_BOUND_MS = 2 * WRITE_TIMEOUT_MS + 8000
 const RSS_BOUND_KB = 400 * 1024
 
 const metrics = ['out.a', 'out.b', 'out.c', 'out.d']
+
+/** Whether every thread of process `pid` is stopped (SIGSTOP): /proc/<pid>/task/<tid>/stat's state is T for each */
+function processStopped (pid) {
+  const tasks = fs.readdirSync(`/proc/${pid}/task`)
+  return tasks.every(tid => {
+    try {
+      const stat = fs.readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8')
+      return stat.slice(stat.lastIndexOf(')') + 2).startsWith('T')
+    } catch {
+      return true // a thread that has exited runs nothing
+    }
+  })
+}
 const cleanups = []
 
 beforeAll(() => ensureJavaServerBuilt({ buildTimeoutMs: 170_000 }), 180_000)
@@ -71,6 +84,10 @@ describe('database outage', () => {
       expect((await request(sb.port, { method: 'POST', path: '/v1/events', body: [timer(12), timer(80)], timeoutMs: ANSWER_BOUND_MS })).status).toBe(200)
       expect((await request(sb.port, { method: 'POST', path: '/v1/events', body: { metric: 'out.level', kind: 'gauge', value: 7 }, timeoutMs: ANSWER_BOUND_MS })).status).toBe(200)
       process.kill(db.pid, 'SIGSTOP')
+      // the outage has begun once the kernel has stopped every thread of the database (state T): only then
+      // are the requests below sent, so none can be answered by a thread that was still running (seen once
+      // on a loaded CI machine: a read sent right after the signal came back 200)
+      await waitFor(() => processStopped(db.pid), { timeoutMs: 5_000, intervalMs: 10, what: 'the database process to be stopped' })
       const before = { ...tally.statuses }
       const quarter = Math.floor(Date.now() / 900_000) * 900_000
       kinds = await Promise.all([
