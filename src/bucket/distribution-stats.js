@@ -155,6 +155,29 @@ export function statHorizons (stat, horizons = {}) {
   return { ...horizons, minuteFrom: from, minutesNote: `minute histograms, which a minute's percentile is read from, are kept from ${new Date(from).toISOString().slice(0, 10)} on (MINUTE_HISTOGRAM_DAYS)` }
 }
 
+// equal up to the rounding of another order of additions (1e-9 of the larger magnitude)
+const near = (a, b, magnitude = 0) => Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(a), Math.abs(b), magnitude)
+
+/**
+ * Whether an hour document's minute (distributionMinutes: { count, sum,
+ * zero, positive, negative }) holds exactly the values its day document's
+ * minute tier counts: the same count, the same sum (within 1e-9 of count ×
+ * the larger |min|, |max|), and buckets adding up to that count. The one rule
+ * a read grafts a minute's histogram by (reader/minute-histograms.js) and
+ * the check judges it by (jobs/minute-histogram-consistency.js). Two flushes
+ * of one minute cut in opposite ways and both retried leave equal counts of
+ * other values: their sums tell them apart. Throws TypeError as
+ * bucketedCount does for a key or count no histogram holds.
+ */
+export function minuteHoldsDay (hourMinute, dayMinute) {
+  const isNumber = (v) => typeof v === 'number' && Number.isFinite(v)
+  if (!isNumber(hourMinute.count) || !isNumber(hourMinute.sum) || !isNumber(dayMinute.count)) return false
+  const count = dayMinute.count
+  const sum = isNumber(dayMinute.sum) ? dayMinute.sum : 0
+  const scale = count * Math.max(Math.abs(dayMinute.min ?? 0), Math.abs(dayMinute.max ?? 0))
+  return near(hourMinute.count, count) && near(hourMinute.sum, sum, scale) && near(bucketedCount(hourMinute), count)
+}
+
 /**
  * Whether a merged tier's buckets hold exactly the values it counts: not
  * where a minute merged in had no histogram (written before minute

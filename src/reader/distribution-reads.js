@@ -9,6 +9,7 @@ import { BadRequestError, withDetails } from '../errors.js'
 import { histogramHoldsCount, mergeTiers, statHorizons, statValue } from '../bucket/distribution-stats.js'
 import { hierarchicalLayout } from '../bucket/layouts.js'
 import { planLocalYtd } from '../bucket/local-plans.js'
+import { QUARTER_HOUR_MS } from '../bucket/time.js'
 import { RangeRefusal, evaluatePlan, planRanges } from '../bucket/range-plan.js'
 import { createDocumentReader } from './documents.js'
 import { graftMinuteHistograms } from './minute-histograms.js'
@@ -27,7 +28,6 @@ export function rangeRefused (err) {
   return withDetails(new BadRequestError(err.message), { details: [{ path: err.param, message: err.message, before: err.before, after: err.after }] })
 }
 
-const QUARTER_HOUR_MS = 15 * 60_000
 /** The 400 of a quantiles range whose minutes hold values without their histogram: the nearest quarter-hour edges */
 function minutesWithoutHistogram (from, to) {
   const edge = (t) => ({ before: Math.floor(t / QUARTER_HOUR_MS) * QUARTER_HOUR_MS, after: Math.ceil(t / QUARTER_HOUR_MS) * QUARTER_HOUR_MS })

@@ -11,44 +11,27 @@
 // every range it is merged into, whatever the other minutes hold (a minute
 // over by as many as another is under cannot make up for it), so such a
 // range has no percentile (bucket/distribution-stats.js histogramHoldsCount).
-import { bucketedCount } from '../bucket/distribution-sketch.js'
+import { minuteHoldsDay } from '../bucket/distribution-stats.js'
 import { HOUR_MS, hourId } from '../bucket/time.js'
 
 const HISTOGRAM_PARTS = ['zero', 'positive', 'negative']
 const isPlainObject = (v) => typeof v === 'object' && v !== null && !Array.isArray(v)
 
-const isNumber = (v) => typeof v === 'number' && Number.isFinite(v)
-
-/** Whether the hour's minute says it holds the day's minute: the same count, and the same sum up to the rounding of another order of additions */
-function sameValues (stored, tier) {
-  if (!isNumber(stored.count) || !isNumber(stored.sum) || !isNumber(tier.count) || !isNumber(tier.sum)) return false
-  if (Math.abs(stored.count - tier.count) > 1e-9 * tier.count) return false
-  const scale = tier.count * Math.max(Math.abs(tier.min ?? 0), Math.abs(tier.max ?? 0))
-  return Math.abs(stored.sum - tier.sum) <= 1e-9 * scale
-}
-
 /**
  * The histogram parts of a stored minute that hold exactly the values of
- * the day's minute tier (its count and sum, and buckets adding up to the
- * count), else null. Two flushes of one minute cut in opposite ways and both
- * retried leave equal counts of different values: their sums tell them apart.
- * Throws TypeError for parts no histogram has (an array or a number for a
- * side; keys and counts are judged by bucketedCount): a document is read,
- * not trusted.
+ * the day's minute tier (minuteHoldsDay), else null. Throws TypeError for
+ * parts no histogram has (an array or a number for a side; keys and counts
+ * are judged by bucketedCount): a document is read, not trusted.
  */
 function partsHolding (stored, tier) {
-  if (!isPlainObject(stored) || !sameValues(stored, tier)) return null
-  const count = tier.count
-  const parts = {}
-  for (const part of HISTOGRAM_PARTS) {
-    const v = stored[part]
-    if (v === undefined) continue
-    if (part !== 'zero' && !isPlainObject(v)) throw new TypeError(`a minute histogram's ${part} side is ${JSON.stringify(v)}, not an object of buckets`)
-    parts[part] = v
+  if (!isPlainObject(stored)) return null
+  for (const side of ['positive', 'negative']) {
+    if (stored[side] !== undefined && !isPlainObject(stored[side])) throw new TypeError(`a minute histogram's ${side} side is ${JSON.stringify(stored[side])}, not an object of buckets`)
   }
-  const total = bucketedCount(parts)
-  // fractional counts (sample rates) are added in another order in the buckets than in count: equal up to rounding
-  return Math.abs(total - count) <= 1e-9 * count ? parts : null
+  if (!minuteHoldsDay(stored, tier)) return null
+  const parts = {}
+  for (const part of HISTOGRAM_PARTS) if (stored[part] !== undefined) parts[part] = stored[part]
+  return parts
 }
 
 /** The plan's minute pieces by the id of their hour's document → Map<hourId, [{ dayId, hour, minute }]> */

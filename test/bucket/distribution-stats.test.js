@@ -5,7 +5,7 @@
 // the writer's updates leave them (test/helpers/distribution-documents.js).
 import { describe, expect, it } from 'vitest'
 import {
-  MAX_STAT_LENGTH, STAT_NAMES, evaluateDistributionPlan, mergeTiers, histogramHoldsCount, parseStat, statValue
+  MAX_STAT_LENGTH, STAT_NAMES, evaluateDistributionPlan, mergeTiers, histogramHoldsCount, minuteHoldsDay, parseStat, statValue
 } from '../../src/bucket/distribution-stats.js'
 import { bucketIndex, createMapping, histogramOf, quantile } from '../../src/bucket/distribution-sketch.js'
 import { evaluatePlan, planRanges } from '../../src/bucket/range-plan.js'
@@ -206,6 +206,23 @@ describe('a local series in zones off the hour by 45 and 30 minutes needs no min
         expect(planned.plan.ranges.flat().map(p => p.path[0]), `${tz} ${step}`).not.toContain('minute')
       }
     }
+  })
+})
+
+describe('minuteHoldsDay: the one rule the read and the check take a minute histogram by', () => {
+  it('holds where count, sum and bucketed total all match the day\'s minute; not where any differs or is missing', () => {
+    const m = createMapping(0.01)
+    const day = { count: 3, sum: 111, min: 1, max: 100 }
+    const hour = { count: 3, sum: 111, positive: { [bucketIndex(m, 1)]: 1, [bucketIndex(m, 10)]: 1, [bucketIndex(m, 100)]: 1 } }
+    expect(minuteHoldsDay(hour, day)).toBe(true)
+    expect(minuteHoldsDay({ ...hour, sum: 111 * (1 + 1e-12) }, day)).toBe(true) // another order of additions
+    expect(minuteHoldsDay({ ...hour, count: 4 }, day)).toBe(false)
+    expect(minuteHoldsDay({ ...hour, sum: 1110 }, day)).toBe(false) // equal counts of other values
+    expect(minuteHoldsDay({ ...hour, zero: 1 }, day)).toBe(false) // buckets over the count
+    const { count, ...noCount } = hour
+    expect(count).toBe(3)
+    expect(minuteHoldsDay(noCount, day)).toBe(false) // written before count and sum were kept
+    expect(() => minuteHoldsDay({ ...hour, positive: { '01': 3 } }, day)).toThrow(TypeError)
   })
 })
 
