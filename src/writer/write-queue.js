@@ -5,6 +5,13 @@
 // queued (0 ms: adaptive group commit — an idle writer flushes at once,
 // units arriving meanwhile ride the next flush). Every unit gets exactly one
 // answer { outcome, reason? }; the flush itself is the runner's (flush-runner.js).
+//
+// Adaptive mode gathers after a busy flush (docs/decisions.md, "Adaptive
+// group commit gathers the answered requests"): when a flush returns, the
+// next one waits until as many units are queued as were queued then plus
+// those the flush answered (their senders' next requests), or half the
+// returned flush's duration at most. A writer with nothing in flight and no
+// flush just returned still flushes a unit at once.
 import { NOT_APPLIED } from './write-outcomes.js'
 import { unitKeys } from './write-operations.js'
 import { realTimers } from '../clock.js'
@@ -42,8 +49,13 @@ export function createWriteQueue (options) {
     closing: false,
     draining: false,
     idleWaiters: [],
-    roomWaiters: []
+    roomWaiters: [],
+    // adaptive mode only: after a flush returns, the next cut waits for
+    // `gatherUnits` queued units until `gatherUntil` at the latest
+    gatherUnits: 0,
+    gatherUntil: -Infinity
   }
+  const adaptive = flushIntervalMs === 0
 
   function answer (unit, outcome, reason) {
     if (unit.answered) return
@@ -141,18 +153,37 @@ export function createWriteQueue (options) {
     return units
   }
 
+  /**
+   * Until when an adaptive cut still waits for the units the last flush
+   * answered: gatherUntil, and never past half the oldest queued unit's
+   * WRITE_TIMEOUT_MS (the other half is its flush's); -Infinity: cut now
+   */
+  function gatherEnd (oldest) {
+    if (!adaptive || state.queuedUnits >= state.gatherUnits) return -Infinity
+    return Math.min(state.gatherUntil, oldest.enqueuedAt + writeTimeoutMs / 2)
+  }
+
   function schedule () {
     if (state.inFlight) return
     const oldest = oldestQueued()
     if (!oldest) return
-    const oldestAge = timers.now() - oldest.enqueuedAt
-    if (state.draining || state.queuedDocs.size >= flushMaxDocs || oldestAge >= flushIntervalMs) {
+    const now = timers.now()
+    const waitUntil = adaptive ? gatherEnd(oldest) : oldest.enqueuedAt + flushIntervalMs
+    if (state.draining || state.queuedDocs.size >= flushMaxDocs || now >= waitUntil) {
       timers.clearTimeout(state.cutTimer)
       state.cutTimer = null
       startFlush()
     } else if (!state.cutTimer) {
-      state.cutTimer = timers.setTimeout(() => { state.cutTimer = null; schedule() }, flushIntervalMs - oldestAge)
+      const wait = waitUntil - now
+      state.cutTimer = timers.setTimeout(() => { state.cutTimer = null; schedule() }, wait)
     }
+  }
+
+  /** A flush of `units` that began at `startedAt` returned: the next cut gathers their senders' next units */
+  function gatherAfter (units, startedAt) {
+    const now = timers.now()
+    state.gatherUnits = state.queuedUnits + units.length
+    state.gatherUntil = now + (now - startedAt) / 2
   }
 
   function startFlush () {
@@ -162,8 +193,10 @@ export function createWriteQueue (options) {
       wakeIdleWaiters()
       return
     }
+    const startedAt = timers.now()
     state.inFlight = flush(units).finally(() => {
       state.inFlight = null
+      gatherAfter(units, startedAt)
       schedule()
       wakeIdleWaiters()
     })

@@ -47,6 +47,108 @@ describe('write queue', () => {
     expect(await Promise.all([a, b, c])).toEqual([{ outcome: 'applied' }, { outcome: 'applied' }, { outcome: 'applied' }])
   })
 
+  describe('adaptive (0 ms): after a flush returns, the next cut gathers the senders it answered', () => {
+    it('waits until as many units are queued as were queued then plus those it answered, then cuts at once', async () => {
+      const { queue, timers, flushes } = setup()
+      queue.submit(unit('a')) // an idle queue: at once
+      await timers.settle()
+      queue.submit(unit('b'))
+      queue.submit(unit('c'))
+      await timers.advance(20)
+      flushes[0].finish() // a's flush took 20 ms; b and c wait for a's sender (3 units), 10 ms at most
+      await timers.advance(5)
+      expect(flushes).toHaveLength(1)
+      queue.submit(unit('d')) // a's sender again
+      await timers.settle()
+      expect(flushes.map(f => f.metrics)).toEqual([[['a']], [['b'], ['c'], ['d']]])
+    })
+
+    it('waits half the returned flush\'s duration at most', async () => {
+      const { queue, timers, flushes } = setup()
+      queue.submit(unit('a'))
+      await timers.settle()
+      queue.submit(unit('b'))
+      await timers.advance(20)
+      flushes[0].finish()
+      await timers.advance(9)
+      expect(flushes).toHaveLength(1)
+      await timers.advance(1)
+      expect(flushes.map(f => f.metrics)).toEqual([[['a']], [['b']]])
+    })
+
+    it('a unit arriving after the window, or at an idle writer, is flushed at once', async () => {
+      const { queue, timers, flushes } = setup()
+      queue.submit(unit('a'))
+      queue.submit(unit('b'))
+      await timers.settle()
+      expect(flushes.map(f => f.metrics)).toEqual([[['a']]])
+      await timers.advance(20)
+      flushes[0].finish() // b queued: waits for a's sender until 30
+      await timers.advance(10)
+      expect(flushes.map(f => f.metrics)).toEqual([[['a']], [['b']]])
+      await timers.advance(40)
+      flushes[1].finish() // a flush of one that took 40 ms, and nothing queued: gathers until 90 for one unit
+      await timers.settle()
+      queue.submit(unit('c')) // that one unit: at once
+      await timers.settle()
+      expect(flushes).toHaveLength(3)
+      flushes[2].finish()
+      await timers.advance(1000) // idle
+      queue.submit(unit('d'))
+      await timers.settle()
+      expect(flushes.map(f => f.metrics)).toEqual([[['a']], [['b']], [['c']], [['d']]])
+    })
+
+    it('never gathers past half the oldest queued unit\'s WRITE_TIMEOUT_MS', async () => {
+      const { queue, timers, flushes } = setup({ writeTimeoutMs: 100 })
+      queue.submit(unit('a'))
+      await timers.settle()
+      const b = queue.submit(unit('b')) // queued at 0: gathers until 50 at the latest
+      await timers.advance(40)
+      flushes[0].finish() // took 40 ms: the window would end at 60
+      await timers.advance(9)
+      expect(flushes).toHaveLength(1)
+      await timers.advance(1)
+      expect(flushes.map(f => f.metrics)).toEqual([[['a']], [['b']]])
+      flushes[1].finish()
+      expect(await b).toEqual({ outcome: 'applied' })
+    })
+
+    it('FLUSH_MAX_DOCS queued, or a drain, cuts at once', async () => {
+      const full = setup({ flushMaxDocs: 2 })
+      full.queue.submit(unit('a'))
+      await full.timers.settle()
+      full.queue.submit(unit('b')) // its daily and monthly documents: the bound
+      await full.timers.advance(20)
+      full.flushes[0].finish()
+      await full.timers.settle()
+      expect(full.flushes.map(f => f.metrics)).toEqual([[['a']], [['b']]])
+
+      const draining = setup()
+      draining.queue.submit(unit('a'))
+      await draining.timers.settle()
+      draining.queue.submit(unit('b'))
+      await draining.timers.advance(20)
+      draining.flushes[0].finish()
+      await draining.timers.settle()
+      expect(draining.flushes).toHaveLength(1) // gathering
+      draining.queue.drain()
+      await draining.timers.settle()
+      expect(draining.flushes.map(f => f.metrics)).toEqual([[['a']], [['b']]])
+    })
+
+    it('with FLUSH_INTERVAL_MS set, nothing is gathered: the interval alone decides', async () => {
+      const { queue, timers, flushes } = setup({ flushIntervalMs: 5 })
+      queue.submit(unit('a'))
+      await timers.advance(5)
+      queue.submit(unit('b'))
+      await timers.advance(20)
+      flushes[0].finish() // b has waited 20 ms ≥ 5: at once
+      await timers.settle()
+      expect(flushes.map(f => f.metrics)).toEqual([[['a']], [['b']]])
+    })
+  })
+
   it('with FLUSH_INTERVAL_MS the cut waits until the oldest unit is that old', async () => {
     const { queue, timers, flushes } = setup({ flushIntervalMs: 10 })
     queue.submit(unit('a'))
@@ -122,14 +224,14 @@ describe('write queue', () => {
     const a = queue.submit(unit('a')) // in flight
     const b = queue.submit(unit('b'))
     await timers.advance(50)
-    flushes[0].finish() // b rides the next flush before its deadline
-    await timers.settle()
+    flushes[0].finish() // b rides the next flush before its deadline, once the gather for a's sender (25 ms) is over
+    await timers.advance(25)
     expect(flushes.map(f => f.metrics)).toEqual([[['a']], [['b']]])
-    const c = queue.submit(unit('c')) // queued at 50, behind b's flush
-    await timers.advance(50) // b's old deadline passes: b is in flight, c has waited 50 ms
+    const c = queue.submit(unit('c')) // queued at 75, behind b's flush
+    await timers.advance(50) // b's old deadline (100) passes: b is in flight, c has waited 50 ms
     expect(queue.stats().queuedUnits).toBe(1)
     flushes[1].finish()
-    await timers.settle()
+    await timers.advance(25)
     expect(await b).toEqual({ outcome: 'applied' })
     expect(flushes.map(f => f.metrics)).toEqual([[['a']], [['b']], [['c']]])
     flushes[2].finish()
