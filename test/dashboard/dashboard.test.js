@@ -190,6 +190,8 @@ describe.skipIf(skip)('dashboard in headless Chromium', () => {
       await page.click('.metric-row[data-name="web.hits"]')
       await waitPoints(page, 1440) // default range 24 h, auto step on a 842 px plot: minute (1440 ≤ 2 × 842)
       expect(await page.$eval('#step option[value="auto"]', o => o.textContent)).toBe('auto (minute)')
+      // the ytd panel has a request of its own, answered before or after the series'
+      await page.waitForFunction(() => document.getElementById('ytd-total').dataset.total)
       expect(await page.$eval('#ytd-total', el => el.dataset.total)).toBe(String(HITS_TOTAL))
       expect(await page.textContent('#ytd-total')).toBe('1,122')
       expect(await page.$eval('#ytd-chart', el => el.dataset.months)).toBe('11')
