@@ -182,18 +182,30 @@ function addSide (target, counts) {
   }
 }
 
+/**
+ * Adds b into `target` in place, as $inc of b's buckets (and $min/$max)
+ * would, and returns target: target must be a histogram this module made
+ * (emptyHistogram, mergeHistograms, addHistogramInto), never a stored one.
+ * Costs b's buckets only, whatever target holds: a read merging many pieces
+ * into one range adds each piece once instead of copying its total at
+ * every piece. b is not changed.
+ */
+export function addHistogramInto (target, b) {
+  target.count += b.count ?? 0
+  target.sum += b.sum ?? 0
+  target.zero += zeroCount(b)
+  const min = Math.min(target.min ?? Infinity, b.min ?? Infinity)
+  const max = Math.max(target.max ?? -Infinity, b.max ?? -Infinity)
+  if (min !== Infinity) target.min = min
+  if (max !== -Infinity) target.max = max
+  addSide(target.positive, b.positive)
+  addSide(target.negative, b.negative)
+  return target
+}
+
 /** a + b, as $inc of b's buckets onto a (and $min/$max) would leave it; the inputs are not changed. Both of one mapping. */
 export function mergeHistograms (a, b) {
-  const merged = { count: (a.count ?? 0) + (b.count ?? 0), sum: (a.sum ?? 0) + (b.sum ?? 0), zero: zeroCount(a) + zeroCount(b), positive: {}, negative: {} }
-  const min = Math.min(a.min ?? Infinity, b.min ?? Infinity)
-  const max = Math.max(a.max ?? -Infinity, b.max ?? -Infinity)
-  if (min !== Infinity) merged.min = min
-  if (max !== -Infinity) merged.max = max
-  for (const side of ['positive', 'negative']) {
-    addSide(merged[side], a[side])
-    addSide(merged[side], b[side])
-  }
-  return merged
+  return addHistogramInto(addHistogramInto(emptyHistogram(), a), b)
 }
 
 /**

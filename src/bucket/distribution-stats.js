@@ -7,7 +7,7 @@
 // document (reader/minute-histograms.js puts it into the minute tier), and a
 // tier whose buckets hold fewer or more values than it counts has no
 // percentile (null): its minutes were written without one.
-import { bucketedCount, mergeHistograms, quantile } from './distribution-sketch.js'
+import { addHistogramInto, bucketedCount, emptyHistogram, mergeHistograms, quantile } from './distribution-sketch.js'
 import { evaluatePlan } from './range-plan.js'
 
 /** The stats asked by name; a percentile is asked as p<percent> (parseStat) */
@@ -103,6 +103,18 @@ function tierOf (node) {
  */
 export function mergeTiers (a, b) {
   return mergeHistograms(tierOf(a), tierOf(b))
+}
+
+/**
+ * total + node as mergeTiers merges them, adding node into total in place:
+ * total is null at a range's first piece (a fresh tier is made) or what this
+ * function returned before, never a stored tier. Costs node's buckets only,
+ * whatever total holds (mergeTiers copies total at every piece: a range of
+ * many small pieces after one full histogram cost its size at each). Throws
+ * TypeError as mergeTiers does.
+ */
+export function addTierInto (total, node) {
+  return addHistogramInto(total ?? emptyHistogram(), tierOf(node))
 }
 
 /**

@@ -6,11 +6,12 @@
 // tier (bucket/distribution-stats.js) instead of summed. A percentile that
 // reads minutes reads their histograms too (minute-histograms.js).
 import { BadRequestError, withDetails } from '../errors.js'
-import { histogramHoldsCount, mergeTiers, statHorizons, statValue } from '../bucket/distribution-stats.js'
+import { addTierInto, histogramHoldsCount, statHorizons, statValue } from '../bucket/distribution-stats.js'
+import { quantiles as rankQuantiles } from '../bucket/distribution-sketch.js'
 import { hierarchicalLayout } from '../bucket/layouts.js'
 import { planLocalYtd } from '../bucket/local-plans.js'
 import { QUARTER_HOUR_MS } from '../bucket/time.js'
-import { RangeRefusal, evaluatePlan, planRanges } from '../bucket/range-plan.js'
+import { RangeRefusal, SKIPPED, docsById, pieceNodes, planRanges } from '../bucket/range-plan.js'
 import { createDocumentReader } from './documents.js'
 import { graftMinuteHistograms } from './minute-histograms.js'
 import { localRefusal, planSeriesRanges } from './series-plan.js'
@@ -38,47 +39,82 @@ function minutesWithoutHistogram (from, to) {
   return withDetails(new BadRequestError(message), { details: [{ path: param, message, ...edge(param === 'from' ? from : to) }] })
 }
 
-// planned ranges merged between two turns of the event loop
-const RANGES_PER_TURN = 256
+// histogram buckets merged or ranked between two turns of the event loop (a
+// piece or a point counts one more): merging costs ~0.05 µs a bucket and
+// ranking ~0.3 µs, so a turn holds the loop for a few ms to ~30 ms
+export const TURN_BUCKETS = 100_000
 const bucketsOf = (node) => {
   let n = 0
   for (const side of [node?.positive, node?.negative]) if (side && typeof side === 'object') for (const _ in side) n++ // eslint-disable-line no-unused-vars
   return n
 }
+const nextTurn = () => new Promise(resolve => setImmediate(resolve))
 
 /**
  * collections: { distributionDaily, distributionMonthly, distributionMinutes }; horizonsOf(metric);
  * maxPoints: MAX_POINTS; maxReadBuckets: MAX_READ_BUCKETS, the histogram
- * buckets one read may merge
+ * buckets one read may merge; turnBuckets: the buckets merged or ranked
+ * between two turns of the event loop
  */
-export function createDistributionReads ({ collections, horizonsOf, maxPoints, maxReadBuckets = Infinity }) {
+export function createDistributionReads ({ collections, horizonsOf, maxPoints, maxReadBuckets = Infinity, turnBuckets = TURN_BUCKETS }) {
   const documents = createDocumentReader({ collections: { daily: collections.distributionDaily, monthly: collections.distributionMonthly }, layout })
 
+  /** The work of one read, counted in buckets: the event loop turns every turnBuckets */
+  function pacer () {
+    let since = 0
+    return async (buckets) => {
+      since += buckets + 1
+      if (since >= turnBuckets) { since = 0; await nextTurn() }
+    }
+  }
+
   /**
-   * evaluatePlan merging tiers (distribution-stats.js, evaluateDistributionPlan),
-   * RANGES_PER_TURN ranges at a time with the event loop free in between, and
-   * refused past maxReadBuckets merged (a 400) before it is all done.
-   * minuteHistograms: the minutes' histograms are read and merged too (a percentile's read)
+   * evaluatePlan merging tiers (range-plan.js's walk of each range's pieces,
+   * distribution-stats.js addTierInto), each piece added into its range's
+   * tier in place (a piece costs its own buckets, not the range's so far),
+   * the event loop free every turnBuckets buckets, and refused past
+   * maxReadBuckets merged (a 400) before it is all done.
+   * minuteHistograms: the minutes' histograms are read and merged too (a
+   * percentile's read). → [{ value, documents }], with minuteHourDocuments
+   * and pace (the read's pacer, for ranking its points)
    */
-  async function evaluate (metric, plan, { minuteHistograms = false, ...options } = {}) {
+  async function evaluate (metric, plan, { minuteHistograms = false, strictDays = false } = {}) {
     const docs = await documents.planDocs(plan)
     const minuteHours = minuteHistograms ? await graftMinuteHistograms(collections.distributionMinutes, metric, plan, docs.daily) : 0
+    const byId = docsById(docs)
+    const pace = pacer()
     let merged = 0
-    const combine = (total, node) => {
-      merged += bucketsOf(node)
-      if (merged > maxReadBuckets) {
-        throw bad('from', `this read merges more than MAX_READ_BUCKETS = ${maxReadBuckets} histogram buckets; shorten the range or use a coarser step`)
-      }
-      return mergeTiers(total, node)
-    }
     const points = []
-    for (let i = 0; i < plan.ranges.length; i += RANGES_PER_TURN) {
-      if (i > 0) await new Promise(resolve => setImmediate(resolve))
-      points.push(...evaluatePlan({ ranges: plan.ranges.slice(i, i + RANGES_PER_TURN) }, docs, { ...options, combine }))
+    for (const pieces of plan.ranges) {
+      let value = null
+      const used = new Set()
+      for (const { id, node } of pieceNodes(pieces, byId, { strictDays })) {
+        used.add(id)
+        if (node === SKIPPED) continue
+        const buckets = bucketsOf(node)
+        merged += buckets
+        if (merged > maxReadBuckets) {
+          throw bad('from', `this read merges more than MAX_READ_BUCKETS = ${maxReadBuckets} histogram buckets; shorten the range or use a coarser step`)
+        }
+        value = addTierInto(value, node)
+        await pace(buckets)
+      }
+      points.push({ value, documents: used.size })
     }
     // the minute-hour documents read, besides the documents each point counts
     points.minuteHourDocuments = minuteHours
+    points.pace = pace
     return points
+  }
+
+  /** One stat of each point (statValue), the event loop free every turnBuckets buckets ranked */
+  async function statValues (points, stat, mapping) {
+    const values = []
+    for (const p of points) {
+      values.push(statValue(p.value, stat, mapping))
+      if (stat.kind === 'percentile') await points.pace(bucketsOf(p.value))
+    }
+    return values
   }
 
   return {
@@ -92,7 +128,7 @@ export function createDistributionReads ({ collections, horizonsOf, maxPoints, m
     async series (metric, kind, { from, to, step, zone, stat }) {
       const { start, end, timestamps, plan, ...planned } = planSeriesRanges({ from, to, step, zone, maxPoints, horizons: statHorizons(stat, horizonsOf(metric)), metric, layout })
       const points = await evaluate(metric, plan, { strictDays: planned.step === 'day', minuteHistograms: stat.kind === 'percentile' })
-      return { stat: stat.name, step: planned.step, from: start, to: end, timestamps, values: points.map(p => statValue(p.value, stat, kind.mapping)) }
+      return { stat: stat.name, step: planned.step, from: start, to: end, timestamps, values: await statValues(points, stat, kind.mapping) }
     },
 
     /**
@@ -111,7 +147,7 @@ export function createDistributionReads ({ collections, horizonsOf, maxPoints, m
         throw rangeRefused(err)
       }
       const points = await evaluate(metric, plan, { strictDays: true, minuteHistograms: stat.kind === 'percentile' })
-      return points.map(p => statValue(p.value, stat, kind.mapping))
+      return statValues(points, stat, kind.mapping)
     },
 
     /** count and sum over [from, to) from the fewest documents → { total (= count), count, sum, documents } */
@@ -146,13 +182,15 @@ export function createDistributionReads ({ collections, horizonsOf, maxPoints, m
       const points = await evaluate(metric, plan, { minuteHistograms: true })
       const [{ value, documents: used }] = points
       if (value !== null && !histogramHoldsCount(value)) throw minutesWithoutHistogram(from, to)
-      const stat = (kindName, q) => statValue(value, { kind: kindName, q }, kind.mapping)
+      const stat = (kindName) => statValue(value, { kind: kindName }, kind.mapping)
+      // every q ranked in one walk of the buckets (statValue would sort them once a q); null where nothing was written
+      const ranked = value === null || !(value.count > 0) ? qs.map(() => null) : rankQuantiles(value, kind.mapping, qs)
       return {
         count: value === null ? 0 : stat('count'),
         sum: value === null ? 0 : stat('sum'),
         min: stat('min'),
         max: stat('max'),
-        quantiles: qs.map(q => ({ q, value: stat('percentile', q) })),
+        quantiles: qs.map((q, i) => ({ q, value: ranked[i] })),
         documents: used + points.minuteHourDocuments
       }
     },
