@@ -118,6 +118,23 @@ export function addTierInto (total, node) {
 }
 
 /**
+ * addTierInto for a read that ranks nothing: count, sum, min and max only,
+ * the buckets left out (a count, sum, mean, min or max costs its pieces, not
+ * their histograms). statValue answers every stat but a percentile of it as
+ * of addTierInto's tier. Throws TypeError as mergeTiers does for a node that
+ * is not a tier.
+ */
+export function addTotalsInto (total, node) {
+  const tier = total ?? { count: 0, sum: 0 }
+  const { count = 0, sum = 0, min, max } = tierOf(node)
+  tier.count += count
+  tier.sum += sum
+  if (min !== undefined && !(tier.min <= min)) tier.min = min
+  if (max !== undefined && !(tier.max >= max)) tier.max = max
+  return tier
+}
+
+/**
  * evaluatePlan for a distribution: each planned range's tiers merged
  * (mergeTiers) instead of summed, with the same rules: null where no document
  * holds any of its pieces; where a document exists but not the tier, an empty

@@ -6,8 +6,8 @@
 // tier (bucket/distribution-stats.js) instead of summed. A percentile that
 // reads minutes reads their histograms too (minute-histograms.js).
 import { BadRequestError, withDetails } from '../errors.js'
-import { addTierInto, histogramHoldsCount, statHorizons, statValue } from '../bucket/distribution-stats.js'
-import { quantiles as rankQuantiles } from '../bucket/distribution-sketch.js'
+import { addTierInto, addTotalsInto, histogramHoldsCount, statHorizons, statValue } from '../bucket/distribution-stats.js'
+import { quantiles as rankQuantiles, rankHistogram, rankedQuantile } from '../bucket/distribution-sketch.js'
 import { hierarchicalLayout } from '../bucket/layouts.js'
 import { planLocalYtd } from '../bucket/local-plans.js'
 import { QUARTER_HOUR_MS } from '../bucket/time.js'
@@ -69,21 +69,25 @@ export function createDistributionReads ({ collections, horizonsOf, maxPoints, m
   }
 
   /**
-   * evaluatePlan merging tiers (range-plan.js's walk of each range's pieces,
-   * distribution-stats.js addTierInto), each piece added into its range's
-   * tier in place (a piece costs its own buckets, not the range's so far),
-   * the event loop free every turnBuckets buckets, and refused past
-   * maxReadBuckets merged (a 400) before it is all done.
-   * minuteHistograms: the minutes' histograms are read and merged too (a
-   * percentile's read). → [{ value, documents }], with minuteHourDocuments
-   * and pace (the read's pacer, for ranking its points)
+   * evaluatePlan merging tiers (range-plan.js's walk of each range's pieces),
+   * each piece added into its range's tier in place (distribution-stats.js
+   * addTierInto: a piece costs its own buckets, not the range's so far; with
+   * buckets false addTotalsInto, count, sum, min and max only, for a read
+   * that ranks nothing), the event loop free every turnBuckets buckets, and
+   * refused past maxReadBuckets merged (a 400) before it is all done.
+   * budget: { buckets } shared by the reads of one request (a Graphite
+   * render's), else the read's own. minuteHistograms: the minutes'
+   * histograms are read and merged too (a percentile's read).
+   * → [{ value, documents }], with minuteHourDocuments and pace (the
+   * read's pacer, for ranking its points: rankedPoints)
    */
-  async function evaluate (metric, plan, { minuteHistograms = false, strictDays = false } = {}) {
+  async function evaluate (metric, plan, { minuteHistograms = false, strictDays = false, buckets: withBuckets = true, budget = null } = {}) {
     const docs = await documents.planDocs(plan)
     const minuteHours = minuteHistograms ? await graftMinuteHistograms(collections.distributionMinutes, metric, plan, docs.daily) : 0
     const byId = docsById(docs)
     const pace = pacer()
-    let merged = 0
+    const spent = budget ?? { buckets: 0 }
+    const add = withBuckets ? addTierInto : addTotalsInto
     const points = []
     for (const pieces of plan.ranges) {
       let value = null
@@ -91,12 +95,14 @@ export function createDistributionReads ({ collections, horizonsOf, maxPoints, m
       for (const { id, node } of pieceNodes(pieces, byId, { strictDays })) {
         used.add(id)
         if (node === SKIPPED) continue
-        const buckets = bucketsOf(node)
-        merged += buckets
-        if (merged > maxReadBuckets) {
-          throw bad('from', `this read merges more than MAX_READ_BUCKETS = ${maxReadBuckets} histogram buckets; shorten the range or use a coarser step`)
+        const buckets = withBuckets ? bucketsOf(node) : 0
+        spent.buckets = (spent.buckets ?? 0) + buckets
+        if (spent.buckets > maxReadBuckets) {
+          throw bad('from', budget
+            ? `this request merges more than MAX_READ_BUCKETS = ${maxReadBuckets} histogram buckets across its series; shorten the range, use a coarser step or read fewer metrics`
+            : `this read merges more than MAX_READ_BUCKETS = ${maxReadBuckets} histogram buckets; shorten the range or use a coarser step`)
         }
-        value = addTierInto(value, node)
+        value = add(value, node)
         await pace(buckets)
       }
       points.push({ value, documents: used.size })
@@ -107,14 +113,56 @@ export function createDistributionReads ({ collections, horizonsOf, maxPoints, m
     return points
   }
 
-  /** One stat of each point (statValue), the event loop free every turnBuckets buckets ranked */
+  /**
+   * Each point's histogram ranked (rankHistogram), once for every
+   * percentile asked of these points, the event loop free every turnBuckets
+   * buckets ranked; null where statValue has no percentile (nothing written,
+   * or buckets that do not hold the values counted)
+   */
+  function rankedPoints (points, mapping) {
+    points.ranked ??= (async () => {
+      const ranked = []
+      for (const { value: tier } of points) {
+        ranked.push(tier === null || !(tier.count > 0) || !histogramHoldsCount(tier) ? null : rankHistogram(tier, mapping))
+        await points.pace(bucketsOf(tier))
+      }
+      return ranked
+    })()
+    return points.ranked
+  }
+
+  /** One stat of each point (statValue; a percentile by a binary search of its point's ranked histogram) */
   async function statValues (points, stat, mapping) {
-    const values = []
-    for (const p of points) {
-      values.push(statValue(p.value, stat, mapping))
-      if (stat.kind === 'percentile') await points.pace(bucketsOf(p.value))
+    if (stat.kind !== 'percentile') return points.map(p => statValue(p.value, stat, mapping))
+    return (await rankedPoints(points, mapping)).map(r => r === null ? null : rankedQuantile(r, stat.q))
+  }
+
+  /** The stat descriptor a read is planned for: a percentile's horizons, or any other stat's */
+  const planningStat = (percentile) => ({ kind: percentile ? 'percentile' : 'count' })
+
+  /**
+   * A series of [from, to) at `step` in `zone` merged once, for any number
+   * of stats: percentile true reads the buckets (and minutes where their
+   * histograms are kept), false count, sum, min and max only.
+   * → { step, from, to, timestamps, values(stat) → Promise<values> }
+   */
+  async function mergedSeries (metric, kind, { from, to, step, zone, percentile, budget }) {
+    const { start, end, timestamps, plan, ...planned } = planSeriesRanges({ from, to, step, zone, maxPoints, horizons: statHorizons(planningStat(percentile), horizonsOf(metric)), metric, layout })
+    const points = await evaluate(metric, plan, { strictDays: planned.step === 'day', minuteHistograms: percentile, buckets: percentile, budget })
+    return { step: planned.step, from: start, to: end, timestamps, values: (stat) => statValues(points, stat, kind.mapping) }
+  }
+
+  /** Ranges ([{ from, to }], as many as MAX_POINTS) merged once, each from the fewest documents, for any number of stats → { values(stat) } */
+  async function mergedRanges (metric, kind, { ranges, percentile, budget }) {
+    if (ranges.length > maxPoints) throw bad('ranges', `${ranges.length} ranges, over the limit MAX_POINTS = ${maxPoints}`)
+    let plan
+    try {
+      plan = planRanges(metric, ranges, statHorizons(planningStat(percentile), horizonsOf(metric)), layout)
+    } catch (err) {
+      throw rangeRefused(err)
     }
-    return values
+    const points = await evaluate(metric, plan, { strictDays: true, minuteHistograms: percentile, buckets: percentile, budget })
+    return { values: (stat) => statValues(points, stat, kind.mapping) }
   }
 
   return {
@@ -126,10 +174,17 @@ export function createDistributionReads ({ collections, horizonsOf, maxPoints, m
      * → { stat, step, from, to, timestamps, values }
      */
     async series (metric, kind, { from, to, step, zone, stat }) {
-      const { start, end, timestamps, plan, ...planned } = planSeriesRanges({ from, to, step, zone, maxPoints, horizons: statHorizons(stat, horizonsOf(metric)), metric, layout })
-      const points = await evaluate(metric, plan, { strictDays: planned.step === 'day', minuteHistograms: stat.kind === 'percentile' })
-      return { stat: stat.name, step: planned.step, from: start, to: end, timestamps, values: await statValues(points, stat, kind.mapping) }
+      const { values, ...merged } = await mergedSeries(metric, kind, { from, to, step, zone, percentile: stat.kind === 'percentile' })
+      return { stat: stat.name, ...merged, values: await values(stat) }
     },
+
+    /**
+     * A series merged once for several stats of one kind (Graphite's stat
+     * leaves of one metric in one request): percentile true for
+     * percentiles, false for the other stats; budget: { buckets } shared by
+     * the request's reads. → { step, from, to, timestamps, values(stat) }
+     */
+    mergedSeries,
 
     /**
      * One stat of each of `ranges` ([{ from, to }], epoch ms, as many as
@@ -139,16 +194,11 @@ export function createDistributionReads ({ collections, horizonsOf, maxPoints, m
      * holds a range
      */
     async statOfRanges (metric, kind, { ranges, stat }) {
-      if (ranges.length > maxPoints) throw bad('ranges', `${ranges.length} ranges, over the limit MAX_POINTS = ${maxPoints}`)
-      let plan
-      try {
-        plan = planRanges(metric, ranges, statHorizons(stat, horizonsOf(metric)), layout)
-      } catch (err) {
-        throw rangeRefused(err)
-      }
-      const points = await evaluate(metric, plan, { strictDays: true, minuteHistograms: stat.kind === 'percentile' })
-      return statValues(points, stat, kind.mapping)
+      return (await mergedRanges(metric, kind, { ranges, percentile: stat.kind === 'percentile' })).values(stat)
     },
+
+    /** statOfRanges merged once for several stats of one kind, as mergedSeries → { values(stat) } */
+    mergedRanges,
 
     /** count and sum over [from, to) from the fewest documents → { total (= count), count, sum, documents } */
     async total (metric, kind, { from, to }) {
@@ -158,7 +208,8 @@ export function createDistributionReads ({ collections, horizonsOf, maxPoints, m
       } catch (err) {
         throw rangeRefused(err)
       }
-      const [{ value, documents: used }] = await evaluate(metric, plan)
+      // count and sum only: no bucket is merged (nor counted against MAX_READ_BUCKETS)
+      const [{ value, documents: used }] = await evaluate(metric, plan, { buckets: false })
       const count = value?.count ?? 0
       return { total: count, count, sum: value?.sum ?? 0, documents: used }
     },
@@ -203,7 +254,7 @@ export function createDistributionReads ({ collections, horizonsOf, maxPoints, m
       } catch (err) {
         throw err instanceof RangeRefusal ? localRefusal(err, null, zone) : err
       }
-      const points = await evaluate(metric, planned.plan)
+      const points = await evaluate(metric, planned.plan, { buckets: false })
       const months = planned.months.map((month, i) => {
         const tier = points[i].value
         return tier === null ? { month, total: null, count: null, sum: null } : { month, total: tier.count ?? 0, count: tier.count ?? 0, sum: tier.sum ?? 0 }
