@@ -59,13 +59,32 @@ const nextTurn = () => new Promise(resolve => setImmediate(resolve))
 export function createDistributionReads ({ collections, horizonsOf, maxPoints, maxReadBuckets = Infinity, turnBuckets = TURN_BUCKETS }) {
   const documents = createDocumentReader({ collections: { daily: collections.distributionDaily, monthly: collections.distributionMonthly }, layout })
 
-  /** The work of one read, counted in buckets: the event loop turns every turnBuckets */
+  /**
+   * The work of one read, or of every read sharing one budget (a Graphite
+   * render's: they run together), counted in buckets before it is done:
+   * pace(buckets) → null while this turn of the event loop has room for
+   * them (turnBuckets), else a promise of a later turn. The reads waiting
+   * resume one a turn, each with a turn's room: paced read by read, reads
+   * in step (their documents come in together) each took a slice in every
+   * turn, and a read smaller than a slice never yielded at all.
+   */
   function pacer () {
     let since = 0
-    return async (buckets) => {
-      since += buckets + 1
-      if (since >= turnBuckets) { since = 0; await nextTurn() }
+    let queue = Promise.resolve()
+    return (buckets) => {
+      const work = buckets + 1
+      if (since + work <= turnBuckets) { since += work; return null }
+      // a turn of its own: chained after the turns already taken, the next one starts a turn later
+      queue = queue.then(nextTurn).then(() => { since = work })
+      return queue
     }
+  }
+  // one pacer per budget shared by reads
+  const pacers = new WeakMap()
+  const pacerOf = (budget) => {
+    if (budget === null) return pacer()
+    if (!pacers.has(budget)) pacers.set(budget, pacer())
+    return pacers.get(budget)
   }
 
   /**
@@ -76,16 +95,16 @@ export function createDistributionReads ({ collections, horizonsOf, maxPoints, m
    * that ranks nothing), the event loop free every turnBuckets buckets, and
    * refused past maxReadBuckets merged (a 400) before it is all done.
    * budget: { buckets } shared by the reads of one request (a Graphite
-   * render's), else the read's own. minuteHistograms: the minutes'
+   * render's), and so is their pacer; else the read's own. minuteHistograms: the minutes'
    * histograms are read and merged too (a percentile's read).
    * → [{ value, documents }], with minuteHourDocuments and pace (the
-   * read's pacer, for ranking its points: rankedPoints)
+   * read's pacer, or its budget's, for ranking its points: rankedPoints)
    */
   async function evaluate (metric, plan, { minuteHistograms = false, strictDays = false, buckets: withBuckets = true, budget = null } = {}) {
     const docs = await documents.planDocs(plan)
     const minuteHours = minuteHistograms ? await graftMinuteHistograms(collections.distributionMinutes, metric, plan, docs.daily) : 0
     const byId = docsById(docs)
-    const pace = pacer()
+    const pace = pacerOf(budget)
     const spent = budget ?? { buckets: 0 }
     const add = withBuckets ? addTierInto : addTotalsInto
     const points = []
@@ -96,6 +115,7 @@ export function createDistributionReads ({ collections, horizonsOf, maxPoints, m
         used.add(id)
         if (node === SKIPPED) continue
         const buckets = withBuckets ? bucketsOf(node) : 0
+        await pace(buckets)
         spent.buckets = (spent.buckets ?? 0) + buckets
         if (spent.buckets > maxReadBuckets) {
           throw bad('from', budget
@@ -103,7 +123,6 @@ export function createDistributionReads ({ collections, horizonsOf, maxPoints, m
             : `this read merges more than MAX_READ_BUCKETS = ${maxReadBuckets} histogram buckets; shorten the range or use a coarser step`)
         }
         value = add(value, node)
-        await pace(buckets)
       }
       points.push({ value, documents: used.size })
     }
@@ -123,8 +142,8 @@ export function createDistributionReads ({ collections, horizonsOf, maxPoints, m
     points.ranked ??= (async () => {
       const ranked = []
       for (const { value: tier } of points) {
-        ranked.push(tier === null || !(tier.count > 0) || !histogramHoldsCount(tier) ? null : rankHistogram(tier, mapping))
         await points.pace(bucketsOf(tier))
+        ranked.push(tier === null || !(tier.count > 0) || !histogramHoldsCount(tier) ? null : rankHistogram(tier, mapping))
       }
       return ranked
     })()

@@ -80,6 +80,43 @@ describe('the work of a read is paced by buckets, not by ranges', () => {
     expect(answer.values).toEqual(hours.map(t => quantiles(t, mapping, [0.99])[0]))
   })
 
+  it('paces the reads of one request as one: a turn of the event loop merges one slice, however many reads share the budget', async () => {
+    // six metrics whose days hold the same 24 wide hours (the same tier objects: a read must change none of them)
+    const metrics = Array.from({ length: 6 }, (_, m) => `${METRIC}${m}`)
+    const shared = createDistributionReads({
+      collections: {
+        distributionDaily: instantCollection(metrics.map(metric => ({ ...day, _id: dayId(metric, DAY_START), metric }))),
+        distributionMonthly: instantCollection(metrics.map(metric => ({ ...month, _id: monthId(metric, DAY_START), metric }))),
+        distributionMinutes: instantCollection([])
+      },
+      horizonsOf: () => ({ minuteFrom: null, dailyFrom: null }),
+      maxPoints: 1440,
+      turnBuckets: 5000
+    })
+    const budget = { buckets: 0 }
+    // the buckets merged between two turns of the event loop (a tick per turn)
+    const perTurn = []
+    let seen = 0
+    let running = true
+    const tick = () => { perTurn.push(budget.buckets - seen); seen = budget.buckets; if (running) setImmediate(tick) }
+    setImmediate(tick)
+    let answers
+    try {
+      answers = await Promise.all(metrics.map(async metric => {
+        const read = await shared.mergedSeries(metric, kind, { from: DAY_START, to: DAY_START + 24 * HOUR, step: 'hour', zone: undefined, percentile: true, budget })
+        return read.values({ name: 'p99', kind: 'percentile', q: 0.99 })
+      }))
+    } finally {
+      running = false
+    }
+    perTurn.push(budget.buckets - seen)
+    expect(budget.buckets).toBe(6 * 24 * 2000)
+    // one slice a turn (5,000 buckets and the piece that passes it), not one a read: paced read by read, six reads in
+    // step merged six slices in every turn
+    expect(Math.max(...perTurn)).toBeLessThanOrEqual(5000 + 2000)
+    for (const values of answers) expect(values).toEqual(hours.map(t => quantiles(t, mapping, [0.99])[0]))
+  })
+
   it('still refuses past MAX_READ_BUCKETS with the 400 naming it', async () => {
     await expect(reads({ maxReadBuckets: 45_000 }).quantiles(METRIC, kind, { from: DAY_START + HOUR, to: DAY_START + 24 * HOUR, qs: [0.5] }))
       .rejects.toMatchObject({ statusCode: 400, message: expect.stringContaining('MAX_READ_BUCKETS = 45000') })
