@@ -50,6 +50,12 @@ const bucketsOf = (node) => {
 }
 const nextTurn = () => new Promise(resolve => setImmediate(resolve))
 
+// A request whose reads share one budget (a Graphite render) merges at most
+// this many reads' MAX_READ_BUCKETS in all, each read at most one
+// (docs/decisions.md, "Every Graphite read has a budget"): a week's latency
+// panel of three services at maxDataPoints 1,200 merges ~15M buckets
+export const REQUEST_BUCKETS_READS = 4
+
 /**
  * collections: { distributionDaily, distributionMonthly, distributionMinutes }; horizonsOf(metric);
  * maxPoints: MAX_POINTS; maxReadBuckets: MAX_READ_BUCKETS, the histogram
@@ -106,6 +112,8 @@ export function createDistributionReads ({ collections, horizonsOf, maxPoints, m
     const byId = docsById(docs)
     const pace = pacerOf(budget)
     const spent = budget ?? { buckets: 0 }
+    const requestLimit = budget ? maxReadBuckets * REQUEST_BUCKETS_READS : Infinity
+    let own = 0
     const add = withBuckets ? addTierInto : addTotalsInto
     const points = []
     for (const pieces of plan.ranges) {
@@ -116,11 +124,13 @@ export function createDistributionReads ({ collections, horizonsOf, maxPoints, m
         if (node === SKIPPED) continue
         const buckets = withBuckets ? bucketsOf(node) : 0
         await pace(buckets)
+        own += buckets
         spent.buckets = (spent.buckets ?? 0) + buckets
-        if (spent.buckets > maxReadBuckets) {
-          throw bad('from', budget
-            ? `this request merges more than MAX_READ_BUCKETS = ${maxReadBuckets} histogram buckets across its series; shorten the range, use a coarser step or read fewer metrics`
-            : `this read merges more than MAX_READ_BUCKETS = ${maxReadBuckets} histogram buckets; shorten the range or use a coarser step`)
+        if (own > maxReadBuckets) {
+          throw bad('from', `this read${budget ? ` (of ${metric})` : ''} merges more than MAX_READ_BUCKETS = ${maxReadBuckets} histogram buckets; shorten the range or use a coarser step`)
+        }
+        if (spent.buckets > requestLimit) {
+          throw bad('from', `this request merges more than ${REQUEST_BUCKETS_READS} × MAX_READ_BUCKETS = ${requestLimit} histogram buckets across its series; shorten the range, use a coarser step or read fewer metrics`)
         }
         value = add(value, node)
       }

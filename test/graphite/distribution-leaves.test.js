@@ -498,7 +498,7 @@ describe('hostile stat leaves and globs', () => {
   })
 })
 
-describe('MAX_READ_BUCKETS is the budget of a whole render request', () => {
+describe('a render request merges at most 4 × MAX_READ_BUCKETS across its series, each read at most MAX_READ_BUCKETS', () => {
   let small
   const DAY_START = Date.UTC(2025, 2, 9)
   // 600 distinct values from 09:35 to 09:45 yesterday: a percentile read of the hour merges their 600 buckets (the
@@ -511,19 +511,31 @@ describe('MAX_READ_BUCKETS is the budget of a whole render request', () => {
 
   beforeAll(async () => {
     small = await testApp('graphite_buckets', { clock, env: { PREALLOC_PROBABILITY: '0', MAX_READ_BUCKETS: '1500' } })
-    for (const metric of ['wide.a', 'wide.b', 'wide.c']) {
+    for (const metric of ['wide.a', 'wide.b', 'wide.c', ...Array.from({ length: 8 }, (_, i) => `more.m${i}`)]) {
       const res = await small.inject({ method: 'POST', url: '/v1/events', payload: wide(metric) })
       expect(res.statusCode, res.body).toBe(200)
     }
+    // 1,600 values a bucket apart (γ of α = 1 %: ln γ ≈ 0.02) in the same ten minutes: one read of more than 1,500 buckets
+    const huge = Array.from({ length: 1600 }, (_, i) => ({ metric: 'huge', kind: 'distribution', value: Math.exp(i * 0.021), ts: DAY_START + 38 * QH + 300_000 + Math.floor(i * 600 / 1600) * 1000 }))
+    for (let i = 0; i < huge.length; i += 800) expect((await small.inject({ method: 'POST', url: '/v1/events', payload: huge.slice(i, i + 800) })).statusCode).toBe(200)
   })
   afterAll(async () => { await small?.close() })
 
-  it('refuses, with the 400 naming it, leaves of several metrics that each fit but together do not', async () => {
-    // 3 × 600 buckets: each read alone fit in 1,500, and the request was answered
-    const res = await renderSmall(['wide.a.p99', 'wide.b.p99', 'wide.c.p99'])
+  it('refuses, with the 400 naming it, leaves of several metrics that each fit but together pass 4 × MAX_READ_BUCKETS', async () => {
+    // 11 × 600 buckets: each read alone fits in 1,500, all of them pass 6,000
+    const res = await renderSmall(['wide.{a,b,c}.p99', 'more.*.p99'])
     expect(res.status, JSON.stringify(res.body)).toBe(400)
-    expect(res.body.message).toMatch(/merges more than MAX_READ_BUCKETS = 1500 histogram buckets across its series/)
-    expect((await renderSmall(['wide.b.p50', 'wide.c.p50'])).status).toBe(200)
+    expect(res.body.message).toMatch(/this request merges more than 4 × MAX_READ_BUCKETS = 6000 histogram buckets across its series/)
+    // 3 × 600: more than one read's 1,500, within the request's 6,000
+    const three = await renderSmall(['wide.a.p99', 'wide.b.p99', 'wide.c.p99'])
+    expect(three.status, JSON.stringify(three.body)).toBe(200)
+    expect(three.body).toHaveLength(3)
+  })
+
+  it('refuses one metric\'s read of more than MAX_READ_BUCKETS, naming the metric', async () => {
+    const res = await renderSmall(['huge.p99'])
+    expect(res.status, JSON.stringify(res.body)).toBe(400)
+    expect(res.body.message).toMatch(/this read \(of huge\) merges more than MAX_READ_BUCKETS = 1500 histogram buckets/)
   })
 
   it('reads one metric once for all its percentile leaves, across targets and past maxDataPoints; the other stats cost no bucket', async () => {
