@@ -182,18 +182,30 @@ function addSide (target, counts) {
   }
 }
 
+/**
+ * Adds b into `target` in place, as $inc of b's buckets (and $min/$max)
+ * would, and returns target: target must be a histogram this module made
+ * (emptyHistogram, mergeHistograms, addHistogramInto), never a stored one.
+ * Costs b's buckets only, whatever target holds: a read merging many pieces
+ * into one range adds each piece once instead of copying its total at
+ * every piece. b is not changed.
+ */
+export function addHistogramInto (target, b) {
+  target.count += b.count ?? 0
+  target.sum += b.sum ?? 0
+  target.zero += zeroCount(b)
+  const min = Math.min(target.min ?? Infinity, b.min ?? Infinity)
+  const max = Math.max(target.max ?? -Infinity, b.max ?? -Infinity)
+  if (min !== Infinity) target.min = min
+  if (max !== -Infinity) target.max = max
+  addSide(target.positive, b.positive)
+  addSide(target.negative, b.negative)
+  return target
+}
+
 /** a + b, as $inc of b's buckets onto a (and $min/$max) would leave it; the inputs are not changed. Both of one mapping. */
 export function mergeHistograms (a, b) {
-  const merged = { count: (a.count ?? 0) + (b.count ?? 0), sum: (a.sum ?? 0) + (b.sum ?? 0), zero: zeroCount(a) + zeroCount(b), positive: {}, negative: {} }
-  const min = Math.min(a.min ?? Infinity, b.min ?? Infinity)
-  const max = Math.max(a.max ?? -Infinity, b.max ?? -Infinity)
-  if (min !== Infinity) merged.min = min
-  if (max !== -Infinity) merged.max = max
-  for (const side of ['positive', 'negative']) {
-    addSide(merged[side], a[side])
-    addSide(merged[side], b[side])
-  }
-  return merged
+  return addHistogramInto(addHistogramInto(emptyHistogram(), a), b)
 }
 
 /**
@@ -204,6 +216,54 @@ export function mergeHistograms (a, b) {
 export const quantileRank = (q, n) => Math.floor(q * (n - 1))
 
 /**
+ * A histogram of `mapping` made ready to rank any number of quantiles:
+ * its buckets in value order once (the negative side by descending index,
+ * zero, the positive side by ascending index), each with the value it
+ * stands for and the running count up to it. Building it walks and sorts
+ * the buckets; each quantile after that is a binary search
+ * (rankedQuantile), so the stats of a point share one walk. Throws
+ * TypeError for a bucket key or count no histogram holds.
+ */
+export function rankHistogram (histogram, mapping) {
+  const negative = sideEntries(histogram.negative).sort((x, y) => y[0] - x[0])
+  const positive = sideEntries(histogram.positive).sort((x, y) => x[0] - y[0])
+  const size = negative.length + 1 + positive.length
+  const estimates = new Float64Array(size)
+  const running = new Float64Array(size)
+  let total = 0
+  let k = 0
+  const add = (estimate, n) => { total += n; estimates[k] = estimate; running[k] = total; k++ }
+  for (const [index, n] of negative) add(-bucketValue(mapping, index), n)
+  add(0, zeroCount(histogram))
+  for (const [index, n] of positive) add(bucketValue(mapping, index), n)
+  return { total, estimates, running, low: boundOf(histogram, 'min', -Infinity), high: boundOf(histogram, 'max', Infinity) }
+}
+
+/**
+ * The estimate of quantile q (a number in [0, 1]) of a ranked histogram
+ * (rankHistogram), as quantiles defines it; null when it holds nothing.
+ */
+export function rankedQuantile ({ total, estimates, running, low, high }, q) {
+  if (typeof q !== 'number' || !(q >= 0 && q <= 1)) throw new RangeError(`quantile must be a number in [0, 1], got ${q}`)
+  if (total === 0) return null
+  // q·(total−1) unfloored: the first bucket whose running count passes it is the one at
+  // quantileRank for whole counts, and the right one for fractional counts too
+  const rank = q * (total - 1)
+  if (rank === 0 && low !== -Infinity) return low
+  if (rank === total - 1 && high !== Infinity) return high
+  // the first running count > rank (running counts never fall: counts are ≥ 0)
+  let lo = 0
+  let hi = running.length - 1
+  if (!(running[hi] > rank)) throw new Error('unreachable: rank beyond the histogram')
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1
+    if (running[mid] > rank) hi = mid
+    else lo = mid + 1
+  }
+  return Math.min(high, Math.max(low, estimates[lo]))
+}
+
+/**
  * Estimates of the quantiles `qs` (each in [0, 1]) of a histogram of
  * `mapping`, in the order given: the value its bucket stands for, clamped to
  * [min, max] (which only moves it nearer the true value); the first rank is
@@ -211,38 +271,15 @@ export const quantileRank = (q, n) => Math.floor(q * (n - 1))
  * nothing. Each is within α (relative) of the value at quantileRank(q, n) of
  * the values, or within MIN_INDEXED_VALUE (absolute) where that value counted
  * in the zero bucket. Ranks are taken among the buckets' counts, which a
- * consistent document keeps equal to `count`.
+ * consistent document keeps equal to `count`. One walk of the buckets for
+ * all of qs (rankHistogram).
  */
 export function quantiles (histogram, mapping, qs) {
   for (const q of qs) {
     if (typeof q !== 'number' || !(q >= 0 && q <= 1)) throw new RangeError(`quantile must be a number in [0, 1], got ${q}`)
   }
-  // values in ascending order: the most negative (largest index on the negative side) first
-  const negative = sideEntries(histogram.negative).sort((x, y) => y[0] - x[0])
-  const positive = sideEntries(histogram.positive).sort((x, y) => x[0] - y[0])
-  const buckets = [
-    ...negative.map(([index, n]) => [-bucketValue(mapping, index), n]),
-    [0, zeroCount(histogram)],
-    ...positive.map(([index, n]) => [bucketValue(mapping, index), n])
-  ]
-  let total = 0
-  for (const [, n] of buckets) total += n
-  if (total === 0) return qs.map(() => null)
-  const low = boundOf(histogram, 'min', -Infinity)
-  const high = boundOf(histogram, 'max', Infinity)
-  return qs.map(q => {
-    // q·(total−1) unfloored: the first bucket whose running count passes it is the one at
-    // quantileRank for whole counts, and the right one for fractional counts too
-    const rank = q * (total - 1)
-    if (rank === 0 && low !== -Infinity) return low
-    if (rank === total - 1 && high !== Infinity) return high
-    let seen = 0
-    for (const [estimate, n] of buckets) {
-      seen += n
-      if (seen > rank) return Math.min(high, Math.max(low, estimate))
-    }
-    throw new Error('unreachable: rank beyond the histogram')
-  })
+  const ranked = rankHistogram(histogram, mapping)
+  return qs.map(q => rankedQuantile(ranked, q))
 }
 
 /** quantiles(histogram, mapping, [q])[0] */

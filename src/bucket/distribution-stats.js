@@ -7,7 +7,7 @@
 // document (reader/minute-histograms.js puts it into the minute tier), and a
 // tier whose buckets hold fewer or more values than it counts has no
 // percentile (null): its minutes were written without one.
-import { bucketedCount, mergeHistograms, quantile } from './distribution-sketch.js'
+import { addHistogramInto, bucketedCount, emptyHistogram, mergeHistograms, quantile } from './distribution-sketch.js'
 import { evaluatePlan } from './range-plan.js'
 
 /** The stats asked by name; a percentile is asked as p<percent> (parseStat) */
@@ -103,6 +103,35 @@ function tierOf (node) {
  */
 export function mergeTiers (a, b) {
   return mergeHistograms(tierOf(a), tierOf(b))
+}
+
+/**
+ * total + node as mergeTiers merges them, adding node into total in place:
+ * total is null at a range's first piece (a fresh tier is made) or what this
+ * function returned before, never a stored tier. Costs node's buckets only,
+ * whatever total holds (mergeTiers copies total at every piece: a range of
+ * many small pieces after one full histogram cost its size at each). Throws
+ * TypeError as mergeTiers does.
+ */
+export function addTierInto (total, node) {
+  return addHistogramInto(total ?? emptyHistogram(), tierOf(node))
+}
+
+/**
+ * addTierInto for a read that ranks nothing: count, sum, min and max only,
+ * the buckets left out (a count, sum, mean, min or max costs its pieces, not
+ * their histograms). statValue answers every stat but a percentile of it as
+ * of addTierInto's tier. Throws TypeError as mergeTiers does for a node that
+ * is not a tier.
+ */
+export function addTotalsInto (total, node) {
+  const tier = total ?? { count: 0, sum: 0 }
+  const { count = 0, sum = 0, min, max } = tierOf(node)
+  tier.count += count
+  tier.sum += sum
+  if (min !== undefined && !(tier.min <= min)) tier.min = min
+  if (max !== undefined && !(tier.max >= max)) tier.max = max
+  return tier
 }
 
 /**

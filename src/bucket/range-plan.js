@@ -147,20 +147,42 @@ export const sumNumbers = (total, node) => (total ?? 0) + (typeof node === 'numb
  * → [{ value, documents }]
  */
 export function evaluatePlan (plan, docs, { strictDays = false, combine = sumNumbers } = {}) {
-  const byId = new Map()
-  for (const doc of [...(docs.daily ?? []), ...(docs.monthly ?? [])]) byId.set(doc._id, doc)
+  const byId = docsById(docs)
   return plan.ranges.map(pieces => {
     let value = null
     const used = new Set()
-    for (const { collection, id, path } of pieces) {
-      const doc = byId.get(id)
-      if (!doc) continue
+    for (const { id, node } of pieceNodes(pieces, byId, { strictDays })) {
       used.add(id)
-      let node = doc
-      for (const key of path) node = node?.[key]
-      if (strictDays && node === undefined && collection === 'monthly' && path[0] === 'daily') continue
-      value = combine(value, node)
+      if (node !== SKIPPED) value = combine(value, node)
     }
     return { value, documents: used.size }
   })
+}
+
+/** The documents read ({ daily: [docs], monthly: [docs] }) by id, for pieceNodes */
+export function docsById (docs) {
+  const byId = new Map()
+  for (const doc of [...(docs.daily ?? []), ...(docs.monthly ?? [])]) byId.set(doc._id, doc)
+  return byId
+}
+
+/** What pieceNodes gives for a document that counts as used but adds nothing (strictDays: a day its month holds no field for) */
+export const SKIPPED = Symbol('skipped')
+
+/**
+ * The pieces of one planned range that a document read holds, in order, as
+ * evaluatePlan adds them: { id, node } (node: what the document holds at the
+ * piece's path, undefined where the field is absent, SKIPPED for a day a
+ * monthly document lacks under strictDays). The one walk of a range's
+ * pieces, for a caller that adds them at its own pace (a distribution's
+ * read, which lets the event loop turn between pieces).
+ */
+export function * pieceNodes (pieces, byId, { strictDays = false } = {}) {
+  for (const { collection, id, path } of pieces) {
+    const doc = byId.get(id)
+    if (!doc) continue
+    let node = doc
+    for (const key of path) node = node?.[key]
+    yield { id, node: strictDays && node === undefined && collection === 'monthly' && path[0] === 'daily' ? SKIPPED : node }
+  }
 }

@@ -133,9 +133,18 @@ export function createMetricSource ({ registry, names, reader, maxGlobMetrics, m
       if (spent.points > maxReadPoints) throw new BadRequestError(`this request reads more than MAX_READ_POINTS = ${maxReadPoints} points (${JSON.stringify(pathExpression)}: ${leaves.length} series × ${points} points); shorten the range or narrow the targets`)
     }
     const turn = turns()
+    // a distribution's stat leaves share one read per metric and kind of stat, across the request's fetches
+    const reads = spent?.reads ?? new Map()
+    const statValues = (metric, stat) => {
+      const percentile = stat.kind === 'percentile'
+      const key = `${metric}\n${percentile}\n${start}\n${end}\n${tier.step}`
+      if (!reads.has(key)) {
+        reads.set(key, turn().then(() => reader.distributionSeries(metric, { from: start * 1000, to: end * 1000, step: tier.step, percentile }, { budget: spent })))
+      }
+      return reads.get(key).then(read => read.values(stat))
+    }
     const series = await Promise.all(leaves.map(async ({ name, metric, stat }) => {
-      if (stat) await turn()
-      const { values } = await reader.series(metric, { from: start * 1000, to: end * 1000, step: tier.step, stat }, { known: true })
+      const { values } = stat ? { values: await statValues(metric, stat) } : await reader.series(metric, { from: start * 1000, to: end * 1000, step: tier.step })
       const consolidationFunc = stat ? STAT_CONSOLIDATIONS[stat.kind] : defaultConsolidation
       const made = makeSeries({ name, start, end, step: tier.seconds, values, consolidationFunc, pathExpression })
       // what regroup needs to merge a span of these points again: index i is [from + i·step, from + (i + 1)·step)
@@ -158,7 +167,9 @@ export function createMetricSource ({ registry, names, reader, maxGlobMetrics, m
    * covers its whole quarter-hour ranks them from the quarter-hour's
    * histogram (where nothing was written the read is null anyway). → the series list
    */
-  async function regroup (seriesList) {
+  async function regroup (seriesList, { spent } = {}) {
+    // the series of one metric and kind of stat grouped alike share one read (their leaves were one read too)
+    const reads = new Map()
     return Promise.all(seriesList.map(async series => {
       const per = series.valuesPerPoint
       if (!(per > 1) || !regroupable(series)) return series
@@ -171,7 +182,10 @@ export function createMetricSource ({ registry, names, reader, maxGlobMetrics, m
         ranges.push({ from: (from + (offset + i) * step) * 1000, to: (from + (offset + last) * step) * 1000 })
         empty.push(stat.kind !== 'percentile' && series.values.slice(i, last).every(v => v === null))
       }
-      const merged = await reader.statOfRanges(metric, { ranges, stat })
+      const percentile = stat.kind === 'percentile'
+      const key = `${metric}\n${percentile}\n${from}\n${step}\n${offset}\n${per}\n${n}`
+      if (!reads.has(key)) reads.set(key, reader.distributionRanges(metric, { ranges, percentile }, { budget: spent }))
+      const merged = await (await reads.get(key)).values(stat)
       return { ...series, values: merged.map((v, k) => empty[k] ? null : v), step: series.step * per, valuesPerPoint: 1, regroup: undefined }
     }))
   }

@@ -6,11 +6,12 @@
 // tier (bucket/distribution-stats.js) instead of summed. A percentile that
 // reads minutes reads their histograms too (minute-histograms.js).
 import { BadRequestError, withDetails } from '../errors.js'
-import { histogramHoldsCount, mergeTiers, statHorizons, statValue } from '../bucket/distribution-stats.js'
+import { addTierInto, addTotalsInto, histogramHoldsCount, statHorizons, statValue } from '../bucket/distribution-stats.js'
+import { quantiles as rankQuantiles, rankHistogram, rankedQuantile } from '../bucket/distribution-sketch.js'
 import { hierarchicalLayout } from '../bucket/layouts.js'
 import { planLocalYtd } from '../bucket/local-plans.js'
 import { QUARTER_HOUR_MS } from '../bucket/time.js'
-import { RangeRefusal, evaluatePlan, planRanges } from '../bucket/range-plan.js'
+import { RangeRefusal, SKIPPED, docsById, pieceNodes, planRanges } from '../bucket/range-plan.js'
 import { createDocumentReader } from './documents.js'
 import { graftMinuteHistograms } from './minute-histograms.js'
 import { localRefusal, planSeriesRanges } from './series-plan.js'
@@ -38,47 +39,159 @@ function minutesWithoutHistogram (from, to) {
   return withDetails(new BadRequestError(message), { details: [{ path: param, message, ...edge(param === 'from' ? from : to) }] })
 }
 
-// planned ranges merged between two turns of the event loop
-const RANGES_PER_TURN = 256
+// histogram buckets merged or ranked between two turns of the event loop (a
+// piece or a point counts one more): merging costs ~0.05 µs a bucket and
+// ranking ~0.3 µs, so a turn holds the loop for a few ms to ~30 ms
+export const TURN_BUCKETS = 100_000
 const bucketsOf = (node) => {
   let n = 0
   for (const side of [node?.positive, node?.negative]) if (side && typeof side === 'object') for (const _ in side) n++ // eslint-disable-line no-unused-vars
   return n
 }
+const nextTurn = () => new Promise(resolve => setImmediate(resolve))
+
+// A request whose reads share one budget (a Graphite render) merges at most
+// this many reads' MAX_READ_BUCKETS in all, each read at most one
+// (docs/decisions.md, "Every Graphite read has a budget"): a week's latency
+// panel of three services at maxDataPoints 1,200 merges ~15M buckets
+export const REQUEST_BUCKETS_READS = 4
 
 /**
  * collections: { distributionDaily, distributionMonthly, distributionMinutes }; horizonsOf(metric);
  * maxPoints: MAX_POINTS; maxReadBuckets: MAX_READ_BUCKETS, the histogram
- * buckets one read may merge
+ * buckets one read may merge; turnBuckets: the buckets merged or ranked
+ * between two turns of the event loop
  */
-export function createDistributionReads ({ collections, horizonsOf, maxPoints, maxReadBuckets = Infinity }) {
+export function createDistributionReads ({ collections, horizonsOf, maxPoints, maxReadBuckets = Infinity, turnBuckets = TURN_BUCKETS }) {
   const documents = createDocumentReader({ collections: { daily: collections.distributionDaily, monthly: collections.distributionMonthly }, layout })
 
   /**
-   * evaluatePlan merging tiers (distribution-stats.js, evaluateDistributionPlan),
-   * RANGES_PER_TURN ranges at a time with the event loop free in between, and
-   * refused past maxReadBuckets merged (a 400) before it is all done.
-   * minuteHistograms: the minutes' histograms are read and merged too (a percentile's read)
+   * The work of one read, or of every read sharing one budget (a Graphite
+   * render's: they run together), counted in buckets before it is done:
+   * pace(buckets) → null while this turn of the event loop has room for
+   * them (turnBuckets), else a promise of a later turn. The reads waiting
+   * resume one a turn, each with a turn's room: paced read by read, reads
+   * in step (their documents come in together) each took a slice in every
+   * turn, and a read smaller than a slice never yielded at all.
    */
-  async function evaluate (metric, plan, { minuteHistograms = false, ...options } = {}) {
+  function pacer () {
+    let since = 0
+    let queue = Promise.resolve()
+    return (buckets) => {
+      const work = buckets + 1
+      if (since + work <= turnBuckets) { since += work; return null }
+      // a turn of its own: chained after the turns already taken, the next one starts a turn later
+      queue = queue.then(nextTurn).then(() => { since = work })
+      return queue
+    }
+  }
+  // one pacer per budget shared by reads
+  const pacers = new WeakMap()
+  const pacerOf = (budget) => {
+    if (budget === null) return pacer()
+    if (!pacers.has(budget)) pacers.set(budget, pacer())
+    return pacers.get(budget)
+  }
+
+  /**
+   * evaluatePlan merging tiers (range-plan.js's walk of each range's pieces),
+   * each piece added into its range's tier in place (distribution-stats.js
+   * addTierInto: a piece costs its own buckets, not the range's so far; with
+   * buckets false addTotalsInto, count, sum, min and max only, for a read
+   * that ranks nothing), the event loop free every turnBuckets buckets, and
+   * refused past maxReadBuckets merged (a 400) before it is all done.
+   * budget: { buckets } shared by the reads of one request (a Graphite
+   * render's), and so is their pacer; else the read's own. minuteHistograms: the minutes'
+   * histograms are read and merged too (a percentile's read).
+   * → [{ value, documents }], with minuteHourDocuments and pace (the
+   * read's pacer, or its budget's, for ranking its points: rankedPoints)
+   */
+  async function evaluate (metric, plan, { minuteHistograms = false, strictDays = false, buckets: withBuckets = true, budget = null } = {}) {
     const docs = await documents.planDocs(plan)
     const minuteHours = minuteHistograms ? await graftMinuteHistograms(collections.distributionMinutes, metric, plan, docs.daily) : 0
-    let merged = 0
-    const combine = (total, node) => {
-      merged += bucketsOf(node)
-      if (merged > maxReadBuckets) {
-        throw bad('from', `this read merges more than MAX_READ_BUCKETS = ${maxReadBuckets} histogram buckets; shorten the range or use a coarser step`)
-      }
-      return mergeTiers(total, node)
-    }
+    const byId = docsById(docs)
+    const pace = pacerOf(budget)
+    const spent = budget ?? { buckets: 0 }
+    const requestLimit = budget ? maxReadBuckets * REQUEST_BUCKETS_READS : Infinity
+    let own = 0
+    const add = withBuckets ? addTierInto : addTotalsInto
     const points = []
-    for (let i = 0; i < plan.ranges.length; i += RANGES_PER_TURN) {
-      if (i > 0) await new Promise(resolve => setImmediate(resolve))
-      points.push(...evaluatePlan({ ranges: plan.ranges.slice(i, i + RANGES_PER_TURN) }, docs, { ...options, combine }))
+    for (const pieces of plan.ranges) {
+      let value = null
+      const used = new Set()
+      for (const { id, node } of pieceNodes(pieces, byId, { strictDays })) {
+        used.add(id)
+        if (node === SKIPPED) continue
+        const buckets = withBuckets ? bucketsOf(node) : 0
+        await pace(buckets)
+        own += buckets
+        spent.buckets = (spent.buckets ?? 0) + buckets
+        if (own > maxReadBuckets) {
+          throw bad('from', `this read${budget ? ` (of ${metric})` : ''} merges more than MAX_READ_BUCKETS = ${maxReadBuckets} histogram buckets; shorten the range or use a coarser step`)
+        }
+        if (spent.buckets > requestLimit) {
+          throw bad('from', `this request merges more than ${REQUEST_BUCKETS_READS} × MAX_READ_BUCKETS = ${requestLimit} histogram buckets across its series; shorten the range, use a coarser step or read fewer metrics`)
+        }
+        value = add(value, node)
+      }
+      points.push({ value, documents: used.size })
     }
     // the minute-hour documents read, besides the documents each point counts
     points.minuteHourDocuments = minuteHours
+    points.pace = pace
     return points
+  }
+
+  /**
+   * Each point's histogram ranked (rankHistogram), once for every
+   * percentile asked of these points, the event loop free every turnBuckets
+   * buckets ranked; null where statValue has no percentile (nothing written,
+   * or buckets that do not hold the values counted)
+   */
+  function rankedPoints (points, mapping) {
+    points.ranked ??= (async () => {
+      const ranked = []
+      for (const { value: tier } of points) {
+        await points.pace(bucketsOf(tier))
+        ranked.push(tier === null || !(tier.count > 0) || !histogramHoldsCount(tier) ? null : rankHistogram(tier, mapping))
+      }
+      return ranked
+    })()
+    return points.ranked
+  }
+
+  /** One stat of each point (statValue; a percentile by a binary search of its point's ranked histogram) */
+  async function statValues (points, stat, mapping) {
+    if (stat.kind !== 'percentile') return points.map(p => statValue(p.value, stat, mapping))
+    return (await rankedPoints(points, mapping)).map(r => r === null ? null : rankedQuantile(r, stat.q))
+  }
+
+  /** The stat descriptor a read is planned for: a percentile's horizons, or any other stat's */
+  const planningStat = (percentile) => ({ kind: percentile ? 'percentile' : 'count' })
+
+  /**
+   * A series of [from, to) at `step` in `zone` merged once, for any number
+   * of stats: percentile true reads the buckets (and minutes where their
+   * histograms are kept), false count, sum, min and max only.
+   * → { step, from, to, timestamps, values(stat) → Promise<values> }
+   */
+  async function mergedSeries (metric, kind, { from, to, step, zone, percentile, budget }) {
+    const { start, end, timestamps, plan, ...planned } = planSeriesRanges({ from, to, step, zone, maxPoints, horizons: statHorizons(planningStat(percentile), horizonsOf(metric)), metric, layout })
+    const points = await evaluate(metric, plan, { strictDays: planned.step === 'day', minuteHistograms: percentile, buckets: percentile, budget })
+    return { step: planned.step, from: start, to: end, timestamps, values: (stat) => statValues(points, stat, kind.mapping) }
+  }
+
+  /** Ranges ([{ from, to }], as many as MAX_POINTS) merged once, each from the fewest documents, for any number of stats → { values(stat) } */
+  async function mergedRanges (metric, kind, { ranges, percentile, budget }) {
+    if (ranges.length > maxPoints) throw bad('ranges', `${ranges.length} ranges, over the limit MAX_POINTS = ${maxPoints}`)
+    let plan
+    try {
+      plan = planRanges(metric, ranges, statHorizons(planningStat(percentile), horizonsOf(metric)), layout)
+    } catch (err) {
+      throw rangeRefused(err)
+    }
+    const points = await evaluate(metric, plan, { strictDays: true, minuteHistograms: percentile, buckets: percentile, budget })
+    return { values: (stat) => statValues(points, stat, kind.mapping) }
   }
 
   return {
@@ -90,10 +203,17 @@ export function createDistributionReads ({ collections, horizonsOf, maxPoints, m
      * → { stat, step, from, to, timestamps, values }
      */
     async series (metric, kind, { from, to, step, zone, stat }) {
-      const { start, end, timestamps, plan, ...planned } = planSeriesRanges({ from, to, step, zone, maxPoints, horizons: statHorizons(stat, horizonsOf(metric)), metric, layout })
-      const points = await evaluate(metric, plan, { strictDays: planned.step === 'day', minuteHistograms: stat.kind === 'percentile' })
-      return { stat: stat.name, step: planned.step, from: start, to: end, timestamps, values: points.map(p => statValue(p.value, stat, kind.mapping)) }
+      const { values, ...merged } = await mergedSeries(metric, kind, { from, to, step, zone, percentile: stat.kind === 'percentile' })
+      return { stat: stat.name, ...merged, values: await values(stat) }
     },
+
+    /**
+     * A series merged once for several stats of one kind (Graphite's stat
+     * leaves of one metric in one request): percentile true for
+     * percentiles, false for the other stats; budget: { buckets } shared by
+     * the request's reads. → { step, from, to, timestamps, values(stat) }
+     */
+    mergedSeries,
 
     /**
      * One stat of each of `ranges` ([{ from, to }], epoch ms, as many as
@@ -103,16 +223,11 @@ export function createDistributionReads ({ collections, horizonsOf, maxPoints, m
      * holds a range
      */
     async statOfRanges (metric, kind, { ranges, stat }) {
-      if (ranges.length > maxPoints) throw bad('ranges', `${ranges.length} ranges, over the limit MAX_POINTS = ${maxPoints}`)
-      let plan
-      try {
-        plan = planRanges(metric, ranges, statHorizons(stat, horizonsOf(metric)), layout)
-      } catch (err) {
-        throw rangeRefused(err)
-      }
-      const points = await evaluate(metric, plan, { strictDays: true, minuteHistograms: stat.kind === 'percentile' })
-      return points.map(p => statValue(p.value, stat, kind.mapping))
+      return (await mergedRanges(metric, kind, { ranges, percentile: stat.kind === 'percentile' })).values(stat)
     },
+
+    /** statOfRanges merged once for several stats of one kind, as mergedSeries → { values(stat) } */
+    mergedRanges,
 
     /** count and sum over [from, to) from the fewest documents → { total (= count), count, sum, documents } */
     async total (metric, kind, { from, to }) {
@@ -122,7 +237,8 @@ export function createDistributionReads ({ collections, horizonsOf, maxPoints, m
       } catch (err) {
         throw rangeRefused(err)
       }
-      const [{ value, documents: used }] = await evaluate(metric, plan)
+      // count and sum only: no bucket is merged (nor counted against MAX_READ_BUCKETS)
+      const [{ value, documents: used }] = await evaluate(metric, plan, { buckets: false })
       const count = value?.count ?? 0
       return { total: count, count, sum: value?.sum ?? 0, documents: used }
     },
@@ -146,13 +262,15 @@ export function createDistributionReads ({ collections, horizonsOf, maxPoints, m
       const points = await evaluate(metric, plan, { minuteHistograms: true })
       const [{ value, documents: used }] = points
       if (value !== null && !histogramHoldsCount(value)) throw minutesWithoutHistogram(from, to)
-      const stat = (kindName, q) => statValue(value, { kind: kindName, q }, kind.mapping)
+      const stat = (kindName) => statValue(value, { kind: kindName }, kind.mapping)
+      // every q ranked in one walk of the buckets (statValue would sort them once a q); null where nothing was written
+      const ranked = value === null || !(value.count > 0) ? qs.map(() => null) : rankQuantiles(value, kind.mapping, qs)
       return {
         count: value === null ? 0 : stat('count'),
         sum: value === null ? 0 : stat('sum'),
         min: stat('min'),
         max: stat('max'),
-        quantiles: qs.map(q => ({ q, value: stat('percentile', q) })),
+        quantiles: qs.map((q, i) => ({ q, value: ranked[i] })),
         documents: used + points.minuteHourDocuments
       }
     },
@@ -165,7 +283,7 @@ export function createDistributionReads ({ collections, horizonsOf, maxPoints, m
       } catch (err) {
         throw err instanceof RangeRefusal ? localRefusal(err, null, zone) : err
       }
-      const points = await evaluate(metric, planned.plan)
+      const points = await evaluate(metric, planned.plan, { buckets: false })
       const months = planned.months.map((month, i) => {
         const tier = points[i].value
         return tier === null ? { month, total: null, count: null, sum: null } : { month, total: tier.count ?? 0, count: tier.count ?? 0, sum: tier.sum ?? 0 }

@@ -148,6 +148,26 @@ export function createReader ({ collections, layout, registry, horizonsOf, maxPo
     },
 
     /**
+     * A distribution's series merged once for several stats of one kind
+     * (distribution-reads.js mergedSeries: Graphite's stat leaves of one
+     * metric in one request); budget: { buckets } shared by the request's
+     * reads (MAX_READ_BUCKETS across them). A counter or a gauge is a 400.
+     * → { step, from, to, timestamps, values(stat) → Promise<values> }
+     */
+    async distributionSeries (metric, { from, to, step, percentile }, { budget } = {}) {
+      const kind = await requireMetric(metric)
+      if (kind.kind !== DISTRIBUTION_KIND) throw notADistribution(metric, kind)
+      return distributions.mergedSeries(metric, kind, { from, to, step, zone: UTC, percentile, budget })
+    },
+
+    /** statOfRanges merged once for several stats of one kind, as distributionSeries → { values(stat) } */
+    async distributionRanges (metric, { ranges, percentile }, { budget } = {}) {
+      const kind = await requireMetric(metric)
+      if (kind.kind !== DISTRIBUTION_KIND) throw notADistribution(metric, kind)
+      return distributions.mergedRanges(metric, kind, { ranges, percentile, budget })
+    },
+
+    /**
      * Quantiles qs over [from, to) of a distribution (a counter is a 400) →
      * { count, sum, min, max, quantiles: [{ q, value }], documents, accuracy }
      */

@@ -82,6 +82,8 @@ async function graphiteRoutes (app) {
     if (format !== 'json') throw new BadRequestError(`format=${format}: statbucket renders format=json only`)
     const targets = params.all('target').filter(t => t.trim() !== '')
     let series = []
+    // the request's budget, spent across its fetches and the merges again past maxDataPoints; a stat read shared by its leaves
+    const spent = { series: 0, points: 0, buckets: 0, reads: new Map() }
     try {
       checkTargets(targets)
       const nodes = targets.map(parseTarget)
@@ -89,14 +91,14 @@ async function graphiteRoutes (app) {
       const range = timeRange(params, clock.now())
       // the whole cost decided before any of it is spent (docs/decisions.md, "Every Graphite read has a budget")
       planRender(nodes, range, { maxPoints: config.maxPoints })
-      const ctx = { ...range, defaultConsolidation: DEFAULT_CONSOLIDATION, fetch: source.fetch, maxPoints: config.maxPoints, spent: { series: 0, points: 0 }, memo: new WeakMap() }
+      const ctx = { ...range, defaultConsolidation: DEFAULT_CONSOLIDATION, fetch: source.fetch, maxPoints: config.maxPoints, spent, memo: new WeakMap() }
       for (const node of nodes) series.push(...await evaluate(node, ctx))
     } catch (err) {
       throw badInput(err)
     }
     const rawMax = params.one('maxDataPoints')
     // a distribution's mean and percentiles merged again over each consolidated point's span, not averaged
-    if (rawMax && /^[0-9]+$/.test(rawMax)) series = await source.regroup(applyMaxDataPoints(series, Number(rawMax)))
+    if (rawMax && /^[0-9]+$/.test(rawMax)) series = await source.regroup(applyMaxDataPoints(series, Number(rawMax)), { spent })
     const noNulls = params.all('noNullPoints').length > 0
     const out = []
     for (const s of series) {

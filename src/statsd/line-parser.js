@@ -78,7 +78,7 @@ function parseGauge (name, text, rateField) {
  * weight } (the value is kept as sent; −0 as 0). A gauge (`g`): parseGauge.
  */
 function parseValue (name, packed) {
-  const fields = packed.split('|')
+  const fields = packed.split('|', 3) // the value, the type and the rate: a line of 2 MiB of | is not split 2 million times
   if (fields.length < 2) return { problem: problem('malformed', `"${packed}" has no |type`) }
   const type = fields[1].trim()
   if (type === 'g') return parseGauge(name, fields[0], fields[2])

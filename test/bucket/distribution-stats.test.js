@@ -5,7 +5,7 @@
 // the writer's updates leave them (test/helpers/distribution-documents.js).
 import { describe, expect, it } from 'vitest'
 import {
-  MAX_STAT_LENGTH, STAT_NAMES, evaluateDistributionPlan, mergeTiers, histogramHoldsCount, minuteHoldsDay, parseStat, statValue
+  MAX_STAT_LENGTH, STAT_NAMES, addTierInto, evaluateDistributionPlan, mergeTiers, histogramHoldsCount, minuteHoldsDay, parseStat, statValue
 } from '../../src/bucket/distribution-stats.js'
 import { bucketIndex, createMapping, histogramOf, quantile } from '../../src/bucket/distribution-sketch.js'
 import { evaluatePlan, planRanges } from '../../src/bucket/range-plan.js'
@@ -90,6 +90,25 @@ describe('mergeTiers', () => {
   it('refuses a node that is not a tier, or holds what a tier cannot (a document is read, not trusted)', () => {
     for (const bad of [5, 'x', [], true, { count: -1 }, { count: Infinity }, { count: '2' }, { sum: NaN }, { sum: '3' }, { min: Infinity }, { count: 1, positive: { '01': 1 } }, { count: 1, positive: JSON.parse('{"__proto__":1}') }, { count: 1, zero: -1 }]) {
       expect(() => mergeTiers(a, bad), JSON.stringify(bad)).toThrow(TypeError)
+    }
+  })
+})
+
+describe('addTierInto', () => {
+  it('adds each node into the one tier it made, as mergeTiers merges them, leaving the nodes unchanged', () => {
+    const nodes = [histogramOf(mapping, [3, 0, -2, 87]), undefined, { count: 2, sum: -7, min: -9, max: 2 }, histogramOf(mapping, [1e-12, 5, 87, 1000])]
+    const before = structuredClone(nodes)
+    const total = addTierInto(null, nodes[0])
+    expect(total.positive).not.toBe(nodes[0].positive)
+    // in place: a piece costs its own buckets, not a copy of the range's so far
+    for (const node of nodes.slice(1)) expect(addTierInto(total, node)).toBe(total)
+    expect(total).toEqual(nodes.reduce((a, b) => mergeTiers(a, b), null))
+    expect(nodes).toEqual(before)
+  })
+
+  it('refuses what mergeTiers refuses', () => {
+    for (const bad of [5, [], { count: -1 }, { count: 1, positive: JSON.parse('{"__proto__":1}') }]) {
+      expect(() => addTierInto(null, bad), JSON.stringify(bad)).toThrow(TypeError)
     }
   })
 })

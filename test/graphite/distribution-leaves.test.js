@@ -497,3 +497,63 @@ describe('hostile stat leaves and globs', () => {
     }
   })
 })
+
+describe('a render request merges at most 4 × MAX_READ_BUCKETS across its series, each read at most MAX_READ_BUCKETS', () => {
+  let small
+  const DAY_START = Date.UTC(2025, 2, 9)
+  // 600 distinct values from 09:35 to 09:45 yesterday: a percentile read of the hour merges their 600 buckets (the
+  // minutes' histograms), and so does its merge again past maxDataPoints=2 (the half-hour band labelled 09:30)
+  const wide = (metric) => Array.from({ length: 600 }, (_, i) => ({ metric, kind: 'distribution', value: Math.exp((i - 300) * 0.03), ts: DAY_START + 38 * QH + 300_000 + i * 1000 }))
+  const renderSmall = async (targets, extra = '') => {
+    const res = await small.inject({ url: `/render?format=json&from=${DAY_START / 1000 + 36 * 900}&until=${DAY_START / 1000 + 40 * 900}${targets.map(t => `&target=${encodeURIComponent(t)}`).join('')}${extra}` })
+    return { status: res.statusCode, body: res.json() }
+  }
+
+  beforeAll(async () => {
+    small = await testApp('graphite_buckets', { clock, env: { PREALLOC_PROBABILITY: '0', MAX_READ_BUCKETS: '1500' } })
+    for (const metric of ['wide.a', 'wide.b', 'wide.c', ...Array.from({ length: 8 }, (_, i) => `more.m${i}`)]) {
+      const res = await small.inject({ method: 'POST', url: '/v1/events', payload: wide(metric) })
+      expect(res.statusCode, res.body).toBe(200)
+    }
+    // 1,600 values a bucket apart (γ of α = 1 %: ln γ ≈ 0.02) in the same ten minutes: one read of more than 1,500 buckets
+    const huge = Array.from({ length: 1600 }, (_, i) => ({ metric: 'huge', kind: 'distribution', value: Math.exp(i * 0.021), ts: DAY_START + 38 * QH + 300_000 + Math.floor(i * 600 / 1600) * 1000 }))
+    for (let i = 0; i < huge.length; i += 800) expect((await small.inject({ method: 'POST', url: '/v1/events', payload: huge.slice(i, i + 800) })).statusCode).toBe(200)
+  })
+  afterAll(async () => { await small?.close() })
+
+  it('refuses, with the 400 naming it, leaves of several metrics that each fit but together pass 4 × MAX_READ_BUCKETS', async () => {
+    // 11 × 600 buckets: each read alone fits in 1,500, all of them pass 6,000
+    const res = await renderSmall(['wide.{a,b,c}.p99', 'more.*.p99'])
+    expect(res.status, JSON.stringify(res.body)).toBe(400)
+    expect(res.body.message).toMatch(/this request merges more than 4 × MAX_READ_BUCKETS = 6000 histogram buckets across its series/)
+    // 3 × 600: more than one read's 1,500, within the request's 6,000
+    const three = await renderSmall(['wide.a.p99', 'wide.b.p99', 'wide.c.p99'])
+    expect(three.status, JSON.stringify(three.body)).toBe(200)
+    expect(three.body).toHaveLength(3)
+  })
+
+  it('refuses one metric\'s read of more than MAX_READ_BUCKETS, naming the metric', async () => {
+    const res = await renderSmall(['huge.p99'])
+    expect(res.status, JSON.stringify(res.body)).toBe(400)
+    expect(res.body.message).toMatch(/this read \(of huge\) merges more than MAX_READ_BUCKETS = 1500 histogram buckets/)
+  })
+
+  it('reads one metric once for all its percentile leaves, across targets and past maxDataPoints; the other stats cost no bucket', async () => {
+    // wide.a's percentiles: 600 buckets read, 600 merged again past maxDataPoints; wide.b and wide.c's other stats none
+    const targets = ['wide.a.p{50,90,99}', 'wide.a.p999', 'wide.a.p75', 'wide.a.*', 'wide.b.{count,sum,mean,min,max}', 'wide.c.{count,sum,mean,min,max}']
+    const res = await renderSmall(targets, '&maxDataPoints=2')
+    expect(res.status, JSON.stringify(res.body)).toBe(200)
+    const byTarget = Object.fromEntries(res.body.map(s => [s.target, s.datapoints]))
+    const values = Array.from({ length: 600 }, (_, i) => Math.exp((i - 300) * 0.03))
+    const rank = q => values[Math.floor(q * 599)]
+    for (const [leaf, q] of [['p50', 0.5], ['p90', 0.9], ['p99', 0.99], ['p999', 0.999], ['p75', 0.75]]) {
+      const points = byTarget[`wide.a.${leaf}`].filter(([v]) => v !== null)
+      expect(points, leaf).toHaveLength(1)
+      expect(within(points[0][0], rank(q)), `${leaf}: ${points[0][0]} against ${rank(q)}`).toBe(true)
+    }
+    for (const metric of ['wide.b', 'wide.c']) {
+      expect(byTarget[`${metric}.count`].reduce((n, [v]) => n + (v ?? 0), 0)).toBe(600)
+      expect(byTarget[`${metric}.max`].find(([v]) => v !== null)[0]).toBeCloseTo(values[599], 9)
+    }
+  })
+})
