@@ -8,6 +8,7 @@ import { systemClock } from '../../src/clock.js'
 import { metricNames, percentile } from '../shared/workload.js'
 import { naiveWrite } from '../loadgen/mongo-target.js'
 import { latencies } from './timer-workload.js'
+import { procCpuMs } from './process-cpu.js'
 
 const noop = () => {}
 const quiet = { debug: noop, info: noop, warn: noop, error: noop }
@@ -53,7 +54,7 @@ export async function benchNaive ({ db, seconds, concurrency = 16, prefix = 'ben
   }
 }
 
-export async function benchWriter ({ db, seconds, concurrency = 16, batch = 1000, prefix = 'bench.writer.' }) {
+export async function benchWriter ({ db, seconds, concurrency = 16, batch = 1000, prefix = 'bench.writer.', dbPid = null }) {
   const metrics = metricNames(prefix, 100)
   const collections = { daily: db.collection('daily'), monthly: db.collection('monthly'), metrics: db.collection('metrics') }
   const counted = { statements: 0, events: 0 }
@@ -68,6 +69,7 @@ export async function benchWriter ({ db, seconds, concurrency = 16, batch = 1000
   })
   let failed = 0
   const cpuBefore = process.cpuUsage() // this process runs the writer and nothing else meanwhile
+  const dbCpuBefore = procCpuMs(dbPid)
   const run = await closedLoop({
     concurrency,
     seconds,
@@ -81,10 +83,12 @@ export async function benchWriter ({ db, seconds, concurrency = 16, batch = 1000
     }
   })
   const cpu = process.cpuUsage(cpuBefore)
+  const dbCpuAfter = procCpuMs(dbPid)
   await writer.close()
   return {
     eventsPerS: run.ops / run.seconds,
     cpuUsPerEvent: run.ops ? (cpu.user + cpu.system) / run.ops : null,
+    databaseCpuUsPerEvent: databaseCpuUsPer(dbCpuBefore, dbCpuAfter, run.ops),
     events: run.ops,
     failed,
     concurrency,
@@ -94,6 +98,11 @@ export async function benchWriter ({ db, seconds, concurrency = 16, batch = 1000
     p50Ms: percentile(run.latencies, 50),
     p99Ms: percentile(run.latencies, 99)
   }
+}
+
+/** The database process's CPU per unit between two procCpuMs readings, in µs, or null (pid unknown: not the embedded database) */
+export function databaseCpuUsPer (before, after, units) {
+  return before === null || after === null || !units ? null : ((after - before) * 1000) / units
 }
 
 /** What the service did between two stats() answers: flushes, statements, CPU */
@@ -135,7 +144,7 @@ export function timerBodies (names, batch, count = TIMER_BODIES) {
  * ({ metric, value, kind: 'distribution' }, a latency in ms), the bodies
  * rotating over TIMER_BODIES sets of values.
  */
-export async function benchHttpBatched ({ server, seconds, warmupSeconds, connections = 16, batch = 1000, prefix = 'bench.http.', timers = false }) {
+export async function benchHttpBatched ({ server, seconds, warmupSeconds, connections = 16, batch = 1000, prefix = 'bench.http.', timers = false, dbPid = null }) {
   const bodyOf = (names) => JSON.stringify(Array.from({ length: batch }, (_, i) => ({ metric: names[i % names.length] })))
   const base = { url: server.url + '/v1/events', method: 'POST', headers: { 'content-type': 'application/json' }, connections }
   const load = (names) => {
@@ -148,12 +157,15 @@ export async function benchHttpBatched ({ server, seconds, warmupSeconds, connec
   const measured = load(metricNames(prefix, 100))
   const before = await server.stats()
   await server.resetPeak()
+  const dbCpuBefore = procCpuMs(dbPid)
   const result = await cannon({ ...measured, duration: seconds })
+  const dbCpuAfter = procCpuMs(dbPid)
   const after = await server.stats()
   const ok = statusCount(result, 200)
   const service = serverDelta(before, after, { requests: result.requests.sent })
   return {
     eventsPerS: (ok * batch) / result.duration,
+    databaseCpuUsPerEvent: databaseCpuUsPer(dbCpuBefore, dbCpuAfter, result.requests.sent * batch),
     requestsPerS: ok / result.duration,
     acknowledgedEvents: ok * batch,
     sentEvents: result.requests.sent * batch,
@@ -172,7 +184,7 @@ export async function benchHttpBatched ({ server, seconds, warmupSeconds, connec
 }
 
 /** Single-event requests: `connections` connections, one event per request, rotating over 100 metrics */
-export async function benchSingle ({ server, seconds, warmupSeconds, connections = 64, prefix = 'bench.single.' }) {
+export async function benchSingle ({ server, seconds, warmupSeconds, connections = 64, prefix = 'bench.single.', dbPid = null }) {
   const bodies = metricNames(prefix, 100).map(metric => JSON.stringify({ metric }))
   let i = 0
   const common = {
@@ -183,11 +195,14 @@ export async function benchSingle ({ server, seconds, warmupSeconds, connections
   if (warmupSeconds) await cannon({ ...common, duration: warmupSeconds })
   await server.resetPeak()
   const before = await server.stats()
+  const dbCpuBefore = procCpuMs(dbPid)
   const result = await cannon({ ...common, duration: seconds })
+  const dbCpuAfter = procCpuMs(dbPid)
   const after = await server.stats()
   const ok = statusCount(result, 200)
   return {
     service: serverDelta(before, after, { requests: result.requests.sent }),
+    databaseCpuUsPerRequest: databaseCpuUsPer(dbCpuBefore, dbCpuAfter, result.requests.sent),
     requestsPerS: ok / result.duration,
     acknowledgedEvents: ok,
     connections,

@@ -237,6 +237,13 @@ export function timerSection (figures) {
 }
 
 /** The whole markdown report */
+/** ' The database's CPU: … per unit', where it was measured (the embedded database's process), and beside FLUSH_INTERVAL_MS=10's */
+function databaseLine (usPer, unit, fixedUsPer = null) {
+  if (!isNum(usPer)) return ''
+  const fixed = isNum(fixedUsPer) ? ` (${fmt(fixedUsPer, 2)} with FLUSH_INTERVAL_MS=10)` : ''
+  return ` The database's process: ${fmt(usPer, usPer < 10 ? 2 : 1)} µs of CPU per ${unit}${fixed}.`
+}
+
 export function renderMarkdown (figures) {
   const out = [renderHeading(figures.env), '']
   const targets = evaluateTargets(figures)
@@ -253,15 +260,15 @@ export function renderMarkdown (figures) {
       ...(ing.httpTimer ? [['the same batches of timer values (`"kind": "distribution"`, latencies in ms)', `${ing.httpTimer.connections} connections`, fmt(ing.httpTimer.eventsPerS), fmt(ing.httpTimer.statementsPerEvent, 4), `${fmt(ing.httpTimer.p50Ms, 0)} / ${fmt(ing.httpTimer.p99Ms, 0)} ms`]] : []),
       ...(ing.httpFixed ? [['the same with FLUSH_INTERVAL_MS=10', `${ing.httpFixed.connections} connections`, fmt(ing.httpFixed.eventsPerS), fmt(ing.httpFixed.statementsPerEvent, 4), `${fmt(ing.httpFixed.p50Ms, 0)} / ${fmt(ing.httpFixed.p99Ms, 0)} ms`]] : [])
     ]))
-    if (ing.http.service) out.push('', `Service side of the HTTP batches: ${serviceLine(ing.http.service)} (${fmt(ing.http.service.cpuUsPerRequest / ing.http.batch, 2)} µs per event).`)
+    if (ing.http.service) out.push('', `Service side of the HTTP batches: ${serviceLine(ing.http.service)} (${fmt(ing.http.service.cpuUsPerRequest / ing.http.batch, 2)} µs per event).${databaseLine(ing.http.databaseCpuUsPerEvent, 'event', ing.httpFixed?.databaseCpuUsPerEvent)}`)
     if (ing.httpTimer?.service) out.push('', `Service side of the HTTP timer batches: ${serviceLine(ing.httpTimer.service)} (${fmt(ing.httpTimer.service.cpuUsPerRequest / ing.httpTimer.batch, 2)} µs per value).`)
-    if (isNum(ing.writer.cpuUsPerEvent)) out.push('', `The in-process writer's process: ${fmt(ing.writer.cpuUsPerEvent * ing.writer.batch, 0)} µs of CPU per 1,000-event unit (${fmt(ing.writer.cpuUsPerEvent, 2)} µs per event).`)
+    if (isNum(ing.writer.cpuUsPerEvent)) out.push('', `The in-process writer's process: ${fmt(ing.writer.cpuUsPerEvent * ing.writer.batch, 0)} µs of CPU per 1,000-event unit (${fmt(ing.writer.cpuUsPerEvent, 2)} µs per event).${databaseLine(ing.writer.databaseCpuUsPerEvent, 'event')}`)
     if (ing.http.check) out.push('', `Acknowledged HTTP events found in the database: ${ing.http.check}`)
     if (ing.httpTimer?.check) out.push('', `Acknowledged HTTP timer values found in the database: ${ing.httpTimer.check}`)
   }
   const s = figures.single
   if (s) {
-    out.push('', `**Single-event requests**: ${s.connections} connections for ${s.seconds} s: ${fmt(s.requestsPerS)} req/s answered 200, latency p50 ${fmt(s.p50Ms, 0)} ms, p99 ${fmt(s.p99Ms, 0)} ms; other answers ${fmt(s.non2xx)}, errors ${fmt(s.errors)}.${s.service ? ` Service side: ${serviceLine(s.service)}.` : ''}`)
+    out.push('', `**Single-event requests**: ${s.connections} connections for ${s.seconds} s: ${fmt(s.requestsPerS)} req/s answered 200, latency p50 ${fmt(s.p50Ms, 0)} ms, p99 ${fmt(s.p99Ms, 0)} ms; other answers ${fmt(s.non2xx)}, errors ${fmt(s.errors)}.${s.service ? ` Service side: ${serviceLine(s.service)}.` : ''}${databaseLine(s.databaseCpuUsPerRequest, 'request')}`)
     const b = figures.bare
     if (b) {
       out.push('', `The yardstick, a bare Fastify route of the same shape (same body schema and validator, no database), measured the same way right after: ${fmt(b.requestsPerS)} req/s, p50 ${fmt(b.p50Ms, 0)} ms, p99 ${fmt(b.p99Ms, 0)} ms${isNum(b.service?.cpuUsPerRequest) ? `, ${fmt(b.service.cpuUsPerRequest, 0)} µs of CPU per request` : ''}. ` +

@@ -12,7 +12,8 @@ import { dailySum } from './bench-ingest.js'
 import { packageVersion } from './bench-env.js'
 import { startServerProcess } from './server-process.js'
 import { distributionCount } from './bench-timers.js'
-import { counterBy, counterDelta, machineTicks, procStatTicks, runFigures, udpCounters } from './statsd-figures.js'
+import { counterBy, counterDelta, machineTicks, runFigures, udpCounters } from './statsd-figures.js'
+import { procCpuMs } from './process-cpu.js'
 
 const LOAD = fileURLToPath(new URL('./statsd-load.js', import.meta.url))
 const METRICS = 100
@@ -23,13 +24,6 @@ const readText = path => { try { return fs.readFileSync(path, 'utf8') } catch { 
 // UDP: 1432, the size StatsD's own documentation gives for datagrams over an Ethernet MTU; TCP has no MTU to fit.
 export const TCP_BUFFER_BYTES = 8192
 export const UDP_BUFFER_BYTES = 1432
-
-/** CPU time of a process in ms from /proc/<pid>/stat (clock ticks of 10 ms), or null */
-function procCpuMs (pid) {
-  const text = pid ? readText(`/proc/${pid}/stat`) : null
-  const ticks = text ? procStatTicks(text) : null
-  return ticks === null ? null : ticks * 10
-}
 
 /** Forks `count` load processes, connected and ready → { go(seconds, rate) → [done messages] , kill() } */
 async function startClients ({ count, protocol, port, prefix, maxBufferSize, kind = 'counter' }) {

@@ -98,10 +98,10 @@ async function runBench (opts, { argv }) {
       const naive = await benchNaive({ db, seconds: s })
       log(`  ${fmt(naive.eventsPerS)} events/s`)
       log(`ingest: in-process coalescing writer, ${s} s`)
-      const writer = await benchWriter({ db, seconds: s })
+      const writer = await benchWriter({ db, seconds: s, dbPid: database.pid })
       log(`  ${fmt(writer.eventsPerS)} events/s`)
       log(`ingest: HTTP batches of 1,000, ${scale.warmupSeconds} s warm-up + ${s} s`)
-      const http = await benchHttpBatched({ server, seconds: s, warmupSeconds: scale.warmupSeconds })
+      const http = await benchHttpBatched({ server, seconds: s, warmupSeconds: scale.warmupSeconds, dbPid: database.pid })
       log(`  ${fmt(http.eventsPerS)} events/s`)
       const inDb = await dailySum(db, 'bench.http.')
       http.check = inDb >= http.acknowledgedEvents && inDb <= http.sentEvents
@@ -110,7 +110,7 @@ async function runBench (opts, { argv }) {
       rssByPhase['batched ingest'] = http.rssPeakBytes
       // the same batches of timer values (distributions), right after: side by side
       log(`ingest: HTTP batches of 1,000 timer values (kind distribution), ${scale.warmupSeconds} s warm-up + ${s} s`)
-      const httpTimer = await benchHttpBatched({ server, seconds: s, warmupSeconds: scale.warmupSeconds, prefix: 'bench.timer.http.', timers: true })
+      const httpTimer = await benchHttpBatched({ server, seconds: s, warmupSeconds: scale.warmupSeconds, prefix: 'bench.timer.http.', timers: true, dbPid: database.pid })
       log(`  ${fmt(httpTimer.eventsPerS)} values/s`)
       const timerValues = await distributionCount(db, 'bench.timer.http.')
       httpTimer.check = timerValues >= httpTimer.acknowledgedEvents && timerValues <= httpTimer.sentEvents
@@ -122,7 +122,7 @@ async function runBench (opts, { argv }) {
       const fixed = await startServerProcess({ MONGODB_URI: database.uri, MONGODB_DB: dbName, LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn', FLUSH_INTERVAL_MS: '10' })
       let httpFixed
       try {
-        httpFixed = await benchHttpBatched({ server: fixed, seconds: s, warmupSeconds: scale.warmupSeconds, prefix: 'bench.http10.' })
+        httpFixed = await benchHttpBatched({ server: fixed, seconds: s, warmupSeconds: scale.warmupSeconds, prefix: 'bench.http10.', dbPid: database.pid })
       } finally {
         await fixed.stop()
       }
@@ -131,7 +131,7 @@ async function runBench (opts, { argv }) {
     }
     if (opts.only.includes('single')) {
       log(`single-event requests: 64 connections, ${scale.warmupSeconds} s warm-up + ${scale.phaseSeconds} s`)
-      figures.single = await benchSingle({ server, seconds: scale.phaseSeconds, warmupSeconds: scale.warmupSeconds })
+      figures.single = await benchSingle({ server, seconds: scale.phaseSeconds, warmupSeconds: scale.warmupSeconds, dbPid: database.pid })
       log(`  ${fmt(figures.single.requestsPerS)} req/s, p99 ${figures.single.p99Ms} ms`)
       log(`single-event requests to a bare Fastify route of the same shape (no database), ${scale.warmupSeconds} s warm-up + ${scale.phaseSeconds} s`)
       const bare = await startServerProcess({ BENCH_BARE: '1', LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn' })

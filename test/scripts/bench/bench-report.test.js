@@ -92,6 +92,23 @@ describe('markdown', () => {
     expect(md).toMatch(/Service RSS under load \(peak\) \| ≤ 250 MB \| 200 MB \| yes/)
   })
 
+  it('gives the database process\'s CPU beside the service\'s where it was measured, and nothing where it was not', () => {
+    const measured = renderMarkdown({
+      ...figures,
+      ingest: {
+        ...figures.ingest,
+        writer: { ...figures.ingest.writer, databaseCpuUsPerEvent: 0.31 },
+        http: { ...figures.ingest.http, databaseCpuUsPerEvent: 0.345 },
+        httpFixed: { ...figures.ingest.httpFixed, databaseCpuUsPerEvent: 0.4 }
+      },
+      single: { ...figures.single, databaseCpuUsPerRequest: 32.44 }
+    })
+    expect(measured).toMatch(/Service side of the HTTP batches: .*\(0\.15 µs per event\)\. The database's process: 0\.35 µs of CPU per event \(0\.40 with FLUSH_INTERVAL_MS=10\)\./)
+    expect(measured).toMatch(/The in-process writer's process: .*\(1\.50 µs per event\)\. The database's process: 0\.31 µs of CPU per event\./)
+    expect(measured).toMatch(/\*\*Single-event requests\*\*: .*µs of service CPU per request\. The database's process: 32\.4 µs of CPU per request\./)
+    expect(md).not.toMatch(/The database's process/) // not measured (an external MONGODB_URI): not invented
+  })
+
   it('prints n/a with the reason where the backend gives no figure', () => {
     expect(md).toMatch(/\| buckets \| 1\.0 s \(100 events\/s\) \| 32 \| n\/a \(backend reports no storage or index sizes\) \|/)
     expect(md).toMatch(/\| time series \| n\/a \(backend lacks time series collections\) \| n\/a/)
