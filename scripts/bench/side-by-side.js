@@ -1,0 +1,117 @@
+#!/usr/bin/env node
+// Two checkouts of statbucket measured alternately on one database: this one
+// and --base (a git worktree of an earlier commit, say). Round after round,
+// each one's service (its own scripts/bench/server-process.js) takes batched
+// HTTP ingest and single-event requests; the service's and the database's
+// CPU are read per event, so a change is judged on the same machine, in the
+// same minutes, with the noise of both. `node scripts/bench/side-by-side.js --help`.
+import path from 'node:path'
+import { pathToFileURL } from 'node:url'
+import autocannon from 'autocannon'
+import { UsageError, defineCommand, parseFlags, positiveFlag, runIfMain } from '../../src/cli.js'
+import { procCpuMs } from './process-cpu.js'
+
+const USAGE = `Usage: node scripts/bench/side-by-side.js --base DIR [--rounds N] [--seconds N]
+
+Runs, alternately (--rounds, default 3), the service of DIR (another
+checkout with node_modules, e.g. \`git worktree add ../base <commit>\`) and of
+this checkout on one embedded database (MONGODB_URI unset), each taking
+batched HTTP ingest (16 connections of 1,000 events over 100 metrics) and
+single-event requests (64 connections), --seconds each (default 5, after 2
+of warm-up). Prints a markdown table of every run and the median of each
+side: events/s, the service's and the database's CPU per event, requests
+per flush, p99.
+`
+
+const HERE = path.resolve(new URL('../..', import.meta.url).pathname)
+
+/** The middle value (the mean of the two middle ones), or null */
+export function median (values) {
+  const v = values.filter(x => typeof x === 'number' && Number.isFinite(x)).sort((a, b) => a - b)
+  if (v.length === 0) return null
+  const m = Math.floor(v.length / 2)
+  return v.length % 2 ? v[m] : (v[m - 1] + v[m]) / 2
+}
+
+/** One phase's figures from the stats before and after, the database's CPU (ms) before and after, and autocannon's result */
+export function phaseFigures ({ before, after, dbBefore, dbAfter, requests, eventsPerRequest, seconds, p99Ms }) {
+  const events = requests * eventsPerRequest
+  const flushes = after.counters.flushes - before.counters.flushes
+  return {
+    eventsPerS: events / seconds,
+    serviceUsPerEvent: events ? ((after.cpuMs - before.cpuMs) * 1000) / events : null,
+    databaseUsPerEvent: events && dbBefore !== null && dbAfter !== null ? ((dbAfter - dbBefore) * 1000) / events : null,
+    requestsPerFlush: flushes ? (after.counters.flushedUnits - before.counters.flushedUnits) / flushes : null,
+    p99Ms
+  }
+}
+
+const COLUMNS = [['eventsPerS', 0], ['serviceUsPerEvent', 2], ['databaseUsPerEvent', 2], ['requestsPerFlush', 1], ['p99Ms', 0]]
+const cell = (v, digits) => (typeof v === 'number' && Number.isFinite(v) ? v.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits }) : 'n/a')
+
+/** runs: [{ side, round, batched, single }] → markdown: every run, then each side's medians */
+export function renderSideBySide (runs) {
+  const head = '| side | round | phase | events/s | service µs / event | database µs / event | requests / flush | p99 ms |\n|---|---|---|---|---|---|---|---|\n'
+  const row = (side, round, phase, f) => `| ${side} | ${round} | ${phase} | ${COLUMNS.map(([k, d]) => cell(f[k], d)).join(' | ')} |\n`
+  let out = head
+  for (const r of runs) for (const phase of ['batched', 'single']) out += row(r.side, r.round, phase, r[phase])
+  out += '\nMedians:\n\n' + head
+  for (const side of [...new Set(runs.map(r => r.side))]) {
+    for (const phase of ['batched', 'single']) {
+      const mine = runs.filter(r => r.side === side).map(r => r[phase])
+      out += row(side, 'median', phase, Object.fromEntries(COLUMNS.map(([k]) => [k, median(mine.map(f => f[k]))])))
+    }
+  }
+  return out
+}
+
+async function measure (server, load, { seconds, eventsPerRequest, dbPid }) {
+  await autocannon({ ...load, duration: 2 })
+  const before = await server.stats()
+  const dbBefore = procCpuMs(dbPid)
+  const result = await autocannon({ ...load, duration: seconds })
+  const dbAfter = procCpuMs(dbPid)
+  const after = await server.stats()
+  return phaseFigures({ before, after, dbBefore, dbAfter, requests: result.requests.total, eventsPerRequest, seconds, p99Ms: result.latency.p99 })
+}
+
+async function run (opts, { out }) {
+  const { startEmbeddedMongo } = await import('../../src/db/embedded.js')
+  const database = await startEmbeddedMongo({ persistent: false })
+  const names = Array.from({ length: 100 }, (_, i) => `bench.side.m${i}`)
+  const batch = JSON.stringify(Array.from({ length: 1000 }, (_, i) => ({ metric: names[i % 100] })))
+  const singles = names.map(metric => JSON.stringify({ metric }))
+  const runs = []
+  try {
+    for (let round = 1; round <= opts.rounds; round++) {
+      for (const [side, dir] of [['base', opts.base], ['this', HERE]]) {
+        const { startServerProcess } = await import(pathToFileURL(path.join(dir, 'scripts/bench/server-process.js')).href)
+        const server = await startServerProcess({ MONGODB_URI: database.uri, MONGODB_DB: `side_${side}_${round}`, PREALLOC_PROBABILITY: '0' })
+        try {
+          let i = 0
+          const batched = await measure(server, { url: `${server.url}/v1/events`, method: 'POST', connections: 16, headers: { 'content-type': 'application/json' }, body: batch }, { seconds: opts.seconds, eventsPerRequest: 1000, dbPid: database.pid })
+          const single = await measure(server, { url: server.url, connections: 64, requests: [{ method: 'POST', path: '/v1/events', headers: { 'content-type': 'application/json' }, setupRequest: r => ({ ...r, body: singles[i++ % singles.length] }) }] }, { seconds: opts.seconds, eventsPerRequest: 1, dbPid: database.pid })
+          runs.push({ side, round, batched, single })
+          process.stderr.write(`side-by-side: ${side} round ${round} done\n`)
+        } finally {
+          await server.stop()
+        }
+      }
+    }
+  } finally {
+    await database.stop()
+  }
+  out.write(`base: ${opts.base}; this: ${HERE}; database ${database.backend}\n\n${renderSideBySide(runs)}`)
+  return 0
+}
+
+function parse (argv) {
+  const { values } = parseFlags(argv, { base: { type: 'string' }, rounds: { type: 'string' }, seconds: { type: 'string' } })
+  if (values.help) return { help: true }
+  if (!values.base) throw new UsageError('--base DIR is required: the checkout to measure beside this one')
+  return { base: path.resolve(values.base), rounds: positiveFlag('rounds', values.rounds, 3), seconds: positiveFlag('seconds', values.seconds, 5) }
+}
+
+export const main = defineCommand({ name: 'side-by-side', usage: USAGE, parse, run })
+
+runIfMain(import.meta.url, 'side-by-side', main, { exit: true })
