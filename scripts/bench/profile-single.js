@@ -10,13 +10,17 @@ import autocannon from 'autocannon'
 import { defineCommand, parseFlags, positiveFlag, runIfMain } from '../../src/cli.js'
 import { startServerProcess } from './server-process.js'
 
-const USAGE = `Usage: node scripts/bench/profile-single.js [--seconds N] [--connections N] [--top N] [--keep-profile]
+const USAGE = `Usage: node scripts/bench/profile-single.js [--seconds N] [--connections N] [--metrics N] [--top N] [--bare] [--keep-profile]
 
 Profiles the service while it answers single-event POST /v1/events (the
-bench's "single" section) on MONGODB_URI (default: the embedded database),
-and prints the share of the process's samples spent in each file or package,
-of all samples (idle included: waiting for the database) and of the busy ones. --keep-profile keeps the
-.cpuprofile (open it in Chrome DevTools or speedscope for a flame graph).
+bench's "single" section: --metrics 100 rotates over 100 metrics as it
+does; default 1) on MONGODB_URI (default: the embedded database), and
+prints the share of the process's samples spent in each file or package,
+of all samples (idle included: waiting for the database) and of the busy
+ones, and the busy share as µs of the measured CPU per request. --bare
+profiles the bench's yardstick instead, a bare Fastify route of the same
+shape. --keep-profile keeps the .cpuprofile (open it in Chrome DevTools or
+speedscope for a flame graph).
 `
 
 const IDLE = '((idle))' // the engine's entry for time waiting (here: for the database and the clients)
@@ -38,15 +42,18 @@ export function selfTimeByFile (profile) {
 async function run (opts, { out }) {
   let embedded = null
   let uri = process.env.MONGODB_URI
-  if (!uri) {
+  if (!uri && !opts.bare) {
     const { startEmbeddedMongo } = await import('../../src/db/embedded.js')
     embedded = await startEmbeddedMongo({ persistent: false })
     uri = embedded.uri
   }
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'statbucket-profile-'))
-  const server = await startServerProcess({ MONGODB_URI: uri, MONGODB_DB: `statbucket_profile_${process.pid}`, PREALLOC_PROBABILITY: '0' }, { nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${dir}`] })
+  const env = opts.bare ? { BENCH_BARE: '1' } : { MONGODB_URI: uri, MONGODB_DB: `statbucket_profile_${process.pid}`, PREALLOC_PROBABILITY: '0' }
+  const server = await startServerProcess(env, { nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${dir}`] })
   try {
-    const load = { url: `${server.url}/v1/events`, method: 'POST', connections: opts.connections, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ metric: 'profile.single', value: 1 }) }
+    const bodies = Array.from({ length: opts.metrics }, (_, i) => JSON.stringify({ metric: opts.metrics === 1 ? 'profile.single' : `profile.single.m${i}`, value: 1 }))
+    let next = 0
+    const load = { url: server.url, connections: opts.connections, requests: [{ method: 'POST', path: '/v1/events', headers: { 'content-type': 'application/json' }, setupRequest: req => ({ ...req, body: bodies[next++ % bodies.length] }) }] }
     await autocannon({ ...load, duration: 2 }) // warm-up
     const before = await server.stats()
     const result = await autocannon({ ...load, duration: opts.seconds })
@@ -55,8 +62,9 @@ async function run (opts, { out }) {
     const file = fs.readdirSync(dir).find(f => f.endsWith('.cpuprofile'))
     const { rows, total } = selfTimeByFile(JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8')))
     const busy = total - (rows.find(([where]) => where === IDLE)?.[1] ?? 0) // samples where the process ran
-    out.write(`${result.requests.total} requests in ${opts.seconds} s (${result.non2xx} not 200); ${Math.round(((after.cpuMs - before.cpuMs) * 1000) / result.requests.total)} µs of service CPU per request\n\n| where | share of samples | share of busy samples |\n|---|---|---|\n`)
-    for (const [where, n] of rows.slice(0, opts.top)) out.write(`| ${where} | ${((100 * n) / total).toFixed(1)} % | ${where === IDLE ? '' : `${((100 * n) / busy).toFixed(1)} %`} |\n`)
+    const cpuUs = ((after.cpuMs - before.cpuMs) * 1000) / result.requests.total
+    out.write(`${opts.bare ? 'the bare route: ' : ''}${result.requests.total} requests in ${opts.seconds} s (${result.non2xx} not 200); ${Math.round(cpuUs)} µs of ${opts.bare ? '' : 'service '}CPU per request\n\n| where | share of samples | share of busy samples | µs per request |\n|---|---|---|---|\n`)
+    for (const [where, n] of rows.slice(0, opts.top)) out.write(`| ${where} | ${((100 * n) / total).toFixed(1)} % | ${where === IDLE ? '' : `${((100 * n) / busy).toFixed(1)} %`} | ${where === IDLE ? '' : ((n / busy) * cpuUs).toFixed(1)} |\n`)
     if (opts.keepProfile) out.write(`\nprofile: ${path.join(dir, file)}\n`)
     else fs.rmSync(dir, { recursive: true, force: true })
     return 0
@@ -67,12 +75,14 @@ async function run (opts, { out }) {
 }
 
 function parse (argv) {
-  const { values } = parseFlags(argv, { seconds: { type: 'string' }, connections: { type: 'string' }, top: { type: 'string' }, 'keep-profile': { type: 'boolean' } })
+  const { values } = parseFlags(argv, { seconds: { type: 'string' }, connections: { type: 'string' }, metrics: { type: 'string' }, top: { type: 'string' }, bare: { type: 'boolean' }, 'keep-profile': { type: 'boolean' } })
   if (values.help) return { help: true }
   return {
     seconds: positiveFlag('seconds', values.seconds, 6),
     connections: positiveFlag('connections', values.connections, 16),
+    metrics: Math.floor(positiveFlag('metrics', values.metrics, 1)),
     top: positiveFlag('top', values.top, 20),
+    bare: Boolean(values.bare),
     keepProfile: Boolean(values['keep-profile'])
   }
 }
