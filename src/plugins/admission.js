@@ -51,6 +51,7 @@ async function admission (app) {
     const bytes = Number.isFinite(declared) && declared >= 0 ? Math.min(declared, config.bodyLimitBytes) : config.bodyLimitBytes
     const mostEvents = Math.max(1, Math.min(config.maxEventsPerRequest, Math.floor(bytes / MIN_EVENT_BYTES)))
     if (!writer.hasRoom(1) || (!writer.hasRoom(mostEvents) && writer.pendingEvents() > 0)) {
+      writer.turnedAway?.() // a gathering writer stops waiting for senders that do not fit
       return refuse(request, reply, 'writer_full', `the writer holds ${writer.pendingEvents()} events, near MAX_PENDING_EVENTS = ${config.maxPendingEvents}`)
     }
     if (inflightBytes > 0 && inflightBytes + bytes > config.maxInflightWriteBytes) {

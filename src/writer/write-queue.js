@@ -7,11 +7,13 @@
 // answer { outcome, reason? }; the flush itself is the runner's (flush-runner.js).
 //
 // Adaptive mode gathers after a busy flush (docs/decisions.md, "Adaptive
-// group commit gathers the answered requests"): when a flush returns, the
-// next one waits until as many units are queued as were queued then plus
-// those the flush answered (their senders' next requests), or half the
-// returned flush's duration at most. A writer with nothing in flight and no
-// flush just returned still flushes a unit at once.
+// group commit gathers after a busy flush"): when a flush returns, the
+// next one waits until as many units are queued as were queued when it
+// answered plus those it answered (their senders' next requests), or half
+// the returned flush's duration at most, never past half the oldest queued
+// unit's WRITE_TIMEOUT_MS; a sender refused or waiting for room ends the
+// wait. A writer with nothing in flight and no flush just returned still
+// flushes a unit at once.
 import { NOT_APPLIED } from './write-outcomes.js'
 import { unitKeys } from './write-operations.js'
 import { realTimers } from '../clock.js'
@@ -160,6 +162,8 @@ export function createWriteQueue (options) {
    */
   function gatherEnd (oldest) {
     if (!adaptive || state.queuedUnits >= state.gatherUnits) return -Infinity
+    // a sender waiting for room comes back only once a flush answers: waiting for it is idle time
+    if (state.roomWaiters.length > 0) return -Infinity
     return Math.min(state.gatherUntil, oldest.enqueuedAt + writeTimeoutMs / 2)
   }
 
@@ -179,11 +183,24 @@ export function createWriteQueue (options) {
     }
   }
 
-  /** A flush of `units` that began at `startedAt` returned: the next cut gathers their senders' next units */
-  function gatherAfter (units, startedAt) {
+  /**
+   * A flush of `units` that began at `startedAt` returned: the next cut
+   * gathers their senders' next units. `queuedWhenAnswered`: the units
+   * queued when it first answered (null: none before it returned); a
+   * watchdog answers long before the driver lets the flush return, and the
+   * senders back meanwhile are not waited for twice.
+   */
+  function gatherAfter (units, startedAt, queuedWhenAnswered) {
     const now = timers.now()
-    state.gatherUnits = state.queuedUnits + units.length
+    state.gatherUnits = (queuedWhenAnswered ?? state.queuedUnits) + units.length
     state.gatherUntil = now + (now - startedAt) / 2
+  }
+
+  /** A sender was turned away for room: the senders the gather waits for may not fit, so it ends */
+  function stopGathering () {
+    if (!adaptive) return
+    state.gatherUnits = 0
+    schedule()
   }
 
   function startFlush () {
@@ -194,17 +211,22 @@ export function createWriteQueue (options) {
       return
     }
     const startedAt = timers.now()
-    state.inFlight = flush(units).finally(() => {
+    const seen = { queuedWhenAnswered: null }
+    state.inFlight = flush(units, seen).finally(() => {
       state.inFlight = null
-      gatherAfter(units, startedAt)
+      gatherAfter(units, startedAt, seen.queuedWhenAnswered)
       schedule()
       wakeIdleWaiters()
     })
   }
 
-  async function flush (units) {
+  async function flush (units, seen) {
+    const answerOwn = (unit, outcome, reason) => {
+      if (seen.queuedWhenAnswered === null) seen.queuedWhenAnswered = state.queuedUnits
+      answer(unit, outcome, reason)
+    }
     try {
-      await runFlush(units, answer)
+      await runFlush(units, answerOwn)
     } catch (err) {
       onError(err, 'flush')
     } finally {
@@ -274,7 +296,10 @@ export function createWriteQueue (options) {
           settle(entry)
         }
         if (state.closing) return refuse('the server is shutting down')
-        if (!hasRoom(unit.events)) return refuse(`too many pending events (MAX_PENDING_EVENTS = ${maxPendingEvents})`)
+        if (!hasRoom(unit.events)) {
+          refuse(`too many pending events (MAX_PENDING_EVENTS = ${maxPendingEvents})`)
+          return stopGathering()
+        }
         const refusal = canTake(entry)
         if (refusal) return refuse(refusal)
         state.pendingEvents += unit.events
@@ -288,10 +313,14 @@ export function createWriteQueue (options) {
     },
     /** Whether `events` more events would be admitted now */
     hasRoom,
+    /** A sender was refused for room before its unit reached the queue (the HTTP door's admission): a gather ends */
+    turnedAway: stopGathering,
     /** Resolves once `events` more events would be admitted (or the queue is closing: submit then refuses) */
     waitForRoom (events = 1) {
       if (state.closing || hasRoom(events)) return Promise.resolve()
-      return new Promise(resolve => state.roomWaiters.push({ events, resolve }))
+      const room = new Promise(resolve => state.roomWaiters.push({ events, resolve }))
+      schedule() // a gather in progress ends: this sender comes back only once a flush answers
+      return room
     },
     /** Flushes everything queued now, and resolves once nothing is queued or in flight. */
     drain () {

@@ -147,6 +147,88 @@ describe('write queue', () => {
       await timers.settle()
       expect(flushes.map(f => f.metrics)).toEqual([[['a']], [['b']]])
     })
+
+    it('counts the senders from when the flush answered them: those back before it returned (a watchdog\'s answer, then the driver\'s tail) are not waited for again', async () => {
+      const held = [] // per flush: { answerAll, finish }, apart as the runner's watchdog does them
+      const { queue, timers } = setup({
+        runFlush: (units, answer) => new Promise(resolve => {
+          held.push({ metrics: units.map(u => [...u.metrics.keys()]), answerAll: () => { for (const u of units) answer(u, 'unknown') }, finish: resolve })
+        })
+      })
+      const a = queue.submit(unit('a'))
+      await timers.settle()
+      await timers.advance(1000)
+      held[0].answerAll() // the watchdog (WRITE_TIMEOUT_MS): a is answered, the flush is still in flight
+      expect(await a).toEqual({ outcome: 'unknown' })
+      queue.submit(unit('a')) // a's sender again, while the flush is still in flight
+      await timers.advance(200)
+      held[0].finish() // returns at 1200: a's sender is back already (0 queued when answered + 1 answered)
+      await timers.settle()
+      expect(held.map(f => f.metrics)).toEqual([[['a']], [['a']]])
+    })
+
+    it('a sender turned away for MAX_PENDING_EVENTS (by the queue or the HTTP door\'s admission), or waiting for room, ends the gather: it cannot come back until a flush answers', async () => {
+      for (const how of ['refused', 'turned away', 'waiting']) {
+        const { queue, timers, flushes } = setup({ maxPendingEvents: 10 })
+        queue.submit(unit('a'))
+        await timers.settle()
+        for (const m of ['b', 'c', 'd', 'e', 'f', 'g', 'h', 'i']) queue.submit(unit(m)) // 9 events pending
+        await timers.advance(20)
+        flushes[0].finish() // 8 queued: gathers for a's sender until 30
+        await timers.settle()
+        expect(flushes).toHaveLength(1)
+        if (how === 'refused') {
+          expect(await queue.submit(unit('x', 'y', 'z'))).toMatchObject({ outcome: 'not_applied' }) // a's sender: 11 > 10
+        } else if (how === 'turned away') {
+          queue.turnedAway() // admission.js: no room for the events its body can hold
+        } else {
+          queue.waitForRoom(3) // StatsD's TCP door, its reading paused
+        }
+        await timers.settle()
+        expect(flushes.map(f => f.metrics.length)).toEqual([1, 8])
+      }
+    })
+
+    it('a gather window that abandon or close ends leaves no timer behind', async () => {
+      for (const how of ['close', 'abandon']) {
+        const { queue, timers, flushes } = setup()
+        queue.submit(unit('a'))
+        await timers.settle()
+        const b = queue.submit(unit('b'))
+        await timers.advance(20)
+        flushes[0].finish() // b gathers until 30: a cut timer is armed
+        await timers.settle()
+        expect(flushes).toHaveLength(1)
+        const closed = how === 'close' ? queue.close() : queue.abandon('stopping')
+        await timers.settle()
+        if (how === 'close') {
+          flushes[1].finish() // close cuts at once
+          await closed
+          expect(await b).toEqual({ outcome: 'applied' })
+        } else {
+          expect(await b).toEqual({ outcome: 'not_applied', reason: 'stopping' })
+        }
+        expect(timers.pendingTimers()).toBe(0)
+      }
+    })
+
+    it('the WRITE_TIMEOUT_MS cap follows the oldest unit still queued: one expired during the flush does not end the gather', async () => {
+      const { queue, timers, flushes } = setup({ writeTimeoutMs: 100 })
+      queue.submit(unit('a'))
+      await timers.settle()
+      const b = queue.submit(unit('b')) // queued at 0: expires at 100
+      await timers.advance(80)
+      const c = queue.submit(unit('c')) // queued at 80: gathers until 130 at the latest
+      await timers.advance(20)
+      expect(await b).toEqual({ outcome: 'not_applied', reason: 'waited in the queue longer than WRITE_TIMEOUT_MS (100 ms)' })
+      flushes[0].finish() // returns at 100 having taken 100 ms: c gathers for a's sender until min(150, 80 + 50)
+      await timers.advance(29)
+      expect(flushes).toHaveLength(1)
+      await timers.advance(1)
+      expect(flushes.map(f => f.metrics)).toEqual([[['a']], [['c']]])
+      flushes[1].finish()
+      expect(await c).toEqual({ outcome: 'applied' })
+    })
   })
 
   it('with FLUSH_INTERVAL_MS the cut waits until the oldest unit is that old', async () => {
