@@ -6,7 +6,7 @@
 // tier (bucket/distribution-stats.js) instead of summed. A percentile that
 // reads minutes reads their histograms too (minute-histograms.js).
 import { BadRequestError, withDetails } from '../errors.js'
-import { addTierInto, addTotalsInto, histogramHoldsCount, statHorizons, statValue } from '../bucket/distribution-stats.js'
+import { addTierInto, addTotalsInto, bucketsIn, histogramHoldsCount, statHorizons, statValue } from '../bucket/distribution-stats.js'
 import { quantiles as rankQuantiles, rankHistogram, rankedQuantile } from '../bucket/distribution-sketch.js'
 import { hierarchicalLayout } from '../bucket/layouts.js'
 import { planLocalYtd } from '../bucket/local-plans.js'
@@ -43,11 +43,6 @@ function minutesWithoutHistogram (from, to) {
 // piece or a point counts one more): merging costs ~0.05 µs a bucket and
 // ranking ~0.3 µs, so a turn holds the loop for a few ms to ~30 ms
 export const TURN_BUCKETS = 100_000
-const bucketsOf = (node) => {
-  let n = 0
-  for (const side of [node?.positive, node?.negative]) if (side && typeof side === 'object') for (const _ in side) n++ // eslint-disable-line no-unused-vars
-  return n
-}
 const nextTurn = () => new Promise(resolve => setImmediate(resolve))
 
 // A request whose reads share one budget (a Graphite render) merges at most
@@ -108,9 +103,16 @@ export function createDistributionReads ({ collections, horizonsOf, maxPoints, m
    */
   async function evaluate (metric, plan, { minuteHistograms = false, strictDays = false, buckets: withBuckets = true, budget = null } = {}) {
     const docs = await documents.planDocs(plan)
-    const minuteHours = minuteHistograms ? await graftMinuteHistograms(collections.distributionMinutes, metric, plan, docs.daily) : 0
-    const byId = docsById(docs)
     const pace = pacerOf(budget)
+    // the graft walks each minute's stored buckets to judge it: paced and bounded like a merge, before any merge
+    const minuteHours = minuteHistograms
+      ? await graftMinuteHistograms(collections.distributionMinutes, metric, plan, docs.daily, {
+        pace,
+        maxBuckets: maxReadBuckets,
+        refuse: () => bad('from', `this read${budget ? ` (of ${metric})` : ''} checks more than MAX_READ_BUCKETS = ${maxReadBuckets} minute-histogram buckets; shorten the range or use a coarser step`)
+      })
+      : 0
+    const byId = docsById(docs)
     const spent = budget ?? { buckets: 0 }
     const requestLimit = budget ? maxReadBuckets * REQUEST_BUCKETS_READS : Infinity
     let own = 0
@@ -122,7 +124,7 @@ export function createDistributionReads ({ collections, horizonsOf, maxPoints, m
       for (const { id, node } of pieceNodes(pieces, byId, { strictDays })) {
         used.add(id)
         if (node === SKIPPED) continue
-        const buckets = withBuckets ? bucketsOf(node) : 0
+        const buckets = withBuckets ? bucketsIn(node) : 0
         await pace(buckets)
         own += buckets
         spent.buckets = (spent.buckets ?? 0) + buckets
@@ -152,7 +154,7 @@ export function createDistributionReads ({ collections, horizonsOf, maxPoints, m
     points.ranked ??= (async () => {
       const ranked = []
       for (const { value: tier } of points) {
-        await points.pace(bucketsOf(tier))
+        await points.pace(bucketsIn(tier))
         ranked.push(tier === null || !(tier.count > 0) || !histogramHoldsCount(tier) ? null : rankHistogram(tier, mapping))
       }
       return ranked

@@ -11,7 +11,7 @@
 // every range it is merged into, whatever the other minutes hold (a minute
 // over by as many as another is under cannot make up for it), so such a
 // range has no percentile (bucket/distribution-stats.js histogramHoldsCount).
-import { minuteHoldsDay } from '../bucket/distribution-stats.js'
+import { bucketsIn, minuteHoldsDay } from '../bucket/distribution-stats.js'
 import { HOUR_MS, hourId } from '../bucket/time.js'
 
 const HISTOGRAM_PARTS = ['zero', 'positive', 'negative']
@@ -54,20 +54,29 @@ export function minutePiecesByHour (metric, plan) {
  * Reads the minute-hour documents of the plan's minute pieces (one request,
  * their `minute` only) and sets each piece's minute tier in `dailyDocs` (the
  * plan's day documents, changed in place) to hold its histogram: the hour
- * document's, or none. → the number of minute-hour documents read
+ * document's, or none. Judging a stored minute walks its buckets: pace(n)
+ * (the read's pacer: null, or a promise of a later turn of the event loop)
+ * is told each minute's before it is walked, and past maxBuckets walked in
+ * all refuse() is thrown. → the number of minute-hour documents read
  */
-export async function graftMinuteHistograms (collection, metric, plan, dailyDocs) {
+export async function graftMinuteHistograms (collection, metric, plan, dailyDocs, { pace = () => null, maxBuckets = Infinity, refuse = () => new RangeError('too many minute-histogram buckets') } = {}) {
   const byHour = minutePiecesByHour(metric, plan)
   if (byHour.size === 0) return 0
   const hours = await collection.find({ _id: { $in: [...byHour.keys()] } }, { projection: { minute: 1 } }).toArray()
   const hourDocs = new Map(hours.map(d => [d._id, d]))
   const days = new Map(dailyDocs.map(d => [d._id, d]))
+  let walked = 0
   for (const [key, pieces] of byHour) {
     const minutes = hourDocs.get(key)?.minute
     for (const { dayId, hour, minute } of pieces) {
       const tier = days.get(dayId)?.minute?.[hour]?.[minute]
       if (tier === null || typeof tier !== 'object') continue
-      const parts = partsHolding(isPlainObject(minutes) ? minutes[minute] : undefined, tier)
+      const stored = isPlainObject(minutes) ? minutes[minute] : undefined
+      const buckets = isPlainObject(stored) ? bucketsIn(stored) : 0
+      walked += buckets
+      if (walked > maxBuckets) throw refuse()
+      await pace(buckets)
+      const parts = partsHolding(stored, tier)
       // only the hour document's parts, and only where they hold the minute's count: a day document's minute holds none, and is not trusted to
       for (const part of HISTOGRAM_PARTS) tier[part] = parts === null ? undefined : parts[part]
     }

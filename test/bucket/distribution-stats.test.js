@@ -5,7 +5,7 @@
 // the writer's updates leave them (test/helpers/distribution-documents.js).
 import { describe, expect, it } from 'vitest'
 import {
-  MAX_STAT_LENGTH, STAT_NAMES, addTierInto, evaluateDistributionPlan, mergeTiers, histogramHoldsCount, minuteHoldsDay, parseStat, statValue
+  MAX_STAT_LENGTH, STAT_NAMES, addTierInto, bucketsIn, evaluateDistributionPlan, mergeTiers, histogramHoldsCount, minuteHoldsDay, parseStat, statValue
 } from '../../src/bucket/distribution-stats.js'
 import { bucketIndex, createMapping, histogramOf, quantile } from '../../src/bucket/distribution-sketch.js'
 import { evaluatePlan, planRanges } from '../../src/bucket/range-plan.js'
@@ -225,6 +225,15 @@ describe('a local series in zones off the hour by 45 and 30 minutes needs no min
         expect(planned.plan.ranges.flat().map(p => p.path[0]), `${tz} ${step}`).not.toContain('minute')
       }
     }
+  })
+})
+
+describe('bucketsIn: what walking a tier or a stored histogram costs', () => {
+  it('counts both sides\' buckets, not the zero bucket or the totals, and reads anything else as none', () => {
+    expect(bucketsIn({ count: 6, sum: 1, zero: 1, positive: { 3: 2, 4: 1 }, negative: { 2: 2 } })).toBe(3)
+    expect(bucketsIn({ count: 1, zero: 1 })).toBe(0)
+    expect(bucketsIn(null)).toBe(0)
+    expect(bucketsIn({ positive: 7, negative: 'x' })).toBe(0)
   })
 })
 

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest'
 import { createDistributionReads } from '../../src/reader/distribution-reads.js'
 import { createMapping, mergeHistograms, quantiles } from '../../src/bucket/distribution-sketch.js'
-import { dayId, monthId } from '../../src/bucket/time.js'
+import { dayId, hourId, monthId } from '../../src/bucket/time.js'
 
 const mapping = createMapping(0.01)
 const kind = { kind: 'distribution', accuracy: 0.01, mapping }
@@ -120,5 +120,39 @@ describe('the work of a read is paced by buckets, not by ranges', () => {
   it('still refuses past MAX_READ_BUCKETS with the 400 naming it', async () => {
     await expect(reads({ maxReadBuckets: 45_000 }).quantiles(METRIC, kind, { from: DAY_START + HOUR, to: DAY_START + 24 * HOUR, qs: [0.5] }))
       .rejects.toMatchObject({ statusCode: 400, message: expect.stringContaining('MAX_READ_BUCKETS = 45000') })
+  })
+})
+
+describe('a percentile read\'s minute histograms are checked paced and bounded, before any merge', () => {
+  // an hour of 60 minutes whose stored histograms hold 2,000 buckets each, whose count and sum match the day's minute
+  // but whose buckets hold one value fewer: judging each walks all its buckets, and grafts none (120,000 walked, 0 merged)
+  const MINUTE = 60_000
+  const hour = 3
+  const stored = Array.from({ length: 60 }, (_, m) => {
+    const tier = wideTier(-1000 + m * 10, 2000)
+    return { ...tier, count: tier.count + 1 }
+  })
+  const dayMinutes = Object.fromEntries(stored.map((t, m) => [m, { count: t.count, sum: t.sum, min: t.min, max: t.max }]))
+  const minuteDay = { _id: dayId(METRIC, DAY_START), metric: METRIC, date: new Date(DAY_START), minute: { [hour]: dayMinutes } }
+  const hourDoc = { _id: hourId(METRIC, DAY_START + hour * HOUR), minute: Object.fromEntries(stored.map((t, m) => [m, { count: t.count, sum: t.sum, positive: t.positive }])) }
+  const minuteReads = (options) => createDistributionReads({
+    collections: { distributionDaily: instantCollection([minuteDay]), distributionMonthly: instantCollection([month]), distributionMinutes: instantCollection([hourDoc]) },
+    horizonsOf: () => ({ minuteFrom: null, dailyFrom: null, minuteHistogramFrom: null }),
+    maxPoints: 1440,
+    ...options
+  })
+  const p99 = { name: 'p99', kind: 'percentile', q: 0.99 }
+  const window = { from: DAY_START + hour * HOUR, to: DAY_START + hour * HOUR + 60 * MINUTE, step: 'minute', zone: undefined, stat: p99 }
+
+  it('lets the event loop turn while it walks them, though it merges nothing', async () => {
+    const { answer, turns } = await turnsDuring(() => minuteReads({ turnBuckets: 5000 }).series(METRIC, kind, window))
+    // a turn every 5,000 buckets walked: 120,000 ÷ 5,000, less the first slice (none before: they were walked in one turn)
+    expect(turns).toBeGreaterThanOrEqual(20)
+    expect(answer.values).toEqual(new Array(60).fill(null)) // no minute holds its values: no percentile, not a guess
+  })
+
+  it('refuses past MAX_READ_BUCKETS walked, with the 400 naming it, before it merges', async () => {
+    await expect(minuteReads({ maxReadBuckets: 50_000 }).series(METRIC, kind, window))
+      .rejects.toMatchObject({ statusCode: 400, message: expect.stringContaining('checks more than MAX_READ_BUCKETS = 50000 minute-histogram buckets') })
   })
 })
