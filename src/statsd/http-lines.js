@@ -41,13 +41,20 @@ export function valuesIn (line) {
 }
 
 /**
- * Pass 1. text: the body; maxValues: MAX_EVENTS_PER_REQUEST.
+ * Pass 1. text: the body; maxValues: MAX_EVENTS_PER_REQUEST (and twice as
+ * many lines, counted first).
  * → { lines, parsed: [{ line: index, samples }], values, tagged, renamed: [{ from, to }],
  *     deltaNames: Set (the gauges sent a delta) }
  * or throws the 400 (naming the line) or 413 that answers it (a line's values
  * counted before it is parsed: valuesIn).
  */
 export function parseStatsdBody (text, { maxValues }) {
+  // lines counted before the body is split: 2 MiB of newlines is two million empty lines (~65 ms to split and walk)
+  const maxLines = 2 * maxValues
+  let newlines = 0
+  for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) {
+    if (++newlines >= maxLines) throw new TooLargeError(`a request holds at most ${maxLines} StatsD lines (2 × MAX_EVENTS_PER_REQUEST: a value a line and as many blank lines); split the lines over several requests`)
+  }
   const lines = text.split('\n')
   const parsed = []
   const renamed = new Map() // as sent → as kept

@@ -28,6 +28,14 @@ describe('MAX_EVENTS_PER_REQUEST over StatsD lines', () => {
     expect(refusal('ok:1|c\nbad:1|zz', 10)).toMatchObject({ statusCode: 400, message: expect.stringContaining('line 2') })
   })
 
+  it('refuses more lines than twice the budget with the 413 naming it, before the body is split', () => {
+    // 2 MiB of newlines: two million empty lines; split and walked, it was a 400 ("no StatsD line") after ~65 ms
+    expect(refusal('\n'.repeat(2 * 1024 * 1024), 10_000)).toEqual({ statusCode: 413, message: expect.stringContaining('at most 20000 StatsD lines (2 × MAX_EVENTS_PER_REQUEST') })
+    // a value a line and as many blank lines: taken
+    expect(parseStatsdBody('a:1|c\n\n'.repeat(10).slice(0, -1), { maxValues: 10 }).values).toBe(10)
+    expect(refusal('a:1|c\n\n'.repeat(10), 10)).toMatchObject({ statusCode: 413 }) // 21 lines
+  })
+
   it('counts the values of a line as parseLine finds them', () => {
     for (const line of ['', '\r', 'a', 'a\r', 'a:1|c', 'a:1|c:2|c', 'a:1|c\r', 'a:1|c|#t:1,u:2', 'a:1|c:2|ms|#x:y:z', '|#a:b', ':', '::', 'a:1|#', 'a::1|c', 'x:1|g:+2|g']) {
       expect(valuesIn(line), JSON.stringify(line)).toBe(parseLine(line).values)
