@@ -187,6 +187,13 @@ export function statHorizons (stat, horizons = {}) {
 // equal up to the rounding of another order of additions (1e-9 of the larger magnitude)
 const near = (a, b, magnitude = 0) => Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(a), Math.abs(b), magnitude)
 
+/** The buckets of a tier or stored histogram (its positive and negative sides' keys): what a walk of it costs */
+export function bucketsIn (node) {
+  let n = 0
+  for (const side of [node?.positive, node?.negative]) if (side && typeof side === 'object') for (const _ in side) n++ // eslint-disable-line no-unused-vars
+  return n
+}
+
 /**
  * Whether an hour document's minute (distributionMinutes: { count, sum,
  * zero, positive, negative }) holds exactly the values its day document's
@@ -198,13 +205,6 @@ const near = (a, b, magnitude = 0) => Math.abs(a - b) <= 1e-9 * Math.max(1, Math
  * other values: their sums tell them apart. Throws TypeError as
  * bucketedCount does for a key or count no histogram holds.
  */
-/** The buckets of a tier or stored histogram (its positive and negative sides' keys): what a walk of it costs */
-export function bucketsIn (node) {
-  let n = 0
-  for (const side of [node?.positive, node?.negative]) if (side && typeof side === 'object') for (const _ in side) n++ // eslint-disable-line no-unused-vars
-  return n
-}
-
 export function minuteHoldsDay (hourMinute, dayMinute) {
   const isNumber = (v) => typeof v === 'number' && Number.isFinite(v)
   if (!isNumber(hourMinute.count) || !isNumber(hourMinute.sum) || !isNumber(dayMinute.count)) return false

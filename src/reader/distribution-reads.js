@@ -104,17 +104,24 @@ export function createDistributionReads ({ collections, horizonsOf, maxPoints, m
   async function evaluate (metric, plan, { minuteHistograms = false, strictDays = false, buckets: withBuckets = true, budget = null } = {}) {
     const docs = await documents.planDocs(plan)
     const pace = pacerOf(budget)
-    // the graft walks each minute's stored buckets to judge it: paced and bounded like a merge, before any merge
-    const minuteHours = minuteHistograms
-      ? await graftMinuteHistograms(collections.distributionMinutes, metric, plan, docs.daily, {
-        pace,
-        maxBuckets: maxReadBuckets,
-        refuse: () => bad('from', `this read${budget ? ` (of ${metric})` : ''} checks more than MAX_READ_BUCKETS = ${maxReadBuckets} minute-histogram buckets; shorten the range or use a coarser step`)
-      })
-      : 0
-    const byId = docsById(docs)
     const spent = budget ?? { buckets: 0 }
     const requestLimit = budget ? maxReadBuckets * REQUEST_BUCKETS_READS : Infinity
+    // the graft walks each minute's stored buckets to judge it: paced and bounded like a merge (per read and
+    // per request, counted apart from the merge), before any merge
+    let walked = 0
+    const chargeWalk = (buckets) => {
+      walked += buckets
+      spent.walked = (spent.walked ?? 0) + buckets
+      if (walked > maxReadBuckets) {
+        throw bad('from', `this read${budget ? ` (of ${metric})` : ''} checks more than MAX_READ_BUCKETS = ${maxReadBuckets} minute-histogram buckets; shorten the range or use a coarser step`)
+      }
+      if (spent.walked > requestLimit) {
+        throw bad('from', `this request checks more than ${REQUEST_BUCKETS_READS} × MAX_READ_BUCKETS = ${requestLimit} minute-histogram buckets across its series; shorten the range, use a coarser step or read fewer metrics`)
+      }
+      return pace(buckets)
+    }
+    const minuteHours = minuteHistograms ? await graftMinuteHistograms(collections.distributionMinutes, metric, plan, docs.daily, { charge: chargeWalk }) : 0
+    const byId = docsById(docs)
     let own = 0
     const add = withBuckets ? addTierInto : addTotalsInto
     const points = []
@@ -219,16 +226,10 @@ export function createDistributionReads ({ collections, horizonsOf, maxPoints, m
 
     /**
      * One stat of each of `ranges` ([{ from, to }], epoch ms, as many as
-     * MAX_POINTS), each merged from the fewest documents: what a point of a series would answer for a range
-     * that is not one step (Graphite's consolidated points). Days read as a
-     * day series reads them (strictDays). → values, null where no document
-     * holds a range
+     * MAX_POINTS), each merged from the fewest documents (what a point of a
+     * series would answer for a range), merged once for several stats of one
+     * kind, as mergedSeries → { values(stat) }
      */
-    async statOfRanges (metric, kind, { ranges, stat }) {
-      return (await mergedRanges(metric, kind, { ranges, percentile: stat.kind === 'percentile' })).values(stat)
-    },
-
-    /** statOfRanges merged once for several stats of one kind, as mergedSeries → { values(stat) } */
     mergedRanges,
 
     /** count and sum over [from, to) from the fewest documents → { total (= count), count, sum, documents } */

@@ -54,28 +54,24 @@ export function minutePiecesByHour (metric, plan) {
  * Reads the minute-hour documents of the plan's minute pieces (one request,
  * their `minute` only) and sets each piece's minute tier in `dailyDocs` (the
  * plan's day documents, changed in place) to hold its histogram: the hour
- * document's, or none. Judging a stored minute walks its buckets: pace(n)
- * (the read's pacer: null, or a promise of a later turn of the event loop)
- * is told each minute's before it is walked, and past maxBuckets walked in
- * all refuse() is thrown. → the number of minute-hour documents read
+ * document's, or none. Judging a stored minute walks its buckets, so
+ * charge(n) is awaited with each minute's before it is walked: the caller's
+ * pacing and budget (it throws past a limit). → the number of minute-hour
+ * documents read
  */
-export async function graftMinuteHistograms (collection, metric, plan, dailyDocs, { pace = () => null, maxBuckets = Infinity, refuse = () => new RangeError('too many minute-histogram buckets') } = {}) {
+export async function graftMinuteHistograms (collection, metric, plan, dailyDocs, { charge = () => null } = {}) {
   const byHour = minutePiecesByHour(metric, plan)
   if (byHour.size === 0) return 0
   const hours = await collection.find({ _id: { $in: [...byHour.keys()] } }, { projection: { minute: 1 } }).toArray()
   const hourDocs = new Map(hours.map(d => [d._id, d]))
   const days = new Map(dailyDocs.map(d => [d._id, d]))
-  let walked = 0
   for (const [key, pieces] of byHour) {
     const minutes = hourDocs.get(key)?.minute
     for (const { dayId, hour, minute } of pieces) {
       const tier = days.get(dayId)?.minute?.[hour]?.[minute]
       if (tier === null || typeof tier !== 'object') continue
       const stored = isPlainObject(minutes) ? minutes[minute] : undefined
-      const buckets = isPlainObject(stored) ? bucketsIn(stored) : 0
-      walked += buckets
-      if (walked > maxBuckets) throw refuse()
-      await pace(buckets)
+      await charge(isPlainObject(stored) ? bucketsIn(stored) : 0)
       const parts = partsHolding(stored, tier)
       // only the hour document's parts, and only where they hold the minute's count: a day document's minute holds none, and is not trusted to
       for (const part of HISTOGRAM_PARTS) tier[part] = parts === null ? undefined : parts[part]

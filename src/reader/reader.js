@@ -136,22 +136,11 @@ export function createReader ({ collections, layout, registry, horizonsOf, maxPo
     gaugeLevel: (metric) => gauges.storedLast(metric),
 
     /**
-     * One stat (parseStat's descriptor) of a distribution over each of
-     * `ranges` ([{ from, to }], epoch ms), each range merged from the fewest
-     * documents: Graphite's consolidated points of a stat leaf. A counter is a
-     * 400. → values, one per range, null where no document holds it
-     */
-    async statOfRanges (metric, { ranges, stat }) {
-      const kind = await requireMetric(metric)
-      if (kind.kind !== DISTRIBUTION_KIND) throw counterRefusesStat(metric, stat)
-      return distributions.statOfRanges(metric, kind, { ranges, stat })
-    },
-
-    /**
      * A distribution's series merged once for several stats of one kind
      * (distribution-reads.js mergedSeries: Graphite's stat leaves of one
      * metric in one request); budget: { buckets } shared by the request's
-     * reads (MAX_READ_BUCKETS across them). A counter or a gauge is a 400.
+     * reads (REQUEST_BUCKETS_READS × MAX_READ_BUCKETS across them, each at most
+     * MAX_READ_BUCKETS). A counter or a gauge is a 400.
      * → { step, from, to, timestamps, values(stat) → Promise<values> }
      */
     async distributionSeries (metric, { from, to, step, percentile }, { budget } = {}) {
@@ -160,7 +149,12 @@ export function createReader ({ collections, layout, registry, horizonsOf, maxPo
       return distributions.mergedSeries(metric, kind, { from, to, step, zone: UTC, percentile, budget })
     },
 
-    /** statOfRanges merged once for several stats of one kind, as distributionSeries → { values(stat) } */
+    /**
+     * A distribution's stats over each of `ranges` ([{ from, to }], epoch ms),
+     * each merged from the fewest documents (Graphite's consolidated points of
+     * a stat leaf), merged once for several stats of one kind, as
+     * distributionSeries → { values(stat) }
+     */
     async distributionRanges (metric, { ranges, percentile }, { budget } = {}) {
       const kind = await requireMetric(metric)
       if (kind.kind !== DISTRIBUTION_KIND) throw notADistribution(metric, kind)

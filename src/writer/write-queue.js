@@ -158,7 +158,8 @@ export function createWriteQueue (options) {
   /**
    * Until when an adaptive cut still waits for the units the last flush
    * answered: gatherUntil, and never past half the oldest queued unit's
-   * WRITE_TIMEOUT_MS (the other half is its flush's); -Infinity: cut now
+   * WRITE_TIMEOUT_MS (so it is answered within 1.5 × of arriving: its
+   * flush's watchdog counts from the cut); -Infinity: cut now
    */
   function gatherEnd (oldest) {
     if (!adaptive || state.queuedUnits >= state.gatherUnits) return -Infinity

@@ -525,7 +525,8 @@ describe('a render request merges at most 4 × MAX_READ_BUCKETS across its serie
     // 11 × 600 buckets: each read alone fits in 1,500, all of them pass 6,000
     const res = await renderSmall(['wide.{a,b,c}.p99', 'more.*.p99'])
     expect(res.status, JSON.stringify(res.body)).toBe(400)
-    expect(res.body.message).toMatch(/this request merges more than 4 × MAX_READ_BUCKETS = 6000 histogram buckets across its series/)
+    // refused where their minutes' histograms are checked, before any merge
+    expect(res.body.message).toMatch(/this request checks more than 4 × MAX_READ_BUCKETS = 6000 minute-histogram buckets across its series/)
     // 3 × 600: more than one read's 1,500, within the request's 6,000
     const three = await renderSmall(['wide.a.p99', 'wide.b.p99', 'wide.c.p99'])
     expect(three.status, JSON.stringify(three.body)).toBe(200)

@@ -117,6 +117,15 @@ describe('the work of a read is paced by buckets, not by ranges', () => {
     for (const values of answers) expect(values).toEqual(hours.map(t => quantiles(t, mapping, [0.99])[0]))
   })
 
+  it('counts the merges of a request\'s reads together, past 4 × MAX_READ_BUCKETS refused with the 400 naming it', async () => {
+    // each read merges a day of 24 × 2,000 = 48,000 ≤ 50,000; five of them 240,000 > 4 × 50,000
+    const shared = reads({ maxReadBuckets: 50_000 })
+    const budget = { buckets: 0 }
+    const read = () => shared.mergedSeries(METRIC, kind, { from: DAY_START, to: DAY_START + 24 * HOUR, step: 'hour', zone: undefined, percentile: true, budget })
+    await expect(Promise.all([read(), read(), read(), read()])).resolves.toHaveLength(4)
+    await expect(read()).rejects.toMatchObject({ statusCode: 400, message: expect.stringContaining('this request merges more than 4 × MAX_READ_BUCKETS = 200000 histogram buckets across its series') })
+  })
+
   it('still refuses past MAX_READ_BUCKETS with the 400 naming it', async () => {
     await expect(reads({ maxReadBuckets: 45_000 }).quantiles(METRIC, kind, { from: DAY_START + HOUR, to: DAY_START + 24 * HOUR, qs: [0.5] }))
       .rejects.toMatchObject({ statusCode: 400, message: expect.stringContaining('MAX_READ_BUCKETS = 45000') })
@@ -149,6 +158,16 @@ describe('a percentile read\'s minute histograms are checked paced and bounded, 
     // a turn every 5,000 buckets walked: 120,000 ÷ 5,000, less the first slice (none before: they were walked in one turn)
     expect(turns).toBeGreaterThanOrEqual(20)
     expect(answer.values).toEqual(new Array(60).fill(null)) // no minute holds its values: no percentile, not a guess
+  })
+
+  it('counts the walks of a request\'s reads together, past 4 × MAX_READ_BUCKETS refused with the 400 naming it', async () => {
+    // each read walks 120,000 ≤ 130,000; five of them 600,000 > 4 × 130,000
+    const shared = minuteReads({ maxReadBuckets: 130_000 })
+    const budget = { buckets: 0 }
+    const read = () => shared.mergedSeries(METRIC, kind, { ...window, percentile: true, budget })
+    await expect(Promise.all([read(), read(), read(), read()])).resolves.toHaveLength(4)
+    await expect(read()).rejects.toMatchObject({ statusCode: 400, message: expect.stringContaining('this request checks more than 4 × MAX_READ_BUCKETS = 520000 minute-histogram buckets') })
+    expect(budget.walked).toBeGreaterThan(520_000)
   })
 
   it('refuses past MAX_READ_BUCKETS walked, with the 400 naming it, before it merges', async () => {

@@ -285,8 +285,9 @@ describe('minutes whose histograms miss and exceed by as much', () => {
     expect(q.body.message).toMatch(/hold values without their histogram/)
     expect((await get(`/v1/metrics/comp.lat/series?step=minute&stat=p50&from=${at(5)}&to=${at(7)}`)).body.values).toEqual([null, null])
     expect((await get(`/v1/metrics/comp.lat/series?step=minute&stat=count&from=${at(5)}&to=${at(7)}`)).body.values).toEqual([10, 1])
-    // Graphite's consolidated points merge such ranges too (statOfRanges): no value ranked among the wrong ones
-    expect(await app.reader.statOfRanges('comp.lat', { ranges: [{ from: at(5), to: at(7) }], stat: { name: 'p50', kind: 'percentile', q: 0.5 } })).toEqual([null])
+    // Graphite's consolidated points merge such ranges too (distributionRanges): no value ranked among the wrong ones
+    const ranges = await app.reader.distributionRanges('comp.lat', { ranges: [{ from: at(5), to: at(7) }], percentile: true })
+    expect(await ranges.values({ name: 'p50', kind: 'percentile', q: 0.5 })).toEqual([null])
   })
 
   it('equal counts of other values in one minute (two flushes cut in opposite ways, both retried) are told apart by the sums beside them', async () => {
