@@ -138,7 +138,6 @@ export function loadConfig (env = process.env) {
     // histogram buckets one read of distributions may merge (docs/decisions.md, "Distributions: what a read may cost")
     maxReadBuckets: integer(env, 'MAX_READ_BUCKETS', 10_000_000, { min: 1000, max: 1_000_000_000 }),
     maxMetrics: integer(env, 'MAX_METRICS', 100_000, { min: 1, max: 10_000_000 }),
-    bucketLayout: oneOf(env, 'BUCKET_LAYOUT', 'hierarchical', ['hierarchical', 'flat']),
     writeTokens: tokens(env, 'WRITE_TOKENS'),
     readTokens: tokens(env, 'READ_TOKENS'),
     // unset: /metrics follows READ_TOKENS

@@ -22,8 +22,7 @@ describe('configuration', () => {
       maxFutureMs: 300000,
       maxAgeDays: 400,
       maxPoints: 20000,
-      maxMetrics: 100000,
-      bucketLayout: 'hierarchical'
+      maxMetrics: 100000
     })
   })
 
@@ -35,7 +34,6 @@ describe('configuration', () => {
     ['PREALLOC_PROBABILITY', '2'],
     ['PREALLOC_PROBABILITY', 'often'],
     ['PREALLOC_CRON', 'every minute'],
-    ['BUCKET_LAYOUT', 'nested'],
     ['LOG_LEVEL', 'loud'],
     ['MONGODB_URI', 'http://example'],
     ['MONGODB_DB', 'a/b'],

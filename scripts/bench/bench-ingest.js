@@ -2,7 +2,6 @@
 // HTTP (batched and single-event), all on the same database.
 import autocannon from 'autocannon'
 import { buildWriteUnit } from '../../src/bucket/write-unit.js'
-import { hierarchicalLayout } from '../../src/bucket/layouts.js'
 import { createWriter } from '../../src/writer/writer.js'
 import { systemClock } from '../../src/clock.js'
 import { metricNames, percentile } from '../shared/workload.js'
@@ -39,7 +38,7 @@ export async function benchNaive ({ db, seconds, concurrency = 16, prefix = 'ben
     seconds,
     fn: async () => {
       const metric = metrics[next++ % metrics.length]
-      await naiveWrite(collections, hierarchicalLayout, { metric, value: 1, time: Date.now() })
+      await naiveWrite(collections, { metric, value: 1, time: Date.now() })
       return 1
     }
   })
@@ -77,7 +76,7 @@ export async function benchWriter ({ db, seconds, concurrency = 16, batch = 1000
       const now = Date.now()
       const events = new Array(batch)
       for (let i = 0; i < batch; i++) events[i] = { metric: metrics[i % metrics.length], value: 1, time: now }
-      const answer = await writer.submit(buildWriteUnit(events, hierarchicalLayout))
+      const answer = await writer.submit(buildWriteUnit(events))
       if (answer.outcome !== 'applied') { failed += batch; return 0 }
       return batch
     }

@@ -1,6 +1,5 @@
 // Read figures: series and ytd over sparse seeded data, through HTTP.
 import { eventIncrements } from '../../src/bucket/increments.js'
-import { hierarchicalLayout } from '../../src/bucket/layouts.js'
 import { COUNTER } from '../../src/bucket/metric-kinds.js'
 import { DAY_MS, startOfDay, utcParts } from '../../src/bucket/time.js'
 import { localYearStart } from '../../src/bucket/local-time.js'
@@ -58,7 +57,7 @@ export async function seedReads (db, { prefix = 'bench.read.', metrics: count, d
       let ids = null
       for (let k = 0; k < perDay; k++) {
         const time = day + Math.floor((k * DAY_MS) / perDay) + (((m * 7 + k * 13 + d) % 60) * 60_000) % Math.floor(DAY_MS / perDay)
-        const e = eventIncrements({ metric, value: 1 + ((k + d + m) % 5), time }, hierarchicalLayout)
+        const e = eventIncrements({ metric, value: 1 + ((k + d + m) % 5), time })
         ids = e
         for (const [f, v] of Object.entries(e.daily.inc)) inc[f] = (inc[f] ?? 0) + v
         const mo = months.get(e.monthly.id) ?? { _id: e.monthly.id, metric, date: new Date(e.monthly.date), inc: {} }
@@ -149,7 +148,6 @@ export async function benchReads ({ server, db, seed, seconds, connections = 4, 
   const counter = { documents: 0 }
   const reader = createReader({
     collections: { daily: counting(db.collection('daily'), counter), monthly: counting(db.collection('monthly'), counter) },
-    layout: hierarchicalLayout,
     registry: { describe: async () => COUNTER }, // the seeded metrics: counters
     horizonsOf: metric => horizons(metric, Date.now()),
     maxPoints: config.maxPoints

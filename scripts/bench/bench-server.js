@@ -1,6 +1,6 @@
 // statbucket as a child process for the benchmark: buildApp on the given
 // database, listening on 127.0.0.1 port 0. Talks to its parent over IPC:
-// sends { type: 'listening', port, backend, layout, statsdPort (null unless
+// sends { type: 'listening', port, backend, statsdPort (null unless
 // STATSD_PORT is set) }, answers { type: 'stats' } with
 // the writer's counters and the process's memory, closes on { type: 'close' }
 // or SIGTERM. Configuration comes from the environment (as `npm start`).
@@ -85,4 +85,4 @@ process.on('message', (msg) => {
     close()
   }
 })
-process.send({ type: 'listening', port: app.server.address().port, backend: bare ? 'none' : app.mongo.backend, layout: bare ? 'none' : app.layout.name, statsdPort: app.statsd?.port ?? null })
+process.send({ type: 'listening', port: app.server.address().port, backend: bare ? 'none' : app.mongo.backend, statsdPort: app.statsd?.port ?? null })

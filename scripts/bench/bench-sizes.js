@@ -2,8 +2,8 @@
 // sizes of documents with every slot written, computed, not read from a
 // server, so they are the same on any backend.
 import { BSON } from 'mongodb'
-import { hierarchicalLayout } from '../../src/bucket/layouts.js'
 import { nestIncrements } from './bench-reads.js'
+import { dayZeroIncrements } from '../../src/bucket/minute-fields.js'
 
 const METRIC = 'app.requests.total' // 18 characters
 const KB = 1000
@@ -20,7 +20,7 @@ function documentOf (id, date, inc, value) {
  */
 export function documentSizes ({ metrics = 10_000, minuteDays = 90, value = 7 } = {}) {
   const day = Date.UTC(2026, 10, 21)
-  const daily = documentOf(`${METRIC}/20261121`, day, hierarchicalLayout.zeroIncrements(), value)
+  const daily = documentOf(`${METRIC}/20261121`, day, dayZeroIncrements(), value)
   const downsampled = { ...daily, detail: 'quarterHour' }
   delete downsampled.minute
   // a month with every day written (a day's field exists once its daily document does)

@@ -5,7 +5,6 @@
 // averages. Figures the server cannot give are null with the reason.
 import { assembleSeries } from '../../src/bucket/results.js'
 import { buildWriteUnit } from '../../src/bucket/write-unit.js'
-import { hierarchicalLayout } from '../../src/bucket/layouts.js'
 import { DAY_MS, HOUR_MS, MINUTE_MS, addMonths, daysInMonth, startOfMonth, utcParts } from '../../src/bucket/time.js'
 import { metricNames, percentile, seededRandom } from '../shared/workload.js'
 import { systemClock } from '../../src/clock.js'
@@ -119,13 +118,13 @@ export async function benchStorage (db, { metrics: metricCount, days = 31, perDa
   let t0 = performance.now()
   let failed = 0
   await inParallel(chunks(events, 1000), 4, async (chunk) => {
-    const answer = await writer.submit(buildWriteUnit(chunk, hierarchicalLayout))
+    const answer = await writer.submit(buildWriteUnit(chunk))
     if (answer.outcome !== 'applied') failed += chunk.length
   })
   await writer.close()
   const bucketSeconds = (performance.now() - t0) / 1000
   if (failed) throw new Error(`${failed} events were not written to the buckets`)
-  const reader = createReader({ collections, layout: hierarchicalLayout })
+  const reader = createReader({ collections })
   stores.push({
     name: 'buckets',
     label: 'statbucket buckets (`daily` + `monthly` documents)',
@@ -136,11 +135,11 @@ export async function benchStorage (db, { metrics: metricCount, days = 31, perDa
     ...(await collectionSizes(db, [names.bucketsDaily, names.bucketsMonthly])),
     windowSum: async (metric, from, to) => {
       const { docs } = await reader.seriesDocs(metric, 'minute', from, to)
-      return assembleSeries({ step: 'minute', start: from, end: to, docs, layout: hierarchicalLayout }).values.reduce((s, v) => s + (v ?? 0), 0)
+      return assembleSeries({ step: 'minute', start: from, end: to, docs }).values.reduce((s, v) => s + (v ?? 0), 0)
     },
     dailySums: async (metric, from, to) => {
       const { docs, monthlyDocs } = await reader.seriesDocs(metric, 'day', from, to)
-      return assembleSeries({ step: 'day', start: from, end: to, docs, monthlyDocs, layout: hierarchicalLayout }).values.map(v => v ?? 0)
+      return assembleSeries({ step: 'day', start: from, end: to, docs, monthlyDocs }).values.map(v => v ?? 0)
     }
   })
 

@@ -2,12 +2,12 @@
 // simulated day from 00:00 past midnight, straight to MongoDB with one
 // upsert per document per event, for the flat and the hierarchical layout,
 // with and without probabilistic preallocation.
-import { LAYOUTS } from '../../src/bucket/layouts.js'
 import { DAY_MS, startOfDay } from '../../src/bucket/time.js'
 import { metricNames, seededRandom } from '../shared/workload.js'
 import { phaseFigures } from '../loadgen/summary.js'
 import { runPhase } from '../loadgen/load-run.js'
 import { connectMongo, createMongoTarget } from '../loadgen/mongo-target.js'
+import { LAYOUTS } from '../loadgen/layouts.js'
 
 export const TALK_PREALLOC = 0.000667 // the talk's 1/1500
 export const TALK_SIM_MINUTES = 1450 // a whole day and 10 minutes past midnight

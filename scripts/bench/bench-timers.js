@@ -4,7 +4,6 @@
 // are bench-ingest.js's benchHttpBatched({ timers: true }) and
 // bench-statsd.js's timer runs; the document sizes timer-workload.js's.
 import { BSON } from 'mongodb'
-import { hierarchicalLayout } from '../../src/bucket/layouts.js'
 import { parseStat } from '../../src/bucket/distribution-stats.js'
 import { DAY_MS, QUARTER_HOUR_MS, bucketId, describeDay, startOfDay } from '../../src/bucket/time.js'
 import { timeZone } from '../../src/bucket/time-zone.js'
@@ -140,7 +139,6 @@ export async function benchTimerReads ({ server, db, seed, seconds, connections 
   const counter = { documents: 0 }
   const reader = createReader({
     collections: { distributionDaily: counting(db.collection('distributionDaily'), counter), distributionMonthly: counting(db.collection('distributionMonthly'), counter) },
-    layout: hierarchicalLayout,
     registry: { describe: async () => TIMER_KIND },
     horizonsOf: metric => horizons(metric, Date.now()),
     maxPoints: config.maxPoints

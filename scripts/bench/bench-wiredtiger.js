@@ -26,10 +26,10 @@ import { BSON } from 'mongodb'
 import { EXIT, UsageError, defineCommand, parseFlags, runIfMain } from '../../src/cli.js'
 import { QUARTER_HOUR_DETAIL } from '../../src/bucket/increments.js'
 import { buildWriteUnit } from '../../src/bucket/write-unit.js'
-import { hierarchicalLayout } from '../../src/bucket/layouts.js'
 import { DAY_MS, MINUTE_MS, dayId } from '../../src/bucket/time.js'
 import { distributionUpdate, incrementUpdate } from '../../src/writer/write-operations.js'
 import { BUSY_PER_SECOND, TIMER_KIND, latencySampler } from './timer-workload.js'
+import { dayZeroIncrements } from '../../src/bucket/minute-fields.js'
 
 const SETUP = fileURLToPath(new URL('./wiredtiger/setup-venv.sh', import.meta.url))
 const MEASURE = fileURLToPath(new URL('./wiredtiger/measure.py', import.meta.url))
@@ -136,7 +136,7 @@ export function * populationHistory ({ kind, metrics, days, checkpointMinutes, s
     const id = dayId(metric, dayStart)
     if (!zeroFill || docs.has(id)) return
     preallocated.add(id)
-    update(id, incrementUpdate(id, { metric, date: dayStart, inc: hierarchicalLayout.zeroIncrements() }).updateOne.update)
+    update(id, incrementUpdate(id, { metric, date: dayStart, inc: dayZeroIncrements() }).updateOne.update)
   }
   const checkpoint = function * () {
     for (const id of dirty) {
@@ -181,7 +181,7 @@ export function * populationHistory ({ kind, metrics, days, checkpointMinutes, s
       }
       if (batch.length > 0) {
         // one request per minute: ingest's write unit, each document's merged $inc
-        const unit = buildWriteUnit(batch, hierarchicalLayout)
+        const unit = buildWriteUnit(batch)
         for (const [id, doc] of unit.daily) update(id, incrementUpdate(id, doc).updateOne.update)
         events += batch.length
         if (eventsById) {
@@ -261,7 +261,7 @@ export function * timerHistory ({ metrics, days, checkpointMinutes, seed = 4, pa
       for (const metric of names) {
         for (let t = 0; t < MINUTE_MS; t += gap) batch.push({ metric, value: latency(), time: minuteStart + Math.floor(t), kind: 'distribution' })
       }
-      const unit = buildWriteUnit(batch, hierarchicalLayout, { kindOf: () => TIMER_KIND })
+      const unit = buildWriteUnit(batch, { kindOf: () => TIMER_KIND })
       for (const p of parts) {
         const docs = byPart[p]
         const { collection, update } = TIMER_PARTS[p]
@@ -287,9 +287,9 @@ export function * timerHistory ({ metrics, days, checkpointMinutes, seed = 4, pa
 
 /** The day document the service ends with: every event's $inc merged, plus the zero fill when preallocated. */
 export function expectedDay (events, { metric, dayStart, zeroFilled }) {
-  const unit = buildWriteUnit(events, hierarchicalLayout)
+  const unit = buildWriteUnit(events)
   const id = dayId(metric, dayStart)
-  const inc = { ...(zeroFilled ? hierarchicalLayout.zeroIncrements() : {}) }
+  const inc = { ...(zeroFilled ? dayZeroIncrements() : {}) }
   for (const [field, v] of Object.entries(unit.daily.get(id)?.inc ?? {})) inc[field] = (inc[field] ?? 0) + v
   return applyUpdate(null, id, incrementUpdate(id, { metric, date: dayStart, inc }).updateOne.update)
 }

@@ -81,7 +81,7 @@ async function runBench (opts, { argv }) {
       ...versions(),
       backend,
       scale: { name: scaleName, description: scaleDescription, ...scale },
-      service: `statbucket child process on 127.0.0.1, FLUSH_INTERVAL_MS=${config.flushIntervalMs}, FLUSH_MAX_DOCS=${config.flushMaxDocs}, MAX_PENDING_EVENTS=${config.maxPendingEvents}, PREALLOC_PROBABILITY=${config.preallocProbability}, BUCKET_LAYOUT=${config.bucketLayout}, preallocation sweep off; load generator, service and database share this machine's ${machine.cores} cores`
+      service: `statbucket child process on 127.0.0.1, FLUSH_INTERVAL_MS=${config.flushIntervalMs}, FLUSH_MAX_DOCS=${config.flushMaxDocs}, MAX_PENDING_EVENTS=${config.maxPendingEvents}, PREALLOC_PROBABILITY=${config.preallocProbability}, preallocation sweep off; load generator, service and database share this machine's ${machine.cores} cores`
     }
     log(`database ${backend.description}; scale ${scaleName}; database name ${dbName}`)
 

@@ -17,7 +17,6 @@ export async function startServerProcess (env, { startTimeoutMs = 60_000, nodeAr
     port: server.port,
     pid: server.pid,
     backend: server.info.backend,
-    layout: server.info.layout,
     statsdPort: server.info.statsdPort ?? null,
     stats: () => server.ask('stats'),
     resetPeak: () => server.ask('reset-peak'),

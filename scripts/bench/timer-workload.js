@@ -4,7 +4,6 @@
 import { BSON } from 'mongodb'
 import { addDistributionUpdate, buildDistributionUnit } from '../../src/bucket/distribution-increments.js'
 import { distributionKind } from '../../src/bucket/metric-kinds.js'
-import { hierarchicalLayout } from '../../src/bucket/layouts.js'
 import { QUARTER_HOUR_DETAIL } from '../../src/bucket/increments.js'
 import { DAY_MS, bucketId, describeDay } from '../../src/bucket/time.js'
 import { seededRandom } from '../shared/workload.js'
@@ -74,7 +73,7 @@ export function documentOf (id, { metric, date, inc, min, max, detail }) {
  */
 export function timerDay ({ metric, dayStart, until = dayStart + DAY_MS, perSecond = BUSY_PER_SECOND, seed = 1, keepsMinutes = true }) {
   const events = timerEvents({ metric, from: dayStart, until, perSecond, random: seededRandom(seed) })
-  const unit = buildDistributionUnit(events, TIMER_KIND.mapping, hierarchicalLayout, { keepsMinutes: () => keepsMinutes })
+  const unit = buildDistributionUnit(events, TIMER_KIND.mapping, { keepsMinutes: () => keepsMinutes })
   const id = bucketId(metric, describeDay(dayStart).dayKey)
   const update = unit.daily.get(id) ?? { metric, date: dayStart, inc: {}, min: {}, max: {} }
   // the minutes' histograms: a document per hour (distributionMinutes)

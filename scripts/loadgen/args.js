@@ -34,8 +34,8 @@ Load:
   --metric-prefix P    metric names are P + m000… (default lg.)
   --concurrency N      closed-loop workers (default 8)
   --batch N            events per request (default 100 for --url and --coalesce, 1 otherwise)
-  --layout L           flat | hierarchical (default hierarchical; with --url, checked
-                       against the server's BUCKET_LAYOUT)
+  --layout L           flat | hierarchical (default hierarchical): the talk's minute
+                       layouts, for --mongodb (the service writes hierarchical only)
   --prealloc P         preallocation probability for --mongodb (default 0.000667; 0 = off);
                        with --url it is the server's PREALLOC_PROBABILITY
   --coalesce           --mongodb through the coalescing writer instead of one upsert per event
@@ -149,6 +149,7 @@ export function parseLoadgenArgs (argv, { now }) {
 
   const layout = values.layout ?? null
   if (layout !== null && !['flat', 'hierarchical'].includes(layout)) throw new UsageError(`--layout must be flat or hierarchical, got ${JSON.stringify(layout)}`)
+  if (layout === 'flat' && target === 'http') throw new UsageError('--layout flat applies to --mongodb only: the service writes the hierarchical layout')
 
   let start
   if (values.start !== undefined) {

@@ -1,5 +1,4 @@
 // Load generator target: statbucket's HTTP API.
-import { UsageError } from '../../src/cli.js'
 import { createHttpClient } from '../shared/http-client.js'
 import { DAY_MS, startOfDay, startOfMonth, addMonths } from '../../src/bucket/time.js'
 
@@ -11,7 +10,7 @@ export function outcomeOf ({ status, json }) {
   return 'unknown' // 504, other 5xx, network error, timeout: may be applied
 }
 
-export async function createHttpTarget ({ url, token, concurrency, layout }) {
+export async function createHttpTarget ({ url, token, concurrency }) {
   const client = createHttpClient({ url, token, connections: concurrency })
   const ready = await client.request('GET', '/readyz')
   if (ready.status !== 200) {
@@ -20,10 +19,6 @@ export async function createHttpTarget ({ url, token, concurrency, layout }) {
     throw new Error(`statbucket at ${url} is not ready: GET /readyz ${why}`)
   }
   const info = ready.json ?? {}
-  if (layout && info.layout && info.layout !== layout) {
-    client.close()
-    throw new UsageError(`--layout ${layout} does not match the server's BUCKET_LAYOUT (${info.layout}); restart statbucket with BUCKET_LAYOUT=${layout}`, { seeHelp: false })
-  }
 
   async function seriesSum (metric, from, to, step) {
     const q = `from=${from}&to=${to}&step=${step}`
@@ -34,8 +29,8 @@ export async function createHttpTarget ({ url, token, concurrency, layout }) {
   }
 
   return {
-    description: `${url} (statbucket HTTP API; server backend ${info.backend ?? '?'}, layout ${info.layout ?? '?'})`,
-    layout: info.layout ?? layout ?? 'hierarchical',
+    description: `${url} (statbucket HTTP API; server backend ${info.backend ?? '?'})`,
+    layout: 'hierarchical',
     backend: info.backend ?? null,
     async send (events) {
       const res = await client.request('POST', '/v1/events', events.length === 1 ? events[0] : events)

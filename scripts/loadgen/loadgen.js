@@ -4,7 +4,6 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { EXIT, UsageError, defineCommand, runIfMain } from '../../src/cli.js'
-import { LAYOUTS } from '../../src/bucket/layouts.js'
 import { DAY_MS, startOfDay } from '../../src/bucket/time.js'
 import { metricNames, seededRandom } from '../shared/workload.js'
 import { HELP, parseLoadgenArgs } from './args.js'
@@ -13,6 +12,7 @@ import { renderHtml, renderSvg } from './report.js'
 import { formatSummary, summarize, verifyTotals } from './summary.js'
 import { createHttpTarget } from './http-target.js'
 import { createMongoTarget } from './mongo-target.js'
+import { LAYOUTS } from './layouts.js'
 import { runPhase } from './load-run.js'
 
 const stamp = () => new Date().toISOString().replace(/[-:]/g, '').replace(/\..*/, '').replace('T', '-')

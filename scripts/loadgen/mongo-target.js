@@ -12,14 +12,15 @@ import { createWriter } from '../../src/writer/writer.js'
 import { incrementUpdate, registryUpdate } from '../../src/writer/write-operations.js'
 import { createPreallocator } from '../../src/jobs/preallocator.js'
 import { wasNeverSent } from '../../src/writer/write-outcomes.js'
+import { LAYOUTS } from './layouts.js'
 
 const WRITE_TIMEOUT_MS = 10_000
 const noop = () => {}
 const quiet = { debug: noop, info: noop, warn: noop, error: noop, child () { return this } }
 
 /** One upsert per document of the event, in parallel: the naive path */
-export async function naiveWrite (collections, layout, event) {
-  const { daily, monthly } = eventIncrements(event, layout)
+export async function naiveWrite (collections, event) {
+  const { daily, monthly } = eventIncrements(event)
   const d = incrementUpdate(daily.id, { metric: event.metric, date: daily.date, inc: daily.inc }).updateOne
   const m = incrementUpdate(monthly.id, { metric: event.metric, date: monthly.date, inc: monthly.inc }).updateOne
   await Promise.all([
@@ -34,11 +35,11 @@ export async function connectMongo (uri) {
   return client
 }
 
-export async function createMongoTarget ({ uri, dbName, layout, coalesce, prealloc, random, logger = quiet }) {
+export async function createMongoTarget ({ uri, dbName, layout = LAYOUTS.hierarchical, coalesce, prealloc, random, logger = quiet }) {
   const client = await connectMongo(uri)
   const db = client.db(dbName)
   const backend = await detectBackend(db)
-  const collections = { daily: db.collection(layout.collection), monthly: db.collection('monthly'), metrics: db.collection('metrics') }
+  const collections = { daily: layout.dailyCollection(db), monthly: db.collection('monthly'), metrics: db.collection('metrics') }
   const seen = new Map() // metric → { firstSeen, lastSeen }: the registry, written at the end
   let writer = null
   let preallocator = null
@@ -57,7 +58,7 @@ export async function createMongoTarget ({ uri, dbName, layout, coalesce, preall
     backend,
     begin (simClock) {
       clock = simClock
-      preallocator = createPreallocator(collections, { layout, clock, random, probability: prealloc, logger })
+      preallocator = createPreallocator(collections, { clock, random, probability: prealloc, logger })
       if (coalesce) {
         writer = createWriter(collections, {
           flushIntervalMs: 10,
@@ -74,13 +75,13 @@ export async function createMongoTarget ({ uri, dbName, layout, coalesce, preall
       const events = batch.map(({ metric, value, ts }) => ({ metric, value, time: ts }))
       let outcome
       if (writer) {
-        const answer = await writer.submit(buildWriteUnit(events, layout))
+        const answer = await writer.submit(buildWriteUnit(events))
         outcome = answer.outcome === 'applied' ? 'acked' : answer.outcome
         if (outcome !== 'acked' && errors.length < 5) errors.push(answer.reason)
       } else {
         try {
           statements += 2
-          await naiveWrite(collections, layout, events[0])
+          await naiveWrite(collections, events[0])
           writtenEvents++
           outcome = 'acked'
         } catch (err) {

@@ -17,6 +17,7 @@
 // can tell its histogram holds the very values the day counts (the two
 // documents are written apart: reader/minute-histograms.js).
 import { bucketFields } from './bucket-fields.js'
+import { minuteField } from './minute-fields.js'
 import { bucketField } from './distribution-sketch.js'
 import { QUARTER_HOUR_DETAIL, mergeUnitsWith, slotOf, widenSeen } from './increments.js'
 import { TieredDocument, addValueAt, updateOfTiers } from './tiered-document.js'
@@ -47,7 +48,7 @@ function valueUpdate (histogramTiers, plainTiers, value, weight, field) {
  * (MINUTE_HISTOGRAM_DAYS; never where the minute itself is not kept). Throws
  * RangeError for a value a distribution may not hold (bucketField).
  */
-export function distributionEventUpdates ({ metric, value, time, weight = 1 }, mapping, layout, { keepsMinutes, keepsMinuteHistograms } = {}) {
+export function distributionEventUpdates ({ metric, value, time, weight = 1 }, mapping, { keepsMinutes, keepsMinuteHistograms } = {}) {
   const field = bucketField(mapping, value)
   const v = value === 0 ? 0 : value // −0 is stored as 0
   const { dayStart, day, hour, minute } = slotOf(time, null)
@@ -58,7 +59,7 @@ export function distributionEventUpdates ({ metric, value, time, weight = 1 }, m
     daily: {
       id: bucketId(metric, day.dayKey),
       date: dayStart,
-      ...valueUpdate(dayTiers, minutes ? [layout.minuteField(hour, minute)] : [], v, weight, field),
+      ...valueUpdate(dayTiers, minutes ? [minuteField(hour, minute)] : [], v, weight, field),
       // a day written without its minute says so, as for counters
       ...(minutes ? {} : { detail: QUARTER_HOUR_DETAIL })
     },
@@ -96,7 +97,7 @@ function minuteHourIn (docs, metric, time, dayStart, hour) {
  * monthly ones as TieredDocuments (tiered-document.js), which the write path
  * keeps so until a flush builds its operations.
  */
-export function buildDistributionTiers (events, mapping, layout, { keepsMinutes, keepsMinuteHistograms } = {}) {
+export function buildDistributionTiers (events, mapping, { keepsMinutes, keepsMinuteHistograms } = {}) {
   const daily = new Map()
   const monthly = new Map()
   const minuteHours = new Map()
@@ -121,7 +122,7 @@ export function buildDistributionTiers (events, mapping, layout, { keepsMinutes,
     addValueAt(docs.daily, HOURLY_TIERS[hour], v, weight, field)
     addValueAt(docs.daily, QUARTER_HOURLY_TIERS[hour * 4 + Math.floor(minute / 15)], v, weight, field)
     if (docs.minutes) {
-      addValueAt(docs.daily, tierPaths(layout.minuteField(hour, minute)), v, weight, null)
+      addValueAt(docs.daily, tierPaths(minuteField(hour, minute)), v, weight, null)
     }
     if (docs.histograms) {
       if (docs.hour !== hour) {
@@ -152,8 +153,8 @@ export function buildDistributionTiers (events, mapping, layout, { keepsMinutes,
  *     metrics: Map<name, {firstSeen, lastSeen}>, events: n }
  * Throws RangeError for a value a distribution may not hold: the doors refuse those first.
  */
-export function buildDistributionUnit (events, mapping, layout, options) {
-  const unit = buildDistributionTiers(events, mapping, layout, options)
+export function buildDistributionUnit (events, mapping, options) {
+  const unit = buildDistributionTiers(events, mapping, options)
   return { ...unit, daily: updatesOf(unit.daily), monthly: updatesOf(unit.monthly) }
 }
 

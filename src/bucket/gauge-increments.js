@@ -11,6 +11,7 @@
 // field by field, so the largest t wins and equal times keep the larger v,
 // whatever order the writes arrive in.
 import { QUARTER_HOUR_DETAIL, mergeUnitsWith, slotOf, widenSeen } from './increments.js'
+import { minuteField } from './minute-fields.js'
 import { bucketId } from './time.js'
 
 const HOURLY_TIERS = Array.from({ length: 24 }, (_, h) => `hourly.${h}`)
@@ -55,13 +56,13 @@ function tiersUpdate (tiers, stats) {
  * (last: path → { t: epoch ms, v }, for $max). The simple form buildGaugeUnit
  * is tested against. keepsMinutes as in increments.js's eventIncrements.
  */
-export function gaugeEventUpdates (event, layout, { keepsMinutes } = {}) {
+export function gaugeEventUpdates (event, { keepsMinutes } = {}) {
   const { metric, time } = event
   const stats = statsOf(event)
   const { dayStart, day, hour, minute } = slotOf(time, null)
   const minutes = !keepsMinutes || keepsMinutes(metric, dayStart)
   const dayTiers = ['daily', HOURLY_TIERS[hour], QUARTER_HOURLY_TIERS[hour * 4 + Math.floor(minute / 15)]]
-  if (minutes) dayTiers.push(layout.minuteField(hour, minute))
+  if (minutes) dayTiers.push(minuteField(hour, minute))
   return {
     daily: { id: bucketId(metric, day.dayKey), date: dayStart, ...tiersUpdate(dayTiers, stats), ...(minutes ? {} : { detail: QUARTER_HOUR_DETAIL }) },
     monthly: { id: bucketId(metric, day.monthKey), date: day.monthStart, ...tiersUpdate(['monthly', `daily.${day.dayOfMonth}`], stats) }
@@ -113,7 +114,7 @@ const updatesOf = (docs) => new Map([...docs].map(([id, doc]) => [id, updateOf(d
  * → { daily: Map<id, {metric, date, inc, min, max, last, detail?}>, monthly: Map<…>,
  *     metrics: Map<name, {firstSeen, lastSeen}>, events: n }
  */
-export function buildGaugeUnit (events, layout, { keepsMinutes } = {}) {
+export function buildGaugeUnit (events, { keepsMinutes } = {}) {
   const daily = new Map()
   const monthly = new Map()
   const metrics = new Map()
@@ -134,7 +135,7 @@ export function buildGaugeUnit (events, layout, { keepsMinutes } = {}) {
     addAt(docs.daily, 'daily', stats)
     addAt(docs.daily, HOURLY_TIERS[hour], stats)
     addAt(docs.daily, QUARTER_HOURLY_TIERS[hour * 4 + Math.floor(minute / 15)], stats)
-    if (docs.minutes) addAt(docs.daily, layout.minuteField(hour, minute), stats)
+    if (docs.minutes) addAt(docs.daily, minuteField(hour, minute), stats)
     addAt(docs.monthly, 'monthly', stats)
     addAt(docs.monthly, docs.dayTier, stats)
     widenSeen(metrics, metric, time, time)

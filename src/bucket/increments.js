@@ -1,4 +1,5 @@
 // What one event adds, and what a request adds: pure maps of $inc fields.
+import { minuteField } from './minute-fields.js'
 import { HOUR_MS, MINUTE_MS, bucketId, describeDay, startOfDay, utcParts } from './time.js'
 
 /**
@@ -30,11 +31,11 @@ export function slotOf (time, days) {
  * keepsMinutes(metric, dayStart) → false where the day is past the metric's
  * minute retention (default: every day keeps minutes).
  */
-export function eventIncrements ({ metric, value, time }, layout, { keepsMinutes } = {}) {
+export function eventIncrements ({ metric, value, time }, { keepsMinutes } = {}) {
   const { dayStart, day, hour, minute } = slotOf(time, null)
   const inc = { daily: value, [`hourly.${hour}`]: value, [`quarterHourly.${hour}.${Math.floor(minute / 15)}`]: value }
   const minutes = !keepsMinutes || keepsMinutes(metric, dayStart)
-  if (minutes) inc[layout.minuteField(hour, minute)] = value
+  if (minutes) inc[minuteField(hour, minute)] = value
   return {
     // a day written without its minute (past the horizon) says so: its minutes no longer hold every event
     daily: { id: bucketId(metric, day.dayKey), date: dayStart, inc, ...(minutes ? {} : { detail: QUARTER_HOUR_DETAIL }) },
@@ -90,7 +91,7 @@ export function addCounterIncrements (docs, id, { metric, date, inc, detail }) {
  * → { daily: Map<id, {metric, date, inc}>, monthly: Map<…>,
  *     metrics: Map<name, {firstSeen, lastSeen}>, events: n }
  */
-export function buildCounterUnit (events, layout, { keepsMinutes } = {}) {
+export function buildCounterUnit (events, { keepsMinutes } = {}) {
   const unit = { daily: new Map(), monthly: new Map(), metrics: new Map(), events: events.length }
   const days = new Map()
   const last = new Map() // metric → its documents of the day it was last seen on in this request
@@ -116,8 +117,8 @@ export function buildCounterUnit (events, layout, { keepsMinutes } = {}) {
     daily[hourField] = (daily[hourField] ?? 0) + value
     daily[quarterField] = (daily[quarterField] ?? 0) + value
     if (docs.minutes) {
-      const minuteField = layout.minuteField(hour, minute)
-      daily[minuteField] = (daily[minuteField] ?? 0) + value
+      const field = minuteField(hour, minute)
+      daily[field] = (daily[field] ?? 0) + value
     }
     monthly.monthly = (monthly.monthly ?? 0) + value
     monthly[dayField] = (monthly[dayField] ?? 0) + value

@@ -16,14 +16,14 @@ const rangesOf = (boundaries) => boundaries.slice(0, -1).map((from, i) => ({ fro
 // longer than a local hour, day or month ever lasts (Lord Howe's autumn hour is 90 minutes), for counting cheaply
 const LONGEST_MS = { hour: 2 * 3_600_000, day: 26 * 3_600_000, month: 32 * 86_400_000 }
 
-export function planLocalSeries (metric, zone, from, to, step, { maxPoints, horizons, layout }) {
+export function planLocalSeries (metric, zone, from, to, step, { maxPoints, horizons }) {
   // far more points than allowed even at the longest a point lasts: no need to list them
   if ((to - from) / LONGEST_MS[step] > maxPoints + 2) return null
   const boundaries = localBoundaries(zone, from, to, step, maxPoints)
   if (boundaries === null) return null
   const timestamps = boundaries.slice(0, -1)
   // whole UTC days from monthly.daily.D, as a UTC day series reads them (null and 0 alike, with strictDays)
-  const plan = planRanges(metric, rangesOf(boundaries), horizons, layout)
+  const plan = planRanges(metric, rangesOf(boundaries), horizons)
   return { start: boundaries[0], end: boundaries.at(-1), timestamps, plan, step }
 }
 
@@ -43,7 +43,7 @@ export function localSeriesValues ({ plan, step }, docs) {
  * the local year begins (local-time.js localYearStart).
  * → { months: ['YYYY-MM'], plan } (one planned range per month)
  */
-export function planLocalYtd (metric, zone, yearStart, asOf, { horizons, layout }) {
+export function planLocalYtd (metric, zone, yearStart, asOf, { horizons }) {
   const end = nextLocalBoundary(zone, asOf, 'day')
   const boundaries = [yearStart]
   for (let b = yearStart; b < end;) {
@@ -51,5 +51,5 @@ export function planLocalYtd (metric, zone, yearStart, asOf, { horizons, layout 
     boundaries.push(b)
   }
   const months = boundaries.slice(0, -1).map(b => localMonthLabel(zone, b))
-  return { months, plan: planRanges(metric, rangesOf(boundaries), horizons, layout) }
+  return { months, plan: planRanges(metric, rangesOf(boundaries), horizons) }
 }

@@ -6,7 +6,7 @@
 // fields it needs, so that many ranges are read with one projected request
 // per collection. Pure.
 import { DAY_MS, HOUR_MS, MINUTE_MS, QUARTER_HOUR_MS, addMonths, bucketId, describeDay, startOfDay } from './time.js'
-import { hierarchicalLayout } from './layouts.js'
+import { minuteField } from './minute-fields.js'
 
 /** An edge that falls inside the finest slot kept there */
 export class RangeRefusal extends Error {
@@ -52,7 +52,7 @@ const MONTH_PATH = Object.freeze(['monthly'])
 const DAY_PATHS = Array.from({ length: 32 }, (_, d) => Object.freeze(['daily', String(d)]))
 
 /** The pieces of [from, to): [{ collection, id, date, path: [field, …] }]; each UTC day described once. */
-function piecesOf (metric, from, to, { layout }) {
+function piecesOf (metric, from, to) {
   const pieces = []
   let c = from
   while (c < to) {
@@ -85,7 +85,7 @@ function piecesOf (metric, from, to, { layout }) {
         path = QUARTER_PATHS[inDay / QUARTER_HOUR_MS]
         c += QUARTER_HOUR_MS
       } else {
-        path = layout.minuteField(hour, Math.floor((inDay % HOUR_MS) / MINUTE_MS)).split('.')
+        path = minuteField(hour, Math.floor((inDay % HOUR_MS) / MINUTE_MS)).split('.')
         c += MINUTE_MS
       }
       pieces.push({ collection: 'daily', id, date: dayStart, path })
@@ -98,20 +98,19 @@ function piecesOf (metric, from, to, { layout }) {
  * ranges: [{ from, to }] (epoch ms, from < to); horizons: { minuteFrom,
  * dailyFrom } (the first UTC day with minute detail / with a daily document;
  * null = forever; minuteFrom Infinity: no minute is read on any day, with
- * minutesNote saying why in a refusal); layout: the daily documents' minute
- * layout (layouts.js).
+ * minutesNote saying why in a refusal).
  * Whole days come from `monthly.daily.D`, which exists exactly when the day
  * has (or had) a daily document, so a range of whole days reads one monthly
  * document per month. Throws RangeRefusal (param 'from' or 'to') for an edge
  * finer than the detail kept there.
  * → { reads: { daily: { ids, projection }, monthly: { ids, projection } }, ranges: [pieces] }
  */
-export function planRanges (metric, ranges, horizons = {}, layout = hierarchicalLayout) {
+export function planRanges (metric, ranges, horizons = {}) {
   const reads = { daily: { ids: new Set(), projection: {} }, monthly: { ids: new Set(), projection: {} } }
   const planned = ranges.map(({ from, to }) => {
     checkEdge(from, 'from', horizons)
     checkEdge(to, 'to', horizons)
-    const pieces = piecesOf(metric, from, to, { layout })
+    const pieces = piecesOf(metric, from, to)
     for (const p of pieces) {
       reads[p.collection].ids.add(p.id)
       reads[p.collection].projection[p.path[0]] = 1

@@ -1,4 +1,5 @@
 // Shaping of query answers from the documents read. Pure.
+import { minutesOfDay } from './minute-fields.js'
 import { MINUTE_MS, QUARTER_HOUR_MS, HOUR_MS, ceilToStep, countPoints, floorToStep, monthLabel, nextStep, parseBucketId, startOfDay, startOfMonth, utcParts, addMonths } from './time.js'
 
 /** The rounded window of a series query: from down, to up to the step */
@@ -56,7 +57,7 @@ function byDate (docs) {
  * `daily.D` in its month), and 0 where one exists and the slot is zero or
  * absent.
  */
-export function assembleSeries ({ step, start, end, docs, monthlyDocs = [], layout }) {
+export function assembleSeries ({ step, start, end, docs, monthlyDocs = [] }) {
   const docsByDate = byDate(docs)
   const monthsByDate = byDate(monthlyDocs)
   const timestamps = []
@@ -85,7 +86,7 @@ export function assembleSeries ({ step, start, end, docs, monthlyDocs = [], layo
       const i = (t - day) / QUARTER_HOUR_MS
       values.push(doc.quarterHourly?.[Math.floor(i / 4)]?.[i % 4] ?? 0)
     } else {
-      if (minutesDay !== day) { minutes = layout.minutesOfDay(doc); minutesDay = day }
+      if (minutesDay !== day) { minutes = minutesOfDay(doc); minutesDay = day }
       values.push(minutes[(t - day) / MINUTE_MS])
     }
   }

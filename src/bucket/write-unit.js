@@ -11,7 +11,6 @@
 import { addCounterIncrements, buildCounterUnit, mergeUnitsWith, widenSeen } from './increments.js'
 import { addMinuteHistogramUpdate, buildDistributionTiers } from './distribution-increments.js'
 import { addGaugeUpdate, buildGaugeUnit } from './gauge-increments.js'
-import { hierarchicalLayout } from './layouts.js'
 import { DISTRIBUTION_KIND, GAUGE, GAUGE_KIND } from './metric-kinds.js'
 import { addTieredDocument } from './tiered-document.js'
 
@@ -53,16 +52,14 @@ function addSeen (unit, metrics) {
  * otherwise a counter's increment). options.keepsMinutes (and for
  * distributions keepsMinuteHistograms, distribution-increments.js) as in
  * increments.js; options.kindOf(metric) → the distribution's kind
- * (metric-kinds.js: its accuracy and mapping). Distribution and gauge
- * documents always have the hierarchical minute layout (the flat one is the
- * counters' experiment only).
+ * (metric-kinds.js: its accuracy and mapping).
  */
-export function buildWriteUnit (events, layout, { keepsMinutes, keepsMinuteHistograms, kindOf } = {}) {
+export function buildWriteUnit (events, { keepsMinutes, keepsMinuteHistograms, kindOf } = {}) {
   let others = 0
   for (let i = 0; i < events.length; i++) if (events[i].kind !== undefined) others++
   if (others === 0) {
     // the common request: counters only, no copy of its events
-    const unit = buildCounterUnit(events, layout, { keepsMinutes })
+    const unit = buildCounterUnit(events, { keepsMinutes })
     unit.distributionDaily = NO_DOCUMENTS
     unit.distributionMonthly = NO_DOCUMENTS
     unit.distributionMinutes = NO_DOCUMENTS
@@ -81,13 +78,13 @@ export function buildWriteUnit (events, layout, { keepsMinutes, keepsMinuteHisto
     if (!list) byKind.set(kind, (list = []))
     list.push(e)
   }
-  const unit = buildCounterUnit(counters, layout, { keepsMinutes })
+  const unit = buildCounterUnit(counters, { keepsMinutes })
   unit.distributionDaily = NO_DOCUMENTS
   unit.distributionMonthly = NO_DOCUMENTS
   unit.distributionMinutes = NO_DOCUMENTS
   if (byKind.size > 0) {
     const parts = [...byKind].map(([kind, list]) => {
-      const part = buildDistributionTiers(list, kind.mapping, hierarchicalLayout, { keepsMinutes, keepsMinuteHistograms })
+      const part = buildDistributionTiers(list, kind.mapping, { keepsMinutes, keepsMinuteHistograms })
       for (const seen of part.metrics.values()) seen.kind = kind
       return part
     })
@@ -100,7 +97,7 @@ export function buildWriteUnit (events, layout, { keepsMinutes, keepsMinuteHisto
   unit.gaugeDaily = NO_DOCUMENTS
   unit.gaugeMonthly = NO_DOCUMENTS
   if (gauges.length > 0) {
-    const part = buildGaugeUnit(gauges, hierarchicalLayout, { keepsMinutes })
+    const part = buildGaugeUnit(gauges, { keepsMinutes })
     for (const seen of part.metrics.values()) seen.kind = GAUGE
     unit.gaugeDaily = part.daily
     unit.gaugeMonthly = part.monthly

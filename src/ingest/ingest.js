@@ -92,7 +92,7 @@ const kindMessage = ({ metric, stored, asked }) => `metric "${metric}" is a ${st
 /** Whether the increments of an answer may be in the database (its new metrics then count toward MAX_METRICS) */
 const maybeWritten = (answer) => answer !== null && (answer.outcome === APPLIED || answer.outcome === UNKNOWN || answer.outcome === REPLAYED)
 
-export function createIngestService ({ config, clock, layout, registry, writer, idempotency, preallocator, backend }) {
+export function createIngestService ({ config, clock, registry, writer, idempotency, preallocator, backend }) {
   const horizons = horizonsFor(config)
   const perMetricRules = (config.retentionRules ?? []).length > 0
   /**
@@ -186,7 +186,7 @@ export function createIngestService ({ config, clock, layout, registry, writer, 
               : { outcome: REJECTED, reason: 'kind_mismatch', refusedMetrics: refused, kindConflicts: conflicts, message: kindMessage(conflicts[0]) }
           }
         }
-        let unit = buildWriteUnit(events, layout, { keepsMinutes: minuteKeeper(now), keepsMinuteHistograms: minuteHistogramKeeper(now), kindOf: registry.kindOf })
+        let unit = buildWriteUnit(events, { keepsMinutes: minuteKeeper(now), keepsMinuteHistograms: minuteHistogramKeeper(now), kindOf: registry.kindOf })
         const buckets = kinds === null ? null : distributionBucketsProblem(unit)
         if (buckets && !admitPerName) return { outcome: REJECTED, reason: 'too_many_buckets', message: `events: ${buckets.message}`, details: [{ path: 'events', message: buckets.message, metrics: buckets.metrics }] }
         if (buckets) {
@@ -198,7 +198,7 @@ export function createIngestService ({ config, clock, layout, registry, writer, 
           registry.settle(reserved.filter(n => wide.has(n)), false)
           reserved = reserved.filter(n => !wide.has(n))
           if (events.length === 0) return { outcome: REJECTED, reason: 'too_many_buckets', refusedMetrics: refused, kindConflicts: conflicts, message: buckets.message }
-          unit = buildWriteUnit(events, layout, { keepsMinutes: minuteKeeper(now), keepsMinuteHistograms: minuteHistogramKeeper(now), kindOf: registry.kindOf })
+          unit = buildWriteUnit(events, { keepsMinutes: minuteKeeper(now), keepsMinuteHistograms: minuteHistogramKeeper(now), kindOf: registry.kindOf })
         }
         answer = await write(unit, events, key)
       } catch (err) {

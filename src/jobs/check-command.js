@@ -5,8 +5,8 @@
 // `--help` for usage.
 import { EXIT, UsageError, defineCommand, parseFlags, positiveFlag, runIfMain } from '../cli.js'
 import { ConfigError, loadConfig } from '../config.js'
+import { collectionsOf } from '../db/collections.js'
 import { connectCommandDatabase } from '../db/command-database.js'
-import { LAYOUTS } from '../bucket/layouts.js'
 import { dailyKeptFromFor, minuteHistogramKeptFromFor, minuteKeptFromFor } from '../bucket/retention-horizons.js'
 import { runCheck } from './check-run.js'
 
@@ -45,7 +45,7 @@ Options:
 
 Reads the service's environment: MONGODB_URI (unset: the embedded database
 of the statbucket running on STATBUCKET_DATA_DIR, or that database opened
-by this command when none runs), MONGODB_DB, BUCKET_LAYOUT,
+by this command when none runs), MONGODB_DB,
 WRITE_TIMEOUT_MS (how long a cross-document mismatch must hold unchanged
 before it counts), the retention settings (days past the daily horizon have
 no daily document, by design).
@@ -95,15 +95,7 @@ async function run (args, { env, out, err }) {
     database = await connectCommandDatabase({ config, env, appName: 'statbucket-check' })
     err.write(`check: using ${database.description}\n`)
     const db = database.client.db(config.mongodbDb)
-    const collections = {
-      daily: db.collection(LAYOUTS[config.bucketLayout].collection),
-      monthly: db.collection('monthly'),
-      distributionDaily: db.collection('distributionDaily'),
-      distributionMonthly: db.collection('distributionMonthly'),
-      distributionMinutes: db.collection('distributionMinutes'),
-      gaugeDaily: db.collection('gaugeDaily'),
-      gaugeMonthly: db.collection('gaugeMonthly')
-    }
+    const collections = collectionsOf(db)
     let lastProgress = Date.now()
     const summary = await runCheck(collections, {
       ...args,

@@ -9,10 +9,10 @@ import { horizonsFor } from '../bucket/retention-horizons.js'
 
 /** options: random (() => [0, 1)), sweepSchedule (start the cron job; default true) */
 async function preallocation (app, { random, sweepSchedule = true } = {}) {
-  const { config, clock, layout, collections, telemetry } = app
+  const { config, clock, collections, telemetry } = app
   const log = app.log.child({ component: 'preallocation' })
   const preallocator = createPreallocator(collections, {
-    layout, clock, random, probability: config.preallocProbability, logger: log, telemetry, horizons: horizonsFor(config)
+    clock, random, probability: config.preallocProbability, logger: log, telemetry, horizons: horizonsFor(config)
   })
   const sweep = createPreallocSweep({
     metrics: collections.metrics,

@@ -6,22 +6,23 @@
 // Only the tiers ingest will write: a day past the metric's minute horizon
 // gets no minutes and says so (`detail`), as ingest's own writes there do.
 import { QUARTER_HOUR_DETAIL, monthDayZeroIncrements } from '../bucket/increments.js'
+import { dayZeroIncrements } from '../bucket/minute-fields.js'
 import { DAY_MS, dayId, monthId, startOfDay, startOfMonth } from '../bucket/time.js'
 import { incrementUpdate } from '../writer/write-operations.js'
 
 const MAX_RETRIES = 2
 
 /**
- * collections: { daily (the layout's collection), monthly }
- * options: layout, clock, random, probability, logger, telemetry (publishes 'preallocated'),
+ * collections: { daily, monthly }
+ * options: clock, random, probability, logger, telemetry (publishes 'preallocated'),
  *   horizons(metric, now) → { minuteFrom } (bucket/retention-horizons.js; default: minutes kept forever),
  *   recentLimit (ids remembered as ensured), maxQueued (pending preallocations)
  */
 export function createPreallocator (collections, options) {
-  const { layout, clock, random = Math.random, probability, logger, telemetry, recentLimit = 20_000, maxQueued = 2_000 } = options
+  const { clock, random = Math.random, probability, logger, telemetry, recentLimit = 20_000, maxQueued = 2_000 } = options
   const horizons = options.horizons ?? (() => ({ minuteFrom: null }))
-  const dayZero = Object.freeze(layout.zeroIncrements())
-  const dayZeroWithoutMinutes = Object.freeze(layout.zeroIncrements(false))
+  const dayZero = Object.freeze(dayZeroIncrements())
+  const dayZeroWithoutMinutes = Object.freeze(dayZeroIncrements(false))
   const recent = new Map() // id → true, in insertion order: a bounded "recently ensured" set
   const jobs = []
   let running = null

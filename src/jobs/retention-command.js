@@ -5,8 +5,8 @@
 import { EXIT, UsageError, defineCommand, parseFlags, positiveFlag, runIfMain } from '../cli.js'
 import { systemClock } from '../clock.js'
 import { ConfigError, loadConfig } from '../config.js'
+import { collectionsOf } from '../db/collections.js'
 import { connectCommandDatabase } from '../db/command-database.js'
-import { LAYOUTS } from '../bucket/layouts.js'
 import { RETENTION_LEASE_MS, createRetentionForDb } from './retention-service.js'
 
 const HELP = `Usage: npm run retention -- --once [options]
@@ -30,7 +30,7 @@ Options:
 
 Reads the service's environment (MONGODB_URI — unset: the embedded database
 of the statbucket running on STATBUCKET_DATA_DIR, or that database opened by
-this command when none runs — MONGODB_DB, BUCKET_LAYOUT,
+this command when none runs — MONGODB_DB,
 MINUTE_RETENTION_DAYS, DAILY_RETENTION_DAYS, RETENTION_RULES, RETENTION_RATE).
 Exit codes: 0 pass complete, 1 not complete (lease held elsewhere, lost, a
 database error) or documents left because their monthly total disagrees or
@@ -70,16 +70,7 @@ async function run (args, { env, out, err, signals = process }) {
     const db = database.client.db(config.mongodbDb)
     job = createRetentionForDb({
       db,
-      collections: {
-        daily: db.collection(LAYOUTS[config.bucketLayout].collection),
-        monthly: db.collection('monthly'),
-        metrics: db.collection('metrics'),
-        distributionDaily: db.collection('distributionDaily'),
-        distributionMonthly: db.collection('distributionMonthly'),
-        distributionMinutes: db.collection('distributionMinutes'),
-        gaugeDaily: db.collection('gaugeDaily'),
-        gaugeMonthly: db.collection('gaugeMonthly')
-      },
+      collections: collectionsOf(db),
       config,
       clock: systemClock,
       logger,

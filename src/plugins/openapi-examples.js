@@ -146,8 +146,8 @@ export const operationExamples = {
   'GET /healthz': { responses: { 200: { status: 'ok' } } },
   'GET /readyz': {
     responses: {
-      200: { status: 'ready', backend: 'mongod', transactions: true, layout: 'hierarchical' },
-      503: { status: 'unavailable', backend: 'mongod', transactions: true, layout: 'hierarchical', error: 'the database did not answer a ping' }
+      200: { status: 'ready', backend: 'mongod', transactions: true },
+      503: { status: 'unavailable', backend: 'mongod', transactions: true, error: 'the database did not answer a ping' }
     }
   },
   'GET /metrics': {

@@ -8,16 +8,12 @@
 import { BadRequestError, withDetails } from '../errors.js'
 import { addTierInto, addTotalsInto, bucketsIn, histogramHoldsCount, statHorizons, statValue } from '../bucket/distribution-stats.js'
 import { quantiles as rankQuantiles, rankHistogram, rankedQuantile } from '../bucket/distribution-sketch.js'
-import { hierarchicalLayout } from '../bucket/layouts.js'
 import { planLocalYtd } from '../bucket/local-plans.js'
 import { QUARTER_HOUR_MS } from '../bucket/time.js'
 import { RangeRefusal, SKIPPED, docsById, pieceNodes, planRanges } from '../bucket/range-plan.js'
 import { createDocumentReader } from './documents.js'
 import { graftMinuteHistograms } from './minute-histograms.js'
 import { localRefusal, planSeriesRanges } from './series-plan.js'
-
-// distribution documents have the hierarchical minute layout whatever BUCKET_LAYOUT is (write-unit.js)
-const layout = hierarchicalLayout
 
 function bad (param, message) {
   return withDetails(new BadRequestError(`${param}: ${message}`), { details: [{ path: param, message }] })
@@ -58,7 +54,7 @@ export const REQUEST_BUCKETS_READS = 4
  * between two turns of the event loop
  */
 export function createDistributionReads ({ collections, horizonsOf, maxPoints, maxReadBuckets = Infinity, turnBuckets = TURN_BUCKETS }) {
-  const documents = createDocumentReader({ collections: { daily: collections.distributionDaily, monthly: collections.distributionMonthly }, layout })
+  const documents = createDocumentReader({ collections: { daily: collections.distributionDaily, monthly: collections.distributionMonthly } })
 
   /**
    * The work of one read, or of every read sharing one budget (a Graphite
@@ -185,7 +181,7 @@ export function createDistributionReads ({ collections, horizonsOf, maxPoints, m
    * → { step, from, to, timestamps, values(stat) → Promise<values> }
    */
   async function mergedSeries (metric, kind, { from, to, step, zone, percentile, budget }) {
-    const { start, end, timestamps, plan, ...planned } = planSeriesRanges({ from, to, step, zone, maxPoints, horizons: statHorizons(planningStat(percentile), horizonsOf(metric)), metric, layout })
+    const { start, end, timestamps, plan, ...planned } = planSeriesRanges({ from, to, step, zone, maxPoints, horizons: statHorizons(planningStat(percentile), horizonsOf(metric)), metric })
     const points = await evaluate(metric, plan, { strictDays: planned.step === 'day', minuteHistograms: percentile, buckets: percentile, budget })
     return { step: planned.step, from: start, to: end, timestamps, values: (stat) => statValues(points, stat, kind.mapping) }
   }
@@ -195,7 +191,7 @@ export function createDistributionReads ({ collections, horizonsOf, maxPoints, m
     if (ranges.length > maxPoints) throw bad('ranges', `${ranges.length} ranges, over the limit MAX_POINTS = ${maxPoints}`)
     let plan
     try {
-      plan = planRanges(metric, ranges, statHorizons(planningStat(percentile), horizonsOf(metric)), layout)
+      plan = planRanges(metric, ranges, statHorizons(planningStat(percentile), horizonsOf(metric)))
     } catch (err) {
       throw rangeRefused(err)
     }
@@ -236,7 +232,7 @@ export function createDistributionReads ({ collections, horizonsOf, maxPoints, m
     async total (metric, kind, { from, to }) {
       let plan
       try {
-        plan = planRanges(metric, [{ from, to }], horizonsOf(metric), layout)
+        plan = planRanges(metric, [{ from, to }], horizonsOf(metric))
       } catch (err) {
         throw rangeRefused(err)
       }
@@ -258,7 +254,7 @@ export function createDistributionReads ({ collections, horizonsOf, maxPoints, m
     async quantiles (metric, kind, { from, to, qs }) {
       let plan
       try {
-        plan = planRanges(metric, [{ from, to }], statHorizons({ kind: 'percentile' }, horizonsOf(metric)), layout)
+        plan = planRanges(metric, [{ from, to }], statHorizons({ kind: 'percentile' }, horizonsOf(metric)))
       } catch (err) {
         throw rangeRefused(err)
       }
@@ -282,7 +278,7 @@ export function createDistributionReads ({ collections, horizonsOf, maxPoints, m
     async ytd (metric, kind, { asOf, yearStart, zone }) {
       let planned
       try {
-        planned = planLocalYtd(metric, zone, yearStart, asOf, { horizons: horizonsOf(metric), layout })
+        planned = planLocalYtd(metric, zone, yearStart, asOf, { horizons: horizonsOf(metric) })
       } catch (err) {
         throw err instanceof RangeRefusal ? localRefusal(err, null, zone) : err
       }

@@ -1,6 +1,6 @@
 // The documents a read needs: one request per collection and query for the documents' ids, projected
 // to the fields the answer needs.
-import { hierarchicalLayout } from '../bucket/layouts.js'
+import { minutesOfDay } from '../bucket/minute-fields.js'
 import { DAY_MS, addMonths, dayId, monthId } from '../bucket/time.js'
 import { quarterHourlyFromMinutes, seriesReadPlan } from '../bucket/results.js'
 
@@ -11,7 +11,7 @@ function idsBetween (metric, first, last, monthly) {
   return ids
 }
 
-export function createDocumentReader ({ collections, layout = hierarchicalLayout }) {
+export function createDocumentReader ({ collections }) {
   // the documents' ids, listed: an exact lookup each, which every backend serves from the _id index
   // (mongo-java-server scans a collection for an _id range; a range and a list read the same documents)
   const byIds = (collection, monthly, metric, { first, last, projection }) =>
@@ -25,7 +25,7 @@ export function createDocumentReader ({ collections, layout = hierarchicalLayout
     const byId = new Map(withMinutes.map(d => [d._id, d]))
     for (const doc of missing) {
       const full = byId.get(doc._id)
-      if (full?.minute) doc.quarterHourly = quarterHourlyFromMinutes(layout.minutesOfDay(full))
+      if (full?.minute) doc.quarterHourly = quarterHourlyFromMinutes(minutesOfDay(full))
     }
   }
 

@@ -5,16 +5,12 @@
 // with one projected request per collection, and merged tier by tier
 // (bucket/gauge-stats.js) instead of summed. A gauge has no total.
 import { evaluateGaugePlan, gaugeStatValue } from '../bucket/gauge-stats.js'
-import { hierarchicalLayout } from '../bucket/layouts.js'
 import { createDocumentReader } from './documents.js'
 import { planSeriesRanges } from './series-plan.js'
 
-// gauge documents have the hierarchical minute layout whatever BUCKET_LAYOUT is (write-unit.js)
-const layout = hierarchicalLayout
-
 /** collections: { gaugeDaily, gaugeMonthly }; horizonsOf(metric); maxPoints: MAX_POINTS */
 export function createGaugeReads ({ collections, horizonsOf, maxPoints }) {
-  const documents = createDocumentReader({ collections: { daily: collections.gaugeDaily, monthly: collections.gaugeMonthly }, layout })
+  const documents = createDocumentReader({ collections: { daily: collections.gaugeDaily, monthly: collections.gaugeMonthly } })
 
   return {
     /**
@@ -24,7 +20,7 @@ export function createGaugeReads ({ collections, horizonsOf, maxPoints }) {
      */
     async series (metric, { from, to, step, zone, stat }) {
       const horizons = horizonsOf(metric)
-      const { start, end, timestamps, plan, ...planned } = planSeriesRanges({ from, to, step, zone, maxPoints, horizons, metric, layout })
+      const { start, end, timestamps, plan, ...planned } = planSeriesRanges({ from, to, step, zone, maxPoints, horizons, metric })
       const points = evaluateGaugePlan(plan, await documents.planDocs(plan), { strictDays: planned.step === 'day' })
       return { stat: stat.name, step: planned.step, from: start, to: end, timestamps, values: points.map(p => gaugeStatValue(p.value, stat)) }
     },

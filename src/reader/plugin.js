@@ -5,11 +5,10 @@ import { horizonsFor } from '../bucket/retention-horizons.js'
 import { createReader } from './reader.js'
 
 async function reader (app) {
-  const { config, clock, collections, layout, registry } = app
+  const { config, clock, collections, registry } = app
   const horizonsOf = horizonsFor(config)
   app.decorate('reader', createReader({
     collections,
-    layout,
     registry,
     horizonsOf: metric => horizonsOf(metric, clock.now()),
     maxPoints: config.maxPoints,

@@ -47,8 +47,8 @@ function notADistribution (metric, kind) {
  * horizonsOf(metric) → { minuteFrom, dailyFrom } kept now; maxPoints: MAX_POINTS;
  * maxReadBuckets: MAX_READ_BUCKETS (a distribution's read).
  */
-export function createReader ({ collections, layout, registry, horizonsOf, maxPoints, maxReadBuckets }) {
-  const documents = createDocumentReader({ collections, layout })
+export function createReader ({ collections, registry, horizonsOf, maxPoints, maxReadBuckets }) {
+  const documents = createDocumentReader({ collections })
   const distributions = createDistributionReads({ collections, horizonsOf, maxPoints, maxReadBuckets })
   const gauges = createGaugeReads({ collections, horizonsOf, maxPoints })
 
@@ -70,7 +70,7 @@ export function createReader ({ collections, layout, registry, horizonsOf, maxPo
     async series (metric, { from, to, step, zone = UTC, stat }) {
       const horizons = horizonsOf(metric)
       // planned as a counter's first: a bad window is a 400 before an unknown metric is a 404
-      const planned = planSeries({ from, to, step, zone, maxPoints, horizons, metric, layout })
+      const planned = planSeries({ from, to, step, zone, maxPoints, horizons, metric })
       const kind = await requireMetric(metric)
       if (kind.kind === DISTRIBUTION_KIND) {
         if (stat?.kind === LAST_STAT_NAME) throw distributionRefusesLast(metric)
@@ -88,7 +88,7 @@ export function createReader ({ collections, layout, registry, horizonsOf, maxPo
         return { step: planned.step, from: start, to: end, timestamps: planned.timestamps, values }
       }
       const { docs, monthlyDocs } = await documents.seriesDocs(metric, planned.step, start, end)
-      return { step: planned.step, from: start, to: end, ...assembleSeries({ step: planned.step, start, end, docs, monthlyDocs, layout }) }
+      return { step: planned.step, from: start, to: end, ...assembleSeries({ step: planned.step, start, end, docs, monthlyDocs }) }
     },
 
     /**
@@ -98,7 +98,7 @@ export function createReader ({ collections, layout, registry, horizonsOf, maxPo
     async total (metric, { from, to }) {
       let plan
       try {
-        plan = planRanges(metric, [{ from, to }], horizonsOf(metric), layout)
+        plan = planRanges(metric, [{ from, to }], horizonsOf(metric))
       } catch (err) {
         throw rangeRefused(err)
       }
@@ -123,7 +123,7 @@ export function createReader ({ collections, layout, registry, horizonsOf, maxPo
       }
       let planned
       try {
-        planned = planLocalYtd(metric, zone, yearStart, asOf, { horizons: horizonsOf(metric), layout })
+        planned = planLocalYtd(metric, zone, yearStart, asOf, { horizons: horizonsOf(metric) })
       } catch (err) {
         throw err instanceof RangeRefusal ? localRefusal(err, null, zone) : err
       }

@@ -44,7 +44,7 @@ function tooManyPoints (points, step, maxPoints, zone) {
  * dailyFrom }, null = forever); a step finer than what is kept for the window
  * is refused, naming the horizon.
  */
-export function planSeries ({ from, to, step: asked, zone = UTC, maxPoints, horizons = { minuteFrom: null, dailyFrom: null }, metric, layout }) {
+export function planSeries ({ from, to, step: asked, zone = UTC, maxPoints, horizons = { minuteFrom: null, dailyFrom: null }, metric }) {
   if (asked !== undefined && (zone.isUtc || isZoneFree(asked)) && !isKept(asked, from, horizons)) {
     const horizon = keptFrom(asked, horizons)
     const what = asked === 'minute' ? 'minute detail' : 'detail finer than a day'
@@ -56,7 +56,7 @@ export function planSeries ({ from, to, step: asked, zone = UTC, maxPoints, hori
     if (!step || points > maxPoints) throw tooManyPoints(points, step, maxPoints)
     return { step, ...seriesWindow(from, to, step) }
   }
-  const local = (step) => planLocalSeries(metric, zone, from, to, step, { maxPoints, horizons, layout })
+  const local = (step) => planLocalSeries(metric, zone, from, to, step, { maxPoints, horizons })
   if (asked !== undefined) {
     let planned
     try {
@@ -101,5 +101,5 @@ export function planSeriesRanges (options) {
     timestamps.push(t)
     ranges.push({ from: t, to: nextStep(t, planned.step) })
   }
-  return { ...planned, timestamps, plan: planRanges(options.metric, ranges, options.horizons, options.layout) }
+  return { ...planned, timestamps, plan: planRanges(options.metric, ranges, options.horizons) }
 }

@@ -7,7 +7,6 @@ const readyBody = {
     status: { type: 'string' },
     backend: { type: 'string' },
     transactions: { type: 'boolean' },
-    layout: { type: 'string' },
     retention: {
       type: 'object',
       description: 'The retention in force (null days: forever); per-metric rules override the two defaults.',
@@ -24,7 +23,7 @@ const readyBody = {
 }
 
 export default async function healthRoutes (app) {
-  const { mongo, layout, config } = app
+  const { mongo, config } = app
   const retention = {
     minuteDays: config.minuteRetentionDays,
     dailyDays: config.dailyRetentionDays,
@@ -40,7 +39,7 @@ export default async function healthRoutes (app) {
   app.get('/readyz', {
     schema: { summary: 'Readiness: the database answers a ping', tags: ['health'], response: { 200: readyBody, 503: readyBody, ...errorResponses(500) } }
   }, async (request, reply) => {
-    const body = { backend: mongo.backend, transactions: mongo.transactions, layout: layout.name, retention }
+    const body = { backend: mongo.backend, transactions: mongo.transactions, retention }
     try {
       await mongo.db.command({ ping: 1 })
       return { status: 'ready', ...body }

@@ -4,11 +4,9 @@ import { BSON } from 'mongodb'
 import { MAX_BSON_DOCUMENT_BYTES, buildDistributionUnit, distributionEventUpdates, largestDailyDocumentBytes, largestMinuteHourDocumentBytes, mergeDistributionUnits } from '../../src/bucket/distribution-increments.js'
 import { MIN_INDEXED_VALUE, bucketIndex, createMapping, emptyHistogram, histogramOf, mergeHistograms, quantiles } from '../../src/bucket/distribution-sketch.js'
 import { QUARTER_HOUR_DETAIL } from '../../src/bucket/increments.js'
-import { LAYOUTS, hierarchicalLayout } from '../../src/bucket/layouts.js'
 import { HOUR_MS, parseHourId, startOfDay } from '../../src/bucket/time.js'
 
 const mapping = createMapping(0.01)
-const layout = hierarchicalLayout
 const KINDS = ['inc', 'min', 'max']
 
 // A document as MongoDB would hold it after { $inc, $min, $max } (dotted paths nest; $min/$max set a missing field)
@@ -45,7 +43,7 @@ const retention = (h) => (h === undefined
 describe('one value', () => {
   it('counts at every tier, with min and max; its bucket at the quarter-hour, hour, day, month and day of month', () => {
     const time = Date.UTC(2026, 10, 21, 13, 7, 45)
-    const { daily, monthly } = distributionEventUpdates({ metric: 'api.latency', value: 87, time }, mapping, layout)
+    const { daily, monthly } = distributionEventUpdates({ metric: 'api.latency', value: 87, time }, mapping)
     const bucket = `positive.${bucketIndex(mapping, 87)}`
     expect(bucket).toBe('positive.224') // ceil(ln 87 / ln(1.01 / 0.99)) = ceil(223.3)
     expect(daily).toEqual({
@@ -78,43 +76,43 @@ describe('one value', () => {
 
   it('zero and −0 in the zero bucket, stored as 0; a negative value on the negative side', () => {
     const time = Date.UTC(2026, 10, 21, 0, 0)
-    const zero = distributionEventUpdates({ metric: 'm', value: -0, time }, mapping, layout).daily
+    const zero = distributionEventUpdates({ metric: 'm', value: -0, time }, mapping).daily
     expect(zero.inc['quarterHourly.0.0.zero']).toBe(1)
     expect(Object.is(zero.inc['daily.sum'], 0) && Object.is(zero.min['daily.min'], 0) && Object.is(zero.max['daily.max'], 0)).toBe(true)
-    expect(distributionEventUpdates({ metric: 'm', value: -2, time }, mapping, layout).daily.inc[`hourly.0.negative.${bucketIndex(mapping, 2)}`]).toBe(1)
+    expect(distributionEventUpdates({ metric: 'm', value: -2, time }, mapping).daily.inc[`hourly.0.negative.${bucketIndex(mapping, 2)}`]).toBe(1)
   })
 
   it('past the minute horizon: no minute, and the day says so', () => {
     const time = Date.UTC(2026, 10, 21, 13, 7)
-    const { daily } = distributionEventUpdates({ metric: 'm', value: 1, time }, mapping, layout, { keepsMinutes: () => false })
+    const { daily } = distributionEventUpdates({ metric: 'm', value: 1, time }, mapping, { keepsMinutes: () => false })
     expect(Object.keys({ ...daily.inc, ...daily.min, ...daily.max }).filter(p => p.startsWith('minute.'))).toEqual([])
     expect(daily.detail).toBe(QUARTER_HOUR_DETAIL)
   })
 
   it('counts its bucket in its minute\'s histogram, in its hour\'s document, while the day keeps minutes', () => {
     const time = Date.UTC(2026, 10, 21, 13, 7, 45)
-    expect(distributionEventUpdates({ metric: 'api.latency', value: 87, time, weight: 2.5 }, mapping, layout).minutes).toEqual({
+    expect(distributionEventUpdates({ metric: 'api.latency', value: 87, time, weight: 2.5 }, mapping).minutes).toEqual({
       id: 'api.latency/2026112113', date: Date.UTC(2026, 10, 21, 13), inc: { 'minute.7.count': 2.5, 'minute.7.sum': 87 * 2.5, 'minute.7.positive.224': 2.5 }
     })
-    expect(distributionEventUpdates({ metric: 'm', value: -0, time }, mapping, layout).minutes.inc).toEqual({ 'minute.7.count': 1, 'minute.7.sum': 0, 'minute.7.zero': 1 })
-    expect(Object.is(distributionEventUpdates({ metric: 'm', value: -0, time }, mapping, layout).minutes.inc['minute.7.sum'], 0)).toBe(true)
-    expect(distributionEventUpdates({ metric: 'm', value: -87, time }, mapping, layout).minutes.inc).toEqual({ 'minute.7.count': 1, 'minute.7.sum': -87, 'minute.7.negative.224': 1 })
-    expect(distributionEventUpdates({ metric: 'm', value: 1, time }, mapping, layout, { keepsMinutes: () => false }).minutes).toBeNull()
+    expect(distributionEventUpdates({ metric: 'm', value: -0, time }, mapping).minutes.inc).toEqual({ 'minute.7.count': 1, 'minute.7.sum': 0, 'minute.7.zero': 1 })
+    expect(Object.is(distributionEventUpdates({ metric: 'm', value: -0, time }, mapping).minutes.inc['minute.7.sum'], 0)).toBe(true)
+    expect(distributionEventUpdates({ metric: 'm', value: -87, time }, mapping).minutes.inc).toEqual({ 'minute.7.count': 1, 'minute.7.sum': -87, 'minute.7.negative.224': 1 })
+    expect(distributionEventUpdates({ metric: 'm', value: 1, time }, mapping, { keepsMinutes: () => false }).minutes).toBeNull()
     // past MINUTE_HISTOGRAM_DAYS: the minute keeps count, sum, min and max, not its histogram
-    const past = distributionEventUpdates({ metric: 'm', value: 1, time }, mapping, layout, { keepsMinuteHistograms: () => false })
+    const past = distributionEventUpdates({ metric: 'm', value: 1, time }, mapping, { keepsMinuteHistograms: () => false })
     expect(past.minutes).toBeNull()
     expect(past.daily.inc['minute.13.7.count']).toBe(1)
     // and never a histogram for a minute that is not kept
-    expect(distributionEventUpdates({ metric: 'm', value: 1, time }, mapping, layout, { keepsMinutes: () => false, keepsMinuteHistograms: () => true }).minutes).toBeNull()
+    expect(distributionEventUpdates({ metric: 'm', value: 1, time }, mapping, { keepsMinutes: () => false, keepsMinuteHistograms: () => true }).minutes).toBeNull()
   })
 })
 
 describe('a batch', () => {
   it('is one update per document, equal to the sum of its values\' updates ($inc added, $min/$max narrowed)', () => {
-    fc.assert(fc.property(fc.array(event(value), { minLength: 1, maxLength: 300 }), fc.constantFrom(...Object.values(LAYOUTS)), horizon, (events, lay, h) => {
+    fc.assert(fc.property(fc.array(event(value), { minLength: 1, maxLength: 300 }), horizon, (events, h) => {
       const expected = { daily: new Map(), monthly: new Map(), minutes: new Map() }
       for (const e of events) {
-        const updates = distributionEventUpdates(e, mapping, lay, retention(h))
+        const updates = distributionEventUpdates(e, mapping, retention(h))
         if (updates.minutes) {
           const doc = expected.minutes.get(updates.minutes.id) ?? { metric: e.metric, date: updates.minutes.date, inc: {} }
           for (const [path, v] of Object.entries(updates.minutes.inc)) doc.inc[path] = (doc.inc[path] ?? 0) + v
@@ -130,7 +128,7 @@ describe('a batch', () => {
           expected[kind].set(id, doc)
         }
       }
-      const unit = buildDistributionUnit(events, mapping, lay, retention(h))
+      const unit = buildDistributionUnit(events, mapping, retention(h))
       expect(unit.daily).toEqual(expected.daily)
       expect(unit.monthly).toEqual(expected.monthly)
       expect(unit.minutes).toEqual(expected.minutes)
@@ -146,10 +144,10 @@ describe('a batch', () => {
     const integer = fc.integer({ min: -1_000_000, max: 1_000_000 }) // sums exact in any order
     fc.assert(fc.property(fc.array(event(integer), { minLength: 1, maxLength: 200 }), fc.array(fc.nat(200), { maxLength: 3 }), (events, cuts) => {
       const edges = [0, ...cuts.map(c => c % (events.length + 1)).sort((a, b) => a - b), events.length]
-      const units = edges.slice(1).map((end, i) => buildDistributionUnit(events.slice(edges[i], end), mapping, layout))
+      const units = edges.slice(1).map((end, i) => buildDistributionUnit(events.slice(edges[i], end), mapping))
       const copies = structuredClone(units)
       const merged = mergeDistributionUnits(units)
-      const whole = buildDistributionUnit(events, mapping, layout)
+      const whole = buildDistributionUnit(events, mapping)
       expect(merged.daily).toEqual(whole.daily)
       expect(merged.monthly).toEqual(whole.monthly)
       expect(merged.minutes).toEqual(whole.minutes)
@@ -160,8 +158,8 @@ describe('a batch', () => {
   })
 
   it("writes valid field names only, no two paths of one update in conflict, no histogram in a day document below the quarter-hour, and minute histograms in their hours' documents", () => {
-    fc.assert(fc.property(fc.array(event(value), { minLength: 1, maxLength: 200 }), fc.constantFrom(...Object.values(LAYOUTS)), horizon, (events, lay, h) => {
-      const unit = buildDistributionUnit(events, mapping, lay, retention(h))
+    fc.assert(fc.property(fc.array(event(value), { minLength: 1, maxLength: 200 }), horizon, (events, h) => {
+      const unit = buildDistributionUnit(events, mapping, retention(h))
       for (const update of [...unit.daily.values(), ...unit.monthly.values()]) {
         const paths = KINDS.flatMap(kind => Object.keys(update[kind]))
         for (const path of paths) {
@@ -182,7 +180,7 @@ describe('a batch', () => {
 
   it('the documents it leaves are consistent: quarter-hours add up to hours, hours to the day, days to the month; each the sketch of its values', () => {
     fc.assert(fc.property(fc.array(event(value), { minLength: 1, maxLength: 1500, size: 'max' }), (events) => {
-      const unit = buildDistributionUnit(events, mapping, layout)
+      const unit = buildDistributionUnit(events, mapping)
       const monthlyDocs = new Map([...unit.monthly].map(([id, update]) => [id, applyUpdate({}, update)]))
       const asHistogram = (tier) => mergeHistograms(emptyHistogram(), tier) // a stored tier, sparse parts filled in
       // the same counts, buckets, min and max; sums added in another order differ by rounding, which grows with Σ|v|
@@ -236,8 +234,8 @@ describe('a batch', () => {
   it('refuses a value a distribution may not hold, whatever else the batch holds', () => {
     for (const bad of [NaN, Infinity, -Infinity, 1e308]) {
       const events = [{ metric: 'm', value: 1, time: start }, { metric: 'm', value: bad, time: start }]
-      expect(() => buildDistributionUnit(events, mapping, layout)).toThrow(RangeError)
-      expect(() => distributionEventUpdates(events[1], mapping, layout)).toThrow(RangeError)
+      expect(() => buildDistributionUnit(events, mapping)).toThrow(RangeError)
+      expect(() => distributionEventUpdates(events[1], mapping)).toThrow(RangeError)
     }
   })
 })

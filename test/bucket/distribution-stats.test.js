@@ -11,7 +11,6 @@ import { bucketIndex, createMapping, histogramOf, quantile } from '../../src/buc
 import { evaluatePlan, planRanges } from '../../src/bucket/range-plan.js'
 import { planLocalSeries } from '../../src/bucket/local-plans.js'
 import { timeZone } from '../../src/bucket/time-zone.js'
-import { flatLayout, hierarchicalLayout } from '../../src/bucket/layouts.js'
 import { distributionDocumentsOf } from '../helpers/distribution-documents.js'
 
 const mapping = createMapping(0.01)
@@ -152,14 +151,6 @@ describe('evaluateDistributionPlan', () => {
     expect(statValue(value, stat('p50'), mapping)).toBe(null)
     expect(documents).toBe(5) // Jan 30, January, February, March, Mar 2
   })
-
-  it('reads the minutes of an edge day in the flat layout too', () => {
-    const day = Date.UTC(2026, 2, 3)
-    const docs = distributionDocumentsOf([7, 14, 15, 44, 45, 49, 50].map((m, i) => ({ metric: 'm', value: i + 1, time: day + m * MIN })), mapping, { layout: flatLayout })
-    expect(docs.daily[0].minute).toHaveProperty('49')
-    const [{ value }] = evaluateDistributionPlan(planRanges('m', [{ from: day + 7 * MIN, to: day + 50 * MIN }], {}, flatLayout), docs)
-    expect(value).toMatchObject({ count: 6, sum: 21, min: 1, max: 6 })
-  })
 })
 
 describe('statValue', () => {
@@ -218,7 +209,7 @@ describe('statValue', () => {
 
 describe('a local series in zones off the hour by 45 and 30 minutes needs no minute', () => {
   it('plans hours, days and months in Kathmandu and St John\'s without a minute piece, even with no minute on any day', () => {
-    const opts = { maxPoints: 2000, horizons: { minuteFrom: Infinity }, layout: hierarchicalLayout }
+    const opts = { maxPoints: 2000, horizons: { minuteFrom: Infinity } }
     for (const tz of ['Asia/Kathmandu', 'America/St_Johns']) {
       for (const step of ['hour', 'day', 'month']) {
         const planned = planLocalSeries('m', timeZone(tz), Date.UTC(2026, 0, 1), Date.UTC(2026, 2, 1), step, opts)

@@ -3,7 +3,6 @@ import { describe, expect, it } from 'vitest'
 import { Double } from 'mongodb'
 import { buildGaugeUnit, gaugeEventUpdates, isLater, laterLast, mergeGaugeUnits } from '../../src/bucket/gauge-increments.js'
 import { QUARTER_HOUR_DETAIL } from '../../src/bucket/increments.js'
-import { LAYOUTS, hierarchicalLayout } from '../../src/bucket/layouts.js'
 import { buildWriteUnit, mergeWriteUnits } from '../../src/bucket/write-unit.js'
 import { GAUGE, distributionKind } from '../../src/bucket/metric-kinds.js'
 import { startOfDay } from '../../src/bucket/time.js'
@@ -11,7 +10,6 @@ import { findInvalidGaugeEvent } from '../../src/bucket/gauge-rules.js'
 import { gaugeUpdate, operationsOf } from '../../src/writer/write-operations.js'
 import { applyGaugeUpdate } from '../helpers/gauge-documents.js'
 
-const layout = hierarchicalLayout
 const start = Date.UTC(2026, 0, 30) // days on both sides of a month's end
 const value = fc.oneof(
   fc.integer({ min: -1000, max: 1000 }),
@@ -38,7 +36,7 @@ function modelTier (events) {
 describe('one gauge value', () => {
   it('at every tier: count, sum, min, max and last { t, v }', () => {
     const time = Date.UTC(2026, 10, 21, 13, 7, 45, 250)
-    const { daily, monthly } = gaugeEventUpdates({ metric: 'queue.depth', value: 17, time }, layout)
+    const { daily, monthly } = gaugeEventUpdates({ metric: 'queue.depth', value: 17, time })
     const tiers = ['daily', 'hourly.13', 'quarterHourly.13.0', 'minute.13.7']
     const last = { t: time, v: 17 }
     expect(daily).toEqual({
@@ -61,7 +59,7 @@ describe('one gauge value', () => {
 
   it('a door\'s summary of several values: its count, sum, min and max, its value the last', () => {
     const time = Date.UTC(2026, 10, 21, 0, 0, 30)
-    const { daily } = gaugeEventUpdates({ metric: 'q', value: 4, time, summary: { count: 3, sum: 9, min: -0, max: 5 } }, layout)
+    const { daily } = gaugeEventUpdates({ metric: 'q', value: 4, time, summary: { count: 3, sum: 9, min: -0, max: 5 } })
     expect(daily.inc['minute.0.0.count']).toBe(3)
     expect(daily.inc['minute.0.0.sum']).toBe(9)
     expect(Object.is(daily.min['daily.min'], 0)).toBe(true) // never −0
@@ -71,7 +69,7 @@ describe('one gauge value', () => {
 
   it('−0 is stored as 0; past the minute horizon no minute, and the day says so', () => {
     const time = Date.UTC(2026, 10, 21, 13, 7)
-    const { daily } = gaugeEventUpdates({ metric: 'm', value: -0, time }, layout, { keepsMinutes: () => false })
+    const { daily } = gaugeEventUpdates({ metric: 'm', value: -0, time }, { keepsMinutes: () => false })
     expect(Object.keys({ ...daily.inc, ...daily.min, ...daily.max, ...daily.last }).filter(p => p.startsWith('minute.'))).toEqual([])
     expect(daily.detail).toBe(QUARTER_HOUR_DETAIL)
     expect(Object.is(daily.last['daily.last'].v, 0) && Object.is(daily.max['daily.max'], 0)).toBe(true)
@@ -88,10 +86,10 @@ describe('one gauge value', () => {
 
 describe('a batch of gauge values', () => {
   it('is one update per document, equal to its values\' updates added ($inc added, $min/$max narrowed, the later last)', () => {
-    fc.assert(fc.property(fc.array(event, { minLength: 1, maxLength: 300 }), fc.constantFrom(...Object.values(LAYOUTS)), horizon, (events, lay, h) => {
+    fc.assert(fc.property(fc.array(event, { minLength: 1, maxLength: 300 }), horizon, (events, h) => {
       const expected = { daily: new Map(), monthly: new Map() }
       for (const e of events) {
-        const updates = gaugeEventUpdates(e, lay, retention(h))
+        const updates = gaugeEventUpdates(e, retention(h))
         for (const kind of ['daily', 'monthly']) {
           const { id, date, detail, ...update } = updates[kind]
           const doc = expected[kind].get(id) ?? { metric: e.metric, date, inc: {}, min: {}, max: {}, last: {} }
@@ -103,7 +101,7 @@ describe('a batch of gauge values', () => {
           expected[kind].set(id, doc)
         }
       }
-      const unit = buildGaugeUnit(events, lay, retention(h))
+      const unit = buildGaugeUnit(events, retention(h))
       expect(unit.daily).toEqual(expected.daily)
       expect(unit.monthly).toEqual(expected.monthly)
       expect(unit.events).toBe(events.length)
@@ -112,7 +110,7 @@ describe('a batch of gauge values', () => {
 
   it('the documents it leaves hold each tier\'s statistics of its values, last by (time, value)', () => {
     fc.assert(fc.property(fc.array(event, { minLength: 1, maxLength: 400 }), (events) => {
-      const unit = buildGaugeUnit(events, layout)
+      const unit = buildGaugeUnit(events)
       for (const update of unit.daily.values()) {
         const doc = applyGaugeUpdate({}, update)
         const ofDay = events.filter(e => e.metric === update.metric && startOfDay(e.time) === update.date)
@@ -144,10 +142,10 @@ describe('a batch of gauge values', () => {
         [shuffled[i], shuffled[j]] = [shuffled[j], shuffled[i]]
       }
       const edges = [0, ...cuts.map(c => c % (shuffled.length + 1)).sort((a, b) => a - b), shuffled.length]
-      const units = edges.slice(1).map((end, i) => buildGaugeUnit(shuffled.slice(edges[i], end), layout))
+      const units = edges.slice(1).map((end, i) => buildGaugeUnit(shuffled.slice(edges[i], end)))
       const copies = structuredClone(units)
       const merged = mergeGaugeUnits(units)
-      const whole = buildGaugeUnit(events, layout)
+      const whole = buildGaugeUnit(events)
       const lasts = (u) => [...u.daily, ...u.monthly].map(([id, d]) => [id, d.last, d.min, d.max, Object.fromEntries(Object.entries(d.inc).filter(([p]) => p.endsWith('.count')))]).sort()
       expect(lasts(merged)).toEqual(lasts(whole))
       expect(merged.metrics).toEqual(whole.metrics)
@@ -156,8 +154,8 @@ describe('a batch of gauge values', () => {
   })
 
   it('writes valid field names only, and no two paths of one update in conflict', () => {
-    fc.assert(fc.property(fc.array(event, { minLength: 1, maxLength: 200 }), fc.constantFrom(...Object.values(LAYOUTS)), horizon, (events, lay, h) => {
-      const unit = buildGaugeUnit(events, lay, retention(h))
+    fc.assert(fc.property(fc.array(event, { minLength: 1, maxLength: 200 }), horizon, (events, h) => {
+      const unit = buildGaugeUnit(events, retention(h))
       for (const update of [...unit.daily.values(), ...unit.monthly.values()]) {
         // $max holds max and last: one operator, so their paths are checked together with the rest
         const paths = ['inc', 'min', 'max', 'last'].flatMap(kind => Object.keys(update[kind]))
@@ -183,7 +181,7 @@ describe('gauges in a write unit and a flush', () => {
   const kindOf = () => distributionKind(0.01)
 
   it('buildWriteUnit puts a request\'s gauges in gaugeDaily and gaugeMonthly, their registry entries of kind gauge', () => {
-    const unit = buildWriteUnit(events, layout, { kindOf })
+    const unit = buildWriteUnit(events, { kindOf })
     expect([...unit.gaugeDaily.keys()]).toEqual(['depth/20260130'])
     expect([...unit.gaugeMonthly.keys()]).toEqual(['depth/202601'])
     expect(unit.gaugeDaily.get('depth/20260130').last['minute.0.0.last']).toEqual({ t: start + 5000, v: 7 })
@@ -193,13 +191,13 @@ describe('gauges in a write unit and a flush', () => {
     expect([...unit.daily.keys()]).toEqual(['hits/20260130'])
     expect(unit.events).toBe(4)
     // a counters-only unit has empty gauge parts
-    const counters = buildWriteUnit([events[0]], layout)
+    const counters = buildWriteUnit([events[0]])
     expect(counters.gaugeDaily.size + counters.gaugeMonthly.size).toBe(0)
   })
 
   it('mergeWriteUnits keeps the later last of two units, whichever comes first', () => {
-    const a = buildWriteUnit([events[1]], layout)
-    const b = buildWriteUnit([events[2]], layout)
+    const a = buildWriteUnit([events[1]])
+    const b = buildWriteUnit([events[2]])
     for (const order of [[a, b], [b, a]]) {
       const merged = mergeWriteUnits(order)
       expect(merged.gaugeDaily.get('depth/20260130').last['daily.last']).toEqual({ t: start + 5000, v: 7 })
@@ -208,7 +206,7 @@ describe('gauges in a write unit and a flush', () => {
   })
 
   it('the update: $inc with sums as BSON doubles, $min, $max holding max and last { t: Date, v } with t first, one upsert', () => {
-    const unit = buildWriteUnit(events, layout, { kindOf })
+    const unit = buildWriteUnit(events, { kindOf })
     const { updateOne } = gaugeUpdate('depth/20260130', unit.gaugeDaily.get('depth/20260130'))
     expect(updateOne.filter).toEqual({ _id: 'depth/20260130' })
     expect(updateOne.upsert).toBe(true)

@@ -7,7 +7,6 @@ import { describe, expect, it } from 'vitest'
 import { GAUGE_DEFAULT_STAT, GAUGE_STAT_NAMES, evaluateGaugePlan, gaugeStatValue, isGaugeStat, mergeGaugeTiers } from '../../src/bucket/gauge-stats.js'
 import { parseStat } from '../../src/bucket/distribution-stats.js'
 import { evaluatePlan, planRanges } from '../../src/bucket/range-plan.js'
-import { hierarchicalLayout } from '../../src/bucket/layouts.js'
 import { gaugeDocumentsOf } from '../helpers/gauge-documents.js'
 import { documentsOf } from '../helpers/documents.js'
 
@@ -101,7 +100,7 @@ describe('evaluateGaugePlan over stored documents', () => {
       { from: T + 2 * DAY + 29 * MIN, to: T + 2 * DAY + 31 * MIN },
       { from: Date.UTC(2026, 9, 5), to: Date.UTC(2026, 9, 6) } // no document
     ]
-    const plan = planRanges('g', ranges, {}, hierarchicalLayout)
+    const plan = planRanges('g', ranges, {})
     const values = evaluateGaugePlan(plan, docs)
     const counters = evaluatePlan(plan, counted)
     ranges.forEach(({ from, to }, i) => {

@@ -1,33 +1,27 @@
 import { describe, expect, it } from 'vitest'
 import { eventIncrements, monthDayZeroIncrements, monthlyZeroIncrements } from '../../src/bucket/increments.js'
 import { buildWriteUnit, mergeWriteUnits } from '../../src/bucket/write-unit.js'
-import { flatLayout, hierarchicalLayout } from '../../src/bucket/layouts.js'
+import { dayZeroIncrements, minutesOfDay } from '../../src/bucket/minute-fields.js'
 
 describe('eventIncrements', () => {
   it('increments day, hour, quarter-hour and minute, and month and day of month', () => {
     const time = Date.UTC(2026, 10, 21, 13, 7, 45)
-    const inc = eventIncrements({ metric: 'cpu', value: 3, time }, hierarchicalLayout)
+    const inc = eventIncrements({ metric: 'cpu', value: 3, time })
     expect(inc.daily).toEqual({ id: 'cpu/20261121', date: Date.UTC(2026, 10, 21), inc: { daily: 3, 'hourly.13': 3, 'quarterHourly.13.0': 3, 'minute.13.7': 3 } })
     expect(inc.monthly).toEqual({ id: 'cpu/202611', date: Date.UTC(2026, 10, 1), inc: { monthly: 3, 'daily.21': 3 } })
-  })
-
-  it('uses minute of day in the flat layout', () => {
-    const inc = eventIncrements({ metric: 'cpu', value: 1, time: Date.UTC(2026, 10, 21, 23, 59) }, flatLayout)
-    expect(inc.daily.inc).toEqual({ daily: 1, 'hourly.23': 1, 'quarterHourly.23.3': 1, 'minute.1439': 1 })
   })
 })
 
 describe('zero documents', () => {
   it('has 24 hourly, 96 quarter-hourly and 1440 minute counters per day', () => {
-    for (const layout of [hierarchicalLayout, flatLayout]) {
-      const zero = layout.zeroIncrements()
-      const keys = Object.keys(zero)
-      expect(keys.filter(k => k.startsWith('hourly.'))).toHaveLength(24)
-      expect(keys.filter(k => /^quarterHourly\.([0-9]|1[0-9]|2[0-3])\.[0-3]$/.test(k))).toHaveLength(96)
-      expect(keys.filter(k => k.startsWith('minute.'))).toHaveLength(1440)
-      expect(zero.daily).toBe(0)
-      expect(new Set(Object.values(zero))).toEqual(new Set([0]))
-    }
+    const zero = dayZeroIncrements()
+    const keys = Object.keys(zero)
+    expect(keys.filter(k => k.startsWith('hourly.'))).toHaveLength(24)
+    expect(keys.filter(k => /^quarterHourly\.([0-9]|1[0-9]|2[0-3])\.[0-3]$/.test(k))).toHaveLength(96)
+    expect(keys.filter(k => /^minute\.([0-9]|1[0-9]|2[0-3])\.([0-9]|[1-5][0-9])$/.test(k))).toHaveLength(1440)
+    expect(zero.daily).toBe(0)
+    expect(new Set(Object.values(zero))).toEqual(new Set([0]))
+    expect(Object.keys(dayZeroIncrements(false)).filter(k => k.startsWith('minute.'))).toHaveLength(0)
   })
 
   it('a preallocated month holds its total only; a preallocated day adds its own day field', () => {
@@ -38,16 +32,16 @@ describe('zero documents', () => {
   })
 
   it('minutesOfDay reads back every minute a zero document holds', () => {
-    for (const layout of [hierarchicalLayout, flatLayout]) {
-      const doc = {}
-      for (const [field] of Object.entries(layout.zeroIncrements())) {
-        const path = field.split('.')
-        let node = doc
-        for (const p of path.slice(0, -1)) node = node[p] ??= {}
-        node[path.at(-1)] = 0
-      }
-      expect(layout.minutesOfDay(doc)).toEqual(new Array(1440).fill(0))
+    const doc = {}
+    for (const [field] of Object.entries(dayZeroIncrements())) {
+      const path = field.split('.')
+      let node = doc
+      for (const p of path.slice(0, -1)) node = node[p] ??= {}
+      node[path.at(-1)] = 0
     }
+    expect(minutesOfDay(doc)).toEqual(new Array(1440).fill(0))
+    doc.minute[23][59] = 7
+    expect(minutesOfDay(doc)[1439]).toBe(7)
   })
 })
 
@@ -59,7 +53,7 @@ describe('write units', () => {
       { metric: 'a', value: 2, time: at(30, 23, 59) },
       { metric: 'a', value: 5, time: Date.UTC(2026, 11, 1, 0, 0) },
       { metric: 'b', value: -1, time: at(30, 1, 0) }
-    ], hierarchicalLayout)
+    ])
     expect(unit.events).toBe(4)
     expect(unit.daily.get('a/20261130').inc).toEqual({ daily: 3, 'hourly.23': 3, 'quarterHourly.23.3': 3, 'minute.23.59': 3 })
     expect(unit.daily.get('a/20261201').inc).toEqual({ daily: 5, 'hourly.0': 5, 'quarterHourly.0.0': 5, 'minute.0.0': 5 })
@@ -70,8 +64,8 @@ describe('write units', () => {
   })
 
   it('merges units without changing them', () => {
-    const u1 = buildWriteUnit([{ metric: 'a', value: 1, time: at(1, 0, 0) }], hierarchicalLayout)
-    const u2 = buildWriteUnit([{ metric: 'a', value: 2, time: at(1, 0, 1) }, { metric: 'a', value: 4, time: at(2, 0, 0) }], hierarchicalLayout)
+    const u1 = buildWriteUnit([{ metric: 'a', value: 1, time: at(1, 0, 0) }])
+    const u2 = buildWriteUnit([{ metric: 'a', value: 2, time: at(1, 0, 1) }, { metric: 'a', value: 4, time: at(2, 0, 0) }])
     const merged = mergeWriteUnits([u1, u2])
     expect(merged.events).toBe(3)
     expect(merged.daily.get('a/20261101').inc).toEqual({ daily: 3, 'hourly.0': 3, 'quarterHourly.0.0': 3, 'minute.0.0': 1, 'minute.0.1': 2 })
@@ -90,12 +84,12 @@ describe('minute retention', () => {
       { metric: 'old.only', value: 3, time: Date.UTC(2026, 10, 10, 10, 31) },
       { metric: 'other', value: 4, time: Date.UTC(2026, 10, 9, 10, 31) }
     ]
-    const unit = buildWriteUnit(events, hierarchicalLayout, { keepsMinutes })
+    const unit = buildWriteUnit(events, { keepsMinutes })
     expect(unit.daily.get('old.only/20261109').inc).toEqual({ daily: 2, 'hourly.10': 2, 'quarterHourly.10.2': 2 })
     expect(unit.daily.get('old.only/20261110').inc).toEqual({ daily: 3, 'hourly.10': 3, 'quarterHourly.10.2': 3, 'minute.10.31': 3 })
     expect(unit.daily.get('other/20261109').inc).toEqual({ daily: 4, 'hourly.10': 4, 'quarterHourly.10.2': 4, 'minute.10.31': 4 })
     expect(unit.monthly.get('old.only/202611').inc).toEqual({ monthly: 5, 'daily.9': 2, 'daily.10': 3 })
-    expect(eventIncrements(events[0], hierarchicalLayout, { keepsMinutes }).daily.inc).toEqual({ daily: 2, 'hourly.10': 2, 'quarterHourly.10.2': 2 })
+    expect(eventIncrements(events[0], { keepsMinutes }).daily.inc).toEqual({ daily: 2, 'hourly.10': 2, 'quarterHourly.10.2': 2 })
   })
 })
 
@@ -108,12 +102,12 @@ describe('buildWriteUnit and eventIncrements agree', () => {
       time: fc.integer({ min: Date.UTC(2023, 0, 1), max: Date.UTC(2027, 0, 1) })
     })
     const horizons = fc.option(fc.integer({ min: Date.UTC(2023, 0, 1), max: Date.UTC(2027, 0, 1) }), { nil: undefined })
-    fc.assert(fc.property(fc.array(event, { minLength: 1, maxLength: 60 }), fc.constantFrom(hierarchicalLayout, flatLayout), horizons, (events, layout, horizon) => {
+    fc.assert(fc.property(fc.array(event, { minLength: 1, maxLength: 60 }), horizons, (events, horizon) => {
       // minutes kept from `horizon` on for metric 'a' only (none: every day keeps them)
       const options = horizon === undefined ? {} : { keepsMinutes: (metric, dayStart) => metric !== 'a' || dayStart >= horizon }
       const expected = { daily: new Map(), monthly: new Map() }
       for (const e of events) {
-        const inc = eventIncrements(e, layout, options)
+        const inc = eventIncrements(e, options)
         for (const kind of ['daily', 'monthly']) {
           const doc = expected[kind].get(inc[kind].id) ?? { metric: e.metric, date: inc[kind].date, inc: {} }
           for (const [field, v] of Object.entries(inc[kind].inc)) doc.inc[field] = (doc.inc[field] ?? 0) + v
@@ -121,7 +115,7 @@ describe('buildWriteUnit and eventIncrements agree', () => {
           expected[kind].set(inc[kind].id, doc)
         }
       }
-      const unit = buildWriteUnit(events, layout, options)
+      const unit = buildWriteUnit(events, options)
       expect(unit.daily).toEqual(expected.daily)
       expect(unit.monthly).toEqual(expected.monthly)
     }), { numRuns: 200 })

@@ -9,14 +9,13 @@ import { timeZone } from '../../src/bucket/time-zone.js'
 import { localYearStart } from '../../src/bucket/local-time.js'
 import { localSeriesValues, planLocalSeries, planLocalYtd } from '../../src/bucket/local-plans.js'
 import { RangeRefusal, evaluatePlan } from '../../src/bucket/range-plan.js'
-import { hierarchicalLayout } from '../../src/bucket/layouts.js'
 import { documentsOf } from '../helpers/documents.js'
 import { intlBoundaries, intlMonthStarts } from '../helpers/intl-local-time.js'
 
 const MIN = 60_000
 const DAY = 86_400_000
 const ZONES = ['America/New_York', 'Europe/London', 'Australia/Lord_Howe', 'Asia/Kolkata', 'Asia/Kathmandu', 'Pacific/Chatham']
-const opts = { maxPoints: 20_000, horizons: {}, layout: hierarchicalLayout }
+const opts = { maxPoints: 20_000, horizons: {} }
 
 /** Events at random minutes of [from, to) */
 const eventsArb = (from, to) => fc.array(fc.record({

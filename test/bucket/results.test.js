@@ -1,9 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { assembleSeries, assembleYtd, quarterHourlyFromMinutes, seriesReadPlan, seriesWindow } from '../../src/bucket/results.js'
 import { defaultStep, finestKeptStep } from '../../src/bucket/detail-kept.js'
-import { hierarchicalLayout } from '../../src/bucket/layouts.js'
-
-const layout = hierarchicalLayout
 
 describe('assembleSeries', () => {
   const day = Date.UTC(2026, 10, 20)
@@ -11,23 +8,22 @@ describe('assembleSeries', () => {
 
   it('gives null where no document exists and 0 where a slot is absent', () => {
     const start = day + 3600_000 + 60_000
-    const { timestamps, values } = assembleSeries({ step: 'minute', start, end: start + 4 * 60_000, docs, layout })
+    const { timestamps, values } = assembleSeries({ step: 'minute', start, end: start + 4 * 60_000, docs })
     expect(timestamps).toEqual([0, 1, 2, 3].map(i => start + i * 60_000))
     expect(values).toEqual([0, 4, 2, 0])
     // day points from the month's daily.D: present (even 0) exactly when the day has a daily document
-    const days = assembleSeries({ step: 'day', start: day - 86400_000, end: day + 3 * 86400_000, docs: [], monthlyDocs: [{ _id: 'm/202611', daily: { 20: 6, 22: 0 } }], layout })
+    const days = assembleSeries({ step: 'day', start: day - 86400_000, end: day + 3 * 86400_000, docs: [], monthlyDocs: [{ _id: 'm/202611', daily: { 20: 6, 22: 0 } }] })
     expect(days.values).toEqual([null, 6, null, 0])
   })
 
   it('reads hours and months', () => {
-    const hours = assembleSeries({ step: 'hour', start: day, end: day + 3 * 3600_000, docs, layout })
+    const hours = assembleSeries({ step: 'hour', start: day, end: day + 3 * 3600_000, docs })
     expect(hours.values).toEqual([0, 6, 0])
     const months = assembleSeries({
       step: 'month',
       start: Date.UTC(2026, 9, 1),
       end: Date.UTC(2027, 0, 1),
-      docs: [{ _id: 'm/202611', monthly: 9 }, { _id: 'm/202612' }],
-      layout
+      docs: [{ _id: 'm/202611', monthly: 9 }, { _id: 'm/202612' }]
     })
     expect(months.timestamps).toEqual([Date.UTC(2026, 9, 1), Date.UTC(2026, 10, 1), Date.UTC(2026, 11, 1)])
     expect(months.values).toEqual([null, 9, 0])
@@ -81,8 +77,7 @@ describe('windows and plans', () => {
       start: Date.UTC(2026, 1, 8),
       end: Date.UTC(2026, 1, 12),
       docs: [],
-      monthlyDocs: [{ _id: 'm/202602', daily: { 8: 3, 10: 0, 11: 7 } }],
-      layout
+      monthlyDocs: [{ _id: 'm/202602', daily: { 8: 3, 10: 0, 11: 7 } }]
     })
     // Feb 9 not in its month (no daily document that day): null; Feb 10 a day of 0
     expect(values).toEqual([3, null, 0, 7])

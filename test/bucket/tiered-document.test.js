@@ -2,7 +2,6 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { buildDistributionTiers, buildDistributionUnit, mergeDistributionUnits } from '../../src/bucket/distribution-increments.js'
 import { createMapping } from '../../src/bucket/distribution-sketch.js'
-import { hierarchicalLayout } from '../../src/bucket/layouts.js'
 import { DAILY_TIER } from '../../src/bucket/tier-paths.js'
 import { addTieredDocument, bucketsAt, updateOfTiers } from '../../src/bucket/tiered-document.js'
 
@@ -22,8 +21,8 @@ const orderedAll = (docs) => [...docs].map(([id, update]) => [id, ordered(update
 describe('tiered documents', () => {
   it('a batch\'s, as updates, are buildDistributionUnit\'s, fields in the same order', () => {
     fc.assert(fc.property(fc.array(event, { minLength: 1, maxLength: 300 }), (events) => {
-      const tiers = buildDistributionTiers(events, mapping, hierarchicalLayout, options)
-      const unit = buildDistributionUnit(events, mapping, hierarchicalLayout, options)
+      const tiers = buildDistributionTiers(events, mapping, options)
+      const unit = buildDistributionUnit(events, mapping, options)
       for (const part of ['daily', 'monthly']) {
         expect(orderedAll([...tiers[part]].map(([id, doc]) => [id, updateOfTiers(doc)]))).toEqual(orderedAll(unit[part]))
       }
@@ -32,8 +31,8 @@ describe('tiered documents', () => {
 
   it('merged (a flush), as updates, are the flat updates merged: the same fields in the same order, sums added in the same order; the inputs not changed', () => {
     fc.assert(fc.property(fc.array(fc.array(event, { minLength: 1, maxLength: 120 }), { minLength: 1, maxLength: 8 }), (batches) => {
-      const flat = mergeDistributionUnits(batches.map(events => buildDistributionUnit(events, mapping, hierarchicalLayout, options)))
-      const units = batches.map(events => buildDistributionTiers(events, mapping, hierarchicalLayout, options))
+      const flat = mergeDistributionUnits(batches.map(events => buildDistributionUnit(events, mapping, options)))
+      const units = batches.map(events => buildDistributionTiers(events, mapping, options))
       const before = units.map(u => orderedAll([...u.daily].map(([id, doc]) => [id, updateOfTiers(doc)])))
       for (const part of ['daily', 'monthly']) {
         const merged = new Map()
@@ -49,7 +48,7 @@ describe('tiered documents', () => {
   })
 
   it('count the buckets of a tier', () => {
-    const { daily } = buildDistributionTiers([1, 1, 2, 0, -5].map(value => ({ metric: 'm', value, time: start })), mapping, hierarchicalLayout)
+    const { daily } = buildDistributionTiers([1, 1, 2, 0, -5].map(value => ({ metric: 'm', value, time: start })), mapping)
     const doc = daily.values().next().value
     expect(bucketsAt(doc, DAILY_TIER)).toBe(4)
     expect(bucketsAt(doc, { path: 'absent' })).toBe(0)

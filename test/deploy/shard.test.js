@@ -30,10 +30,8 @@ describe('scripts/shard.js', () => {
         `db.adminCommand({ shardCollection: "statbucket.${name}", key: { _id: 1 } })  // sh.shardCollection("statbucket.${name}", { _id: 1 })`)
     ])
     // the collections the service writes are the ones sharded (the registry, small, stays unsharded)
-    const { default: collectionsPlugin } = await import('../../src/db/collections-plugin.js')
-    const decorated = {}
-    await collectionsPlugin({ config: { bucketLayout: 'hierarchical' }, mongo: { db: { collection: name => name } }, decorate: (key, value) => { decorated[key] = value } })
-    const written = Object.values(decorated.collections).filter(name => name !== 'metrics').sort()
+    const { collectionsOf } = await import('../../src/db/collections.js')
+    const written = Object.values(collectionsOf({ collection: name => name })).filter(name => name !== 'metrics').sort()
     const sharded = stdout.trim().split('\n').map(l => /shardCollection: "statbucket\.(\w+)"/.exec(l)?.[1]).filter(Boolean).sort()
     expect(sharded).toEqual(written)
     expect(stdout).not.toContain('secret')

@@ -8,7 +8,7 @@ import { execFile } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { manualClock } from '../../src/clock.js'
-import { hierarchicalLayout } from '../../src/bucket/layouts.js'
+import { dayZeroIncrements } from '../../src/bucket/minute-fields.js'
 import { directDb, mongodbUri, testApp, uniqueDbName } from '../helpers/test-app.js'
 
 const CHECK = fileURLToPath(new URL('../../src/jobs/check-command.js', import.meta.url))
@@ -64,7 +64,7 @@ describe('check --repair after backfill past the minute horizon', () => {
     const d99 = TODAY - 99 * DAY
     const id = `legacy.backfill/${new Date(d99).toISOString().slice(0, 10).replaceAll('-', '')}`
     // as the old preallocator left it: every counter zero-filled, minutes included, no `detail`
-    const zero = hierarchicalLayout.zeroIncrements()
+    const zero = dayZeroIncrements()
     await db.collection('daily').updateOne({ _id: id }, { $inc: zero, $setOnInsert: { metric: 'legacy.backfill', date: new Date(d99) } }, { upsert: true })
     // then an event written by ingest without its minute, as the old ingest did (no `detail` either)
     await db.collection('daily').updateOne({ _id: id }, { $inc: { daily: 7, 'hourly.2': 7, 'quarterHourly.2.0': 7 } })

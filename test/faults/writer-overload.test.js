@@ -4,7 +4,6 @@
 // exactly one answer, and what was acknowledged is exactly what was written.
 import { describe, expect, it } from 'vitest'
 import { buildWriteUnit } from '../../src/bucket/write-unit.js'
-import { hierarchicalLayout } from '../../src/bucket/layouts.js'
 import { createWriter } from '../../src/writer/writer.js'
 
 const T = Date.UTC(2026, 10, 21, 10, 0)
@@ -38,7 +37,7 @@ describe('writer overload', () => {
     let i = 0
     while (Date.now() < deadline) {
       const events = Array.from({ length: 1 + (i++ % 50) }, (_, k) => ({ metric: `o.${k % 7}`, value: 1, time: T }))
-      answers.push(writer.submit(buildWriteUnit(events, hierarchicalLayout)).then(a => {
+      answers.push(writer.submit(buildWriteUnit(events)).then(a => {
         statuses[a.outcome] = (statuses[a.outcome] ?? 0) + 1
         if (a.outcome === 'applied') acked += events.length
         return a

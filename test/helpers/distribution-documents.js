@@ -3,7 +3,6 @@
 // { $inc, $min, $max }, for tests of pure readers.
 import { buildDistributionUnit } from '../../src/bucket/distribution-increments.js'
 import { QUARTER_HOUR_DETAIL } from '../../src/bucket/increments.js'
-import { hierarchicalLayout } from '../../src/bucket/layouts.js'
 import { parseBucketId, parseHourId, startOfDay } from '../../src/bucket/time.js'
 
 /** `doc` after { $inc: inc, $min: min, $max: max } (dotted paths nest; $min/$max set a missing field) */
@@ -27,7 +26,7 @@ export function applyUpdate (doc, { inc = {}, min = {}, max = {} }) {
  * buildDistributionUnit; minuteFrom: days before it downsampled afterwards
  * (minutes removed, detail 'quarterHour', their minute-hour documents deleted), as retention leaves them.
  */
-export function distributionDocumentsOf (events, mapping, { batch = 100, keepsMinutes, minuteFrom = null, layout = hierarchicalLayout } = {}) {
+export function distributionDocumentsOf (events, mapping, { batch = 100, keepsMinutes, minuteFrom = null } = {}) {
   const daily = new Map()
   const monthly = new Map()
   const minutes = new Map()
@@ -37,7 +36,7 @@ export function distributionDocumentsOf (events, mapping, { batch = 100, keepsMi
     docs.set(id, doc)
   }
   for (let i = 0; i < events.length; i += batch) {
-    const unit = buildDistributionUnit(events.slice(i, i + batch), mapping, layout, { keepsMinutes })
+    const unit = buildDistributionUnit(events.slice(i, i + batch), mapping, { keepsMinutes })
     for (const [id, update] of unit.daily) write(daily, id, update)
     for (const [id, update] of unit.monthly) write(monthly, id, update)
     for (const [id, update] of unit.minutes) write(minutes, id, { inc: update.inc })

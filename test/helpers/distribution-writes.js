@@ -3,7 +3,6 @@
 // $min, $max, upsert; a minute-hour document's $inc), and the metric's
 // registry entry a distribution's.
 import { buildDistributionUnit } from '../../src/bucket/distribution-increments.js'
-import { hierarchicalLayout } from '../../src/bucket/layouts.js'
 import { distributionUpdate, incrementUpdate } from '../../src/writer/write-operations.js'
 
 /**
@@ -12,7 +11,7 @@ import { distributionUpdate, incrementUpdate } from '../../src/writer/write-oper
  * keepsMinutes as for buildDistributionUnit
  */
 export async function writeDistributions (db, events, mapping, { parts = ['daily', 'monthly', 'minutes'], keepsMinutes } = {}) {
-  const unit = buildDistributionUnit(events, mapping, hierarchicalLayout, { keepsMinutes })
+  const unit = buildDistributionUnit(events, mapping, { keepsMinutes })
   if (parts.includes('daily')) await db.collection('distributionDaily').bulkWrite([...unit.daily].map(([id, u]) => distributionUpdate(id, u)))
   if (parts.includes('monthly')) await db.collection('distributionMonthly').bulkWrite([...unit.monthly].map(([id, u]) => distributionUpdate(id, u)))
   if (parts.includes('minutes') && unit.minutes.size > 0) await db.collection('distributionMinutes').bulkWrite([...unit.minutes].map(([id, u]) => incrementUpdate(id, u)))

@@ -1,7 +1,6 @@
 // Documents as ingest writes them, built in memory (no database): for tests
 // of pure readers such as the range planner.
 import { buildWriteUnit } from '../../src/bucket/write-unit.js'
-import { hierarchicalLayout } from '../../src/bucket/layouts.js'
 
 /** A document as MongoDB would hold it after these $inc maps (dotted paths nest) */
 export function applyInc (doc, inc) {
@@ -15,8 +14,8 @@ export function applyInc (doc, inc) {
 }
 
 /** Documents as ingest writes them, then as retention leaves them at the horizons */
-export function documentsOf (events, { minuteFrom = null, dailyFrom = null } = {}, layout = hierarchicalLayout) {
-  const unit = buildWriteUnit(events, layout)
+export function documentsOf (events, { minuteFrom = null, dailyFrom = null } = {}) {
+  const unit = buildWriteUnit(events)
   const toDoc = (id, inc) => applyInc({ _id: id }, inc)
   const daily = []
   for (const [id, { date, inc }] of unit.daily) {

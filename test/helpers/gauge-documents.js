@@ -4,7 +4,6 @@
 // (t first, then v) — for tests of pure readers.
 import { buildGaugeUnit } from '../../src/bucket/gauge-increments.js'
 import { QUARTER_HOUR_DETAIL } from '../../src/bucket/increments.js'
-import { hierarchicalLayout } from '../../src/bucket/layouts.js'
 import { parseBucketId } from '../../src/bucket/time.js'
 
 /** BSON's order of two { t: Date, v: number }: field by field, t then v → −1, 0, 1 */
@@ -40,7 +39,7 @@ export function applyGaugeUpdate (doc, { inc = {}, min = {}, max = {}, last = {}
  * keepsMinutes as for buildGaugeUnit; minuteFrom: days before it downsampled
  * afterwards (minutes removed, detail 'quarterHour').
  */
-export function gaugeDocumentsOf (events, { batch = 100, batches, keepsMinutes, minuteFrom = null, layout = hierarchicalLayout } = {}) {
+export function gaugeDocumentsOf (events, { batch = 100, batches, keepsMinutes, minuteFrom = null } = {}) {
   const daily = new Map()
   const monthly = new Map()
   const write = (docs, id, update) => {
@@ -51,7 +50,7 @@ export function gaugeDocumentsOf (events, { batch = 100, batches, keepsMinutes, 
   batches ??= Array.from({ length: Math.ceil(events.length / batch) }, (_, i) => events.slice(i * batch, (i + 1) * batch))
   for (const part of batches) {
     if (part.length === 0) continue
-    const unit = buildGaugeUnit(part, layout, { keepsMinutes })
+    const unit = buildGaugeUnit(part, { keepsMinutes })
     for (const [id, update] of unit.daily) write(daily, id, update)
     for (const [id, update] of unit.monthly) write(monthly, id, update)
   }

@@ -2,7 +2,6 @@
 // buildGaugeUnit's one update per document (gaugeUpdate: $inc, $min, $max,
 // `last` { t, v } by $max, upsert), and the metric's registry entry a gauge's.
 import { buildGaugeUnit } from '../../src/bucket/gauge-increments.js'
-import { hierarchicalLayout } from '../../src/bucket/layouts.js'
 import { gaugeUpdate } from '../../src/writer/write-operations.js'
 
 /**
@@ -11,7 +10,7 @@ import { gaugeUpdate } from '../../src/writer/write-operations.js'
  * keepsMinutes as for buildGaugeUnit
  */
 export async function writeGauges (db, events, { parts = ['daily', 'monthly'], keepsMinutes } = {}) {
-  const unit = buildGaugeUnit(events, hierarchicalLayout, { keepsMinutes })
+  const unit = buildGaugeUnit(events, { keepsMinutes })
   if (parts.includes('daily')) await db.collection('gaugeDaily').bulkWrite([...unit.daily].map(([id, u]) => gaugeUpdate(id, u)))
   if (parts.includes('monthly')) await db.collection('gaugeMonthly').bulkWrite([...unit.monthly].map(([id, u]) => gaugeUpdate(id, u)))
   await db.collection('metrics').bulkWrite([...unit.metrics.keys()].map(name => ({

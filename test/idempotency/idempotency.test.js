@@ -4,7 +4,6 @@
 // test/routes/idempotency-key.test.js.
 import Fastify from 'fastify'
 import { afterEach, describe, expect, it } from 'vitest'
-import { hierarchicalLayout } from '../../src/bucket/layouts.js'
 import { loadConfig } from '../../src/config.js'
 import auth from '../../src/plugins/auth.js'
 import errorHandler from '../../src/plugins/error-handler.js'
@@ -46,7 +45,6 @@ async function fakeApp ({ transactions = true, env = {} } = {}) {
   app.decorate('ingest', createIngestService({
     config,
     clock: { now: () => NOW },
-    layout: hierarchicalLayout,
     writer,
     idempotency,
     registry: { knowsAll: () => false, admit: async () => ({ reserved: [] }), settle () {} },

@@ -2,7 +2,6 @@
 // and what it asks of the registry, the writer and the preallocator.
 import { describe, expect, it } from 'vitest'
 import { MongoServerSelectionError } from 'mongodb'
-import { hierarchicalLayout } from '../../src/bucket/layouts.js'
 import { loadConfig } from '../../src/config.js'
 import { createIngestService } from '../../src/ingest/ingest.js'
 
@@ -26,7 +25,7 @@ function setup ({ answer = { outcome: 'applied' }, refusal = null, idempotency =
     waitForRoom: async () => 'room'
   }
   const preallocator = { consider (events) { calls.considered.push(events) } }
-  const ingest = createIngestService({ config, clock: { now: () => NOW }, layout: hierarchicalLayout, registry, writer, idempotency, preallocator, backend: 'test-backend' })
+  const ingest = createIngestService({ config, clock: { now: () => NOW }, registry, writer, idempotency, preallocator, backend: 'test-backend' })
   return { ingest, calls }
 }
 
@@ -116,7 +115,6 @@ describe('ingest service', () => {
       const ingest = createIngestService({
         config: cfg,
         clock: { now: () => NOW },
-        layout: hierarchicalLayout,
         registry: { knowsAll: () => false, admit: async () => ({ reserved: [] }), settle () {} },
         writer: { submit: async (unit) => { calls.push(unit); return { outcome: 'applied' } } },
         idempotency: null,

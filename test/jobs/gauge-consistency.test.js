@@ -10,7 +10,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { buildGaugeUnit } from '../../src/bucket/gauge-increments.js'
-import { hierarchicalLayout } from '../../src/bucket/layouts.js'
 import {
   applyGaugeRepair, compareGaugeDay, gaugeDayGuard, gaugeMinutesVouched, holdsWholeGaugeDay, readGaugeTier,
   sameGaugeStored, verifyGaugeDaily, verifyGaugeMonthly
@@ -170,7 +169,7 @@ describe('repairs of a daily gauge document', () => {
     doc.daily.sum -= 12
     const { repair } = verifyGaugeDaily(doc)
     expect(repair.update.$inc).toEqual({ 'daily.count': 1, 'daily.sum': expect.anything() })
-    const unit = buildGaugeUnit([{ metric: 'g', value: 1, time: DAY0 + 5 * HOUR }], hierarchicalLayout)
+    const unit = buildGaugeUnit([{ metric: 'g', value: 1, time: DAY0 + 5 * HOUR }])
     const moved = applyGaugeUpdate(structuredClone(doc), unit.daily.get(doc._id))
     expect(applyRepair(moved, repair)).toBeNull()
     expect(verifyGaugeDaily(applyRepair(doc, repair)).violations).toEqual([])

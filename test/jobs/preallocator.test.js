@@ -1,7 +1,6 @@
 // The probabilistic preallocator alone (src/jobs/preallocator.js), with an
 // injected clock and random source and recording collections.
 import { describe, expect, it } from 'vitest'
-import { hierarchicalLayout } from '../../src/bucket/layouts.js'
 import { createPreallocator } from '../../src/jobs/preallocator.js'
 
 const silent = { info () {}, warn () {}, error () {}, debug () {} }
@@ -25,7 +24,6 @@ function setup ({ now, random = () => 0, probability = 0.5 } = {}) {
   const collections = { daily: recordingCollection(), monthly: recordingCollection() }
   const published = []
   const preallocator = createPreallocator(collections, {
-    layout: hierarchicalLayout,
     clock: { now: () => now },
     random,
     probability,

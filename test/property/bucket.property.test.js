@@ -4,10 +4,10 @@
 // metric's ids; the zero documents have exactly the slots the writers
 // increment and the readers read; what is written is what is read back.
 import fc from 'fast-check'
+import { dayZeroIncrements, minuteField } from '../../src/bucket/minute-fields.js'
 import { describe, expect, it } from 'vitest'
 import { eventIncrements, monthDayZeroIncrements, monthlyZeroIncrements } from '../../src/bucket/increments.js'
 import { buildWriteUnit } from '../../src/bucket/write-unit.js'
-import { LAYOUTS } from '../../src/bucket/layouts.js'
 import { assembleSeries, assembleYtd, seriesReadPlan, seriesWindow } from '../../src/bucket/results.js'
 import {
   DAY_MS, HOUR_MS, MAX_TIME_MS, MINUTE_MS, MIN_TIME_MS, STEPS, countPoints, dayId, daysInMonth, monthId,
@@ -20,7 +20,6 @@ const time = fc.integer({ min: MIN_TIME_MS, max: MAX_TIME_MS })
 const recentTime = fc.integer({ min: Date.UTC(2000, 0, 1), max: Date.UTC(2100, 0, 1) })
 const metric = fc.stringMatching(METRIC_NAME_RE)
 const value = fc.integer({ min: -1_000_000, max: 1_000_000 })
-const layout = fc.constantFrom(...Object.values(LAYOUTS))
 
 /** Every leaf path of a document, dotted */
 function leafPaths (doc, prefix = '') {
@@ -44,10 +43,10 @@ describe('time → slots', () => {
   })
 
   it('an event increments exactly one minute, one quarter-hour, one hour and the day; one day of month and the month', () => {
-    fc.assert(fc.property(time, metric, value, layout, (t, m, v, lay) => {
-      const { daily, monthly } = eventIncrements({ metric: m, value: v, time: t }, lay)
+    fc.assert(fc.property(time, metric, value, (t, m, v) => {
+      const { daily, monthly } = eventIncrements({ metric: m, value: v, time: t })
       const { hour, minute, day } = utcParts(t)
-      expect(daily.inc).toEqual({ daily: v, [`hourly.${hour}`]: v, [`quarterHourly.${hour}.${Math.floor(minute / 15)}`]: v, [lay.minuteField(hour, minute)]: v })
+      expect(daily.inc).toEqual({ daily: v, [`hourly.${hour}`]: v, [`quarterHourly.${hour}.${Math.floor(minute / 15)}`]: v, [minuteField(hour, minute)]: v })
       expect(monthly.inc).toEqual({ monthly: v, [`daily.${day}`]: v })
       expect(daily.date).toBe(startOfDay(t))
       expect(monthly.date).toBe(startOfMonth(t))
@@ -55,11 +54,9 @@ describe('time → slots', () => {
   })
 
   it('the minutes of a day map one-to-one onto minute fields', () => {
-    for (const lay of Object.values(LAYOUTS)) {
-      const fields = new Set()
-      for (let i = 0; i < 1440; i++) fields.add(lay.minuteField(Math.floor(i / 60), i % 60))
-      expect(fields.size).toBe(1440)
-    }
+    const fields = new Set()
+    for (let i = 0; i < 1440; i++) fields.add(minuteField(Math.floor(i / 60), i % 60))
+    expect(fields.size).toBe(1440)
   })
 
   it('times round-trip through the accepted formats', () => {
@@ -112,37 +109,35 @@ describe('ids', () => {
 
 describe('zero documents and readers', () => {
   it('a day\'s zero document has exactly the slots events increment: daily, 24 hours, 96 quarter-hours, 1440 minutes', () => {
-    for (const lay of Object.values(LAYOUTS)) {
-      const zeroFields = new Set(Object.keys(lay.zeroIncrements()))
-      const written = new Set(['daily'])
-      for (let i = 0; i < 1440; i++) {
-        const t = Date.UTC(2026, 10, 21) + i * MINUTE_MS
-        for (const f of Object.keys(eventIncrements({ metric: 'z', value: 1, time: t }, lay).daily.inc)) written.add(f)
-      }
-      expect(zeroFields).toEqual(written)
-      expect(zeroFields.size).toBe(1 + 24 + 96 + 1440)
-      // …and as a document, each a leaf the readers read
-      expect(new Set(leafPaths(applyInc({}, lay.zeroIncrements())))).toEqual(zeroFields)
+    const zeroFields = new Set(Object.keys(dayZeroIncrements()))
+    const written = new Set(['daily'])
+    for (let i = 0; i < 1440; i++) {
+      const t = Date.UTC(2026, 10, 21) + i * MINUTE_MS
+      for (const f of Object.keys(eventIncrements({ metric: 'z', value: 1, time: t }).daily.inc)) written.add(f)
     }
+    expect(zeroFields).toEqual(written)
+    expect(zeroFields.size).toBe(1 + 24 + 96 + 1440)
+    // …and as a document, each a leaf the readers read
+    expect(new Set(leafPaths(applyInc({}, dayZeroIncrements())))).toEqual(zeroFields)
   })
 
   it('a preallocated day\'s month fields are the total and exactly the field its events write, for every day', () => {
     fc.assert(fc.property(recentTime, t => {
       const zero = Object.keys(monthDayZeroIncrements(startOfDay(t))).sort()
-      expect(zero).toEqual(Object.keys(eventIncrements({ metric: 'z', value: 1, time: t }, LAYOUTS.hierarchical).monthly.inc).sort())
+      expect(zero).toEqual(Object.keys(eventIncrements({ metric: 'z', value: 1, time: t }).monthly.inc).sort())
       expect(monthlyZeroIncrements()).toEqual({ monthly: 0 })
     }), { numRuns: 200 })
   })
 
   it('readers find 0, never null, in every slot of a zero document, at every step', () => {
-    fc.assert(fc.property(recentTime, layout, (t, lay) => {
+    fc.assert(fc.property(recentTime, (t) => {
       const day = startOfDay(t)
-      const doc = { _id: dayId('z', day), ...applyInc({}, lay.zeroIncrements()) }
+      const doc = { _id: dayId('z', day), ...applyInc({}, dayZeroIncrements()) }
       // a preallocated day: its daily document and its field in its month
       const monthStart = startOfMonth(t)
       const mdoc = { _id: monthId('z', monthStart), ...applyInc({}, monthDayZeroIncrements(day)) }
       for (const step of ['minute', 'quarter-hour', 'hour', 'day']) {
-        const { values } = assembleSeries({ step, start: day, end: day + DAY_MS, docs: [doc], monthlyDocs: [mdoc], layout: lay })
+        const { values } = assembleSeries({ step, start: day, end: day + DAY_MS, docs: [doc], monthlyDocs: [mdoc] })
         expect(values).toHaveLength(countPoints(day, day + DAY_MS, step))
         expect(values.every(v => v === 0)).toBe(true)
         const plan = seriesReadPlan(step, day, day + DAY_MS)
@@ -157,12 +152,12 @@ describe('zero documents and readers', () => {
 
   it('what a day\'s events write is what the readers read: per minute, per quarter-hour, per hour, per day, and the sums agree', () => {
     const dayEvents = fc.tuple(recentTime, fc.array(fc.tuple(fc.integer({ min: 0, max: DAY_MS - 1 }), value), { minLength: 1, maxLength: 40 }))
-    fc.assert(fc.property(dayEvents, layout, fc.boolean(), ([t, offsets], lay, preallocated) => {
+    fc.assert(fc.property(dayEvents, fc.boolean(), ([t, offsets], preallocated) => {
       const day = startOfDay(t)
       const events = offsets.map(([o, v]) => ({ metric: 'p', value: v, time: day + o }))
-      const unit = buildWriteUnit(events, lay)
+      const unit = buildWriteUnit(events)
       const [[id, written]] = [...unit.daily]
-      const doc = applyInc({ _id: id }, preallocated ? lay.zeroIncrements() : {})
+      const doc = applyInc({ _id: id }, preallocated ? dayZeroIncrements() : {})
       applyInc(doc, written.inc)
       const [[monthlyId, month]] = [...unit.monthly]
       const mdoc = applyInc({ _id: monthlyId }, preallocated ? monthDayZeroIncrements(day) : {})
@@ -170,7 +165,7 @@ describe('zero documents and readers', () => {
 
       const expectedMinutes = new Array(1440).fill(0)
       for (const e of events) expectedMinutes[Math.floor((e.time - day) / MINUTE_MS)] += e.value
-      const read = step => assembleSeries({ step, start: day, end: day + DAY_MS, docs: [doc], monthlyDocs: [mdoc], layout: lay }).values
+      const read = step => assembleSeries({ step, start: day, end: day + DAY_MS, docs: [doc], monthlyDocs: [mdoc] }).values
       expect(read('minute')).toEqual(expectedMinutes)
       const hours = read('hour')
       for (let h = 0; h < 24; h++) expect(hours[h]).toBe(expectedMinutes.slice(h * 60, h * 60 + 60).reduce((a, b) => a + b, 0))
@@ -185,7 +180,7 @@ describe('zero documents and readers', () => {
       const to = from + span
       const { start, end, points } = seriesWindow(from, to, step)
       fc.pre(points <= 5000)
-      const { timestamps } = assembleSeries({ step, start, end, docs: [], layout: LAYOUTS.hierarchical })
+      const { timestamps } = assembleSeries({ step, start, end, docs: [] })
       expect(timestamps).toHaveLength(points)
       expect(timestamps[0]).toBe(start)
       expect(start).toBeLessThanOrEqual(from)

@@ -21,7 +21,6 @@ import { evaluateDistributionPlan, parseStat, statValue } from '../../src/bucket
 import { localSeriesValues, planLocalSeries, planLocalYtd } from '../../src/bucket/local-plans.js'
 import { localYearStart } from '../../src/bucket/local-time.js'
 import { evaluatePlan, planRanges } from '../../src/bucket/range-plan.js'
-import { hierarchicalLayout } from '../../src/bucket/layouts.js'
 import { timeZone } from '../../src/bucket/time-zone.js'
 import { addMonths, startOfMonth } from '../../src/bucket/time.js'
 import { graftMinuteHistograms } from '../../src/reader/minute-histograms.js'
@@ -143,14 +142,14 @@ for (const accuracy of [0.01, 0.05]) {
     const dropped = distributionDocumentsOf(events, mapping, { batch: 70, keepsMinutes: (metric, dayStart) => dayStart >= WRITTEN_WITHOUT, minuteFrom: DOWNSAMPLED_BEFORE })
     // the same events as a counter of 1 each: its sum is the count, with the counters' null and 0
     const counted = documentsOf(events.map(e => ({ ...e, value: 1 })))
-    const percentilePlan = (ranges) => planRanges('m', ranges, QUARTER_HOURS_UP, hierarchicalLayout)
+    const percentilePlan = (ranges) => planRanges('m', ranges, QUARTER_HOURS_UP)
 
     it('in UTC, over quarter-hours, minutes where kept, whole days and whole months', () => {
       const random = seededRandom(seed + 1)
       // and three fixed: a day of a month without documents, the quiet week, a quiet day
       const fixed = [{ from: Date.UTC(2025, 11, 20), to: Date.UTC(2025, 11, 21) }, { from: QUIET_FROM, to: QUIET_TO }, { from: QUIET_FROM + DAY, to: QUIET_FROM + 2 * DAY }]
       const ranges = [...Array.from({ length: 300 }, () => rangeOf(random, { minutesFrom: START - DAY })), ...fixed]
-      const plan = planRanges('m', ranges, {}, hierarchicalLayout)
+      const plan = planRanges('m', ranges, {})
       const values = evaluateDistributionPlan(plan, docs)
       const counters = evaluatePlan(plan, counted)
       // a day series' rule: a month's day counts only where it had a daily document
@@ -173,7 +172,7 @@ for (const accuracy of [0.01, 0.05]) {
     it('percentiles in UTC over ranges with minute edges: the minutes\' histograms (their hours\' documents) merged with the coarser tiers', async () => {
       const random = seededRandom(seed + 4)
       const ranges = Array.from({ length: 300 }, () => rangeOf(random, { minutesFrom: START - DAY }))
-      const plan = planRanges('m', ranges, {}, hierarchicalLayout)
+      const plan = planRanges('m', ranges, {})
       const grafted = structuredClone(docs)
       const read = await graftMinuteHistograms(minutesCollection(docs.minutes), 'm', plan, grafted.daily)
       expect(read).toBeGreaterThan(50)
@@ -231,7 +230,7 @@ for (const accuracy of [0.01, 0.05]) {
       })
       // minute edges where minutes are kept: count, sum, min, max from them
       const minuteRanges = Array.from({ length: 100 }, () => rangeOf(random, { minutesFrom: DOWNSAMPLED_BEFORE }))
-      const minuteValues = evaluateDistributionPlan(planRanges('m', minuteRanges, { minuteFrom: DOWNSAMPLED_BEFORE }, hierarchicalLayout), dropped)
+      const minuteValues = evaluateDistributionPlan(planRanges('m', minuteRanges, { minuteFrom: DOWNSAMPLED_BEFORE }), dropped)
       minuteRanges.forEach(({ from, to }, i) => expectStats(minuteValues[i].value, exactOf(events, from, to), mapping, `[${new Date(from).toISOString()}, ${new Date(to).toISOString()})`))
     })
 
@@ -245,7 +244,7 @@ for (const accuracy of [0.01, 0.05]) {
           for (let run = 0; run < 8; run++) {
             // the first run over St John's spring change (March 8th: a 23-hour day)
             const from = run === 0 ? Date.UTC(2026, 2, 7) : START - 2 * DAY + Math.floor(random() * (DAYS - spanDays + 4) * 96) * QUARTER
-            const planned = planLocalSeries('m', zone, from, Math.min(from + spanDays * DAY, END + 2 * DAY), step, { maxPoints: 5000, horizons: QUARTER_HOURS_UP, layout: hierarchicalLayout })
+            const planned = planLocalSeries('m', zone, from, Math.min(from + spanDays * DAY, END + 2 * DAY), step, { maxPoints: 5000, horizons: QUARTER_HOURS_UP })
             expect(planned.plan.ranges.flat().every(p => p.path[0] !== 'minute')).toBe(true)
             const values = evaluateDistributionPlan(planned.plan, docs, { strictDays: step === 'day' })
             const counters = localSeriesValues(planned, counted)
@@ -266,7 +265,7 @@ for (const accuracy of [0.01, 0.05]) {
 
       it(`a local year to date in ${tz}: each local month, the last to the end of asOf's local day`, () => {
         const zone = timeZone(tz)
-        const { months, plan } = planLocalYtd('m', zone, localYearStart(zone, 2026), YTD_AS_OF, { horizons: QUARTER_HOURS_UP, layout: hierarchicalLayout })
+        const { months, plan } = planLocalYtd('m', zone, localYearStart(zone, 2026), YTD_AS_OF, { horizons: QUARTER_HOURS_UP })
         expect(months).toEqual(['2026-01', '2026-02', '2026-03'])
         const edges = YTD_EDGES[tz]
         evaluateDistributionPlan(plan, docs).forEach(({ value }, i) => {

@@ -14,7 +14,6 @@ import { evaluateGaugePlan, gaugeStatValue } from '../../src/bucket/gauge-stats.
 import { parseStat } from '../../src/bucket/distribution-stats.js'
 import { localSeriesValues, planLocalSeries } from '../../src/bucket/local-plans.js'
 import { evaluatePlan, planRanges } from '../../src/bucket/range-plan.js'
-import { hierarchicalLayout } from '../../src/bucket/layouts.js'
 import { timeZone } from '../../src/bucket/time-zone.js'
 import { addMonths, startOfMonth } from '../../src/bucket/time.js'
 import { gaugeUpdate } from '../../src/writer/write-operations.js'
@@ -92,7 +91,7 @@ describe('last is order-independent', () => {
           const collection = db.collection(`${name}${run}`)
           for (const batch of batches) {
             if (batch.length === 0) continue
-            const unit = buildGaugeUnit(batch, hierarchicalLayout)
+            const unit = buildGaugeUnit(batch)
             await collection.bulkWrite([...unit.daily].map(([id, doc]) => gaugeUpdate(id, doc)), { ordered: false })
           }
           return collection.find({}).sort({ _id: 1 }).toArray()
@@ -149,7 +148,7 @@ describe('gauge reads answer what the raw levels say', () => {
       return { from, to: from + (1 + Math.floor(r() * (2 * DAY / size))) * size }
     })
     ranges.push({ from: quietFrom + DAY, to: quietFrom + 2 * DAY })
-    const plan = planRanges('g', ranges, {}, hierarchicalLayout)
+    const plan = planRanges('g', ranges, {})
     const values = evaluateGaugePlan(plan, docs)
     const counters = evaluatePlan(plan, counted)
     let held = 0
@@ -168,7 +167,7 @@ describe('gauge reads answer what the raw levels say', () => {
     it(`local ${step} points in Asia/Kathmandu, with the counters' null and 0`, () => {
       const zone = timeZone('Asia/Kathmandu')
       const from = START - 2 * DAY + 7 * QUARTER
-      const planned = planLocalSeries('g', zone, from, from + span, step, { maxPoints: 5000, horizons: {}, layout: hierarchicalLayout })
+      const planned = planLocalSeries('g', zone, from, from + span, step, { maxPoints: 5000, horizons: {} })
       const values = evaluateGaugePlan(planned.plan, docs, { strictDays: step === 'day' })
       const counters = localSeriesValues(planned, counted)
       const edges = [...planned.timestamps, planned.end]

@@ -13,6 +13,7 @@
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { manualClock } from '../../src/clock.js'
+import { dayZeroIncrements } from '../../src/bucket/minute-fields.js'
 import { runCheck } from '../../src/jobs/check-run.js'
 import { dailyKeptFromFor, minuteKeptFromFor } from '../../src/bucket/retention-horizons.js'
 import { dayId, daysInMonth, monthId, utcParts } from '../../src/bucket/time.js'
@@ -48,7 +49,7 @@ const action = fc.oneof(
 async function legacyData (metric, preallocate) {
   if (preallocate) {
     const tomorrow = clock.now() - (clock.now() % DAY) + DAY
-    const { filter, update } = incrementUpdate(dayId(metric, tomorrow), { metric, date: tomorrow, inc: app.layout.zeroIncrements() }).updateOne
+    const { filter, update } = incrementUpdate(dayId(metric, tomorrow), { metric, date: tomorrow, inc: dayZeroIncrements() }).updateOne
     await app.collections.daily.updateOne(filter, update, { upsert: true })
     return
   }

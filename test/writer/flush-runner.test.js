@@ -3,7 +3,6 @@
 // operations; the watchdog on injected timers.
 import { describe, expect, it } from 'vitest'
 import { buildWriteUnit } from '../../src/bucket/write-unit.js'
-import { hierarchicalLayout } from '../../src/bucket/layouts.js'
 import { createFlushRunner } from '../../src/writer/flush-runner.js'
 import { unitKeys } from '../../src/writer/write-operations.js'
 import { fakeTimers } from '../helpers/fake-timers.js'
@@ -13,7 +12,7 @@ const silent = { info () {}, warn () {}, error () {}, debug () {} }
 const T = Date.UTC(2026, 10, 21, 10, 0)
 
 const unit = (...metrics) => {
-  const u = buildWriteUnit(metrics.map(metric => ({ metric, value: 1, time: T })), hierarchicalLayout)
+  const u = buildWriteUnit(metrics.map(metric => ({ metric, value: 1, time: T })))
   return { ...u, ...unitKeys(u) }
 }
 

@@ -3,12 +3,11 @@
 // injected timers deciding every order.
 import { describe, expect, it } from 'vitest'
 import { buildWriteUnit } from '../../src/bucket/write-unit.js'
-import { hierarchicalLayout } from '../../src/bucket/layouts.js'
 import { createWriteQueue } from '../../src/writer/write-queue.js'
 import { fakeTimers } from '../helpers/fake-timers.js'
 
 const T = Date.UTC(2026, 10, 21, 10, 0)
-const unit = (...metrics) => buildWriteUnit(metrics.map(metric => ({ metric, value: 1, time: T })), hierarchicalLayout)
+const unit = (...metrics) => buildWriteUnit(metrics.map(metric => ({ metric, value: 1, time: T })))
 
 function setup (options = {}) {
   const timers = fakeTimers()

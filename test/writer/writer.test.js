@@ -2,7 +2,6 @@
 // every order of events below is set by the test, never by a real sleep.
 import { describe, expect, it } from 'vitest'
 import { buildWriteUnit } from '../../src/bucket/write-unit.js'
-import { hierarchicalLayout } from '../../src/bucket/layouts.js'
 import { createWriter } from '../../src/writer/writer.js'
 import { fakeTimers } from '../helpers/fake-timers.js'
 import { deferred, fakeCollection, networkTimeout, serverSelectionError, writeErrors } from '../helpers/fake-collection.js'
@@ -26,7 +25,7 @@ function setup (options = {}) {
   return { collections, writer, timers }
 }
 
-const unit = (...events) => buildWriteUnit(events.map(([metric, value = 1, time = T]) => ({ metric, value, time })), hierarchicalLayout)
+const unit = (...events) => buildWriteUnit(events.map(([metric, value = 1, time = T]) => ({ metric, value, time })))
 const dailyIds = (collections) => collections.daily.calls.flatMap(c => c.ops.map(o => o.updateOne.filter._id))
 
 /** Records which promises have resolved, without awaiting them */

@@ -8,7 +8,6 @@ import { mongodbUri, uniqueDbName } from '../../helpers/test-app.js'
 import { benchEnv } from '../../helpers/bench-env.js'
 import { buildDistributionUnit } from '../../../src/bucket/distribution-increments.js'
 import { mergeTiers, statValue } from '../../../src/bucket/distribution-stats.js'
-import { hierarchicalLayout } from '../../../src/bucket/layouts.js'
 import { DAY_MS, QUARTER_HOUR_MS, startOfDay } from '../../../src/bucket/time.js'
 import { seededRandom } from '../../../scripts/shared/workload.js'
 import { benchHttpBatched, timerBodies } from '../../../scripts/bench/bench-ingest.js'
@@ -69,7 +68,7 @@ describe('a busy timer\'s documents', () => {
     const doc = documentOf('t/202611', monthlyUpdate('t', month, days.map((d, i) => ({ dayOfMonth: i + 1, dayTier: d.dayTier }))))
     // the writer's own monthly updates of the same values, in one unit
     const events = [1, 2].flatMap(d => timerEvents({ metric: 't', from: month + (d - 1) * DAY_MS, until: month + d * DAY_MS, perSecond: 1 / 600, random: seededRandom(d) }))
-    const unit = buildDistributionUnit(events, TIMER_KIND.mapping, hierarchicalLayout)
+    const unit = buildDistributionUnit(events, TIMER_KIND.mapping)
     const written = documentOf('t/202611', unit.monthly.get('t/202611'))
     const { sum, ...rest } = doc.monthly
     const { sum: writtenSum, ...writtenRest } = written.monthly

@@ -7,7 +7,6 @@ import { QUARTER_HOUR_DETAIL } from '../../../src/bucket/increments.js'
 import { applyUpdate, checkWiredtiger, expectedDay, minutePoints, simulatePopulation, timerDayOnDisk, timerHistory, VARIANTS, WT_SCALES, parseWtScale, renderWiredtiger } from '../../../scripts/bench/bench-wiredtiger.js'
 import { buildDistributionUnit } from '../../../src/bucket/distribution-increments.js'
 import { bucketField } from '../../../src/bucket/distribution-sketch.js'
-import { hierarchicalLayout } from '../../../src/bucket/layouts.js'
 import { TIMER_KIND, documentOf } from '../../../scripts/bench/timer-workload.js'
 
 // a timer history run to its end: the last version emitted of each document (through BSON), per part
@@ -141,7 +140,7 @@ describe('WiredTiger bench: document generation', () => {
     expect(daily.checkpoints).toBe(25)
     const [[id, events]] = [...daily.eventsById]
     expect(events).toHaveLength(8640)
-    const unit = buildDistributionUnit(events, TIMER_KIND.mapping, hierarchicalLayout)
+    const unit = buildDistributionUnit(events, TIMER_KIND.mapping)
     const withoutSums = (doc) => JSON.parse(JSON.stringify(doc, (k, v) => (k === 'sum' ? undefined : v)))
     for (const [docId, stored, part] of [[id, daily.last.get(id), 'daily'], [[...monthly.docs.keys()][0], [...monthly.last.values()][0], 'monthly']]) {
       const expected = documentOf(docId, unit[part].get(docId))
@@ -190,7 +189,7 @@ describe('WiredTiger bench: document generation', () => {
     expect([...r.last.minutes.keys()].sort()).toEqual(ids)
     expect([...r.docs.keys()].sort()).toEqual(ids)
     // what the whole day's values give as one unit's minute updates ($inc only: no count, sum, min or max)
-    const unit = buildDistributionUnit(events, TIMER_KIND.mapping, hierarchicalLayout)
+    const unit = buildDistributionUnit(events, TIMER_KIND.mapping)
     expect([...unit.minutes.keys()].sort()).toEqual(ids)
     for (const id of ids) expect(r.last.minutes.get(id)).toEqual(documentOf(id, { ...unit.minutes.get(id), min: {}, max: {} }))
     // each minute's histogram: its own values' buckets, counted one by one
