@@ -1,7 +1,7 @@
 // Ingest figures: the naive path, the in-process coalescing writer and
 // HTTP (batched and single-event), all on the same database.
 import autocannon from 'autocannon'
-import { buildWriteUnit } from '../../src/bucket/write-unit.js'
+import { buildWriteUnit } from '../../src/kinds/write-unit.js'
 import { createWriter } from '../../src/writer/writer.js'
 import { systemClock } from '../../src/clock.js'
 import { metricNames, percentile } from '../shared/workload.js'

@@ -4,7 +4,7 @@
 // and the time of random 6-hour-window averages and of a month of daily
 // averages. Figures the server cannot give are null with the reason.
 import { assembleSeries } from '../../src/bucket/results.js'
-import { buildWriteUnit } from '../../src/bucket/write-unit.js'
+import { buildWriteUnit } from '../../src/kinds/write-unit.js'
 import { DAY_MS, HOUR_MS, MINUTE_MS, addMonths, daysInMonth, startOfMonth, utcParts } from '../../src/bucket/time.js'
 import { metricNames, percentile, seededRandom } from '../shared/workload.js'
 import { systemClock } from '../../src/clock.js'

@@ -4,7 +4,7 @@
 // group-commit writer. Both preallocate in simulated time (docs/architecture.md, "Preallocation").
 import { MongoClient } from 'mongodb'
 import { eventIncrements, widenSeen } from '../../src/bucket/increments.js'
-import { buildWriteUnit } from '../../src/bucket/write-unit.js'
+import { buildWriteUnit } from '../../src/kinds/write-unit.js'
 import { dayId, monthId, startOfDay, startOfMonth } from '../../src/bucket/time.js'
 import { detectBackend } from '../../src/db/capabilities.js'
 import { driverOptions } from '../../src/db/driver-options.js'

@@ -11,7 +11,7 @@
 //                                                 unknown → unknown
 // TransientTransactionError (write conflicts) retries the whole transaction,
 // a bounded number of times, like the flush's other retries.
-import { mergeWriteUnits } from '../bucket/write-unit.js'
+import { mergeWriteUnits } from '../kinds/write-unit.js'
 import { operationsOf } from '../writer/write-operations.js'
 import { keyRecord } from './idempotency-store.js'
 import { APPLIED, KEY_RECORDED, NOT_APPLIED, UNKNOWN } from '../writer/write-outcomes.js'

@@ -16,7 +16,7 @@
 //   { outcome: KEY_IN_FLIGHT } / { outcome: KEY_REUSED } / { outcome: REPLAYED, body }
 //   { outcome: NOT_APPLIED, reason }                   nothing was written
 //   { outcome: UNKNOWN, reason }                       sent, not acknowledged: maybe partly applied
-import { buildWriteUnit } from '../bucket/write-unit.js'
+import { buildWriteUnit } from '../kinds/write-unit.js'
 import { COUNTER, DISTRIBUTION_KIND, EVENT_KINDS, GAUGE, GAUGE_KIND, distributionKind, eventKindName, isCounterEvent } from '../bucket/metric-kinds.js'
 import { distributionBucketsProblem, findInvalidDistributionEvent } from '../bucket/distribution-rules.js'
 import { findInvalidGaugeEvent } from '../bucket/gauge-rules.js'

@@ -6,6 +6,7 @@
 import { EXIT, UsageError, defineCommand, parseFlags, positiveFlag, runIfMain } from '../cli.js'
 import { ConfigError, loadConfig } from '../config.js'
 import { collectionsOf } from '../db/collections.js'
+import { KINDS } from '../kinds/index.js'
 import { connectCommandDatabase } from '../db/command-database.js'
 import { dailyKeptFromFor, minuteHistogramKeptFromFor, minuteKeptFromFor } from '../bucket/retention-horizons.js'
 import { runCheck } from './check-run.js'
@@ -86,6 +87,18 @@ export function parse (argv) {
   }
 }
 
+/** How many of the documents read were each kind's but the default's, and a kind's minute documents */
+function ofKinds (documents) {
+  let text = ''
+  for (const { name, collections: { daily, monthly } } of KINDS.slice(1)) {
+    if (documents[monthly] + documents[daily] > 0) text += ` (${documents[monthly]} and ${documents[daily]} of them ${name}s')`
+  }
+  for (const { name, collections: { minutes } } of KINDS) {
+    if (minutes !== undefined && documents[minutes] > 0) text += ` and ${documents[minutes]} minute-hour documents of ${name}s`
+  }
+  return text
+}
+
 const show = v => (typeof v === 'string' ? v : JSON.stringify(v))
 
 async function run (args, { env, out, err }) {
@@ -113,10 +126,7 @@ async function run (args, { env, out, err }) {
       }
     })
     const left = args.repair ? summary.unrepaired + summary.unsettled : summary.violations
-    const ofDistributions = summary.distributionMonthly + summary.distributionDaily > 0 ? ` (${summary.distributionMonthly} and ${summary.distributionDaily} of them distributions')` : ''
-    const ofGauges = summary.gaugeMonthly + summary.gaugeDaily > 0 ? ` (${summary.gaugeMonthly} and ${summary.gaugeDaily} of them gauges')` : ''
-    const minuteHours = summary.distributionMinutes > 0 ? ` and ${summary.distributionMinutes} minute-hour documents of distributions` : ''
-    out.write(`checked ${summary.monthly} monthly and ${summary.daily} daily documents${ofDistributions}${ofGauges}${minuteHours}: ${summary.violations} violations` +
+    out.write(`checked ${summary.monthly} monthly and ${summary.daily} daily documents${ofKinds(summary.documents)}: ${summary.violations} violations` +
       (args.repair ? `, ${summary.repaired} repaired, ${summary.unrepaired + summary.unsettled} left` : '') + '\n')
     return left > 0 ? EXIT.PROBLEM : EXIT.OK
   } catch (e) {

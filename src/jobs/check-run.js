@@ -20,9 +20,8 @@
 // last (./minute-histogram-check.js): each minute against its daily
 // document's minute count, never repaired.
 import { setTimeout as sleepFor } from 'node:timers/promises'
-import { compareDay, monthlyDayRepair, monthlyDayUnset, verifyDaily, verifyMonthlyTotal } from './consistency.js'
-import { compareDistributionDay, sameStored, verifyDistributionDaily, verifyDistributionMonthly } from './distribution-consistency.js'
-import { compareGaugeDay, sameGaugeStored, verifyGaugeDaily, verifyGaugeMonthly } from './gauge-consistency.js'
+import { monthlyDayUnset } from '../kinds/consistency/counter.js'
+import { KINDS, KIND_COLLECTIONS } from '../kinds/index.js'
 import { DAY_MS, addMonths, dayId, parseBucketId } from '../bucket/time.js'
 import { QUARTER_HOUR_DETAIL } from '../bucket/increments.js'
 import { checkMinuteHistograms } from './minute-histogram-check.js'
@@ -33,55 +32,10 @@ const BATCH = 500
 const prefixRange = prefix => (prefix ? { $gte: prefix, $lt: `${prefix}\uffff` } : null)
 
 /**
- * What the walk needs of a kind of metric: how a daily and a monthly
- * document are verified, the day total a daily document vouches for, a day
- * compared across documents and its repair (null: not repairable), and when
- * a value read twice is the same.
- */
-const COUNTER_CHECKS = {
-  verifyDaily: (doc, minutesComplete) => verifyDaily(doc, { minutesComplete }),
-  verifyMonthly: verifyMonthlyTotal,
-  /**
-   * A day's total as the document vouches for it: its own `daily`, or what the
-   * check restores it to from a finer tier it trusts (a daily field that
-   * disagrees is its own violation). A total the check could not restore
-   * (left alone) counts as found.
-   */
-  dayTotal (doc, verifyDay) {
-    const { violations, repair } = verifyDay(doc)
-    const wrong = violations.find(v => v.field === 'daily')
-    return wrong && repair?.update.$inc?.daily !== undefined ? wrong.expected : doc.daily
-  },
-  compareDay,
-  dayRepair: (now, mismatch) => (mismatch.difference === null ? null : monthlyDayRepair({ ...now, difference: mismatch.difference })),
-  same: (a, b) => a === b
-}
-
-const DISTRIBUTION_CHECKS = {
-  // a distribution's day has said whether its minutes are complete since its first write (no legacy data
-  // without the marker, as counters have): no `detail` is complete, whatever the horizon, as retention judges it
-  verifyDaily: (doc) => verifyDistributionDaily(doc, { minutesComplete: doc.detail !== QUARTER_HOUR_DETAIL }),
-  verifyMonthly: verifyDistributionMonthly,
-  // the day tier with what the repair adds to it; a document always has one (empty if it holds none)
-  dayTotal: (doc, verifyDay) => verifyDay(doc).dayTier ?? {},
-  compareDay: compareDistributionDay,
-  dayRepair: (now, mismatch) => mismatch.repair,
-  same: sameStored
-}
-
-const GAUGE_CHECKS = {
-  // as a distribution's: a gauge's day has carried the `detail` marker since its first write
-  verifyDaily: (doc) => verifyGaugeDaily(doc, { minutesComplete: doc.detail !== QUARTER_HOUR_DETAIL }),
-  verifyMonthly: verifyGaugeMonthly,
-  dayTotal: (doc, verifyDay) => verifyDay(doc).dayTier ?? {},
-  compareDay: compareGaugeDay,
-  dayRepair: (now, mismatch) => mismatch.repair,
-  same: sameGaugeStored
-}
-
-/**
- * collections: { daily, monthly, distributionDaily?, distributionMonthly?, distributionMinutes?, gaugeDaily?, gaugeMonthly? }
- *   (the distributions' and the gauges' collections are checked when given; distributionMinutes with distributionDaily)
+ * collections: every kind's (db/collections.js); each kind's day and month
+ *   documents verified by its descriptor's check rules (kinds/*.js), and a
+ *   kind's minute documents (a distribution's histograms) against its day
+ *   documents; a kind whose collections are not given is not checked
  * options: repair, prefix (metric name prefix), from / to (ms, days in [from, to)),
  *   rate (documents read per second, Infinity = unlimited), writeTimeoutMs,
  *   settleRounds (times a still-changing cross-document mismatch is watched again),
@@ -90,9 +44,9 @@ const GAUGE_CHECKS = {
  *   minuteHistogramKeptFrom(metric) → likewise for a distribution's minute histograms (default: minuteKeptFrom)
  *     (an older day's minutes may lack events, so they never lower a total),
  *   clock { now() }, sleep(ms), onViolation(v, state), onProgress(summary)
- * → summary { monthly, daily, violations, repaired, unrepaired, unsettled, distributionMonthly, distributionDaily, distributionMinutes, gaugeMonthly, gaugeDaily }
- *   (monthly and daily count every day and month document read, the distributions' and gauges' too;
- *   distributionMinutes the minute-hour documents read)
+ * → summary { monthly, daily, violations, repaired, unrepaired, unsettled, documents }
+ *   (monthly and daily count every day and month document read, of every kind;
+ *   documents: those read per collection, a kind's minute documents included)
  */
 export async function runCheck (collections, options) {
   const {
@@ -100,7 +54,7 @@ export async function runCheck (collections, options) {
     settleRounds = 3, dailyKeptFrom = () => null, minuteKeptFrom = () => null, minuteHistogramKeptFrom = minuteKeptFrom, clock = { now: () => Date.now() },
     sleep = ms => sleepFor(ms), onViolation = () => {}, onProgress = () => {}
   } = options
-  const summary = { monthly: 0, daily: 0, violations: 0, repaired: 0, unrepaired: 0, unsettled: 0, distributionMonthly: 0, distributionDaily: 0, distributionMinutes: 0, gaugeMonthly: 0, gaugeDaily: 0 }
+  const summary = { monthly: 0, daily: 0, violations: 0, repaired: 0, unrepaired: 0, unsettled: 0, documents: Object.fromEntries(KIND_COLLECTIONS.map(name => [name, 0])) }
   const pending = [] // cross-document mismatches waiting to be confirmed
   const started = clock.now()
   let read = 0
@@ -148,23 +102,22 @@ export async function runCheck (collections, options) {
   }
 
   // 1. Every monthly document in range, with its month's daily documents. 2. Daily documents whose monthly
-  // document does not exist. Counters first, then distributions and gauges (their own collections, their own rules).
-  const kinds = [{ checks: COUNTER_CHECKS, daily: collections.daily, monthly: collections.monthly }]
-  if (collections.distributionDaily && collections.distributionMonthly) {
-    kinds.push({ checks: DISTRIBUTION_CHECKS, daily: collections.distributionDaily, monthly: collections.distributionMonthly, counted: 'distribution' })
+  // document does not exist. Kind by kind, each in its own collections by its own rules.
+  for (const kind of KINDS) {
+    const daily = collections[kind.collections.daily]
+    const monthly = collections[kind.collections.monthly]
+    // a kind whose collections are not given is not checked (a check of some kinds only)
+    if (daily && monthly) await walk({ checks: kind.check, daily, monthly, names: kind.collections })
   }
-  if (collections.gaugeDaily && collections.gaugeMonthly) {
-    kinds.push({ checks: GAUGE_CHECKS, daily: collections.gaugeDaily, monthly: collections.gaugeMonthly, counted: 'gauge' })
-  }
-  for (const kind of kinds) await walk(kind)
 
   // 3. Cross-document mismatches: confirmed once unchanged for longer than a flush may take.
   await settle(pending, { repair, writeTimeoutMs, settleRounds, clock, sleep, report })
 
-  // 4. A distribution's minute histograms against its daily documents' minutes (after their repairs, which
-  // never move a minute): confirmed alike, never repaired
-  if (collections.distributionMinutes && collections.distributionDaily) {
-    await checkMinuteHistograms(collections, {
+  // 4. A kind's minute documents (a distribution's minute histograms) against its daily documents' minutes
+  // (after their repairs, which never move a minute): confirmed alike, never repaired
+  for (const kind of KINDS) {
+    if (!collections[kind.collections.minutes] || !collections[kind.collections.daily]) continue
+    await checkMinuteHistograms({ minutes: collections[kind.collections.minutes], daily: collections[kind.collections.daily] }, {
       repair,
       prefix,
       from,
@@ -181,7 +134,7 @@ export async function runCheck (collections, options) {
       sleep,
       pace,
       report,
-      counted: n => { summary.distributionMinutes += n }
+      counted: n => { summary.documents[kind.collections.minutes] += n }
     })
   }
   onProgress(summary)
@@ -193,7 +146,8 @@ export async function runCheck (collections, options) {
     const counted = (monthlyDocs, dailyDocs) => {
       summary.monthly += monthlyDocs
       summary.daily += dailyDocs
-      if (kind.counted) { summary[`${kind.counted}Monthly`] += monthlyDocs; summary[`${kind.counted}Daily`] += dailyDocs }
+      summary.documents[kind.names.monthly] += monthlyDocs
+      summary.documents[kind.names.daily] += dailyDocs
     }
     const observe = (day) => {
       const mismatch = checks.compareDay(day)

@@ -7,15 +7,15 @@
 // across daily and monthly documents. Nothing is repaired: what it finds is
 // reported as found, or `not repairable` under --repair.
 import { DAY_MS, startOfDay } from '../bucket/time.js'
-import { sameStored } from './distribution-consistency.js'
-import { dayOfHourId, verifyMinuteHour } from './minute-histogram-consistency.js'
+import { sameStored } from '../kinds/consistency/distribution.js'
+import { dayOfHourId, verifyMinuteHour } from '../kinds/consistency/minute-histogram.js'
 
 const BATCH = 500
 
 const ceilDay = ms => (startOfDay(ms) === ms ? ms : startOfDay(ms) + DAY_MS)
 
 /**
- * collections: { distributionMinutes, distributionDaily }
+ * collections: { minutes (a distribution's minute-hour documents), daily (its day documents) }
  * options: repair, prefix, from / to (ms: the hours of days in [from, to), as
  *   the daily documents are chosen), writeTimeoutMs, settleRounds,
  *   unreadBefore(metric) → first day (ms) whose
@@ -23,7 +23,7 @@ const ceilDay = ms => (startOfDay(ms) === ms ? ms : startOfDay(ms) + DAY_MS)
  *   null = every day; clock, sleep, pace(documents), report(violation,
  *   state), counted(documents)
  */
-export async function checkMinuteHistograms ({ distributionMinutes: minutes, distributionDaily: daily }, options) {
+export async function checkMinuteHistograms ({ minutes, daily }, options) {
   const { repair, prefix, from, to, writeTimeoutMs, settleRounds, unreadBefore = () => null, clock, sleep, pace, report, counted } = options
   const left = repair ? 'not repairable' : 'found'
   const filter = {}

@@ -39,11 +39,10 @@
 // pass cut short leaves orphans, which the next pass's sweep deletes.
 import { setTimeout as sleepFor } from 'node:timers/promises'
 import { QUARTER_HOUR_DETAIL } from '../bucket/increments.js'
-import { DISTRIBUTION_KIND, GAUGE_KIND } from '../bucket/metric-kinds.js'
 import { dayIdRange, downsampleScanFrom, hourIdRangeBefore, minuteHoursBefore, retentionBounds } from '../bucket/retention-plan.js'
 import { monthId, parseBucketId, parseHourId, startOfMonth, utcParts } from '../bucket/time.js'
-import { dayTierGuard, holdsWholeDay, minuteVouchProjection, minutesVouched } from './distribution-consistency.js'
-import { gaugeDayGuard, gaugeMinutesVouched, gaugeVouchProjection, holdsWholeGaugeDay } from './gauge-consistency.js'
+import { counter } from '../kinds/counter.js'
+import { kindNamed } from '../kinds/index.js'
 import { stoppableJob } from './single-flight.js'
 
 export const PROGRESS_ID = 'retention.progress'
@@ -58,17 +57,8 @@ const MAX_VOUCH_ATTEMPTS = 5
 const DAY_PROJECTION = { _id: 1, daily: 1 }
 
 /**
- * How a kind whose tiers are objects (a distribution's histograms, a gauge's
- * { count, sum, min, max, last }) is judged: whether its quarter-hours vouch
- * for its minutes, the filter that guards a change on its day tier as read,
- * whether the month holds the whole day tier, and what vouching reads.
- */
-const DISTRIBUTION_RULES = { name: 'distribution', vouched: minutesVouched, guard: dayTierGuard, holdsWholeDay, projection: minuteVouchProjection() }
-const GAUGE_RULES = { name: 'gauge', vouched: gaugeMinutesVouched, guard: gaugeDayGuard, holdsWholeDay: holdsWholeGaugeDay, projection: gaugeVouchProjection() }
-
-/**
- * collections: { daily, monthly, metrics, jobs, distributionDaily?, distributionMonthly?, distributionMinutes?, gaugeDaily?, gaugeMonthly? }
- *   (without a kind's collections its documents are left alone; without distributionMinutes, minute histograms)
+ * collections: every kind's (db/collections.js), metrics and jobs; each
+ *   kind's documents judged by its descriptor's retention rules (kinds/*.js)
  * horizonsFor(metric, nowMs) → { minuteFrom, dailyFrom } (first UTC day kept, ms; null = forever)
  * rulesFingerprint: a string naming the retention settings in force (a
  *   change of settings makes the next pass scan every metric from its first day)
@@ -80,7 +70,10 @@ const GAUGE_RULES = { name: 'gauge', vouched: gaugeMinutesVouched, guard: gaugeD
  */
 export function createRetentionJob ({ collections, horizonsFor, rulesFingerprint, lease, rate, clock, sleep = defaultSleep, logger, batchSize = DEFAULT_BATCH, onProgress, fullScanEveryMs = FULL_SCAN_EVERY_MS }) {
   if (!(rate > 0)) throw new TypeError('createRetentionJob: rate must be a positive number')
-  const { daily, monthly, metrics, jobs, distributionDaily, distributionMonthly, distributionMinutes, gaugeDaily, gaugeMonthly } = collections
+  const { metrics, jobs } = collections
+  // a counter's documents hold numbers in every tier: one update per metric (metricPass)
+  const daily = collections[counter.collections.daily]
+  const monthly = collections[counter.collections.monthly]
   const batch = Math.max(1, Math.min(batchSize, Math.floor(rate)))
 
   async function pass () {
@@ -105,11 +98,13 @@ export function createRetentionJob ({ collections, horizonsFor, rulesFingerprint
       const cursor = metrics.find({}, { projection: { _id: 1, kind: 1 } }).sort({ _id: 1 })
       try {
         for await (const { _id: metric, kind } of cursor) {
-          status = kind === DISTRIBUTION_KIND
-            ? await wholeTierPass(distributionDaily, distributionMonthly, DISTRIBUTION_RULES, metric, now, previousAt, counts, pacing, distributionMinutes)
-            : kind === GAUGE_KIND
-              ? await wholeTierPass(gaugeDaily, gaugeMonthly, GAUGE_RULES, metric, now, previousAt, counts, pacing)
-              : await metricPass(metric, now, previousAt, counts, pacing)
+          const descriptor = kindNamed(kind ?? counter.name)
+          // a kind this version cannot read: its documents are left alone
+          if (descriptor === undefined) continue
+          const { daily: day, monthly: month, minutes } = descriptor.collections
+          status = descriptor.retention === null
+            ? await metricPass(metric, now, previousAt, counts, pacing)
+            : await wholeTierPass(collections[day], collections[month], descriptor.retention, metric, now, previousAt, counts, pacing, minutes && collections[minutes])
           if (status !== 'done') break
           counts.metrics++
         }

@@ -7,10 +7,9 @@ import { createRetentionForDb } from './retention-service.js'
 
 async function retention (app, { schedule = true, sleep } = {}) {
   const { config, clock, mongo, telemetry } = app
-  const { daily, monthly, metrics, distributionDaily, distributionMonthly, distributionMinutes, gaugeDaily, gaugeMonthly } = app.collections
   const job = createRetentionForDb({
     db: mongo.db,
-    collections: { daily, monthly, metrics, distributionDaily, distributionMonthly, distributionMinutes, gaugeDaily, gaugeMonthly },
+    collections: app.collections,
     config,
     clock,
     sleep,

@@ -5,6 +5,8 @@
 // occur in a name, so `name/` … `name/\uffff` holds exactly its documents.
 // Idempotent: a second call finds nothing and deletes nothing.
 
+import { KINDS } from '../kinds/index.js'
+
 const BATCH = 1000
 
 /** The _id range of one metric's bucket documents */
@@ -13,8 +15,8 @@ export function metricIdRange (name) {
 }
 
 /**
- * collections: { daily, monthly, distributionDaily, distributionMonthly, distributionMinutes?, gaugeDaily, gaugeMonthly, metrics }
- * → { deleteMetric(name) → { registry, daily, monthly, minuteHours } }
+ * collections: every kind's (db/collections.js) and metrics
+ * → { deleteMetric(name) → { registry, daily, monthly, minuteHours } } (minuteHours: a distribution's minute-hour documents)
  */
 export function createMetricDeletion (collections, { batchSize = BATCH } = {}) {
   async function deleteDocuments (collection, name) {
@@ -31,14 +33,13 @@ export function createMetricDeletion (collections, { batchSize = BATCH } = {}) {
       // the registry entry first: from then on the metric is not listed, and a write that
       // lands meanwhile registers it again (its documents stay with it)
       const registry = (await collections.metrics.deleteOne({ _id: name })).deletedCount
-      // a metric has one kind: its documents are a counter's, a distribution's or a gauge's, counted alike
-      // (every kind's collections are looked at: a kind changed by delete-and-rewrite leaves none behind)
-      let daily = 0
-      let monthly = 0
-      for (const collection of [collections.daily, collections.distributionDaily, collections.gaugeDaily]) daily += await deleteDocuments(collection, name)
-      for (const collection of [collections.monthly, collections.distributionMonthly, collections.gaugeMonthly]) monthly += await deleteDocuments(collection, name)
-      // a distribution's minute-hour documents last, counted apart (ids `name/YYYYMMDDHH`, in the same range)
-      const minuteHours = collections.distributionMinutes ? await deleteDocuments(collections.distributionMinutes, name) : 0
+      // a metric has one kind, yet every kind's collections are looked at (a kind changed by
+      // delete-and-rewrite leaves none behind); documents counted by their role in their kind
+      const deleted = { daily: 0, monthly: 0, minutes: 0 }
+      for (const kind of KINDS) {
+        for (const [role, collection] of Object.entries(kind.collections)) deleted[role] += await deleteDocuments(collections[collection], name)
+      }
+      const { daily, monthly, minutes: minuteHours } = deleted
       return { registry, daily, monthly, minuteHours }
     }
   }

@@ -6,7 +6,7 @@
 // (idempotency-flush.js). The answers come within WRITE_TIMEOUT_MS: the
 // retries stop at that deadline, and a watchdog answers `unknown` for
 // whatever is still running then.
-import { documentsOf, mergeWriteUnits } from '../bucket/write-unit.js'
+import { documentsOf, mergeWriteUnits } from '../kinds/write-unit.js'
 import { isCounterKind } from '../bucket/metric-kinds.js'
 import { executeFlush } from './flush-executor.js'
 import { docKey } from './write-operations.js'

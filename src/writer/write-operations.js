@@ -2,47 +2,11 @@
 // the shape of an increment upsert and of a registry update. The plain flush
 // (flush-executor.js) and the keyed transaction (idempotency/keyed-flush.js) both
 // send what this module builds.
-import { Double } from 'mongodb'
 import { kindFields } from '../bucket/metric-kinds.js'
-import { updateOfTiers } from '../bucket/tiered-document.js'
+import { distributionUpdate, gaugeUpdate, incrementUpdate } from '../kinds/document-updates.js'
+import { DOCUMENT_PARTS } from '../kinds/index.js'
 
-/**
- * The update of a document's increments: upsert, $inc, metric/date on insert,
- * and `detail` when the increments leave a tier out (bucket/increments.js)
- */
-export function incrementUpdate (id, { metric, date, inc, detail }) {
-  const update = { $inc: inc, $setOnInsert: { metric, date: new Date(date) } }
-  if (detail) update.$set = { detail }
-  return { updateOne: { filter: { _id: id }, update, upsert: true } }
-}
-
-/**
- * The update of a distribution document (bucket/distribution-increments.js):
- * counts, sums and buckets by $inc, each tier's min and max by $min and $max, in one upsert
- */
-export function distributionUpdate (id, { metric, date, inc, min, max, detail }) {
-  const update = { $inc: inc, $min: min, $max: max, $setOnInsert: { metric, date: new Date(date) } }
-  if (detail) update.$set = { detail }
-  return { updateOne: { filter: { _id: id }, update, upsert: true } }
-}
-
-/**
- * The update of a gauge document (bucket/gauge-increments.js): counts and sums
- * by $inc, each tier's min by $min, its max and its last { t, v } by $max, in
- * one upsert. A sum is sent as a BSON double whatever its value, so the stored
- * sum is a double from its first write on: a sum of levels can pass int64
- * (1e15 a second for a day), where $inc on an int64 would fail. `last` is
- * built with t before v (BSON compares a subdocument field by field, in order).
- */
-export function gaugeUpdate (id, { metric, date, inc, min, max, last, detail }) {
-  const $inc = {}
-  for (const path in inc) $inc[path] = path.endsWith('.sum') ? new Double(inc[path]) : inc[path]
-  const $max = { ...max }
-  for (const path in last) $max[path] = { t: new Date(last[path].t), v: last[path].v }
-  const update = { $inc, $min: min, $max, $setOnInsert: { metric, date: new Date(date) } }
-  if (detail) update.$set = { detail }
-  return { updateOne: { filter: { _id: id }, update, upsert: true } }
-}
+export { distributionUpdate, gaugeUpdate, incrementUpdate }
 
 /**
  * The registry entry of a metric written now: first/last seen merged, last
@@ -58,19 +22,12 @@ export function registryUpdate (name, { firstSeen, lastSeen, busyDay, kind }, no
   return { updateOne: { filter: { _id: name }, update, upsert: true } }
 }
 
-// Each collection's part of a merged unit: the key prefix its outcomes are
-// filed under (the writer answers a unit from the outcomes of its keys),
-// and how an entry becomes an operation.
+// Each collection's part of a merged unit (every kind's, ../kinds/index.js,
+// then the registry's): the key prefix its outcomes are filed under (the
+// writer answers a unit from the outcomes of its keys), and how an entry
+// becomes an operation.
 const PARTS = [
-  { collection: 'daily', prefix: 'd:', field: 'daily', toOperation: (id, doc) => incrementUpdate(id, doc) },
-  { collection: 'monthly', prefix: 'm:', field: 'monthly', toOperation: (id, doc) => incrementUpdate(id, doc) },
-  // a distribution's documents are kept in tiers until now (bucket/tiered-document.js)
-  { collection: 'distributionDaily', prefix: 'D:', field: 'distributionDaily', toOperation: (id, doc) => distributionUpdate(id, updateOfTiers(doc)) },
-  { collection: 'distributionMonthly', prefix: 'M:', field: 'distributionMonthly', toOperation: (id, doc) => distributionUpdate(id, updateOfTiers(doc)) },
-  // a distribution's minute histograms: $inc of buckets only
-  { collection: 'distributionMinutes', prefix: 'Dm:', field: 'distributionMinutes', toOperation: (id, doc) => incrementUpdate(id, doc) },
-  { collection: 'gaugeDaily', prefix: 'gd:', field: 'gaugeDaily', toOperation: (id, doc) => gaugeUpdate(id, doc) },
-  { collection: 'gaugeMonthly', prefix: 'gm:', field: 'gaugeMonthly', toOperation: (id, doc) => gaugeUpdate(id, doc) },
+  ...DOCUMENT_PARTS.map(({ collection, prefix, toOperation }) => ({ collection, prefix, field: collection, toOperation })),
   { collection: 'metrics', prefix: 'r:', field: 'metrics', toOperation: (name, seen, now) => registryUpdate(name, seen, now) }
 ]
 const PREFIX = Object.fromEntries(PARTS.map(p => [p.field, p.prefix]))

@@ -16,6 +16,7 @@
 // flushes a unit at once.
 import { NOT_APPLIED } from './write-outcomes.js'
 import { unitKeys } from './write-operations.js'
+import { DOCUMENT_PARTS } from '../kinds/index.js'
 import { realTimers } from '../clock.js'
 
 /**
@@ -105,7 +106,8 @@ export function createWriteQueue (options) {
   function expire (unit) {
     dequeue(unit)
     // its slot may wait for the head; its increments need not
-    unit.daily = unit.monthly = unit.distributionDaily = unit.distributionMonthly = unit.distributionMinutes = unit.gaugeDaily = unit.gaugeMonthly = unit.metrics = null
+    for (const { collection } of DOCUMENT_PARTS) unit[collection] = null
+    unit.metrics = null
     answer(unit, NOT_APPLIED, `waited in the queue longer than WRITE_TIMEOUT_MS (${writeTimeoutMs} ms)`)
     settle(unit)
   }
@@ -272,13 +274,6 @@ export function createWriteQueue (options) {
         const { docKeys, allKeys } = unitKeys(unit)
         // the queue's own fields beside the unit's (no spread: this runs once per request)
         const entry = {
-          daily: unit.daily,
-          monthly: unit.monthly,
-          distributionDaily: unit.distributionDaily,
-          distributionMonthly: unit.distributionMonthly,
-          distributionMinutes: unit.distributionMinutes,
-          gaugeDaily: unit.gaugeDaily,
-          gaugeMonthly: unit.gaugeMonthly,
           metrics: unit.metrics,
           events: unit.events,
           idempotency: unit.idempotency,
@@ -291,6 +286,8 @@ export function createWriteQueue (options) {
           settledCalled: false,
           enqueuedAt: timers.now()
         }
+        // each kind's document maps (the same fields in the same order for every entry)
+        for (const { collection } of DOCUMENT_PARTS) entry[collection] = unit[collection]
         const refuse = reason => {
           entry.events = 0
           answer(entry, NOT_APPLIED, reason)

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { eventIncrements, monthDayZeroIncrements, monthlyZeroIncrements } from '../../src/bucket/increments.js'
-import { buildWriteUnit, mergeWriteUnits } from '../../src/bucket/write-unit.js'
+import { buildWriteUnit, mergeWriteUnits } from '../../src/kinds/write-unit.js'
 import { dayZeroIncrements, minutesOfDay } from '../../src/bucket/minute-fields.js'
 
 describe('eventIncrements', () => {

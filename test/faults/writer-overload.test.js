@@ -3,7 +3,7 @@
 // any moment, the excess is refused at once with 503, every request gets
 // exactly one answer, and what was acknowledged is exactly what was written.
 import { describe, expect, it } from 'vitest'
-import { buildWriteUnit } from '../../src/bucket/write-unit.js'
+import { buildWriteUnit } from '../../src/kinds/write-unit.js'
 import { createWriter } from '../../src/writer/writer.js'
 
 const T = Date.UTC(2026, 10, 21, 10, 0)

@@ -1,6 +1,6 @@
 // Documents as ingest writes them, built in memory (no database): for tests
 // of pure readers such as the range planner.
-import { buildWriteUnit } from '../../src/bucket/write-unit.js'
+import { buildWriteUnit } from '../../src/kinds/write-unit.js'
 
 /** A document as MongoDB would hold it after these $inc maps (dotted paths nest) */
 export function applyInc (doc, inc) {

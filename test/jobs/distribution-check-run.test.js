@@ -11,7 +11,7 @@ import { execFile } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { createMapping } from '../../src/bucket/distribution-sketch.js'
-import { holdsWholeDay, verifyDistributionDaily, verifyDistributionMonthly } from '../../src/jobs/distribution-consistency.js'
+import { holdsWholeDay, verifyDistributionDaily, verifyDistributionMonthly } from '../../src/kinds/consistency/distribution.js'
 import { writeDistributions } from '../helpers/distribution-writes.js'
 import { checkRun, collectionsOf } from '../helpers/job-runs.js'
 import { directDb, mongodbUri, uniqueDbName } from '../helpers/test-app.js'
@@ -52,7 +52,7 @@ describe('distributions across documents', () => {
   it('a consistent database: no violation, and every document counted', async () => {
     const { summary, found } = await run({})
     expect(found).toEqual([])
-    expect(summary).toMatchObject({ monthly: 1, daily: 5, distributionMonthly: 1, distributionDaily: 5, violations: 0 })
+    expect(summary).toMatchObject({ monthly: 1, daily: 5, violations: 0, documents: { distributionMonthly: 1, distributionDaily: 5 } })
   })
 
   it('a flush completed while the check waits is no violation', async () => {

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { manualClock } from '../../src/clock.js'
 import { createMapping } from '../../src/bucket/distribution-sketch.js'
 import { runCheck } from '../../src/jobs/check-run.js'
-import { holdsWholeDay, verifyDistributionDaily } from '../../src/jobs/distribution-consistency.js'
+import { holdsWholeDay, verifyDistributionDaily } from '../../src/kinds/consistency/distribution.js'
 import { LEASE_COLLECTION } from '../../src/jobs/lease.js'
 import { dayKeyOf, seed } from '../helpers/bucket-docs.js'
 import { writeDistributions } from '../helpers/distribution-writes.js'
@@ -185,7 +185,7 @@ describe('deletion of distribution daily documents', () => {
     const summary = await runCheck({ daily: db.collection('daily'), monthly: db.collection('monthly'), distributionDaily: db.collection('distributionDaily'), distributionMonthly: months }, {
       repair: true, from: TODAY - 36 * DAY, to: TODAY - 34 * DAY, writeTimeoutMs: 10, clock, sleep: async ms => clock.advance(ms), onViolation: (v, state) => states.push([v.field, state])
     })
-    expect(summary).toMatchObject({ distributionMonthly: 1, distributionDaily: 2, violations: 2, repaired: 1, unrepaired: 1 })
+    expect(summary).toMatchObject({ violations: 2, repaired: 1, unrepaired: 1, documents: { distributionMonthly: 1, distributionDaily: 2 } })
     expect(states.sort()).toEqual([[`daily.${more.day}`, 'not repairable'], [`daily.${lacking.day}`, 'repaired']].sort())
     expect(await job({ rules }).runOnce()).toMatchObject({ status: 'done', deleted: 1, kept: 1 })
     expect(await db.collection('distributionDaily').findOne({ _id: lacking.id })).toBeNull()

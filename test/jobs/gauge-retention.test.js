@@ -11,7 +11,7 @@ import { execFile } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { manualClock } from '../../src/clock.js'
-import { holdsWholeGaugeDay, verifyGaugeDaily, verifyGaugeMonthly } from '../../src/jobs/gauge-consistency.js'
+import { holdsWholeGaugeDay, verifyGaugeDaily, verifyGaugeMonthly } from '../../src/kinds/consistency/gauge.js'
 import { LEASE_COLLECTION } from '../../src/jobs/lease.js'
 import { dayKeyOf } from '../helpers/bucket-docs.js'
 import { writeGauges } from '../helpers/gauge-writes.js'
@@ -159,7 +159,7 @@ describe('deletion of gauge daily documents', () => {
 
     // the check of those two days (as a check run while they were inside the daily horizon)
     const { summary, found } = await check({ repair: true, from: TODAY - 36 * DAY, to: TODAY - 34 * DAY })
-    expect(summary).toMatchObject({ gaugeMonthly: 1, gaugeDaily: 2, repaired: 1 })
+    expect(summary).toMatchObject({ repaired: 1, documents: { gaugeMonthly: 1, gaugeDaily: 2 } })
     expect(found.filter(f => f.field.startsWith('daily.')).map(f => [f.field, f.state]).sort()).toEqual([[`daily.${lacking.day}`, 'repaired'], [`daily.${more.day}`, 'not repairable']].sort())
     const month = await months.findOne({ _id: lacking.month })
     expect(month.daily[lacking.day]).toMatchObject({ count: 4, max: lost, last: { t: new Date(TODAY - 34 * DAY - 60_000), v: lost } })
@@ -197,7 +197,7 @@ describe('check --repair of gauges', () => {
   it('a consistent database: no violation, every document counted as a gauge\'s', async () => {
     const { summary, found } = await check()
     expect(found).toEqual([])
-    expect(summary).toMatchObject({ monthly: 1, daily: 5, gaugeMonthly: 1, gaugeDaily: 5, distributionDaily: 0, violations: 0 })
+    expect(summary).toMatchObject({ monthly: 1, daily: 5, violations: 0, documents: { gaugeMonthly: 1, gaugeDaily: 5, distributionDaily: 0 } })
   })
 
   it('a flush half-way unchanged past WRITE_TIMEOUT_MS: the month is raised by what it lacks, once; one completed meanwhile is no violation', async () => {

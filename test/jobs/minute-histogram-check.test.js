@@ -54,7 +54,7 @@ describe('minute histograms against their daily documents', () => {
     const { summary, found, sleeps } = await run({})
     expect(found).toEqual([])
     expect(sleeps).toEqual([])
-    expect(summary).toMatchObject({ monthly: 1, daily: 3, distributionDaily: 3, distributionMinutes: 9, violations: 0 })
+    expect(summary).toMatchObject({ monthly: 1, daily: 3, violations: 0, documents: { distributionDaily: 3, distributionMinutes: 9 } })
   })
 
   it('a minute without its histogram (no document for its hour, or none in its hour\'s document) is no violation', async () => {
@@ -62,7 +62,7 @@ describe('minute histograms against their daily documents', () => {
     await write([{ metric: 'lat.m', value: 5, time: D + DAY + 7 * HOUR + 3 * 60_000 }], { parts: ['daily', 'monthly'] })
     const { summary, found } = await run({})
     expect(found).toEqual([])
-    expect(summary).toMatchObject({ distributionMinutes: 8, violations: 0 })
+    expect(summary).toMatchObject({ violations: 0, documents: { distributionMinutes: 8 } })
   })
 
   it('a histogram that lacks a value of its minute, unchanged past WRITE_TIMEOUT_MS, is found; --repair leaves it and counts it unrepaired', async () => {
@@ -84,7 +84,7 @@ describe('minute histograms against their daily documents', () => {
     await writeMinuteHistograms(db, [{ metric: 'lat.m', value: 9, time: D + 2 * DAY + 21 * HOUR + 59 * 60_000 }], MAPPING)
     await writeMinuteHistograms(db, [{ metric: 'lat.m', value: 9, time: D - 20 * DAY + HOUR }], MAPPING)
     const { summary, found } = await run({ minuteKeptFrom: () => D - 10 * DAY, repair: true })
-    expect(summary).toMatchObject({ distributionMinutes: 11, violations: 1, unrepaired: 1 })
+    expect(summary).toMatchObject({ violations: 1, unrepaired: 1, documents: { distributionMinutes: 11 } })
     expect(found.map(v => [v.id, v.field, v.state, v.note.split(' ')[0]])).toEqual([
       ['lat.m/2026111221', 'minute.59', 'not repairable', 'not']
     ])
@@ -115,7 +115,7 @@ describe('minute histograms against their daily documents', () => {
     const late = [{ metric: 'lat.m', value: 4000, time: D + 2 * DAY + 7 * HOUR + 40 * 60_000 }]
     await write(late, { parts: ['daily', 'monthly'] })
     const { summary, sleeps } = await run({ repair: true, onSleep: () => writeMinuteHistograms(db, late, MAPPING) })
-    expect(summary).toMatchObject({ violations: 0, distributionMinutes: 9 })
+    expect(summary).toMatchObject({ violations: 0, documents: { distributionMinutes: 9 } })
     expect(sleeps).toHaveLength(1)
   })
 
@@ -138,7 +138,7 @@ describe('minute histograms against their daily documents', () => {
     await minutes().updateOne({ _id: 'lat.m/2026111200' }, { $set: { 'minute.10.zero': '1' } })
     const { summary, found, sleeps } = await run({ repair: true })
     expect(sleeps).toEqual([])
-    expect(summary).toMatchObject({ distributionMinutes: 11, violations: 5, unrepaired: 5 })
+    expect(summary).toMatchObject({ violations: 5, unrepaired: 5, documents: { distributionMinutes: 11 } })
     expect(found.map(v => [v.id, v.field]).sort()).toEqual([
       ['lat.m/2026111014', 'minute'],
       ['lat.m/2026111099', '_id'],
@@ -154,12 +154,12 @@ describe('minute histograms against their daily documents', () => {
     const midnights = ['lat.m', 'lat.n'].flatMap(metric => [10, 11, 12].map(day => `${metric}/202611${day}00`))
     await minutes().updateMany({ _id: { $in: midnights } }, { $inc: { 'minute.10.zero': 1 } })
     const some = await run({ prefix: 'lat.n', from: D + DAY - 1, to: D + 2 * DAY })
-    expect(some.summary).toMatchObject({ distributionMinutes: 3, violations: 1 })
+    expect(some.summary).toMatchObject({ violations: 1, documents: { distributionMinutes: 3 } })
     expect(some.found.map(v => v.id)).toEqual(['lat.n/2026111100'])
     const every = await run({})
-    expect(every.summary).toMatchObject({ distributionMinutes: 18, violations: 6 })
+    expect(every.summary).toMatchObject({ violations: 6, documents: { distributionMinutes: 18 } })
     const none = await run({}, { distributionMinutes: undefined })
-    expect(none.summary).toMatchObject({ distributionMinutes: 0, violations: 0 })
+    expect(none.summary).toMatchObject({ violations: 0, documents: { distributionMinutes: 0 } })
   })
 })
 

@@ -7,7 +7,7 @@ import fc from 'fast-check'
 import { dayZeroIncrements, minuteField } from '../../src/bucket/minute-fields.js'
 import { describe, expect, it } from 'vitest'
 import { eventIncrements, monthDayZeroIncrements, monthlyZeroIncrements } from '../../src/bucket/increments.js'
-import { buildWriteUnit } from '../../src/bucket/write-unit.js'
+import { buildWriteUnit } from '../../src/kinds/write-unit.js'
 import { assembleSeries, assembleYtd, seriesReadPlan, seriesWindow } from '../../src/bucket/results.js'
 import {
   DAY_MS, HOUR_MS, MAX_TIME_MS, MINUTE_MS, MIN_TIME_MS, STEPS, countPoints, dayId, daysInMonth, monthId,

@@ -2,7 +2,7 @@
 // units → one bulkWrite per collection, each unit answered from its own
 // operations; the watchdog on injected timers.
 import { describe, expect, it } from 'vitest'
-import { buildWriteUnit } from '../../src/bucket/write-unit.js'
+import { buildWriteUnit } from '../../src/kinds/write-unit.js'
 import { createFlushRunner } from '../../src/writer/flush-runner.js'
 import { unitKeys } from '../../src/writer/write-operations.js'
 import { fakeTimers } from '../helpers/fake-timers.js'

@@ -2,7 +2,7 @@
 // a flush and expiry, with a recording runFlush in place of the database and
 // injected timers deciding every order.
 import { describe, expect, it } from 'vitest'
-import { buildWriteUnit } from '../../src/bucket/write-unit.js'
+import { buildWriteUnit } from '../../src/kinds/write-unit.js'
 import { createWriteQueue } from '../../src/writer/write-queue.js'
 import { fakeTimers } from '../helpers/fake-timers.js'
 

@@ -1,7 +1,7 @@
 // The writer (queue + flush runner) on fake collections and fake timers:
 // every order of events below is set by the test, never by a real sleep.
 import { describe, expect, it } from 'vitest'
-import { buildWriteUnit } from '../../src/bucket/write-unit.js'
+import { buildWriteUnit } from '../../src/kinds/write-unit.js'
 import { createWriter } from '../../src/writer/writer.js'
 import { fakeTimers } from '../helpers/fake-timers.js'
 import { deferred, fakeCollection, networkTimeout, serverSelectionError, writeErrors } from '../helpers/fake-collection.js'

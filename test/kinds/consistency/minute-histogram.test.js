@@ -6,9 +6,9 @@
 // or an hour without a histogram is none; cross-document mismatches carry
 // what was seen, for the caller to confirm.
 import { describe, expect, it } from 'vitest'
-import { createMapping } from '../../src/bucket/distribution-sketch.js'
-import { dayOfHourId, readMinuteHistogram, verifyMinuteHour } from '../../src/jobs/minute-histogram-consistency.js'
-import { distributionDocumentsOf } from '../helpers/distribution-documents.js'
+import { createMapping } from '../../../src/bucket/distribution-sketch.js'
+import { dayOfHourId, readMinuteHistogram, verifyMinuteHour } from '../../../src/kinds/consistency/minute-histogram.js'
+import { distributionDocumentsOf } from '../../helpers/distribution-documents.js'
 
 const MAPPING = createMapping(0.01)
 const D = Date.UTC(2026, 10, 25)

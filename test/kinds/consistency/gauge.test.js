@@ -9,12 +9,12 @@
 // `last` no earlier than theirs; a month holds a day only when equal.
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { buildGaugeUnit } from '../../src/bucket/gauge-increments.js'
+import { buildGaugeUnit } from '../../../src/bucket/gauge-increments.js'
 import {
   applyGaugeRepair, compareGaugeDay, gaugeDayGuard, gaugeMinutesVouched, holdsWholeGaugeDay, readGaugeTier,
   sameGaugeStored, verifyGaugeDaily, verifyGaugeMonthly
-} from '../../src/jobs/gauge-consistency.js'
-import { applyGaugeUpdate, gaugeDocumentsOf } from '../helpers/gauge-documents.js'
+} from '../../../src/kinds/consistency/gauge.js'
+import { applyGaugeUpdate, gaugeDocumentsOf } from '../../helpers/gauge-documents.js'
 
 const DAY0 = Date.UTC(2026, 10, 3)
 const HOUR = 3_600_000

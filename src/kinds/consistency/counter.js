@@ -8,7 +8,7 @@
 // difference, conditioned on the exact values it was computed from, so a
 // concurrent increment (which moves every tier of a document at once) makes
 // the repair miss and be recomputed instead of being lost or doubled.
-import { QUARTER_HOUR_DETAIL } from '../bucket/increments.js'
+import { QUARTER_HOUR_DETAIL } from '../../bucket/increments.js'
 
 /** Sums of many doubles differ in the last bits with the order of additions. */
 export function sameTotal (a, b, magnitude = 0) {

@@ -18,7 +18,7 @@
 import { Double } from 'mongodb'
 import {
   addRepair, addTotals, applyUpdate, compareTotals, dayGuard, isPlainObject, readTotals, settle, shortNumber, tierChecks
-} from './tier-consistency.js'
+} from './tiers.js'
 
 const isDate = v => v instanceof Date && !Number.isNaN(v.getTime())
 

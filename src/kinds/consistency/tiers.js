@@ -15,8 +15,8 @@
 // repair is conditioned on the count and sum of every tier it changes, as
 // read (ingest moves both of every tier it writes), so a concurrent write
 // makes it miss and be recomputed.
-import { QUARTER_HOUR_DETAIL } from '../bucket/increments.js'
-import { sameTotal } from './consistency.js'
+import { QUARTER_HOUR_DETAIL } from '../../bucket/increments.js'
+import { sameTotal } from './counter.js'
 
 export const isCount = n => typeof n === 'number' && Number.isFinite(n) && n >= 0
 export const isPlainObject = v => typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof Date)

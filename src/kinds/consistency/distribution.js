@@ -16,11 +16,11 @@
 // missing count, sum and buckets, $min/$max of the missing bounds), and a
 // tier that holds more than its truth anywhere is reported and left alone —
 // a repair never lowers a count.
-import { parseBucketKey } from '../bucket/distribution-sketch.js'
-import { sameTotal } from './consistency.js'
+import { parseBucketKey } from '../../bucket/distribution-sketch.js'
+import { sameTotal } from './counter.js'
 import {
   HOURS, QUARTERS, addRepair, addTotals, applyUpdate, compareTotals, dayGuard, isCount, isPlainObject, readTotals, shortNumber, tierChecks
-} from './tier-consistency.js'
+} from './tiers.js'
 
 const SIDES = ['positive', 'negative']
 

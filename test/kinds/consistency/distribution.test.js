@@ -7,12 +7,12 @@
 // the tier; the minutes vouch exactly when the quarter-hours hold their values.
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { createMapping } from '../../src/bucket/distribution-sketch.js'
+import { createMapping } from '../../../src/bucket/distribution-sketch.js'
 import {
   applyUpdate, compareDistributionDay, holdsWholeDay, minutesVouched, readTier, sameStored,
   verifyDistributionDaily, verifyDistributionMonthly
-} from '../../src/jobs/distribution-consistency.js'
-import { distributionDocumentsOf } from '../helpers/distribution-documents.js'
+} from '../../../src/kinds/consistency/distribution.js'
+import { distributionDocumentsOf } from '../../helpers/distribution-documents.js'
 
 const MAPPING = createMapping(0.01)
 const DAY0 = Date.UTC(2026, 10, 3)

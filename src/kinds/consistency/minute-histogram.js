@@ -14,9 +14,9 @@
 // histogram lacks (or holds too many of) are kept nowhere else. A minute the
 // hour document lacks, or an hour with no document, is no violation: data
 // written before minute histograms existed, whose minutes read no percentile.
-import { parseBucketKey } from '../bucket/distribution-sketch.js'
-import { minuteHoldsDay } from '../bucket/distribution-stats.js'
-import { dayId, parseHourId, startOfDay, utcParts } from '../bucket/time.js'
+import { parseBucketKey } from '../../bucket/distribution-sketch.js'
+import { minuteHoldsDay } from '../../bucket/distribution-stats.js'
+import { dayId, parseHourId, startOfDay, utcParts } from '../../bucket/time.js'
 
 const MINUTE_KEY = /^(?:[0-9]|[1-5][0-9])$/
 const SIDES = ['positive', 'negative']

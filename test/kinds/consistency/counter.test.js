@@ -5,11 +5,11 @@
 // hold one metric's documents only (fast-check).
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { compareDay, monthlyDayRepair, monthlyDayUnset, sameTotal, verifyDaily, verifyMonthlyTotal } from '../../src/jobs/consistency.js'
-import { dayIdRange, downsampleScanFrom, retentionBounds } from '../../src/bucket/retention-plan.js'
-import { DAY_MS, dayId } from '../../src/bucket/time.js'
-import { METRIC_NAME_RE } from '../../src/bucket/event-rules.js'
-import { documentsFor } from '../helpers/bucket-docs.js'
+import { compareDay, monthlyDayRepair, monthlyDayUnset, sameTotal, verifyDaily, verifyMonthlyTotal } from '../../../src/kinds/consistency/counter.js'
+import { dayIdRange, downsampleScanFrom, retentionBounds } from '../../../src/bucket/retention-plan.js'
+import { DAY_MS, dayId } from '../../../src/bucket/time.js'
+import { METRIC_NAME_RE } from '../../../src/bucket/event-rules.js'
+import { documentsFor } from '../../helpers/bucket-docs.js'
 
 const DAY0 = Date.UTC(2026, 10, 21)
 const events = fc.array(fc.record({

@@ -1,0 +1,60 @@
+// The counter (docs/kinds/counter.md): a value added per minute; its day
+// and month documents hold sums in every tier (day, hour, quarter-hour,
+// minute; month, day of month). The default kind: an event without `kind`,
+// a registry entry without `kind`, StatsD `c`. Pure.
+import { addCounterIncrements, buildCounterUnit } from '../bucket/increments.js'
+import { COUNTER_KIND } from '../bucket/metric-kinds.js'
+import { incrementUpdate } from './document-updates.js'
+import { compareDay, monthlyDayRepair, verifyDaily, verifyMonthlyTotal } from './consistency/counter.js'
+
+const toOperation = (id, doc) => incrementUpdate(id, doc)
+
+export const counter = Object.freeze({
+  name: COUNTER_KIND,
+  statsdTypes: Object.freeze(['c']),
+  /** Its collections by role: the day documents, the month documents */
+  collections: Object.freeze({ daily: 'daily', monthly: 'monthly' }),
+  /**
+   * Its document maps in a write unit (bucket/write-unit.js): the unit's field
+   * (its collection's name), the key prefix a document's outcome is filed
+   * under, how one document's update is added into a map, and how an entry
+   * becomes an operation (writer/write-operations.js)
+   */
+  parts: Object.freeze([
+    Object.freeze({ collection: 'daily', prefix: 'd:', add: addCounterIncrements, toOperation }),
+    Object.freeze({ collection: 'monthly', prefix: 'm:', add: addCounterIncrements, toOperation })
+  ]),
+  /** events → { docs: { daily, monthly }, metrics } (metrics' entries carry no kind: a counter writes no registry field) */
+  buildPart (events, { keepsMinutes }) {
+    const unit = buildCounterUnit(events, { keepsMinutes })
+    return { docs: { daily: unit.daily, monthly: unit.monthly }, metrics: unit.metrics }
+  },
+  /** Stats a read may name (none: a counter's value is its sum) and how its points consolidate over a span */
+  stats: Object.freeze({ names: Object.freeze([]), default: null }),
+  consolidation: 'sum',
+  /** What reads it answers */
+  reads: Object.freeze({ series: true, total: true, ytd: true, quantiles: false }),
+  /** Graphite: the name is a leaf of its sums; no stat leaves */
+  graphite: Object.freeze({ nameIsLeaf: true, statLeaves: null }),
+  /** How the check walks its documents (jobs/check-run.js) */
+  check: Object.freeze({
+    verifyDaily: (doc, minutesComplete) => verifyDaily(doc, { minutesComplete }),
+    verifyMonthly: verifyMonthlyTotal,
+    /**
+     * A day's total as the document vouches for it: its own `daily`, or what the
+     * check restores it to from a finer tier it trusts (a daily field that
+     * disagrees is its own violation). A total the check could not restore
+     * (left alone) counts as found.
+     */
+    dayTotal (doc, verifyDay) {
+      const { violations, repair } = verifyDay(doc)
+      const wrong = violations.find(v => v.field === 'daily')
+      return wrong && repair?.update.$inc?.daily !== undefined ? wrong.expected : doc.daily
+    },
+    compareDay,
+    dayRepair: (now, mismatch) => (mismatch.difference === null ? null : monthlyDayRepair({ ...now, difference: mismatch.difference })),
+    same: (a, b) => a === b
+  }),
+  /** Retention: numbers in every tier, downsampled by one update per metric (jobs/retention-job.js metricPass) */
+  retention: null
+})

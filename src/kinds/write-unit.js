@@ -1,0 +1,63 @@
+// The unit the writer queues for a request, and merges per flush: each
+// kind's document maps (./index.js DOCUMENT_PARTS, a Map<id, update> per
+// collection, as the kind builds them) and the registry entries it touches.
+// Pure.
+//   { <collection of a kind>: Map<id, update>     e.g. daily, monthly: { metric, date, inc, detail? }
+//     metrics: Map<name, { firstSeen, lastSeen, kind? }>   kind: a new distribution's or gauge's, for $setOnInsert
+//     events: n }
+import { mergeUnitsWith, widenSeen } from '../bucket/increments.js'
+import { DOCUMENT_PARTS, KINDS, descriptorOfEvent } from './index.js'
+import { counter } from './counter.js'
+
+// the part of a unit without values of that kind: shared, never written to (merges build new Maps)
+const NO_DOCUMENTS = new Map()
+
+const MERGED_PARTS = Object.freeze(DOCUMENT_PARTS.map(p => [p.collection, p.add]))
+
+/** The documents a unit updates, of every kind */
+export const documentsOf = (unit) => DOCUMENT_PARTS.reduce((n, { collection }) => n + unit[collection].size, 0)
+
+/** Adds a part's registry entries, with their kind, into the unit's */
+function addSeen (unit, metrics) {
+  for (const [name, seen] of metrics) {
+    widenSeen(unit.metrics, name, seen.firstSeen, seen.lastSeen)
+    if (seen.kind !== undefined) unit.metrics.get(name).kind = seen.kind
+  }
+}
+
+/** A unit of one kind's part: its maps, every other collection's empty */
+function unitOf (descriptor, { docs, metrics }, events) {
+  const unit = {}
+  for (const { collection } of DOCUMENT_PARTS) unit[collection] = docs[collection] ?? NO_DOCUMENTS
+  unit.metrics = metrics
+  unit.events = events
+  return unit
+}
+
+/**
+ * events: [{ metric, value, time, kind?, weight?, summary? }] (no kind: a
+ * counter's increment; otherwise the kind's event, ./index.js).
+ * options.keepsMinutes (and for distributions keepsMinuteHistograms,
+ * bucket/distribution-increments.js) as in bucket/increments.js;
+ * options.kindOf(metric) → the registry's kind of a metric
+ * (bucket/metric-kinds.js: a distribution's accuracy and mapping).
+ */
+export function buildWriteUnit (events, options = {}) {
+  let others = 0
+  for (let i = 0; i < events.length; i++) if (events[i].kind !== undefined) others++
+  // the common request: counters only, no copy of its events
+  if (others === 0) return unitOf(counter, counter.buildPart(events, options), events.length)
+  const byKind = new Map(KINDS.map(k => [k, []]))
+  for (const e of events) byKind.get(descriptorOfEvent(e)).push(e)
+  const unit = unitOf(counter, counter.buildPart(byKind.get(counter), options), events.length)
+  for (const [descriptor, list] of byKind) {
+    if (descriptor === counter || list.length === 0) continue
+    const { docs, metrics } = descriptor.buildPart(list, options)
+    Object.assign(unit, docs)
+    addSeen(unit, metrics)
+  }
+  return unit
+}
+
+/** Merges units into one (a flush): $inc fields added, $min/$max narrowed, the later last kept; the inputs are not changed */
+export const mergeWriteUnits = (units) => mergeUnitsWith(units, MERGED_PARTS)
