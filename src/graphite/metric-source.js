@@ -1,12 +1,14 @@
 // Where /render and /metrics/find get metric names and series: the registry
 // (glob expansion over its prefix range, bounded) and the reader, at the
 // finest tier kept for the whole range (docs/decisions.md, "Graphite: the
-// native resolution"). A distribution is a branch of stat leaves
-// (./stat-leaves.js), each read as one stat; past maxDataPoints its mean and
-// percentiles are merged again over each consolidated point's span instead of
-// averaged (docs/decisions.md, "Distributions: Graphite").
+// native resolution"). A kind with stats (a distribution, a gauge) is a
+// branch of stat leaves (./stat-leaves.js), each read as one stat and
+// consolidated past maxDataPoints as its kind says (kinds/*.js
+// consolidation): a counter's points add up, a gauge's last is the span's
+// last level, min and max its extremes; a mean or a percentile is merged
+// again over each consolidated point's span instead of averaged.
 import { isKept } from '../bucket/detail-kept.js'
-import { DISTRIBUTION_KIND } from '../bucket/metric-kinds.js'
+import { descriptorOf } from '../kinds/index.js'
 import { MAX_TIME_MS, MIN_TIME_MS } from '../bucket/time.js'
 import { statHorizons } from '../bucket/distribution-stats.js'
 import { BadRequestError } from '../errors.js'
@@ -41,15 +43,16 @@ function nativeTier (startTime, endTime, horizonsList, maxPoints) {
 }
 
 /**
- * How a stat leaf's points are consolidated (series.js CONSOLIDATIONS).
- * count, sum, min and max: exactly as their merge would (sum, sum, min, max).
- * mean and the percentiles are merged again from the documents (regroup) while
- * the series holds the points fetched; a series a function computed from them
- * falls back to average (mean) and max (a percentile: never below the merged
- * one, so no slow stretch is hidden).
+ * How a leaf's points are consolidated (series.js CONSOLIDATIONS): a stat's
+ * as its kind says (kinds/*.js consolidation: count and sum add, min and max
+ * narrow, last keeps the span's last); a stat its kind merges again from the
+ * documents (`merged`: mean, a percentile) is merged over the span (regroup)
+ * while the series holds the points fetched, and a series a function computed
+ * from them falls back to the consolidation named. A leaf without a stat (a
+ * counter's) as the request says (consolidateBy, else sum).
  */
-const STAT_CONSOLIDATIONS = { count: 'sum', sum: 'sum', min: 'min', max: 'max', mean: 'average', percentile: 'max' }
-const needsMerge = stat => stat.kind === 'mean' || stat.kind === 'percentile'
+const consolidationOf = (leaf, defaultConsolidation) => (leaf.stat ? leaf.kind.consolidation[leaf.stat.kind] : defaultConsolidation)
+const needsMerge = leaf => leaf.stat !== undefined && leaf.kind.merged.includes(leaf.stat.kind)
 
 /**
  * Turns of the event loop one after another: each call resolves in a later
@@ -75,32 +78,49 @@ export function createMetricSource ({ registry, names, reader, maxGlobMetrics, m
   /** The name index's nodes under a glob (a bounded walk of the trie, ./name-index.js), a distribution's stat leaves included */
   const nodesOf = pattern => names.match(pattern, globParts(pattern), { maxVisits, statLeaves })
 
+  /** The leaf of a metric's own name, where its kind has one (a counter's sums, a gauge's default stat), else null */
+  function nameLeaf (name, kind) {
+    const descriptor = descriptorOf(kind)
+    if (descriptor === undefined || !descriptor.graphite.nameIsLeaf) return null
+    const stat = descriptor.stats.default === null ? undefined : leafStat(descriptor.stats.default, descriptor)
+    return stat === undefined ? { name, metric: name, kind: descriptor } : { name, metric: name, kind: descriptor, stat }
+  }
+
+  /** A stat leaf of a metric of registry kind `kind`, or null where its kind has no such leaf */
+  function statLeaf (name, metric, kind, text) {
+    const descriptor = descriptorOf(kind)
+    const stat = descriptor === undefined ? null : leafStat(text, descriptor)
+    return stat === null ? null : { name, metric, kind: descriptor, stat }
+  }
+
   /**
-   * A literal path, asked of the registry itself: a metric of that name (a
-   * counter; a distribution is a branch, no series), else a stat leaf of a
-   * distribution (its name up to the last dot). → [leaf] or []
+   * A literal path, asked of the registry itself: a metric of that name (its
+   * name's leaf; a distribution's is a branch, no series), else a stat leaf
+   * of a metric (its name up to the last dot). → [leaf] or []
    */
   async function literalLeaves (path) {
-    const dot = path.lastIndexOf('.')
-    const stat = dot > 0 ? leafStat(path.slice(dot + 1)) : null
-    const base = stat ? path.slice(0, dot) : null
     const own = await registry.describe(path)
-    if (own !== null) return own.kind === DISTRIBUTION_KIND ? [] : [{ name: path, metric: path }]
+    if (own !== null) return [nameLeaf(path, own)].filter(Boolean)
+    const dot = path.lastIndexOf('.')
+    if (dot <= 0) return []
     // asked only when no metric has the name (a counter ending in .count costs no second look-up)
-    const of = base === null ? null : await registry.describe(base)
-    return of?.kind === DISTRIBUTION_KIND ? [{ name: path, metric: base, stat }] : []
+    const of = await registry.describe(path.slice(0, dot))
+    return of === null ? [] : [statLeaf(path, path.slice(0, dot), of, path.slice(dot + 1))].filter(Boolean)
   }
 
   /**
    * The leaves a path expression matches, sorted by name: [{ name, metric,
-   * stat? }] (stat: parseStat's descriptor, for a distribution's stat leaf);
-   * 400 past maxGlobMetrics
+   * kind, stat? }] (kind: the metric's descriptor; stat: parseStat's
+   * descriptor, for a stat leaf and a gauge's own name); 400 past maxGlobMetrics
    */
   async function expand (pattern) {
     if (!isGlob(pattern)) return literalLeaves(pattern)
     const found = nodesOf(pattern).filter(n => n.leaf)
     if (found.length > maxGlobMetrics) throw tooMany(pattern)
-    return found.map(n => n.stat === undefined ? { name: n.path, metric: n.path } : { name: n.path, metric: n.metric, stat: leafStat(n.stat) })
+    const leaves = found.map(n => n.stat === undefined
+      ? nameLeaf(n.path, { kind: names.kindOf(n.path) })
+      : statLeaf(n.path, n.metric, { kind: names.kindOf(n.metric) }, n.stat))
+    return leaves.filter(Boolean)
   }
 
   /** The nodes one level below what the query matches (for /metrics/find and /metrics/expand); 400 past maxGlobMetrics */
@@ -133,22 +153,22 @@ export function createMetricSource ({ registry, names, reader, maxGlobMetrics, m
       if (spent.points > maxReadPoints) throw new BadRequestError(`this request reads more than MAX_READ_POINTS = ${maxReadPoints} points (${JSON.stringify(pathExpression)}: ${leaves.length} series × ${points} points); shorten the range or narrow the targets`)
     }
     const turn = turns()
-    // a distribution's stat leaves share one read per metric and kind of stat, across the request's fetches
+    // a metric's stat leaves share one read per metric and kind of stat, across the request's fetches
     const reads = spent?.reads ?? new Map()
     const statValues = (metric, stat) => {
       const percentile = stat.kind === 'percentile'
       const key = `${metric}\n${percentile}\n${start}\n${end}\n${tier.step}`
       if (!reads.has(key)) {
-        reads.set(key, turn().then(() => reader.distributionSeries(metric, { from: start * 1000, to: end * 1000, step: tier.step, percentile }, { budget: spent })))
+        reads.set(key, turn().then(() => reader.statSeries(metric, { from: start * 1000, to: end * 1000, step: tier.step, percentile }, { budget: spent })))
       }
       return reads.get(key).then(read => read.values(stat))
     }
-    const series = await Promise.all(leaves.map(async ({ name, metric, stat }) => {
+    const series = await Promise.all(leaves.map(async (leaf) => {
+      const { name, metric, stat } = leaf
       const { values } = stat ? { values: await statValues(metric, stat) } : await reader.series(metric, { from: start * 1000, to: end * 1000, step: tier.step })
-      const consolidationFunc = stat ? STAT_CONSOLIDATIONS[stat.kind] : defaultConsolidation
-      const made = makeSeries({ name, start, end, step: tier.seconds, values, consolidationFunc, pathExpression })
+      const made = makeSeries({ name, start, end, step: tier.seconds, values, consolidationFunc: consolidationOf(leaf, defaultConsolidation), pathExpression })
       // what regroup needs to merge a span of these points again: index i is [from + i·step, from + (i + 1)·step)
-      if (stat && needsMerge(stat)) made.regroup = { metric, stat, values, from: start, step: tier.seconds, offset: 0 }
+      if (needsMerge(leaf)) made.regroup = { metric, stat, values, from: start, step: tier.seconds, offset: 0 }
       return made
     }))
     return series.sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0)
@@ -184,7 +204,7 @@ export function createMetricSource ({ registry, names, reader, maxGlobMetrics, m
       }
       const percentile = stat.kind === 'percentile'
       const key = `${metric}\n${percentile}\n${from}\n${step}\n${offset}\n${per}\n${n}`
-      if (!reads.has(key)) reads.set(key, reader.distributionRanges(metric, { ranges, percentile }, { budget: spent }))
+      if (!reads.has(key)) reads.set(key, reader.statRanges(metric, { ranges, percentile }, { budget: spent }))
       const merged = await (await reads.get(key)).values(stat)
       return { ...series, values: merged.map((v, k) => empty[k] ? null : v), step: series.step * per, valuesPerPoint: 1, regroup: undefined }
     }))

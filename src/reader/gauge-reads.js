@@ -5,24 +5,52 @@
 // with one projected request per collection, and merged tier by tier
 // (bucket/gauge-stats.js) instead of summed. A gauge has no total.
 import { evaluateGaugePlan, gaugeStatValue } from '../bucket/gauge-stats.js'
+import { BadRequestError } from '../errors.js'
+import { planRanges } from '../bucket/range-plan.js'
 import { createDocumentReader } from './documents.js'
+import { rangeRefused } from './distribution-reads.js'
 import { planSeriesRanges } from './series-plan.js'
 
 /** collections: { gaugeDaily, gaugeMonthly }; horizonsOf(metric); maxPoints: MAX_POINTS */
 export function createGaugeReads ({ collections, horizonsOf, maxPoints }) {
   const documents = createDocumentReader({ collections: { daily: collections.gaugeDaily, monthly: collections.gaugeMonthly } })
 
+  /**
+   * A series of [from, to) at `step` in `zone`, as a counter's series is
+   * planned (reader/series-plan.js), merged once for any number of stats.
+   * → { step, from, to, timestamps, values(stat) → Promise<values> }
+   */
+  async function mergedSeries (metric, kind, { from, to, step, zone }) {
+    const horizons = horizonsOf(metric)
+    const { start, end, timestamps, plan, ...planned } = planSeriesRanges({ from, to, step, zone, maxPoints, horizons, metric })
+    const points = evaluateGaugePlan(plan, await documents.planDocs(plan), { strictDays: planned.step === 'day' })
+    return { step: planned.step, from: start, to: end, timestamps, values: async (stat) => points.map(p => gaugeStatValue(p.value, stat)) }
+  }
+
   return {
-    /**
-     * A series of one stat (gauge-stats.js) of [from, to) at `step` in `zone`,
-     * as a counter's series is planned (reader/series-plan.js).
-     * → { stat, step, from, to, timestamps, values }
-     */
+    mergedSeries,
+
+    /** A series of one stat (gauge-stats.js) → { stat, step, from, to, timestamps, values } */
     async series (metric, { from, to, step, zone, stat }) {
-      const horizons = horizonsOf(metric)
-      const { start, end, timestamps, plan, ...planned } = planSeriesRanges({ from, to, step, zone, maxPoints, horizons, metric })
-      const points = evaluateGaugePlan(plan, await documents.planDocs(plan), { strictDays: planned.step === 'day' })
-      return { stat: stat.name, step: planned.step, from: start, to: end, timestamps, values: points.map(p => gaugeStatValue(p.value, stat)) }
+      const { values, ...merged } = await mergedSeries(metric, null, { from, to, step, zone })
+      return { stat: stat.name, ...merged, values: await values(stat) }
+    },
+
+    /**
+     * Ranges ([{ from, to }], as many as MAX_POINTS) merged once, each from the
+     * fewest documents (Graphite's consolidated points of a stat leaf), for any
+     * number of stats → { values(stat) → Promise<values> }
+     */
+    async mergedRanges (metric, kind, { ranges }) {
+      if (ranges.length > maxPoints) throw new BadRequestError(`ranges: ${ranges.length} ranges, over the limit MAX_POINTS = ${maxPoints}`)
+      let plan
+      try {
+        plan = planRanges(metric, ranges, horizonsOf(metric))
+      } catch (err) {
+        throw rangeRefused(err)
+      }
+      const points = evaluateGaugePlan(plan, await documents.planDocs(plan), { strictDays: true })
+      return { values: async (stat) => points.map(p => gaugeStatValue(p.value, stat)) }
     },
 
     /**

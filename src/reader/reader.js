@@ -52,6 +52,15 @@ export function createReader ({ collections, registry, horizonsOf, maxPoints, ma
   const distributions = createDistributionReads({ collections, horizonsOf, maxPoints, maxReadBuckets })
   const gauges = createGaugeReads({ collections, horizonsOf, maxPoints })
 
+  // the reads of the kinds whose points are stats of merged tiers (kinds/*.js stats), by kind name
+  const statReads = new Map([[DISTRIBUTION_KIND, distributions], [GAUGE_KIND, gauges]])
+  function statReadsOf (metric, kind) {
+    const reads = statReads.get(kind.kind)
+    if (reads) return reads
+    const message = `metric "${metric}" is a ${kind.kind}: it has no stats to read; read its series`
+    throw withDetails(new BadRequestError(message), { details: [{ path: 'metric', message }] })
+  }
+
   /** The metric's kind (metric-kinds.js), or a 404 */
   async function requireMetric (metric) {
     const kind = await registry.describe(metric)
@@ -136,29 +145,26 @@ export function createReader ({ collections, registry, horizonsOf, maxPoints, ma
     gaugeLevel: (metric) => gauges.storedLast(metric),
 
     /**
-     * A distribution's series merged once for several stats of one kind
-     * (distribution-reads.js mergedSeries: Graphite's stat leaves of one
-     * metric in one request); budget: { buckets } shared by the request's
-     * reads (REQUEST_BUCKETS_READS × MAX_READ_BUCKETS across them, each at most
-     * MAX_READ_BUCKETS). A counter or a gauge is a 400.
+     * A series of a metric whose kind has stats (a distribution, a gauge)
+     * merged once for several stats (Graphite's stat leaves of one metric in
+     * one request): percentile true reads a distribution's buckets; budget:
+     * { buckets } shared by the request's reads (REQUEST_BUCKETS_READS ×
+     * MAX_READ_BUCKETS across them, each at most MAX_READ_BUCKETS). A counter is a 400.
      * → { step, from, to, timestamps, values(stat) → Promise<values> }
      */
-    async distributionSeries (metric, { from, to, step, percentile }, { budget } = {}) {
+    async statSeries (metric, { from, to, step, percentile }, { budget } = {}) {
       const kind = await requireMetric(metric)
-      if (kind.kind !== DISTRIBUTION_KIND) throw notADistribution(metric, kind)
-      return distributions.mergedSeries(metric, kind, { from, to, step, zone: UTC, percentile, budget })
+      return statReadsOf(metric, kind).mergedSeries(metric, kind, { from, to, step, zone: UTC, percentile, budget })
     },
 
     /**
-     * A distribution's stats over each of `ranges` ([{ from, to }], epoch ms),
-     * each merged from the fewest documents (Graphite's consolidated points of
-     * a stat leaf), merged once for several stats of one kind, as
-     * distributionSeries → { values(stat) }
+     * A metric's stats over each of `ranges` ([{ from, to }], epoch ms), each
+     * merged from the fewest documents (Graphite's consolidated points of a
+     * stat leaf), merged once for several stats, as statSeries → { values(stat) }
      */
-    async distributionRanges (metric, { ranges, percentile }, { budget } = {}) {
+    async statRanges (metric, { ranges, percentile }, { budget } = {}) {
       const kind = await requireMetric(metric)
-      if (kind.kind !== DISTRIBUTION_KIND) throw notADistribution(metric, kind)
-      return distributions.mergedRanges(metric, kind, { ranges, percentile, budget })
+      return statReadsOf(metric, kind).mergedRanges(metric, kind, { ranges, percentile, budget })
     },
 
     /**

@@ -1,12 +1,11 @@
 // The Graphite name index (docs/architecture.md, "The Graphite API"): every
 // metric name of the registry as a trie of its dot-separated parts, in
 // memory, so a glob walks only the branches its parts match and
-// /metrics/find costs what it visits, not the registry's size. A
-// distribution is marked as one: Graphite shows it as a branch of stat
-// leaves that no name of the registry holds (docs/decisions.md,
-// "Distributions: Graphite"). Pure data structure; what keeps it fresh is
-// ./name-index-refresh.js.
-import { DISTRIBUTION_KIND } from '../bucket/metric-kinds.js'
+// /metrics/find costs what it visits, not the registry's size. Each name
+// keeps its kind: a kind with stat leaves (kinds/*.js graphite) is shown as
+// a branch of leaves that no name of the registry holds (../graphite/stat-leaves.js).
+// Pure data structure; what keeps it fresh is ./name-index-refresh.js.
+import { kindNamed } from '../kinds/index.js'
 
 export class GlobBudgetError extends Error {
   constructor (pattern, limit) {
@@ -18,13 +17,15 @@ export class GlobBudgetError extends Error {
 // children: null until the node has one. Most nodes are leaves (a metric's last
 // part), and an empty Map costs ~100 bytes: at 1,000,000 names the trie took
 // 142 MB with a Map in every leaf (docs/benchmarks.md, "Cardinality").
-// leaf: false (no metric ends here), true (a counter) or DISTRIBUTION (a
-// distribution): the kind rides on the field every node has, at no cost per node.
+// leaf: false (no metric ends here) or the name of its kind ('counter', …):
+// the kind rides on the field every node has, at no cost per node.
 function newNode () {
   return { children: null, leaf: false }
 }
 
-const DISTRIBUTION = DISTRIBUTION_KIND
+// a kind this version cannot read is shown as a counter is: a leaf
+const PLAIN = Object.freeze({ nameIsLeaf: true, statLeaves: null })
+const shapeOf = (leaf) => kindNamed(leaf)?.graphite ?? PLAIN
 const joinPath = (path, part) => path ? `${path}.${part}` : part
 
 export function createNameIndex () {
@@ -32,7 +33,7 @@ export function createNameIndex () {
   let size = 0
 
   return {
-    /** Adds a metric name (idempotent) of a kind ('counter' by default, or 'distribution': metric-kinds.js) */
+    /** Adds a metric name (idempotent) of a kind ('counter' by default; kinds/index.js) */
     add (name, kind = 'counter') {
       let node = root
       for (const part of name.split('.')) {
@@ -42,7 +43,7 @@ export function createNameIndex () {
         node = child
       }
       if (!node.leaf) size++
-      node.leaf = kind === DISTRIBUTION ? DISTRIBUTION : true
+      node.leaf = kind
     },
     /** Removes a metric name (a deleted metric); branches left empty go too */
     remove (name) {
@@ -67,14 +68,14 @@ export function createNameIndex () {
       }
       return node.leaf !== false
     },
-    /** Whether a name is in the index as a distribution */
-    isDistribution (name) {
+    /** The kind name a name is in the index with, or null */
+    kindOf (name) {
       let node = root
       for (const part of name.split('.')) {
         node = node.children?.get(part)
-        if (!node) return false
+        if (!node) return null
       }
-      return node.leaf === DISTRIBUTION
+      return node.leaf === false ? null : node.leaf
     },
     size: () => size,
     /** Replaces every name at once (a rebuild from the registry) */
@@ -94,10 +95,12 @@ export function createNameIndex () {
      * a glob, ./glob.js globParts): [{ path, text, leaf, branch }], sorted by
      * path. Throws GlobBudgetError once more than `maxVisits` trie nodes were
      * looked at: the cost of one query is bounded whatever the registry holds.
-     * A counter is a leaf; a distribution is a branch, and with `statLeaves`
-     * (matcher → the stat leaf names it picks, ../graphite/stat-leaves.js)
-     * each of those below it is a leaf { …, metric, stat } (metric the
-     * distribution's name, stat the leaf's name; each counts as a visit),
+     * A metric is a leaf where its kind's name is one (a counter's, a
+     * gauge's) and a branch where its kind has stat leaves (a
+     * distribution's, a gauge's): with `statLeaves` (matcher, kind → the
+     * stat leaf names it picks, ../graphite/stat-leaves.js) each of those
+     * below it is a leaf { …, metric, stat } (metric the metric's name, stat
+     * the leaf's name; each counts as a visit),
      * unless a metric of the registry has that very name: the stored metric
      * is never hidden. A stat leaf where the registry has only a branch is
      * both.
@@ -122,11 +125,11 @@ export function createNameIndex () {
               if (match(part)) found.push({ node: child, path: joinPath(path, part), text: part })
             }
           }
-          if (node.leaf === DISTRIBUTION && statLeaves) {
-            for (const text of statLeaves(match)) {
+          if (node.leaf !== false && statLeaves && shapeOf(node.leaf).statLeaves) {
+            for (const text of statLeaves(match, kindNamed(node.leaf))) {
               visit()
               const real = node.children?.get(text)
-              if (real?.leaf) continue // a stored metric of that name wins
+              if (real && real.leaf !== false) continue // a stored metric of that name wins
               const leaf = { metric: path, stat: text }
               // a branch of the registry there (it matched too): it is a stat leaf as well
               if (real) Object.assign(found.find(e => e.node === real), leaf)
@@ -140,7 +143,8 @@ export function createNameIndex () {
       }
       return level
         .map(({ node, path, text, metric, stat }) => {
-          const out = { path, text, leaf: node?.leaf === true || stat !== undefined, branch: node?.children?.size > 0 || node?.leaf === DISTRIBUTION }
+          const shape = node && node.leaf !== false ? shapeOf(node.leaf) : null
+          const out = { path, text, leaf: shape?.nameIsLeaf === true || stat !== undefined, branch: node?.children?.size > 0 || Boolean(shape?.statLeaves) }
           return stat === undefined ? out : { ...out, metric, stat }
         })
         .sort((a, b) => a.path < b.path ? -1 : a.path > b.path ? 1 : 0)

@@ -69,11 +69,23 @@ describe('the name index', () => {
     expect(stats(index, 'api.*')).toEqual([{ path: 'api.requests', text: 'requests', leaf: true, branch: false }])
   })
 
+  it('a gauge is a leaf (its last level) and a branch of its stat leaves; a percentile is no gauge\'s', () => {
+    const index = createNameIndex()
+    index.add('q.depth', 'gauge')
+    const stats = (pattern) => index.match(pattern, globParts(pattern), { maxVisits: 1000, statLeaves })
+    expect(stats('q.*')).toEqual([{ path: 'q.depth', text: 'depth', leaf: true, branch: true }])
+    expect(stats('q.depth.*').map(n => n.text)).toEqual(['count', 'last', 'max', 'mean', 'min', 'sum'])
+    expect(stats('q.depth.last')).toEqual([{ path: 'q.depth.last', text: 'last', leaf: true, branch: false, metric: 'q.depth', stat: 'last' }])
+    expect(stats('q.depth.p99')).toEqual([])
+    expect(stats('q.depth.{p50,min}').map(n => n.text)).toEqual(['min'])
+    expect(index.kindOf('q.depth')).toBe('gauge')
+  })
+
   it('gives a leaf no children map: a million names cost what their parts do', () => {
     const index = createNameIndex()
     index.add('svc.host.m00')
     const leaf = index.root().children.get('svc').children.get('host').children.get('m00')
-    expect(leaf).toEqual({ children: null, leaf: true })
+    expect(leaf).toEqual({ children: null, leaf: 'counter' }) // the kind's name, a shared string: no field of its own
   })
 
   it('takes another index\'s names at once (adopt), and replaces them from a list', () => {
@@ -116,8 +128,8 @@ describe('the name index refresh', () => {
     expect(READ_BATCH).toBeLessThanOrEqual(1000)
     expect(index.size()).toBe(2500)
     expect(index.has('deleted.elsewhere')).toBe(false)
-    expect(index.isDistribution('svc.latency')).toBe(true) // the kind read with the name
-    expect(index.isDistribution('svc.m0')).toBe(false)
+    expect(index.kindOf('svc.latency')).toBe('distribution') // the kind read with the name
+    expect(index.kindOf('svc.m0')).toBe('counter')
     // a look within the hour reads the recently written through the lastWrite index, in batches too
     clock.advance(60_000)
     await refresh.refresh()

@@ -285,8 +285,8 @@ describe('minutes whose histograms miss and exceed by as much', () => {
     expect(q.body.message).toMatch(/hold values without their histogram/)
     expect((await get(`/v1/metrics/comp.lat/series?step=minute&stat=p50&from=${at(5)}&to=${at(7)}`)).body.values).toEqual([null, null])
     expect((await get(`/v1/metrics/comp.lat/series?step=minute&stat=count&from=${at(5)}&to=${at(7)}`)).body.values).toEqual([10, 1])
-    // Graphite's consolidated points merge such ranges too (distributionRanges): no value ranked among the wrong ones
-    const ranges = await app.reader.distributionRanges('comp.lat', { ranges: [{ from: at(5), to: at(7) }], percentile: true })
+    // Graphite's consolidated points merge such ranges too (statRanges): no value ranked among the wrong ones
+    const ranges = await app.reader.statRanges('comp.lat', { ranges: [{ from: at(5), to: at(7) }], percentile: true })
     expect(await ranges.values({ name: 'p50', kind: 'percentile', q: 0.5 })).toEqual([null])
   })
 
