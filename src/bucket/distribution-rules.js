@@ -26,12 +26,13 @@ export function findInvalidDistributionEvent (events) {
 }
 
 /**
- * The metrics of a write unit (write-unit.js) one of whose days would get
- * more than MAX_BUCKETS_PER_REQUEST new buckets → { metrics: [name], message }, or null
+ * The metrics of a write unit's day documents of distributions (Map id →
+ * tiered document, kinds/write-unit.js) one of whose days would get more
+ * than MAX_BUCKETS_PER_REQUEST new buckets → { metrics: [name], message }, or null
  */
-export function distributionBucketsProblem (unit) {
+export function distributionBucketsProblem (days) {
   const over = new Map() // metric → the most buckets one of its days gets
-  for (const doc of unit.distributionDaily.values()) {
+  for (const doc of days.values()) {
     const { metric } = doc
     const buckets = bucketsAt(doc, DAILY_TIER)
     if (buckets > MAX_BUCKETS_PER_REQUEST && buckets > (over.get(metric) ?? 0)) over.set(metric, buckets)

@@ -17,9 +17,8 @@
 //   { outcome: NOT_APPLIED, reason }                   nothing was written
 //   { outcome: UNKNOWN, reason }                       sent, not acknowledged: maybe partly applied
 import { buildWriteUnit } from '../kinds/write-unit.js'
-import { COUNTER, DISTRIBUTION_KIND, EVENT_KINDS, GAUGE, GAUGE_KIND, distributionKind, eventKindName, isCounterEvent } from '../bucket/metric-kinds.js'
-import { distributionBucketsProblem, findInvalidDistributionEvent } from '../bucket/distribution-rules.js'
-import { findInvalidGaugeEvent } from '../bucket/gauge-rules.js'
+import { eventKindName, isCounterEvent } from '../bucket/metric-kinds.js'
+import { KINDS, descriptorOfEvent } from '../kinds/index.js'
 import { horizonsFor } from '../bucket/retention-horizons.js'
 import { isDatabaseError } from '../errors.js'
 import { APPLIED, KEY_UNSUPPORTED, NOT_APPLIED, REJECTED, REPLAYED, UNKNOWN } from '../writer/write-outcomes.js'
@@ -35,14 +34,28 @@ function metricNames (events) {
   return [...new Set(events.map(e => e.metric))]
 }
 
-/** The kind an event asks for its name: a known distribution keeps its own α, a new one takes `accuracy` */
-function askedKind (e, registry, accuracy) {
-  if (e.kind === DISTRIBUTION_KIND) {
-    const known = registry.kindOf(e.metric)
-    return known?.kind === DISTRIBUTION_KIND ? known : distributionKind(accuracy)
+/** The kind an event asks for its name, as its kind says (a known distribution keeps its own α, a new one takes `accuracy`) */
+const askedKind = (e, registry, accuracy) => descriptorOfEvent(e).askedKind(registry.kindOf(e.metric), { accuracy })
+
+/** The first event of `events` breaking its kind's own rules { index, field, message }, or null */
+function findInvalidKindEvent (events) {
+  for (const kind of KINDS) {
+    const invalid = kind.findInvalidEvents(events)
+    if (invalid) return invalid
   }
-  return e.kind === GAUGE_KIND ? GAUGE : COUNTER
+  return null
 }
+
+/** The first problem a kind finds in a built unit ({ kind, metrics, message }), or null */
+function unitProblem (unit) {
+  for (const kind of KINDS) {
+    const problem = kind.unitProblem(unit)
+    if (problem) return { kind: kind.name, ...problem }
+  }
+  return null
+}
+
+const KIND_NAMES = KINDS.map(k => k.name)
 
 /**
  * The kind each name of a request asks for: null when every event is a
@@ -64,8 +77,8 @@ function requestKinds (events, registry, accuracy) {
   return kinds
 }
 
-/** Two kind names in the order EVENT_KINDS lists them (a message reads the same whichever came first) */
-const inKindOrder = (names) => [...names].sort((a, b) => EVENT_KINDS.indexOf(a) - EVENT_KINDS.indexOf(b))
+/** Two kind names in the order KINDS lists them (a message reads the same whichever came first) */
+const inKindOrder = (names) => [...names].sort((a, b) => KIND_NAMES.indexOf(a) - KIND_NAMES.indexOf(b))
 
 /**
  * Per name (the StatsD doors): the events whose kind is not their name's —
@@ -136,7 +149,7 @@ export function createIngestService ({ config, clock, registry, writer, idempote
         return { outcome: KEY_UNSUPPORTED, message: `Idempotency-Key needs a MongoDB deployment with transactions (a replica set or a sharded cluster); this one (${backend}) has none (GET /readyz: transactions false), so the key cannot be honoured: send the request without it` }
       }
       const now = clock.now()
-      const invalid = findInvalidEvent(events, now, config) ?? findInvalidDistributionEvent(events) ?? findInvalidGaugeEvent(events)
+      const invalid = findInvalidEvent(events, now, config) ?? findInvalidKindEvent(events)
       if (invalid) {
         const path = where(invalid.index, invalid.field)
         return { outcome: REJECTED, reason: 'invalid_event', message: `${path}: ${invalid.message}`, details: [{ path, message: invalid.message }] }
@@ -187,12 +200,12 @@ export function createIngestService ({ config, clock, registry, writer, idempote
           }
         }
         let unit = buildWriteUnit(events, { keepsMinutes: minuteKeeper(now), keepsMinuteHistograms: minuteHistogramKeeper(now), kindOf: registry.kindOf })
-        const buckets = kinds === null ? null : distributionBucketsProblem(unit)
+        const buckets = kinds === null ? null : unitProblem(unit)
         if (buckets && !admitPerName) return { outcome: REJECTED, reason: 'too_many_buckets', message: `events: ${buckets.message}`, details: [{ path: 'events', message: buckets.message, metrics: buckets.metrics }] }
         if (buckets) {
           // per name (the StatsD doors): those distributions' values are lost, no other
           const wide = new Set(buckets.metrics)
-          for (const metric of wide) conflicts.push({ metric, stored: DISTRIBUTION_KIND, asked: DISTRIBUTION_KIND, reason: 'too_many_buckets' })
+          for (const metric of wide) conflicts.push({ metric, stored: buckets.kind, asked: buckets.kind, reason: 'too_many_buckets' })
           events = events.filter(e => !wide.has(e.metric))
           // their new names give their places back: nothing of them is written
           registry.settle(reserved.filter(n => wide.has(n)), false)
@@ -210,9 +223,8 @@ export function createIngestService ({ config, clock, registry, writer, idempote
       }
       const turnedAway = refused.length || conflicts.length
       if (answer.outcome !== APPLIED) return turnedAway ? { ...answer, refusedMetrics: refused, kindConflicts: conflicts } : answer
-      // counters only: distributions and gauges are not preallocated (docs/decisions.md,
-      // "Distributions: not preallocated"; "Gauges: a level per minute, `last` by event time")
-      preallocator.consider(kinds === null ? events : events.filter(isCounterEvent))
+      // the kinds preallocated (a counter's; kinds/*.js preallocated)
+      preallocator.consider(kinds === null ? events : events.filter(e => descriptorOfEvent(e).preallocated))
       return turnedAway ? { outcome: APPLIED, accepted: events.length, refusedMetrics: refused, kindConflicts: conflicts } : { outcome: APPLIED, accepted: events.length }
     },
 

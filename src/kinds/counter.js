@@ -3,7 +3,7 @@
 // minute; month, day of month). The default kind: an event without `kind`,
 // a registry entry without `kind`, StatsD `c`. Pure.
 import { addCounterIncrements, buildCounterUnit } from '../bucket/increments.js'
-import { COUNTER_KIND } from '../bucket/metric-kinds.js'
+import { COUNTER, COUNTER_KIND } from '../bucket/metric-kinds.js'
 import { incrementUpdate } from './document-updates.js'
 import { compareDay, monthlyDayRepair, verifyDaily, verifyMonthlyTotal } from './consistency/counter.js'
 
@@ -12,6 +12,14 @@ const toOperation = (id, doc) => incrementUpdate(id, doc)
 export const counter = Object.freeze({
   name: COUNTER_KIND,
   statsdTypes: Object.freeze(['c']),
+  /** The registry kind an event of this kind asks for its name (bucket/metric-kinds.js) */
+  askedKind: () => COUNTER,
+  /** Whether ingest preallocates its next day (jobs/preallocator.js: a counter's tiers only) */
+  preallocated: true,
+  /** events → the first event breaking this kind's own rules { index, field, message }, or null */
+  findInvalidEvents: () => null,
+  /** A built write unit → the problem that refuses some of its metrics { metrics, message }, or null */
+  unitProblem: () => null,
   /** Its collections by role: the day documents, the month documents */
   collections: Object.freeze({ daily: 'daily', monthly: 'monthly' }),
   /**

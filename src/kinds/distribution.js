@@ -4,7 +4,8 @@
 // in a document per metric-hour. JSON `kind: 'distribution'`, StatsD `ms`,
 // `h`, `d`. Pure.
 import { addMinuteHistogramUpdate, buildDistributionTiers } from '../bucket/distribution-increments.js'
-import { DISTRIBUTION_KIND } from '../bucket/metric-kinds.js'
+import { DISTRIBUTION_KIND, distributionKind } from '../bucket/metric-kinds.js'
+import { distributionBucketsProblem, findInvalidDistributionEvent } from '../bucket/distribution-rules.js'
 import { mergeUnitsWith } from '../bucket/increments.js'
 import { addTieredDocument, updateOfTiers } from '../bucket/tiered-document.js'
 import { distributionUpdate, incrementUpdate } from './document-updates.js'
@@ -19,6 +20,13 @@ const tiersOperation = (id, doc) => distributionUpdate(id, updateOfTiers(doc))
 export const distribution = Object.freeze({
   name: DISTRIBUTION_KIND,
   statsdTypes: Object.freeze(['ms', 'h', 'd']),
+  /** A known distribution keeps its own α; a new one takes DISTRIBUTION_ACCURACY */
+  askedKind: (known, { accuracy }) => (known?.kind === DISTRIBUTION_KIND ? known : distributionKind(accuracy)),
+  // not preallocated: a day of a distribution is written where its values fall (docs/kinds/distribution.md)
+  preallocated: false,
+  findInvalidEvents: findInvalidDistributionEvent,
+  /** Too many new histogram buckets in one day of a metric (MAX_BUCKETS_PER_REQUEST) */
+  unitProblem: (unit) => distributionBucketsProblem(unit.distributionDaily),
   collections: Object.freeze({ daily: 'distributionDaily', monthly: 'distributionMonthly', minutes: 'distributionMinutes' }),
   parts: Object.freeze([
     // day and month documents are kept in tiers until the flush (bucket/tiered-document.js)

@@ -3,6 +3,7 @@
 // never replaces a newer `last`). JSON `kind: 'gauge'`, StatsD `g`. Pure.
 import { addGaugeUpdate, buildGaugeUnit } from '../bucket/gauge-increments.js'
 import { GAUGE, GAUGE_KIND } from '../bucket/metric-kinds.js'
+import { findInvalidGaugeEvent } from '../bucket/gauge-rules.js'
 import { QUARTER_HOUR_DETAIL } from '../bucket/increments.js'
 import { GAUGE_STAT_NAMES } from '../bucket/gauge-stats.js'
 import { gaugeUpdate } from './document-updates.js'
@@ -16,6 +17,11 @@ const toOperation = (id, doc) => gaugeUpdate(id, doc)
 export const gauge = Object.freeze({
   name: GAUGE_KIND,
   statsdTypes: Object.freeze(['g']),
+  askedKind: () => GAUGE,
+  // not preallocated: a level is written where it falls (docs/kinds/gauge.md)
+  preallocated: false,
+  findInvalidEvents: findInvalidGaugeEvent,
+  unitProblem: () => null,
   collections: Object.freeze({ daily: 'gaugeDaily', monthly: 'gaugeMonthly' }),
   parts: Object.freeze([
     Object.freeze({ collection: 'gaugeDaily', prefix: 'gd:', add: addGaugeUpdate, toOperation }),
