@@ -6,7 +6,7 @@ export const SECTIONS = ['ingest', 'single', 'reads', 'graphite', 'statsd', 'sto
 // 4 × 1450 simulated minutes (about 20 minutes at the talk's 300×);
 // wiredtiger builds WiredTiger from source the first time (about 4 minutes);
 // cardinality writes a registry of 1,000,000 metrics and runs the sweep at
-// its default rate (about 13 minutes here; docs/decisions.md).
+// its default rate (about 13 minutes here; docs/benchmarks.md#cardinality).
 export const OPTIONAL_SECTIONS = ['talk', 'wiredtiger', 'cardinality']
 
 // Sizes per scale. "small" is for the offline substitute (mongo-java-server

@@ -1,5 +1,5 @@
 // The shape of a daily document's minute counters, as one small strategy
-// object shared by writer, preallocator and reader (docs/architecture.md, "Documents").
+// object shared by writer, preallocator and reader (docs/architecture.md#documents).
 //
 // hierarchical (default): minute.H.M — an update walks at most 24 + 60 keys.
 // flat (the talk's v1, for the experiment only): minute.0..1439 — an update

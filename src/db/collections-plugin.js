@@ -9,13 +9,13 @@ async function collections (app) {
   app.decorate('collections', {
     daily: db.collection(layout.collection),
     monthly: db.collection('monthly'),
-    // distributions: the same day and month documents, each tier a histogram (docs/architecture.md, "Documents")
+    // distributions: the same day and month documents, each tier a histogram (docs/architecture.md#documents)
     distributionDaily: db.collection('distributionDaily'),
     distributionMonthly: db.collection('distributionMonthly'),
     // a distribution's minute histograms, one document per metric-hour (bucket/distribution-increments.js)
     distributionMinutes: db.collection('distributionMinutes'),
     // gauges: the same day and month documents, each tier { count, sum, min, max, last }
-    // (docs/decisions.md, "Gauges: a level per minute, `last` by event time")
+    // (docs/adr/0044-gauges-last-by-event-time.md)
     gaugeDaily: db.collection('gaugeDaily'),
     gaugeMonthly: db.collection('gaugeMonthly'),
     metrics: db.collection('metrics')

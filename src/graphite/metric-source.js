@@ -1,10 +1,9 @@
 // Where /render and /metrics/find get metric names and series: the registry
 // (glob expansion over its prefix range, bounded) and the reader, at the
-// finest tier kept for the whole range (docs/decisions.md, "Graphite: the
-// native resolution"). A distribution is a branch of stat leaves
+// finest tier kept for the whole range (docs/adr/0012-graphite-native-resolution.md). A distribution is a branch of stat leaves
 // (./stat-leaves.js), each read as one stat; past maxDataPoints its mean and
 // percentiles are merged again over each consolidated point's span instead of
-// averaged (docs/decisions.md, "Distributions: Graphite").
+// averaged (docs/adr/0040-graphite-stat-leaves.md).
 import { isKept } from '../bucket/detail-kept.js'
 import { DISTRIBUTION_KIND } from '../bucket/metric-kinds.js'
 import { MAX_TIME_MS, MIN_TIME_MS } from '../bucket/time.js'

@@ -1,5 +1,4 @@
-// A distribution's stats as Graphite leaves (docs/decisions.md,
-// "Distributions: Graphite"): a distribution `api.latency` is a branch whose
+// A distribution's stats as Graphite leaves (docs/adr/0040-graphite-stat-leaves.md): a distribution `api.latency` is a branch whose
 // leaves are `api.latency.count`, `.sum`, `.mean`, `.min`, `.max`, `.p50`,
 // `.p90`, `.p99` and `.p999`. A glob lists those nine; any other stat
 // parseStat accepts whose name is one path part (`p75`, `p9999`) is a leaf

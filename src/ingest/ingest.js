@@ -1,10 +1,9 @@
-// The ingest service (docs/architecture.md, "How a request becomes a
-// bulkWrite"): the one owner of the rules of accepting events. A door
+// The ingest service (docs/architecture.md#how-a-request-becomes-a-bulkwrite): the one owner of the rules of accepting events. A door
 // (JSON over HTTP, StatsD lines over HTTP, the StatsD listeners) parses its
 // format into events { metric, value, time, kind?, weight?, summary? } and calls
 // submit(); it gets one outcome back and only translates it
 // (src/routes/ingest-reply.js for HTTP). A metric has one kind, fixed by its
-// first write (docs/decisions.md, "Distributions: a metric has one kind").
+// first write (docs/adr/0042-a-metric-has-one-kind.md).
 //
 // Outcomes:
 //   { outcome: APPLIED, accepted }                     every increment acknowledged
@@ -97,7 +96,7 @@ export function createIngestService ({ config, clock, layout, registry, writer, 
   const perMetricRules = (config.retentionRules ?? []).length > 0
   /**
    * Minute detail is written only for days inside the metric's minute
-   * retention (docs/architecture.md, "Lifecycle"). Without rules every
+   * retention (docs/kinds/counter.md#retention-and-the-check). Without rules every
    * metric has the same horizon: one comparison, no lookup per metric.
    */
   const keeperOf = (horizon) => (now) => {
@@ -210,8 +209,7 @@ export function createIngestService ({ config, clock, layout, registry, writer, 
       }
       const turnedAway = refused.length || conflicts.length
       if (answer.outcome !== APPLIED) return turnedAway ? { ...answer, refusedMetrics: refused, kindConflicts: conflicts } : answer
-      // counters only: distributions and gauges are not preallocated (docs/decisions.md,
-      // "Distributions: not preallocated"; "Gauges: a level per minute, `last` by event time")
+      // counters only: distributions and gauges are not preallocated (docs/adr/0034-preallocate-busy-counters-only.md; docs/adr/0044-gauges-last-by-event-time.md)
       preallocator.consider(kinds === null ? events : events.filter(isCounterEvent))
       return turnedAway ? { outcome: APPLIED, accepted: events.length, refusedMetrics: refused, kindConflicts: conflicts } : { outcome: APPLIED, accepted: events.length }
     },

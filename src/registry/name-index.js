@@ -1,10 +1,9 @@
-// The Graphite name index (docs/architecture.md, "The Graphite API"): every
+// The Graphite name index (docs/architecture.md#graphite): every
 // metric name of the registry as a trie of its dot-separated parts, in
 // memory, so a glob walks only the branches its parts match and
 // /metrics/find costs what it visits, not the registry's size. A
 // distribution is marked as one: Graphite shows it as a branch of stat
-// leaves that no name of the registry holds (docs/decisions.md,
-// "Distributions: Graphite"). Pure data structure; what keeps it fresh is
+// leaves that no name of the registry holds (docs/adr/0040-graphite-stat-leaves.md). Pure data structure; what keeps it fresh is
 // ./name-index-refresh.js.
 import { DISTRIBUTION_KIND } from '../bucket/metric-kinds.js'
 
@@ -17,7 +16,7 @@ export class GlobBudgetError extends Error {
 
 // children: null until the node has one. Most nodes are leaves (a metric's last
 // part), and an empty Map costs ~100 bytes: at 1,000,000 names the trie took
-// 142 MB with a Map in every leaf (docs/benchmarks.md, "Cardinality").
+// 142 MB with a Map in every leaf (docs/benchmarks.md#cardinality).
 // leaf: false (no metric ends here), true (a counter) or DISTRIBUTION (a
 // distribution): the kind rides on the field every node has, at no cost per node.
 function newNode () {
