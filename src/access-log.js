@@ -1,5 +1,4 @@
-// The request trail at `debug`, not `info` (docs/decisions.md, "Quiet by
-// default"): Fastify's two `info` lines per request buried the startup and
+// The request trail at `debug`, not `info` (docs/adr/0029-quiet-by-default.md): Fastify's two `info` lines per request buried the startup and
 // shutdown lines and cost CPU on every request. The same lines — "incoming
 // request" and "request completed", with the request id — are written at
 // debug, so LOG_LEVEL=debug gives the old trail. Errors keep Fastify's levels.

@@ -1,4 +1,4 @@
-// Configuration from the environment (README, "Configuration"), validated at boot.
+// Configuration from the environment (docs/configuration.md), validated at boot.
 // A bad value throws a ConfigError naming the variable.
 import fs from 'node:fs'
 import v8 from 'node:v8'
@@ -80,7 +80,7 @@ function retentionRules (env) {
 /**
  * DISTRIBUTION_ACCURACY: the relative accuracy α of new distributions, no
  * finer than keeps every distribution document under BSON's 16 MiB whatever
- * is written to it (docs/decisions.md, "Distributions: no document can outgrow BSON's limit")
+ * is written to it (docs/adr/0037-distributions-ddsketch-histograms.md)
  */
 function distributionAccuracy (env) {
   const accuracy = decimal(env, 'DISTRIBUTION_ACCURACY', 0.01, { min: 0, max: 1 })
@@ -135,7 +135,7 @@ export function loadConfig (env = process.env) {
     // a Graphite render request's budget: series and points read across all its targets
     maxSeries: integer(env, 'MAX_SERIES', 1000, { min: 1, max: 1_000_000 }),
     maxReadPoints: integer(env, 'MAX_READ_POINTS', 2_000_000, { min: 1, max: 100_000_000 }),
-    // histogram buckets one read of distributions may merge (docs/decisions.md, "Distributions: what a read may cost")
+    // histogram buckets one read of distributions may merge (docs/adr/0043-distribution-read-cost.md)
     maxReadBuckets: integer(env, 'MAX_READ_BUCKETS', 10_000_000, { min: 1000, max: 1_000_000_000 }),
     maxMetrics: integer(env, 'MAX_METRICS', 100_000, { min: 1, max: 10_000_000 }),
     writeTokens: tokens(env, 'WRITE_TOKENS'),
@@ -144,7 +144,7 @@ export function loadConfig (env = process.env) {
     metricsTokens: env.METRICS_TOKENS === undefined || env.METRICS_TOKENS.trim() === '' ? null : tokens(env, 'METRICS_TOKENS'),
     rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 0, { min: 0, max: 10_000_000 }), // 0: off
     idempotencyTtlSeconds: integer(env, 'IDEMPOTENCY_TTL', 86_400, { min: 60, max: 31_536_000 }),
-    // retention (docs/architecture.md, "Lifecycle"): null = forever
+    // retention (docs/kinds/counter.md#retention-and-the-check): null = forever
     minuteRetentionDays: integer(env, 'MINUTE_RETENTION_DAYS', 90, { min: 0, max: 36_500 }),
     // a distribution's minute histograms (a minute's percentiles): the last days only, never past its minutes
     minuteHistogramDays: integer(env, 'MINUTE_HISTOGRAM_DAYS', 7, { min: 0, max: 36_500 }),
@@ -156,9 +156,9 @@ export function loadConfig (env = process.env) {
     distributionAccuracy: distributionAccuracy(env),
     retentionCron: env.RETENTION_CRON || '17 * * * *',
     retentionRate: integer(env, 'RETENTION_RATE', 500, { min: 1, max: 1_000_000 }),
-    // StatsD listeners (README, "StatsD"): off unless STATSD_PORT is set
+    // StatsD listeners (docs/statsd.md): off unless STATSD_PORT is set
     statsdPort: env.STATSD_PORT === undefined || env.STATSD_PORT === '' ? null : integer(env, 'STATSD_PORT', null, { max: 65535 }),
-    // loopback whatever HOST is: StatsD carries no token (docs/decisions.md, "One policy for every door")
+    // loopback whatever HOST is: StatsD carries no token (docs/adr/0026-statsd-door-policy.md)
     statsdHost: env.STATSD_HOST || '127.0.0.1',
     statsdUnauthenticated: oneOf(env, 'STATSD_UNAUTHENTICATED', 'refuse', ['refuse', 'allow']),
     statsdFlushIntervalMs: integer(env, 'STATSD_FLUSH_INTERVAL_MS', 1000, { min: 10, max: 60_000 }),

@@ -1,4 +1,4 @@
-// One drain per process (docs/architecture.md, "Shutdown"): the first
+// One drain per process (docs/adr/0028-shutdown-with-nothing-cut.md): the first
 // SIGTERM or SIGINT (or an uncaught error) starts it; a repeated SIGTERM —
 // a supervisor signalling the whole process group reaches node twice
 // through npm — is logged and ignored; a second SIGINT (Ctrl-C) or a SIGQUIT

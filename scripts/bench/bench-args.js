@@ -6,7 +6,7 @@ export const SECTIONS = ['ingest', 'single', 'reads', 'graphite', 'statsd', 'sto
 // 4 × 1450 simulated minutes (about 20 minutes at the talk's 300×);
 // wiredtiger builds WiredTiger from source the first time (about 4 minutes);
 // cardinality writes a registry of 1,000,000 metrics and runs the sweep at
-// its default rate (about 13 minutes here; docs/decisions.md).
+// its default rate (about 13 minutes here; docs/benchmarks.md#cardinality).
 export const OPTIONAL_SECTIONS = ['talk', 'wiredtiger', 'cardinality']
 
 // Sizes per scale. "small" is for the offline substitute (mongo-java-server
@@ -65,6 +65,8 @@ Every phase is bounded in time; the whole run takes a few minutes.
                  4 runs of 290 s; raise it for a shorter, noisier run)
   --json         print the figures as JSON on stdout (the markdown goes to stderr)
   --keep         keep the benchmark's database (statbucket_bench_<random>) afterwards
+  --write-docs   also write the run (its heading, targets and notes) into docs/benchmarks.md,
+                 between its bench:latest markers (a run of the default sections only)
   --help         this text
 `
 
@@ -77,7 +79,8 @@ export function parseBenchArgs (argv) {
     'statsd-clients': { type: 'string' },
     'wt-scale': { type: 'string' },
     json: { type: 'boolean' },
-    keep: { type: 'boolean' }
+    keep: { type: 'boolean' },
+    'write-docs': { type: 'boolean' }
   })
   if (values.help) return { help: true }
   const scale = values.scale ?? 'auto'
@@ -105,7 +108,9 @@ export function parseBenchArgs (argv) {
   }
   const wtScale = values['wt-scale'] ?? 'full'
   if (!['quick', 'full'].includes(wtScale)) throw new UsageError(`--wt-scale must be quick or full, got ${JSON.stringify(values['wt-scale'])}`)
-  return { scale, seconds, only, talkSpeedup, statsdClients, wtScale, json: Boolean(values.json), keep: Boolean(values.keep) }
+  const writeDocs = Boolean(values['write-docs'])
+  if (writeDocs && values.only !== undefined) throw new UsageError('--write-docs records a run of the default sections: leave out --only')
+  return { scale, seconds, only, talkSpeedup, statsdClients, wtScale, json: Boolean(values.json), keep: Boolean(values.keep), writeDocs }
 }
 
 /** The scale to run: asked, or by backend (auto) */

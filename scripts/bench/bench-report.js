@@ -64,7 +64,7 @@ export function statsdFigures (statsd) {
   }
 }
 
-// The talk's targets hold on a real mongod only (docs/architecture.md, "Where the database comes from": the substitute
+// The talk's targets hold on a real mongod only (docs/architecture.md#where-the-database-comes-from: the substitute
 // keeps documents as Java objects, so key scans and moves do not happen).
 export const TALK_TARGETS = [
   { key: 'hierEndOfDay', label: 'Talk: hierarchical layout\'s end-of-day ratio (with preallocation)', op: '≥', limit: 0.8, unit: '' },

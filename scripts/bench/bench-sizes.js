@@ -1,4 +1,4 @@
-// Document sizes and the storage they project to (docs/benchmarks.md, "What retention saves"): BSON
+// Document sizes and the storage they project to (docs/benchmarks.md#what-retention-saves): BSON
 // sizes of documents with every slot written, computed, not read from a
 // server, so they are the same on any backend.
 import { BSON } from 'mongodb'

@@ -1,5 +1,4 @@
-// Timer (distribution) figures beside the counters' (docs/benchmarks.md,
-// "Timers beside counters"): what a timer's values stored add up to, and the
+// Timer (distribution) figures beside the counters' (docs/benchmarks.md#timers-beside-counters): what a timer's values stored add up to, and the
 // 30-day p99 reads over seeded busy timers, through HTTP. The ingest figures
 // are bench-ingest.js's benchHttpBatched({ timers: true }) and
 // bench-statsd.js's timer runs; the document sizes timer-workload.js's.

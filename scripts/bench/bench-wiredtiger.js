@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Storage on WiredTiger (docs/benchmarks.md, "Storage on WiredTiger"): a
+// Storage on WiredTiger (docs/benchmarks.md#storage-on-wiredtiger): a
 // month of the service's own daily documents, built with ingest's `$inc`
 // maps (bucket/increments.js) and the preallocator's zero-filled upserts,
 // written version by version into WiredTiger tables configured as MongoDB
@@ -225,7 +225,7 @@ const TIMER_PARTS = {
 }
 
 /**
- * Busy timers' history (docs/benchmarks.md, "Timers beside counters"): one
+ * Busy timers' history (docs/benchmarks.md#timers-beside-counters): one
  * request a minute holding each metric's perSecond latencies a second
  * (timer-workload.js), its write unit's distribution upserts ($inc, $min,
  * $max) applied to the day and month documents, and its minute histograms'
@@ -294,7 +294,7 @@ export function expectedDay (events, { metric, dayStart, zeroFilled }) {
   return applyUpdate(null, id, incrementUpdate(id, { metric, date: dayStart, inc }).updateOne.update)
 }
 
-/** Variants of a stored document (docs/decisions.md, "Minute counters stored sparse"). */
+/** Variants of a stored document (docs/adr/0035-document-shape-stays.md). */
 export const VARIANTS = {
   // zero minutes left out of the stored document
   sparseMinutes: (doc) => {
@@ -589,7 +589,7 @@ Builds its Python venv the first time (scripts/bench/wiredtiger/setup-venv.sh).
   --wt-scale S   quick (${WT_SCALES.quick.busy} busy + ${WT_SCALES.quick.sparse} sparse metrics + ${WT_SCALES.quick.timers} busy timer × ${WT_SCALES.quick.days} days, seconds)
                  or full (${WT_SCALES.full.busy} + ${WT_SCALES.full.sparse} + ${WT_SCALES.full.timers} × ${WT_SCALES.full.days} days, minutes); default quick
   --json         the figures as JSON on stdout (the markdown goes to stderr)
-  --no-variants  the main populations only, not the variants of docs/decisions.md
+  --no-variants  the main populations only, not the variants of docs/adr/0035-document-shape-stays.md
   --check        then check (.ci/run): compressed live bytes under the BSON bytes and
                  zstd's file at most 1.2 × snappy's, per population; exit 1 if not
 `

@@ -3,6 +3,8 @@
 // prints a markdown table of the figures measured side by side in this run.
 // `npm run bench -- --help`.
 import { randomBytes } from 'node:crypto'
+import { readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { EXIT, defineCommand, runIfMain } from '../../src/cli.js'
 import { ConfigError, loadConfig } from '../../src/config.js'
 import { detectBackend } from '../../src/db/capabilities.js'
@@ -10,6 +12,7 @@ import { NOISY_BELOW } from '../loadgen/summary.js'
 import { connectMongo } from '../loadgen/mongo-target.js'
 import { BENCH_HELP, SCALES, chooseScale, javaHeapFor, parseBenchArgs } from './bench-args.js'
 import { evaluateTargets, fmt, renderMarkdown } from './bench-report.js'
+import { writeLatestRun } from './bench-docs.js'
 import { describeBackend, describeMachine, versions } from './bench-env.js'
 import { benchHttpBatched, benchNaive, benchSingle, benchWriter, dailySum } from './bench-ingest.js'
 import { benchReads, seedReads } from './bench-reads.js'
@@ -241,6 +244,11 @@ async function runBench (opts, { argv }) {
     process.stdout.write(JSON.stringify(figures, null, 2) + '\n')
   } else {
     process.stdout.write('\n' + markdown)
+  }
+  if (opts.writeDocs) {
+    const page = join(import.meta.dirname, '../../docs/benchmarks.md')
+    writeFileSync(page, writeLatestRun(readFileSync(page, 'utf8'), markdown))
+    log('wrote the run into docs/benchmarks.md (between its bench:latest markers)')
   }
   log(`done in ${((Date.now() - started) / 1000).toFixed(0)} s`)
   return EXIT.OK

@@ -1,4 +1,4 @@
-// Timers for the benchmark (docs/benchmarks.md, "Timers beside counters"):
+// Timers for the benchmark (docs/benchmarks.md#timers-beside-counters):
 // realistic latencies (log-normal, in ms to a tenth), a busy timer's day and
 // month documents as the writer leaves them, and their BSON sizes. Pure.
 import { BSON } from 'mongodb'

@@ -1,7 +1,7 @@
 // Load generator target: MongoDB directly, through statbucket's store code.
 // Naive: per event one $inc upsert of its daily and one of its monthly
 // document (the talk's writer, with the monthly rollup). --coalesce: the
-// group-commit writer. Both preallocate in simulated time (docs/architecture.md, "Preallocation").
+// group-commit writer. Both preallocate in simulated time (docs/kinds/counter.md#documents).
 import { MongoClient } from 'mongodb'
 import { eventIncrements, widenSeen } from '../../src/bucket/increments.js'
 import { buildWriteUnit } from '../../src/kinds/write-unit.js'

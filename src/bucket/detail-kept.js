@@ -1,5 +1,5 @@
 // Which steps a window can be read at, given the detail kept for the metric
-// (docs/architecture.md, "Lifecycle"): minute detail from `minuteFrom` on,
+// (docs/kinds/counter.md#retention-and-the-check): minute detail from `minuteFrom` on,
 // daily documents (hours, quarter-hours, days) from `dailyFrom` on; monthly
 // documents always. null means forever. Pure.
 import { STEPS, countPoints } from './time.js'

@@ -1,8 +1,7 @@
 // What distribution values add to their day and month documents: pure maps
 // of $inc, $min and $max fields, pre-aggregated so that a flush makes one
 // update per document however many values it holds. The documents have the
-// counters' shape (increments.js; docs/decisions.md, "Distributions: the
-// stored histogram"), with every tier an object instead of a number:
+// counters' shape (increments.js; docs/adr/0037-distributions-ddsketch-histograms.md), with every tier an object instead of a number:
 //   daily:   daily, hourly.H, quarterHourly.H.Q → { count, sum, min, max, zero, positive, negative }
 //            minute.H.M (while the day keeps minutes) → { count, sum, min, max }
 //   monthly: monthly, daily.D                   → { count, sum, min, max, zero, positive, negative }
@@ -184,8 +183,7 @@ export function addDistributionUpdate (docs, id, { metric, date, inc, min, max, 
 /** Merges units into one (a flush): $inc fields added, $min/$max fields narrowed; the inputs are not changed */
 export const mergeDistributionUnits = (units) => mergeUnitsWith(units, [['daily', addDistributionUpdate], ['monthly', addDistributionUpdate], ['minutes', addMinuteHistogramUpdate]])
 
-// The largest a distribution document can grow (docs/decisions.md,
-// "Distributions: no document can outgrow BSON's limit"): every histogram tier
+// The largest a distribution document can grow (docs/adr/0037-distributions-ddsketch-histograms.md): every histogram tier
 // with every bucket of the mapping's index range on both sides, every count a
 // double. BSON sizes, counted as the encoder writes them: an element is its
 // type byte, its name and a NUL, then its value; a document is a 4-byte

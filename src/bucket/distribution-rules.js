@@ -8,8 +8,7 @@ import { bucketsAt } from './tiered-document.js'
 // Distinct histogram buckets one request may add to one distribution's day
 // (its day tier; the hour and quarter-hour tiers hold no other buckets): enough
 // for a batch of latencies spanning 8 decades at 1 % (γ^2000 ≈ e^40), few
-// enough that one update of a document stays small (docs/decisions.md,
-// "Distributions: no document can outgrow BSON's limit")
+// enough that one update of a document stays small (docs/adr/0037-distributions-ddsketch-histograms.md)
 export const MAX_BUCKETS_PER_REQUEST = 2000
 
 /** events as findInvalidEvent takes them → null, or the first bad weight: { index, field: 'weight', message } */

@@ -2,7 +2,7 @@
 // relative accuracy α, the value a bucket stands for, the sparse histogram a
 // tier of a distribution document keeps, its merge (addition: what $inc
 // does), and quantiles over it. Pure. The stored shape, the index bound and
-// the rank rule are argued in docs/decisions.md ("Distributions: …").
+// the rank rule are argued in docs/adr/0037-distributions-ddsketch-histograms.md.
 //
 // A histogram, as stored at a tier and as handled here:
 //   { count, sum, min, max,            // min/max absent while count is 0

@@ -1,4 +1,4 @@
-// What a read of a distribution answers (docs/decisions.md, "Distributions: …"):
+// What a read of a distribution answers (docs/kinds/distribution.md#stats):
 // the tier objects of a planned range merged into one (the range planner's
 // pieces, added as $inc would add them), and one stat of it: count, sum,
 // mean, min, max or a percentile, and the names a stat is asked by. Pure.

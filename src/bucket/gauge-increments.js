@@ -1,7 +1,6 @@
 // What gauge values add to their day and month documents: pure maps of
 // $inc, $min and $max fields, pre-aggregated so that a flush makes one update
-// per document however many values it holds (docs/decisions.md, "Gauges: a
-// level per minute, `last` by event time"). The documents have the counters' shape
+// per document however many values it holds (docs/adr/0044-gauges-last-by-event-time.md). The documents have the counters' shape
 // (increments.js), every tier an object:
 //   daily:   daily, hourly.H, quarterHourly.H.Q, minute.H.M (while the day keeps minutes)
 //   monthly: monthly, daily.D

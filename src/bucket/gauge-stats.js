@@ -1,5 +1,4 @@
-// What a read of a gauge answers (docs/decisions.md, "Gauges: reading a
-// stat"): the tiers of a planned range merged into one — counts and sums
+// What a read of a gauge answers (docs/kinds/gauge.md#stats): the tiers of a planned range merged into one — counts and sums
 // added, the min of the mins, the max of the maxes, and the last value of
 // the latest (t, v), as $inc, $min and $max merge them when they are written —
 // and one stat of it: last, min, max, mean, count or sum. Pure.

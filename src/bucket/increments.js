@@ -6,7 +6,7 @@ import { HOUR_MS, MINUTE_MS, bucketId, describeDay, startOfDay, utcParts } from 
  * The `detail` of a daily document whose minute tier does not hold every
  * event of the day: written past the minute horizon (a backfill), or
  * downsampled. Such a document vouches for its quarter-hours and coarser
- * tiers only (docs/architecture.md, "Lifecycle").
+ * tiers only (docs/kinds/counter.md#retention-and-the-check).
  */
 export const QUARTER_HOUR_DETAIL = 'quarterHour'
 
@@ -51,8 +51,7 @@ export function eventIncrements ({ metric, value, time }, { keepsMinutes } = {})
  * $inc map of a preallocated monthly document: its total only. A day field
  * `daily.D` exists exactly when that day has (or had, before daily retention
  * deleted it) a daily document, so preallocation writes no day field for a
- * day it does not preallocate (docs/decisions.md, "A monthly day exists
- * exactly when its daily document does").
+ * day it does not preallocate (docs/adr/0036-a-monthly-day-exists-when-its-daily-document-does.md).
  */
 export function monthlyZeroIncrements () {
   return { monthly: 0 }

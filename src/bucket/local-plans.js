@@ -1,5 +1,4 @@
-// Local-time series and year to date as range plans (docs/architecture.md,
-// "Local time"): each point is the range between two local boundaries
+// Local-time series and year to date as range plans (docs/adr/0017-local-time.md): each point is the range between two local boundaries
 // (local-time.js), covered by the range planner with the coarsest pieces and
 // read with one projected request per collection. Pure.
 import { evaluatePlan, planRanges } from './range-plan.js'

@@ -1,5 +1,4 @@
-// Local boundaries of steps in a time zone (docs/architecture.md, "Local
-// time"). An hour boundary is an instant where the local wall clock enters a
+// Local boundaries of steps in a time zone (docs/adr/0017-local-time.md). An hour boundary is an instant where the local wall clock enters a
 // new hour or reads exactly the start of one, so New York's repeated 01:00
 // is two hour points and the hour points of a +05:45 zone fall at :15 UTC.
 // A day (month) boundary is an instant where the wall clock enters a date

@@ -1,8 +1,7 @@
-// What a metric is (docs/decisions.md, "Distributions: a metric has one
-// kind"): a counter (every metric written before kinds existed, and every
+// What a metric is (docs/adr/0042-a-metric-has-one-kind.md): a counter (every metric written before kinds existed, and every
 // registry entry without `kind`), a distribution of a relative accuracy α,
 // or a gauge (a level: min, max, sum, count and the last value by event time;
-// docs/decisions.md, "Gauges: a level per minute, `last` by event time").
+// docs/adr/0044-gauges-last-by-event-time.md).
 // Kinds are frozen and shared: one object per kind and α. Pure.
 import { createMapping } from './distribution-sketch.js'
 

@@ -1,5 +1,5 @@
 // The minute counters of a day document: minute.H.M (hour → minute), so an
-// update walks at most 24 + 60 keys (docs/architecture.md, "Documents").
+// update walks at most 24 + 60 keys (docs/architecture.md#documents).
 // Field names are built once: the ingest loop looks them up instead of
 // concatenating. Pure.
 

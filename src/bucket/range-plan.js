@@ -1,4 +1,4 @@
-// The range planner (docs/architecture.md, "The range planner"): covers any
+// The range planner (docs/architecture.md#reads): covers any
 // [from, to) exactly with the coarsest pieces the documents hold — whole UTC
 // months from `monthly.monthly`, whole UTC days from `monthly.daily.D` (one
 // document for up to 31 days), then hours, quarter-hours and minutes of the

@@ -14,7 +14,7 @@ export function seriesWindow (from, to, step) {
  * a projection. Day points come from the monthly documents' `daily.D` (one
  * document per month, ≤ 13 for a year): the field exists exactly when the
  * day has (or had, before daily retention) a daily document, so it answers
- * null and 0 as the daily documents would (docs/decisions.md).
+ * null and 0 as the daily documents would (docs/adr/0036-a-monthly-day-exists-when-its-daily-document-does.md).
  * → { daily: { first, last, projection } | null, monthly: { first, last, projection } | null }
  */
 export function seriesReadPlan (step, start, end) {

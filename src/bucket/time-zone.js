@@ -1,7 +1,6 @@
 // An IANA time zone as the local-time code needs it: the UTC offset at an
 // instant and the instants where the offset changes. Offsets come from
-// Luxon's IANAZone (the tz database through Intl; docs/decisions.md, "Local
-// time"); nothing here holds an offset table. The transitions of a UTC year
+// Luxon's IANAZone (the tz database through Intl; docs/adr/0017-local-time.md); nothing here holds an offset table. The transitions of a UTC year
 // are found once (a probe per day, then a binary search to the millisecond)
 // and kept, so a query asks Intl a few hundred times per zone and year, not
 // once per point. No I/O.

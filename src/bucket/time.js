@@ -32,7 +32,7 @@ export function parseIsoWithZone (text) {
 
 // The JSON API takes epoch milliseconds; a number below this (1973-03-03 in
 // ms, year 5138 in seconds) is far likelier epoch seconds: refused, not read
-// as a time in 1970 (docs/decisions.md, "Epoch seconds are refused").
+// as a time in 1970 (docs/adr/0020-epoch-seconds-refused.md).
 export const MIN_PLAUSIBLE_EPOCH_MS = 1e11
 
 /** Why a number given as epoch ms cannot be one (a message), or null when it is plausible */

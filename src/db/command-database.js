@@ -1,6 +1,5 @@
 // The database a maintenance command (check, retention) works on, found as
-// the service finds it (docs/architecture.md, "Where the database comes
-// from"): MONGODB_URI when set; else the embedded database of a statbucket
+// the service finds it (docs/architecture.md#where-the-database-comes-from): MONGODB_URI when set; else the embedded database of a statbucket
 // that runs on this data directory (its published address); else the
 // embedded database opened by the command itself, which takes the data
 // directory's lock as the service would, for the length of the command.

@@ -1,5 +1,5 @@
 // Where a running statbucket's embedded database listens, kept beside its data
-// (docs/architecture.md, "Where the database comes from"): the embedded
+// (docs/architecture.md#where-the-database-comes-from): the embedded
 // database picks a free port at random, so the maintenance commands (check,
 // retention) read this file to reach the database of a service that runs.
 import fs from 'node:fs'

@@ -1,4 +1,4 @@
-// An embedded local database for when MONGODB_URI is unset (docs/architecture.md, "Where the database comes from").
+// An embedded local database for when MONGODB_URI is unset (docs/architecture.md#where-the-database-comes-from).
 //
 // First choice: a real mongod from mongodb-memory-server-core (a dev
 // dependency, imported lazily so a production install needs MONGODB_URI).

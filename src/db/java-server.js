@@ -1,4 +1,4 @@
-// The MongoDB-wire-compatible fallback (docs/architecture.md, "Where the database comes from"): mongo-java-server as a
+// The MongoDB-wire-compatible fallback (docs/architecture.md#where-the-database-comes-from): mongo-java-server as a
 // child JVM. The launcher in java/mongo-java-server binds, prints
 // "LISTENING <port>" on stdout and closes cleanly (committing H2) on SIGTERM.
 import { spawn, execFile } from 'node:child_process'

@@ -1,5 +1,5 @@
 // What a Graphite read may cost, decided before any of it is done
-// (docs/decisions.md, "Every Graphite read has a budget"). Pure.
+// (docs/adr/0024-graphite-read-budget.md). Pure.
 //
 // A render request's targets are walked once with the time windows each
 // call evaluates its arguments over (timeShift shifts them, movingAverage

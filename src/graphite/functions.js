@@ -159,7 +159,7 @@ function consolidateBy (ctx, args) {
   if (!Object.hasOwn(CONSOLIDATIONS, func)) throw new TargetValueError(`consolidateBy: ${JSON.stringify(func)} is not one of ${Object.keys(CONSOLIDATIONS).join(', ')}`)
   return args.seriesList(0).map(s => {
     const name = `consolidateBy(${s.name},"${func}")`
-    // the function asked consolidates the points as they are, a stat leaf's too (docs/decisions.md, "Distributions: Graphite")
+    // the function asked consolidates the points as they are, a stat leaf's too (docs/adr/0040-graphite-stat-leaves.md)
     return { ...s, consolidationFunc: func, name, pathExpression: name, regroup: undefined }
   })
 }

@@ -1,7 +1,6 @@
 // Where /render and /metrics/find get metric names and series: the registry
 // (glob expansion over its prefix range, bounded) and the reader, at the
-// finest tier kept for the whole range (docs/decisions.md, "Graphite: the
-// native resolution"). A kind with stats (a distribution, a gauge) is a
+// finest tier kept for the whole range (docs/adr/0012-graphite-native-resolution.md). A kind with stats (a distribution, a gauge) is a
 // branch of stat leaves (./stat-leaves.js), each read as one stat and
 // consolidated past maxDataPoints as its kind says (kinds/*.js
 // consolidation): a counter's points add up, a gauge's last is the span's

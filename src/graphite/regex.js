@@ -1,6 +1,6 @@
 // User regular expressions of the Graphite API (aliasSub's search, globs)
 // on a linear-time engine with RE2 semantics (re2js): no pattern can make a
-// match backtrack (docs/decisions.md, "Every Graphite read has a budget").
+// match backtrack (docs/adr/0024-graphite-read-budget.md).
 // RE2 has no backreferences and no lookaround; such a pattern is refused.
 import { RE2JS } from 're2js'
 

@@ -1,4 +1,4 @@
-// A kind's stats as Graphite leaves (docs/graphite.md, "Stat leaves"): a
+// A kind's stats as Graphite leaves (docs/graphite.md#distributions-and-gauges-stat-leaves): a
 // metric whose kind has stat leaves (its descriptor's graphite.statLeaves,
 // kinds/*.js) is a branch of them — a distribution `api.latency` of
 // `api.latency.count`, `.sum`, `.mean`, `.min`, `.max`, `.p50`, `.p90`, `.p99`,

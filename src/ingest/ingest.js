@@ -1,10 +1,9 @@
-// The ingest service (docs/architecture.md, "How a request becomes a
-// bulkWrite"): the one owner of the rules of accepting events. A door
+// The ingest service (docs/architecture.md#how-a-request-becomes-a-bulkwrite): the one owner of the rules of accepting events. A door
 // (JSON over HTTP, StatsD lines over HTTP, the StatsD listeners) parses its
 // format into events { metric, value, time, kind?, weight?, summary? } and calls
 // submit(); it gets one outcome back and only translates it
 // (src/routes/ingest-reply.js for HTTP). A metric has one kind, fixed by its
-// first write (docs/decisions.md, "Distributions: a metric has one kind").
+// first write (docs/adr/0042-a-metric-has-one-kind.md).
 //
 // Outcomes:
 //   { outcome: APPLIED, accepted }                     every increment acknowledged
@@ -110,7 +109,7 @@ export function createIngestService ({ config, clock, registry, writer, idempote
   const perMetricRules = (config.retentionRules ?? []).length > 0
   /**
    * Minute detail is written only for days inside the metric's minute
-   * retention (docs/architecture.md, "Lifecycle"). Without rules every
+   * retention (docs/kinds/counter.md#retention-and-the-check). Without rules every
    * metric has the same horizon: one comparison, no lookup per metric.
    */
   const keeperOf = (horizon) => (now) => {

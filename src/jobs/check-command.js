@@ -1,7 +1,6 @@
 #!/usr/bin/env node
 // `npm run check [-- --repair]`: verifies every tier of every stored document
-// and each month against its days (README "Retention and the consistency
-// check"; docs/decisions.md for the choices).
+// and each month against its days (docs/operations.md#commands; docs/adr/0005-the-check-finer-tier-is-the-truth.md for the choices).
 // `--help` for usage.
 import { EXIT, UsageError, defineCommand, parseFlags, positiveFlag, runIfMain } from '../cli.js'
 import { ConfigError, loadConfig } from '../config.js'

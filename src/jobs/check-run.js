@@ -179,7 +179,7 @@ export async function runCheck (collections, options) {
           if ((from !== null && dayStart < from) || (to !== null && dayStart >= to)) continue
           const doc = byDay.get(day)
           // past the daily horizon the monthly day is the truth: retention deleted the daily document, and
-          // one there now was recreated by a backfilled event and holds only that (docs/decisions.md)
+          // one there now was recreated by a backfilled event and holds only that (docs/adr/0003-retention-deletes-only-days-the-month-holds.md)
           if (keptFrom !== null && dayStart < keptFrom) continue
           observe({ metric, monthStart, monthlyId: month._id, day, dailyId: dayId(metric, monthStart + (day - 1) * DAY_MS), dailyTotal: doc ? checks.dayTotal(doc, verifyDay) : null, monthlyValue: month.daily?.[day] })
         }

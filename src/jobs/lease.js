@@ -1,4 +1,4 @@
-// A lease document (docs/decisions.md, "The retention lease"): a job that must
+// A lease document (docs/adr/0001-retention-lease-and-rate.md): a job that must
 // not run on two instances at once (retention) holds `jobs/{ _id: name }`
 // while it runs. Taken with one conditional upsert: the document matches
 // when it is free (expired) or already ours; when it is held by another

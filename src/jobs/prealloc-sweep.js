@@ -1,8 +1,7 @@
-// The preallocation sweep (docs/architecture.md, "Preallocation"): create
+// The preallocation sweep (docs/kinds/counter.md#documents): create
 // tomorrow's zero-filled document, and its day field in the month's document,
 // for every metric marked busy today
-// (`busyDay`, set by the writer: docs/decisions.md, "The sweep preallocates
-// busy metrics only") that lacks it, read through the `busyDay` index in
+// (`busyDay`, set by the writer: docs/adr/0034-preallocate-busy-counters-only.md) that lacks it, read through the `busyDay` index in
 // pages of BATCH by name, at most `rate` documents per second, never two runs
 // at once (a day whose month lacks its field is done again). Its cost grows with today's busy metrics, not with the registry.
 // Its plugin schedules it (preallocation-plugin.js).

@@ -1,8 +1,8 @@
-// Probabilistic preallocation (docs/architecture.md, "Preallocation"): for an event, with probability p,
+// Probabilistic preallocation (docs/kinds/counter.md#documents): for an event, with probability p,
 // make sure the day after the event's day exists zero-filled, and its day
 // field `daily.D` in the month's document (creating that document when the
 // day starts a month), off the request path: `monthly.daily.D` exists exactly
-// when the day has a daily document (docs/decisions.md).
+// when the day has a daily document (docs/adr/0036-a-monthly-day-exists-when-its-daily-document-does.md).
 // Only the tiers ingest will write: a day past the metric's minute horizon
 // gets no minutes and says so (`detail`), as ingest's own writes there do.
 import { QUARTER_HOUR_DETAIL, monthDayZeroIncrements } from '../bucket/increments.js'

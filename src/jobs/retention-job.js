@@ -1,4 +1,4 @@
-// The retention job (README "Retention and the consistency check", docs/decisions.md): per metric
+// The retention job (docs/operations.md#commands, docs/adr/0002-retention-resumes-and-reaches-back.md): per metric
 // of the registry, downsample the daily documents more than a day past the
 // metric's minute horizon (drop `minute`, keep every coarser tier) and delete
 // those older than its daily horizon (their day totals stay in `monthly`).
@@ -13,26 +13,25 @@
 // FULL_SCAN_EVERY_MS (and after a change of settings or of this job's rules)
 // it scans every metric from its first day, so documents that appeared
 // behind its bound since (old data, a changed rule) are reached too
-// (docs/decisions.md, "Retention reaches back").
+// (docs/adr/0002-retention-resumes-and-reaches-back.md).
 //
 // A distribution (registry `kind: 'distribution'`) has its own collections
 // and the same rules, with what "holds" means for a histogram
-// (docs/decisions.md, "Distributions: retention and the check"): its minutes
+// (docs/kinds/distribution.md#retention-and-the-check): its minutes
 // are dropped only where the quarter-hours vouch for them
 // (distribution-consistency.js, minutesVouched), its daily document deleted
 // only where `monthly.daily.D` holds the whole day tier (holdsWholeDay), each
 // conditioned on the day tier read (count, sum, min, max).
 //
 // A gauge (registry `kind: 'gauge'`) likewise, in gaugeDaily and gaugeMonthly
-// (docs/decisions.md, "Gauges: retention and the check"): its minutes are
+// (docs/kinds/gauge.md#retention-and-the-check): its minutes are
 // dropped only where each quarter-hour holds what its minutes hold
 // (gauge-consistency.js, gaugeMinutesVouched: count and sum, min, max and
 // `last`), its daily document deleted only where `monthly.daily.D` holds the
 // whole day tier (holdsWholeGaugeDay), each conditioned on the day tier read.
 //
 // A distribution's minute histograms (distributionMinutes, one document per
-// metric-hour) go with their day's minutes (docs/decisions.md, "Distributions:
-// minute histograms in their own documents — retention and the check"): after
+// metric-hour) go with their day's minutes (docs/kinds/distribution.md#retention-and-the-check): after
 // the metric's downsampling and deletion, every minute-hour document of a day
 // past the later of the two bounds whose daily document holds no minutes (any
 // more) is deleted, a batch at a time. Never before its minutes went, so a
@@ -170,8 +169,7 @@ export function createRetentionJob ({ collections, horizonsFor, rulesFingerprint
   }
 
   /**
-   * One distribution's or gauge's documents (docs/decisions.md, "Distributions:
-   * retention and the check", "Gauges: retention and the check"): minutes
+   * One distribution's or gauge's documents (docs/kinds/distribution.md#retention-and-the-check, docs/kinds/gauge.md#retention-and-the-check): minutes
    * dropped where the quarter-hours vouch for them, daily documents past the
    * daily horizon deleted where the month holds their whole day tier. Each
    * change is conditioned on the day tier read (rules.guard: count, sum, min,

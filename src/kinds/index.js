@@ -1,4 +1,4 @@
-// Every kind of metric, each described once (docs/architecture.md, "Kinds"):
+// Every kind of metric, each described once (docs/architecture.md#the-kinds):
 // ./counter.js, ./distribution.js, ./gauge.js. Shared code (the writer, the
 // reader, the jobs, deletion, Graphite, the API's kind list) loops over KINDS
 // or looks a kind up by name; a kind added later is one more descriptor here.

@@ -1,4 +1,4 @@
-// Admission before work (docs/decisions.md, "Admission before work"): a write
+// Admission before work (docs/adr/0027-admission-before-work.md): a write
 // (POST /v1/events, POST /v1/statsd) is refused with 503 + Retry-After before
 // its body is read or parsed when the service cannot take it:
 //   - the writer is full (no room for the events the body can hold),

@@ -90,7 +90,7 @@ export function createServiceMetrics ({ getWriterStats } = {}) {
     }),
     statsdDropped: new Counter({
       name: 'statbucket_statsd_dropped_total',
-      help: 'StatsD values not kept, by reason (README, "StatsD"); reason "tags" counts lines whose tags were dropped (their values were kept).',
+      help: 'StatsD values not kept, by reason (docs/statsd.md); reason "tags" counts lines whose tags were dropped (their values were kept).',
       labelNames: ['reason'],
       registers: [register]
     }),

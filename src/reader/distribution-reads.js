@@ -1,4 +1,4 @@
-// The reads of a distribution (docs/architecture.md, "Reads"): a series of
+// The reads of a distribution (docs/architecture.md#reads): a series of
 // one stat, a total (count and sum), year to date, and quantiles over any
 // range — each planned by the range planner as a counter's read is (one
 // range per point, in UTC or any zone), fetched from the distribution
@@ -43,7 +43,7 @@ const nextTurn = () => new Promise(resolve => setImmediate(resolve))
 
 // A request whose reads share one budget (a Graphite render) merges at most
 // this many reads' MAX_READ_BUCKETS in all, each read at most one
-// (docs/decisions.md, "Every Graphite read has a budget"): a week's latency
+// (docs/adr/0024-graphite-read-budget.md): a week's latency
 // panel of three services at maxDataPoints 1,200 merges ~15M buckets
 export const REQUEST_BUCKETS_READS = 4
 

@@ -1,5 +1,4 @@
-// The reads of a gauge (docs/architecture.md, "Reads"; docs/decisions.md,
-// "Gauges: reading a stat"): a series of one stat — last, min, max, mean,
+// The reads of a gauge (docs/architecture.md#reads; docs/kinds/gauge.md#stats): a series of one stat — last, min, max, mean,
 // count or sum — planned by the range planner as a counter's read is (one
 // range per point, in UTC or any zone), fetched from the gauge collections
 // with one projected request per collection, and merged tier by tier
@@ -57,7 +56,7 @@ export function createGaugeReads ({ collections, horizonsOf, maxPoints }) {
      * The stored last level of a gauge: `monthly.last` of its latest monthly
      * document (the month documents outlive the days), or null when it has
      * none. Where a StatsD delta starts from when the door does not hold the
-     * level (docs/decisions.md, "Gauges: StatsD levels and deltas").
+     * level (docs/adr/0045-gauges-statsd-levels-and-deltas.md).
      */
     async storedLast (metric) {
       const [doc] = await collections.gaugeMonthly.find({ _id: { $gte: `${metric}/`, $lt: `${metric}/\uffff` } }, { projection: { 'monthly.last': 1 } })

@@ -1,4 +1,4 @@
-// The one read path (docs/architecture.md, "Reads"): series, total and year
+// The one read path (docs/architecture.md#reads): series, total and year
 // to date, each planned (reader/series-plan.js, bucket/range-plan.js,
 // bucket/local-plans.js), fetched with one projected request per collection
 // (reader/documents.js) and assembled (bucket/results.js), in UTC and in any

@@ -1,5 +1,4 @@
-// Deleting a metric (README "Deleting a metric"; docs/decisions.md, "Deleting
-// a metric"): its registry entry, then its daily and monthly documents (a
+// Deleting a metric (docs/api.md#delete-v1metricsmetric; docs/adr/0022-deleting-a-metric.md): its registry entry, then its daily and monthly documents (a
 // counter's, a distribution's or a gauge's), a
 // bounded batch of ids at a time. Ids put the metric first and '/' cannot
 // occur in a name, so `name/` … `name/\uffff` holds exactly its documents.

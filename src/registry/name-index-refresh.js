@@ -1,5 +1,5 @@
 // Keeps the Graphite name index (./name-index.js) fresh across instances
-// (docs/decisions.md, "Every Graphite read has a budget"): names written
+// (docs/adr/0024-graphite-read-budget.md): names written
 // anywhere since the last look are read every `intervalMs` through the
 // registry's `lastWrite` index, and the whole index is rebuilt every
 // `rebuildEveryMs` (which also drops metrics deleted through another
@@ -11,7 +11,7 @@ const MARGIN_MS = 120_000 // a flush in flight when the last look ran, and clock
 // Names read per round trip. The driver hands a batch's documents over in
 // microtasks, so a batch is one stretch the event loop cannot interrupt: a
 // rebuild of 1,000,000 names in 16 MB batches, then one synchronous build,
-// held it for a second (docs/benchmarks.md, "Cardinality").
+// held it for a second (docs/benchmarks.md#cardinality).
 export const READ_BATCH = 1000
 // a name and its kind (metric-kinds.js kindOfEntry reads both fields): a distribution is a Graphite branch of stat leaves
 const PROJECTION = { _id: 1, kind: 1, accuracy: 1 }

@@ -1,4 +1,4 @@
-// The Graphite name index (docs/architecture.md, "The Graphite API"): every
+// The Graphite name index (docs/architecture.md#graphite): every
 // metric name of the registry as a trie of its dot-separated parts, in
 // memory, so a glob walks only the branches its parts match and
 // /metrics/find costs what it visits, not the registry's size. Each name
@@ -16,7 +16,7 @@ export class GlobBudgetError extends Error {
 
 // children: null until the node has one. Most nodes are leaves (a metric's last
 // part), and an empty Map costs ~100 bytes: at 1,000,000 names the trie took
-// 142 MB with a Map in every leaf (docs/benchmarks.md, "Cardinality").
+// 142 MB with a Map in every leaf (docs/benchmarks.md#cardinality).
 // leaf: false (no metric ends here) or the name of its kind ('counter', …):
 // the kind rides on the field every node has, at no cost per node.
 function newNode () {

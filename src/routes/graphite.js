@@ -20,7 +20,7 @@ import { parseTarget, TargetSyntaxError } from '../graphite/target-parser.js'
 import { expandSchema, findSchema, functionsSchema, renderSchema, tagsSchema, versionSchema } from '../schemas/graphite.js'
 
 export const GRAPHITE_VERSION = '1.1.10'
-// counters are summed when several minutes become one point (docs/decisions.md, "Graphite: sum is the default consolidation")
+// counters are summed when several minutes become one point (docs/adr/0011-graphite-as-graphite-web-but-sum.md)
 export const DEFAULT_CONSOLIDATION = 'sum'
 const UTC_NAMES = new Set(['utc', 'etc/utc', 'gmt', 'etc/gmt', 'z'])
 
@@ -89,7 +89,7 @@ async function graphiteRoutes (app) {
       const nodes = targets.map(parseTarget)
       nodes.forEach(checkFunctions)
       const range = timeRange(params, clock.now())
-      // the whole cost decided before any of it is spent (docs/decisions.md, "Every Graphite read has a budget")
+      // the whole cost decided before any of it is spent (docs/adr/0024-graphite-read-budget.md)
       planRender(nodes, range, { maxPoints: config.maxPoints })
       const ctx = { ...range, defaultConsolidation: DEFAULT_CONSOLIDATION, fetch: source.fetch, maxPoints: config.maxPoints, spent, memo: new WeakMap() }
       for (const node of nodes) series.push(...await evaluate(node, ctx))

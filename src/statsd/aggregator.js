@@ -1,13 +1,10 @@
 // Merges StatsD samples before they reach the ingest service, so that a
-// flood of tiny packets becomes a few events (docs/decisions.md, "StatsD
-// lines are summed per metric per minute", "StatsD: timers are
-// distributions"): a counter's samples are summed per (minute, metric); a
+// flood of tiny packets becomes a few events (docs/adr/0013-statsd-daemon-format-summed-per-minute.md, docs/adr/0031-statsd-timers-are-distributions.md): a counter's samples are summed per (minute, metric); a
 // distribution's samples are merged per (minute, metric, value), their
 // weights added, so nothing the ingest service derives from them (count,
 // sum, min, max, histogram) changes; a gauge's levels are summarised per
 // (minute, metric) as { count, sum, min, max } and the last level by arrival,
-// at the time it arrived (docs/decisions.md, "Gauges: StatsD levels and
-// deltas"). Pure: the caller passes each sample's time.
+// at the time it arrived (docs/adr/0045-gauges-statsd-levels-and-deltas.md). Pure: the caller passes each sample's time.
 import { MAX_ABS_VALUE } from '../bucket/event-rules.js'
 import { MINUTE_MS } from '../bucket/time.js'
 

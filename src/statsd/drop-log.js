@@ -1,5 +1,4 @@
-// One warn line per drop reason per minute, with an example (README,
-// "StatsD"): UDP carries no answer, so besides the counter on /metrics the
+// One warn line per drop reason per minute, with an example (docs/statsd.md): UDP carries no answer, so besides the counter on /metrics the
 // log says what is being lost and shows one line that was. Pure but for the
 // logger it is given; the clock is injected.
 const MAX_EXAMPLE_CHARS = 200

@@ -1,5 +1,4 @@
-// The gauges' levels as the StatsD doors hold them (docs/decisions.md,
-// "Gauges: StatsD levels and deltas"): a delta `name:+3|g` / `name:-2|g`
+// The gauges' levels as the StatsD doors hold them (docs/adr/0045-gauges-statsd-levels-and-deltas.md): a delta `name:+3|g` / `name:-2|g`
 // changes the level the door last set, as the statsd daemon's own memory does. One
 // memory per instance, shared by its StatsD doors (UDP, TCP, POST
 // /v1/statsd), bounded: the least recently used name is forgotten past

@@ -1,7 +1,7 @@
 // The StatsD line format, pure: `name:value|type[|@rate][|#tags]`, several
 // values packed on one line (`name:1|c:2|c`). Names are sanitised the way the
 // statsd daemon sanitises them; what cannot be kept is a problem with a reason
-// (README, "StatsD"). No I/O, no clock: the listeners and the HTTP route
+// (docs/statsd.md). No I/O, no clock: the listeners and the HTTP route
 // decide what a problem costs (a counted drop, or a 400).
 import { MAX_ABS_VALUE, isEventValue, isMetricName } from '../bucket/event-rules.js'
 

@@ -1,4 +1,4 @@
-// The StatsD sockets (README, "StatsD"): UDP datagrams and newline-framed
+// The StatsD sockets (docs/statsd.md): UDP datagrams and newline-framed
 // TCP on one port. Each transport feeds its own pipeline; TCP stops reading
 // a connection while its pipeline is full, so a fast client is slowed down,
 // never dropped. TCP holds at most `maxConnections` connections (one more is

@@ -7,7 +7,7 @@
 // maxEvents are held). One submit at a time. `lossless` (TCP): when full, the
 // caller stops reading (whenRoom tells it when to read on) and a batch the
 // database did not take is retried; else (UDP) what does not fit is dropped
-// and counted (README, "StatsD"). A distinct distribution value takes a place
+// and counted (docs/statsd.md). A distinct distribution value takes a place
 // in the batch as a distinct counter name does, so many distinct values meet
 // the same bound; so does a gauge value parked while its stored level is read.
 import { createAggregator, ingestEvents } from './aggregator.js'

@@ -1,4 +1,4 @@
-// The StatsD listeners (README, "StatsD"), off unless STATSD_PORT is set:
+// The StatsD listeners (docs/statsd.md), off unless STATSD_PORT is set:
 // UDP and TCP on STATSD_HOST:STATSD_PORT, each through its own pipeline into
 // the ingest service. Stopped on close before the writer drains: what they
 // hold is submitted first. The gauges' levels the StatsD doors apply deltas

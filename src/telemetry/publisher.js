@@ -1,4 +1,4 @@
-// What the services tell observers (docs/architecture.md, "Observability"):
+// What the services tell observers (docs/architecture.md#observability):
 // one publisher per app, so that several apps in one process (the tests)
 // never see each other's events. A subscriber that throws is logged and
 // never breaks the publisher's work (an answer, a flush).

@@ -1,4 +1,4 @@
-// The writer's flush runner (docs/architecture.md, "The writer"): writes one
+// The writer's flush runner (docs/architecture.md#how-a-request-becomes-a-bulkwrite): writes one
 // cut of units and answers each from the outcomes of its own operations.
 // Plain units are merged into one $inc map per document and sent as one
 // unordered bulkWrite per collection (flush-executor.js); units carrying an
@@ -40,8 +40,7 @@ export function createFlushRunner (collections, options) {
     const metrics = new Map()
     let marked = false
     for (const [name, seen] of merged.metrics) {
-      // counters only are preallocated, no other kind is marked busy (docs/decisions.md,
-      // "Distributions: not preallocated"; "Gauges: a level per minute, `last` by event time")
+      // counters only are preallocated, no other kind is marked busy (docs/adr/0034-preallocate-busy-counters-only.md; docs/adr/0044-gauges-last-by-event-time.md)
       const busyDay = isCounterKind(seen.kind) ? registryCache.busyDayToMark(name, now) : null
       if (busyDay !== null) {
         metrics.set(name, { ...seen, busyDay })

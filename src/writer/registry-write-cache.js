@@ -1,12 +1,10 @@
-// Which registry updates a flush can leave out (docs/decisions.md, "The
-// registry entry of a busy metric is rewritten at most once a minute"):
+// Which registry updates a flush can leave out (docs/adr/0010-registry-entry-once-a-minute.md):
 // those that would move nothing the registry is read for. Per instance; a
 // stale or missing entry only means one more update, which `$min`/`$max`
 // make harmless. It also sees how busy each metric is, and marks a metric
 // busy for the day (`busyDay` in its entry) once it was written in
 // `busyMinutes` distinct minutes of one UTC hour: the preallocation sweep
-// makes tomorrow's document for those only (docs/decisions.md, "The sweep
-// preallocates busy metrics only").
+// makes tomorrow's document for those only (docs/adr/0034-preallocate-busy-counters-only.md).
 import { DAY_MS, HOUR_MS, MINUTE_MS } from '../bucket/time.js'
 
 export const LAST_SEEN_SLACK_MS = 60_000

@@ -1,6 +1,5 @@
 // The one vocabulary of write outcomes, and how a bulkWrite's failure maps
-// onto what happened to each operation (docs/architecture.md, "The writer's
-// answers"). Pure: takes the error, returns per-operation outcomes.
+// onto what happened to each operation (docs/architecture.md#how-a-request-becomes-a-bulkwrite). Pure: takes the error, returns per-operation outcomes.
 
 // the writer's answers
 export const APPLIED = 'applied'

@@ -1,4 +1,4 @@
-// The writer's queue (docs/architecture.md, "The writer"): admission, the
+// The writer's queue (docs/architecture.md#how-a-request-becomes-a-bulkwrite): admission, the
 // cut of a flush, and expiry. Requests queue as units and are never split;
 // a flush is cut when no flush is in flight and either the oldest queued
 // unit is FLUSH_INTERVAL_MS old or FLUSH_MAX_DOCS distinct documents are
@@ -6,8 +6,7 @@
 // units arriving meanwhile ride the next flush). Every unit gets exactly one
 // answer { outcome, reason? }; the flush itself is the runner's (flush-runner.js).
 //
-// Adaptive mode gathers after a busy flush (docs/decisions.md, "Adaptive
-// group commit gathers after a busy flush"): when a flush returns, the
+// Adaptive mode gathers after a busy flush (docs/adr/0008-adaptive-group-commit.md): when a flush returns, the
 // next one waits until as many units are queued as were queued when it
 // answered plus those it answered (their senders' next requests), or half
 // the returned flush's duration at most, never past half the oldest queued

@@ -1,6 +1,7 @@
-// The README's examples, run against the service, answer what the README
-// shows; every relative link in README.md and docs/*.md reaches a file (and
-// a heading, when it names one) that exists.
+// The examples of the README and of the reference pages (EXAMPLE_PAGES),
+// run against the service, answer what each page shows; every relative link
+// in README.md and docs/**/*.md reaches a file (and a heading, when it names
+// one) that exists.
 //
 // What an example is. A ```sh block followed by a ```json block is an
 // example and its answer. A ```sh block right after the line
@@ -9,8 +10,8 @@
 // fails the test, so no example escapes it; commands that start or deploy
 // something (`npm start`, docker, the maintenance commands) are not examples.
 //
-// How an example runs: `bash -euo pipefail -c <block>`, in README order, on
-// one service built in-process (testApp: a database of its own) listening on
+// How an example runs: `bash -euo pipefail -c <block>`, in page order, on
+// one service per page built in-process (testApp: a database of its own) listening on
 // 127.0.0.1:0 with STATSD_PORT=0; `localhost:3000` and `127.0.0.1:3000` in the
 // block become its address and `8125` its StatsD port.
 //
@@ -37,10 +38,13 @@ import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { manualClock } from '../../src/clock.js'
 import { parseLine } from '../../src/statsd/line-parser.js'
+import { anchorsOf } from '../helpers/markdown.js'
 import { testApp } from '../helpers/test-app.js'
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
 const README = join(ROOT, 'README.md')
+// The pages whose examples run, each on a service of its own; no other page may hold one
+const EXAMPLE_PAGES = ['README.md', 'docs/api.md', 'docs/statsd.md', 'docs/graphite.md']
 const README_NOW = Date.UTC(2026, 2, 2, 10, 30) // 2026-03-02T10:30:00Z, as the README says
 const NO_ANSWER = '<!-- example: no answer -->'
 
@@ -124,8 +128,8 @@ async function waitForStored (app, sums, now) {
 }
 
 /** The service the examples run against, and the PATH their shell gets */
-async function service ({ fixed }) {
-  const label = fixed ? 'readmefixed' : 'readmereal'
+async function service ({ fixed, page }) {
+  const label = `${page.replace(/\W/g, '').toLowerCase()}${fixed ? 'fixed' : 'real'}`
   const app = await testApp(label, {
     ...(fixed ? { clock: manualClock(README_NOW) } : {}),
     env: { PREALLOC_PROBABILITY: '0', STATSD_PORT: '0' }
@@ -165,81 +169,78 @@ function counts (value, key = null) {
   return typeof value === 'number' && ['accepted', 'total', 'values', 'deleted'].includes(key) ? Math.abs(value) : 0
 }
 
-const readme = readFileSync(README, 'utf8')
-const { examples, stray } = readmeExamples(readme)
+// Every Markdown file of the docs: README.md and every .md under docs/
+function markdownFiles (dir = join(ROOT, 'docs')) {
+  const files = dir === join(ROOT, 'docs') ? [README] : []
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    if (entry.isDirectory()) files.push(...markdownFiles(join(dir, entry.name)))
+    else if (entry.name.endsWith('.md')) files.push(join(dir, entry.name))
+  }
+  return files
+}
 
-describe('README examples', () => {
-  it('are marked so that this test finds them', () => {
-    expect(examples.length).toBeGreaterThanOrEqual(10)
-    expect(stray, 'README lines of ```sh blocks calling curl or node -e that are neither followed by a ```json answer nor marked no-answer').toEqual([])
-    for (const { script, line } of examples) {
-      expect(script.match(/\bdate\b(?! \+%s\))/g), `README line ${line}: only $(date +%s) is allowed`).toBeNull()
+const pages = Object.fromEntries(EXAMPLE_PAGES.map(page => [page, readmeExamples(readFileSync(join(ROOT, page), 'utf8'))]))
+
+describe('examples in the docs', () => {
+  it('are marked so that this test finds them, and only on the pages that run them', () => {
+    const count = page => pages[page].examples.length
+    expect(count('README.md')).toBeGreaterThanOrEqual(4)
+    expect(count('docs/api.md')).toBeGreaterThanOrEqual(10)
+    expect(EXAMPLE_PAGES.reduce((n, page) => n + count(page), 0)).toBeGreaterThanOrEqual(15)
+    for (const file of markdownFiles()) {
+      const page = relative(ROOT, file)
+      const { examples, stray } = pages[page] ?? readmeExamples(readFileSync(file, 'utf8'))
+      expect(stray, `${page}: lines of \`\`\`sh blocks calling curl or node -e that are neither followed by a \`\`\`json answer nor marked no-answer`).toEqual([])
+      if (!pages[page]) expect(examples.map(e => e.line), `${page}: examples on a page that is not in EXAMPLE_PAGES`).toEqual([])
+      for (const { script, line } of examples) {
+        expect(script.match(/\bdate\b(?! \+%s\))/g), `${page} line ${line}: only $(date +%s) is allowed`).toBeNull()
+      }
     }
   })
+})
+
+describe.each(EXAMPLE_PAGES)('%s examples', (page) => {
+  const { examples } = pages[page]
 
   /**
-   * Runs every example in README order on a service at the README's clock
+   * Runs every example in page order on a service at the docs' clock
    * (fixed) or the real one; an example without an answer must print
    * nothing and its StatsD lines be stored; compare(stdout, answer, line)
    * judges the others.
    */
   function everyExample (fixed, compare) {
     let s
-    beforeAll(async () => { s = await service({ fixed }) })
+    beforeAll(async () => { s = await service({ fixed, page }) })
     afterAll(async () => { await s?.close() })
 
-    it('every example, in README order', async () => {
+    it('every example, in page order', async () => {
       for (const { line, script, answer } of examples) {
         const { code, stdout, stderr } = await run(script, s)
-        expect(code, `README line ${line} exited ${code}: ${stderr}`).toBe(0)
+        expect(code, `${page} line ${line} exited ${code}: ${stderr}`).toBe(0)
         if (answer !== undefined) { compare(stdout, answer, line); continue }
-        expect(stdout, `README line ${line} prints nothing`).toBe('')
+        expect(stdout, `${page} line ${line} prints nothing`).toBe('')
         await waitForStored(s.app, statsdSums(script), s.now())
       }
     })
   }
 
-  describe('at the README\'s clock, answer exactly what the README shows', () => {
+  describe('at the docs\' clock, answer exactly what the page shows', () => {
     everyExample(true, (stdout, answer, line) => {
       let actual
       try { actual = JSON.parse(stdout) } catch { actual = stdout }
-      expect(actual, `README line ${line} answered ${stdout}`).toStrictEqual(JSON.parse(answer))
+      expect(actual, `${page} line ${line} answered ${stdout}`).toStrictEqual(JSON.parse(answer))
     })
   })
 
-  describe('at the real clock, answer with the README\'s fields and with data', () => {
+  describe('at the real clock, answer with the page\'s fields and with data', () => {
     everyExample(false, (stdout, answer, line) => {
       const actual = JSON.parse(stdout)
       const expected = JSON.parse(answer)
-      expect(fields(actual), `README line ${line} answered ${stdout}`).toStrictEqual(fields(expected))
-      if (counts(expected) > 0) expect(counts(actual), `README line ${line} answered ${stdout}: no data`).toBeGreaterThan(0)
+      expect(fields(actual), `${page} line ${line} answered ${stdout}`).toStrictEqual(fields(expected))
+      if (counts(expected) > 0) expect(counts(actual), `${page} line ${line} answered ${stdout}: no data`).toBeGreaterThan(0)
     })
   })
 })
-
-/** GitHub's anchor of a heading: lower case, punctuation removed, spaces → hyphens */
-function slug (heading) {
-  return heading
-    .replace(/`([^`]*)`/g, '$1')
-    .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
-    .trim()
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N}\s_-]/gu, '')
-    .replace(/\s/g, '-')
-}
-
-function anchorsOf (file) {
-  const seen = new Map()
-  const anchors = new Set()
-  const text = readFileSync(file, 'utf8').replace(/^```[\s\S]*?^```/gm, '')
-  for (const [, heading] of text.matchAll(/^#{1,6}\s+(.+?)\s*#*\s*$/gm)) {
-    const base = slug(heading)
-    const n = seen.get(base) ?? 0
-    seen.set(base, n + 1)
-    anchors.add(n === 0 ? base : `${base}-${n}`)
-  }
-  return anchors
-}
 
 /** Relative links of a markdown file, outside code: [{ target, fragment }] */
 function relativeLinks (file) {
@@ -255,9 +256,8 @@ function relativeLinks (file) {
   return links
 }
 
-describe('relative links in README.md and docs/*.md', () => {
-  const docs = readdirSync(join(ROOT, 'docs')).filter(f => f.endsWith('.md')).map(f => join(ROOT, 'docs', f))
-  it.each([README, ...docs].map(f => [relative(ROOT, f), f]))('%s: every one reaches a file that exists', (name, file) => {
+describe('relative links in README.md and docs/**/*.md', () => {
+  it.each(markdownFiles().map(f => [relative(ROOT, f), f]))('%s: every one reaches a file that exists', (name, file) => {
     const broken = []
     for (const { href, target, fragment } of relativeLinks(file)) {
       if (!existsSync(target)) broken.push(`${href}: no such file`)
@@ -272,8 +272,8 @@ describe('relative links in README.md and docs/*.md', () => {
 describe('the README as a manual', () => {
   const text = readFileSync(README, 'utf8')
 
-  it('reads in ten minutes: at most 30 KB', () => {
-    expect(Buffer.byteLength(text)).toBeLessThanOrEqual(30_000)
+  it('reads in five minutes: at most 12 KB', () => {
+    expect(Buffer.byteLength(text)).toBeLessThanOrEqual(12_000)
   })
 
   it('opens with a table of contents that reaches every section', () => {

@@ -1,7 +1,6 @@
 #!/usr/bin/env python3
 """Bytes on disk of documents stored in WiredTiger tables configured as
-MongoDB configures a collection's table (docs/benchmarks.md, "Storage on
-WiredTiger"). Dev only: runs in the venv of setup-venv.sh.
+MongoDB configures a collection's table (docs/benchmarks.md#storage-on-wiredtiger). Dev only: runs in the venv of setup-venv.sh.
 
 Reads a binary stream of records from a file or stdin:
   b'T' u8 n name[n]           select (creating) the table group `name`

@@ -1,7 +1,6 @@
 // A chart's last point is partial when its bucket ends after now: the day,
 // month or quarter-hour still running holds only part of its step, so it is
-// drawn as partial rather than as a drop (docs/decisions.md, "Dashboard:
-// the partial last bucket"). Pure.
+// drawn as partial rather than as a drop (docs/adr/0046-dashboard-partial-bucket-and-latency-panel.md). Pure.
 import { instantOf } from './zone.js'
 
 /**

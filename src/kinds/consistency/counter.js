@@ -69,7 +69,7 @@ function finestOf (doc, minutesComplete) {
  * horizon — the caller knows the horizon). Otherwise the quarter-hours are,
  * and the minutes are no evidence at all: they may lack increments of either
  * sign (values may be negative corrections), so a repair never moves a tier
- * on what they say (docs/decisions.md, "The lifecycle never destroys counts").
+ * on what they say (docs/adr/0023-the-lifecycle-never-destroys-counts.md).
  */
 export function verifyDaily (doc, { minutesComplete = doc.detail !== QUARTER_HOUR_DETAIL } = {}) {
   const violations = []
@@ -146,7 +146,7 @@ export function verifyMonthlyTotal (doc) {
  * One day of a month across documents: `monthly.daily.D` against the daily
  * document's `daily` (the finer, hence the truth). dailyTotal null = no daily
  * document. `daily.D` exists exactly when the day has a daily document
- * (docs/decisions.md): a daily document without it is a violation even at 0,
+ * (docs/adr/0036-a-monthly-day-exists-when-its-daily-document-does.md): a daily document without it is a violation even at 0,
  * and so is a `daily.D` without a daily document (`unset`: the legacy
  * zero-fill when 0, else a flush whose daily write did not apply).
  * → null when they agree, else { violation, difference, monthlyFound, unset }.

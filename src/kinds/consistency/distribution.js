@@ -1,5 +1,5 @@
 // What `npm run check` and the retention job verify of distribution
-// documents (docs/decisions.md, "Distributions: retention and the check"):
+// documents (docs/kinds/distribution.md#retention-and-the-check):
 // the distribution's rules for the one walk of ./tier-consistency.js, where
 // the quarter-hours are the truth for every hour and the day, the days for
 // the month, a daily document's day tier for `monthly.daily.D`. What is

@@ -1,5 +1,5 @@
 // What `npm run check` and the retention job verify of gauge documents
-// (docs/decisions.md, "Gauges: retention and the check"): the gauge's rules
+// (docs/kinds/gauge.md#retention-and-the-check): the gauge's rules
 // for the one walk of ./tier-consistency.js, where the quarter-hours are the
 // truth for every hour and the day, the days for the month, a daily
 // document's day tier for `monthly.daily.D`. What is particular to a gauge:

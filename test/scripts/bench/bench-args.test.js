@@ -6,7 +6,7 @@ import { CARDINALITY_JAVA_HEAP, OPTIONAL_SECTIONS, SCALES, SECTIONS, chooseScale
 
 describe('parseBenchArgs', () => {
   it('defaults to every section at the scale the backend allows', () => {
-    expect(parseBenchArgs([])).toEqual({ scale: 'auto', seconds: null, only: SECTIONS, talkSpeedup: 300, statsdClients: 2, wtScale: 'full', json: false, keep: false })
+    expect(parseBenchArgs([])).toEqual({ scale: 'auto', seconds: null, only: SECTIONS, talkSpeedup: 300, statsdClients: 2, wtScale: 'full', json: false, keep: false, writeDocs: false })
     expect(SECTIONS).not.toContain('talk')
     expect(SECTIONS).toContain('statsd')
     expect(parseBenchArgs(['--only', 'statsd', '--statsd-clients', '2'])).toMatchObject({ only: ['statsd'], statsdClients: 2 })

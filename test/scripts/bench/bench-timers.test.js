@@ -1,5 +1,4 @@
-// Timers beside counters in the benchmark (docs/benchmarks.md, "Timers beside
-// counters"): the latencies and documents it generates (pure), and a tiny run
+// Timers beside counters in the benchmark (docs/benchmarks.md#timers-beside-counters): the latencies and documents it generates (pure), and a tiny run
 // of its timer phases against the suite's server: HTTP batches of timer
 // values, and the 30-day p99 reads over seeded timers.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'

@@ -1,0 +1,32 @@
+// The latest run in docs/benchmarks.md, written by the bench itself
+// (`npm run bench -- --write-docs`). Pure: the page and the run's markdown
+// come in, the page with its marked section replaced goes out.
+export const LATEST_START = '<!-- bench:latest:start -->'
+export const LATEST_END = '<!-- bench:latest:end -->'
+
+/**
+ * What the page keeps of a run's markdown (renderMarkdown's output): its
+ * heading (run, machine, database, versions, scale, service), the targets
+ * table and the closing notes. The other tables are printed by every run.
+ */
+export function latestRunSection (runMarkdown) {
+  const blocks = runMarkdown.replace(/\r\n/g, '\n').trim().split(/\n{2,}/)
+  const heading = blocks[0]
+  const targets = blocks.find(b => b.startsWith('| figure | target |'))
+  if (!heading?.startsWith('**Run** ') || !targets) {
+    throw new Error('not a run of npm run bench: its markdown opens with **Run** and holds the targets table')
+  }
+  const last = blocks[blocks.length - 1]
+  const notes = last.split('\n').every(line => line.startsWith('- ')) ? last : null
+  return [heading, targets, ...(notes ? [notes] : [])].join('\n\n')
+}
+
+/** The page with the text between its markers replaced by the run's section; throws when the markers are not there once each, in order */
+export function writeLatestRun (page, runMarkdown) {
+  const start = page.indexOf(LATEST_START)
+  const end = page.indexOf(LATEST_END)
+  if (start < 0 || end < 0 || end < start || page.indexOf(LATEST_START, start + 1) >= 0 || page.indexOf(LATEST_END, end + 1) >= 0) {
+    throw new Error(`the page must hold ${LATEST_START} and then ${LATEST_END}, once each`)
+  }
+  return page.slice(0, start + LATEST_START.length) + '\n\n' + latestRunSection(runMarkdown) + '\n\n' + page.slice(end)
+}

@@ -1,0 +1,56 @@
+// The bench's writer of docs/benchmarks.md (scripts/bench/bench-docs.js):
+// string in, string out; the page's own markers are where it writes.
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { LATEST_END, LATEST_START, latestRunSection, writeLatestRun } from '../../../scripts/bench/bench-docs.js'
+import { renderMarkdown } from '../../../scripts/bench/bench-report.js'
+import { benchEnv } from '../../helpers/bench-env.js'
+
+const run = renderMarkdown({ env: benchEnv(), notes: ['Scaled down (small): a note.'] })
+const page = `# Benchmarks\n\nHow to run.\n\n## The latest run\n\n${LATEST_START}\n\nold figures\n\n${LATEST_END}\n\n## After\n\ntext\n`
+
+describe('latestRunSection', () => {
+  it('keeps the heading, the targets table and the notes of a run', () => {
+    const section = latestRunSection(run)
+    expect(section.startsWith('**Run** 2026-11-21T14:00:00Z · `npm run bench`')).toBe(true)
+    expect(section).toContain('**Service** defaults')
+    expect(section).toContain('| figure | target | measured | met |')
+    expect(section).toContain('| Service RSS under load (peak) | ≤ 250 MB | n/a | n/a |')
+    expect(section.endsWith('- Scaled down (small): a note.')).toBe(true)
+  })
+
+  it('leaves out the tables every run prints', () => {
+    const withIngest = run.replace('\n\n- Scaled', '\n\n**Ingest** (100 metrics)\n\n| path | events/s |\n|---|---|\n| naive | 1 |\n\n- Scaled')
+    expect(latestRunSection(withIngest)).toBe(latestRunSection(run))
+  })
+
+  it('refuses what is not a run', () => {
+    expect(() => latestRunSection('# a page\n\ntext\n')).toThrow(/targets table/)
+  })
+})
+
+describe('writeLatestRun', () => {
+  it('replaces what lies between the markers, and nothing else', () => {
+    const written = writeLatestRun(page, run)
+    expect(written).not.toContain('old figures')
+    expect(written.startsWith(`# Benchmarks\n\nHow to run.\n\n## The latest run\n\n${LATEST_START}\n\n**Run** `)).toBe(true)
+    expect(written.endsWith(`- Scaled down (small): a note.\n\n${LATEST_END}\n\n## After\n\ntext\n`)).toBe(true)
+  })
+
+  it('writes the same page twice over', () => {
+    const once = writeLatestRun(page, run)
+    expect(writeLatestRun(once, run)).toBe(once)
+  })
+
+  it('refuses a page without its markers once each, in order', () => {
+    expect(() => writeLatestRun('# no markers\n', run)).toThrow(/bench:latest/)
+    expect(() => writeLatestRun(`${LATEST_END}\n${LATEST_START}\n`, run)).toThrow(/once each/)
+    expect(() => writeLatestRun(`${LATEST_START}\n${LATEST_START}\n${LATEST_END}\n`, run)).toThrow(/once each/)
+  })
+
+  it('finds its markers in docs/benchmarks.md', () => {
+    const docs = readFileSync(join(import.meta.dirname, '../../../docs/benchmarks.md'), 'utf8')
+    expect(() => writeLatestRun(docs, run)).not.toThrow()
+  })
+})
