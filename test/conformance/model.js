@@ -115,6 +115,7 @@ const number = (v) => String(v) // plain decimals only: the values below never n
  *   total / ytd: 'counter' | 'distribution' | null (no total: a documented 400)
  *   quantiles: whether it keeps histograms (else a documented 400)
  *   leaves: its Graphite stat leaves as /metrics/find lists them (null: the metric is a leaf itself)
+ *   bareLeaf: with leaves, the stat its own name reads as in /render (null: none, the name is a branch only)
  *   preallocated: whether preallocation makes its next day
  *   documents: its collections (day and month documents, and any other)
  */
@@ -161,6 +162,7 @@ export const DISTRIBUTION = {
   quantiles: true,
   // graphite-web lists a branch's children sorted by name
   leaves: ['count', 'max', 'mean', 'min', 'p50', 'p90', 'p99', 'p999', 'sum'],
+  bareLeaf: null,
   preallocated: false,
   documents: { daily: 'distributionDaily', monthly: 'distributionMonthly', minutes: 'distributionMinutes' }
 }
@@ -189,15 +191,17 @@ export const GAUGE = {
   total: null,
   ytd: null,
   quantiles: false,
-  // the intended naming (issue 27): a gauge is a branch of stat leaves, as a distribution is
+  // the intended naming (issue 27): a gauge is a branch of stat leaves, as a distribution is, and its name
+  // alone has no series (were it also a leaf of its last level, bareLeaf would be 'last')
   leaves: ['count', 'last', 'max', 'mean', 'min', 'sum'],
+  bareLeaf: null,
   preallocated: false,
   documents: { daily: 'gaugeDaily', monthly: 'gaugeMonthly' }
 }
 
 // TODO(src/kinds): once src/kinds/ exports KINDS (one descriptor per kind), the rows come from it —
-// each descriptor paired with its adapter above, a kind without one failing loudly — instead of this list.
-// A later kind (StatsD sets) is one more adapter here.
+// `KINDS.map(descriptor => ADAPTERS[descriptor.name])`, a kind without an adapter failing loudly — instead of
+// this list. A later kind (StatsD sets) is one more adapter here.
 export const KINDS = [COUNTER, DISTRIBUTION, GAUGE]
 
 // ---------------------------------------------------------------- doors
@@ -458,8 +462,8 @@ export function readCells (kind) {
       cells.push({ id: `render${maxDataPoints ? ' maxDataPoints' : ''}${leaf ? ` × ${leaf}` : ''}`, read: 'render', leaf, stat: s, maxDataPoints })
     }
   }
-  // a kind with stat leaves is a branch: its name alone has no series (consolidated or not)
-  if (kind.leaves) cells.push({ id: 'render maxDataPoints of the branch', read: 'render-branch' })
+  // a kind with stat leaves is a branch: its name alone reads as bareLeaf, or has no series
+  if (kind.leaves) cells.push({ id: 'render maxDataPoints of the branch', read: 'render-branch', stat: kind.bareLeaf, maxDataPoints: RENDER.maxDataPoints })
   cells.push({ id: 'metrics/find', read: 'find' })
   return cells
 }
@@ -479,7 +483,7 @@ export function urlOf (cell, metric) {
       const target = cell.leaf ? `${metric}.${cell.leaf}` : metric
       return `/render?format=json&target=${encodeURIComponent(target)}&from=${RENDER.from}&until=${RENDER.until}${cell.maxDataPoints ? `&maxDataPoints=${cell.maxDataPoints}` : ''}`
     }
-    case 'render-branch': return `/render?format=json&target=${encodeURIComponent(metric)}&from=${RENDER.from}&until=${RENDER.until}&maxDataPoints=${RENDER.maxDataPoints}`
+    case 'render-branch': return `/render?format=json&target=${encodeURIComponent(metric)}&from=${RENDER.from}&until=${RENDER.until}&maxDataPoints=${cell.maxDataPoints}`
     default: throw new Error(`no single url for ${cell.read}`)
   }
 }
