@@ -7,7 +7,7 @@
 //   monthly: monthly, daily.D                   → { count, sum, min, max, zero, positive, negative }
 //   minutes: minute.M (one document per metric-hour, while its day keeps minutes) → { count, sum, zero, positive, negative }
 // The histogram parts are distribution-sketch.js's. A minute's histogram has
-// its own document per hour (the distributionMinutes collection; hourId in
+// its own document per hour (a collection of their own, kinds/distribution.js; hourId in
 // time.js): 1,440 histograms would make a busy day document many times
 // larger and could pass BSON's limit, where 60 stay under the day's
 // (largestMinuteHourDocumentBytes). The minute's count, sum, min and max stay

@@ -195,12 +195,12 @@ export function bucketsIn (node) {
 }
 
 /**
- * Whether an hour document's minute (distributionMinutes: { count, sum,
+ * Whether an hour document's minute (a minute-hour document: { count, sum,
  * zero, positive, negative }) holds exactly the values its day document's
  * minute tier counts: the same count, the same sum (within 1e-9 of count ×
  * the larger |min|, |max|), and buckets adding up to that count. The one rule
  * a read grafts a minute's histogram by (reader/minute-histograms.js) and
- * the check judges it by (jobs/minute-histogram-consistency.js). Two flushes
+ * the check judges it by (kinds/consistency/minute-histogram.js). Two flushes
  * of one minute cut in opposite ways and both retried leave equal counts of
  * other values: their sums tell them apart. Throws TypeError as
  * bucketedCount does for a key or count no histogram holds.

@@ -83,7 +83,7 @@ export function addCounterIncrements (docs, id, { metric, date, inc, detail }) {
 }
 
 /**
- * A request's counter increments merged per document (write-unit.js adds
+ * A request's counter increments merged per document (kinds/write-unit.js adds
  * its distributions' part: the unit the writer queues).
  * events: [{ metric, value, time }] with time in epoch ms.
  * options.keepsMinutes: as in eventIncrements.

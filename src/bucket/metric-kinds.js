@@ -8,8 +8,6 @@ import { createMapping } from './distribution-sketch.js'
 export const COUNTER_KIND = 'counter'
 export const DISTRIBUTION_KIND = 'distribution'
 export const GAUGE_KIND = 'gauge'
-/** The kinds an event may name (JSON `kind`) */
-export const EVENT_KINDS = Object.freeze([COUNTER_KIND, DISTRIBUTION_KIND, GAUGE_KIND])
 
 export const COUNTER = Object.freeze({ kind: COUNTER_KIND })
 export const GAUGE = Object.freeze({ kind: GAUGE_KIND })

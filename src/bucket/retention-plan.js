@@ -33,7 +33,7 @@ export function dayIdRange (metric, from, before) {
 }
 
 /**
- * The `_id` filter of a metric's minute-hour documents (distributionMinutes,
+ * The `_id` filter of a metric's minute-hour documents (a distribution's,
  * `metric/YYYYMMDDHH`) of days before `before` (a UTC midnight), from its
  * first: the hour digits are fixed-width, so every hour of an earlier day
  * sorts below the first hour of `before`.

@@ -134,7 +134,7 @@ export const monthId = (metric, ms) => bucketId(metric, monthKey(ms))
 
 /**
  * The id of a distribution's minute histograms of one UTC hour (the
- * distributionMinutes collection): metric, '/', YYYYMMDDHH. ms: any time in the hour.
+ * minute-hour documents): metric, '/', YYYYMMDDHH. ms: any time in the hour.
  */
 export const hourId = (metric, ms) => bucketId(metric, `${dayKey(ms)}${pad(utcParts(ms).hour, 2)}`)
 

@@ -17,7 +17,7 @@
 //   { outcome: UNKNOWN, reason }                       sent, not acknowledged: maybe partly applied
 import { buildWriteUnit } from '../kinds/write-unit.js'
 import { eventKindName, isCounterEvent } from '../bucket/metric-kinds.js'
-import { KINDS, descriptorOfEvent } from '../kinds/index.js'
+import { KINDS, KIND_NAMES, descriptorOfEvent } from '../kinds/index.js'
 import { horizonsFor } from '../bucket/retention-horizons.js'
 import { isDatabaseError } from '../errors.js'
 import { APPLIED, KEY_UNSUPPORTED, NOT_APPLIED, REJECTED, REPLAYED, UNKNOWN } from '../writer/write-outcomes.js'
@@ -53,8 +53,6 @@ function unitProblem (unit) {
   }
   return null
 }
-
-const KIND_NAMES = KINDS.map(k => k.name)
 
 /**
  * The kind each name of a request asks for: null when every event is a

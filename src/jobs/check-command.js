@@ -15,14 +15,14 @@ const HELP = `Usage: npm run check [-- options]
 Verifies statbucket's stored counters: in every daily document
 daily = Σ hourly = Σ quarterHourly = Σ minute (per hour and per quarter-hour
 too), in every monthly document monthly = Σ daily.D, and each monthly.daily.D
-against that day's daily document. Distributions alike (distributionDaily,
-distributionMonthly): every histogram's buckets add up to its count, each
+against that day's daily document. Distributions alike (their own day and
+month documents): every histogram's buckets add up to its count, each
 hour and the day hold exactly what their quarter-hours hold (count, sum,
 buckets, min, max), each quarter-hour what its minutes hold (count, sum,
 min, max), the month what its days hold, monthly.daily.D what that day's
-daily document holds, and each minute histogram (distributionMinutes) adds
+daily document holds, and each minute histogram (a minute-hour document) adds
 up to its minute's count in the daily document (never repaired: reported
-as not repairable). Gauges alike (gaugeDaily, gaugeMonthly): count, sum,
+as not repairable). Gauges alike (their own documents): count, sum,
 min, max and last of each hour and the day equal their quarter-hours'
 merged, each quarter-hour holds what its minutes hold, the month its days,
 monthly.daily.D its daily document's day. Prints each violation (document id, field, expected,

@@ -1,5 +1,5 @@
 // The I/O of `npm run check [-- --repair]`: walks monthly documents and the
-// daily documents of each month, verifies them (./consistency.js), and with
+// daily documents of each month, verifies them (kinds/consistency/), and with
 // `repair` applies each fix conditioned on the values it was computed from.
 //
 // Within a document, one `$inc` from ingest moves every tier at once, so a
@@ -10,13 +10,12 @@
 // (a flush's deadline), then the difference is `$inc`ed into the monthly
 // document conditioned on the value it was computed from.
 //
-// Counters (daily, monthly) and distributions (distributionDaily,
-// distributionMonthly) are walked alike, each with its own verification
-// (./consistency.js, ./distribution-consistency.js): a distribution's repair
+// Every kind's day and month documents (kinds/*.js collections) are walked alike, each with its own verification
+// (kinds/consistency/counter.js, distribution.js): a distribution's repair
 // only adds what a coarser tier lacks, so what it cannot repair without
-// lowering a count is reported and left. Gauges (gaugeDaily, gaugeMonthly)
-// alike (./gauge-consistency.js): a repair only raises a count, a sum, a
-// bound or `last`. A distribution's minute histograms (distributionMinutes)
+// lowering a count is reported and left. Gauges
+// alike (kinds/consistency/gauge.js): a repair only raises a count, a sum, a
+// bound or `last`. A distribution's minute histograms (its minute-hour documents)
 // last (./minute-histogram-check.js): each minute against its daily
 // document's minute count, never repaired.
 import { setTimeout as sleepFor } from 'node:timers/promises'

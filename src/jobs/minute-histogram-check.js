@@ -1,7 +1,7 @@
 // The I/O of `npm run check` for a distribution's minute histograms
-// (distributionMinutes): walks the minute-hour documents a batch at a time,
+// (its minute-hour documents): walks the minute-hour documents a batch at a time,
 // reads each batch's daily documents once, and verifies every minute against
-// its day (./minute-histogram-consistency.js). A flush writes the two
+// its day (kinds/consistency/minute-histogram.js). A flush writes the two
 // documents apart, so a mismatch between them is confirmed only once both
 // held unchanged longer than WRITE_TIMEOUT_MS, as the check confirms a day
 // across daily and monthly documents. Nothing is repaired: what it finds is

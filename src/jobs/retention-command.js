@@ -18,7 +18,7 @@ its RETENTION_RULES rule) and deletes daily documents past its daily horizon
 at most RETENTION_RATE documents per second. Distributions alike: minutes
 dropped only where the quarter-hours hold what they hold, a daily document
 deleted only where its month holds its whole day tier, and the minute
-histograms (distributionMinutes) of a day whose minutes went deleted after
+histograms (its minute-hour documents) of a day whose minutes went deleted after
 them. It takes the same lease as the
 service's scheduled pass: while another pass holds it, this one does nothing.
 

@@ -19,18 +19,18 @@
 // and the same rules, with what "holds" means for a histogram
 // (docs/kinds/distribution.md#retention-and-the-check): its minutes
 // are dropped only where the quarter-hours vouch for them
-// (distribution-consistency.js, minutesVouched), its daily document deleted
+// (kinds/consistency/distribution.js, minutesVouched), its daily document deleted
 // only where `monthly.daily.D` holds the whole day tier (holdsWholeDay), each
 // conditioned on the day tier read (count, sum, min, max).
 //
-// A gauge (registry `kind: 'gauge'`) likewise, in gaugeDaily and gaugeMonthly
+// A gauge (registry `kind: 'gauge'`) likewise, in its own collections
 // (docs/kinds/gauge.md#retention-and-the-check): its minutes are
 // dropped only where each quarter-hour holds what its minutes hold
-// (gauge-consistency.js, gaugeMinutesVouched: count and sum, min, max and
+// (kinds/consistency/gauge.js, gaugeMinutesVouched: count and sum, min, max and
 // `last`), its daily document deleted only where `monthly.daily.D` holds the
 // whole day tier (holdsWholeGaugeDay), each conditioned on the day tier read.
 //
-// A distribution's minute histograms (distributionMinutes, one document per
+// A distribution's minute histograms (its minute-hour documents, one per
 // metric-hour) go with their day's minutes (docs/kinds/distribution.md#retention-and-the-check): after
 // the metric's downsampling and deletion, every minute-hour document of a day
 // past the later of the two bounds whose daily document holds no minutes (any

@@ -12,6 +12,8 @@ const toOperation = (id, doc) => incrementUpdate(id, doc)
 export const counter = Object.freeze({
   name: COUNTER_KIND,
   statsdTypes: Object.freeze(['c']),
+  /** JSON (POST /v1/events): the value an event without one adds */
+  json: Object.freeze({ defaultValue: 1, valueMissing: null }),
   /** The registry kind an event of this kind asks for its name (bucket/metric-kinds.js) */
   askedKind: () => COUNTER,
   /** Whether ingest preallocates its next day (jobs/preallocator.js: a counter's tiers only) */
@@ -23,7 +25,7 @@ export const counter = Object.freeze({
   /** Its collections by role: the day documents, the month documents */
   collections: Object.freeze({ daily: 'daily', monthly: 'monthly' }),
   /**
-   * Its document maps in a write unit (bucket/write-unit.js): the unit's field
+   * Its document maps in a write unit (./write-unit.js): the unit's field
    * (its collection's name), the key prefix a document's outcome is filed
    * under, how one document's update is added into a map, and how an entry
    * becomes an operation (writer/write-operations.js)
@@ -40,8 +42,12 @@ export const counter = Object.freeze({
   /** Stats a read may name (none: a counter's value is its sum) and how its points consolidate over a span */
   stats: Object.freeze({ names: Object.freeze([]), default: null }),
   consolidation: 'sum',
-  /** What reads it answers */
+  /** What reads it answers, and what a refusal says (reader/reader.js: `metric "m" is a counter: …`) */
   reads: Object.freeze({ series: true, total: true, ytd: true, quantiles: false }),
+  refusals: Object.freeze({
+    stat: (name) => `its points are sums, and stat=${name} is for distributions and gauges`,
+    quantiles: 'quantiles are kept for distributions only (values sent with "kind": "distribution", or StatsD ms, h and d)'
+  }),
   /** Graphite: the name is a leaf of its sums; no stat leaves */
   graphite: Object.freeze({ nameIsLeaf: true, statLeaves: null }),
   /** How the check walks its documents (jobs/check-run.js) */

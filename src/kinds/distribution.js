@@ -20,6 +20,8 @@ const tiersOperation = (id, doc) => distributionUpdate(id, updateOfTiers(doc))
 export const distribution = Object.freeze({
   name: DISTRIBUTION_KIND,
   statsdTypes: Object.freeze(['ms', 'h', 'd']),
+  /** JSON (POST /v1/events): a value is required */
+  json: Object.freeze({ defaultValue: null, valueMissing: 'a distribution\'s event needs its value (the observation, e.g. a latency in ms)' }),
   /** A known distribution keeps its own α; a new one takes DISTRIBUTION_ACCURACY */
   askedKind: (known, { accuracy }) => (known?.kind === DISTRIBUTION_KIND ? known : distributionKind(accuracy)),
   // not preallocated: a day of a distribution is written where its values fall (docs/kinds/distribution.md)
@@ -68,6 +70,11 @@ export const distribution = Object.freeze({
   consolidation: Object.freeze({ count: 'sum', sum: 'sum', min: 'min', max: 'max', mean: 'average', percentile: 'max' }),
   merged: Object.freeze(['mean', 'percentile']),
   reads: Object.freeze({ series: true, total: true, ytd: true, quantiles: true }),
+  refusals: Object.freeze({
+    stat: (name) => name === 'last'
+      ? 'stat=last is a gauge\'s (the level of the latest event); use count, sum, mean, min, max or a percentile'
+      : `stat=${name} is not one of count, sum, mean, min, max or a percentile`
+  }),
   /** Graphite: the name is a branch of stat leaves (graphite/stat-leaves.js), no series of its own */
   graphite: Object.freeze({ nameIsLeaf: false, statLeaves: Object.freeze(['count', 'max', 'mean', 'min', 'p50', 'p90', 'p99', 'p999', 'sum']) }),
   check: Object.freeze({

@@ -17,6 +17,7 @@ const toOperation = (id, doc) => gaugeUpdate(id, doc)
 export const gauge = Object.freeze({
   name: GAUGE_KIND,
   statsdTypes: Object.freeze(['g']),
+  json: Object.freeze({ defaultValue: null, valueMissing: 'a gauge\'s event needs its value (the level at ts, e.g. a queue depth)' }),
   askedKind: () => GAUGE,
   // not preallocated: a level is written where it falls (docs/kinds/gauge.md)
   preallocated: false,
@@ -42,6 +43,12 @@ export const gauge = Object.freeze({
   consolidation: Object.freeze({ last: 'last', min: 'min', max: 'max', count: 'sum', sum: 'sum', mean: 'average' }),
   merged: Object.freeze(['mean']),
   reads: Object.freeze({ series: true, total: false, ytd: false, quantiles: false }),
+  refusals: Object.freeze({
+    stat: (name) => `it keeps no histogram, so stat=${name} is a distribution's; use ${GAUGE_STAT_NAMES.join(', ')}`,
+    total: 'a gauge has no total (its levels do not add up); read …/series?stat=last, min, max, mean, count or sum, with step=day or step=month for long ranges',
+    ytd: 'a gauge has no year-to-date total (its levels do not add up); read …/series?stat=last, min, max, mean, count or sum, with step=day or step=month for long ranges',
+    quantiles: 'quantiles are kept for distributions only (values sent with "kind": "distribution", or StatsD ms, h and d)'
+  }),
   /** Graphite: the name is a leaf of its default stat (last), and a branch of its stat leaves */
   graphite: Object.freeze({ nameIsLeaf: true, statLeaves: Object.freeze(['count', 'last', 'max', 'mean', 'min', 'sum']) }),
   check: Object.freeze({

@@ -26,3 +26,6 @@ export const KIND_COLLECTIONS = Object.freeze(KINDS.flatMap(k => Object.values(k
 
 /** Every document map of a write unit, in flush order: { collection, prefix, add, toOperation } */
 export const DOCUMENT_PARTS = Object.freeze(KINDS.flatMap(k => k.parts))
+
+/** The kind names, as an event's `kind` and the registry name them */
+export const KIND_NAMES = Object.freeze(KINDS.map(k => k.name))

@@ -12,6 +12,7 @@ import { planLocalYtd } from '../bucket/local-plans.js'
 import { QUARTER_HOUR_MS } from '../bucket/time.js'
 import { RangeRefusal, SKIPPED, docsById, pieceNodes, planRanges } from '../bucket/range-plan.js'
 import { createDocumentReader } from './documents.js'
+import { distribution } from '../kinds/distribution.js'
 import { graftMinuteHistograms } from './minute-histograms.js'
 import { localRefusal, planSeriesRanges } from './series-plan.js'
 
@@ -48,13 +49,15 @@ const nextTurn = () => new Promise(resolve => setImmediate(resolve))
 export const REQUEST_BUCKETS_READS = 4
 
 /**
- * collections: { distributionDaily, distributionMonthly, distributionMinutes }; horizonsOf(metric);
+ * collections: every kind's (db/collections.js; a distribution's named by kinds/distribution.js); horizonsOf(metric);
  * maxPoints: MAX_POINTS; maxReadBuckets: MAX_READ_BUCKETS, the histogram
  * buckets one read may merge; turnBuckets: the buckets merged or ranked
  * between two turns of the event loop
  */
 export function createDistributionReads ({ collections, horizonsOf, maxPoints, maxReadBuckets = Infinity, turnBuckets = TURN_BUCKETS }) {
-  const documents = createDocumentReader({ collections: { daily: collections.distributionDaily, monthly: collections.distributionMonthly } })
+  const { daily, monthly, minutes } = distribution.collections
+  const documents = createDocumentReader({ collections: { daily: collections[daily], monthly: collections[monthly] } })
+  const minuteHourDocuments = collections[minutes]
 
   /**
    * The work of one read, or of every read sharing one budget (a Graphite
@@ -116,7 +119,7 @@ export function createDistributionReads ({ collections, horizonsOf, maxPoints, m
       }
       return pace(buckets)
     }
-    const minuteHours = minuteHistograms ? await graftMinuteHistograms(collections.distributionMinutes, metric, plan, docs.daily, { charge: chargeWalk }) : 0
+    const minuteHours = minuteHistograms ? await graftMinuteHistograms(minuteHourDocuments, metric, plan, docs.daily, { charge: chargeWalk }) : 0
     const byId = docsById(docs)
     let own = 0
     const add = withBuckets ? addTierInto : addTotalsInto

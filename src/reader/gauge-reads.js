@@ -7,12 +7,15 @@ import { evaluateGaugePlan, gaugeStatValue } from '../bucket/gauge-stats.js'
 import { BadRequestError } from '../errors.js'
 import { planRanges } from '../bucket/range-plan.js'
 import { createDocumentReader } from './documents.js'
+import { gauge } from '../kinds/gauge.js'
 import { rangeRefused } from './distribution-reads.js'
 import { planSeriesRanges } from './series-plan.js'
 
-/** collections: { gaugeDaily, gaugeMonthly }; horizonsOf(metric); maxPoints: MAX_POINTS */
+/** collections: every kind's (db/collections.js; a gauge's named by kinds/gauge.js); horizonsOf(metric); maxPoints: MAX_POINTS */
 export function createGaugeReads ({ collections, horizonsOf, maxPoints }) {
-  const documents = createDocumentReader({ collections: { daily: collections.gaugeDaily, monthly: collections.gaugeMonthly } })
+  const daily = collections[gauge.collections.daily]
+  const monthly = collections[gauge.collections.monthly]
+  const documents = createDocumentReader({ collections: { daily, monthly } })
 
   /**
    * A series of [from, to) at `step` in `zone`, as a counter's series is
@@ -30,7 +33,7 @@ export function createGaugeReads ({ collections, horizonsOf, maxPoints }) {
     mergedSeries,
 
     /** A series of one stat (gauge-stats.js) → { stat, step, from, to, timestamps, values } */
-    async series (metric, { from, to, step, zone, stat }) {
+    async series (metric, kind, { from, to, step, zone, stat }) {
       const { values, ...merged } = await mergedSeries(metric, null, { from, to, step, zone })
       return { stat: stat.name, ...merged, values: await values(stat) }
     },
@@ -59,7 +62,7 @@ export function createGaugeReads ({ collections, horizonsOf, maxPoints }) {
      * level (docs/adr/0045-gauges-statsd-levels-and-deltas.md).
      */
     async storedLast (metric) {
-      const [doc] = await collections.gaugeMonthly.find({ _id: { $gte: `${metric}/`, $lt: `${metric}/\uffff` } }, { projection: { 'monthly.last': 1 } })
+      const [doc] = await monthly.find({ _id: { $gte: `${metric}/`, $lt: `${metric}/\uffff` } }, { projection: { 'monthly.last': 1 } })
         .sort({ _id: -1 }).limit(1).toArray()
       const v = doc?.monthly?.last?.v
       return Number.isFinite(v) ? v : null

@@ -1,5 +1,5 @@
 // A distribution's minute histograms (one document per metric-hour in
-// distributionMinutes, bucket/distribution-increments.js) put where a read of
+// their minute-hour documents, bucket/distribution-increments.js) put where a read of
 // a minute's percentile looks for them: into the minute tiers of the day
 // documents a plan read. A minute tier holds count, sum, min and max; with
 // its histogram grafted on it is a whole tier, and merges as any other.

@@ -14,30 +14,30 @@ import { timeZone } from '../bucket/time-zone.js'
 import { createDocumentReader } from './documents.js'
 import { createDistributionReads, rangeRefused } from './distribution-reads.js'
 import { createGaugeReads } from './gauge-reads.js'
-import { DISTRIBUTION_KIND, GAUGE_KIND } from '../bucket/metric-kinds.js'
-import { LAST_STAT_NAME, parseStat } from '../bucket/distribution-stats.js'
-import { GAUGE_DEFAULT_STAT, GAUGE_STAT_NAMES, isGaugeStat } from '../bucket/gauge-stats.js'
+import { parseStat } from '../bucket/distribution-stats.js'
+import { distribution } from '../kinds/distribution.js'
+import { gauge } from '../kinds/gauge.js'
+import { descriptorOf } from '../kinds/index.js'
 import { localRefusal, planSeries } from './series-plan.js'
 
 const UTC = timeZone('UTC')
-// what a distribution's series answers when no stat is asked: how many values each point holds
-const DEFAULT_STAT = parseStat('count').stat
 
 function badStat (message) {
   return withDetails(new BadRequestError(`stat: ${message}`), { details: [{ path: 'stat', message }] })
 }
 
-const counterRefusesStat = (metric, stat) => badStat(`metric "${metric}" is a counter: its points are sums, and stat=${stat.name} is for distributions and gauges; leave stat out`)
-const distributionRefusesLast = (metric) => badStat(`metric "${metric}" is a distribution: stat=${LAST_STAT_NAME} is a gauge's (the level of the latest event); use count, sum, mean, min, max or a percentile`)
-const gaugeRefusesStat = (metric, stat) => badStat(`metric "${metric}" is a gauge: it keeps no histogram, so stat=${stat.name} is a distribution's; use ${GAUGE_STAT_NAMES.join(', ')}`)
+/** Whether a kind answers `stat` (parseStat's descriptor): one of its stats, or a percentile where it keeps histograms */
+const answersStat = (descriptor, stat) => (stat.kind === 'percentile' ? descriptor.stats.percentiles : descriptor.stats.names.includes(stat.kind))
 
-function gaugeHasNoTotal (metric, what) {
-  const message = `metric "${metric}" is a gauge: a gauge has no ${what} (its levels do not add up); read …/series?stat=last, min, max, mean, count or sum, with step=day or step=month for long ranges`
-  return withDetails(new BadRequestError(message), { details: [{ path: 'metric', message }] })
+/** The 400 of a stat the metric's kind does not answer, saying what it does (kinds/*.js refusals) */
+function refusedStat (metric, descriptor, stat) {
+  if (descriptor.stats.default === null) return badStat(`metric "${metric}" is a ${descriptor.name}: ${descriptor.refusals.stat(stat.name)}; leave stat out`)
+  return badStat(`metric "${metric}" is a ${descriptor.name}: ${descriptor.refusals.stat(stat.name)}`)
 }
 
-function notADistribution (metric, kind) {
-  const message = `metric "${metric}" is a ${kind.kind}: quantiles are kept for distributions only (values sent with "kind": "distribution", or StatsD ms, h and d)`
+/** The 400 of a read (total, year-to-date total, quantiles) the metric's kind has not */
+function refusedRead (metric, descriptor, read) {
+  const message = `metric "${metric}" is a ${descriptor.name}: ${descriptor.refusals[read]}`
   return withDetails(new BadRequestError(message), { details: [{ path: 'metric', message }] })
 }
 
@@ -52,8 +52,9 @@ export function createReader ({ collections, registry, horizonsOf, maxPoints, ma
   const distributions = createDistributionReads({ collections, horizonsOf, maxPoints, maxReadBuckets })
   const gauges = createGaugeReads({ collections, horizonsOf, maxPoints })
 
-  // the reads of the kinds whose points are stats of merged tiers (kinds/*.js stats), by kind name
-  const statReads = new Map([[DISTRIBUTION_KIND, distributions], [GAUGE_KIND, gauges]])
+  // the reads of the kinds whose points are stats of merged tiers (kinds/*.js stats), by kind name: the
+  // reader's I/O per kind (docs/adr/0052-one-descriptor-per-kind.md); a counter's are this module's own
+  const statReads = new Map([[distribution.name, distributions], [gauge.name, gauges]])
   function statReadsOf (metric, kind) {
     const reads = statReads.get(kind.kind)
     if (reads) return reads
@@ -81,15 +82,11 @@ export function createReader ({ collections, registry, horizonsOf, maxPoints, ma
       // planned as a counter's first: a bad window is a 400 before an unknown metric is a 404
       const planned = planSeries({ from, to, step, zone, maxPoints, horizons, metric })
       const kind = await requireMetric(metric)
-      if (kind.kind === DISTRIBUTION_KIND) {
-        if (stat?.kind === LAST_STAT_NAME) throw distributionRefusesLast(metric)
-        return distributions.series(metric, kind, { from, to, step, zone, stat: stat ?? DEFAULT_STAT })
+      const descriptor = descriptorOf(kind)
+      if (stat !== undefined && (descriptor.stats.default === null || !answersStat(descriptor, stat))) throw refusedStat(metric, descriptor, stat)
+      if (descriptor.stats.default !== null) {
+        return statReadsOf(metric, kind).series(metric, kind, { from, to, step, zone, stat: stat ?? parseStat(descriptor.stats.default).stat })
       }
-      if (kind.kind === GAUGE_KIND) {
-        if (stat !== undefined && !isGaugeStat(stat)) throw gaugeRefusesStat(metric, stat)
-        return gauges.series(metric, { from, to, step, zone, stat: stat ?? GAUGE_DEFAULT_STAT })
-      }
-      if (stat !== undefined) throw counterRefusesStat(metric, stat)
       const { start, end } = planned
       if (planned.plan) {
         // local hour, day and month points: one planned range each
@@ -112,8 +109,9 @@ export function createReader ({ collections, registry, horizonsOf, maxPoints, ma
         throw rangeRefused(err)
       }
       const kind = await requireMetric(metric)
-      if (kind.kind === DISTRIBUTION_KIND) return distributions.total(metric, kind, { from, to })
-      if (kind.kind === GAUGE_KIND) throw gaugeHasNoTotal(metric, 'total')
+      const descriptor = descriptorOf(kind)
+      if (!descriptor.reads.total) throw refusedRead(metric, descriptor, 'total')
+      if (statReads.has(kind.kind)) return statReads.get(kind.kind).total(metric, kind, { from, to })
       const docs = await documents.planDocs(plan)
       const [{ value }] = evaluatePlan(plan, docs)
       return { total: value ?? 0, documents: docs.daily.length + docs.monthly.length }
@@ -125,8 +123,9 @@ export function createReader ({ collections, registry, horizonsOf, maxPoints, ma
      */
     async ytd (metric, { year, asOf, yearStart, zone = UTC }) {
       const kind = await requireMetric(metric)
-      if (kind.kind === GAUGE_KIND) throw gaugeHasNoTotal(metric, 'year-to-date total')
-      if (kind.kind === DISTRIBUTION_KIND) return distributions.ytd(metric, kind, { asOf, yearStart: yearStart ?? Date.UTC(year, 0, 1), zone })
+      const descriptor = descriptorOf(kind)
+      if (!descriptor.reads.ytd) throw refusedRead(metric, descriptor, 'ytd')
+      if (statReads.has(kind.kind)) return statReads.get(kind.kind).ytd(metric, kind, { asOf, yearStart: yearStart ?? Date.UTC(year, 0, 1), zone })
       if (zone.isUtc) {
         return assembleYtd({ year, asOf, docs: await documents.ytdDocs(metric, year, asOf) })
       }
@@ -173,8 +172,9 @@ export function createReader ({ collections, registry, horizonsOf, maxPoints, ma
      */
     async quantiles (metric, { from, to, qs }) {
       const kind = await requireMetric(metric)
-      if (kind.kind !== DISTRIBUTION_KIND) throw notADistribution(metric, kind)
-      return { ...await distributions.quantiles(metric, kind, { from, to, qs }), accuracy: kind.accuracy }
+      const descriptor = descriptorOf(kind)
+      if (!descriptor.reads.quantiles) throw refusedRead(metric, descriptor, 'quantiles')
+      return { ...await statReads.get(kind.kind).quantiles(metric, kind, { from, to, qs }), accuracy: kind.accuracy }
     }
   }
 }

@@ -1,9 +1,9 @@
 // From schema-valid JSON event bodies to events { metric, value, time, kind? }:
-// a counter's default value (a distribution's and a gauge's value is
-// required), the time of receipt, and the parsing of `ts`. Pure; the rules
+// a kind's default value, or the message of its missing value (kinds/*.js json), the time of receipt, and the parsing of `ts`. Pure; the rules
 // every event must meet are the ingest service's (src/bucket/event-rules.js).
 import { epochMsProblem, parseEventTime } from '../bucket/time.js'
-import { DISTRIBUTION_KIND, GAUGE_KIND } from '../bucket/metric-kinds.js'
+import { counter } from '../kinds/counter.js'
+import { kindNamed } from '../kinds/index.js'
 
 /** How a message names a field of the i-th event of a body of `count` */
 export function eventPath (count) {
@@ -16,8 +16,9 @@ export function toEvents (list, now) {
   const events = new Array(list.length)
   for (let i = 0; i < list.length; i++) {
     const { metric, value, ts, kind } = list[i]
-    if (kind === DISTRIBUTION_KIND && value === undefined) return { error: { path: path(i, 'value'), message: 'a distribution\'s event needs its value (the observation, e.g. a latency in ms)' } }
-    if (kind === GAUGE_KIND && value === undefined) return { error: { path: path(i, 'value'), message: 'a gauge\'s event needs its value (the level at ts, e.g. a queue depth)' } }
+    // the schema admits only the kinds' names (schemas/events.js)
+    const { json } = kind === undefined ? counter : kindNamed(kind)
+    if (value === undefined && json.defaultValue === null) return { error: { path: path(i, 'value'), message: json.valueMissing } }
     let time = now
     if (ts !== undefined) {
       const unitProblem = typeof ts === 'number' ? epochMsProblem(ts) : null
@@ -25,7 +26,8 @@ export function toEvents (list, now) {
       time = parseEventTime(ts)
       if (time === null) return { error: { path: path(i, 'ts'), message: `${JSON.stringify(ts)} is not a valid time (ISO-8601 with Z or an offset, or epoch milliseconds from 1970 on)` } }
     }
-    events[i] = kind === DISTRIBUTION_KIND || kind === GAUGE_KIND ? { metric, value, time, kind } : { metric, value: value ?? 1, time }
+    // a counter's event carries no kind (the common event: the writer's fast path)
+    events[i] = kind === undefined || kind === counter.name ? { metric, value: value ?? json.defaultValue, time } : { metric, value, time, kind }
   }
   return { events }
 }

@@ -2,7 +2,7 @@
 
 import { ISO_WITH_ZONE_PATTERN } from '../bucket/time.js'
 import { MAX_ABS_VALUE, METRIC_NAME_PATTERN } from '../bucket/event-rules.js'
-import { EVENT_KINDS } from '../bucket/metric-kinds.js'
+import { KIND_NAMES } from '../kinds/index.js'
 import { errorResponses, idempotencyKeyHeader } from './common.js'
 
 export const eventSchema = {
@@ -18,7 +18,7 @@ export const eventSchema = {
       pattern: ISO_WITH_ZONE_PATTERN, // applies to strings only
       minimum: 0 // applies to numbers only
     },
-    kind: { type: 'string', enum: EVENT_KINDS, description: 'counter (default): value is added; distribution: value is one observation (a latency), kept in a histogram for percentiles; gauge: value is a level (a queue depth), kept as min, max, sum, count and the last value by event time. A metric keeps the kind of its first write' }
+    kind: { type: 'string', enum: KIND_NAMES, description: 'counter (default): value is added; distribution: value is one observation (a latency), kept in a histogram for percentiles; gauge: value is a level (a queue depth), kept as min, max, sum, count and the last value by event time. A metric keeps the kind of its first write' }
   }
 }
 

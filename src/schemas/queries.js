@@ -3,7 +3,7 @@ import { STEPS } from '../bucket/time.js'
 import { METRIC_NAME_PATTERN } from '../bucket/event-rules.js'
 import { errorResponses } from './common.js'
 import { MAX_STAT_LENGTH, STATS_ACCEPTED } from '../bucket/distribution-stats.js'
-import { EVENT_KINDS } from '../bucket/metric-kinds.js'
+import { KIND_NAMES } from '../kinds/index.js'
 
 export const PREFIX_PATTERN = '^[A-Za-z0-9_.:-]{0,200}$'
 export const LIMIT_PATTERN = '^(?:[1-9]\\d{0,3}|10000)$'
@@ -41,7 +41,7 @@ export const listMetricsSchema = {
             type: 'object',
             properties: {
               name: { type: 'string' },
-              kind: { type: 'string', enum: EVENT_KINDS, description: 'counter, distribution (read it with stat= and …/quantiles), or gauge (read it with stat=: last, min, max, mean, count, sum)' },
+              kind: { type: 'string', enum: KIND_NAMES, description: 'counter, distribution (read it with stat= and …/quantiles), or gauge (read it with stat=: last, min, max, mean, count, sum)' },
               firstSeen: { type: ['string', 'null'] },
               lastSeen: { type: ['string', 'null'] }
             }

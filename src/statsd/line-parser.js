@@ -4,6 +4,8 @@
 // (docs/statsd.md). No I/O, no clock: the listeners and the HTTP route
 // decide what a problem costs (a counted drop, or a 400).
 import { MAX_ABS_VALUE, isEventValue, isMetricName } from '../bucket/event-rules.js'
+import { distribution } from '../kinds/distribution.js'
+import { KINDS } from '../kinds/index.js'
 
 /** Why a value was not kept (the `reason` label of statbucket_statsd_dropped_total) */
 export const DROP_REASONS = Object.freeze([
@@ -17,7 +19,10 @@ export const DROP_REASONS = Object.freeze([
 ])
 
 // timers, histograms and distributions: each value one observation of a distribution
-const DISTRIBUTION_TYPES = new Set(['ms', 'h', 'd'])
+// the types each kind is written by (kinds/*.js statsdTypes): a distribution's values, and every type kept
+const DISTRIBUTION_TYPES = new Set(distribution.statsdTypes)
+const KEPT_TYPES = KINDS.flatMap(k => k.statsdTypes)
+const keptTypes = `${KEPT_TYPES.slice(0, -1).join(', ')} and ${KEPT_TYPES.at(-1)}`
 
 /**
  * As the statsd daemon does (key_sanitize): whitespace runs → `_`, `/` → `-`,
@@ -83,7 +88,7 @@ function parseValue (name, packed) {
   const type = fields[1].trim()
   if (type === 'g') return parseGauge(name, fields[0], fields[2])
   if (type === 's') return { problem: problem('set', 'sets (|s) count distinct values: not kept') }
-  if (type !== 'c' && !DISTRIBUTION_TYPES.has(type)) return { problem: problem('unknown_type', `unknown type "${type}" (c, ms, h, d and g are kept)`) }
+  if (type !== 'c' && !DISTRIBUTION_TYPES.has(type)) return { problem: problem('unknown_type', `unknown type "${type}" (${keptTypes} are kept)`) }
   // fields past the rate are ignored, as the daemon ignores them
   const rate = parseRate(fields[2])
   if (rate === null) return { problem: problem('bad_sample_rate', `sample rate "${fields[2]}" is not @ and a number > 0 whose 1/rate is at most ${MAX_ABS_VALUE}`) }

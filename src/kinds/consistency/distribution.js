@@ -1,6 +1,6 @@
 // What `npm run check` and the retention job verify of distribution
 // documents (docs/kinds/distribution.md#retention-and-the-check):
-// the distribution's rules for the one walk of ./tier-consistency.js, where
+// the distribution's rules for the one walk of ./tiers.js, where
 // the quarter-hours are the truth for every hour and the day, the days for
 // the month, a daily document's day tier for `monthly.daily.D`. What is
 // particular to a distribution:
@@ -96,7 +96,7 @@ function bucketViolation (id, field, t) {
   return { id, field, expected: `buckets adding up to its count ${shortNumber(t.count)}`, found: `buckets holding ${shortNumber(bucketed(t))}`, rule: 'buckets' }
 }
 
-/** The distribution's rules for the walk (./tier-consistency.js, tierChecks) */
+/** The distribution's rules for the walk (./tiers.js, tierChecks) */
 const DISTRIBUTION_TIERS = {
   noun: 'a distribution tier',
   read: readTier,

@@ -1,6 +1,6 @@
 // What `npm run check` and the retention job verify of gauge documents
 // (docs/kinds/gauge.md#retention-and-the-check): the gauge's rules
-// for the one walk of ./tier-consistency.js, where the quarter-hours are the
+// for the one walk of ./tiers.js, where the quarter-hours are the
 // truth for every hour and the day, the days for the month, a daily
 // document's day tier for `monthly.daily.D`. What is particular to a gauge:
 //   - every tier is { count, sum, min, max, last: { t, v } } and tiers merge
@@ -109,7 +109,7 @@ function maxOf (old, v) {
 /** A copy of `doc` after { $inc, $min, $max } of dotted paths as MongoDB applies them ($max of a { t, v } by (t, v)) */
 export const applyGaugeRepair = (doc, update) => applyUpdate(doc, update, maxOf)
 
-/** The gauge's rules for the walk (./tier-consistency.js, tierChecks) */
+/** The gauge's rules for the walk (./tiers.js, tierChecks) */
 const GAUGE_TIERS = {
   noun: 'a gauge tier',
   read: readGaugeTier,
@@ -149,7 +149,7 @@ export const {
    */
   minutesVouched: gaugeMinutesVouched,
   /**
-   * Whether `gaugeMonthly.daily.D` (monthValue) holds the whole day tier of its
+   * Whether the month document's `daily.D` (monthValue) holds the whole day tier of its
    * daily document (dayValue): count and sum equal (sum within rounding), min,
    * max and last equal. Retention deletes a daily document only then.
    */

@@ -1,5 +1,5 @@
 // What `npm run check` verifies of a distribution's minute histograms
-// (distributionMinutes: one document per metric per UTC hour, `minute.M` →
+// (its minute-hour documents: one document per metric per UTC hour, `minute.M` →
 // { count, sum, zero?, positive?, negative? }), as pure functions (docs/kinds/distribution.md#retention-and-the-check):
 //   - every key is well formed: a minute is 0..59 in canonical decimal, a
 //     minute holds histogram parts only, bucket keys are canonical integers,

@@ -1,6 +1,6 @@
 // The one walk of `npm run check` and of the retention's vouching for the
-// kinds whose tiers are objects — distributions (./distribution-consistency.js)
-// and gauges (./gauge-consistency.js) — as pure functions over stored
+// kinds whose tiers are objects — distributions (./distribution.js)
+// and gauges (./gauge.js) — as pure functions over stored
 // documents, parameterised by a kind's rules (what a tier is, how two
 // compare, how a repair raises one; see tierChecks):
 //   - in a daily document the quarter-hours are the truth for every hour and
