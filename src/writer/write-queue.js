@@ -1,20 +1,12 @@
 // The writer's queue (docs/architecture.md#how-a-request-becomes-a-bulkwrite): admission, the
 // cut of a flush, and expiry. Requests queue as units and are never split;
-// a flush is cut when no flush is in flight and either the oldest queued
-// unit is FLUSH_INTERVAL_MS old or FLUSH_MAX_DOCS distinct documents are
-// queued (0 ms: adaptive group commit — an idle writer flushes at once,
-// units arriving meanwhile ride the next flush). Every unit gets exactly one
-// answer { outcome, reason? }; the flush itself is the runner's (flush-runner.js).
-//
-// Adaptive mode gathers after a busy flush (docs/adr/0008-adaptive-group-commit.md): when a flush returns, the
-// next one waits until as many units are queued as were queued when it
-// answered plus those it answered (their senders' next requests), or half
-// the returned flush's duration at most, never past half the oldest queued
-// unit's WRITE_TIMEOUT_MS; a sender refused or waiting for room ends the
-// wait. A writer with nothing in flight and no flush just returned still
-// flushes a unit at once.
+// when a flush is cut is flush-policy.js's (docs/adr/0008-adaptive-group-commit.md):
+// the queue asks it whenever what it reads changes and applies its answer
+// (a cut, or one timer to ask again). Every unit gets exactly one answer
+// { outcome, reason? }; the flush itself is the runner's (flush-runner.js).
 import { NOT_APPLIED } from './write-outcomes.js'
 import { unitKeys } from './write-operations.js'
+import { NO_GATHER, afterRefusal, gatherAfter, nextCut } from './flush-policy.js'
 import { DOCUMENT_PARTS } from '../kinds/index.js'
 import { realTimers } from '../clock.js'
 
@@ -52,12 +44,9 @@ export function createWriteQueue (options) {
     draining: false,
     idleWaiters: [],
     roomWaiters: [],
-    // adaptive mode only: after a flush returns, the next cut waits for
-    // `gatherUnits` queued units until `gatherUntil` at the latest
-    gatherUnits: 0,
-    gatherUntil: -Infinity
+    gather: NO_GATHER // what the next cut waits for (flush-policy.js gatherAfter)
   }
-  const adaptive = flushIntervalMs === 0
+  const settings = { flushIntervalMs, flushMaxDocs, writeTimeoutMs } // flush-policy.js's
 
   function answer (unit, outcome, reason) {
     if (unit.answered) return
@@ -156,52 +145,33 @@ export function createWriteQueue (options) {
     return units
   }
 
-  /**
-   * Until when an adaptive cut still waits for the units the last flush
-   * answered: gatherUntil, and never past half the oldest queued unit's
-   * WRITE_TIMEOUT_MS (so it is answered within 1.5 × of arriving: its
-   * flush's watchdog counts from the cut); -Infinity: cut now
-   */
-  function gatherEnd (oldest) {
-    if (!adaptive || state.queuedUnits >= state.gatherUnits) return -Infinity
-    // a sender waiting for room comes back only once a flush answers: waiting for it is idle time
-    if (state.roomWaiters.length > 0) return -Infinity
-    return Math.min(state.gatherUntil, oldest.enqueuedAt + writeTimeoutMs / 2)
-  }
-
+  /** Asks flush-policy.js whether to cut now, and cuts, or arms the cut timer for when it says (unless one is armed) */
   function schedule () {
-    if (state.inFlight) return
     const oldest = oldestQueued()
-    if (!oldest) return
     const now = timers.now()
-    const waitUntil = adaptive ? gatherEnd(oldest) : oldest.enqueuedAt + flushIntervalMs
-    if (state.draining || state.queuedDocs.size >= flushMaxDocs || now >= waitUntil) {
+    const decision = nextCut({
+      flushing: state.inFlight !== null,
+      oldestAt: oldest?.enqueuedAt,
+      queuedUnits: state.queuedUnits,
+      queuedDocs: state.queuedDocs.size,
+      draining: state.draining,
+      roomWaiters: state.roomWaiters.length,
+      gather: state.gather
+    }, now, settings)
+    if (decision.cut) {
       timers.clearTimeout(state.cutTimer)
       state.cutTimer = null
       startFlush()
-    } else if (!state.cutTimer) {
-      const wait = waitUntil - now
-      state.cutTimer = timers.setTimeout(() => { state.cutTimer = null; schedule() }, wait)
+    } else if (decision.wakeAt !== null && !state.cutTimer) {
+      state.cutTimer = timers.setTimeout(() => { state.cutTimer = null; schedule() }, decision.wakeAt - now)
     }
   }
 
-  /**
-   * A flush of `units` that began at `startedAt` returned: the next cut
-   * gathers their senders' next units. `queuedWhenAnswered`: the units
-   * queued when it first answered (null: none before it returned); a
-   * watchdog answers long before the driver lets the flush return, and the
-   * senders back meanwhile are not waited for twice.
-   */
-  function gatherAfter (units, startedAt, queuedWhenAnswered) {
-    const now = timers.now()
-    state.gatherUnits = (queuedWhenAnswered ?? state.queuedUnits) + units.length
-    state.gatherUntil = now + (now - startedAt) / 2
-  }
-
-  /** A sender was turned away for room: the senders the gather waits for may not fit, so it ends */
+  /** A sender was turned away for room: the gather ends (flush-policy.js afterRefusal) */
   function stopGathering () {
-    if (!adaptive) return
-    state.gatherUnits = 0
+    const gather = afterRefusal(settings)
+    if (gather === null) return
+    state.gather = gather
     schedule()
   }
 
@@ -213,10 +183,13 @@ export function createWriteQueue (options) {
       return
     }
     const startedAt = timers.now()
+    // the units queued when the flush first answered (null: none before it returned)
     const seen = { queuedWhenAnswered: null }
     state.inFlight = flush(units, seen).finally(() => {
       state.inFlight = null
-      gatherAfter(units, startedAt, seen.queuedWhenAnswered)
+      state.gather = gatherAfter({
+        units: units.length, startedAt, returnedAt: timers.now(), queuedWhenAnswered: seen.queuedWhenAnswered, queuedUnits: state.queuedUnits
+      }, settings)
       schedule()
       wakeIdleWaiters()
     })
