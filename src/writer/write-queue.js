@@ -1,20 +1,12 @@
 // The writer's queue (docs/architecture.md#how-a-request-becomes-a-bulkwrite): admission, the
 // cut of a flush, and expiry. Requests queue as units and are never split;
-// a flush is cut when no flush is in flight and either the oldest queued
-// unit is FLUSH_INTERVAL_MS old or FLUSH_MAX_DOCS distinct documents are
-// queued (0 ms: adaptive group commit — an idle writer flushes at once,
-// units arriving meanwhile ride the next flush). Every unit gets exactly one
-// answer { outcome, reason? }; the flush itself is the runner's (flush-runner.js).
-//
-// Adaptive mode gathers after a busy flush (docs/adr/0008-adaptive-group-commit.md): when a flush returns, the
-// next one waits until as many units are queued as were queued when it
-// answered plus those it answered (their senders' next requests), or half
-// the returned flush's duration at most, never past half the oldest queued
-// unit's WRITE_TIMEOUT_MS; a sender refused or waiting for room ends the
-// wait. A writer with nothing in flight and no flush just returned still
-// flushes a unit at once.
+// when a flush is cut is flush-policy.js's (docs/adr/0008-adaptive-group-commit.md):
+// the queue asks it whenever what it reads changes and applies its answer
+// (a cut, or one timer to ask again). Every unit gets exactly one answer
+// { outcome, reason? }; the flush itself is the runner's (flush-runner.js).
 import { NOT_APPLIED } from './write-outcomes.js'
 import { unitKeys } from './write-operations.js'
+import { NO_GATHER, afterRefusal, gatherAfter, nextCut } from './flush-policy.js'
 import { DOCUMENT_PARTS } from '../kinds/index.js'
 import { realTimers } from '../clock.js'
 
@@ -27,14 +19,55 @@ import { realTimers } from '../clock.js'
  *   canTake(unit) → reason | null: a refusal the queue does not know (e.g. no key store)
  */
 export function createWriteQueue (options) {
+  const q = newQueue(options)
+  return {
+    /** Queues a unit (see buildWriteUnit); resolves to its one answer, never rejects. */
+    submit: unit => new Promise(resolve => enqueue(q, unit, resolve)),
+    /** Whether `events` more events would be admitted now */
+    hasRoom: events => hasRoom(q, events),
+    /** A sender was refused for room before its unit reached the queue (the HTTP door's admission): a gather ends */
+    turnedAway: () => stopGathering(q),
+    /** Resolves once `events` more events would be admitted (or the queue is closing: submit then refuses) */
+    waitForRoom: (events = 1) => waitForRoom(q, events),
+    /** Flushes everything queued now, and resolves once nothing is queued or in flight. */
+    drain: () => drain(q),
+    /**
+     * A forced stop: refuses new units and answers every queued one not
+     * applied (503) with `reason`, without writing it; a flush in flight is
+     * left to finish or be cut. → { events, units } abandoned.
+     */
+    abandon: reason => abandon(q, reason),
+    /** Refuses new units, flushes the queued ones, and resolves when every unit is answered. */
+    async close () {
+      q.closing = true
+      wakeRoomWaiters(q)
+      await this.drain()
+      clearCutTimer(q)
+      stopExpiry(q) // nothing is queued now: no timer may keep the process alive
+    },
+    /** Events queued or in flight (what MAX_PENDING_EVENTS bounds) */
+    pendingEvents: () => q.pendingEvents,
+    stats: () => ({ pendingEvents: q.pendingEvents, queuedUnits: q.queuedUnits, queuedDocs: q.queuedDocs.size, flushing: Boolean(q.inFlight) })
+  }
+}
+
+/** The queue's options and state, which the functions below share */
+function newQueue (options) {
   const {
     flushIntervalMs, flushMaxDocs, maxPendingEvents, writeTimeoutMs,
     timers = realTimers, runFlush, onAnswer = () => {}, onError = () => {}, canTake = () => null
   } = options
-
-  // Units in arrival order from `head` on. An expired unit stays in the
-  // array, answered, and is skipped: removal is O(1) even for a full queue.
-  const state = {
+  const q = {
+    settings: { flushIntervalMs, flushMaxDocs, writeTimeoutMs }, // flush-policy.js's
+    maxPendingEvents,
+    writeTimeoutMs,
+    timers,
+    runFlush,
+    onAnswer,
+    onError,
+    canTake,
+    // Units in arrival order from `head` on. An expired unit stays in the
+    // array, answered, and is skipped: removal is O(1) even for a full queue.
     queue: [],
     head: 0,
     queuedUnits: 0,
@@ -52,315 +85,291 @@ export function createWriteQueue (options) {
     draining: false,
     idleWaiters: [],
     roomWaiters: [],
-    // adaptive mode only: after a flush returns, the next cut waits for
-    // `gatherUnits` queued units until `gatherUntil` at the latest
-    gatherUnits: 0,
-    gatherUntil: -Infinity
+    gather: NO_GATHER, // what the next cut waits for (flush-policy.js gatherAfter)
+    // the timers' callbacks, made once
+    onCutTimer: null,
+    onExpiryTimer: null
   }
-  const adaptive = flushIntervalMs === 0
+  q.onCutTimer = () => { q.cutTimer = null; schedule(q) }
+  q.onExpiryTimer = () => expireOverdue(q)
+  return q
+}
 
-  function answer (unit, outcome, reason) {
-    if (unit.answered) return
-    unit.answered = true
-    state.pendingEvents -= unit.events
-    const reply = reason ? { outcome, reason } : { outcome }
-    unit.resolve(reply)
-    try { onAnswer(reply, unit.events) } catch (err) { onError(err, 'answer observer') }
-    wakeRoomWaiters()
+// ── admission ──────────────────────────────────────────────────────────────
+
+/** Queues `unit` answered through `resolve`, or refuses it (answered at once) */
+function enqueue (q, unit, resolve) {
+  const entry = queueEntry(unit, resolve, q.timers)
+  const refuse = reason => {
+    entry.events = 0
+    answer(q, entry, NOT_APPLIED, reason)
+    settle(q, entry)
   }
-
-  function settle (unit) {
-    if (unit.settledCalled) return
-    unit.settledCalled = true
-    try { unit.settled?.() } catch (err) { onError(err, 'settled()') }
+  if (q.closing) return refuse('the server is shutting down')
+  if (!hasRoom(q, unit.events)) {
+    refuse(`too many pending events (MAX_PENDING_EVENTS = ${q.maxPendingEvents})`)
+    return stopGathering(q)
   }
+  const refusal = q.canTake(entry)
+  if (refusal) return refuse(refusal)
+  q.pendingEvents += unit.events
+  entry.queued = true
+  q.queue.push(entry)
+  q.queuedUnits++
+  trackDocs(q, entry, +1)
+  if (q.expiryTimer === null) armExpiry(q)
+  schedule(q)
+}
 
-  function trackDocs (unit, delta) {
-    for (const key of unit.docKeys) {
-      const n = (state.queuedDocs.get(key) ?? 0) + delta
-      if (n === 0) state.queuedDocs.delete(key)
-      else state.queuedDocs.set(key, n)
+/** The queue's own fields beside the unit's (no spread: this runs once per request) */
+function queueEntry (unit, resolve, timers) {
+  const { docKeys, allKeys } = unitKeys(unit)
+  const entry = {
+    metrics: unit.metrics,
+    events: unit.events,
+    idempotency: unit.idempotency,
+    settled: unit.settled,
+    docKeys,
+    allKeys,
+    resolve,
+    answered: false,
+    queued: false,
+    settledCalled: false,
+    enqueuedAt: timers.now()
+  }
+  // each kind's document maps (the same fields in the same order for every entry)
+  for (const { collection } of DOCUMENT_PARTS) entry[collection] = unit[collection]
+  return entry
+}
+
+function hasRoom (q, events) {
+  return q.pendingEvents + events <= q.maxPendingEvents
+}
+
+function waitForRoom (q, events) {
+  if (q.closing || hasRoom(q, events)) return Promise.resolve()
+  const room = new Promise(resolve => q.roomWaiters.push({ events, resolve }))
+  schedule(q) // a gather in progress ends: this sender comes back only once a flush answers
+  return room
+}
+
+function wakeRoomWaiters (q) {
+  if (q.roomWaiters.length === 0) return
+  const keep = []
+  for (const w of q.roomWaiters) {
+    if (q.closing || hasRoom(q, w.events)) w.resolve()
+    else keep.push(w)
+  }
+  q.roomWaiters = keep
+}
+
+// ── answers and the queue's bookkeeping ────────────────────────────────────
+
+function answer (q, unit, outcome, reason) {
+  if (unit.answered) return
+  unit.answered = true
+  q.pendingEvents -= unit.events
+  const reply = reason ? { outcome, reason } : { outcome }
+  unit.resolve(reply)
+  try { q.onAnswer(reply, unit.events) } catch (err) { q.onError(err, 'answer observer') }
+  wakeRoomWaiters(q)
+}
+
+function settle (q, unit) {
+  if (unit.settledCalled) return
+  unit.settledCalled = true
+  try { unit.settled?.() } catch (err) { q.onError(err, 'settled()') }
+}
+
+function trackDocs (q, unit, delta) {
+  for (const key of unit.docKeys) {
+    const n = (q.queuedDocs.get(key) ?? 0) + delta
+    if (n === 0) q.queuedDocs.delete(key)
+    else q.queuedDocs.set(key, n)
+  }
+}
+
+function dequeue (q, unit) {
+  unit.queued = false
+  q.queuedUnits--
+  trackDocs(q, unit, -1)
+}
+
+/** Drops answered units from the front (clearing their slots) and compacts now and then. */
+function oldestQueued (q) {
+  while (q.head < q.queue.length && !q.queue[q.head].queued) q.queue[q.head++] = undefined
+  if (q.head === q.queue.length) {
+    q.queue = []
+    q.head = 0
+  } else if (q.head > 1024 && q.head * 2 > q.queue.length) {
+    q.queue = q.queue.slice(q.head)
+    q.head = 0
+  }
+  return q.queue[q.head]
+}
+
+function wakeIdleWaiters (q) {
+  if (q.queuedUnits === 0 && !q.inFlight) {
+    const waiters = q.idleWaiters
+    q.idleWaiters = []
+    for (const w of waiters) w()
+  }
+}
+
+// ── expiry ─────────────────────────────────────────────────────────────────
+
+function expire (q, unit) {
+  dequeue(q, unit)
+  // its slot may wait for the head; its increments need not
+  for (const { collection } of DOCUMENT_PARTS) unit[collection] = null
+  unit.metrics = null
+  answer(q, unit, NOT_APPLIED, `waited in the queue longer than WRITE_TIMEOUT_MS (${q.writeTimeoutMs} ms)`)
+  settle(q, unit)
+}
+
+/** Answers the queued units that waited writeTimeoutMs, oldest first, and arms the timer for the next one. */
+function expireOverdue (q) {
+  q.expiryTimer = null
+  q.expiryAt = Infinity
+  const now = q.timers.now()
+  let expired = false
+  for (let unit = oldestQueued(q); unit && unit.enqueuedAt + q.writeTimeoutMs <= now; unit = oldestQueued(q)) {
+    expire(q, unit)
+    expired = true
+  }
+  armExpiry(q)
+  if (expired) wakeIdleWaiters(q)
+}
+
+/** Keeps the expiry timer armed for the oldest queued unit (re-armed only when that unit's deadline is earlier) */
+function armExpiry (q) {
+  const oldest = oldestQueued(q)
+  if (!oldest) return
+  const at = oldest.enqueuedAt + q.writeTimeoutMs
+  if (at >= q.expiryAt) return
+  q.timers.clearTimeout(q.expiryTimer)
+  q.expiryAt = at
+  q.expiryTimer = q.timers.setTimeout(q.onExpiryTimer, Math.max(0, at - q.timers.now()))
+}
+
+function stopExpiry (q) {
+  q.timers.clearTimeout(q.expiryTimer)
+  q.expiryTimer = null
+  q.expiryAt = Infinity
+}
+
+// ── the cut and the flush ──────────────────────────────────────────────────
+
+/** Asks flush-policy.js whether to cut now, and cuts, or arms the cut timer for when it says (unless one is armed) */
+function schedule (q) {
+  const oldest = oldestQueued(q)
+  const now = q.timers.now()
+  const decision = nextCut({
+    flushing: q.inFlight !== null,
+    oldestAt: oldest?.enqueuedAt,
+    queuedUnits: q.queuedUnits,
+    queuedDocs: q.queuedDocs.size,
+    draining: q.draining,
+    roomWaiters: q.roomWaiters.length,
+    gather: q.gather
+  }, now, q.settings)
+  if (decision.cut) {
+    clearCutTimer(q)
+    startFlush(q)
+  } else if (decision.wakeAt !== null && !q.cutTimer) {
+    q.cutTimer = q.timers.setTimeout(q.onCutTimer, decision.wakeAt - now)
+  }
+}
+
+function clearCutTimer (q) {
+  q.timers.clearTimeout(q.cutTimer)
+  q.cutTimer = null
+}
+
+/** A sender was turned away for room: the gather ends (flush-policy.js afterRefusal) */
+function stopGathering (q) {
+  const gather = afterRefusal(q.settings)
+  if (gather === null) return
+  q.gather = gather
+  schedule(q)
+}
+
+function drain (q) {
+  q.draining = true
+  const idle = new Promise(resolve => q.idleWaiters.push(resolve))
+  schedule(q)
+  wakeIdleWaiters(q)
+  return idle.finally(() => { q.draining = false })
+}
+
+/** Units from the front while the flush's distinct documents stay ≤ flushMaxDocs (at least one). */
+function cut (q) {
+  const docs = new Set()
+  const units = []
+  const now = q.timers.now()
+  for (let unit = oldestQueued(q); unit; unit = oldestQueued(q)) {
+    // overdue but its timer not run yet (timers run late under load): never sent
+    if (now - unit.enqueuedAt >= q.writeTimeoutMs) {
+      expire(q, unit)
+      continue
     }
+    const fresh = unit.docKeys.filter(k => !docs.has(k))
+    if (units.length > 0 && docs.size + fresh.length > q.settings.flushMaxDocs) break
+    for (const k of fresh) docs.add(k)
+    dequeue(q, unit)
+    units.push(unit)
   }
+  return units
+}
 
-  function dequeue (unit) {
-    unit.queued = false
-    state.queuedUnits--
-    trackDocs(unit, -1)
+function startFlush (q) {
+  const units = cut(q)
+  if (units.length === 0) { // every queued unit was overdue and is answered
+    armExpiry(q)
+    wakeIdleWaiters(q)
+    return
   }
+  const startedAt = q.timers.now()
+  // the units queued when the flush first answered (null: none before it returned)
+  const seen = { queuedWhenAnswered: null }
+  q.inFlight = flush(q, units, seen).finally(() => {
+    q.inFlight = null
+    q.gather = gatherAfter({
+      units: units.length, startedAt, returnedAt: q.timers.now(), queuedWhenAnswered: seen.queuedWhenAnswered, queuedUnits: q.queuedUnits
+    }, q.settings)
+    schedule(q)
+    wakeIdleWaiters(q)
+  })
+}
 
-  /** Drops answered units from the front (clearing their slots) and compacts now and then. */
-  function oldestQueued () {
-    while (state.head < state.queue.length && !state.queue[state.head].queued) state.queue[state.head++] = undefined
-    if (state.head === state.queue.length) {
-      state.queue = []
-      state.head = 0
-    } else if (state.head > 1024 && state.head * 2 > state.queue.length) {
-      state.queue = state.queue.slice(state.head)
-      state.head = 0
-    }
-    return state.queue[state.head]
+async function flush (q, units, seen) {
+  const answerOwn = (unit, outcome, reason) => {
+    if (seen.queuedWhenAnswered === null) seen.queuedWhenAnswered = q.queuedUnits
+    answer(q, unit, outcome, reason)
   }
+  try {
+    await q.runFlush(units, answerOwn)
+  } catch (err) {
+    q.onError(err, 'flush')
+  } finally {
+    // whatever happened, every unit of the flush gets its one answer
+    for (const unit of units) answer(q, unit, 'unknown', 'the write failed unexpectedly')
+    for (const unit of units) settle(q, unit)
+  }
+}
 
-  function expire (unit) {
-    dequeue(unit)
-    // its slot may wait for the head; its increments need not
-    for (const { collection } of DOCUMENT_PARTS) unit[collection] = null
-    unit.metrics = null
-    answer(unit, NOT_APPLIED, `waited in the queue longer than WRITE_TIMEOUT_MS (${writeTimeoutMs} ms)`)
-    settle(unit)
+function abandon (q, reason) {
+  q.closing = true
+  clearCutTimer(q)
+  const abandoned = { events: 0, units: 0 }
+  stopExpiry(q)
+  for (let unit = oldestQueued(q); unit; unit = oldestQueued(q)) {
+    abandoned.events += unit.events
+    abandoned.units++
+    dequeue(q, unit)
+    answer(q, unit, NOT_APPLIED, reason)
+    settle(q, unit)
   }
-
-  /** Answers the queued units that waited writeTimeoutMs, oldest first, and arms the timer for the next one. */
-  function expireOverdue () {
-    state.expiryTimer = null
-    state.expiryAt = Infinity
-    const now = timers.now()
-    let expired = false
-    for (let unit = oldestQueued(); unit && unit.enqueuedAt + writeTimeoutMs <= now; unit = oldestQueued()) {
-      expire(unit)
-      expired = true
-    }
-    armExpiry()
-    if (expired) wakeIdleWaiters()
-  }
-
-  /** Keeps the expiry timer armed for the oldest queued unit (re-armed only when that unit's deadline is earlier) */
-  function armExpiry () {
-    const oldest = oldestQueued()
-    if (!oldest) return
-    const at = oldest.enqueuedAt + writeTimeoutMs
-    if (at >= state.expiryAt) return
-    timers.clearTimeout(state.expiryTimer)
-    state.expiryAt = at
-    state.expiryTimer = timers.setTimeout(expireOverdue, Math.max(0, at - timers.now()))
-  }
-
-  /** Units from the front while the flush's distinct documents stay ≤ flushMaxDocs (at least one). */
-  function cut () {
-    const docs = new Set()
-    const units = []
-    const now = timers.now()
-    for (let unit = oldestQueued(); unit; unit = oldestQueued()) {
-      // overdue but its timer not run yet (timers run late under load): never sent
-      if (now - unit.enqueuedAt >= writeTimeoutMs) {
-        expire(unit)
-        continue
-      }
-      const fresh = unit.docKeys.filter(k => !docs.has(k))
-      if (units.length > 0 && docs.size + fresh.length > flushMaxDocs) break
-      for (const k of fresh) docs.add(k)
-      dequeue(unit)
-      units.push(unit)
-    }
-    return units
-  }
-
-  /**
-   * Until when an adaptive cut still waits for the units the last flush
-   * answered: gatherUntil, and never past half the oldest queued unit's
-   * WRITE_TIMEOUT_MS (so it is answered within 1.5 × of arriving: its
-   * flush's watchdog counts from the cut); -Infinity: cut now
-   */
-  function gatherEnd (oldest) {
-    if (!adaptive || state.queuedUnits >= state.gatherUnits) return -Infinity
-    // a sender waiting for room comes back only once a flush answers: waiting for it is idle time
-    if (state.roomWaiters.length > 0) return -Infinity
-    return Math.min(state.gatherUntil, oldest.enqueuedAt + writeTimeoutMs / 2)
-  }
-
-  function schedule () {
-    if (state.inFlight) return
-    const oldest = oldestQueued()
-    if (!oldest) return
-    const now = timers.now()
-    const waitUntil = adaptive ? gatherEnd(oldest) : oldest.enqueuedAt + flushIntervalMs
-    if (state.draining || state.queuedDocs.size >= flushMaxDocs || now >= waitUntil) {
-      timers.clearTimeout(state.cutTimer)
-      state.cutTimer = null
-      startFlush()
-    } else if (!state.cutTimer) {
-      const wait = waitUntil - now
-      state.cutTimer = timers.setTimeout(() => { state.cutTimer = null; schedule() }, wait)
-    }
-  }
-
-  /**
-   * A flush of `units` that began at `startedAt` returned: the next cut
-   * gathers their senders' next units. `queuedWhenAnswered`: the units
-   * queued when it first answered (null: none before it returned); a
-   * watchdog answers long before the driver lets the flush return, and the
-   * senders back meanwhile are not waited for twice.
-   */
-  function gatherAfter (units, startedAt, queuedWhenAnswered) {
-    const now = timers.now()
-    state.gatherUnits = (queuedWhenAnswered ?? state.queuedUnits) + units.length
-    state.gatherUntil = now + (now - startedAt) / 2
-  }
-
-  /** A sender was turned away for room: the senders the gather waits for may not fit, so it ends */
-  function stopGathering () {
-    if (!adaptive) return
-    state.gatherUnits = 0
-    schedule()
-  }
-
-  function startFlush () {
-    const units = cut()
-    if (units.length === 0) { // every queued unit was overdue and is answered
-      armExpiry()
-      wakeIdleWaiters()
-      return
-    }
-    const startedAt = timers.now()
-    const seen = { queuedWhenAnswered: null }
-    state.inFlight = flush(units, seen).finally(() => {
-      state.inFlight = null
-      gatherAfter(units, startedAt, seen.queuedWhenAnswered)
-      schedule()
-      wakeIdleWaiters()
-    })
-  }
-
-  async function flush (units, seen) {
-    const answerOwn = (unit, outcome, reason) => {
-      if (seen.queuedWhenAnswered === null) seen.queuedWhenAnswered = state.queuedUnits
-      answer(unit, outcome, reason)
-    }
-    try {
-      await runFlush(units, answerOwn)
-    } catch (err) {
-      onError(err, 'flush')
-    } finally {
-      // whatever happened, every unit of the flush gets its one answer
-      for (const unit of units) answer(unit, 'unknown', 'the write failed unexpectedly')
-      for (const unit of units) settle(unit)
-    }
-  }
-
-  function stopExpiry () {
-    timers.clearTimeout(state.expiryTimer)
-    state.expiryTimer = null
-    state.expiryAt = Infinity
-  }
-
-  function wakeIdleWaiters () {
-    if (state.queuedUnits === 0 && !state.inFlight) {
-      const waiters = state.idleWaiters
-      state.idleWaiters = []
-      for (const w of waiters) w()
-    }
-  }
-
-  function hasRoom (events) {
-    return state.pendingEvents + events <= maxPendingEvents
-  }
-
-  function wakeRoomWaiters () {
-    if (state.roomWaiters.length === 0) return
-    const keep = []
-    for (const w of state.roomWaiters) {
-      if (state.closing || hasRoom(w.events)) w.resolve()
-      else keep.push(w)
-    }
-    state.roomWaiters = keep
-  }
-
-  return {
-    /** Queues a unit (see buildWriteUnit); resolves to its one answer, never rejects. */
-    submit (unit) {
-      return new Promise(resolve => {
-        const { docKeys, allKeys } = unitKeys(unit)
-        // the queue's own fields beside the unit's (no spread: this runs once per request)
-        const entry = {
-          metrics: unit.metrics,
-          events: unit.events,
-          idempotency: unit.idempotency,
-          settled: unit.settled,
-          docKeys,
-          allKeys,
-          resolve,
-          answered: false,
-          queued: false,
-          settledCalled: false,
-          enqueuedAt: timers.now()
-        }
-        // each kind's document maps (the same fields in the same order for every entry)
-        for (const { collection } of DOCUMENT_PARTS) entry[collection] = unit[collection]
-        const refuse = reason => {
-          entry.events = 0
-          answer(entry, NOT_APPLIED, reason)
-          settle(entry)
-        }
-        if (state.closing) return refuse('the server is shutting down')
-        if (!hasRoom(unit.events)) {
-          refuse(`too many pending events (MAX_PENDING_EVENTS = ${maxPendingEvents})`)
-          return stopGathering()
-        }
-        const refusal = canTake(entry)
-        if (refusal) return refuse(refusal)
-        state.pendingEvents += unit.events
-        entry.queued = true
-        state.queue.push(entry)
-        state.queuedUnits++
-        trackDocs(entry, +1)
-        if (state.expiryTimer === null) armExpiry()
-        schedule()
-      })
-    },
-    /** Whether `events` more events would be admitted now */
-    hasRoom,
-    /** A sender was refused for room before its unit reached the queue (the HTTP door's admission): a gather ends */
-    turnedAway: stopGathering,
-    /** Resolves once `events` more events would be admitted (or the queue is closing: submit then refuses) */
-    waitForRoom (events = 1) {
-      if (state.closing || hasRoom(events)) return Promise.resolve()
-      const room = new Promise(resolve => state.roomWaiters.push({ events, resolve }))
-      schedule() // a gather in progress ends: this sender comes back only once a flush answers
-      return room
-    },
-    /** Flushes everything queued now, and resolves once nothing is queued or in flight. */
-    drain () {
-      state.draining = true
-      const idle = new Promise(resolve => state.idleWaiters.push(resolve))
-      schedule()
-      wakeIdleWaiters()
-      return idle.finally(() => { state.draining = false })
-    },
-    /**
-     * A forced stop: refuses new units and answers every queued one not
-     * applied (503) with `reason`, without writing it; a flush in flight is
-     * left to finish or be cut. → { events, units } abandoned.
-     */
-    abandon (reason) {
-      state.closing = true
-      timers.clearTimeout(state.cutTimer)
-      state.cutTimer = null
-      const abandoned = { events: 0, units: 0 }
-      stopExpiry()
-      for (let unit = oldestQueued(); unit; unit = oldestQueued()) {
-        abandoned.events += unit.events
-        abandoned.units++
-        dequeue(unit)
-        answer(unit, NOT_APPLIED, reason)
-        settle(unit)
-      }
-      wakeRoomWaiters()
-      return abandoned
-    },
-    /** Refuses new units, flushes the queued ones, and resolves when every unit is answered. */
-    async close () {
-      state.closing = true
-      wakeRoomWaiters()
-      await this.drain()
-      timers.clearTimeout(state.cutTimer)
-      state.cutTimer = null
-      stopExpiry() // nothing is queued now: no timer may keep the process alive
-    },
-    /** Events queued or in flight (what MAX_PENDING_EVENTS bounds) */
-    pendingEvents: () => state.pendingEvents,
-    stats () {
-      return { pendingEvents: state.pendingEvents, queuedUnits: state.queuedUnits, queuedDocs: state.queuedDocs.size, flushing: Boolean(state.inFlight) }
-    }
-  }
+  wakeRoomWaiters(q)
+  return abandoned
 }
