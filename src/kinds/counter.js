@@ -42,6 +42,8 @@ export const counter = Object.freeze({
   consolidation: 'sum',
   /** What reads it answers */
   reads: Object.freeze({ series: true, total: true, ytd: true, quantiles: false }),
+  /** The dashboard: what a point of its default series is (`step`: the series' step; GET /v1/kinds) */
+  dashboard: Object.freeze({ point: 'count per step' }),
   /** Graphite: the name is a leaf of its sums; no stat leaves */
   graphite: Object.freeze({ nameIsLeaf: true, statLeaves: null }),
   /** How the check walks its documents (jobs/check-run.js) */

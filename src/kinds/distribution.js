@@ -68,6 +68,8 @@ export const distribution = Object.freeze({
   consolidation: Object.freeze({ count: 'sum', sum: 'sum', min: 'min', max: 'max', mean: 'average', percentile: 'max' }),
   merged: Object.freeze(['mean', 'percentile']),
   reads: Object.freeze({ series: true, total: true, ytd: true, quantiles: true }),
+  /** The dashboard: what a point of its default series (count) is */
+  dashboard: Object.freeze({ point: 'values per step' }),
   /** Graphite: the name is a branch of stat leaves (graphite/stat-leaves.js), no series of its own */
   graphite: Object.freeze({ nameIsLeaf: false, statLeaves: Object.freeze(['count', 'max', 'mean', 'min', 'p50', 'p90', 'p99', 'p999', 'sum']) }),
   check: Object.freeze({

@@ -42,6 +42,8 @@ export const gauge = Object.freeze({
   consolidation: Object.freeze({ last: 'last', min: 'min', max: 'max', count: 'sum', sum: 'sum', mean: 'average' }),
   merged: Object.freeze(['mean']),
   reads: Object.freeze({ series: true, total: false, ytd: false, quantiles: false }),
+  /** The dashboard: what a point of its default series (last) is */
+  dashboard: Object.freeze({ point: 'level' }),
   /** Graphite: the name is a leaf of its default stat (last), and a branch of its stat leaves */
   graphite: Object.freeze({ nameIsLeaf: true, statLeaves: Object.freeze(['count', 'last', 'max', 'mean', 'min', 'sum']) }),
   check: Object.freeze({
