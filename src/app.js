@@ -30,6 +30,7 @@ import eventsRoutes from './routes/events.js'
 import statsdRoutes from './routes/statsd.js'
 import healthRoutes from './routes/health.js'
 import metricsRoutes from './routes/metrics.js'
+import kindsRoutes from './routes/kinds.js'
 import graphiteRoutes from './routes/graphite.js'
 
 /**
@@ -113,6 +114,7 @@ async function registerAll (app, options, config, uri) {
   await app.register(eventsRoutes)
   await app.register(statsdRoutes)
   await app.register(metricsRoutes)
+  await app.register(kindsRoutes)
   await app.register(graphiteRoutes)
   await app.register(dashboard)
   await app.ready()

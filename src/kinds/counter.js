@@ -48,6 +48,8 @@ export const counter = Object.freeze({
     stat: (name) => `its points are sums, and stat=${name} is for distributions and gauges`,
     quantiles: 'quantiles are kept for distributions only (values sent with "kind": "distribution", or StatsD ms, h and d)'
   }),
+  /** The dashboard: what a point of its default series is (`step`: the series' step; GET /v1/kinds) */
+  dashboard: Object.freeze({ point: 'count per step' }),
   /** Graphite: the name is a leaf of its sums; no stat leaves */
   graphite: Object.freeze({ nameIsLeaf: true, statLeaves: null }),
   /** How the check walks its documents (jobs/check-run.js) */

@@ -75,6 +75,8 @@ export const distribution = Object.freeze({
       ? 'stat=last is a gauge\'s (the level of the latest event); use count, sum, mean, min, max or a percentile'
       : `stat=${name} is not one of count, sum, mean, min, max or a percentile`
   }),
+  /** The dashboard: what a point of its default series (count) is */
+  dashboard: Object.freeze({ point: 'values per step' }),
   /** Graphite: the name is a branch of stat leaves (graphite/stat-leaves.js), no series of its own */
   graphite: Object.freeze({ nameIsLeaf: false, statLeaves: Object.freeze(['count', 'max', 'mean', 'min', 'p50', 'p90', 'p99', 'p999', 'sum']) }),
   check: Object.freeze({

@@ -49,6 +49,8 @@ export const gauge = Object.freeze({
     ytd: 'a gauge has no year-to-date total (its levels do not add up); read …/series?stat=last, min, max, mean, count or sum, with step=day or step=month for long ranges',
     quantiles: 'quantiles are kept for distributions only (values sent with "kind": "distribution", or StatsD ms, h and d)'
   }),
+  /** The dashboard: what a point of its default series (last) is */
+  dashboard: Object.freeze({ point: 'level' }),
   /** Graphite: the name is a leaf of its default stat (last), and a branch of its stat leaves */
   graphite: Object.freeze({ nameIsLeaf: true, statLeaves: Object.freeze(['count', 'last', 'max', 'mean', 'min', 'sum']) }),
   check: Object.freeze({

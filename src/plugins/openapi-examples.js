@@ -143,6 +143,17 @@ export const operationExamples = {
       400: { statusCode: 400, error: 'Bad Request', message: 'from: 2026-06-10T10:07:00.000Z falls inside a quarter-hour slot, the finest detail kept there (minute detail is kept from 2026-08-23 on); the nearest usable edges are 2026-06-10T10:00:00.000Z and 2026-06-10T10:15:00.000Z', details: [{ path: 'from', message: 'from: 2026-06-10T10:07:00.000Z falls inside a quarter-hour slot, the finest detail kept there (minute detail is kept from 2026-08-23 on); the nearest usable edges are 2026-06-10T10:00:00.000Z and 2026-06-10T10:15:00.000Z', before: Date.UTC(2026, 5, 10, 10, 0), after: Date.UTC(2026, 5, 10, 10, 15) }] }
     }
   },
+  'GET /v1/kinds': {
+    responses: {
+      200: {
+        kinds: [
+          { name: 'counter', stats: [], defaultStat: null, percentiles: false, reads: { total: true, ytd: true, quantiles: false }, point: 'count per step', consolidation: 'sum' },
+          { name: 'distribution', stats: ['count', 'sum', 'mean', 'min', 'max'], defaultStat: 'count', percentiles: true, reads: { total: true, ytd: true, quantiles: true }, point: 'values per step', consolidation: 'sum' },
+          { name: 'gauge', stats: ['last', 'min', 'max', 'mean', 'count', 'sum'], defaultStat: 'last', percentiles: false, reads: { total: false, ytd: false, quantiles: false }, point: 'level', consolidation: 'last' }
+        ]
+      }
+    }
+  },
   'GET /healthz': { responses: { 200: { status: 'ok' } } },
   'GET /readyz': {
     responses: {

@@ -230,3 +230,39 @@ export const quantilesSchema = {
     ...errorResponses(400, 401, 403, 404, 414, 429, 500, 503)
   }
 }
+
+export const kindsSchema = {
+  summary: 'What each kind of metric can show',
+  description: 'Every kind (counter first: a metric without a kind is one): the stats a series may name, the default, whether percentiles (pNN) are read, which of total, ytd and quantiles it answers, what a point of its default series is (`step`: the series\' step), and how that point consolidates over a span (`sum`: a count per step).',
+  tags: ['metrics'],
+  querystring: { type: 'object', additionalProperties: false, properties: {} },
+  response: {
+    200: {
+      type: 'object',
+      required: ['kinds'],
+      properties: {
+        kinds: {
+          type: 'array',
+          items: {
+            type: 'object',
+            required: ['name', 'stats', 'defaultStat', 'percentiles', 'reads', 'point', 'consolidation'],
+            properties: {
+              name: { type: 'string', enum: KIND_NAMES },
+              stats: { type: 'array', items: { type: 'string' }, description: 'the stats `stat=` names (a counter: none)' },
+              defaultStat: { type: ['string', 'null'], description: 'the stat of the default series (a counter: null, its sum)' },
+              percentiles: { type: 'boolean', description: 'whether `stat=pNN` is read' },
+              reads: {
+                type: 'object',
+                required: ['total', 'ytd', 'quantiles'],
+                properties: { total: { type: 'boolean' }, ytd: { type: 'boolean' }, quantiles: { type: 'boolean' } }
+              },
+              point: { type: 'string', description: 'what a point of the default series is' },
+              consolidation: { type: 'string', description: 'how a point of the default series merges over a span: sum, last' }
+            }
+          }
+        }
+      }
+    },
+    ...errorResponses(400, 401, 403, 414, 429, 500, 503)
+  }
+}

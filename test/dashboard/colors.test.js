@@ -1,7 +1,7 @@
 // A metric's colour (src/dashboard/js/colors.js): a function of its name
 // only, so it is the same in every view, list and order.
 import { describe, expect, it } from 'vitest'
-import { PALETTE, colorOf, repeatedColors } from '../../src/dashboard/js/colors.js'
+import { PALETTE, colorOf, colorsOf } from '../../src/dashboard/js/colors.js'
 
 const NAMES = ['web.hits', 'web.errors', 'short.hits', 'api.requests', 'api.latency', 'host1.cpu', 'host2.cpu', 'bulk.00000']
 
@@ -30,9 +30,21 @@ describe('colorOf', () => {
   })
 })
 
-describe('repeatedColors', () => {
-  it('marks a colour already used by an earlier series of the same chart', () => {
-    expect(repeatedColors(['#a', '#b', '#a', '#c', '#b', '#a'])).toEqual([false, false, true, false, true, true])
-    expect(repeatedColors([])).toEqual([])
+describe('colorsOf', () => {
+  it('gives two metrics shown together two colours: the later of two names hashed alike takes the next free one', () => {
+    expect(colorOf('db.latency')).toBe(colorOf('web.hits')) // one colour by the hash
+    const [hits, latency] = colorsOf(['web.hits', 'db.latency'])
+    expect(hits).toBe(colorOf('web.hits')) // the first keeps its own
+    expect(latency).not.toBe(hits)
+    expect(PALETTE).toContain(latency)
+    expect(colorsOf(['db.latency', 'web.hits'])[0]).toBe(colorOf('db.latency'))
+  })
+
+  it('keeps each name\'s own colour where no earlier name has it, and gives up to 10 names 10 colours', () => {
+    expect(colorsOf(NAMES.slice(0, 3))).toEqual(NAMES.slice(0, 3).map(colorOf))
+    const many = Array.from({ length: PALETTE.length }, (_, i) => `host${i}.cpu`)
+    expect(new Set(colorsOf(many)).size).toBe(PALETTE.length)
+    expect(colorsOf([...many, 'web.hits'])).toHaveLength(PALETTE.length + 1) // past the palette, colours repeat
+    expect(colorsOf([])).toEqual([])
   })
 })

@@ -68,6 +68,8 @@ const WEB_LATENCY = [
 const DB_LATENCY = [{ at: Date.UTC(2026, 10, 21, 10, 1), values: times(10, 4), p: [4, 4, 4] }].map(point => ({ ...point, index: minuteIndex(point.at) }))
 // short.latency: a distribution under the short.* rule, its minutes kept today only; 7s an hour ago, 3s yesterday
 const SHORT_LATENCY = [{ at: NOW - HOUR, values: times(3, 7) }, { at: NOW - 20 * HOUR, values: times(2, 3) }]
+// queue.depth: a gauge, its levels today far from 0
+const QUEUE = [[NOW - 3 * HOUR, 120], [NOW - 50 * MIN, 135], [NOW - 20 * MIN, 128]]
 const WINDOW = { width: 1280, height: 800 }
 // wide enough for a 24 h chart at minutes to give each minute a pixel or more, so the cursor can read any of them
 const WIDE = { width: 2200, height: 800 }
@@ -93,6 +95,7 @@ describe.skipIf(skip)('dashboard in headless Chromium', () => {
       const events = points.flatMap(({ at, values }) => values.map(value => ({ metric, kind: 'distribution', value, ts: at })))
       expect((await post(events)).statusCode).toBe(200)
     }
+    expect((await post(QUEUE.map(([ts, value]) => ({ metric: 'queue.depth', kind: 'gauge', ts, value })))).statusCode).toBe(200)
     // 10,000 more names in the registry, sorted before web.*: the first page holds only them
     const seen = new Date(NOW - DAY)
     await app.mongo.db.collection('metrics').insertMany(Array.from({ length: BULK }, (_, i) => ({
@@ -149,6 +152,22 @@ describe.skipIf(skip)('dashboard in headless Chromium', () => {
   /** The latency chart drawn with n points of its three percentiles (and of `metric`, when given) */
   const waitLatency = (page, n, metric) => page.waitForSelector(`#latency-chart[data-points="${n}"][data-series="3"]${metric ? `[data-metric="${metric}"]` : ''}`, { timeout: 15_000 })
   const latencyShown = page => page.isVisible('#latency-panel')
+  /** The list's rows shown: [name, the text of its kind badge, or null when the badge is not visible] */
+  const badges = page => page.$$eval('.metric-row:not([hidden])', rows => rows.map(r => {
+    const badge = r.querySelector('.kind-badge')
+    return [r.dataset.name, badge.checkVisibility() ? badge.textContent : null]
+  }))
+  /** A chart's legend after its time: each series' label, and its marker's colour and line style */
+  const legendSeries = (page, chart = '#chart') => page.$$eval(`${chart} .u-legend .u-series:not(:first-child)`, rows => rows.map(row => {
+    const marker = window.getComputedStyle(row.querySelector('.u-marker'))
+    return { label: row.querySelector('.u-label').textContent, colour: marker.borderTopColor, line: marker.borderTopStyle }
+  }))
+  /** The y tick labels (numbers) and the axis labels (words) last drawn on a chart, and its plot */
+  async function yLabels (page, chart = '#chart') {
+    const { plot, y } = await chartLabels(page, chart)
+    const isTick = b => /^-?[\d.,]+[KMBT]?$/.test(b.text)
+    return { plot, ticks: y.filter(isTick), words: y.filter(b => !isTick(b)).map(b => b.text) }
+  }
 
   /**
    * Moves the cursor over `chart` at `fraction` of the plot's width; → the
@@ -966,13 +985,12 @@ describe.skipIf(skip)('dashboard in headless Chromium', () => {
       expect(hashOf().has('lat')).toBe(false)
 
       // the list marks the distributions (the registry is past one page: the search asks for names starting with the text)
-      const badges = () => page.$$eval('.metric-row:not([hidden])', rows => rows.map(r => [r.dataset.name, r.querySelector('.kind-badge').checkVisibility()]))
       await page.fill('#metric-search', 'web.')
       await page.waitForSelector('#metric-list[data-shown="3"]')
-      expect(await badges()).toEqual([['web.errors', false], ['web.hits', false], ['web.latency', true]])
+      expect(await badges(page)).toEqual([['web.errors', 'counter'], ['web.hits', 'counter'], ['web.latency', 'distribution']])
       await page.fill('#metric-search', 'db.')
       await page.waitForSelector('#metric-list[data-shown="1"]')
-      expect(await badges()).toEqual([['db.latency', true]])
+      expect(await badges(page)).toEqual([['db.latency', 'distribution']])
       expect(errors).toEqual([])
     } finally {
       await context.close()
@@ -991,4 +1009,128 @@ describe.skipIf(skip)('dashboard in headless Chromium', () => {
       await counters.context.close()
     }
   }, 60_000)
+  it('asks no year to date of a gauge and shows no error for it; a counter beside it has its own', async () => {
+    const ytdAsked = []
+    const { page, context, errors } = await openPage('#m=queue.depth&r=24h', {
+      viewport: WINDOW,
+      before: p => p.on('request', r => { if (new URL(r.url()).pathname.endsWith('/ytd')) ytdAsked.push(new URL(r.url()).pathname) })
+    })
+    try {
+      await waitPoints(page, 1440)
+      // the ytd panel done: it says why it is empty, or the status line shows an error
+      await page.waitForFunction(() => /no year to date/i.test(document.getElementById('ytd-empty').textContent) || document.getElementById('status').classList.contains('error'))
+      expect(ytdAsked).toEqual([])
+      expect(await page.$eval('#status', el => el.classList.contains('error'))).toBe(false)
+      expect(await page.isVisible('#ytd-empty')).toBe(true)
+      expect(await page.textContent('#ytd-empty')).toBe('No year to date for queue.depth (gauge).')
+      expect(await page.isVisible('#ytd-metric')).toBe(false)
+      await screenshot(page, 'dashboard-gauge.png')
+
+      // a counter beside it: the ytd selector offers the counter only, and only it is asked
+      await page.fill('#metric-search', 'web.h')
+      await page.click('.metric-row[data-name="web.hits"]')
+      await page.waitForSelector(`#ytd-total[data-total="${HITS_TOTAL}"]`)
+      expect(await page.$eval('#ytd-metric', el => [...el.options].map(o => o.value))).toEqual(['web.hits'])
+      expect(ytdAsked).toEqual(['/v1/metrics/web.hits/ytd'])
+      expect(await page.$eval('#status', el => el.classList.contains('error'))).toBe(false)
+      expect(errors).toEqual([])
+    } finally {
+      await context.close()
+    }
+  }, 30_000)
+
+  it('marks every metric in the list with a badge naming its kind, a gauge too', async () => {
+    const { page, context, errors } = await openPage('', { viewport: WINDOW })
+    try {
+      await page.waitForFunction(() => /metrics loaded/.test(document.getElementById('metric-count').textContent))
+      await page.fill('#metric-search', 'queue.')
+      await page.waitForSelector('#metric-list[data-shown="1"]')
+      expect(await badges(page)).toEqual([['queue.depth', 'gauge']])
+      expect(await page.$eval('.metric-row[data-name="queue.depth"] .kind-badge', el => el.title)).toBe('gauge: a point is its level')
+      await page.fill('#metric-search', 'bulk.0000')
+      await page.waitForSelector('#metric-list[data-shown="10"]')
+      expect((await badges(page)).every(([, badge]) => badge === 'counter')).toBe(true) // a registry entry without a kind is a counter
+      expect(errors).toEqual([])
+    } finally {
+      await context.close()
+    }
+  }, 30_000)
+
+  it('names the default stat of a distribution and of a gauge in the series legend', async () => {
+    const { page, context, errors } = await openPage('#m=web.hits,web.latency,queue.depth&r=24h', { viewport: WIDE })
+    try {
+      await waitPoints(page, 1440, 3)
+      expect((await legendSeries(page)).map(s => s.label)).toEqual(['web.hits', 'web.latency (count)', 'queue.depth (last)'])
+      expect(errors).toEqual([])
+    } finally {
+      await context.close()
+    }
+  }, 30_000)
+
+  it('labels every y axis with what a point is and per which step: one axis per kind of point', async () => {
+    const { page, context, errors } = await openPage('#m=web.hits,web.latency,queue.depth&r=24h', { viewport: WIDE, labels: true })
+    try {
+      await waitPoints(page, 1440, 3)
+      await waitLatency(page, 1440, 'web.latency')
+      await page.waitForSelector(`#ytd-total[data-total="${HITS_TOTAL}"]`)
+      // one y axis per kind of point: counts per minute, values per minute, a level
+      expect((await yLabels(page)).words).toEqual(['count per minute', 'values per minute', 'level'])
+      expect((await yLabels(page, '#latency-chart')).words).toEqual(['minute percentiles'])
+      expect((await yLabels(page, '#ytd-chart')).words).toEqual(['count per month'])
+      await screenshot(page, 'dashboard-kinds-24h.png')
+
+      // 7 d: quarter-hours
+      const asked = await clickRange(page, '7d')
+      expect(asked.step).toBe('quarter-hour')
+      await waitPoints(page, pointsAsked(asked), 3)
+      expect((await yLabels(page)).words).toEqual(['count per quarter-hour', 'values per quarter-hour', 'level'])
+      expect(errors).toEqual([])
+    } finally {
+      await context.close()
+    }
+  }, 30_000)
+
+  it('gives two metrics shown together two colours and draws both solid, even where their names hash to one colour', async () => {
+    expect(colorOf('db.latency')).toBe(colorOf('web.hits'))
+    const { page, context, errors } = await openPage('#m=web.hits,db.latency&r=1h', { viewport: WINDOW })
+    try {
+      await waitPoints(page, 60, 2)
+      const [hits, latency] = await legendSeries(page)
+      expect(hits.colour).not.toBe(latency.colour)
+      expect([hits.line, latency.line]).toEqual(['solid', 'solid'])
+      // the chips show the colours the chart draws
+      expect(await page.$$eval('#selected .chip .swatch', els => els.map(el => window.getComputedStyle(el).backgroundColor))).toEqual([hits.colour, latency.colour])
+      await screenshot(page, 'dashboard-two-colours.png')
+      expect(errors).toEqual([])
+    } finally {
+      await context.close()
+    }
+  }, 30_000)
+
+  it('starts the series chart\'s y axis at 0 for counts ("This year" too), not for a gauge\'s level', async () => {
+    const { page, context, errors } = await openPage('#m=sales.units&r=year', { viewport: WINDOW, labels: true })
+    try {
+      await waitPoints(page, Math.ceil((NOW - Date.UTC(2026, 0, 1)) / DAY))
+      const { plot, ticks } = await yLabels(page)
+      expect(ticks.length).toBeGreaterThanOrEqual(2)
+      const lowest = ticks.reduce((a, b) => (b.bottom > a.bottom ? b : a))
+      expect(lowest.text).toBe('0')
+      expect(Math.abs((lowest.top + lowest.bottom) / 2 - plot.bottom)).toBeLessThan(3)
+      await screenshot(page, 'dashboard-year-from-0.png')
+      expect(errors).toEqual([])
+    } finally {
+      await context.close()
+    }
+    // a level keeps its own range: levels of 120 to 135 are not drawn from 0
+    const gauge = await openPage('#m=queue.depth&r=24h', { viewport: WINDOW, labels: true })
+    try {
+      await waitPoints(gauge.page, 1440)
+      const { ticks } = await yLabels(gauge.page)
+      expect(ticks.length).toBeGreaterThanOrEqual(2)
+      expect(ticks.map(b => b.text)).not.toContain('0')
+      expect(gauge.errors).toEqual([])
+    } finally {
+      await gauge.context.close()
+    }
+  }, 30_000)
 })

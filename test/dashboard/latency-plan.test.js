@@ -4,7 +4,7 @@
 // asks (the series chart's, minutes included) is checked in the browser
 // (dashboard.test.js) and in series-read.test.js.
 import { describe, expect, it } from 'vitest'
-import { PERCENTILES, PERCENTILE_COLORS, latencyMetric, latencyNote } from '../../src/dashboard/js/latency-plan.js'
+import { PERCENTILES, PERCENTILE_COLORS, latencyAxisLabel, latencyMetric, latencyNote } from '../../src/dashboard/js/latency-plan.js'
 import { STEPS } from '../../src/dashboard/js/step-fit.js'
 import { parseStat } from '../../src/bucket/distribution-stats.js'
 
@@ -34,6 +34,12 @@ describe('latencyNote', () => {
   it('refuses a step the API does not know', () => {
     expect(() => latencyNote('week', 'week')).toThrow(/unknown step week/)
     expect(() => latencyNote('minute', 'fortnight')).toThrow(/unknown step fortnight/)
+  })
+})
+
+describe('latencyAxisLabel', () => {
+  it('says a point is a percentile of one step\'s values', () => {
+    expect(STEPS.map(latencyAxisLabel)).toEqual(['minute percentiles', 'quarter-hour percentiles', 'hour percentiles', 'day percentiles', 'month percentiles'])
   })
 })
 

@@ -1,7 +1,9 @@
-// Which selected metrics are distributions (src/dashboard/js/metric-kinds.js):
+// What kind each selected metric is (src/dashboard/js/metric-kinds.js):
 // learnt from the picker's pages, asked by prefix for the others, once.
 import { describe, expect, it } from 'vitest'
-import { DISTRIBUTION, createMetricKinds, distributionsAmong } from '../../src/dashboard/js/metric-kinds.js'
+import { createMetricKinds } from '../../src/dashboard/js/metric-kinds.js'
+
+const DISTRIBUTION = 'distribution'
 
 const REGISTRY = [
   { name: 'api.latency', kind: 'distribution' },
@@ -64,13 +66,5 @@ describe('createMetricKinds', () => {
     expect(await kinds.resolve(['db.latency', 'gone'])).toEqual(new Map([['db.latency', DISTRIBUTION], ['gone', null]]))
     await kinds.resolve(['gone'])
     expect(asked).toEqual(['db.latency', 'db.latency', 'gone', 'gone'])
-  })
-})
-
-describe('distributionsAmong', () => {
-  it('keeps the distributions, in the order given', () => {
-    const kinds = new Map([['web.hits', 'counter'], ['db.latency', DISTRIBUTION], ['api.latency', DISTRIBUTION], ['x', null]])
-    expect(distributionsAmong(['web.hits', 'db.latency', 'x', 'api.latency'], kinds)).toEqual(['db.latency', 'api.latency'])
-    expect(distributionsAmong(['web.hits', 'x'], kinds)).toEqual([])
   })
 })

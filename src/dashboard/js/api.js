@@ -87,6 +87,11 @@ export function toQuery (params) {
   return q
 }
 
+/** What each kind can show (kind-views.js) */
+export function getKinds (opts) {
+  return getJson('/v1/kinds', opts)
+}
+
 export function listMetrics ({ prefix = '', after, limit = 10000 } = {}, opts) {
   return getJson(`/v1/metrics?${toQuery({ limit, prefix: prefix || undefined, after })}`, opts)
 }

@@ -6,8 +6,13 @@
 // line of one point would not show. A last point whose bucket is not over
 // (partial.js) is drawn as partial: the segment to it dashed and lighter, the
 // point a dotted ring, the ytd month a light bar with a dashed outline, and
-// "(partial)" after its value in the legend.
-import { repeatedColors } from './colors.js'
+// "(partial)" after its value in the legend; every other line is solid.
+//
+// Each y axis has a title, what a point is (kind-views.js: "count per
+// minute", "level"), written level above its column of tick labels (a
+// title along the axis would not fit a short chart): one axis per title,
+// the first left of the plot, the next right, and so on outwards, a column
+// farther out titled a line higher. An axis of sums starts at 0.
 import { formatNumber } from './format.js'
 import { seriesLastPartial, ytdLastPartial } from './partial.js'
 import { formatIn } from './zone.js'
@@ -19,6 +24,8 @@ const MIN_HEIGHT = 120 // the canvas: plot and x axis
 const LEGEND_GUESS = 30 // the legend's height before there is one to measure
 const Y_AXIS_SIZE = 60
 const PADDING = [16, 24, 0, 0] // top, right, bottom, left (CSS px) around the plot and its axes
+const TITLE_GAP = 10 // CSS px from the plot's top up to the baseline of the titles next to it (the top tick label sits at the top)
+const TITLE_LINE = 16 // CSS px from one line of titles to the next
 
 const compact = new Intl.NumberFormat('en-US', { notation: 'compact', maximumFractionDigits: 2 })
 
@@ -125,6 +132,52 @@ function partialPlugin (isPartial, bars = null) {
   }
 }
 
+/** A y range that holds 0: bars and sums stand on it (below 0 too, where values are negative) */
+const fromZero = (u, min, max) => UPlot.rangeNum(Math.min(0, min ?? 0), Math.max(0, max ?? 0), 0.1, true)
+/** A y range around the values, or 0 to 1 when there is none: the axis and its title stay */
+const aroundValues = (u, min, max) => (min === null || max === null ? [0, 1] : UPlot.rangeNum(min, max, 0.1, true))
+
+/** Y axis k (0 the first): left of the plot for even k, right for odd; its column's place outwards on its side (0 next to the plot) */
+const isLeft = k => k % 2 === 0
+const depthOf = k => Math.floor(k / 2)
+/** The padding above a plot of `count` y axes: room for a line of titles per column on the fuller side */
+const paddingTop = count => 8 + TITLE_LINE * Math.ceil(Math.max(1, count) / 2)
+
+/** Y axis k on scale `scale`, the first with the grid */
+function yAxis (scale, k) {
+  return {
+    scale,
+    side: isLeft(k) ? 3 : 1,
+    stroke: '#555',
+    grid: k === 0 ? { stroke: '#eee' } : { show: false },
+    font: AXIS_FONT,
+    size: Y_AXIS_SIZE,
+    values: (u, splits) => splits.map(v => compact.format(v))
+  }
+}
+
+/** Draws titles[k] above y axis k's column: left-aligned at its outer edge left of the plot, right-aligned right of it */
+function axisTitlesPlugin (titles) {
+  return {
+    hooks: {
+      draw: u => {
+        const px = UPlot.pxRatio
+        const { ctx, bbox } = u
+        ctx.save()
+        ctx.font = AXIS_FONT.replace(/^(\d+)px/, (m, size) => `${size * px}px`)
+        ctx.fillStyle = '#555'
+        ctx.textBaseline = 'alphabetic'
+        titles.forEach((title, k) => {
+          const out = (depthOf(k) + 1) * Y_AXIS_SIZE * px
+          ctx.textAlign = isLeft(k) ? 'left' : 'right'
+          ctx.fillText(title, isLeft(k) ? bbox.left - out : bbox.left + bbox.width + out, bbox.top - (TITLE_GAP + depthOf(k) * TITLE_LINE) * px)
+        })
+        ctx.restore()
+      }
+    }
+  }
+}
+
 /** Index runs [start, end] where every series is null */
 export function noDataRuns (valuesList, length) {
   const runs = []
@@ -183,6 +236,7 @@ export function createSeriesChart (el, zone = () => 'UTC') {
   let runs = []
   let isolated = []
   let partial = false // the last point's bucket is not over
+  let axisCount = 1 // y axes of the last plot drawn
   const isPartial = () => partial
   const line = withoutPartial(UPlot.paths.linear(), isPartial)
 
@@ -193,24 +247,23 @@ export function createSeriesChart (el, zone = () => 'UTC') {
     return show ? Array.from({ length: last }, (_, i) => i) : isolated[si - 1].filter(i => i !== last)
   }
 
-  function build (metrics, colors, data) {
+  function build (labels, colors, data, { axes, axisOf }) {
     plot?.destroy()
     const tz = zone()
-    const repeated = repeatedColors(colors) // two names hashed to one colour: the later one dashed
+    const scaleOf = i => `y${i}`
     plot = plotIn(el, {
-      padding: PADDING,
+      padding: [paddingTop(axes.length), ...PADDING.slice(1)],
       ms: 1,
       // ticks at the zone's hours, days and months
       tzDate: ts => UPlot.tzDate(new Date(ts), tz),
-      scales: { x: { time: true } },
+      scales: { x: { time: true }, ...Object.fromEntries(axes.map((a, i) => [scaleOf(i), { range: a.fromZero ? fromZero : aroundValues }])) },
       cursor: { drag: { x: true, y: false } },
-      legend: { markers: { dash: (u, i) => (u.series[i].dash ? 'dashed' : 'solid') } },
       series: [
         { label: `time (${tz})`, value: (u, v) => (v === null || v === undefined ? '—' : formatIn(tz, v)) },
-        ...metrics.map((name, i) => ({
-          label: name,
+        ...labels.map((label, i) => ({
+          label,
+          scale: scaleOf(axisOf[i]),
           stroke: colors[i],
-          dash: repeated[i] ? [6, 3] : undefined,
           width: 1.5,
           spanGaps: false,
           paths: line,
@@ -220,28 +273,31 @@ export function createSeriesChart (el, zone = () => 'UTC') {
       ],
       axes: [
         { stroke: '#555', grid: { stroke: '#eee' }, font: AXIS_FONT, incrs: INCRS, space: labelSpace, values: (u, splits, axisIdx, space, incr) => tickLabels(splits, incr, tz) },
-        { stroke: '#555', grid: { stroke: '#eee' }, font: AXIS_FONT, size: Y_AXIS_SIZE, values: (u, splits) => splits.map(v => compact.format(v)) }
+        ...axes.map((a, i) => yAxis(scaleOf(i), i))
       ],
-      plugins: [noDataPlugin(() => runs), partialPlugin(isPartial)]
+      plugins: [noDataPlugin(() => runs), partialPlugin(isPartial), axisTitlesPlugin(axes.map(a => a.label))]
     }, data)
   }
 
   return {
     /**
-     * metrics: names; colors: per name; answer: { timestamps, valuesList,
-     * to } (to: the end of the last point's bucket). → whether the last
-     * point is drawn as partial (its bucket ends after now)
+     * labels: the series' names; colors: per series; answer: { timestamps,
+     * valuesList, to } (to: the end of the last point's bucket); axes: {
+     * axes: [{ label, fromZero }], axisOf: each series' axis } (kind-views.js
+     * chartAxes). → whether the last point is drawn as partial (its bucket
+     * ends after now)
      */
-    render (metrics, colors, { timestamps, valuesList, to }, now = Date.now()) {
+    render (labels, colors, { timestamps, valuesList, to }, axes, now = Date.now()) {
       partial = seriesLastPartial({ to, timestamps }, now)
       runs = noDataRuns(valuesList, timestamps.length)
       isolated = valuesList.map(isolatedPoints)
+      axisCount = axes.axes.length
       const data = [timestamps, ...valuesList]
-      const key = JSON.stringify([metrics, colors, zone()])
+      const key = JSON.stringify([labels, colors, axes, zone()])
       if (plot && key === shape) plot.setData(data)
-      else { build(metrics, colors, data); shape = key }
+      else { build(labels, colors, data, axes); shape = key }
       el.dataset.points = String(timestamps.length)
-      el.dataset.series = String(metrics.length)
+      el.dataset.series = String(labels.length)
       el.dataset.nulls = String(valuesList.reduce((n, values) => n + values.filter(v => v === null).length, 0))
       el.dataset.partial = String(partial)
       return partial
@@ -259,9 +315,13 @@ export function createSeriesChart (el, zone = () => 'UTC') {
     resize () {
       plot?.setSize(sizeIn(el, plot))
     },
-    /** The plot's width in CSS px (the chart's less the y axis and padding), with or without a plot drawn */
-    plotWidth () {
-      return sizeIn(el, plot).width - Y_AXIS_SIZE - PADDING[1] - PADDING[3]
+    /**
+     * The plot's width in CSS px (the chart's less its y axes and padding),
+     * with or without a plot drawn; axes: how many y axes it will have
+     * (default: as many as the last drawn, at least 1)
+     */
+    plotWidth (axes = axisCount) {
+      return sizeIn(el, plot).width - Math.max(1, axes) * Y_AXIS_SIZE - PADDING[1] - PADDING[3]
     }
   }
 }
@@ -273,11 +333,12 @@ export function createYtdChart (el) {
   const isPartial = () => partial
   const bars = UPlot.paths.bars({ size: [0.6, 80] })
 
-  function build (color, data) {
+  function build (color, label, data) {
     plot?.destroy()
     plot = plotIn(el, {
+      padding: [paddingTop(1), null, null, null], // room for the axis title; the others as uPlot fits them
       // bars stand on 0: a bar's height is its month's total (below 0 too, when totals are negative)
-      scales: { x: { time: false, range: [0.5, 12.5] }, y: { range: (u, min, max) => UPlot.rangeNum(Math.min(0, min ?? 0), Math.max(0, max ?? 0), 0.1, true) } },
+      scales: { x: { time: false, range: [0.5, 12.5] }, y: { range: fromZero } },
       cursor: { drag: { x: false, y: false } },
       series: [
         { label: 'month', value: (u, v) => (v ? MONTHS[v - 1] : '—') },
@@ -293,22 +354,27 @@ export function createYtdChart (el) {
       ],
       axes: [
         { stroke: '#555', grid: { show: false }, splits: () => [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12], values: (u, splits) => splits.map(m => MONTHS[m - 1]) },
-        { stroke: '#555', grid: { stroke: '#eee' }, size: Y_AXIS_SIZE, values: (u, splits) => splits.map(v => compact.format(v)) }
+        yAxis('y', 0)
       ],
       // a month without data: its slot hatched; x runs from 1, one per month
-      plugins: [noDataPlugin(u => noDataRuns([u.data[1]], u.data[0].length), 0.5), partialPlugin(isPartial, bars)]
+      plugins: [noDataPlugin(u => noDataRuns([u.data[1]], u.data[0].length), 0.5), partialPlugin(isPartial, bars), axisTitlesPlugin([label])]
     }, data)
   }
 
   return {
-    /** answer: the ytd answer (months up to asOf). → whether the last month is drawn as partial (it ends after now) */
-    render (answer, color, now = Date.now()) {
+    /**
+     * answer: the ytd answer (months up to asOf); label: what a month's bar
+     * is ('count per month'). → whether the last month is drawn as partial
+     * (it ends after now)
+     */
+    render (answer, color, label, now = Date.now()) {
       partial = ytdLastPartial(answer, now)
       const x = answer.months.map((m, i) => i + 1)
       const y = answer.months.map(m => m.total)
       const data = [x, y]
-      if (plot && shape === color) plot.setData(data)
-      else { build(color, data); shape = color }
+      const key = JSON.stringify([color, label])
+      if (plot && shape === key) plot.setData(data)
+      else { build(color, label, data); shape = key }
       el.dataset.months = String(answer.months.length)
       el.dataset.partial = String(partial)
       return partial

@@ -1,8 +1,9 @@
 // A metric's colour: a hash of its name into the palette, so a metric has
 // the same colour in every view (chips, list, series and ytd charts) and
-// keeps it when metrics are added, removed or reordered. Two names can
-// share a colour; on one chart the later of them is drawn dashed
-// (repeatedColors). Pure.
+// keeps it when others are added, removed or reordered — unless an earlier
+// metric of the selection has that colour: two metrics shown together never
+// share one (colorsOf), and every line is solid, a dash meaning a partial
+// bucket only (docs/adr/0053-dashboard-kinds.md). Pure.
 
 export const PALETTE = ['#2563eb', '#dc2626', '#059669', '#d97706', '#7c3aed', '#0891b2', '#db2777', '#65a30d', '#4b5563', '#ea580c']
 
@@ -26,7 +27,20 @@ export function colorOf (name) {
   return PALETTE[hashName(name) % PALETTE.length]
 }
 
-/** For each colour of a chart's series, whether an earlier series has it already */
-export function repeatedColors (colors) {
-  return colors.map((color, i) => colors.indexOf(color) < i)
+/**
+ * The colours of the selected metrics `names`, in their order: each name's
+ * own colour (colorOf), or where an earlier name has it, the next colour of
+ * the palette after it that no earlier name has. Past the palette's 10,
+ * colours repeat.
+ */
+export function colorsOf (names) {
+  const taken = new Set()
+  return names.map(name => {
+    const own = hashName(name) % PALETTE.length
+    let color = PALETTE[own]
+    // the next free colour; all taken (the 10th step is its own again): its own
+    for (let i = 1; i <= PALETTE.length && taken.has(color); i++) color = PALETTE[(own + i) % PALETTE.length]
+    taken.add(color)
+    return color
+  })
 }

@@ -4,7 +4,7 @@
 // refusal made it coarser. Shown only while a distribution is selected; with
 // several, its selector picks the one drawn.
 import { createSeriesChart } from './charts.js'
-import { PERCENTILES, PERCENTILE_COLORS, latencyNote } from './latency-plan.js'
+import { PERCENTILES, PERCENTILE_COLORS, latencyAxisLabel, latencyNote } from './latency-plan.js'
 import { readStats } from './series-read.js'
 
 /**
@@ -65,7 +65,7 @@ export function createLatencyPanel (els, { zone, onPick }) {
         timestamps: first.timestamps,
         valuesList: read.results.map(r => r.answer.values),
         to: first.to
-      })
+      }, { axes: [{ label: latencyAxisLabel(read.step), fromZero: false }], axisOf: PERCENTILES.map(() => 0) })
       els.chart.dataset.step = read.step
       els.chart.dataset.metric = metric
       els.note.textContent = latencyNote(seriesStep, read.step)

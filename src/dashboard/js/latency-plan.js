@@ -21,6 +21,9 @@ export function latencyNote (seriesStep, step) {
   return step === seriesStep ? '' : `${step} points, coarser than the series chart's ${seriesStep}`
 }
 
+/** What a point of the panel is: a percentile of the values of one step ('minute percentiles') */
+export const latencyAxisLabel = step => `${step} percentiles`
+
 /** The distribution the panel shows: `current` while it is among `distributions`, else the first of them, or null */
 export function latencyMetric (distributions, current) {
   return distributions.includes(current) ? current : distributions[0] ?? null

@@ -1,11 +1,14 @@
 // The dashboard: state (kept in the URL hash, so a view can be linked and
 // survives a reload), the controls, and the loading of series, latency and ytd.
-import { getYtd, listMetrics } from './api.js'
+// What a metric gets (its panels, badge, series label, y axis) its kind
+// decides, as GET /v1/kinds describes it, asked once (kind-views.js).
+import { getKinds, getYtd, listMetrics } from './api.js'
 import { createSeriesChart, createYtdChart } from './charts.js'
-import { colorOf } from './colors.js'
+import { colorsOf } from './colors.js'
+import { axisLabel, badgeOf, chartAxes, kindBook, namesWithPanel, seriesLabel } from './kind-views.js'
 import { createLatencyPanel } from './latency-panel.js'
 import { latencyMetric } from './latency-plan.js'
-import { createMetricKinds, distributionsAmong } from './metric-kinds.js'
+import { createMetricKinds } from './metric-kinds.js'
 import { createMetricPicker } from './metric-picker.js'
 import { formatNumber } from './format.js'
 import { PRESETS, fromInputValue, presetWindow, toInputValue, windowYear } from './ranges.js'
@@ -61,6 +64,9 @@ function writeHash () {
 // ---- helpers
 const currentWindow = () => (state.range === 'custom' ? { ...state.custom } : presetWindow(state.range, Date.now(), state.tz))
 
+/** The colour of a selected metric: its own, or one no metric selected before it has (colors.js) */
+const colorOf = name => colorsOf(state.selected)[state.selected.indexOf(name)]
+
 function setStatus (text, isError = false) {
   const el = $('status')
   el.textContent = text
@@ -85,20 +91,35 @@ const latency = createLatencyPanel({
     loadLatency(loadSeq, currentWindow())
   }
 })
-const kinds = createMetricKinds(name => listMetrics({ prefix: name, limit: 1 }))
+const metricKinds = createMetricKinds(name => listMetrics({ prefix: name, limit: 1 }))
+let book = null // GET /v1/kinds (kind-views.js kindBook), once answered
+let bookAsked = null
+/** The kinds' book, asked once; asked again after a failure */
+function loadBook () {
+  bookAsked ??= getKinds().then(answer => {
+    book = kindBook(answer)
+    picker.refresh() // the list's badges
+    return book
+  }, err => {
+    bookAsked = null
+    throw err
+  })
+  return bookAsked
+}
+let kindOfShown = () => null // name → the kind (of the book) of a metric of the last load's selection
 let loadSeq = 0
 let askedStep = null // the step the last load asked for first (before any refusal)
 let seriesStep = null // the step the series chart's answers are at (after any refusal)
-/** The step to ask for: the chosen one, or for `auto` the finest with ≤ 2 points per pixel of the plot */
-const stepFor = window => (state.step === 'auto' ? fitStep({ ...window, plotWidth: seriesChart.plotWidth() }) : state.step)
+/** The step to ask for: the chosen one, or for `auto` the finest with ≤ 2 points per pixel of the plot (with `axes` y axes) */
+const stepFor = (window, axes) => (state.step === 'auto' ? fitStep({ ...window, plotWidth: seriesChart.plotWidth(axes) }) : state.step)
 
 async function loadCharts () {
   const seq = ++loadSeq
   const metrics = [...state.selected]
   $('chart-empty').hidden = metrics.length > 0
   renderChips()
-  showYtdPicker()
   if (metrics.length === 0) {
+    showYtdPicker([], [])
     showLatency([])
     seriesChart.clear()
     ytdChart.clear()
@@ -110,23 +131,34 @@ async function loadCharts () {
   }
   const window = currentWindow()
   setStatus('loading…')
-  askedStep = stepFor(window)
-  const [kindOf, { step, results }] = await Promise.all([
-    kinds.resolve(metrics),
-    readSeries(metrics, { query: { from: window.from, to: window.to, tz: state.tz }, step: askedStep, coarsen: state.step === 'auto' })
-  ])
+  let kindOf
+  try {
+    const [kinds, names] = await Promise.all([loadBook(), metricKinds.resolve(metrics)])
+    kindOf = name => kinds.kindOf(names.get(name))
+  } catch (err) {
+    if (seq === loadSeq) setStatus(`kinds: ${err.message}`, true)
+    return
+  }
+  if (seq !== loadSeq) return
+  kindOfShown = kindOf
+  const withYtd = namesWithPanel(metrics, kindOf, 'ytd')
+  showYtdPicker(withYtd, metrics.filter(m => !withYtd.includes(m)))
+  // one y axis per kind of point: the plot's width, and so the step `auto` fits, depends on how many
+  askedStep = stepFor(window, chartAxes(metrics.map(kindOf), 'minute').axes.length)
+  const { step, results } = await readSeries(metrics, { query: { from: window.from, to: window.to, tz: state.tz }, step: askedStep, coarsen: state.step === 'auto' })
   if (seq !== loadSeq) return
   seriesStep = step
-  showLatency(distributionsAmong(metrics, kindOf)) // before the series chart is drawn: the panel takes its height from it
+  showLatency(namesWithPanel(metrics, kindOf, 'latency')) // before the series chart is drawn: the panel takes its height from it
   const ok = results.filter(r => r.answer)
   const failed = results.filter(r => r.error)
   if (ok.length) {
     const first = ok[0].answer
-    $('series-partial-key').hidden = !seriesChart.render(ok.map(r => r.metric), ok.map(r => colorOf(r.metric)), {
+    const colors = colorsOf(metrics)
+    $('series-partial-key').hidden = !seriesChart.render(ok.map(r => seriesLabel(r.metric, kindOf(r.metric))), ok.map(r => colors[metrics.indexOf(r.metric)]), {
       timestamps: first.timestamps,
       valuesList: ok.map(r => r.answer.values),
       to: first.to
-    })
+    }, chartAxes(ok.map(r => kindOf(r.metric)), first.step))
     $('step').options[0].textContent = state.step === 'auto' ? `auto (${first.step})` : 'auto'
     $('series-title').textContent = `${formatIn(state.tz, first.from)} → ${formatIn(state.tz, first.to)}`
   } else {
@@ -176,24 +208,35 @@ function setYtdTotal (answer) {
   $('ytd-asof').textContent = answer ? `${answer.metric}, ${answer.year} through ${formatIn(answer.tz, answer.asOf, { withZone: false }).slice(0, 10)} (${answer.tz})` : ''
 }
 
-/** The ytd panel's metric selector and total, or before a metric is picked the text saying what to do */
-function showYtdPicker () {
-  if (!state.selected.includes(state.ytdMetric)) state.ytdMetric = state.selected[0] ?? null
-  const none = state.selected.length === 0
+/**
+ * The ytd panel's metric selector (withYtd: the selected metrics whose kind
+ * has a year to date) and total; with none, the text saying what to do, or
+ * which metrics have none (without)
+ */
+function showYtdPicker (withYtd, without) {
+  if (!withYtd.includes(state.ytdMetric)) state.ytdMetric = withYtd[0] ?? null
+  const none = state.ytdMetric === null
   $('ytd-empty').hidden = !none
+  $('ytd-empty').textContent = without.length === 0
+    ? 'Pick a metric on the left to see its year to date.'
+    : `No year to date for ${without.map(m => `${m} (${kindOfShown(m).name})`).join(', ')}.`
   $('ytd-metric').hidden = none
   $('ytd-summary').hidden = none
-  $('ytd-metric').replaceChildren(...state.selected.map(m => new Option(m, m, false, m === state.ytdMetric)))
+  $('ytd-metric').replaceChildren(...withYtd.map(m => new Option(m, m, false, m === state.ytdMetric)))
 }
 
 async function loadYtd (seq, year) {
-  showYtdPicker()
   const metric = state.ytdMetric
-  if (!metric) return
+  if (!metric) {
+    ytdChart.clear()
+    $('ytd-partial-key').hidden = true
+    setYtdTotal(null)
+    return
+  }
   try {
     const answer = await getYtd(metric, { year, tz: state.tz })
     if (seq !== loadSeq) return
-    $('ytd-partial-key').hidden = !ytdChart.render(answer, colorOf(metric))
+    $('ytd-partial-key').hidden = !ytdChart.render(answer, colorOf(metric), axisLabel(kindOfShown(metric), 'month'))
     setYtdTotal(answer)
   } catch (err) {
     if (seq !== loadSeq) return
@@ -329,7 +372,8 @@ const picker = createMetricPicker({
   searchEl: $('metric-search'),
   countEl: $('metric-count'),
   isSelected: name => state.selected.includes(name),
-  kinds,
+  kinds: metricKinds,
+  badgeOf: kind => (book ? badgeOf(book.kindOf(kind)) : null),
   colorOf,
   onToggle: toggleMetric,
   onError: err => setStatus(`metrics: ${err.message}`, true)
@@ -340,4 +384,5 @@ showZone()
 writeHash()
 scheduleRefresh()
 picker.reload()
+loadBook().catch(err => setStatus(`kinds: ${err.message}`, true)) // the list's badges, with nothing selected too
 loadCharts()

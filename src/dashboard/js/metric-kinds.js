@@ -1,11 +1,10 @@
-// What kind each metric is, as GET /v1/metrics lists it ('counter' or
-// 'distribution'): learnt from the pages the metric picker loads, and for a
-// name not among them (a metric named in the URL before the list is in, or
-// past its first page) asked once by prefix: the name itself is the first
-// of the names it prefixes. A lookup that fails or finds nothing is asked
-// again next time. Pure but for the lookup it is given.
-
-export const DISTRIBUTION = 'distribution'
+// What kind each metric is, as GET /v1/metrics lists it (a kind's name;
+// GET /v1/kinds says what each can show: kind-views.js): learnt from the
+// pages the metric picker loads, and for a name not among them (a metric
+// named in the URL before the list is in, or past its first page) asked
+// once by prefix: the name itself is the first of the names it prefixes. A
+// lookup that fails or finds nothing is asked again next time. Pure but for
+// the lookup it is given.
 
 /**
  * listPrefixed(name) → a page of GET /v1/metrics ({ metrics: [{ name, kind }] })
@@ -43,6 +42,3 @@ export function createMetricKinds (listPrefixed) {
     }
   }
 }
-
-/** The names of `names` that `kinds` (Map name → kind) says are distributions, in their order */
-export const distributionsAmong = (names, kinds) => names.filter(n => kinds.get(n) === DISTRIBUTION)

@@ -10,18 +10,21 @@
 // the list) picks it, from the search box or the list. The active row is
 // outlined only while the keys are in use, never after load or a click.
 //
-// The pages tell each metric's kind (metric-kinds.js): a distribution's row
-// carries a small badge.
+// The pages tell each metric's kind (metric-kinds.js): every row carries a
+// small badge naming it (badgeOf, from kind-views.js).
 import { listMetrics } from './api.js'
-import { DISTRIBUTION } from './metric-kinds.js'
 
 const ROW_HEIGHT = 24
 const OVERSCAN = 8
 const PAGE = 10000
 const PREFIX_CHARS = /^[A-Za-z0-9_.:-]*/
 
-/** kinds: metric-kinds.js's book, told every page loaded */
-export function createMetricPicker ({ listEl, searchEl, countEl, isSelected, kinds, colorOf, onToggle, onError }) {
+/**
+ * kinds: metric-kinds.js's book, told every page loaded; badgeOf(kind name)
+ * → { text, title }, or null while the kinds are not known; colorOf(name):
+ * a selected metric's colour
+ */
+export function createMetricPicker ({ listEl, searchEl, countEl, isSelected, kinds, badgeOf, colorOf, onToggle, onError }) {
   const spacer = listEl.querySelector('.metric-list-spacer')
   let base = null // { names, next }: the registry from its start
   let view = null // { prefix, names, next }: what the list shows before filtering
@@ -66,9 +69,8 @@ export function createMetricPicker ({ listEl, searchEl, countEl, isSelected, kin
       row.setAttribute('role', 'option')
       row.append(document.createElement('span'), document.createElement('span'), document.createElement('span'))
       row.firstChild.className = 'swatch'
+      row.children[1].className = 'metric-name'
       row.lastChild.className = 'kind-badge'
-      row.lastChild.textContent = 'dist'
-      row.lastChild.title = 'a distribution: its latency panel shows p50, p90, p99'
       listEl.append(row)
       pool.push(row)
     }
@@ -98,7 +100,11 @@ export function createMetricPicker ({ listEl, searchEl, countEl, isSelected, kin
       row.setAttribute('aria-selected', String(selected))
       row.firstChild.style.background = selected ? colorOf(name) : 'transparent'
       row.children[1].textContent = name
-      row.lastChild.hidden = kinds.kindOf(name) !== DISTRIBUTION
+      const kind = kinds.kindOf(name)
+      const badge = kind === undefined ? null : badgeOf(kind)
+      row.lastChild.hidden = badge === null
+      row.lastChild.textContent = badge?.text ?? ''
+      row.lastChild.title = badge?.title ?? ''
     }
   }
 
