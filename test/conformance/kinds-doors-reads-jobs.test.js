@@ -431,7 +431,7 @@ const JOB_CELLS = {
     name: 'the retention pass downsamples the aged metric\'s days past its horizon, and only those',
     async check (row, problems) {
       const pass = row.results.retention
-      // the pass drops minutes of days more than a day past the minute horizon (README "Retention")
+      // the pass drops minutes of days more than a day past the minute horizon (docs/kinds/counter.md#retention-and-the-check)
       const before = M.minuteHorizon('aged', M.T_LATE) - M.DAY
       const days = new Set(M.rawEvents(row.kind, 'aged').filter(e => e.t < before).map(e => M.isoDay(e.t)))
       compareFields(problems, pass, { status: 'done', downsampled: days.size, unvouched: 0 })

@@ -103,7 +103,7 @@ const MEAN = stat('mean', (es) => sumOf(es.map(e => e.v)) / es.length, { compare
 const number = (v) => String(v) // plain decimals only: the values below never need an exponent
 
 /**
- * A kind of metric, one row of the table (docs: README "Distributions", "Gauges").
+ * A kind of metric, one row of the table (docs/kinds/distribution.md, docs/kinds/gauge.md).
  * The rows follow src/kinds/ (KINDS: one descriptor per kind); each adapter
  * holds what the model adds (values, encodings through the doors, stats over a span).
  *   id, name
@@ -122,7 +122,7 @@ const number = (v) => String(v) // plain decimals only: the values below never n
 export const COUNTER = {
   id: 'counter',
   name: 'counter',
-  // integers from −2 to 8: a 0 and negatives are corrections (README "Writing events")
+  // integers from −2 to 8: a 0 and negatives are corrections (docs/kinds/counter.md#writes)
   value: (i, role) => (((i * 7 + 3) % 11) - 2) * ROLES[role],
   json: (metric, value, ts) => ({ metric, value, ts }),
   statsd: (metric, value) => `${metric}:${number(value)}|c`,
@@ -502,7 +502,7 @@ export function expectSeries (state, cell) {
   const { step, tz, window, stat: s } = cell
   const isPercentile = state.kind.stats[s].compare === WITHIN_ALPHA
   const keptFrom = isPercentile ? state.histogramFrom : state.minuteFrom
-  // README "Series": before a metric's minute horizon step=minute is a 400 naming the horizon, never zeros
+  // docs/api.md "GET /v1/metrics/:metric/series": before a metric's minute horizon step=minute is a 400 naming the horizon, never zeros
   if (step === 'minute' && window.from < keptFrom) return { status: 400, mentions: [isoDay(keptFrom)] }
   const { from, to, starts } = seriesPoints(step, tz, window.from, window.to)
   const points = starts.map((t, i) => ({ t, expected: expectedValue(state, s, t, starts[i + 1] ?? to) }))
@@ -513,7 +513,7 @@ export function expectSeries (state, cell) {
 export function expectRange (state, cell) {
   const { kind } = state
   const { from, to } = cell.range
-  // README "Total": each edge must fall on a minute; past the minute retention a quarter-hour (a 400 names the nearest)
+  // docs/api.md "GET /v1/metrics/:metric/total": each edge must fall on a minute; past the minute retention a quarter-hour (a 400 names the nearest)
   const keptFrom = cell.read === 'quantiles' ? state.histogramFrom : state.minuteFrom
   const onQuarter = (t) => t % QUARTER === 0
   const edges = (from < keptFrom && !onQuarter(from)) || (to < keptFrom && !onQuarter(to)) ? [isoDay(keptFrom)] : []
@@ -552,7 +552,7 @@ export function expectYtd (state, cell) {
       : { month, total: held ? values.length : null, count: held ? values.length : null, sum: held ? sumOf(values) : null })
   }
   const all = eventsIn(state, starts[0], endOfAsOf).map(e => e.v)
-  // README "Distributions": `total` gives the count (as `total`) and the sum; `ytd` each month's too
+  // docs/kinds/distribution.md#stats: `total` gives the count (as `total`) and the sum; `ytd` each month's too
   const totals = kind.ytd === 'counter' ? { total: sumOf(all) } : { total: all.length, sum: sumOf(all) }
   return { status: 200, fields: { year: 2026, tz: cell.tz, asOf: YTD_AS_OF, ...totals }, months }
 }
