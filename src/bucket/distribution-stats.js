@@ -216,8 +216,8 @@ export function minuteHoldsDay (hourMinute, dayMinute) {
 
 /**
  * Whether a merged tier's buckets hold exactly the values it counts: not
- * where a minute merged in had no histogram (written before minute
- * histograms were kept) or another one (a flush cut between its day's
+ * where a minute merged in had no histogram (its histogram write lost) or
+ * another one (a flush cut between its day's
  * document and its hour's). Fractional counts (sample rates) are added in
  * another order in the buckets than in count: equal up to rounding.
  */

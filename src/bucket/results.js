@@ -28,19 +28,6 @@ export function seriesReadPlan (step, start, end) {
   return { monthly: null, daily: { first: startOfDay(start), last: startOfDay(end - 1), projection: { [field]: 1 } } }
 }
 
-/** quarterHourly of a document from its minutes: for documents written before that tier existed */
-export function quarterHourlyFromMinutes (minutes) {
-  const out = {}
-  for (let i = 0; i < 1440; i++) {
-    if (!minutes[i]) continue
-    const h = Math.floor(i / 60)
-    const q = Math.floor((i % 60) / 15)
-    out[h] ??= {}
-    out[h][q] = (out[h][q] ?? 0) + minutes[i]
-  }
-  return out
-}
-
 function byDate (docs) {
   const map = new Map()
   for (const doc of docs) {

@@ -33,10 +33,10 @@ of the statbucket running on STATBUCKET_DATA_DIR, or that database opened by
 this command when none runs — MONGODB_DB,
 MINUTE_RETENTION_DAYS, DAILY_RETENTION_DAYS, RETENTION_RULES, RETENTION_RATE).
 Exit codes: 0 pass complete, 1 not complete (lease held elsewhere, lost, a
-database error) or documents left because their monthly total disagrees or
-they lack the quarter-hour tier (run npm run check -- --repair) or, for a
-distribution, their quarter-hours do not hold what their minutes hold (run
-npm run check), 2 bad usage or configuration.
+database error) or documents left because their monthly total disagrees
+(run npm run check -- --repair) or, for a distribution or a gauge, their
+quarter-hours do not hold what their minutes hold (run npm run check), 2 bad
+usage or configuration.
 `
 
 const OPTIONS = {
@@ -91,10 +91,10 @@ async function run (args, { env, out, err, signals = process }) {
       return EXIT.PROBLEM
     }
     out.write(`retention ${result.status}: ${result.metrics} metrics, ${result.downsampled} documents downsampled, ${result.deleted} deleted, ` +
-      `${result.kept} kept (monthly disagrees), ${result.unfilled} not downsampled (no quarterHourly)` +
+      `${result.kept} kept (monthly disagrees)` +
       (result.unvouched ? `, ${result.unvouched} distribution or gauge documents not downsampled (quarter-hours do not hold their minutes)` : '') +
       (result.minuteHoursDeleted ? `, ${result.minuteHoursDeleted} minute-hour documents of distributions deleted` : '') + `, ${result.ms} ms\n`)
-    return result.status === 'done' && result.kept === 0 && result.unfilled === 0 && !result.unvouched ? EXIT.OK : EXIT.PROBLEM
+    return result.status === 'done' && result.kept === 0 && !result.unvouched ? EXIT.OK : EXIT.PROBLEM
   } catch (e) {
     err.write(`retention failed: ${e.message}\n`)
     return EXIT.PROBLEM

@@ -64,7 +64,7 @@ const DAY_PROJECTION = { _id: 1, daily: 1 }
  * lease: createLease(...) for the 'retention' job
  * rate: documents changed per second at most
  * clock: { now() }; sleep(ms, signal): the wait between batches (injected in tests)
- * onProgress({ metrics, downsampled, deleted, kept, unfilled, unvouched, minuteHoursDeleted, metric }): after each batch (awaited)
+ * onProgress({ metrics, downsampled, deleted, kept, unvouched, minuteHoursDeleted, metric }): after each batch (awaited)
  * fullScanEveryMs: how often a pass scans every metric from its first day
  */
 export function createRetentionJob ({ collections, horizonsFor, rulesFingerprint, lease, rate, clock, sleep = defaultSleep, logger, batchSize = DEFAULT_BATCH, onProgress, fullScanEveryMs = FULL_SCAN_EVERY_MS }) {
@@ -81,11 +81,9 @@ export function createRetentionJob ({ collections, horizonsFor, rulesFingerprint
       return { status: 'lease_held', holder: holder && { owner: holder.owner, expiresAt: holder.expiresAt } }
     }
     const now = clock.now()
-    // unfilled: documents with minutes but no quarterHourly (written before that tier): not downsampled,
-    // or their quarter-hours would be lost; `npm run check -- --repair` fills the tier.
     // unvouched: distribution and gauge documents whose quarter-hours do not hold what their minutes hold: minutes kept
     // minuteHoursDeleted: a distribution's minute-hour documents deleted with (or after) their day's minutes
-    const counts = { metrics: 0, downsampled: 0, deleted: 0, kept: 0, unfilled: 0, unvouched: 0, minuteHoursDeleted: 0 }
+    const counts = { metrics: 0, downsampled: 0, deleted: 0, kept: 0, unvouched: 0, minuteHoursDeleted: 0 }
     const pacing = { started: clock.now(), changed: 0, renewedAt: clock.now() }
     let status = 'done'
     let full = false
@@ -110,9 +108,8 @@ export function createRetentionJob ({ collections, horizonsFor, rulesFingerprint
       } finally {
         await cursor.close().catch(() => {})
       }
-      // a pass that left documents to downsample later must not let the next one start past them (unvouched
-      // documents wait for a person, not for the next pass: the weekly full scan reaches them again)
-      if (status === 'done' && counts.unfilled === 0) {
+      // unvouched documents wait for a person, not for the next pass: the weekly full scan reaches them again
+      if (status === 'done') {
         const done = { completedAt: new Date(now), rules: rulesFingerprint, version: JOB_VERSION }
         if (full) done.fullScanAt = new Date(now)
         await jobs.updateOne({ _id: PROGRESS_ID }, { $set: done }, { upsert: true })
@@ -129,11 +126,8 @@ export function createRetentionJob ({ collections, horizonsFor, rulesFingerprint
       const previousBefore = previousAt == null ? null : retentionBounds(horizonsFor(metric, previousAt)).downsampleBefore
       const from = downsampleScanFrom(bounds.downsampleBefore, previousBefore)
       const range = dayIdRange(metric, from, bounds.downsampleBefore)
-      const unfilled = await daily.countDocuments({ _id: range, minute: { $exists: true }, quarterHourly: { $exists: false } })
-      if (unfilled > 0) {
-        counts.unfilled += unfilled
-        logger.warn({ metric, documents: unfilled }, 'retention keeps the minutes of documents without the quarter-hour tier: run `npm run check -- --repair` to fill it')
-      }
+      // a document without quarterHourly (a shape no release writes, which the check reports) is left alone:
+      // its minutes are the only quarter-hours it has (docs/adr/0048-no-upgrade-paths-before-the-first-release.md)
       const downsampleable = { minute: { $exists: true }, quarterHourly: { $exists: true } }
       const status = await eachBatch(daily, metric, range, downsampleable, DAY_PROJECTION, async ids => {
         const { modifiedCount } = await daily.updateMany(
@@ -152,8 +146,8 @@ export function createRetentionJob ({ collections, horizonsFor, rulesFingerprint
           counts.kept += kept.length
           logger.warn({ ids: kept }, 'retention keeps daily documents whose day total the monthly document does not hold: run `npm run check -- --repair`')
         }
-        // a day of 0 its month never recorded (data from before the rule): record it ($inc by 0 changes no
-        // count), so the month still says the day had a document once it is deleted
+        // a day of 0 its month never recorded (a preallocation or a flush cut short between the day and the
+        // month): record it ($inc by 0 changes no count), so the month still says the day had a document once it is deleted
         if (unrecorded.length > 0) await recordDays(metric, unrecorded)
         deletable.push(...unrecorded.map(({ doc }) => doc))
         if (deletable.length === 0) return 0

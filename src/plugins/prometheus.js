@@ -78,7 +78,7 @@ export function createServiceMetrics ({ getWriterStats } = {}) {
     }),
     retentionDocuments: new Counter({
       name: 'statbucket_retention_documents_total',
-      help: 'Daily documents the retention job downsampled or deleted, or left for `npm run check -- --repair` (kept: the monthly total disagrees; unfilled: no quarterHourly; unvouched: a distribution\'s quarter-hours do not hold what its minutes hold).',
+      help: 'Daily documents the retention job downsampled or deleted, or left for `npm run check -- --repair` (kept: the monthly total disagrees; unvouched: a distribution\'s quarter-hours do not hold what its minutes hold).',
       labelNames: ['action'],
       registers: [register]
     }),
@@ -160,7 +160,7 @@ export function createServiceMetrics ({ getWriterStats } = {}) {
     },
     retention (pass) {
       m.retentionPasses.inc({ status: pass.status })
-      for (const action of ['downsampled', 'deleted', 'kept', 'unfilled', 'unvouched']) {
+      for (const action of ['downsampled', 'deleted', 'kept', 'unvouched']) {
         if (pass[action]) m.retentionDocuments.inc({ action }, pass[action])
       }
     }

@@ -31,7 +31,7 @@ function minutesWithoutHistogram (from, to) {
   const edge = (t) => ({ before: Math.floor(t / QUARTER_HOUR_MS) * QUARTER_HOUR_MS, after: Math.ceil(t / QUARTER_HOUR_MS) * QUARTER_HOUR_MS })
   const param = from % QUARTER_HOUR_MS !== 0 || to % QUARTER_HOUR_MS === 0 ? 'from' : 'to'
   const message = from % QUARTER_HOUR_MS !== 0 || to % QUARTER_HOUR_MS !== 0
-    ? `${param}: the minutes of this range hold values without their histogram (written before statbucket kept minute histograms, or by a write cut short), so its quantiles cannot be ranked; use quarter-hour edges`
+    ? `${param}: the minutes of this range hold values without their histogram (a write cut short), so its quantiles cannot be ranked; use quarter-hour edges`
     : `${param}: the histograms of this range do not hold the values it counts (a document written in part; npm run check reports it), so its quantiles cannot be ranked`
   return withDetails(new BadRequestError(message), { details: [{ path: param, message, ...edge(param === 'from' ? from : to) }] })
 }

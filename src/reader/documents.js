@@ -1,8 +1,7 @@
 // The documents a read needs: one request per collection and query for the documents' ids, projected
 // to the fields the answer needs.
-import { minutesOfDay } from '../bucket/minute-fields.js'
 import { DAY_MS, addMonths, dayId, monthId } from '../bucket/time.js'
-import { quarterHourlyFromMinutes, seriesReadPlan } from '../bucket/results.js'
+import { seriesReadPlan } from '../bucket/results.js'
 
 /** The ids of a metric's day (month) documents from first to last, inclusive */
 function idsBetween (metric, first, last, monthly) {
@@ -17,18 +16,6 @@ export function createDocumentReader ({ collections }) {
   const byIds = (collection, monthly, metric, { first, last, projection }) =>
     collection.find({ _id: { $in: idsBetween(metric, first, last, monthly) } }, { projection }).toArray()
 
-  /** Documents written before the quarter-hour tier existed: their quarter-hours from their minutes */
-  async function fillQuarterHours (docs) {
-    const missing = docs.filter(d => d.quarterHourly === undefined)
-    if (missing.length === 0) return
-    const withMinutes = await collections.daily.find({ _id: { $in: missing.map(d => d._id) } }, { projection: { minute: 1 } }).toArray()
-    const byId = new Map(withMinutes.map(d => [d._id, d]))
-    for (const doc of missing) {
-      const full = byId.get(doc._id)
-      if (full?.minute) doc.quarterHourly = quarterHourlyFromMinutes(minutesOfDay(full))
-    }
-  }
-
   return {
     /**
      * The documents a series at `step` over [start, end) reads: daily ones,
@@ -42,7 +29,6 @@ export function createDocumentReader ({ collections }) {
         plan.daily ? byIds(collections.daily, false, metric, plan.daily) : [],
         plan.monthly ? byIds(collections.monthly, true, metric, plan.monthly) : []
       ])
-      if (step === 'quarter-hour') await fillQuarterHours(docs)
       return { docs, monthlyDocs }
     },
 
@@ -55,7 +41,6 @@ export function createDocumentReader ({ collections }) {
         ? []
         : collection.find({ _id: { $in: ids } }, { projection }).toArray()
       const [daily, monthly] = await Promise.all([fetch(collections.daily, reads.daily), fetch(collections.monthly, reads.monthly)])
-      if (reads.daily.projection.quarterHourly) await fillQuarterHours(daily)
       return { daily, monthly }
     },
 

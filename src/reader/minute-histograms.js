@@ -5,8 +5,8 @@
 // its histogram grafted on it is a whole tier, and merges as any other.
 // Where the hour's document lacks the minute, or holds other values than the
 // day counts — another count or another sum beside it, or buckets that do
-// not add up to its count (written before minute histograms were kept, or a
-// flush cut between the two documents, retried or not) — the minute gets no
+// not add up to its count (a flush cut between the two documents, retried
+// or not) — the minute gets no
 // histogram at all: its tier's buckets then hold fewer values than it counts, and so does
 // every range it is merged into, whatever the other minutes hold (a minute
 // over by as many as another is under cannot make up for it), so such a

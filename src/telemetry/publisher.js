@@ -7,7 +7,7 @@
 //   flushed       { durationMs, docs, events, units, statements, retries }  (writer)
 //   answered      { outcome, reason?, events }                              (writer)
 //   preallocated  { kind: 'probabilistic'|'sweep', collection }             (preallocator)
-//   retention     { status, downsampled, deleted, kept, unfilled, unvouched, ms }      (retention pass, once it ended)
+//   retention     { status, downsampled, deleted, kept, unvouched, ms }      (retention pass, once it ended)
 //   statsdReceived  { transport: 'udp'|'tcp'|'http', values }               (StatsD values read)
 //   statsdDropped   { transport, reason, values }                           (StatsD values or tags not kept)
 //   statsdConnectionClosed { reason: 'connection_cap'|'idle_timeout' }     (a StatsD TCP connection refused or closed)

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { assembleSeries, assembleYtd, quarterHourlyFromMinutes, seriesReadPlan, seriesWindow } from '../../src/bucket/results.js'
+import { assembleSeries, assembleYtd, seriesReadPlan, seriesWindow } from '../../src/bucket/results.js'
 import { defaultStep, finestKeptStep } from '../../src/bucket/detail-kept.js'
 
 describe('assembleSeries', () => {
@@ -81,12 +81,6 @@ describe('windows and plans', () => {
     })
     // Feb 9 not in its month (no daily document that day): null; Feb 10 a day of 0
     expect(values).toEqual([3, null, 0, 7])
-  })
-
-  it('sums a document\'s minutes into quarter-hours (documents written before that tier)', () => {
-    const minutes = new Array(1440).fill(0)
-    minutes[0] = 1; minutes[14] = 2; minutes[15] = 4; minutes[23 * 60 + 59] = 8
-    expect(quarterHourlyFromMinutes(minutes)).toEqual({ 0: { 0: 3, 1: 4 }, 23: { 3: 8 } })
   })
 })
 

@@ -55,8 +55,8 @@ async function post (events) {
 beforeAll(async () => {
   app = await testApp('graphite_dist', { clock, env: { PREALLOC_PROBABILITY: '0', MAX_READ_POINTS: '100000', MAX_SERIES: '500' } })
   const random = seededRandom(2020)
-  // old.latency: from 5 h to 2 h ago, values written as a statbucket that kept no minute histograms wrote
-  // them (day and month documents only: no minute-hour document), about one minute in three holding one;
+  // old.latency: from 5 h to 2 h ago, values whose minute-hour writes were lost (flushes cut short: day and
+  // month documents only, no minute-hour document), about one minute in three holding one;
   // the last 2 h sent as any value is, minute histograms and all
   const oldRandom = seededRandom(2121)
   const old = []
@@ -339,7 +339,7 @@ describe('render of stat leaves', () => {
   })
 })
 
-describe('minutes written without their histograms (before statbucket kept minute histograms)', () => {
+describe('minutes written without their histograms (their minute-hour writes lost)', () => {
   /**
    * Whether the percentile of [from, to) (epoch s) can be ranked: the range
    * planner reads each whole quarter-hour of it from the quarter-hour's

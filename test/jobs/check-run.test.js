@@ -67,18 +67,13 @@ describe('cross-document mismatches', () => {
 describe('a day field exists exactly when its daily document does', () => {
   const month = () => db.collection('monthly').findOne({ _id: 'r.a/202611' })
 
-  it('the legacy zero-fill (a 0 with no daily document) is reported and unset; a daily document without its field gets it; no count moves', async () => {
-    // the month zero-filled the old way: every day of November, days 10..14 written
-    const zeros = Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`daily.${i + 1}`, 0]).filter(([f]) => !['daily.10', 'daily.11', 'daily.12', 'daily.13', 'daily.14'].includes(f)))
-    await db.collection('monthly').updateOne({ _id: 'r.a/202611' }, { $inc: zeros })
-    // a day preallocated by the old code: a daily document of 0 whose month field is missing
+  it('a 0 with no daily document (a flush of 0 whose daily write failed) is reported and unset; a daily document of 0 without its field (a preallocation cut short) gets it; no count moves', async () => {
+    await db.collection('monthly').updateOne({ _id: 'r.a/202611' }, { $inc: { 'daily.20': 0 } })
     await db.collection('daily').insertOne({ _id: 'r.a/20261116', metric: 'r.a', date: new Date(D + 6 * DAY), daily: 0, hourly: {}, quarterHourly: {} })
-    await db.collection('monthly').updateOne({ _id: 'r.a/202611' }, { $unset: { 'daily.16': '' } })
     const checked = await run({})
-    expect(checked.found.filter(f => f.expected === 'missing').map(f => f.field).sort()).toEqual(Object.keys(zeros).filter(f => f !== 'daily.16').sort())
-    expect(checked.found.filter(f => f.expected !== 'missing').map(f => [f.field, f.expected, f.found, f.state])).toEqual([['daily.16', 0, 'missing', 'found']])
+    expect(checked.found.map(f => [f.field, f.expected, f.found, f.state]).sort()).toEqual([['daily.16', 0, 'missing', 'found'], ['daily.20', 'missing', 0, 'found']])
     const { summary } = await run({ repair: true })
-    expect(summary).toMatchObject({ violations: 25, repaired: 25, unrepaired: 0, unsettled: 0 })
+    expect(summary).toMatchObject({ violations: 2, repaired: 2, unrepaired: 0, unsettled: 0 })
     expect(await month()).toMatchObject({ monthly: 15, daily: { 10: 3, 11: 3, 12: 3, 13: 3, 14: 3, 16: 0 } })
     expect(Object.keys((await month()).daily).sort()).toEqual(['10', '11', '12', '13', '14', '16'])
     expect((await run({})).found).toEqual([])
@@ -123,6 +118,21 @@ describe('a day field exists exactly when its daily document does', () => {
     expect(found).toEqual([['daily.21', 'repaired']]) // day 22 moved: watched again, then agrees
     expect(await month()).toMatchObject({ monthly: 20, daily: { 21: 0, 22: 5 } })
     expect((await run({})).found).toEqual([])
+  })
+})
+
+describe('a shape no release writes (docs/adr/0048-no-upgrade-paths-before-the-first-release.md)', () => {
+  it('a daily document without the quarter-hour tier is reported, not repaired, and left as it is; its day still agrees with its month', async () => {
+    // day 13 as a version before 0.1.0 wrote it: minutes, hours and the day, no quarterHourly
+    await db.collection('daily').updateOne({ _id: 'r.a/20261113' }, { $unset: { quarterHourly: '' } })
+    const before = await db.collection('daily').findOne({ _id: 'r.a/20261113' })
+    const missing = { id: 'r.a/20261113', field: 'quarterHourly', expected: 'present', found: 'missing', note: 'a daily document no release writes: left alone', repairable: false }
+    const found = await run({})
+    expect(found.found).toEqual([{ ...missing, state: 'found' }])
+    const repaired = await run({ repair: true })
+    expect(repaired.found).toEqual([{ ...missing, state: 'not repairable' }])
+    expect(repaired.summary).toMatchObject({ violations: 1, repaired: 0, unrepaired: 1, unsettled: 0 })
+    expect(await db.collection('daily').findOne({ _id: 'r.a/20261113' })).toEqual(before)
   })
 })
 

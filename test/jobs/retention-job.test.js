@@ -88,7 +88,7 @@ describe('documents that appear behind the last bound', () => {
     await seed(db, eventsOver('app.b', 20))
     const first = await job().runOnce()
     expect(first).toMatchObject({ status: 'done', full: true, downsampled: 9 })
-    // a document with minutes appears far behind the bound: data left by an older version, a restore, a changed rule
+    // a document with minutes appears far behind the bound: a restore, a changed rule
     const [late] = documentsFor([{ metric: 'app.b', value: 4, time: TODAY - 40 * DAY + 3_600_000 }]).daily
     await db.collection('daily').insertOne(late)
     const regular = await job({ clock: manualClock(NOW + DAY) }).runOnce()
@@ -109,18 +109,15 @@ describe('documents that appear behind the last bound', () => {
   })
 })
 
-describe('documents without the quarter-hour tier', () => {
-  it('keep their minutes (or the quarter-hours would be lost) and the pass records no progress past them', async () => {
-    await seed(db, eventsOver('app.old', 20), { quarterHourly: false })
+describe('a document without the quarter-hour tier (a shape no release writes)', () => {
+  it('keeps its minutes, counted nowhere, and the pass records its progress past it', async () => {
+    await seed(db, eventsOver('app.b', 20))
+    await seed(db, [{ metric: 'app.old', value: 5, time: TODAY - 15 * DAY + 3_600_000 }], { quarterHourly: false })
     const result = await job().runOnce()
-    expect(result).toMatchObject({ status: 'done', downsampled: 0, unfilled: 9 })
-    expect(await db.collection('daily').countDocuments({ minute: { $exists: true } })).toBe(21)
-    expect(await db.collection(LEASE_COLLECTION).findOne({ _id: 'retention.progress' })).toBeNull()
-    // once the tier is filled (what check --repair does), the next pass downsamples them
-    for (const doc of documentsFor(eventsOver('app.old', 20)).daily) {
-      await db.collection('daily').updateOne({ _id: doc._id }, { $set: { quarterHourly: doc.quarterHourly } })
-    }
-    expect(await job().runOnce()).toMatchObject({ status: 'done', downsampled: 9, unfilled: 0 })
+    expect(result).toMatchObject({ status: 'done', downsampled: 9, kept: 0, unvouched: 0 })
+    expect(result).not.toHaveProperty('unfilled')
+    expect((await db.collection('daily').findOne({ _id: `app.old/${dayKeyOf(TODAY - 15 * DAY)}` })).minute).toEqual({ 1: { 0: 5 } })
+    expect(await db.collection(LEASE_COLLECTION).findOne({ _id: 'retention.progress' })).toMatchObject({ completedAt: new Date(NOW) })
   })
 })
 
@@ -161,7 +158,7 @@ describe('deletion and the month\'s day field', () => {
     const dayOf = back => ({ id: `app.a/${dayKeyOf(TODAY - back * DAY)}`, month: `app.a/${dayKeyOf(TODAY - back * DAY).slice(0, 6)}`, day: new Date(TODAY - back * DAY).getUTCDate() })
     const written = dayOf(35)
     const zero = dayOf(36)
-    // the month never recorded either day (a flush half-applied; a preallocated day of data from before the rule)
+    // the month never recorded either day (a flush half-applied; a preallocation cut short between its two documents)
     for (const { month, day } of [written, zero]) {
       const m = await db.collection('monthly').findOne({ _id: month })
       await db.collection('monthly').updateOne({ _id: month }, { $unset: { [`daily.${day}`]: '' }, $inc: { monthly: -m.daily[day] } })

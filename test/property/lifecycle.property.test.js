@@ -7,16 +7,16 @@
 // retention still keeps, every total and the year to date equal what an
 // independent model of the acknowledged events says, a day point is null
 // exactly where the day has no daily document, and `check` reports no
-// violation. Data left by the version before `monthly.daily.D` followed the
-// daily documents (a month zero-filled on its first day) may be mixed in
-// anywhere: `check --repair` upgrades it without moving any count.
+// violation. A preallocation cut short between its two documents (tomorrow's
+// daily document without its month's field) may be mixed in anywhere:
+// `check --repair` completes it without moving any count.
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { manualClock } from '../../src/clock.js'
 import { dayZeroIncrements } from '../../src/bucket/minute-fields.js'
 import { runCheck } from '../../src/jobs/check-run.js'
 import { dailyKeptFromFor, minuteKeptFromFor } from '../../src/bucket/retention-horizons.js'
-import { dayId, daysInMonth, monthId, utcParts } from '../../src/bucket/time.js'
+import { dayId } from '../../src/bucket/time.js'
 import { incrementUpdate } from '../../src/writer/write-operations.js'
 import { testApp } from '../helpers/test-app.js'
 
@@ -28,7 +28,7 @@ const metrics = ['lp.a', 'lp.b']
 const env = { PREALLOC_PROBABILITY: '1', MAX_AGE_DAYS: String(MAX_AGE_DAYS), MINUTE_RETENTION_DAYS: '2', DAILY_RETENTION_DAYS: String(MAX_AGE_DAYS + 1), RETENTION_RATE: '1000000' }
 const clock = manualClock(START)
 let app
-let legacySteps = 0
+let cutSteps = 0
 
 beforeAll(async () => { app = await testApp('lifecycleprop', { clock, env }) })
 afterAll(async () => { await app?.close() })
@@ -39,27 +39,14 @@ const action = fc.oneof(
   { weight: 1, arbitrary: fc.constant({ kind: 'sweep' }) },
   { weight: 1, arbitrary: fc.constant({ kind: 'retention' }) },
   { weight: 1, arbitrary: fc.constant({ kind: 'repair' }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('legacy'), metric: fc.constantFrom(...metrics), preallocate: fc.boolean() }) }
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('cut'), metric: fc.constantFrom(...metrics) }) }
 )
 
-/**
- * What the version before the rule left: this month and the next zero-filled
- * (every `daily.D` by 0), or tomorrow preallocated without its month's field
- */
-async function legacyData (metric, preallocate) {
-  if (preallocate) {
-    const tomorrow = clock.now() - (clock.now() % DAY) + DAY
-    const { filter, update } = incrementUpdate(dayId(metric, tomorrow), { metric, date: tomorrow, inc: dayZeroIncrements() }).updateOne
-    await app.collections.daily.updateOne(filter, update, { upsert: true })
-    return
-  }
-  const { year, month } = utcParts(clock.now())
-  for (const [y, m] of [[year, month], month === 12 ? [year + 1, 1] : [year, month + 1]]) {
-    const inc = { monthly: 0 }
-    for (let d = 1; d <= daysInMonth(y, m); d++) inc[`daily.${d}`] = 0
-    const start = Date.UTC(y, m - 1, 1)
-    await app.collections.monthly.updateOne({ _id: monthId(metric, start) }, { $inc: inc, $setOnInsert: { metric, date: new Date(start) } }, { upsert: true })
-  }
+/** A preallocation cut short between its two documents: tomorrow zero-filled, its month's field not written */
+async function cutPreallocation (metric) {
+  const tomorrow = clock.now() - (clock.now() % DAY) + DAY
+  const { filter, update } = incrementUpdate(dayId(metric, tomorrow), { metric, date: tomorrow, inc: dayZeroIncrements() }).updateOne
+  await app.collections.daily.updateOne(filter, update, { upsert: true })
 }
 
 function check (repair) {
@@ -87,13 +74,13 @@ async function perform (step, model) {
     expect(await app.sweep.runOnce()).not.toHaveProperty('error')
   } else if (step.kind === 'retention') {
     expect(await app.retention.runOnce()).toMatchObject({ status: 'done' })
-  } else if (step.kind === 'legacy') {
-    await legacyData(step.metric, step.preallocate)
-    model.legacy = step.preallocate ? (model.legacy || 'preallocated') : 'zero-filled' // zero-filled months always hold days without documents
-    legacySteps++
+  } else if (step.kind === 'cut') {
+    await cutPreallocation(step.metric)
+    model.cut = true
+    cutSteps++
   } else {
     await check(true)
-    model.legacy = false
+    model.cut = false
   }
 }
 
@@ -135,10 +122,8 @@ describe('the lifecycle never lowers an acknowledged count', () => {
       clock.set(START + run * 3 * DAY)
       const model = []
       for (const step of steps) await perform(step, model)
-      if (model.legacy) {
-        // data from before the rule: the check finds it, and its repair changes no answer's count
-        const found = await check(false)
-        if (model.legacy === 'zero-filled') expect(found.violations).toBeGreaterThan(0)
+      if (model.cut) {
+        // a preallocation cut short: its repair changes no answer's count
         await expectAnswersEqualModel(model, { nulls: false })
         expect(await check(true)).toMatchObject({ unrepaired: 0, unsettled: 0 })
       }
@@ -146,6 +131,6 @@ describe('the lifecycle never lowers an acknowledged count', () => {
       const found = await check(false)
       expect(found.violations, JSON.stringify(found)).toBe(0)
     }), { numRuns: 25 })
-    expect(legacySteps).toBeGreaterThan(0)
+    expect(cutSteps).toBeGreaterThan(0)
   }, 120_000)
 })

@@ -215,7 +215,7 @@ describe('refusals', () => {
   })
 })
 
-describe('minutes without their histogram (written before minute histograms were kept, or a flush cut between the two documents)', () => {
+describe('minutes without their histogram (a flush cut between the two documents)', () => {
   it('a minute\'s percentile is null where its histogram is missing or holds other values; its count stays; quantiles with minute edges are refused, quarter-hour ones answered', async () => {
     const db = app.mongo.db
     const minute = NOW - 20 * 60_000 + 4 * 60_000 // 11:44: inside a quarter-hour
@@ -233,7 +233,7 @@ describe('minutes without their histogram (written before minute histograms were
       expect(p50.body.values).toEqual([null])
       const q = await get(`/v1/metrics/${metric}/quantiles?from=${minute}&to=${NOW}&q=0.5`)
       expect(q.status, JSON.stringify(q.body)).toBe(400)
-      expect(q.body.message).toMatch(/^from: the minutes of this range hold values without their histogram \(written before statbucket kept minute histograms, or by a write cut short\), so its quantiles cannot be ranked; use quarter-hour edges$/)
+      expect(q.body.message).toMatch(/^from: the minutes of this range hold values without their histogram \(a write cut short\), so its quantiles cannot be ranked; use quarter-hour edges$/)
       expect(q.body.details[0]).toMatchObject({ path: 'from', before: NOW - 30 * 60_000, after: NOW - 15 * 60_000 })
       // the quarter-hour holding it has its own histogram
       const whole = await get(`/v1/metrics/${metric}/quantiles?from=${NOW - 30 * 60_000}&to=${NOW}&q=0.5`)

@@ -41,19 +41,16 @@ function minuteQuarters (doc) {
 function finestOf (doc, minutesComplete) {
   const minutes = minutesComplete ? minuteQuarters(doc) : null
   if (minutes) return { source: 'minute', ...minutes }
-  if (doc.quarterHourly && typeof doc.quarterHourly === 'object') {
-    const quarters = Array.from({ length: 24 }, () => [0, 0, 0, 0])
-    const magnitude = Array.from({ length: 24 }, () => [0, 0, 0, 0])
-    for (const h in doc.quarterHourly) {
-      for (const q in doc.quarterHourly[h]) {
-        const v = num(doc.quarterHourly[h][q]) ?? 0
-        quarters[h][q] += v
-        magnitude[h][q] += Math.abs(v)
-      }
+  const quarters = Array.from({ length: 24 }, () => [0, 0, 0, 0])
+  const magnitude = Array.from({ length: 24 }, () => [0, 0, 0, 0])
+  for (const h in doc.quarterHourly) {
+    for (const q in doc.quarterHourly[h]) {
+      const v = num(doc.quarterHourly[h][q]) ?? 0
+      quarters[h][q] += v
+      magnitude[h][q] += Math.abs(v)
     }
-    return { source: 'quarterHourly', quarters, magnitude }
   }
-  return null
+  return { source: 'quarterHourly', quarters, magnitude }
 }
 
 /**
@@ -70,6 +67,8 @@ function finestOf (doc, minutesComplete) {
  * and the minutes are no evidence at all: they may lack increments of either
  * sign (values may be negative corrections), so a repair never moves a tier
  * on what they say (docs/adr/0023-the-lifecycle-never-destroys-counts.md).
+ * A document without `quarterHourly`, which no release writes, is reported
+ * and left alone.
  */
 export function verifyDaily (doc, { minutesComplete = doc.detail !== QUARTER_HOUR_DETAIL } = {}) {
   const violations = []
@@ -83,29 +82,15 @@ export function verifyDaily (doc, { minutesComplete = doc.detail !== QUARTER_HOU
     inc[field] = expected - (found ?? 0)
     filter[field] = foundRaw === undefined ? { $exists: false } : foundRaw
   }
-  const finest = finestOf(doc, minutesComplete)
-  if (!finest) {
-    // neither complete minutes nor quarter-hour detail: only daily = Σ hourly can be checked
-    if (doc.minute !== undefined) {
-      // written before the quarter-hour tier, and its minutes may lack events: nothing to fill the tier from
-      violations.push({ id: doc._id, field: 'quarterHourly', expected: 'present', found: 'missing', note: 'its minutes may not hold every event (past the minute horizon): left alone' })
-      return { violations, repair: null }
-    }
-    let sum = 0; let magnitude = 0
-    for (const h in doc.hourly ?? {}) { const v = num(doc.hourly[h]) ?? 0; sum += v; magnitude += Math.abs(v) }
-    note('daily', sum, doc.daily, magnitude)
-    return finish(doc, violations, inc, filter)
+  if (doc.quarterHourly === null || typeof doc.quarterHourly !== 'object') {
+    // a document without the quarter-hour tier: a shape no release writes (docs/adr/0048-no-upgrade-paths-before-the-first-release.md)
+    violations.push({ id: doc._id, field: 'quarterHourly', expected: 'present', found: doc.quarterHourly === undefined ? 'missing' : doc.quarterHourly, note: 'a daily document no release writes: left alone', repairable: false })
+    return { violations, repair: null }
   }
-  const { source, quarters, magnitude } = finest
-  if (source === 'minute' && !doc.quarterHourly) {
-    // the upgrade path: a document written before the quarter-hour tier existed
-    const total = quarters.flat().reduce((a, b) => a + b, 0)
-    violations.push({ id: doc._id, field: 'quarterHourly', expected: total, found: 'missing' })
-    for (let h = 0; h < 24; h++) for (let q = 0; q < 4; q++) inc[`quarterHourly.${h}.${q}`] = quarters[h][q]
-    filter.quarterHourly = { $exists: false }
-  } else if (source === 'minute') {
+  const { source, quarters, magnitude } = finestOf(doc, minutesComplete)
+  if (source === 'minute') {
     for (let h = 0; h < 24; h++) {
-      for (let q = 0; q < 4; q++) note(`quarterHourly.${h}.${q}`, quarters[h][q], doc.quarterHourly?.[h]?.[q] ?? absentZero(quarters[h][q]), magnitude[h][q])
+      for (let q = 0; q < 4; q++) note(`quarterHourly.${h}.${q}`, quarters[h][q], doc.quarterHourly[h]?.[q] ?? absentZero(quarters[h][q]), magnitude[h][q])
     }
   }
   let day = 0; let dayMagnitude = 0
@@ -147,8 +132,8 @@ export function verifyMonthlyTotal (doc) {
  * document's `daily` (the finer, hence the truth). dailyTotal null = no daily
  * document. `daily.D` exists exactly when the day has a daily document
  * (docs/adr/0036-a-monthly-day-exists-when-its-daily-document-does.md): a daily document without it is a violation even at 0,
- * and so is a `daily.D` without a daily document (`unset`: the legacy
- * zero-fill when 0, else a flush whose daily write did not apply).
+ * and so is a `daily.D` without a daily document (`unset`: a flush whose
+ * daily write did not apply, of any value, 0 included).
  * → null when they agree, else { violation, difference, monthlyFound, unset }.
  */
 export function compareDay ({ monthlyId, day, dailyId, dailyTotal, monthlyValue }) {
@@ -180,9 +165,9 @@ export function monthlyDayRepair ({ monthlyId, day, metric, monthStart, monthlyV
 
 /**
  * The repair of a day field with no daily document: `$unset` it, conditioned
- * on the value seen (and the month's total moved by as much: a 0, the legacy
- * zero-fill, moves no count). The caller checks the daily document is still
- * absent before, and after it restores the field by `$inc` 0 if one appeared.
+ * on the value seen (and the month's total moved by as much: a 0 moves no
+ * count). The caller checks the daily document is still absent before, and
+ * after it restores the field by `$inc` 0 if one appeared.
  */
 export function monthlyDayUnset ({ monthlyId, day, monthlyValue }) {
   const update = { $unset: { [`daily.${day}`]: '' } }

@@ -10,8 +10,9 @@
 //     answer that minute's percentile (reader/minute-histograms.js).
 // None of it is repairable: a repair only raises counts, and the values a
 // histogram lacks (or holds too many of) are kept nowhere else. A minute the
-// hour document lacks, or an hour with no document, is no violation: data
-// written before minute histograms existed, whose minutes read no percentile.
+// hour document lacks, or an hour with no document, is no violation: a
+// histogram write lost while its day document was written (a flush cut
+// short), whose minutes read no percentile (docs/guarantees.md).
 import { parseBucketKey } from '../../bucket/distribution-sketch.js'
 import { minuteHoldsDay } from '../../bucket/distribution-stats.js'
 import { dayId, parseHourId, startOfDay, utcParts } from '../../bucket/time.js'

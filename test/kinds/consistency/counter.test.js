@@ -83,14 +83,18 @@ describe('verifyDaily', () => {
     }))
   })
 
-  it('fills a missing quarterHourly from the minutes (the upgrade path); a concurrent write of the tier makes it miss', () => {
-    fc.assert(fc.property(events, evs => {
-      const [doc] = documentsFor(evs).daily
-      const { quarterHourly, ...old } = doc
-      const { violations, repair } = verifyDaily(old)
-      expect(violations).toEqual([{ id: doc._id, field: 'quarterHourly', expected: doc.daily, found: 'missing' }])
-      expect(stripZeros(applyRepair(old, repair))).toEqual(stripZeros(doc))
-      expect(applyRepair({ ...old, quarterHourly: { 0: { 0: 1 } } }, repair)).toBeNull()
+  it('a document without quarterHourly (a shape no release writes) is reported and left alone, whatever its minutes and hours say', () => {
+    fc.assert(fc.property(events, fc.boolean(), fc.integer({ min: 1, max: 50 }), (evs, marked, off) => {
+      const [doc] = documentsFor(evs, { quarterHourly: false }).daily
+      for (const old of [doc, { ...doc, hourly: { ...doc.hourly, 0: (doc.hourly[0] ?? 0) + off } }]) {
+        const stale = marked ? { ...old, detail: 'quarterHour' } : old
+        const missing = { id: doc._id, field: 'quarterHourly', expected: 'present', found: 'missing', note: 'a daily document no release writes: left alone', repairable: false }
+        expect(verifyDaily(stale)).toEqual({ violations: [missing], repair: null })
+        expect(verifyDaily(stale, { minutesComplete: false })).toEqual({ violations: [missing], repair: null })
+        const { minute, ...downsampled } = stale
+        expect(verifyDaily(downsampled)).toEqual({ violations: [missing], repair: null })
+      }
+      expect(verifyDaily({ ...doc, quarterHourly: 7 }).violations).toMatchObject([{ field: 'quarterHourly', found: 7, repairable: false }])
     }))
   })
 
@@ -98,7 +102,7 @@ describe('verifyDaily', () => {
     fc.assert(fc.property(events, fc.integer({ min: 1, max: 50 }), (evs, backfill) => {
       const [doc] = documentsFor(evs).daily
       const { minute, ...downsampled } = { ...doc, detail: 'quarterHour' }
-      // an old event written with its minute after downsampling: every tier moved, minute holds it alone
+      // an event written with its minute after downsampling (the minute horizon lengthened since): every tier moved, minute holds it alone
       const written = applyRepair(downsampled, { filter: {}, update: { $inc: { 'minute.5.20': backfill, 'quarterHourly.5.1': backfill, 'hourly.5': backfill, daily: backfill } } })
       expect(verifyDaily(written)).toEqual({ violations: [], repair: null })
       // a corrupted coarser tier is still found against the quarter-hours, not the partial minutes
@@ -115,7 +119,7 @@ describe('verifyDaily', () => {
       const [doc] = documentsFor(evs).daily
       const zeroMinutes = Object.fromEntries(Array.from({ length: 24 }, (_, h) => [h, Object.fromEntries(Array.from({ length: 60 }, (_, m) => [m, 0]))]))
       const stale = { ...doc, minute: zeroMinutes, ...(marked ? { detail: 'quarterHour' } : {}) }
-      const options = marked ? {} : { minutesComplete: false } // unmarked (written before the fix): the caller knows the horizon
+      const options = marked ? {} : { minutesComplete: false } // unmarked: the caller knows the horizon
       expect(verifyDaily(stale, options)).toEqual({ violations: [], repair: null })
       // whatever the minutes say (they may lack increments of either sign), no tier moves on their word
       const other = applyRepair(stale, { filter: {}, update: { $inc: { 'minute.5.20': backfill, 'minute.0.0': -backfill } } })
@@ -147,7 +151,7 @@ describe('monthly documents', () => {
     expect(compareDay({ monthlyId: 'm/202611', day: 3, dailyId: 'm/20261103', dailyTotal: 7, monthlyValue: undefined }).difference).toBe(7)
   })
 
-  it('`daily.D` exists exactly when the day has a daily document: a field without one (even 0, the legacy zero-fill) goes, a daily document of 0 without one gets it', () => {
+  it('`daily.D` exists exactly when the day has a daily document: a field without one (even 0: a flush of 0 cut short) goes, a daily document of 0 without one gets it', () => {
     const day = { monthlyId: 'm/202611', day: 3, dailyId: 'm/20261103' }
     expect(compareDay({ ...day, dailyTotal: null, monthlyValue: 0 }))
       .toEqual({ violation: { id: 'm/202611', field: 'daily.3', expected: 'missing', found: 0, against: 'm/20261103', note: 'no daily document that day' }, difference: -0, unset: true })

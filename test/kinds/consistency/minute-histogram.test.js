@@ -43,7 +43,7 @@ describe('a minute-hour document as the writer leaves it', () => {
     expect(verifyMinuteHour(hour, daily)).toEqual([])
   })
 
-  it('a minute the hour document lacks, and a document with no minutes, are no violation (written before minute histograms existed)', () => {
+  it('a minute the hour document lacks, and a document with no minutes, are no violation (a histogram write lost: the minute reads no percentile)', () => {
     const { daily, hours } = written(busyHour())
     const hour = structuredClone(hours.get(HOUR_7))
     delete hour.minute[17]
