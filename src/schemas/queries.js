@@ -195,13 +195,12 @@ export const MAX_QUANTILES = 20
 
 export const quantilesSchema = {
   summary: 'Quantiles of a distribution over [from, to)',
-  description: 'Any quantiles over any range, from the fewest histograms merged (whole months, whole days, then hours, quarter-hours and minutes of the edge days), each within the metric\'s relative accuracy of the exact value at rank floor(q·(n−1)). An edge inside a quarter-hour must fall on a minute whose histogram is kept (MINUTE_HISTOGRAM_DAYS), and a range whose minutes hold values without their histogram cannot be ranked; otherwise 400 names the nearest usable edges. Counters answer 400.',
+  description: 'Any quantiles over any range (default the last 24 hours, a default edge rounded out to the quarter-hour; from and to are echoed), from the fewest histograms merged (whole months, whole days, then hours, quarter-hours and minutes of the edge days), each within the metric\'s relative accuracy of the exact value at rank floor(q·(n−1)). An edge inside a quarter-hour must fall on a minute whose histogram is kept (MINUTE_HISTOGRAM_DAYS), and a range whose minutes hold values without their histogram cannot be ranked; otherwise 400 names the nearest usable edges. Counters answer 400.',
   tags: ['metrics'],
   params: metricParams,
   querystring: {
     type: 'object',
     additionalProperties: false,
-    required: ['from', 'to'],
     properties: {
       from: timeParam('inclusive'),
       to: timeParam('exclusive'),
