@@ -3,7 +3,8 @@
 // the ingest service. Stopped on close before the writer drains: what they
 // hold is submitted first. The gauges' levels the StatsD doors apply deltas
 // to (gauge-levels.js) are the instance's, decorated as app.statsdGauges for
-// POST /v1/statsd too, whether or not the listeners run.
+// POST /v1/statsd too, whether or not the listeners run; so is the drop log
+// (app.statsdDrops).
 import fp from 'fastify-plugin'
 import { realTimers } from '../clock.js'
 import { GAUGE_KIND } from '../bucket/metric-kinds.js'
@@ -24,11 +25,13 @@ async function statsd (app, { timers = realTimers } = {}) {
     }
   })
   app.decorate('statsdGauges', gaugeLevels)
-  if (config.statsdPort === null) return
+  // one drop log for every door: POST /v1/statsd notes its dropped tags in it too
   const drops = createDropLog({ clock, log: app.log.child({ component: 'statsd' }) })
+  app.decorate('statsdDrops', drops)
+  if (config.statsdPort === null) return
   const dropped = (transport, reason, values, example) => {
     telemetry.publish('statsdDropped', { transport, reason, values })
-    if (reason !== 'tags') drops.note(reason, example, values) // tags: the values were kept
+    drops.note(reason, example, values)
   }
 
   const pipelineFor = (transport, lossless) => createStatsdPipeline({
