@@ -26,7 +26,7 @@ describe('npm start and SIGTERM', () => {
   it('SIGTERM to npm ends the process group within 15 s and answers every request that reached the server', async () => {
     const npm = spawn('npm', ['start'], {
       cwd: new URL('../../', import.meta.url),
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, MONGODB_URI: db.uri, MONGODB_DB: uniqueDb('npmstart'), PORT: '0', LOG_LEVEL: 'debug', PREALLOC_PROBABILITY: '0' }, // debug: the request trail
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, MONGODB_URI: db.uri, MONGODB_DB: uniqueDb('npmstart'), PORT: '0', STATSD_PORT: '0', LOG_LEVEL: 'debug', PREALLOC_PROBABILITY: '0' }, // debug: the request trail
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true // a process group of its own, as a process manager would start it
     })

@@ -34,10 +34,10 @@ describe('where the StatsD listener listens', () => {
   it('not on another address under WRITE_TOKENS unless STATSD_UNAUTHENTICATED=allow, in one line naming both', () => {
     const env = { STATSD_PORT: '8125', STATSD_HOST: '0.0.0.0', WRITE_TOKENS: 'w'.repeat(16) }
     expect(() => loadConfig(env)).toThrow(ConfigError)
-    expect(() => loadConfig(env)).toThrow(/^STATSD_UNAUTHENTICATED: WRITE_TOKENS is set but StatsD \(STATSD_PORT\) would listen on 0\.0\.0\.0 \(STATSD_HOST\), where anyone who reaches it writes without a token: bind it to 127\.0\.0\.1, or set STATSD_UNAUTHENTICATED=allow to accept that$/)
+    expect(() => loadConfig(env)).toThrow(/^STATSD_UNAUTHENTICATED: WRITE_TOKENS is set but StatsD would listen on 0\.0\.0\.0:8125 \(STATSD_HOST, STATSD_PORT\), where anyone who reaches it writes without a token: bind it to 127\.0\.0\.1, set STATSD_PORT=0 to turn it off, or set STATSD_UNAUTHENTICATED=allow to accept that$/)
     expect(loadConfig({ ...env, STATSD_UNAUTHENTICATED: 'allow' }).statsdHost).toBe('0.0.0.0')
     for (const host of ['127.0.0.1', '::1', 'localhost', '127.0.0.2']) expect(loadConfig({ ...env, STATSD_HOST: host }).statsdHost).toBe(host)
-    expect(loadConfig({ STATSD_HOST: '0.0.0.0', WRITE_TOKENS: 'w'.repeat(16) }).statsdPort).toBe(null) // no listener, nothing to refuse
+    expect(loadConfig({ STATSD_HOST: '0.0.0.0', WRITE_TOKENS: 'w'.repeat(16), STATSD_PORT: '0' }).statsdPort).toBe(null) // no listener, nothing to refuse
     expect(() => loadConfig({ ...env, STATSD_UNAUTHENTICATED: 'yes' })).toThrow(/STATSD_UNAUTHENTICATED: must be one of refuse, allow/)
   })
 })
@@ -129,7 +129,7 @@ describe('the drop log', () => {
     const clock = manualClock(Date.UTC(2026, 10, 21, 12, 0, 30))
     const lines = []
     const stream = new Writable({ write (chunk, _enc, done) { lines.push(JSON.parse(chunk)); done() } })
-    const app = await testApp('statsd_tags', { clock, logger: { level: 'warn', stream }, env: { STATSD_PORT: '0', STATSD_FLUSH_INTERVAL_MS: '20', PREALLOC_PROBABILITY: '0' } })
+    const app = await testApp('statsd_tags', { clock, logger: { level: 'warn', stream }, statsd: true, env: { STATSD_FLUSH_INTERVAL_MS: '20', PREALLOC_PROBABILITY: '0' } })
     open.push(() => app.close())
     const tagLines = () => lines.filter(l => l.reason === 'tags')
     const post = text => app.inject({ method: 'POST', url: '/v1/statsd', payload: text, headers: { 'content-type': 'text/plain' } })
