@@ -1,8 +1,12 @@
 // One drain per process (docs/architecture.md, "Shutdown"): the first
 // SIGTERM or SIGINT (or an uncaught error) starts it; a repeated SIGTERM —
 // a supervisor signalling the whole process group reaches node twice
-// through npm — is logged and ignored; a second SIGINT (Ctrl-C) or a SIGQUIT
-// forces the exit, answering what is still queued 503 and naming it.
+// through npm — is logged and ignored; so is a SIGINT within
+// SAME_PRESS_MS of the drain's start: one Ctrl-C in a terminal reaches node
+// twice under `npm start` (from the terminal, and passed on by npm), as
+// good as together. A SIGINT later than that — the user pressing Ctrl-C
+// again — or a SIGQUIT forces the exit, answering what is still queued 503
+// and naming it.
 //
 // The drain: every answer from now on carries `Connection: close`, and a
 // new write is refused (503, Retry-After: 1, src/plugins/admission.js). For
@@ -16,12 +20,17 @@
 // within `drainTimeoutMs` or forced.
 import net from 'node:net'
 
+/** A SIGINT this soon after the drain began is the same Ctrl-C (the copies of one press arrive within milliseconds) */
+export const SAME_PRESS_MS = 1000
+
 /**
  * app: the Fastify app (beginDrain(), close(), writer); log: pino;
- * proc: the process (signals, exit); → { drain(reason), force(reason) } for tests
+ * proc: the process (signals, exit); now: a monotonic clock in ms (tests
+ * inject one) → { drain(reason), force(reason) } for tests
  */
-export function installShutdown ({ app, log, graceMs, drainTimeoutMs, proc = process }) {
+export function installShutdown ({ app, log, graceMs, drainTimeoutMs, proc = process, now = () => performance.now() }) {
   let draining = null
+  let drainBegan = null
   let forced = false
 
   function force (reason) {
@@ -62,6 +71,7 @@ export function installShutdown ({ app, log, graceMs, drainTimeoutMs, proc = pro
 
   function start (what) {
     if (draining) return draining
+    drainBegan = now()
     draining = drain(what).catch(error => {
       log.error({ err: error }, 'shutdown failed')
       force('the drain failed')
@@ -70,6 +80,10 @@ export function installShutdown ({ app, log, graceMs, drainTimeoutMs, proc = pro
   }
 
   const onSignal = signal => {
+    if (signal === 'SIGINT' && draining && now() - drainBegan < SAME_PRESS_MS) {
+      log.info({ signal }, `SIGINT again within ${SAME_PRESS_MS} ms of the first signal: the same Ctrl-C (npm passes it on too), ignored; press Ctrl-C again to force the exit`)
+      return
+    }
     if (signal === 'SIGQUIT' || (signal === 'SIGINT' && draining)) return force(signal)
     if (draining) {
       log.info({ signal }, `${signal} again while shutting down: ignored (a second Ctrl-C or SIGQUIT forces the exit)`)
