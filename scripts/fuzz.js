@@ -77,7 +77,7 @@ async function run (opts) {
   try {
     const token = opts['with-tokens'] ? randomBytes(24).toString('hex') : null
     const tokens = token ? { WRITE_TOKENS: token, READ_TOKENS: token, METRICS_TOKENS: token } : {}
-    const config = loadConfig({ ...process.env, ...tokens, LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn', MONGODB_DB: `fuzz_${randomBytes(4).toString('hex')}`, PREALLOC_PROBABILITY: '0' })
+    const config = loadConfig({ ...process.env, ...tokens, LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn', MONGODB_DB: `fuzz_${randomBytes(4).toString('hex')}`, PREALLOC_PROBABILITY: '0', STATSD_PORT: '0' })
     let uri = config.mongodbUri
     if (!uri) {
       const { startEmbeddedMongo } = await import('../src/db/embedded.js')

@@ -15,6 +15,8 @@ export class ConfigError extends Error {
 }
 
 const MIB = 1024 * 1024
+/** StatsD's port, where StatsD clients send by default */
+export const STATSD_DEFAULT_PORT = 8125
 
 /** Whether a listen address is reachable from this machine only */
 export function isLoopback (host) {
@@ -156,8 +158,9 @@ export function loadConfig (env = process.env) {
     distributionAccuracy: distributionAccuracy(env),
     retentionCron: env.RETENTION_CRON || '17 * * * *',
     retentionRate: integer(env, 'RETENTION_RATE', 500, { min: 1, max: 1_000_000 }),
-    // StatsD listeners (docs/statsd.md): off unless STATSD_PORT is set
-    statsdPort: env.STATSD_PORT === undefined || env.STATSD_PORT === '' ? null : integer(env, 'STATSD_PORT', null, { max: 65535 }),
+    // StatsD listeners (docs/statsd.md): on 8125, StatsD's port, unless STATSD_PORT says another; 0 (null here): off.
+    // (A caller that builds the config itself may set 0: any free port, tests only; no environment can ask for it.)
+    statsdPort: integer(env, 'STATSD_PORT', STATSD_DEFAULT_PORT, { max: 65535 }) || null,
     // loopback whatever HOST is: StatsD carries no token (docs/adr/0026-statsd-door-policy.md)
     statsdHost: env.STATSD_HOST || '127.0.0.1',
     statsdUnauthenticated: oneOf(env, 'STATSD_UNAUTHENTICATED', 'refuse', ['refuse', 'allow']),
@@ -171,7 +174,7 @@ export function loadConfig (env = process.env) {
     throw new ConfigError('STATSD_HOST', `must be a host name or IP address, got ${JSON.stringify(config.statsdHost)}`)
   }
   if (config.statsdPort !== null && config.writeTokens.length > 0 && !isLoopback(config.statsdHost) && config.statsdUnauthenticated !== 'allow') {
-    throw new ConfigError('STATSD_UNAUTHENTICATED', `WRITE_TOKENS is set but StatsD (STATSD_PORT) would listen on ${config.statsdHost} (STATSD_HOST), where anyone who reaches it writes without a token: bind it to 127.0.0.1, or set STATSD_UNAUTHENTICATED=allow to accept that`)
+    throw new ConfigError('STATSD_UNAUTHENTICATED', `WRITE_TOKENS is set but StatsD would listen on ${config.statsdHost}:${config.statsdPort} (STATSD_HOST, STATSD_PORT), where anyone who reaches it writes without a token: bind it to 127.0.0.1, set STATSD_PORT=0 to turn it off, or set STATSD_UNAUTHENTICATED=allow to accept that`)
   }
   if (!cron.validate(config.retentionCron)) {
     throw new ConfigError('RETENTION_CRON', `is not a valid cron expression: ${JSON.stringify(config.retentionCron)}`)

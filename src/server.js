@@ -5,7 +5,7 @@ import { buildApp, defaultLogger } from './app.js'
 import { ConfigError, loadConfig } from './config.js'
 import { describeStartupFailure } from './startup-failure.js'
 import { embeddedDataDir } from './db/embedded-address.js'
-import { installShutdown } from './shutdown.js'
+import { HOLD_MAX_MS, installShutdown } from './shutdown.js'
 
 /** One line naming the cause and the fix; the stack only at LOG_LEVEL=debug */
 function failToStart (err, config) {
@@ -50,7 +50,7 @@ async function main () {
     failToStart(err, config)
   }
 
-  installShutdown({ app, log, graceMs: config.shutdownGraceMs, drainTimeoutMs: config.writeTimeoutMs * 3 + config.shutdownGraceMs })
+  installShutdown({ app, log, graceMs: config.shutdownGraceMs, drainTimeoutMs: config.writeTimeoutMs * 3 + config.shutdownGraceMs + HOLD_MAX_MS })
 
   try {
     await app.listen({ port: config.port, host: config.host })

@@ -13,6 +13,7 @@ export function describeStartupFailure (err, config = {}) {
   const message = String(err?.message ?? err)
   const port = config.port ?? 3000
   const host = config.host ?? '127.0.0.1'
+  if (err?.statsd) return describeStatsdFailure(err, err.statsd)
   if (err?.code === 'EADDRINUSE') {
     return `port ${port} on ${host} is already in use (another statbucket, or another program): stop it, or set PORT to a free port`
   }
@@ -40,4 +41,13 @@ export function describeStartupFailure (err, config = {}) {
     return `no embedded MongoDB could be started (${message.split('\n').filter(l => l.trim().startsWith('- ')).map(l => l.trim().slice(2).split(':')[0]).join(', ') || 'see LOG_LEVEL=debug'} failed): set MONGODB_URI to a MongoDB server, or run with LOG_LEVEL=debug for why`
   }
   return `failed to start: ${message.split('\n')[0]} (LOG_LEVEL=debug shows the stack)`
+}
+
+/** The StatsD listeners could not start (src/statsd/plugin.js marks the error with { host, port }) */
+function describeStatsdFailure (err, { host, port }) {
+  const off = 'STATSD_PORT=0 to turn StatsD off'
+  if (err.code === 'EADDRINUSE') return `StatsD port ${port} on ${host} is already in use (another statbucket, or a StatsD daemon): stop it, set STATSD_PORT to a free port, or ${off}`
+  if (err.code === 'EACCES') return `no permission to listen on ${host}:${port} for StatsD: set STATSD_PORT to a port above 1023, or ${off}`
+  if (err.code === 'EADDRNOTAVAIL' || err.code === 'ENOTFOUND') return `cannot listen for StatsD on ${host}: no such address on this machine; set STATSD_HOST (127.0.0.1), or ${off}`
+  return `StatsD could not listen on ${host}:${port}: ${String(err.message).split('\n')[0]}; set STATSD_PORT to another port, or ${off}`
 }

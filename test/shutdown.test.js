@@ -1,12 +1,13 @@
 // One drain per process (src/shutdown.js) with the process and the app
-// faked: repeated SIGTERMs are logged and ignored, a second Ctrl-C or a
+// faked: repeated SIGTERMs are logged and ignored, and so are the SIGINTs
+// of one Ctrl-C (within 1 s); a Ctrl-C later or a
 // SIGQUIT forces the exit, answering what is still queued 503 and naming it,
 // and a drain that ends exits 0 after the "closed" line.
 import { EventEmitter } from 'node:events'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { installShutdown } from '../src/shutdown.js'
 
-function fakes ({ closes = new Promise(() => {}) } = {}) {
+function fakes ({ closes = new Promise(() => {}), now = () => Date.now() } = {}) {
   const proc = Object.assign(new EventEmitter(), { exit: vi.fn() })
   const lines = []
   const log = { info: (o, msg) => lines.push(['info', msg]), error: (o, msg) => lines.push(['error', msg]) }
@@ -20,7 +21,7 @@ function fakes ({ closes = new Promise(() => {}) } = {}) {
       abandon: vi.fn(() => ({ events: 12, units: 3 }))
     }
   }
-  installShutdown({ app, log, graceMs: 500, drainTimeoutMs: 60_000, proc })
+  installShutdown({ app, log, graceMs: 500, drainTimeoutMs: 60_000, proc, now })
   return { proc, log, lines, app }
 }
 
@@ -44,6 +45,36 @@ describe('shutdown', () => {
     expect(lines.at(-1)).toEqual(['error', 'forced exit (SIGINT): 12 queued events of 3 requests were not written (answered 503)'])
     await vi.advanceTimersByTimeAsync(200)
     expect(proc.exit).toHaveBeenCalledWith(1)
+  })
+
+  it('one Ctrl-C under npm start (SIGINT twice at once: the terminal\'s and npm\'s) is one drain that exits 0; a Ctrl-C 1 s later forces', async () => {
+    // the drain's own clock is Date.now(), faked: time moves only when the test says
+    let release
+    const { proc, lines, app } = fakes({ closes: new Promise(resolve => { release = resolve }) })
+    proc.emit('SIGINT', 'SIGINT')
+    proc.emit('SIGINT', 'SIGINT')
+    await vi.advanceTimersByTimeAsync(999)
+    proc.emit('SIGINT', 'SIGINT') // a copy delayed by a busy machine: still the same press
+    expect(app.beginDrain).toHaveBeenCalledTimes(1)
+    expect(app.writer.abandon).not.toHaveBeenCalled()
+    expect(lines.filter(([, m]) => /^shutting down on SIGINT/.test(m))).toHaveLength(1)
+    expect(lines.filter(([, m]) => m === 'SIGINT again within 1000 ms of the first signal: the same Ctrl-C (npm passes it on too), ignored; press Ctrl-C again to force the exit')).toHaveLength(2)
+    release()
+    await vi.advanceTimersByTimeAsync(1)
+    expect(lines.at(-1)).toEqual(['info', 'closed: flushed 0 events after the signal; every request received was answered'])
+    expect(proc.exit).toHaveBeenCalledWith(0)
+
+    // a drain that hangs: the user presses again, later
+    const hung = fakes()
+    hung.proc.emit('SIGINT', 'SIGINT')
+    hung.proc.emit('SIGINT', 'SIGINT')
+    await vi.advanceTimersByTimeAsync(1000)
+    expect(hung.app.writer.abandon).not.toHaveBeenCalled()
+    hung.proc.emit('SIGINT', 'SIGINT')
+    expect(hung.app.writer.abandon).toHaveBeenCalledTimes(1)
+    expect(hung.lines.at(-1)).toEqual(['error', 'forced exit (SIGINT): 12 queued events of 3 requests were not written (answered 503)'])
+    await vi.advanceTimersByTimeAsync(200)
+    expect(hung.proc.exit).toHaveBeenCalledWith(1)
   })
 
   it('a SIGQUIT forces the exit at once', async () => {

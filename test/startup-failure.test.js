@@ -17,7 +17,8 @@ afterAll(async () => { while (cleanups.length) await cleanups.pop()().catch(() =
 /** Runs `node src/server.js` until it exits (bounded) → { code, stderr, stdout } */
 function runServer (env, timeoutMs = 60_000) {
   return new Promise(resolve => {
-    const child = spawn(process.execPath, ['src/server.js'], { env: { PATH: process.env.PATH, HOME: process.env.HOME, LOG_LEVEL: 'info', ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
+    // STATSD_PORT=0: no StatsD on 8125, which a test beside this one may hold
+    const child = spawn(process.execPath, ['src/server.js'], { env: { PATH: process.env.PATH, HOME: process.env.HOME, LOG_LEVEL: 'info', STATSD_PORT: '0', ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
     let stdout = ''
     let stderr = ''
     child.stdout.on('data', d => { stdout += d })

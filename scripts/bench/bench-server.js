@@ -1,7 +1,7 @@
 // statbucket as a child process for the benchmark: buildApp on the given
 // database, listening on 127.0.0.1 port 0. Talks to its parent over IPC:
-// sends { type: 'listening', port, backend, statsdPort (null unless
-// STATSD_PORT is set) }, answers { type: 'stats' } with
+// sends { type: 'listening', port, backend, statsdPort (null with
+// STATSD_PORT=0) }, answers { type: 'stats' } with
 // the writer's counters and the process's memory, closes on { type: 'close' }
 // or SIGTERM. Configuration comes from the environment (as `npm start`).
 // BENCH_CLOCK_START=<epoch ms>: the service runs on a simulated clock from

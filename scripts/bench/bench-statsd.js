@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url'
 import { dailySum } from './bench-ingest.js'
 import { packageVersion } from './bench-env.js'
 import { startServerProcess } from './server-process.js'
+import { freeStatsdPort } from '../shared/child-server.js'
 import { distributionCount } from './bench-timers.js'
 import { counterBy, counterDelta, machineTicks, runFigures, udpCounters } from './statsd-figures.js'
 import { procCpuMs } from './process-cpu.js'
@@ -158,7 +159,7 @@ export async function benchStatsd ({ uri, dbName, db, dbPid = null, seconds, war
     MONGODB_URI: uri,
     MONGODB_DB: dbName,
     LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
-    STATSD_PORT: '0', // the same free port for UDP and TCP, reported over IPC
+    STATSD_PORT: String(await freeStatsdPort()), // free for UDP and TCP a moment ago, reported back over IPC
     STATSD_HOST: '127.0.0.1',
     STATSD_FLUSH_INTERVAL_MS: String(flushIntervalMs),
     METRICS_TOKENS: token

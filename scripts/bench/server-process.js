@@ -7,11 +7,13 @@ import { startChildServer } from '../shared/child-server.js'
 const SERVER = fileURLToPath(new URL('./bench-server.js', import.meta.url))
 
 /**
- * env: statbucket configuration (MONGODB_URI, MONGODB_DB, …; BENCH_CLOCK_START for a simulated clock); nodeArgs: node's own flags (--cpu-prof)
+ * env: statbucket configuration (MONGODB_URI, MONGODB_DB, …; BENCH_CLOCK_START for a simulated clock; StatsD off
+ * unless STATSD_PORT is given); nodeArgs: node's own flags (--cpu-prof)
  * → { url, pid, backend, statsdPort, stats(), resetPeak(), setClock(ms), sweep(timeoutMs), idle(), stop() }
  */
 export async function startServerProcess (env, { startTimeoutMs = 60_000, nodeArgs = [] } = {}) {
-  const server = await startChildServer({ script: SERVER, env: { ...process.env, LOG_LEVEL: 'warn', ...env }, startTimeoutMs, inheritOutput: 'stderr', nodeArgs })
+  // STATSD_PORT=0: no StatsD listener (8125 by default) unless env sets a port
+  const server = await startChildServer({ script: SERVER, env: { ...process.env, LOG_LEVEL: 'warn', STATSD_PORT: '0', ...env }, startTimeoutMs, inheritOutput: 'stderr', nodeArgs })
   return {
     url: `http://127.0.0.1:${server.port}`,
     port: server.port,

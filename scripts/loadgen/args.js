@@ -45,6 +45,9 @@ Load:
   --seed N             seed of the random choices (default 1)
   --warmup S           real seconds of unrecorded load first, on metrics P + warmup.m000…,
                        so that JIT and connection warm-up do not depress the first minutes (default 2)
+  --give-up-after S    real seconds without a request reaching the service (connection
+                       refused, host unreachable) before the run stops with exit 1 (default 10);
+                       meanwhile each worker waits 0.1 s, 0.2 s … up to 2 s between tries
 
 Output:
   --csv FILE           one row per simulated minute (default bench-results/loadgen-<time>.csv)
@@ -81,6 +84,7 @@ const OPTIONS = {
   'compare-ooo': { type: 'boolean' },
   seed: { type: 'string' },
   warmup: { type: 'string' },
+  'give-up-after': { type: 'string' },
   csv: { type: 'string' },
   keep: { type: 'boolean' },
   report: { type: 'string' },
@@ -194,6 +198,7 @@ export function parseLoadgenArgs (argv, { now }) {
     compareOoo,
     seed: number(values, 'seed', 1, { min: 0, max: 2 ** 32 - 1, integer: true }),
     warmupSeconds: number(values, 'warmup', 2, { min: 0, max: 600 }),
+    giveUpMs: number(values, 'give-up-after', 10, { min: 0.1, max: 3600 }) * 1000,
     csv: values.csv ?? null,
     report: values.report === undefined ? null : reportPath(values.report),
     json: Boolean(values.json),

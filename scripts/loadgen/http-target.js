@@ -2,12 +2,16 @@
 import { createHttpClient } from '../shared/http-client.js'
 import { DAY_MS, startOfDay, startOfMonth, addMonths } from '../../src/bucket/time.js'
 
+// errors before a connection was made: the request never left this machine
+const NOT_REACHED = new Set(['ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'EADDRNOTAVAIL'])
+
 /** What an answer means for the events it carried */
-export function outcomeOf ({ status, json }) {
+export function outcomeOf ({ status, json, error }) {
   if (status === 200) return 'acked'
   if (status === 503 && json?.outcome === 'not_applied') return 'not_applied'
   if (status >= 400 && status < 500 && status !== 408) return 'rejected'
-  return 'unknown' // 504, other 5xx, network error, timeout: may be applied
+  if (!status && NOT_REACHED.has(error)) return 'not_reached' // not applied
+  return 'unknown' // 504, other 5xx, a reset or other network error, timeout: may be applied
 }
 
 export async function createHttpTarget ({ url, token, concurrency }) {

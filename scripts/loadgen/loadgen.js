@@ -29,12 +29,16 @@ function progressPrinter (label) {
     lastAt = now
     const sim = Math.min(clock.now(), simEnd)
     const done = Math.min(100, ((sim - clock.start) / (simEnd - clock.start)) * 100)
-    const failed = totals.rejected + totals.not_applied + totals.unknown
+    const failed = totals.rejected + totals.not_applied + totals.not_reached + totals.unknown
     const line = `${label} sim ${new Date(sim).toISOString().slice(0, 16).replace('T', ' ')} | ${Math.round(rate).toLocaleString('en-US')} events/s | acked ${totals.acked.toLocaleString('en-US')} | failed ${failed} | ${done.toFixed(0)}%`
     if (tty) process.stderr.write(`\r\x1b[K${line}`)
     else if (now - lastPrinted >= 10_000) { process.stderr.write(line + '\n'); lastPrinted = now }
   }
 }
+
+/** The one line of a run stopped because the service could not be reached */
+const unreachableLine = (opts, { error, forMs }, notReached) =>
+  `loadgen: statbucket at ${opts.url} could not be reached for ${Math.floor(forMs / 1000)} s (${error ?? 'no connection'}); stopped (the ${notReached} events sent meanwhile were not applied)\n`
 
 async function runLoad (opts) {
   const random = seededRandom(opts.seed)
@@ -76,8 +80,13 @@ async function runLoad (opts) {
         concurrency: opts.concurrency,
         batch: opts.batch,
         metrics: metricNames(`${opts.metricPrefix}warmup.`, opts.metrics),
-        random: seededRandom(opts.seed + 2)
+        random: seededRandom(opts.seed + 2),
+        giveUpMs: opts.giveUpMs
       })
+      if (warm.unreachable) {
+        process.stderr.write(unreachableLine(opts, warm.unreachable, warm.totals.not_reached))
+        return EXIT.PROBLEM
+      }
       if (warm.firstRejection) {
         process.stderr.write(`loadgen: the target rejected a warm-up request (${warm.firstRejection.status ?? ''} ${warm.firstRejection.message ?? ''}); stopped\n`)
         return EXIT.PROBLEM
@@ -99,10 +108,16 @@ async function runLoad (opts) {
         oooFraction: p.oooFraction,
         oooWindowMs: opts.oooWindowMs,
         random,
-        progress: opts.quiet ? null : progressPrinter(p.phase)
+        progress: opts.quiet ? null : progressPrinter(p.phase),
+        giveUpMs: opts.giveUpMs
       })
       if (!opts.quiet && process.stderr.isTTY) process.stderr.write('\n')
       phases.push({ ...p, result })
+      if (result.unreachable) {
+        process.stderr.write(unreachableLine(opts, result.unreachable, result.totals.not_reached))
+        exitCode = EXIT.PROBLEM
+        break
+      }
       if (result.firstRejection) {
         process.stderr.write(`loadgen: the target rejected a request (${result.firstRejection.status ?? ''} ${result.firstRejection.message ?? ''}); stopped\n`)
         exitCode = EXIT.PROBLEM
@@ -123,7 +138,8 @@ async function runLoad (opts) {
       seed: opts.seed
     }
     if (target.statementsPerEvent) run.statementsPerEvent = target.statementsPerEvent()
-    if (opts.verify) {
+    // a service that could not be reached cannot be asked for its totals either
+    if (opts.verify && !phases.some(p => p.result.unreachable)) {
       const after = await target.totals(metrics, windowFrom, windowTo)
       const acked = phases.reduce((s, p) => s + p.result.totals.acked, 0)
       const unknown = phases.reduce((s, p) => s + p.result.totals.unknown, 0)

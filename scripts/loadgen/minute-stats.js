@@ -13,11 +13,11 @@ export function median (values) {
 
 /**
  * Records requests by the simulated minute in which they were sent.
- * record(sendSimMs, events, latencyMs, outcome): outcome 'acked' | 'rejected' | 'not_applied' | 'unknown'.
+ * record(sendSimMs, events, latencyMs, outcome): outcome 'acked' | 'rejected' | 'not_applied' | 'not_reached' | 'unknown'.
  */
 export function createMinuteRecorder () {
   const minutes = new Map() // minute start (sim ms) → { events, requests, failedEvents, failedRequests, latencies }
-  const totals = { acked: 0, rejected: 0, not_applied: 0, unknown: 0, requests: 0, ackedRequests: 0 }
+  const totals = { acked: 0, rejected: 0, not_applied: 0, not_reached: 0, unknown: 0, requests: 0, ackedRequests: 0 }
   const allLatencies = []
   return {
     totals,

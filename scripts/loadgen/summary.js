@@ -18,7 +18,7 @@ export function phaseFigures (result) {
     simEnd: result.simEnd,
     realSeconds: realMs / 1000,
     acked: totals.acked,
-    failed: { rejected: totals.rejected, notApplied: totals.not_applied, unknown: totals.unknown },
+    failed: { rejected: totals.rejected, notApplied: totals.not_applied, notReached: totals.not_reached, unknown: totals.unknown },
     requests: totals.requests,
     eventsPerS: rateOf(rows),
     latencyMs: { p50: percentile(latencies, 50), p99: percentile(latencies, 99) },
@@ -49,11 +49,11 @@ export function summarize (phases, run) {
 }
 
 function phaseLine (f) {
-  const failed = f.failed.rejected + f.failed.notApplied + f.failed.unknown
+  const failed = f.failed.rejected + f.failed.notApplied + f.failed.notReached + f.failed.unknown
   return [
     `  ${f.phase}: simulated ${iso(f.simStart)} → ${iso(f.simEnd)} UTC in ${f.realSeconds.toFixed(1)} s real`,
     `    events acknowledged ${n0(f.acked)} (${f.eventsPerS === null ? 'n/a' : n0(f.eventsPerS)} events/s), failed ${n0(failed)}` +
-      (failed ? ` (rejected ${f.failed.rejected}, not applied ${f.failed.notApplied}, unknown ${f.failed.unknown})` : ''),
+      (failed ? ` (rejected ${f.failed.rejected}, not applied ${f.failed.notApplied}, not reached ${f.failed.notReached}, unknown ${f.failed.unknown})` : ''),
     `    ack latency p50 ${f.latencyMs.p50?.toFixed(2) ?? 'n/a'} ms, p99 ${f.latencyMs.p99?.toFixed(2) ?? 'n/a'} ms`
   ].join('\n')
 }

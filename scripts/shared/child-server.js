@@ -3,7 +3,9 @@
 // and the fault tests' `node src/server.js` (which logs "listening at").
 // Loopback only; every child is killed if this process exits first.
 import { spawn } from 'node:child_process'
+import dgram from 'node:dgram'
 import fs from 'node:fs'
+import net from 'node:net'
 import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
 
@@ -18,6 +20,30 @@ export function rssKb (pid) {
     return m ? Number(m[1]) : null
   } catch {
     return null
+  }
+}
+
+/**
+ * A port of 127.0.0.1 free for both TCP and UDP now, for a child's
+ * STATSD_PORT (STATSD_PORT=0 turns StatsD off, so a child cannot be asked
+ * for any free port); another program may take it before the child does.
+ */
+export async function freeStatsdPort () {
+  for (let attempt = 0; ; attempt++) {
+    const server = net.createServer()
+    const port = await new Promise((resolve, reject) => {
+      server.once('error', reject)
+      server.listen(0, '127.0.0.1', () => resolve(server.address().port))
+    })
+    const socket = dgram.createSocket('udp4')
+    const udpFree = await new Promise(resolve => {
+      socket.once('error', () => resolve(false))
+      socket.bind({ port, address: '127.0.0.1', exclusive: true }, () => resolve(true))
+    })
+    await new Promise(resolve => socket.close(resolve))
+    await new Promise(resolve => server.close(resolve))
+    if (udpFree) return port
+    if (attempt === 9) throw new Error('no port of 127.0.0.1 free for both TCP and UDP in 10 tries')
   }
 }
 

@@ -56,11 +56,32 @@ const IANA_NAME = /^[A-Za-z][A-Za-z0-9_+-]*(?:\/[A-Za-z0-9_+-]+)*$/
 const NAMES_KEPT = 1_000 // names as sent → the tz database's name for the zone
 const canonicalNames = new Map()
 
+// Zones of the tz database (2025b) that Intl.supportedValuesOf('timeZone')
+// lists under an older name (Asia/Calcutta) or not at all; with that list,
+// the spellings a name sent in any case is echoed in (Etc/GMT±N: ICU's own name keeps it)
+const UNLISTED_ZONES = ['Africa/Asmara', 'America/Argentina/Buenos_Aires', 'America/Argentina/Catamarca', 'America/Argentina/Cordoba',
+  'America/Argentina/Jujuy', 'America/Argentina/Mendoza', 'America/Atikokan', 'America/Indiana/Indianapolis', 'America/Kentucky/Louisville',
+  'America/Nuuk', 'Asia/Ho_Chi_Minh', 'Asia/Kathmandu', 'Asia/Kolkata', 'Asia/Yangon', 'Atlantic/Faroe', 'CET', 'CST6CDT', 'EET', 'EST',
+  'EST5EDT', 'Etc/GMT', 'Etc/UTC', 'Europe/Kyiv', 'HST', 'MET', 'MST', 'MST7MDT', 'PST8PDT', 'Pacific/Chuuk', 'Pacific/Kanton', 'Pacific/Pohnpei', 'WET']
+let spellings = null // lower case → the tz database's spelling
+
 /**
- * The name ICU gives the zone (links and any spelling of a name resolve to
- * one: 'asia/kolkata' → 'Asia/Calcutta', 'Etc/GMT' → 'UTC'), or null for a
- * name that is not an IANA zone. Caches and Luxon only ever see these, so
- * spellings of one zone cannot grow them.
+ * The name a zone is echoed by: the name sent as the tz database spells it
+ * ('europe/berlin' → 'Europe/Berlin', 'asia/kolkata' → 'Asia/Kolkata'), or,
+ * for a link that is not in the lists, ICU's name for the zone it links to
+ * ('us/eastern' → 'America/New_York')
+ */
+function spellingOf (name, canonical) {
+  spellings ??= new Map([...Intl.supportedValuesOf('timeZone'), ...UNLISTED_ZONES].map(n => [n.toLowerCase(), n]))
+  return spellings.get(name.toLowerCase()) ?? canonical
+}
+
+/**
+ * { canonical, spelled }: the name ICU gives the zone (links and any
+ * spelling of a name resolve to one: 'asia/kolkata' → 'Asia/Calcutta',
+ * 'Etc/GMT' → 'UTC') and the one it is echoed by (spellingOf), or null for a
+ * name that is not an IANA zone. Caches and Luxon only ever see canonical
+ * names, so spellings of one zone cannot grow them.
  */
 function canonicalOf (name) {
   if (canonicalNames.has(name)) return canonicalNames.get(name)
@@ -70,21 +91,24 @@ function canonicalOf (name) {
   } catch {}
   // engines that take offsets such as '+05:30' as zones (Node 24): only IANA names here
   if (canonical !== null && (!IANA_NAME.test(canonical) || !IANAZone.isValidZone(canonical))) canonical = null
+  const known = canonical === null ? null : { canonical, spelled: spellingOf(name, canonical) }
   if (canonicalNames.size >= NAMES_KEPT) canonicalNames.delete(canonicalNames.keys().next().value)
-  canonicalNames.set(name, canonical)
-  return canonical
+  canonicalNames.set(name, known)
+  return known
 }
 
 /**
  * A zone by IANA name (any link or spelling the tz database knows), or null.
- * → { name (as given, echoed in answers), isUtc (UTC under any of its names),
+ * → { name (echoed in answers: as the tz database spells it, spellingOf), isUtc (UTC under any of its names),
  *     offsetAt(t) (minutes east of UTC), transitionAfter(t) (the first
  *     instant > t where the offset changes, looking a year ahead, or null) }
  */
 export function timeZone (name) {
   if (typeof name !== 'string' || name === '' || name.length > 64) return null
-  const canonical = canonicalOf(name)
-  if (canonical === null) return null
+  const known = canonicalOf(name)
+  if (known === null) return null
+  const { canonical } = known
+  name = known.spelled
   if (canonical === 'UTC') return { name, isUtc: true, offsetAt: () => 0, transitionAfter: () => null }
   const zone = IANAZone.create(canonical)
   // the UTC year last asked about, kept at hand: a series asks about one or two years thousands of times

@@ -2,13 +2,30 @@
 // so that a keep-alive client opens a new connection (to another instance)
 // instead of sending into a socket that is about to close. The drain begins
 // before the close (src/shutdown.js: app.beginDrain()), so that idle
-// keep-alive connections have a grace period to be told.
+// keep-alive connections have a grace period to be told. Just before the
+// listener closes, the drain holds every new request unanswered
+// (holdRequests() → { held(), release() }) so that no client, answered,
+// connects again at that instant; released, they go on as any other.
 import fp from 'fastify-plugin'
 
 async function closing (app) {
   let isClosing = false
+  let holding = null // { gate, held }
   app.decorate('beginDrain', () => { isClosing = true })
   app.decorate('isDraining', () => isClosing)
+  app.decorate('holdRequests', () => {
+    let open
+    const hold = { gate: new Promise(resolve => { open = resolve }), held: 0 }
+    holding = hold
+    return { held: () => hold.held, release: () => { if (holding === hold) holding = null; open() } }
+  })
+  // first of the onRequest hooks (this plugin is registered before the others): nothing of a held request runs
+  app.addHook('onRequest', (request, reply, done) => {
+    if (!holding) return done()
+    const hold = holding
+    hold.held++
+    hold.gate.then(() => { hold.held--; done() })
+  })
   app.addHook('preClose', async () => { isClosing = true })
   app.addHook('onSend', (request, reply, payload, done) => {
     if (isClosing) reply.header('connection', 'close')

@@ -133,7 +133,7 @@ export const operationExamples = {
   'DELETE /v1/metrics/{metric}': {
     parameters: { metric: 'loadgen.m1' },
     responses: {
-      200: { metric: 'loadgen.m1', deleted: { registry: 1, daily: 31, monthly: 2 } }
+      200: { metric: 'loadgen.m1', deleted: { registry: 1, daily: 31, monthly: 2, minuteHours: 0 } }
     }
   },
   'GET /v1/metrics/{metric}/total': {

@@ -23,7 +23,7 @@ export default async function metricsRoutes (app) {
 
   app.get('/v1/metrics/:metric/quantiles', { schema: quantilesSchema }, async (request) => {
     const { metric } = request.params
-    const { from, to, qs } = parseQuantilesQuery(request.query)
+    const { from, to, qs } = parseQuantilesQuery(request.query, { now: clock.now() })
     return { metric, from, to, ...await reader.quantiles(metric, { from, to, qs }) }
   })
 

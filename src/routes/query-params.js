@@ -1,7 +1,7 @@
 // Query strings arrive as strings (no coercion) and are parsed here, in one
 // place; what a read plans from them is the reader's (src/reader/).
 import { BadRequestError, withDetails } from '../errors.js'
-import { DAY_MS, epochMsProblem, parseQueryTime, utcParts } from '../bucket/time.js'
+import { DAY_MS, QUARTER_HOUR_MS, epochMsProblem, parseQueryTime, utcParts } from '../bucket/time.js'
 import { timeZone } from '../bucket/time-zone.js'
 import { localParts, localYearStart } from '../bucket/local-time.js'
 import { parseStat } from '../bucket/distribution-stats.js'
@@ -46,9 +46,17 @@ export function parseSeriesQuery (query, { now }) {
 
 const QUANTILE = /^(?:0(?:\.\d{1,12})?|1(?:\.0{1,12})?|\.\d{1,12})$/
 
-/** → { from, to, qs } for GET …/quantiles (qs: default 0.5, 0.9, 0.99) */
-export function parseQuantilesQuery (query) {
-  const { from, to } = parseTotalQuery(query)
+/**
+ * → { from, to, qs } for GET …/quantiles: the range (default the last 24 h,
+ * a default edge rounded out to the quarter-hour: an edge every metric's
+ * documents can plan), qs (default 0.5, 0.9, 0.99)
+ */
+export function parseQuantilesQuery (query, { now }) {
+  let from = time(query, 'from')
+  let to = time(query, 'to')
+  if (to === undefined) to = Math.ceil((from === undefined ? now : Math.max(now, from + 1)) / QUARTER_HOUR_MS) * QUARTER_HOUR_MS
+  if (from === undefined) from = to - DAY_MS
+  if (from >= to) throw bad('from', 'must be before to')
   const texts = (query.q ?? '0.5,0.9,0.99').split(',')
   if (texts.length > MAX_QUANTILES) throw bad('q', `at most ${MAX_QUANTILES} quantiles, got ${texts.length}`)
   const qs = []

@@ -1,6 +1,7 @@
 // POST /v1/statsd: StatsD lines over HTTP (src/statsd/http-lines.js), answered
 // as POST /v1/events answers: the ingest outcome through ingest-reply.js, and
-// on 200 the names the statsd daemon's sanitising changed. Gauge deltas start
+// on 200 the names the statsd daemon's sanitising changed and how many lines'
+// tags were dropped (also in the drop log, once a minute). Gauge deltas start
 // from the levels the instance's StatsD doors hold (app.statsdGauges), the
 // stored level read for a name not held; the levels a request sets are kept
 // once it may have been written (200 or 504), so that a request refused or
@@ -13,7 +14,7 @@ import { acceptsOnly } from './content-type.js'
 import { replyToIngestOutcome } from './ingest-reply.js'
 
 export default async function statsdRoutes (app) {
-  const { config, clock, ingest, telemetry, statsdGauges } = app
+  const { config, clock, ingest, telemetry, statsdGauges, statsdDrops } = app
   const textOnly = acceptsOnly(['text/plain'], 'StatsD lines')
 
   /** The levels the body's deltas start from: held, or stored (read once each); a database failure is a 503 */
@@ -43,9 +44,13 @@ export default async function statsdRoutes (app) {
     if (result.outcome === APPLIED || result.outcome === UNKNOWN) for (const [name, { level, time }] of levels) statsdGauges.set(name, level, time)
     if (result.outcome === APPLIED) {
       telemetry.publish('statsdReceived', { transport: 'http', values: body.values })
-      if (body.tagged) telemetry.publish('statsdDropped', { transport: 'http', reason: 'tags', values: body.tagged })
+      if (body.tagged) {
+        telemetry.publish('statsdDropped', { transport: 'http', reason: 'tags', values: body.tagged })
+        statsdDrops.note('tags', body.taggedLine, body.tagged)
+      }
     }
     const answer = replyToIngestOutcome(reply, result)
-    return body.renamed.length && result.outcome === APPLIED ? { ...answer, renamed: body.renamed } : answer
+    if (result.outcome !== APPLIED) return answer
+    return { ...answer, ...(body.renamed.length ? { renamed: body.renamed } : {}), ...(body.tagged ? { tagsDropped: body.tagged } : {}) }
   })
 }

@@ -165,7 +165,7 @@ export const totalSchema = {
 }
 
 export const deleteMetricSchema = {
-  summary: 'Delete a metric: its registry entry and every daily and monthly document',
+  summary: 'Delete a metric: its registry entry and every daily, monthly and minute-hour document',
   description: 'Removes the metric from the registry, then its documents in bounded batches; answers once they are gone, with how many were deleted. Idempotent: deleting a metric that does not exist (or no longer does) answers 200 with zeros. Writes of the metric that arrive while it runs may survive (and register the metric again); writes after the answer create it anew.',
   tags: ['metrics'],
   params: metricParams,
@@ -177,11 +177,12 @@ export const deleteMetricSchema = {
         metric: { type: 'string' },
         deleted: {
           type: 'object',
-          required: ['registry', 'daily', 'monthly'],
+          required: ['registry', 'daily', 'monthly', 'minuteHours'],
           properties: {
             registry: { type: 'integer', description: 'registry entries deleted (0 or 1)' },
             daily: { type: 'integer', description: 'daily documents deleted' },
-            monthly: { type: 'integer', description: 'monthly documents deleted' }
+            monthly: { type: 'integer', description: 'monthly documents deleted' },
+            minuteHours: { type: 'integer', description: 'minute-hour documents deleted (a distribution\'s minute histograms, one per UTC hour)' }
           }
         }
       }
@@ -194,13 +195,12 @@ export const MAX_QUANTILES = 20
 
 export const quantilesSchema = {
   summary: 'Quantiles of a distribution over [from, to)',
-  description: 'Any quantiles over any range, from the fewest histograms merged (whole months, whole days, then hours, quarter-hours and minutes of the edge days), each within the metric\'s relative accuracy of the exact value at rank floor(q·(n−1)). An edge inside a quarter-hour must fall on a minute whose histogram is kept (MINUTE_HISTOGRAM_DAYS), and a range whose minutes hold values without their histogram cannot be ranked; otherwise 400 names the nearest usable edges. Counters answer 400.',
+  description: 'Any quantiles over any range (default the last 24 hours, a default edge rounded out to the quarter-hour; from and to are echoed), from the fewest histograms merged (whole months, whole days, then hours, quarter-hours and minutes of the edge days), each within the metric\'s relative accuracy of the exact value at rank floor(q·(n−1)). An edge inside a quarter-hour must fall on a minute whose histogram is kept (MINUTE_HISTOGRAM_DAYS), and a range whose minutes hold values without their histogram cannot be ranked; otherwise 400 names the nearest usable edges. Counters answer 400.',
   tags: ['metrics'],
   params: metricParams,
   querystring: {
     type: 'object',
     additionalProperties: false,
-    required: ['from', 'to'],
     properties: {
       from: timeParam('inclusive'),
       to: timeParam('exclusive'),

@@ -43,7 +43,8 @@ export function valuesIn (line) {
 /**
  * Pass 1. text: the body; maxValues: MAX_EVENTS_PER_REQUEST (and twice as
  * many lines, counted first).
- * → { lines, parsed: [{ line: index, samples }], values, tagged, renamed: [{ from, to }],
+ * → { lines, parsed: [{ line: index, samples }], values, tagged (lines whose tags were dropped),
+ *     taggedLine (the first of them), renamed: [{ from, to }],
  *     deltaNames: Set (the gauges sent a delta) }
  * or throws the 400 (naming the line) or 413 that answers it (a line's values
  * counted before it is parsed: valuesIn).
@@ -61,13 +62,14 @@ export function parseStatsdBody (text, { maxValues }) {
   const deltaNames = new Set()
   let values = 0
   let tagged = 0
+  let taggedLine
   for (let i = 0; i < lines.length; i++) {
     // the budget before the work: a line packed with values is counted before it is parsed
     if (values + valuesIn(lines[i]) > maxValues) throw new TooLargeError(`a request holds at most MAX_EVENTS_PER_REQUEST = ${maxValues} StatsD values; split the lines over several requests`)
     const result = parseLine(lines[i])
     const lost = result.problems.find(losesValue)
     if (lost) throw badLine(lines, i, lost.reason, lost.message)
-    if (result.problems.length) tagged++
+    if (result.problems.length && tagged++ === 0) taggedLine = lines[i]
     values += result.values
     if (result.kept) {
       parsed.push({ line: i, samples: result.samples })
@@ -76,7 +78,7 @@ export function parseStatsdBody (text, { maxValues }) {
     if (result.renamedFrom && renamed.size < MAX_RENAMED_LISTED) renamed.set(result.renamedFrom, result.name)
   }
   if (values === 0) throw new BadRequestError('the body holds no StatsD line (name:value|type, one per line)')
-  return { lines, parsed, values, tagged, renamed: [...renamed].map(([from, to]) => ({ from, to })), deltaNames }
+  return { lines, parsed, values, tagged, taggedLine, renamed: [...renamed].map(([from, to]) => ({ from, to })), deltaNames }
 }
 
 /**

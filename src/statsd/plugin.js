@@ -1,11 +1,13 @@
-// The StatsD listeners (docs/statsd.md), off unless STATSD_PORT is set:
-// UDP and TCP on STATSD_HOST:STATSD_PORT, each through its own pipeline into
+// The StatsD listeners (docs/statsd.md), on unless STATSD_PORT=0:
+// UDP and TCP on STATSD_HOST:STATSD_PORT (127.0.0.1:8125), each through its own pipeline into
 // the ingest service. Stopped on close before the writer drains: what they
 // hold is submitted first. The gauges' levels the StatsD doors apply deltas
 // to (gauge-levels.js) are the instance's, decorated as app.statsdGauges for
-// POST /v1/statsd too, whether or not the listeners run.
+// POST /v1/statsd too, whether or not the listeners run; so is the drop log
+// (app.statsdDrops).
 import fp from 'fastify-plugin'
 import { realTimers } from '../clock.js'
+import { STATSD_DEFAULT_PORT } from '../config.js'
 import { GAUGE_KIND } from '../bucket/metric-kinds.js'
 import { createGaugeLevels } from './gauge-levels.js'
 import { startStatsdListeners } from './listeners.js'
@@ -24,11 +26,16 @@ async function statsd (app, { timers = realTimers } = {}) {
     }
   })
   app.decorate('statsdGauges', gaugeLevels)
-  if (config.statsdPort === null) return
+  // one drop log for every door: POST /v1/statsd notes its dropped tags in it too
   const drops = createDropLog({ clock, log: app.log.child({ component: 'statsd' }) })
+  app.decorate('statsdDrops', drops)
+  if (config.statsdPort === null) {
+    app.log.info(`StatsD off (STATSD_PORT=0); unset STATSD_PORT for ${config.statsdHost}:${STATSD_DEFAULT_PORT}`)
+    return
+  }
   const dropped = (transport, reason, values, example) => {
     telemetry.publish('statsdDropped', { transport, reason, values })
-    if (reason !== 'tags') drops.note(reason, example, values) // tags: the values were kept
+    drops.note(reason, example, values)
   }
 
   const pipelineFor = (transport, lossless) => createStatsdPipeline({
@@ -60,6 +67,10 @@ async function statsd (app, { timers = realTimers } = {}) {
     maxConnections: config.statsdTcpMaxConnections,
     idleTimeoutMs: config.statsdTcpIdleTimeoutMs,
     log: app.log
+  }).catch(err => {
+    // marked as StatsD's: the failure to start names STATSD_PORT, not PORT (src/startup-failure.js)
+    err.statsd = { host: config.statsdHost, port: config.statsdPort }
+    throw err
   })
   app.log.info({ host: config.statsdHost, port: listeners.port }, 'StatsD listening (UDP and TCP)')
   app.decorate('statsd', {

@@ -62,6 +62,8 @@ describe('docker/Dockerfile', () => {
     expect(finalStage).toMatch(/^USER node$/m)
     expect(finalStage).toMatch(/^HEALTHCHECK .*\n.*\/readyz/m)
     expect(finalStage).toMatch(/^ENV HOST=0\.0\.0\.0/m)
+    // StatsD's default (127.0.0.1:8125) would be the container's loopback: off unless asked for
+    expect(finalStage).toMatch(/^ENV HOST=0\.0\.0\.0 \\\n(?: {4}\S+ \\\n)* {4}STATSD_PORT=0\b/m)
     expect(finalStage).toMatch(/^CMD \["node", "src\/server\.js"\]$/m)
   })
 

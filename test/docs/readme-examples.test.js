@@ -12,7 +12,7 @@
 //
 // How an example runs: `bash -euo pipefail -c <block>`, in page order, on
 // one service per page built in-process (testApp: a database of its own) listening on
-// 127.0.0.1:0 with STATSD_PORT=0; `localhost:3000` and `127.0.0.1:3000` in the
+// 127.0.0.1:0 with StatsD on a free port; `localhost:3000` and `127.0.0.1:3000` in the
 // block become its address and `8125` its StatsD port.
 //
 // What is compared, and the rule for time. The README shows the answers of a
@@ -132,7 +132,8 @@ async function service ({ fixed, page }) {
   const label = `${page.replace(/\W/g, '').toLowerCase()}${fixed ? 'fixed' : 'real'}`
   const app = await testApp(label, {
     ...(fixed ? { clock: manualClock(README_NOW) } : {}),
-    env: { PREALLOC_PROBABILITY: '0', STATSD_PORT: '0' }
+    env: { PREALLOC_PROBABILITY: '0' },
+    statsd: true
   })
   await app.listen({ port: 0, host: '127.0.0.1' })
   const bin = mkdtempSync(join(tmpdir(), 'readme-date-'))

@@ -8,6 +8,7 @@ import { execFileSync } from 'node:child_process'
 import net from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ensureJavaServerBuilt, startJavaServer } from '../../src/db/java-server.js'
+import { freeStatsdPort } from '../../scripts/shared/child-server.js'
 import { request, startStatbucket, storedTotals, uniqueDb, waitFor } from './harness.js'
 
 const cleanups = []
@@ -25,7 +26,7 @@ const statsdPortOf = sb => sb.logs.find(l => l.msg === 'StatsD listening (UDP an
 describe('descriptor exhaustion through StatsD TCP', () => {
   it('the connection cap leaves descriptors for HTTP and the database: HTTP answers, acknowledged = stored', async () => {
     const dbName = uniqueDb('fds')
-    const sb = await startStatbucket({ MONGODB_URI: db.uri, MONGODB_DB: dbName, STATSD_PORT: '0', STATSD_TCP_MAX_CONNECTIONS: '100' })
+    const sb = await startStatbucket({ MONGODB_URI: db.uri, MONGODB_DB: dbName, STATSD_PORT: String(await freeStatsdPort()), STATSD_TCP_MAX_CONNECTIONS: '100' })
     cleanups.push(() => sb.stop())
     execFileSync('prlimit', [`--pid=${sb.pid}`, '--nofile=256:256'])
     const port = await waitFor(() => statsdPortOf(sb), { timeoutMs: 10_000, what: 'the StatsD port' })

@@ -34,13 +34,13 @@ export async function waitFor (check, { timeoutMs, intervalMs = 100, what = 'con
 /**
  * Starts `node src/server.js` (scripts/shared/child-server.js) with env on top
  * of a clean base (PORT=0: the port is read from the "listening at" log
- * line). → { pid, port, child, logs, stderr, exited, alive(), kill(signal), rssKb(), stop() (SIGKILL) }
+ * line; STATSD_PORT=0: no StatsD listener, unless env sets a port). → { pid, port, child, logs, stderr, exited, alive(), kill(signal), rssKb(), stop() (SIGKILL) }
  */
 export function startStatbucket (env, { startTimeoutMs = 30_000 } = {}) {
   const baseEnv = { PATH: process.env.PATH, HOME: process.env.HOME, NODE_OPTIONS: '' }
   return startChildServer({
     script: SERVER,
-    env: { ...baseEnv, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', PREALLOC_PROBABILITY: '0', ...env },
+    env: { ...baseEnv, HOST: '127.0.0.1', PORT: '0', STATSD_PORT: '0', LOG_LEVEL: 'info', PREALLOC_PROBABILITY: '0', ...env },
     startTimeoutMs
   })
 }

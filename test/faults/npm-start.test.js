@@ -26,7 +26,7 @@ describe('npm start and SIGTERM', () => {
   it('SIGTERM to npm ends the process group within 15 s and answers every request that reached the server', async () => {
     const npm = spawn('npm', ['start'], {
       cwd: new URL('../../', import.meta.url),
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, MONGODB_URI: db.uri, MONGODB_DB: uniqueDb('npmstart'), PORT: '0', LOG_LEVEL: 'debug', PREALLOC_PROBABILITY: '0' }, // debug: the request trail
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, MONGODB_URI: db.uri, MONGODB_DB: uniqueDb('npmstart'), PORT: '0', STATSD_PORT: '0', LOG_LEVEL: 'debug', PREALLOC_PROBABILITY: '0' }, // debug: the request trail
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true // a process group of its own, as a process manager would start it
     })
@@ -64,4 +64,38 @@ describe('npm start and SIGTERM', () => {
     expect(closed).toHaveLength(1)
     expect(logs.filter(l => l.level >= 50), JSON.stringify(logs.filter(l => l.level >= 50)).slice(0, 500)).toEqual([])
   }, 90_000)
+})
+
+describe('npm start and Ctrl-C', () => {
+  // Ctrl-C in a terminal is SIGINT to the foreground process group: node gets it from the
+  // terminal and again from npm, which passes it on. One press: one drain, exit 0.
+  const RUNS = 5
+  it(`SIGINT to npm start's process group drains once and exits 0 (${RUNS} runs of ${RUNS})`, async () => {
+    const outcomes = []
+    for (let run = 0; run < RUNS; run++) {
+      const npm = spawn('npm', ['start'], {
+        cwd: new URL('../../', import.meta.url),
+        env: { PATH: process.env.PATH, HOME: process.env.HOME, MONGODB_URI: db.uri, MONGODB_DB: uniqueDb('npmctrlc'), PORT: '0', STATSD_PORT: '0', LOG_LEVEL: 'info', PREALLOC_PROBABILITY: '0' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+        detached: true
+      })
+      cleanups.push(async () => { if (groupAlive(npm.pid)) process.kill(-npm.pid, 'SIGKILL') })
+      const exited = new Promise(resolve => npm.once('exit', (code, signal) => resolve({ code, signal })))
+      const logs = []
+      createInterface({ input: npm.stdout }).on('line', line => { try { logs.push(JSON.parse(line)) } catch {} })
+      const port = await waitFor(() => {
+        for (const l of logs) { const m = /listening at http:\/\/127\.0\.0\.1:(\d+)/.exec(l.msg ?? ''); if (m) return Number(m[1]) }
+        return null
+      }, { timeoutMs: 30_000, intervalMs: 50, what: 'npm start to listen' })
+      const tally = createTally()
+      const load = runLoad(port, { metrics: ['nc.a'], tally, concurrency: 4, maxBatch: 10, keepAlive: true, durationMs: 30_000, timeoutMs: 15_000, honorRetryAfter: true })
+      await waitFor(() => (tally.statuses[200] ?? 0) >= 20, { timeoutMs: 20_000, what: '20 acknowledged requests' })
+      process.kill(-npm.pid, 'SIGINT')
+      const exit = await Promise.race([exited, sleep(20_000).then(() => 'hung')])
+      await load.stop()
+      const forced = logs.filter(l => /^forced exit/.test(l.msg ?? '')).map(l => l.msg)
+      outcomes.push({ run, exit, forced, drains: logs.filter(l => /^shutting down on SIGINT/.test(l.msg ?? '')).length, closed: logs.filter(l => /^closed: flushed/.test(l.msg ?? '')).length })
+    }
+    expect(outcomes).toEqual(Array.from({ length: RUNS }, (_, run) => ({ run, exit: { code: 0, signal: null }, forced: [], drains: 1, closed: 1 })))
+  }, 150_000)
 })

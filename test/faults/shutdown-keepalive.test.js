@@ -28,7 +28,7 @@ const groupAlive = pgid => { try { process.kill(-pgid, 0); return true } catch (
 
 /** `npm start` in a process group of its own, as a supervisor starts it → { pid, logs, exited, port } */
 async function npmStart (env) {
-  const npm = spawn('npm', ['start'], { cwd: new URL('../../', import.meta.url), env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true })
+  const npm = spawn('npm', ['start'], { cwd: new URL('../../', import.meta.url), env: { PATH: process.env.PATH, HOME: process.env.HOME, STATSD_PORT: '0', ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true })
   cleanups.push(async () => { if (groupAlive(npm.pid)) process.kill(-npm.pid, 'SIGKILL') })
   const logs = []
   createInterface({ input: npm.stdout }).on('line', line => { try { logs.push(JSON.parse(line)) } catch {} })

@@ -12,10 +12,17 @@ export function uniqueDbName (label) {
   return `t_${label.replace(/[^a-z0-9]/gi, '').slice(0, 20)}_${randomBytes(4).toString('hex')}`
 }
 
-/** env: configuration variables (strings) on top of the defaults */
-export async function testApp (label, { env = {}, ...options } = {}) {
+/**
+ * env: configuration variables (strings) on top of the defaults, StatsD off
+ * (STATSD_PORT=0: test files side by side cannot all take 8125) unless env
+ * says a port; statsd: true for the listeners on a free port of 127.0.0.1
+ * (app.statsd.port), which no environment can ask for
+ */
+export async function testApp (label, { env = {}, statsd = false, ...options } = {}) {
   const dbName = env.MONGODB_DB ?? uniqueDbName(label)
-  const config = loadConfig({ LOG_LEVEL: 'silent', ...env, MONGODB_DB: dbName })
+  // statsd: checked as a listener on the default port, then given port 0
+  const loaded = loadConfig({ LOG_LEVEL: 'silent', STATSD_PORT: '0', ...env, ...(statsd ? { STATSD_PORT: '' } : {}), MONGODB_DB: dbName })
+  const config = statsd ? Object.freeze({ ...loaded, statsdPort: 0 }) : loaded
   const dropDatabase = async () => {
     if (options.keepDatabase) return
     const client = await new MongoClient(mongodbUri()).connect()

@@ -179,6 +179,25 @@ describe('quantiles, total and ytd of a distribution', () => {
     expect(year.body.documents).toBeLessThanOrEqual(2)
   })
 
+  it('quantiles default to the last 24 hours, rounded out to quarter-hours, as series do to their step', async () => {
+    const q = 'q=0,0.5,0.99,1'
+    const check = async (query, from, to) => {
+      const { status, body } = await get(`/v1/metrics/lat.api/quantiles?${query}${query && '&'}${q}`)
+      expect(status, JSON.stringify(body)).toBe(200)
+      expect(body).toMatchObject({ from, to, count: exact(from, to).n })
+      expect(body.quantiles[3].value).toBe(exact(from, to).values.at(-1))
+    }
+    clock.set(NOW - 7 * 60_000 - 12_500) // 11:52:47.5
+    try {
+      await check('', NOW - DAY, NOW)
+      await check(`from=${NOW - 2 * DAY - 60_000}`, NOW - 2 * DAY - 60_000, NOW)
+      await check(`to=${NOW - 3 * QH}`, NOW - 3 * QH - DAY, NOW - 3 * QH)
+    } finally {
+      clock.set(NOW)
+    }
+    await check('', NOW - DAY, NOW) // on a quarter-hour: the 24 hours before it
+  })
+
   it('total is the count with the sum beside it; ytd gives each month\'s count and sum', async () => {
     const from = NOW - 3 * DAY
     const total = await get(`/v1/metrics/lat.api/total?from=${from}&to=${NOW}`)

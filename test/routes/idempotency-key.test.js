@@ -40,7 +40,7 @@ describe.skipIf(noMongod)('Idempotency-Key on a replica set (MongoMemoryReplSet)
   beforeAll(async () => {
     const { MongoMemoryReplSet } = await import('mongodb-memory-server-core')
     replSet = await MongoMemoryReplSet.create({ replSet: { count: 1, storageEngine: 'wiredTiger' } })
-    const config = loadConfig({ LOG_LEVEL: 'silent', PREALLOC_PROBABILITY: '0', MONGODB_DB: 'idem_rs', IDEMPOTENCY_TTL: '3600' })
+    const config = loadConfig({ LOG_LEVEL: 'silent', PREALLOC_PROBABILITY: '0', MONGODB_DB: 'idem_rs', IDEMPOTENCY_TTL: '3600', STATSD_PORT: '0' })
     app = await buildApp({ config, mongodbUri: replSet.getUri(), clock: manualClock(NOW), sweepSchedule: false })
   }, 120_000)
   afterAll(async () => {

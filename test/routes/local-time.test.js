@@ -102,9 +102,9 @@ describe('local series', () => {
       const query = `from=${Date.UTC(2026, 11, 27)}&to=${Date.UTC(2027, 0, 2)}&step=day`
       const utc = await series(query)
       expect(utc.values.slice(-2)).toEqual([0, null])
-      for (const tz of ['utc', 'Etc/GMT', 'Africa/Abidjan', 'Europe/London']) {
+      for (const [tz, echoed] of [['utc', 'UTC'], ['Etc/GMT', 'Etc/GMT'], ['Africa/Abidjan', 'Africa/Abidjan'], ['Europe/London', 'Europe/London']]) {
         const local = await series(`${query}&tz=${encodeURIComponent(tz)}`)
-        expect(local, tz).toEqual({ ...utc, tz })
+        expect(local, tz).toEqual({ ...utc, tz: echoed })
       }
     } finally {
       await app.mongo.db.collection('daily').deleteOne({ _id: 'lt.a/20261231' })
@@ -128,6 +128,22 @@ describe('local series', () => {
     expect(new Set(year.timestamps.map(t => new Date(t).getUTCMinutes()))).toEqual(new Set([30]))
     const lastDay = await series('tz=Asia/Kathmandu')
     expect(lastDay).toMatchObject({ step: 'minute', from: NOW - DAY, to: NOW })
+  })
+
+  it('echoes the zone as the tz database spells it, in series, ytd and their messages', async () => {
+    // any case of a name → its spelling; a name ICU files under an older one keeps its own
+    // (Asia/Kolkata, not Asia/Calcutta); a link spelled otherwise → the zone it links to
+    const spellings = [['europe/berlin', 'Europe/Berlin'], ['EUROPE/BERLIN', 'Europe/Berlin'], ['asia/kolkata', 'Asia/Kolkata'],
+      ['Asia/Kathmandu', 'Asia/Kathmandu'], ['asia/calcutta', 'Asia/Calcutta'], ['america/argentina/buenos_aires', 'America/Argentina/Buenos_Aires'],
+      ['etc/gmt+5', 'Etc/GMT+5'], ['UTC', 'UTC'], ['etc/utc', 'Etc/UTC'], ['us/eastern', 'America/New_York']]
+    for (const [sent, echoed] of spellings) {
+      const q = `tz=${encodeURIComponent(sent)}`
+      expect((await series(`from=${Date.UTC(2026, 11, 1)}&to=${Date.UTC(2026, 11, 3)}&step=day&${q}`)).tz, sent).toBe(echoed)
+      expect((await get(`/v1/metrics/lt.a/ytd?year=2026&asOf=${Date.UTC(2026, 5, 1)}&${q}`)).tz, sent).toBe(echoed)
+    }
+    const res = await app.inject(`/v1/metrics/lt.a/ytd?asOf=${Date.UTC(2025, 11, 31, 22, 30)}&year=2026&tz=europe%2Fberlin`)
+    expect(res.statusCode).toBe(400)
+    expect(res.json().message).toBe('asOf: must fall within the year 2026 in Europe/Berlin')
   })
 
   it('answers 400 naming an unknown zone, and changes nothing', async () => {

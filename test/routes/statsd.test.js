@@ -61,7 +61,7 @@ describe('POST /v1/statsd', () => {
     const before = await counters()
     const res = await post(app, text)
     expect(res.statusCode).toBe(200)
-    expect(res.json()).toEqual({ accepted: 3 }) // web.hits, web.latency (one value, weight 100), web.tagged
+    expect(res.json()).toEqual({ accepted: 3, tagsDropped: 1 }) // web.hits, web.latency (one value, weight 100), web.tagged (its tags dropped)
     expect(await totals('web.hits')).toBe(600)
     // the timer is a distribution: its day holds 100 values of 12, and no counter was made of it
     const latency = await app.mongo.db.collection('distributionMonthly').findOne({ metric: 'web.latency' })

@@ -3,12 +3,15 @@
 // says so, per-name admission when the registry is full (a known metric's
 // values never go with a new name's), one warn line per drop reason per
 // minute, and a TCP connection cap and idle timeout, counted.
+import dgram from 'node:dgram'
 import net from 'node:net'
+import { Writable } from 'node:stream'
 import { afterEach, describe, expect, it } from 'vitest'
 import { ConfigError, loadConfig } from '../../src/config.js'
 import { manualClock } from '../../src/clock.js'
 import { createDropLog } from '../../src/statsd/drop-log.js'
 import { statsdApp, until } from './helpers.js'
+import { testApp } from '../helpers/test-app.js'
 
 const open = []
 afterEach(async () => { while (open.length) await open.pop()() })
@@ -31,10 +34,10 @@ describe('where the StatsD listener listens', () => {
   it('not on another address under WRITE_TOKENS unless STATSD_UNAUTHENTICATED=allow, in one line naming both', () => {
     const env = { STATSD_PORT: '8125', STATSD_HOST: '0.0.0.0', WRITE_TOKENS: 'w'.repeat(16) }
     expect(() => loadConfig(env)).toThrow(ConfigError)
-    expect(() => loadConfig(env)).toThrow(/^STATSD_UNAUTHENTICATED: WRITE_TOKENS is set but StatsD \(STATSD_PORT\) would listen on 0\.0\.0\.0 \(STATSD_HOST\), where anyone who reaches it writes without a token: bind it to 127\.0\.0\.1, or set STATSD_UNAUTHENTICATED=allow to accept that$/)
+    expect(() => loadConfig(env)).toThrow(/^STATSD_UNAUTHENTICATED: WRITE_TOKENS is set but StatsD would listen on 0\.0\.0\.0:8125 \(STATSD_HOST, STATSD_PORT\), where anyone who reaches it writes without a token: bind it to 127\.0\.0\.1, set STATSD_PORT=0 to turn it off, or set STATSD_UNAUTHENTICATED=allow to accept that$/)
     expect(loadConfig({ ...env, STATSD_UNAUTHENTICATED: 'allow' }).statsdHost).toBe('0.0.0.0')
     for (const host of ['127.0.0.1', '::1', 'localhost', '127.0.0.2']) expect(loadConfig({ ...env, STATSD_HOST: host }).statsdHost).toBe(host)
-    expect(loadConfig({ STATSD_HOST: '0.0.0.0', WRITE_TOKENS: 'w'.repeat(16) }).statsdPort).toBe(null) // no listener, nothing to refuse
+    expect(loadConfig({ STATSD_HOST: '0.0.0.0', WRITE_TOKENS: 'w'.repeat(16), STATSD_PORT: '0' }).statsdPort).toBe(null) // no listener, nothing to refuse
     expect(() => loadConfig({ ...env, STATSD_UNAUTHENTICATED: 'yes' })).toThrow(/STATSD_UNAUTHENTICATED: must be one of refuse, allow/)
   })
 })
@@ -120,5 +123,33 @@ describe('the drop log', () => {
     expect(lines).toHaveLength(3)
     expect(lines[2]).toMatchObject({ reason: 'gauge', dropped: 5, example: 'queue.depth:6|g' })
     expect(lines[2].msg).toMatch(/statbucket_statsd_dropped_total\{reason="gauge"\}/)
+  })
+
+  it('logs dropped tags once a minute whichever door they came through, and POST /v1/statsd counts them in its answer', async () => {
+    const clock = manualClock(Date.UTC(2026, 10, 21, 12, 0, 30))
+    const lines = []
+    const stream = new Writable({ write (chunk, _enc, done) { lines.push(JSON.parse(chunk)); done() } })
+    const app = await testApp('statsd_tags', { clock, logger: { level: 'warn', stream }, statsd: true, env: { STATSD_FLUSH_INTERVAL_MS: '20', PREALLOC_PROBABILITY: '0' } })
+    open.push(() => app.close())
+    const tagLines = () => lines.filter(l => l.reason === 'tags')
+    const post = text => app.inject({ method: 'POST', url: '/v1/statsd', payload: text, headers: { 'content-type': 'text/plain' } })
+
+    const res = await post('t.hits:1|c|#env:prod\nt.hits:2|c\nt.took:5|ms|#env:prod,az:b\n')
+    expect(res.statusCode).toBe(200)
+    expect(res.json()).toEqual({ accepted: 2, tagsDropped: 2 })
+    expect(tagLines()).toEqual([expect.objectContaining({ level: 40, reason: 'tags', dropped: 2, example: 't.hits:1|c|#env:prod' })])
+    expect(tagLines()[0].msg).toMatch(/^StatsD: 2 line\(s\) lost their tags \(tags are not kept; their values were\) since the last such line; the count is statbucket_statsd_dropped_total\{reason="tags"\} on \/metrics$/)
+    expect((await post('t.hits:1|c\n')).json()).toEqual({ accepted: 1 }) // no tags, no word of them
+
+    // within the minute, tags through UDP are counted into the next line, not logged
+    const udp = dgram.createSocket('udp4')
+    await new Promise(resolve => udp.send('t.hits:1|c|#env:dev', app.statsd.port, '127.0.0.1', resolve))
+    udp.close()
+    await until(async () => /statbucket_statsd_dropped_total\{reason="tags"\} 3$/m.test((await app.inject({ url: '/metrics' })).body), 'the UDP line counted')
+    expect(tagLines()).toHaveLength(1)
+    clock.advance(60_000)
+    expect((await post('t.hits:1|c|#env:qa\n')).json()).toEqual({ accepted: 1, tagsDropped: 1 })
+    expect(tagLines()).toHaveLength(2)
+    expect(tagLines()[1]).toMatchObject({ reason: 'tags', dropped: 2, example: 't.hits:1|c|#env:qa' })
   })
 })

@@ -53,7 +53,7 @@ export async function statsdApp (label, env = {}) {
     statsdReceived: ({ transport, values }) => { seen.received[transport] += values },
     statsdDropped: ({ reason, values }) => { seen.dropped[reason] = (seen.dropped[reason] ?? 0) + values }
   }
-  const app = await testApp(label, { env: { STATSD_PORT: '0', STATSD_FLUSH_INTERVAL_MS: '20', ...env }, observer, keepDatabase: true })
+  const app = await testApp(label, { env: { STATSD_FLUSH_INTERVAL_MS: '20', ...env }, statsd: true, observer, keepDatabase: true })
   const distributions = recordDistributions(app.ingest)
   const dbName = app.config.mongodbDb
   const result = {

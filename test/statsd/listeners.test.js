@@ -239,8 +239,8 @@ describe('StatsD listeners', () => {
     expect(distributionTotals(s.distributions)).toEqual({ 'narrow.took': { count: 1, sum: 5, min: 5, max: 5 } })
   })
 
-  it('off unless STATSD_PORT is set; stopped on close', async () => {
-    const off = await testApp('statsd_off')
+  it('off with STATSD_PORT=0; stopped on close', async () => {
+    const off = await testApp('statsd_off', { env: { STATSD_PORT: '0' } })
     expect(off.hasDecorator('statsd')).toBe(false)
     await off.close()
     const s = await statsdApp('statsd_close')
@@ -261,6 +261,7 @@ describe('StatsD listeners', () => {
     expect(() => loadConfig({ STATSD_PORT: '8125', STATSD_HOST: 'a b' })).toThrow(/^STATSD_HOST: /)
     // loopback whatever HOST is (StatsD carries no token)
     expect(loadConfig({ HOST: '0.0.0.0', STATSD_PORT: '8125' })).toMatchObject({ statsdPort: 8125, statsdHost: '127.0.0.1', statsdFlushIntervalMs: 1000 })
-    expect(loadConfig({})).toMatchObject({ statsdPort: null })
+    expect(loadConfig({})).toMatchObject({ statsdPort: 8125 }) // StatsD's port by default (default-listener.test.js)
+    expect(loadConfig({ STATSD_PORT: '0' })).toMatchObject({ statsdPort: null })
   })
 })

@@ -28,7 +28,7 @@ const rankOf = (sorted, q) => sorted[Math.floor(q * (sorted.length - 1))]
 const within = (estimate, truth) => Math.abs(estimate - truth) <= ALPHA * Math.abs(truth) * (1 + 1e-9)
 
 beforeAll(async () => {
-  app = await testApp('statsd_timer_pct', { clock, env: { STATSD_PORT: '0', STATSD_FLUSH_INTERVAL_MS: '20', PREALLOC_PROBABILITY: '0' } })
+  app = await testApp('statsd_timer_pct', { clock, statsd: true, env: { STATSD_FLUSH_INTERVAL_MS: '20', PREALLOC_PROBABILITY: '0' } })
   const client = new StatsD({ host: '127.0.0.1', port: app.statsd.port, protocol: 'tcp', maxBufferSize: 4096, bufferFlushInterval: 5 })
   const random = seededRandom(87)
   // log-normal latencies in ms to a tenth, and a tail of slow ones

@@ -69,7 +69,7 @@ describe('loadgen --url', () => {
     expect(code).toBe(0)
     const phase = summary.phases[0]
     expect(phase.acked).toBeGreaterThan(0)
-    expect(phase.failed).toEqual({ rejected: 0, notApplied: 0, unknown: 0 })
+    expect(phase.failed).toEqual({ rejected: 0, notApplied: 0, notReached: 0, unknown: 0 })
     expect(summary.run.verify.ok).toBe(true)
 
     const table = readCsv(csv)
@@ -106,6 +106,33 @@ describe('loadgen --url, without --keep', () => {
     expect(summary.phases[0].acked).toBeGreaterThan(0)
     expect(await names()).toEqual(['lgc.m001'])
     expect(await app.mongo.db.collection('daily').countDocuments({ metric: { $in: ['lgc.m000', 'lgc.m002', 'lgc.warmup.m000'] } })).toBe(0)
+  })
+})
+
+describe('loadgen --url, the service gone mid-run', () => {
+  it('counts the refused requests as not reached, and stops with exit 1 and one line once nothing reached it for --give-up-after', async () => {
+    const app = await testApp('loadgengone')
+    let closed = false
+    try {
+      await app.listen({ host: '127.0.0.1', port: 0 })
+      const url = `http://127.0.0.1:${app.server.address().port}`
+      // a run of 10 minutes of real time, far longer than this test waits
+      const run = loadgen(['--url', url, '--seconds', '600', '--speedup', '1', '--metrics', '3', '--metric-prefix', 'lgg.',
+        '--concurrency', '2', '--batch', '5', '--csv', path.join(tmp, 'gone.csv'), '--warmup', '0', '--keep', '--give-up-after', '1'])
+      const stored = async () => (await app.mongo.db.collection('daily').countDocuments({ metric: { $in: ['lgg.m000', 'lgg.m001', 'lgg.m002'] } }))
+      for (let i = 0; i < 300 && await stored() < 3; i++) await new Promise(resolve => setTimeout(resolve, 20))
+      await app.close()
+      closed = true
+      const { code, summary, stderr } = await run
+      expect(stderr).toMatch(new RegExp(`^loadgen: statbucket at ${url.replace(/\./g, '\\.')} could not be reached for 1 s \\(ECONNREFUSED\\); stopped \\(the \\d+ events sent meanwhile were not applied\\)\\n$`))
+      expect(code).toBe(1)
+      const phase = summary.phases[0]
+      expect(phase.acked).toBeGreaterThan(0)
+      expect(phase.failed.notReached).toBeGreaterThan(0)
+      expect(phase.failed.notReached).toBe(Number(/the (\d+) events/.exec(stderr)[1]))
+    } finally {
+      if (!closed) await app.close()
+    }
   })
 })
 
