@@ -117,8 +117,8 @@ export function createMetricSource ({ registry, names, reader, maxGlobMetrics, m
     const found = nodesOf(pattern).filter(n => n.leaf)
     if (found.length > maxGlobMetrics) throw tooMany(pattern)
     const leaves = found.map(n => n.stat === undefined
-      ? nameLeaf(n.path, { kind: names.kindOf(n.path) })
-      : statLeaf(n.path, n.metric, { kind: names.kindOf(n.metric) }, n.stat))
+      ? nameLeaf(n.path, { kind: n.kind })
+      : statLeaf(n.path, n.metric, { kind: n.kind }, n.stat))
     return leaves.filter(Boolean)
   }
 

@@ -99,8 +99,8 @@ export function createNameIndex () {
      * gauge's) and a branch where its kind has stat leaves (a
      * distribution's, a gauge's): with `statLeaves` (matcher, kind → the
      * stat leaf names it picks, ../graphite/stat-leaves.js) each of those
-     * below it is a leaf { …, metric, stat } (metric the metric's name, stat
-     * the leaf's name; each counts as a visit),
+     * below it is a leaf { …, metric, stat, kind } (metric the metric's name, stat
+     * the leaf's name, kind the metric's kind; each counts as a visit),
      * unless a metric of the registry has that very name: the stored metric
      * is never hidden. A stat leaf where the registry has only a branch is
      * both.
@@ -130,7 +130,7 @@ export function createNameIndex () {
               visit()
               const real = node.children?.get(text)
               if (real && real.leaf !== false) continue // a stored metric of that name wins
-              const leaf = { metric: path, stat: text }
+              const leaf = { metric: path, stat: text, of: node.leaf }
               // a branch of the registry there (it matched too): it is a stat leaf as well
               if (real) Object.assign(found.find(e => e.node === real), leaf)
               else found.push({ node: null, path: joinPath(path, text), text, ...leaf })
@@ -142,10 +142,14 @@ export function createNameIndex () {
         if (level.length === 0) break
       }
       return level
-        .map(({ node, path, text, metric, stat }) => {
-          const shape = node && node.leaf !== false ? shapeOf(node.leaf) : null
-          const out = { path, text, leaf: shape?.nameIsLeaf === true || stat !== undefined, branch: node?.children?.size > 0 || Boolean(shape?.statLeaves) }
-          return stat === undefined ? out : { ...out, metric, stat }
+        .map(({ node, path, text, metric, stat, of }) => {
+          // built whole, no spread: a glob may answer thousands of leaves
+          const shape = node !== null && node.leaf !== false ? shapeOf(node.leaf) : null
+          const branch = node !== null && (node.children?.size > 0 || (shape !== null && shape.statLeaves !== null))
+          // kind: the kind of the metric the leaf reads (a stat leaf's metric's, or its own name's)
+          if (stat !== undefined) return { path, text, leaf: true, branch, metric, stat, kind: of }
+          if (shape !== null && shape.nameIsLeaf) return { path, text, leaf: true, branch, kind: node.leaf }
+          return { path, text, leaf: false, branch }
         })
         .sort((a, b) => a.path < b.path ? -1 : a.path > b.path ? 1 : 0)
     }

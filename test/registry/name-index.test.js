@@ -16,9 +16,9 @@ describe('the name index', () => {
     for (const name of ['a.b.c', 'a.b.d', 'a.e', 'x']) index.add(name)
     index.add('a.b.c') // idempotent
     expect(index.size()).toBe(4)
-    expect(match(index, '*')).toEqual([{ path: 'a', text: 'a', leaf: false, branch: true }, { path: 'x', text: 'x', leaf: true, branch: false }])
-    expect(match(index, 'a.*')).toEqual([{ path: 'a.b', text: 'b', leaf: false, branch: true }, { path: 'a.e', text: 'e', leaf: true, branch: false }])
-    expect(match(index, 'a.b.c')).toEqual([{ path: 'a.b.c', text: 'c', leaf: true, branch: false }])
+    expect(match(index, '*')).toEqual([{ path: 'a', text: 'a', leaf: false, branch: true }, { path: 'x', text: 'x', leaf: true, branch: false, kind: 'counter' }])
+    expect(match(index, 'a.*')).toEqual([{ path: 'a.b', text: 'b', leaf: false, branch: true }, { path: 'a.e', text: 'e', leaf: true, branch: false, kind: 'counter' }])
+    expect(match(index, 'a.b.c')).toEqual([{ path: 'a.b.c', text: 'c', leaf: true, branch: false, kind: 'counter' }])
     expect(match(index, 'x.*')).toEqual([]) // below a leaf: nothing, not an error
     expect(match(index, 'a.e.f')).toEqual([])
     expect(index.has('a.b')).toBe(false)
@@ -28,12 +28,12 @@ describe('the name index', () => {
     index.remove('a.b.c')
     index.remove('a.b.d')
     expect(index.size()).toBe(2)
-    expect(match(index, 'a.*')).toEqual([{ path: 'a.e', text: 'e', leaf: true, branch: false }])
+    expect(match(index, 'a.*')).toEqual([{ path: 'a.e', text: 'e', leaf: true, branch: false, kind: 'counter' }])
     // a leaf that is also a branch
     index.add('a.e.f')
-    expect(match(index, 'a.*')).toEqual([{ path: 'a.e', text: 'e', leaf: true, branch: true }])
+    expect(match(index, 'a.*')).toEqual([{ path: 'a.e', text: 'e', leaf: true, branch: true, kind: 'counter' }])
     index.remove('a.e')
-    expect(match(index, 'a.e.*')).toEqual([{ path: 'a.e.f', text: 'f', leaf: true, branch: false }])
+    expect(match(index, 'a.e.*')).toEqual([{ path: 'a.e.f', text: 'f', leaf: true, branch: false, kind: 'counter' }])
   })
 
   it('shows a distribution as a branch of its stat leaves: nine listed, any other stat named; a stored metric of the same name wins', () => {
@@ -44,11 +44,11 @@ describe('the name index', () => {
     index.add('web.latency.count') // a counter named like a stat leaf: it wins
     index.add('web.latency.max.host1') // a branch named like one: the node is both
     const stats = (index, pattern) => index.match(pattern, globParts(pattern), { maxVisits: 1000, statLeaves })
-    expect(stats(index, 'api.*')).toEqual([{ path: 'api.latency', text: 'latency', leaf: false, branch: true }, { path: 'api.requests', text: 'requests', leaf: true, branch: false }])
+    expect(stats(index, 'api.*')).toEqual([{ path: 'api.latency', text: 'latency', leaf: false, branch: true }, { path: 'api.requests', text: 'requests', leaf: true, branch: false, kind: 'counter' }])
     const leaves = stats(index, 'api.latency.*')
     expect(leaves.map(n => n.text)).toEqual(['count', 'max', 'mean', 'min', 'p50', 'p90', 'p99', 'p999', 'sum'])
-    expect(leaves[6]).toEqual({ path: 'api.latency.p99', text: 'p99', leaf: true, branch: false, metric: 'api.latency', stat: 'p99' })
-    expect(stats(index, 'api.latency.p75')).toEqual([{ path: 'api.latency.p75', text: 'p75', leaf: true, branch: false, metric: 'api.latency', stat: 'p75' }])
+    expect(leaves[6]).toEqual({ path: 'api.latency.p99', text: 'p99', leaf: true, branch: false, metric: 'api.latency', stat: 'p99', kind: 'distribution' })
+    expect(stats(index, 'api.latency.p75')).toEqual([{ path: 'api.latency.p75', text: 'p75', leaf: true, branch: false, metric: 'api.latency', stat: 'p75', kind: 'distribution' }])
     expect(stats(index, 'api.latency.p{50,75,1000}').map(n => n.text)).toEqual(['p50', 'p75']) // brace alternatives that name a stat
     expect(stats(index, 'api.latency.p7*')).toEqual([]) // a glob lists the nine only
     for (const bad of ['p1000', 'p-1', 'p9999999999999', 'P99', 'p99x']) expect(stats(index, `api.latency.${bad}`), bad).toEqual([])
@@ -56,8 +56,8 @@ describe('the name index', () => {
     expect(stats(index, 'api.requests.*')).toEqual([]) // a counter has none
     expect(stats(index, '*.latency.p99').map(n => n.path)).toEqual(['api.latency.p99', 'web.latency.p99'])
     const web = stats(index, 'web.latency.*')
-    expect(web.find(n => n.text === 'count')).toEqual({ path: 'web.latency.count', text: 'count', leaf: true, branch: false })
-    expect(web.find(n => n.text === 'max')).toEqual({ path: 'web.latency.max', text: 'max', leaf: true, branch: true, metric: 'web.latency', stat: 'max' })
+    expect(web.find(n => n.text === 'count')).toEqual({ path: 'web.latency.count', text: 'count', leaf: true, branch: false, kind: 'counter' })
+    expect(web.find(n => n.text === 'max')).toEqual({ path: 'web.latency.max', text: 'max', leaf: true, branch: true, metric: 'web.latency', stat: 'max', kind: 'distribution' })
     expect(web).toHaveLength(9)
     // without statLeaves (or at a literal path) nothing is made up
     expect(match(index, 'api.latency.*')).toEqual([])
@@ -66,16 +66,16 @@ describe('the name index', () => {
     // each stat leaf looked at is a visit
     expect(() => index.match('*.latency.*', globParts('*.latency.*'), { maxVisits: 20, statLeaves })).toThrow(/visits more than 20/)
     index.remove('api.latency')
-    expect(stats(index, 'api.*')).toEqual([{ path: 'api.requests', text: 'requests', leaf: true, branch: false }])
+    expect(stats(index, 'api.*')).toEqual([{ path: 'api.requests', text: 'requests', leaf: true, branch: false, kind: 'counter' }])
   })
 
   it('a gauge is a leaf (its last level) and a branch of its stat leaves; a percentile is no gauge\'s', () => {
     const index = createNameIndex()
     index.add('q.depth', 'gauge')
     const stats = (pattern) => index.match(pattern, globParts(pattern), { maxVisits: 1000, statLeaves })
-    expect(stats('q.*')).toEqual([{ path: 'q.depth', text: 'depth', leaf: true, branch: true }])
+    expect(stats('q.*')).toEqual([{ path: 'q.depth', text: 'depth', leaf: true, branch: true, kind: 'gauge' }])
     expect(stats('q.depth.*').map(n => n.text)).toEqual(['count', 'last', 'max', 'mean', 'min', 'sum'])
-    expect(stats('q.depth.last')).toEqual([{ path: 'q.depth.last', text: 'last', leaf: true, branch: false, metric: 'q.depth', stat: 'last' }])
+    expect(stats('q.depth.last')).toEqual([{ path: 'q.depth.last', text: 'last', leaf: true, branch: false, metric: 'q.depth', stat: 'last', kind: 'gauge' }])
     expect(stats('q.depth.p99')).toEqual([])
     expect(stats('q.depth.{p50,min}').map(n => n.text)).toEqual(['min'])
     expect(index.kindOf('q.depth')).toBe('gauge')
