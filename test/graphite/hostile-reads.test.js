@@ -43,19 +43,30 @@ afterAll(async () => { await app?.close(); await client?.close() })
  * The work the routes ask of the reader and the name index, counted as they
  * ask it: reads (each one series of one metric), the points the counters'
  * reads held, the request budgets the distributions' reads were charged to
- * ({ series, points, buckets }), the visits each glob was allowed
+ * ({ series, points, buckets }), the visits each glob was allowed. A request
+ * starts once the reads an earlier one left (those it had scheduled when it
+ * was refused) are done: none in flight, none started for 20 turns of the
+ * event loop, so that each request's count is its own.
  */
 function countWork (app) {
-  const work = { reads: 0, points: 0, budgets: new Set(), visitBudgets: [] }
+  let work = null
+  const flight = { started: 0, pending: 0 }
   const { reader, nameIndex } = app
   for (const name of ['series', 'distributionSeries', 'distributionRanges']) {
     const read = reader[name]
     reader[name] = async (...args) => {
-      work.reads++
-      if (args[2]?.budget) work.budgets.add(args[2].budget)
-      const answer = await read.apply(reader, args)
-      if (Array.isArray(answer.values)) work.points += answer.values.length
-      return answer
+      flight.started++
+      flight.pending++
+      const mine = work
+      mine.reads++
+      if (args[2]?.budget) mine.budgets.add(args[2].budget)
+      try {
+        const answer = await read.apply(reader, args)
+        if (Array.isArray(answer.values)) mine.points += answer.values.length
+        return answer
+      } finally {
+        flight.pending--
+      }
     }
   }
   const match = nameIndex.match
@@ -63,10 +74,20 @@ function countWork (app) {
     work.visitBudgets.push(options.maxVisits)
     return match.call(nameIndex, pattern, matchers, options)
   }
+  const turn = () => new Promise(resolve => setImmediate(resolve))
+  async function settled () {
+    for (let quiet = 0; quiet < 20;) {
+      const started = flight.started
+      await turn()
+      quiet = flight.pending === 0 && flight.started === started ? quiet + 1 : 0
+    }
+  }
+  work = { reads: 0, points: 0, budgets: new Set(), visitBudgets: [] }
   return {
     /** One request, and the work it asked for */
     async of (url) {
-      Object.assign(work, { reads: 0, points: 0, budgets: new Set(), visitBudgets: [] })
+      await settled()
+      work = { reads: 0, points: 0, budgets: new Set(), visitBudgets: [] }
       const res = await app.inject({ method: 'GET', url })
       return { res, reads: work.reads, points: work.points, budgets: [...work.budgets], visitBudgets: [...work.visitBudgets] }
     }
