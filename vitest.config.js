@@ -1,11 +1,161 @@
 import { defineConfig } from 'vitest/config'
 
+// The suite in five projects, each runnable alone (`npx vitest run --project
+// unit`, `npm run test:unit`, …); `npm test` runs them all. A test file
+// belongs to exactly one, by what it uses: test/suite-projects.test.js checks
+// that every test/**/*.test.js is in exactly one, and that a unit file imports
+// none of what the others need. A pattern is a file's path or
+// `<folder>/**/*.test.js`. `npm run test:unit` runs a file per core
+// (--maxWorkers=100%: they share nothing but the CPU); the others keep
+// vitest's default.
+export const PROJECTS = {
+  // no database, no child process, no browser: pure modules, stand-in collections, Fastify's inject without a database
+  unit: {
+    include: [
+      'test/bucket/**/*.test.js',
+      'test/idempotency/**/*.test.js',
+      'test/ingest/**/*.test.js',
+      'test/writer/**/*.test.js',
+      'test/scripts/shared/**/*.test.js',
+      'test/suite-projects.test.js',
+      'test/shutdown.test.js',
+      'test/dashboard/colors.test.js',
+      'test/dashboard/format.test.js',
+      'test/dashboard/latency-plan.test.js',
+      'test/dashboard/metric-kinds.test.js',
+      'test/dashboard/partial.test.js',
+      'test/dashboard/series-read.test.js',
+      'test/dashboard/step-fit.test.js',
+      'test/dashboard/time-axis.test.js',
+      'test/faults/writer-overload.test.js', // the writer against a stand-in collection, in process
+      'test/graphite/attime.test.js',
+      'test/graphite/glob.test.js',
+      'test/graphite/python-format.test.js',
+      'test/graphite/target-parser.test.js',
+      'test/kinds/**/*.test.js',
+      'test/dashboard/kind-views.test.js',
+      'test/docs/configuration.test.js',
+      'test/scripts/bench/bench-docs.test.js',
+      'test/scripts/loadgen/layouts.test.js',
+      'test/scripts/loadgen/load-run.test.js',
+      'test/jobs/prealloc-sweep.test.js',
+      'test/jobs/preallocator.test.js',
+      'test/property/bucket.property.test.js',
+      'test/property/distribution.property.test.js',
+      'test/reader/distribution-reads.test.js',
+      'test/registry/metric-registry.test.js',
+      'test/registry/name-index.test.js',
+      'test/routes/ingest-reply.test.js',
+      'test/scripts/bench/bench-report.test.js',
+      'test/scripts/bench/process-cpu.test.js',
+      'test/scripts/bench/profile-single.test.js',
+      'test/scripts/bench/side-by-side.test.js',
+      'test/scripts/bench/statsd-figures.test.js',
+      'test/scripts/bench/wiredtiger.test.js',
+      'test/scripts/loadgen/minute-stats.test.js',
+      'test/scripts/loadgen/sim-clock.test.js',
+      'test/statsd/aggregator.test.js',
+      'test/statsd/gauge-levels.test.js',
+      'test/statsd/http-lines.test.js',
+      'test/statsd/line-parser.test.js',
+      'test/statsd/pipeline.test.js'
+    ]
+  },
+  // the suite's database (test/helpers/global-setup.js): the app on it, the jobs over it, the commands run against it
+  database: {
+    database: true,
+    include: [
+      'test/routes/**/*.test.js',
+      'test/access-log.test.js',
+      'test/deploy/shard.test.js',
+      'test/docs/openapi.test.js',
+      'test/docs/readme-examples.test.js',
+      'test/conformance/**/*.test.js',
+      'test/graphite/distribution-leaves.test.js',
+      'test/graphite/gauge-leaves.test.js',
+      'test/shutdown-listener.test.js',
+      'test/statsd/default-listener.test.js',
+      'test/graphite/graphite-routes.test.js',
+      'test/graphite/hostile-reads.test.js',
+      'test/jobs/check-command.test.js',
+      'test/jobs/check-run.test.js',
+      'test/jobs/distribution-check-run.test.js',
+      'test/jobs/distribution-minutes-retention.test.js',
+      'test/jobs/distribution-retention.test.js',
+      'test/jobs/gauge-retention.test.js',
+      'test/jobs/lease.test.js',
+      'test/jobs/minute-histogram-check.test.js',
+      'test/jobs/retention-command.test.js',
+      'test/jobs/retention-job.test.js',
+      'test/jobs/retention-plugin.test.js',
+      'test/plugins/**/*.test.js',
+      'test/property/distribution-lifecycle.property.test.js',
+      'test/property/distribution-minutes-lifecycle.property.test.js',
+      'test/property/gauge-lifecycle.property.test.js',
+      'test/property/gauge.property.test.js',
+      'test/property/lifecycle.property.test.js',
+      'test/reader/documents.test.js',
+      'test/registry/metric-deletion.test.js',
+      'test/scripts/bench/bench-cardinality.test.js',
+      'test/scripts/bench/bench-timers.test.js',
+      'test/scripts/loadgen/loadgen-run.test.js',
+      'test/security/access.test.js',
+      'test/security/limits.test.js',
+      'test/security/redaction-and-rate-limit.test.js',
+      'test/statsd/door-policy.test.js',
+      'test/statsd/hostile-lines.test.js',
+      'test/statsd/listeners.test.js',
+      'test/statsd/timer-percentiles.test.js'
+    ],
+    exclude: ['test/routes/ingest-reply.test.js']
+  },
+  // processes and databases of their own (test/faults/harness.js): the fault tests, the commands' and the server's starts
+  faults: {
+    include: [
+      'test/faults/**/*.test.js',
+      'test/db/**/*.test.js',
+      'test/cli.test.js',
+      'test/config.test.js',
+      'test/startup-failure.test.js',
+      'test/deploy/docker.test.js',
+      'test/docs/citations.test.js',
+      'test/docs/folder-map.test.js',
+      'test/docs/sizes.test.js',
+      'test/scripts/bench/bench-args.test.js',
+      'test/scripts/loadgen/args.test.js',
+      'test/security/fuzz-cli.test.js'
+    ],
+    exclude: ['test/faults/writer-overload.test.js']
+  },
+  // the dashboard's page in headless Chromium, on the suite's database
+  browser: {
+    database: true,
+    include: ['test/dashboard/dashboard.test.js']
+  },
+  // the graphite-web oracle and the Python StatsD client (venvs from PyPI), on the suite's database
+  oracle: {
+    database: true,
+    include: ['test/graphite/render-oracle.test.js', 'test/statsd/python-client.test.js']
+  }
+}
+
+const shared = {
+  testTimeout: 30_000,
+  hookTimeout: 180_000,
+  pool: 'forks'
+}
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.js'],
-    globalSetup: ['test/helpers/global-setup.js'],
-    testTimeout: 30_000,
-    hookTimeout: 180_000,
-    pool: 'forks'
+    projects: Object.entries(PROJECTS).map(([name, p]) => ({
+      test: {
+        ...shared,
+        name,
+        include: p.include,
+        exclude: ['**/node_modules/**', ...(p.exclude ?? [])],
+        // the one database of the run: started once for every project that needs it (global-setup.js), never for the others
+        globalSetup: p.database ? ['test/helpers/global-setup.js'] : []
+      }
+    }))
   }
 })

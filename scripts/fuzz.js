@@ -4,6 +4,7 @@
 // database of its own. `node scripts/fuzz.js --help`.
 import { spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
+import { monitorEventLoopDelay } from 'node:perf_hooks'
 import { fileURLToPath } from 'node:url'
 import { buildApp } from '../src/app.js'
 import { EXIT, UsageError, defineCommand, parseFlags, runIfMain } from '../src/cli.js'
@@ -17,7 +18,9 @@ Starts statbucket on 127.0.0.1 (on MONGODB_URI, else an in-memory embedded
 database), runs schemathesis against its OpenAPI document (settings in
 scripts/fuzz.schemathesis.toml), and checks what
 the server saw: at least --min-requests requests, and no 5xx other than a
-503 with Retry-After.
+503 with Retry-After. It reports how long the hostile inputs took — the
+slowest answer and the event loop's delay (p99, max) — a figure to
+read, which no test asserts.
 
 Options:
   --schemathesis PATH   the schemathesis executable (default: schemathesis on PATH, then st)
@@ -86,10 +89,15 @@ async function run (opts) {
     }
     app = await buildApp({ config, mongodbUri: uri, backend: embedded?.backend, sweepSchedule: false })
     // What the server itself saw, whatever schemathesis reports.
-    const seen = { requests: 0, byStatus: {}, badServerErrors: [] }
+    const seen = { requests: 0, byStatus: {}, badServerErrors: [], slowest: { ms: 0, request: null } }
+    const loopDelay = monitorEventLoopDelay({ resolution: 10 })
+    loopDelay.enable()
     // (hooks cannot be added after ready: count on the raw server instead)
     app.server.on('request', (req, res) => {
+      const received = performance.now()
       res.on('finish', () => {
+        const ms = performance.now() - received
+        if (ms > seen.slowest.ms) seen.slowest = { ms, request: `${req.method} ${req.url.length > 200 ? `${req.url.slice(0, 200)}…` : req.url} → ${res.statusCode}` }
         seen.requests++
         seen.byStatus[res.statusCode] = (seen.byStatus[res.statusCode] ?? 0) + 1
         if (res.statusCode >= 500 && !(res.statusCode === 503 && res.getHeader('retry-after') !== undefined)) {
@@ -120,7 +128,9 @@ async function run (opts) {
       child.on('exit', (c, signal) => resolve(signal ? 1 : c))
     })
 
+    loopDelay.disable()
     process.stdout.write(`\nfuzz: the server answered ${seen.requests} requests: ${JSON.stringify(seen.byStatus)}\n`)
+    process.stdout.write(`fuzz: slowest answer ${Math.round(seen.slowest.ms)} ms (${seen.slowest.request ?? 'none'}); event-loop delay p99 ${(loopDelay.percentile(99) / 1e6).toFixed(1)} ms, max ${(loopDelay.max / 1e6).toFixed(1)} ms\n`)
     let failed = code !== 0
     if (code !== 0) process.stdout.write(`fuzz: schemathesis exited ${code}\n`)
     if (seen.requests < Number(opts['min-requests'])) {

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
-// Runs every test of the suite alone (`vitest run FILE -t NAME`), two at a
-// time, on one embedded database started once (TEST_MONGODB_URI), and lists
-// those that fail alone or that the name does not select. Slow (a vitest
+// Runs every test of the suite alone (`vitest run FILE -t NAME`, in its
+// project), two at a time, on one embedded database started once
+// (TEST_MONGODB_URI) when a project that needs it is run, and lists those
+// that fail alone or that the name does not select. Slow (a vitest
 // start per test): a check to run before a release, not part of `npm test`.
 // `npm run test:alone -- --help` for usage.
 import { execFile } from 'node:child_process'
@@ -11,6 +12,7 @@ import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { EXIT, UsageError, defineCommand, parseFlags, runIfMain } from '../src/cli.js'
 import { startEmbeddedMongo } from '../src/db/embedded.js'
+import { PROJECTS } from '../vitest.config.js'
 
 const HELP = `Usage: npm run test:alone -- [options]
 
@@ -20,6 +22,7 @@ does not select. Slow: a vitest start per test.
 
 Options:
   --match TEXT   only the tests whose file and name contain TEXT
+  --project NAME only the tests of a project of vitest.config.js (${Object.keys(PROJECTS).join(', ')})
   --jobs N       tests run at a time (default 2)
   --help         this text
 
@@ -27,10 +30,11 @@ Exit codes: 0 every test passed alone, 1 some did not, 2 bad usage.
 `
 
 function parse (argv) {
-  const { values } = parseFlags(argv, { match: { type: 'string', default: '' }, jobs: { type: 'string', default: '2' } })
+  const { values } = parseFlags(argv, { match: { type: 'string', default: '' }, project: { type: 'string' }, jobs: { type: 'string', default: '2' } })
   if (values.help) return { help: true }
   if (!/^[1-9]\d*$/.test(values.jobs)) throw new UsageError(`--jobs must be a whole number from 1, got ${JSON.stringify(values.jobs)}`)
-  return { match: values.match, jobs: Number(values.jobs) }
+  if (values.project !== undefined && !Object.hasOwn(PROJECTS, values.project)) throw new UsageError(`--project must be one of ${Object.keys(PROJECTS).join(', ')}, got ${JSON.stringify(values.project)}`)
+  return { match: values.match, project: values.project ?? null, jobs: Number(values.jobs) }
 }
 
 const execute = promisify(execFile)
@@ -38,14 +42,17 @@ const escape = text => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 
 async function run (opts) {
   const quiet = { info () {}, warn () {}, debug () {}, error: (o, m) => console.error(m ?? o) }
-  const db = await startEmbeddedMongo({ persistent: false, logger: quiet })
+  // the suite's database only for a run of projects that need it (vitest.config.js)
+  const needsDatabase = opts.project === null || PROJECTS[opts.project].database === true
+  const db = needsDatabase ? await startEmbeddedMongo({ persistent: false, logger: quiet }) : null
   const dir = mkdtempSync(join(tmpdir(), 'statbucket-alone-'))
-  const env = { ...process.env, TEST_MONGODB_URI: db.uri }
+  const env = db ? { ...process.env, TEST_MONGODB_URI: db.uri } : process.env
+  const project = opts.project === null ? [] : ['--project', opts.project]
   try {
     const listFile = join(dir, 'list.json')
-    await execute('npx', ['vitest', 'list', `--json=${listFile}`], { env, maxBuffer: 64 * 1024 * 1024 })
+    await execute('npx', ['vitest', 'list', ...project, `--json=${listFile}`], { env, maxBuffer: 64 * 1024 * 1024 })
     const tests = JSON.parse(readFileSync(listFile, 'utf8')).filter(t => `${t.file} ${t.name}`.includes(opts.match))
-    console.log(`${tests.length} tests, each alone, ${opts.jobs} at a time, on ${db.backend} at ${db.uri}`)
+    console.log(`${tests.length} tests, each alone, ${opts.jobs} at a time, ${db ? `on ${db.backend} at ${db.uri}` : 'without the suite\'s database'}`)
     const failures = []
     let next = 0
     let done = 0
@@ -58,7 +65,7 @@ async function run (opts) {
         let result = null
         rmSync(out, { force: true }) // never read the previous test's answer
         try {
-          await execute('npx', ['vitest', 'run', test.file, '-t', pattern, '--reporter=json', `--outputFile=${out}`], { env, maxBuffer: 64 * 1024 * 1024 })
+          await execute('npx', ['vitest', 'run', '--project', test.projectName, test.file, '-t', pattern, '--reporter=json', `--outputFile=${out}`], { env, maxBuffer: 64 * 1024 * 1024 })
           result = JSON.parse(readFileSync(out, 'utf8'))
         } catch (err) {
           try { result = JSON.parse(readFileSync(out, 'utf8')) } catch { result = null }
@@ -77,7 +84,7 @@ async function run (opts) {
     console.log(`${tests.length - failures.length} passed alone, ${failures.length} failed`)
     return failures.length ? EXIT.PROBLEM : EXIT.OK
   } finally {
-    await db.stop()
+    await db?.stop()
     rmSync(dir, { recursive: true, force: true })
   }
 }

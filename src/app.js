@@ -48,6 +48,7 @@ import graphiteRoutes from './routes/graphite.js'
  *   timers      the writer's timers (src/clock.js), for tests
  *   retentionSchedule  start the node-cron retention job (default: sweepSchedule)
  *   statsdTimers  the StatsD pipelines' timers (src/clock.js), for tests
+ *   sweepTimers  the timers that pace the preallocation sweep (src/clock.js), for tests
  *   onClose     async () => {} run after everything else closed (e.g. stop the embedded database)
  */
 export async function buildApp (options = {}) {
@@ -105,7 +106,7 @@ async function registerAll (app, options, config, uri) {
   await app.register(admission) // before the routes: its hooks reach every route added after it
   await app.register(idempotency)
   await app.register(registry)
-  await app.register(preallocation, { random: options.random, sweepSchedule: options.sweepSchedule ?? true })
+  await app.register(preallocation, { random: options.random, sweepSchedule: options.sweepSchedule ?? true, timers: options.sweepTimers })
   await app.register(reader)
   await app.register(ingest)
   await app.register(retention, { schedule: options.retentionSchedule ?? options.sweepSchedule ?? true })

@@ -5,14 +5,27 @@
 // pages of BATCH by name, at most `rate` documents per second, never two runs
 // at once (a day whose month lacks its field is done again). Its cost grows with today's busy metrics, not with the registry.
 // Its plugin schedules it (preallocation-plugin.js).
-import { setTimeout as sleep } from 'node:timers/promises'
+import { realTimers } from '../clock.js'
 import { DAY_MS, dayId, monthId, startOfDay, utcParts } from '../bucket/time.js'
 import { stoppableJob } from './single-flight.js'
 
 const BATCH = 500
 
-/** monthly: optional; without it a day whose daily document exists counts as done */
-export function createPreallocSweep ({ metrics, daily, monthly, preallocator, clock, rate, logger }) {
+/** Waits ms on `timers`, or until signal aborts */
+function pause (timers, ms, signal) {
+  return new Promise(resolve => {
+    if (signal.aborted) return resolve()
+    const onAbort = () => { timers.clearTimeout(handle); resolve() }
+    const handle = timers.setTimeout(() => { signal.removeEventListener('abort', onAbort); resolve() }, ms)
+    signal.addEventListener('abort', onAbort, { once: true })
+  })
+}
+
+/**
+ * monthly: optional; without it a day whose daily document exists counts as done;
+ * timers: { now, setTimeout, clearTimeout } that pace it (src/clock.js's real ones by default)
+ */
+export function createPreallocSweep ({ metrics, daily, monthly, preallocator, clock, rate, logger, timers = realTimers }) {
   async function sweep ({ signal, stopped }) {
     const today = startOfDay(clock.now())
     const tomorrow = today + DAY_MS
@@ -41,12 +54,12 @@ export function createPreallocSweep ({ metrics, daily, monthly, preallocator, cl
       for (const name of batch) {
         if (stopped()) break
         if (existing.has(dayId(name, tomorrow)) && (!withDay || withDay.has(monthId(name, tomorrow)))) continue
-        const began = performance.now()
+        const began = timers.now()
         const documents = await preallocator.preallocateDay(name, tomorrow, 'sweep')
         created++
         // PREALLOC_SWEEP_RATE counts documents: a day writes two (its daily document, its month's day)
-        const wait = spacingMs * documents - (performance.now() - began)
-        if (wait > 0) await sleep(wait, undefined, { signal }).catch(() => {})
+        const wait = spacingMs * documents - (timers.now() - began)
+        if (wait > 0) await pause(timers, wait, signal)
       }
     }
     return { checked, created, day: new Date(tomorrow).toISOString() }

@@ -7,8 +7,8 @@ import { createPreallocSweep } from './prealloc-sweep.js'
 import { createPreallocator } from './preallocator.js'
 import { horizonsFor } from '../bucket/retention-horizons.js'
 
-/** options: random (() => [0, 1)), sweepSchedule (start the cron job; default true) */
-async function preallocation (app, { random, sweepSchedule = true } = {}) {
+/** options: random (() => [0, 1)), sweepSchedule (start the cron job; default true), timers (the sweep's pace: src/clock.js) */
+async function preallocation (app, { random, sweepSchedule = true, timers } = {}) {
   const { config, clock, collections, telemetry } = app
   const log = app.log.child({ component: 'preallocation' })
   const preallocator = createPreallocator(collections, {
@@ -21,7 +21,8 @@ async function preallocation (app, { random, sweepSchedule = true } = {}) {
     preallocator,
     clock,
     rate: config.preallocSweepRate,
-    logger: log
+    logger: log,
+    timers
   })
   app.decorate('preallocator', preallocator)
   app.decorate('sweep', sweep)

@@ -212,11 +212,14 @@ describe('a batch', () => {
       }
       for (const month of monthlyDocs.values()) sameHistogram(sumOf(Object.values(month.daily)), month.monthly)
       // each minute's histogram (its hour's document) holds exactly the minute's values: its count, and its quarter-hour's buckets added up
+      const days = new Map() // a day's document, built once for its 24 hours' (read only)
       for (const [id, update] of unit.minutes) {
         const { metric, date } = parseHourId(id)
         expect(update.date).toBe(date)
         const hourDoc = applyUpdate({}, { inc: update.inc, min: {}, max: {} })
-        const day = applyUpdate({}, unit.daily.get(`${metric}/${id.slice(-10, -2)}`))
+        const dayId = `${metric}/${id.slice(-10, -2)}`
+        if (!days.has(dayId)) days.set(dayId, applyUpdate({}, unit.daily.get(dayId)))
+        const day = days.get(dayId)
         const hour = new Date(date).getUTCHours()
         for (const [m, histogram] of Object.entries(hourDoc.minute)) {
           const values = events.filter(e => e.metric === metric && Math.floor((e.time - date) / 60_000) === Number(m) && e.time < date + HOUR_MS).map(e => e.value)

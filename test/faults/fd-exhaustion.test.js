@@ -6,20 +6,11 @@
 // HTTP stopped accepting.
 import { execFileSync } from 'node:child_process'
 import net from 'node:net'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ensureJavaServerBuilt, startJavaServer } from '../../src/db/java-server.js'
+import { describe, expect, it } from 'vitest'
 import { freeStatsdPort } from '../../scripts/shared/child-server.js'
-import { request, startStatbucket, storedTotals, uniqueDb, waitFor } from './harness.js'
+import { onCleanup, request, startStatbucket, storedTotals, uniqueDb, useDatabase, waitFor } from './harness.js'
 
-const cleanups = []
-let db
-
-beforeAll(async () => {
-  await ensureJavaServerBuilt({ buildTimeoutMs: 170_000 })
-  db = await startJavaServer()
-  cleanups.push(() => db.stop())
-}, 180_000)
-afterAll(async () => { while (cleanups.length) await cleanups.pop()().catch(() => {}) })
+const db = useDatabase()
 
 const statsdPortOf = sb => sb.logs.find(l => l.msg === 'StatsD listening (UDP and TCP)')?.port
 
@@ -27,12 +18,12 @@ describe('descriptor exhaustion through StatsD TCP', () => {
   it('the connection cap leaves descriptors for HTTP and the database: HTTP answers, acknowledged = stored', async () => {
     const dbName = uniqueDb('fds')
     const sb = await startStatbucket({ MONGODB_URI: db.uri, MONGODB_DB: dbName, STATSD_PORT: String(await freeStatsdPort()), STATSD_TCP_MAX_CONNECTIONS: '100' })
-    cleanups.push(() => sb.stop())
+    onCleanup(() => sb.stop())
     execFileSync('prlimit', [`--pid=${sb.pid}`, '--nofile=256:256'])
     const port = await waitFor(() => statsdPortOf(sb), { timeoutMs: 10_000, what: 'the StatsD port' })
 
     const sockets = []
-    cleanups.push(async () => { for (const s of sockets) s.destroy() })
+    onCleanup(async () => { for (const s of sockets) s.destroy() })
     let closedByServer = 0
     for (let i = 0; i < 300; i++) {
       const socket = net.connect(port, '127.0.0.1')

@@ -1,14 +1,19 @@
-// Fault-test harness: a statbucket child process (`node src/server.js`) on a
-// database the test started itself, a load client that keeps its own tally
-// of what was sent and what was acknowledged, and the database's totals.
+// Fault-test harness: the database a fault test starts itself (started,
+// stopped, killed, frozen and thawed here, for every file alike), a statbucket
+// child process (`node src/server.js`) on it, a load client that keeps its own
+// tally of what was sent and what was acknowledged, and the database's totals.
 // Everything is loopback-only and bounded in time; every process started
-// here is killed by stopAll() (afterAll) or, failing that, on exit.
+// here is stopped by stopAll() (the afterAll of useDatabase, or the file's
+// own) or, failing that, on exit.
 import { randomBytes } from 'node:crypto'
+import fs from 'node:fs'
 import http from 'node:http'
 import { fileURLToPath } from 'node:url'
 import { MongoClient } from 'mongodb'
+import { afterAll, beforeAll } from 'vitest'
 import { startChildServer } from '../../scripts/shared/child-server.js'
 import { httpRequest } from '../../scripts/shared/http-client.js'
+import { ensureJavaServerBuilt, startJavaServer } from '../../src/db/java-server.js'
 
 export { rssKb } from '../../scripts/shared/child-server.js'
 
@@ -29,6 +34,94 @@ export async function waitFor (check, { timeoutMs, intervalMs = 100, what = 'con
     if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`)
     await sleep(intervalMs)
   }
+}
+
+const cleanups = []
+
+/** fn runs at stopAll(), the last registered first (a failure in one does not stop the others) */
+export function onCleanup (fn) { cleanups.push(fn) }
+
+/** Stops everything registered with onCleanup: processes, databases, clients, files */
+export async function stopAll () {
+  while (cleanups.length) await cleanups.pop()().catch(() => {})
+}
+
+/** Whether every thread of process `pid` is stopped (SIGSTOP): /proc/<pid>/task/<tid>/stat's state is T for each */
+export function processStopped (pid) {
+  const tasks = fs.readdirSync(`/proc/${pid}/task`)
+  return tasks.every(tid => {
+    try {
+      const stat = fs.readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8')
+      return stat.slice(stat.lastIndexOf(')') + 2).startsWith('T')
+    } catch {
+      return true // a thread that has exited runs nothing
+    }
+  })
+}
+
+/**
+ * A database of the test's own: mongo-java-server in a JVM (the launcher built
+ * first if need be), in memory or in one H2 file (h2File), stopped by
+ * stopAll(). → { uri, port, pid, start() (again after stop() or kill(): on
+ * the same port, from the same H2 file), stop() (SIGTERM: H2 committed),
+ * kill() (SIGKILL), freeze() (SIGSTOP; resolves once every thread of it has
+ * stopped), thaw() (SIGCONT) }
+ */
+export async function startDatabase ({ heap = '512m', h2File } = {}) {
+  let server = null
+  let port = 0
+  let frozen = false
+  const db = {
+    get uri () { return server.uri },
+    get port () { return server.port },
+    get pid () { return server.pid },
+    async start () {
+      await ensureJavaServerBuilt({ buildTimeoutMs: 170_000 })
+      server = await startJavaServer({ heap, h2File, port })
+      port = server.port
+      return db
+    },
+    async stop () {
+      db.thaw()
+      await server.stop()
+    },
+    async kill () {
+      db.thaw()
+      try { process.kill(server.pid, 'SIGKILL') } catch {} // already gone
+      await server.stop() // waits for the exit
+    },
+    async freeze () {
+      process.kill(server.pid, 'SIGSTOP')
+      frozen = true
+      await waitFor(() => processStopped(server.pid), { timeoutMs: 5_000, intervalMs: 10, what: 'the database process to be stopped' })
+    },
+    thaw () {
+      if (!frozen) return
+      frozen = false
+      try { process.kill(server.pid, 'SIGCONT') } catch {}
+    }
+  }
+  onCleanup(() => server ? db.stop() : undefined)
+  return db.start()
+}
+
+/**
+ * The database of a whole file: started in beforeAll (startDatabase(options)),
+ * and stopAll() in afterAll. → its handle, whose uri, port and pid are there
+ * once beforeAll has run
+ */
+export function useDatabase (options) {
+  let db = null
+  const handle = new Proxy({}, {
+    get (_, key) {
+      if (db === null) throw new Error(`the file's database is not started yet (${String(key)} asked before beforeAll)`)
+      const value = db[key]
+      return typeof value === 'function' ? value.bind(db) : value
+    }
+  })
+  beforeAll(async () => { db = await startDatabase(options) }, 180_000)
+  afterAll(stopAll)
+  return handle
 }
 
 /**
@@ -55,13 +148,34 @@ export async function request (port, { method = 'GET', path, body, headers = {},
   return { status: res.status, headers: res.headers, body: res.json ?? res.text, ms: res.ms }
 }
 
-/** A client's own books: per metric, what it sent and what each answer said. */
+/**
+ * A client's own books: per metric, what it sent and what each answer said;
+ * maxMs the slowest answer (a figure to print, never to assert). A test names
+ * the phase it is in (t.phase = 'frozen', …): phases[name] tells, of the
+ * requests sent in it, how many are still unanswered (pending), their
+ * answers (statuses: status or error → count) and the phases they were
+ * answered in (answeredIn: phase → count), so that a test can say that what
+ * was sent while the database was down was answered before it came back.
+ */
 export function createTally () {
-  const t = { sent: {}, acked: {}, notApplied: {}, unknown: {}, failed: {}, statuses: {}, errors: {}, maxMs: 0, requests: 0, retryAfterMissing: 0 }
+  const t = { sent: {}, acked: {}, notApplied: {}, unknown: {}, failed: {}, statuses: {}, errors: {}, maxMs: 0, requests: 0, retryAfterMissing: 0, phase: null, phases: {} }
   const add = (book, events) => { for (const e of events) book[e.metric] = (book[e.metric] ?? 0) + e.value }
-  t.record = (events, res) => {
+  const count = (book, key) => { book[key] = (book[key] ?? 0) + 1 }
+  /** A request about to be sent: its phase, for record() */
+  t.sending = () => {
+    const b = (t.phases[t.phase] ??= { pending: 0, statuses: {}, answeredIn: {} })
+    b.pending++
+    return t.phase
+  }
+  t.record = (events, res, sentIn) => {
     t.requests++
     t.maxMs = Math.max(t.maxMs, res.ms)
+    if (sentIn !== undefined) {
+      const b = t.phases[sentIn]
+      b.pending--
+      count(b.statuses, res.error ?? String(res.status))
+      count(b.answeredIn, t.phase)
+    }
     add(t.sent, events)
     if (res.error) {
       t.errors[res.error] = (t.errors[res.error] ?? 0) + 1
@@ -97,8 +211,9 @@ export function runLoad (port, { metrics, tally, concurrency = 8, maxBatch = 20,
       const events = []
       for (let i = 0; i < size; i++) events.push({ metric: metrics[next(metrics.length)], value: 1 + next(5) })
       const body = size === 1 && next(2) === 0 ? events[0] : events
+      const sentIn = tally.sending()
       const res = await request(port, { method: 'POST', path: '/v1/events', body, timeoutMs, agent, headers })
-      tally.record(events, res)
+      tally.record(events, res, sentIn)
       if (honorRetryAfter && res.status === 503) await sleep(1000 * Number(res.headers['retry-after'] ?? 1))
       else if (pauseMs) await sleep(pauseMs)
       else if (res.error === 'ECONNREFUSED') await sleep(20)

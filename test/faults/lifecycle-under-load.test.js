@@ -9,9 +9,8 @@
 // once quiet, check --repair leaves 0 violations.
 import { execFile } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ensureJavaServerBuilt, startJavaServer } from '../../src/db/java-server.js'
-import { describeLogs, request, sleep, startStatbucket, uniqueDb, waitFor } from './harness.js'
+import { describe, expect, it } from 'vitest'
+import { describeLogs, onCleanup, request, sleep, startStatbucket, uniqueDb, useDatabase, waitFor } from './harness.js'
 import { MongoClient } from 'mongodb'
 
 const CHECK = fileURLToPath(new URL('../../src/jobs/check-command.js', import.meta.url))
@@ -19,15 +18,7 @@ const DAY = 86_400_000
 const MAX_AGE_DAYS = 8
 const WRITE_TIMEOUT_MS = 1500
 const metrics = ['lc.a', 'lc.b', 'lc.c']
-const cleanups = []
-let server
-
-beforeAll(async () => {
-  await ensureJavaServerBuilt({ buildTimeoutMs: 170_000 })
-  server = await startJavaServer({ heap: '512m' })
-  cleanups.push(() => server.stop())
-}, 180_000)
-afterAll(async () => { while (cleanups.length) await cleanups.pop()().catch(() => {}) })
+const server = useDatabase({ heap: '512m' })
 
 function lifecycleEnv (dbName) {
   return {
@@ -92,9 +83,9 @@ describe('the lifecycle under load', () => {
   it('two instances with preallocation, sweep, retention and repair at once, one killed: no acknowledged event lost', async () => {
     const dbName = uniqueDb('lifecycle')
     const a = await startStatbucket(lifecycleEnv(dbName))
-    cleanups.push(() => a.stop())
+    onCleanup(() => a.stop())
     const b = await startStatbucket(lifecycleEnv(dbName))
-    cleanups.push(() => b.stop())
+    onCleanup(() => b.stop())
     const books = createBooks()
     const load = backfillLoad([() => a.port, () => b.port], books, { durationMs: 60_000 })
     await waitFor(() => (load.state.statuses[200] ?? 0) >= 100, { timeoutMs: 30_000, what: '100 acknowledged requests' })
@@ -120,7 +111,7 @@ describe('the lifecycle under load', () => {
 
     // stored: per metric and day, from the daily documents
     const client = await new MongoClient(server.uri).connect()
-    cleanups.push(() => client.close())
+    onCleanup(() => client.close())
     const stored = new Map()
     for (const d of await client.db(dbName).collection('daily').find({}, { projection: { metric: 1, date: 1, daily: 1 } }).toArray()) {
       stored.set(`${d.metric} ${d.date.getTime()}`, d.daily)

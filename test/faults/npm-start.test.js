@@ -1,36 +1,30 @@
 // `npm start` passes a signal on: SIGTERM to the npm process ends the whole
-// process group within 15 s, with every request that reached the server
-// answered, keep-alive clients told to reconnect (Connection: close), the
-// shutdown logged as one line when it begins and one when it has closed, and
-// the expected 503s of a closing server not logged as errors.
+// process group once the server's drain is done (never forced at its
+// drainTimeoutMs: nothing logged after the "closed" line), with every request
+// that reached the server answered, keep-alive clients told to reconnect
+// (Connection: close), the shutdown logged as one line when it begins and one
+// when it has closed, and the expected 503s of a closing server not logged as
+// errors.
 import { spawn } from 'node:child_process'
 import { createInterface } from 'node:readline'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ensureJavaServerBuilt, startJavaServer } from '../../src/db/java-server.js'
-import { createTally, runLoad, sleep, uniqueDb, waitFor } from './harness.js'
+import { describe, expect, it } from 'vitest'
+import { createTally, onCleanup, runLoad, sleep, uniqueDb, useDatabase, waitFor } from './harness.js'
 
-let db
-const cleanups = []
-beforeAll(async () => {
-  await ensureJavaServerBuilt({ buildTimeoutMs: 170_000 })
-  db = await startJavaServer()
-  cleanups.push(() => db.stop())
-}, 180_000)
-afterAll(async () => { while (cleanups.length) await cleanups.pop()().catch(() => {}) })
+const db = useDatabase()
 
 const groupAlive = (pgid) => {
   try { process.kill(-pgid, 0); return true } catch (err) { return err.code !== 'ESRCH' }
 }
 
 describe('npm start and SIGTERM', () => {
-  it('SIGTERM to npm ends the process group within 15 s and answers every request that reached the server', async () => {
+  it('SIGTERM to npm ends the process group once its drain is done, and answers every request that reached the server', async () => {
     const npm = spawn('npm', ['start'], {
       cwd: new URL('../../', import.meta.url),
       env: { PATH: process.env.PATH, HOME: process.env.HOME, MONGODB_URI: db.uri, MONGODB_DB: uniqueDb('npmstart'), PORT: '0', STATSD_PORT: '0', LOG_LEVEL: 'debug', PREALLOC_PROBABILITY: '0' }, // debug: the request trail
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true // a process group of its own, as a process manager would start it
     })
-    cleanups.push(async () => { if (groupAlive(npm.pid)) process.kill(-npm.pid, 'SIGKILL') })
+    onCleanup(async () => { if (groupAlive(npm.pid)) process.kill(-npm.pid, 'SIGKILL') })
     const logs = []
     createInterface({ input: npm.stdout }).on('line', line => { try { logs.push(JSON.parse(line)) } catch {} })
     const port = await waitFor(() => {
@@ -41,14 +35,15 @@ describe('npm start and SIGTERM', () => {
     const tally = createTally()
     const load = runLoad(port, { metrics: ['ns.a', 'ns.b'], tally, concurrency: 8, maxBatch: 20, keepAlive: true, durationMs: 30_000, timeoutMs: 15_000 })
     await waitFor(() => (tally.statuses[200] ?? 0) >= 50, { timeoutMs: 20_000, what: '50 acknowledged requests' })
-    const signalled = Date.now()
     process.kill(npm.pid, 'SIGTERM')
-    await waitFor(() => !groupAlive(npm.pid), { timeoutMs: 15_000, intervalMs: 100, what: 'the process group to end' })
-    const tookMs = Date.now() - signalled
+    // a hang guard, not a bound: the drain's own bound is the server's (a forced exit is logged as an error)
+    await waitFor(() => !groupAlive(npm.pid), { timeoutMs: 60_000, intervalMs: 100, what: 'the process group to end' })
     await sleep(300)
     await load.stop()
 
-    expect(tookMs).toBeLessThan(15_000)
+    // the group ended because the server's drain was done: its last word is the "closed" line, no forced exit
+    expect(logs.filter(l => /^forced exit/.test(l.msg ?? ''))).toEqual([])
+    expect(logs.at(-1)?.msg, JSON.stringify(logs.slice(-3))).toMatch(/^closed: flushed \d+ events after the signal/)
     // no answer only where the request never reached the server: the port closed (refused), or
     // an idle kept-alive socket closed as the request was being sent (reset)
     for (const error of Object.keys(tally.errors)) expect(['ECONNREFUSED', 'ECONNRESET']).toContain(error)
@@ -79,7 +74,7 @@ describe('npm start and Ctrl-C', () => {
         stdio: ['ignore', 'pipe', 'pipe'],
         detached: true
       })
-      cleanups.push(async () => { if (groupAlive(npm.pid)) process.kill(-npm.pid, 'SIGKILL') })
+      onCleanup(async () => { if (groupAlive(npm.pid)) process.kill(-npm.pid, 'SIGKILL') })
       const exited = new Promise(resolve => npm.once('exit', (code, signal) => resolve({ code, signal })))
       const logs = []
       createInterface({ input: npm.stdout }).on('line', line => { try { logs.push(JSON.parse(line)) } catch {} })

@@ -4,30 +4,19 @@
 // SIGTERM under load, and a client far faster than the database. The
 // client's own tally of acknowledged events is compared with the
 // per-metric totals in the database.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ensureJavaServerBuilt, startJavaServer } from '../../src/db/java-server.js'
-import { createTally, describeLogs, request, runLoad, sleep, startStatbucket, storedTotals, total, uniqueDb, waitFor } from './harness.js'
+import { describe, expect, it } from 'vitest'
+import { createTally, describeLogs, onCleanup, request, runLoad, sleep, startStatbucket, storedTotals, total, uniqueDb, useDatabase, waitFor } from './harness.js'
 
 // No outage here: a roomier bound than the outage tests' keeps a slow, shared
 // machine from turning a flush into a 504 and the exact totals into bounds.
 const WRITE_TIMEOUT_MS = 5000
 const metrics = ['pf.a', 'pf.b', 'pf.c', 'pf.d', 'pf.e']
-const cleanups = []
-let db
-
-beforeAll(async () => {
-  await ensureJavaServerBuilt({ buildTimeoutMs: 170_000 })
-  db = await startJavaServer({ heap: '512m' })
-  cleanups.push(() => db.stop())
-}, 180_000)
-afterAll(async () => {
-  while (cleanups.length) await cleanups.pop()().catch(() => {})
-})
+const db = useDatabase({ heap: '512m' })
 
 async function statbucket (label, env = {}) {
   const dbName = uniqueDb(label)
   const sb = await startStatbucket({ MONGODB_URI: db.uri, MONGODB_DB: dbName, WRITE_TIMEOUT_MS: String(WRITE_TIMEOUT_MS), ...env })
-  cleanups.push(() => sb.stop())
+  onCleanup(() => sb.stop())
   return { sb, dbName }
 }
 
@@ -52,7 +41,7 @@ describe('crash: kill -9 under load', () => {
 
     // A new process on the same database goes on counting from there.
     const again = await startStatbucket({ MONGODB_URI: db.uri, MONGODB_DB: dbName, WRITE_TIMEOUT_MS: String(WRITE_TIMEOUT_MS) })
-    cleanups.push(() => again.stop())
+    onCleanup(() => again.stop())
     const res = await request(again.port, { method: 'POST', path: '/v1/events', body: { metric: 'pf.a', value: 7 } })
     expect(res.status).toBe(200)
     const after = await storedTotals(db.uri, dbName)

@@ -9,18 +9,20 @@ import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { manualClock } from '../../src/clock.js'
 import { dayZeroIncrements } from '../../src/bucket/minute-fields.js'
-import { directDb, mongodbUri, testApp, uniqueDbName } from '../helpers/test-app.js'
+import { directDb, testApp, uniqueDbName } from '../helpers/test-app.js'
+import { useDatabase } from './harness.js'
 
 const CHECK = fileURLToPath(new URL('../../src/jobs/check-command.js', import.meta.url))
 const DAY = 86_400_000
 const NOW = Date.UTC(2026, 10, 21, 12)
 const TODAY = NOW - (NOW % DAY)
+const server = useDatabase()
 let app, client, db, dbName
 
 beforeAll(async () => {
   dbName = uniqueDbName('backfillrepair')
-  app = await testApp('backfillrepair', { clock: manualClock(NOW), env: { MONGODB_DB: dbName, PREALLOC_PROBABILITY: '1' }, keepDatabase: true })
-  ;({ client, db } = await directDb(dbName))
+  app = await testApp('backfillrepair', { uri: server.uri, clock: manualClock(NOW), env: { MONGODB_DB: dbName, PREALLOC_PROBABILITY: '1' }, keepDatabase: true })
+  ;({ client, db } = await directDb(dbName, server.uri))
 })
 afterAll(async () => { await app?.close(); await db?.dropDatabase().catch(() => {}); await client?.close() })
 
@@ -28,7 +30,7 @@ function check (args) {
   return new Promise(resolve => {
     // the check runs today (real time) while the app's clock says NOW: both far past the horizon of day −100
     execFile(process.execPath, [CHECK, ...args], {
-      env: { PATH: process.env.PATH, MONGODB_URI: mongodbUri(), MONGODB_DB: dbName, WRITE_TIMEOUT_MS: '100' },
+      env: { PATH: process.env.PATH, MONGODB_URI: server.uri, MONGODB_DB: dbName, WRITE_TIMEOUT_MS: '100' },
       timeout: 60_000
     }, (error, stdout, stderr) => resolve({ code: error ? error.code : 0, stdout, stderr }))
   })

@@ -7,26 +7,15 @@
 import { execFile } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { MongoClient } from 'mongodb'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ensureJavaServerBuilt, startJavaServer } from '../../src/db/java-server.js'
+import { describe, expect, it } from 'vitest'
 import { documentsFor } from '../helpers/bucket-docs.js'
-import { createTally, describeLogs, runLoad, startStatbucket, storedTotals, total, uniqueDb, waitFor } from './harness.js'
+import { createTally, describeLogs, onCleanup, runLoad, startStatbucket, storedTotals, total, uniqueDb, useDatabase, waitFor } from './harness.js'
 
 const CHECK = fileURLToPath(new URL('../../src/jobs/check-command.js', import.meta.url))
 const WRITE_TIMEOUT_MS = 5000
 const DAY = 86_400_000
 const metrics = ['rl.a', 'rl.b']
-const cleanups = []
-let server
-
-beforeAll(async () => {
-  await ensureJavaServerBuilt({ buildTimeoutMs: 170_000 })
-  server = await startJavaServer({ heap: '512m' })
-  cleanups.push(() => server.stop())
-}, 180_000)
-afterAll(async () => {
-  while (cleanups.length) await cleanups.pop()().catch(() => {})
-})
+const server = useDatabase({ heap: '512m' })
 
 function check (dbName, args) {
   return new Promise(resolve => {
@@ -41,7 +30,7 @@ describe('repair under load', () => {
   it('repairs documents that are being incremented without losing or doubling an acknowledged event', async () => {
     const dbName = uniqueDb('repair')
     const client = await new MongoClient(server.uri).connect()
-    cleanups.push(() => client.close())
+    onCleanup(() => client.close())
     const db = client.db(dbName)
     // yesterday: documents no one writes any more (their monthly day can be confirmed while today's cannot)
     const today = Date.now() - (Date.now() % DAY)
@@ -53,7 +42,7 @@ describe('repair under load', () => {
     }
 
     const sb = await startStatbucket({ MONGODB_URI: server.uri, MONGODB_DB: dbName, WRITE_TIMEOUT_MS: String(WRITE_TIMEOUT_MS), MAX_EVENTS_PER_REQUEST: '50' })
-    cleanups.push(() => sb.stop())
+    onCleanup(() => sb.stop())
     const tally = createTally()
     const load = runLoad(sb.port, { metrics, tally, concurrency: 4, maxBatch: 10, keepAlive: true, durationMs: 90_000, timeoutMs: 15_000, pauseMs: 5 })
     await waitFor(() => (tally.statuses[200] ?? 0) >= 50, { timeoutMs: 30_000, what: '50 acknowledged requests' })

@@ -8,28 +8,19 @@
 // SIGTERM logged and ignored. SHUTDOWN_RUNS=20 repeats each (CI runs 2).
 import { spawn } from 'node:child_process'
 import { createInterface } from 'node:readline'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ensureJavaServerBuilt, startJavaServer } from '../../src/db/java-server.js'
-import { createTally, runLoad, sleep, startStatbucket, storedTotals, total, uniqueDb, waitFor } from './harness.js'
+import { describe, expect, it } from 'vitest'
+import { createTally, onCleanup, runLoad, sleep, startStatbucket, storedTotals, total, uniqueDb, useDatabase, waitFor } from './harness.js'
 
 const RUNS = Number(process.env.SHUTDOWN_RUNS ?? 2)
 const metrics = ['sd.a', 'sd.b', 'sd.c']
-const cleanups = []
-let db
-
-beforeAll(async () => {
-  await ensureJavaServerBuilt({ buildTimeoutMs: 170_000 })
-  db = await startJavaServer()
-  cleanups.push(() => db.stop())
-}, 180_000)
-afterAll(async () => { while (cleanups.length) await cleanups.pop()().catch(() => {}) })
+const db = useDatabase()
 
 const groupAlive = pgid => { try { process.kill(-pgid, 0); return true } catch (err) { return err.code !== 'ESRCH' } }
 
 /** `npm start` in a process group of its own, as a supervisor starts it → { pid, logs, exited, port } */
 async function npmStart (env) {
   const npm = spawn('npm', ['start'], { cwd: new URL('../../', import.meta.url), env: { PATH: process.env.PATH, HOME: process.env.HOME, STATSD_PORT: '0', ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true })
-  cleanups.push(async () => { if (groupAlive(npm.pid)) process.kill(-npm.pid, 'SIGKILL') })
+  onCleanup(async () => { if (groupAlive(npm.pid)) process.kill(-npm.pid, 'SIGKILL') })
   const logs = []
   createInterface({ input: npm.stdout }).on('line', line => { try { logs.push(JSON.parse(line)) } catch {} })
   const exited = new Promise(resolve => npm.once('exit', resolve))
@@ -62,7 +53,7 @@ describe('shutdown under 64 keep-alive clients', () => {
     for (let run = 0; run < RUNS; run++) {
       const dbName = uniqueDb('sdnode')
       const sb = await startStatbucket({ MONGODB_URI: db.uri, MONGODB_DB: dbName })
-      cleanups.push(() => sb.stop())
+      onCleanup(() => sb.stop())
       const { tally, load } = await underLoad(sb.port, () => sb.kill('SIGTERM'))
       const exit = await Promise.race([sb.exited, sleep(40_000).then(() => 'hung')])
       await sleep(200)

@@ -8,6 +8,7 @@
 const MINUTE = 60_000
 
 const formatters = new Map()
+const SHAPE = /^(\d{1,2})\/(\d{1,2})\/(\d{4}), (\d{2}):(\d{2})$/
 
 /** The wall clock in tz at t as { y, mo, d, h, mi } */
 export function intlWall (tz, t) {
@@ -16,6 +17,9 @@ export function intlWall (tz, t) {
     f = new Intl.DateTimeFormat('en-US', { timeZone: tz, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric' })
     formatters.set(tz, f)
   }
+  // en-US reads "M/D/YYYY, HH:MM" (a third of formatToParts' cost, which this file pays a million times)
+  const m = SHAPE.exec(f.format(t))
+  if (m) return { y: Number(m[3]), mo: Number(m[1]), d: Number(m[2]), h: Number(m[4]), mi: Number(m[5]) }
   const p = Object.fromEntries(f.formatToParts(new Date(t)).map(({ type, value }) => [type, Number(value)]))
   return { y: p.year, mo: p.month, d: p.day, h: p.hour, mi: p.minute }
 }

@@ -1,22 +1,18 @@
 // The kinds are described once (src/kinds/): every descriptor complete and
 // consistent, and no other file of src/ names a kind's collections or the
 // flat minute layout of the talk's experiment.
-import { execFileSync } from 'node:child_process'
-import { resolve } from 'node:path'
+import { readFileSync, readdirSync } from 'node:fs'
+import { join, relative, resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { DOCUMENT_PARTS, KINDS, KIND_COLLECTIONS, KIND_NAMES, descriptorOf, kindNamed } from '../../src/kinds/index.js'
 import { COUNTER, GAUGE, distributionKind } from '../../src/bucket/metric-kinds.js'
 
 const ROOT = resolve(import.meta.dirname, '../..')
-/** The files of src/ that hold `text` (git grep, fixed string) */
-const filesHolding = (text) => {
-  try {
-    return execFileSync('git', ['grep', '-l', '-F', '--untracked', text, '--', 'src'], { cwd: ROOT, encoding: 'utf8' }).trim().split('\n').filter(Boolean)
-  } catch (err) {
-    if (err.status === 1) return [] // no match
-    throw err
-  }
-}
+const SOURCES = readdirSync(join(ROOT, 'src'), { recursive: true })
+  .filter(f => /\.(js|html|css)$/.test(f))
+  .map(f => ({ path: relative(ROOT, join(ROOT, 'src', f)), text: readFileSync(join(ROOT, 'src', f), 'utf8') }))
+/** The files of src/ that hold `text` */
+const filesHolding = (text) => SOURCES.filter(f => f.text.includes(text)).map(f => f.path).sort()
 
 describe('the kinds', () => {
   it('each has a name, collections, parts writing to its own collections, stats, reads and rules', () => {

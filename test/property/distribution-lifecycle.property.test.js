@@ -16,28 +16,17 @@
 // answers — p50/p90/p99 within α of the model's exact weighted quantile,
 // minutes where they are kept answer their count, and `check` finds nothing.
 import fc from 'fast-check'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { manualClock } from '../../src/clock.js'
-import { writeDistributions } from '../helpers/distribution-writes.js'
-import { createMapping } from '../../src/bucket/distribution-sketch.js'
-import { checkApp, freshRun, getJson } from '../helpers/job-runs.js'
-import { testApp } from '../helpers/test-app.js'
+import { describe, expect, it } from 'vitest'
+import { DAY, HOUR, KINDS, QUARTER, close, lifecycleHarness, steps } from '../helpers/lifecycle-harness.js'
 
-const DAY = 86_400_000
-const HOUR = 3_600_000
-const QUARTER = 900_000
 const MAX_AGE_DAYS = 6
 const ALPHA = 0.01
 const START = Date.UTC(2026, 10, 27, 20) // four days before December
 const metrics = ['dl.a', 'dl.b']
 const env = { PREALLOC_PROBABILITY: '0', MAX_AGE_DAYS: String(MAX_AGE_DAYS), MINUTE_RETENTION_DAYS: '2', DAILY_RETENTION_DAYS: String(MAX_AGE_DAYS + 1), RETENTION_RATE: '1000000', DISTRIBUTION_ACCURACY: String(ALPHA) }
-const MAPPING = createMapping(ALPHA)
-const clock = manualClock(START)
-let app
-const seen = { retention: 0, repair: 0, downsampled: 0, deleted: 0, statsd: 0, cut: 0, kept: 0 }
-
-beforeAll(async () => { app = await testApp('distlifeprop', { clock, env }) })
-afterAll(async () => { await app?.close() })
+const h = lifecycleHarness({ label: 'distlifeprop', kind: KINDS.distribution, start: START, metrics, env })
+const { clock, seen } = h
+seen.kept = 0
 
 // latencies that spread over many buckets, with exact repeats, zeros and negatives (an h/d value may be)
 const value = fc.oneof(
@@ -46,15 +35,13 @@ const value = fc.oneof(
   { weight: 1, arbitrary: fc.double({ min: -300, max: -0.01, noNaN: true }).map(v => Math.round(v * 100) / 100) }
 )
 const action = fc.oneof(
-  { weight: 5, arbitrary: fc.record({ kind: fc.constant('ingest'), events: fc.array(fc.record({ metric: fc.constantFrom(...metrics), value, back: fc.integer({ min: 0, max: (MAX_AGE_DAYS - 1) * 24 * 60 - 1 }) }), { minLength: 1, maxLength: 8 }) }) },
-  { weight: 2, arbitrary: fc.record({ kind: fc.constant('statsd'), lines: fc.array(fc.record({ metric: fc.constantFrom(...metrics), value: fc.integer({ min: 0, max: 5000 }), rate: fc.constantFrom(1, 0.5, 0.3, 0.1) }), { minLength: 1, maxLength: 4 }) }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('cut'), metric: fc.constantFrom(...metrics), value, back: fc.integer({ min: 0, max: (MAX_AGE_DAYS - 1) * 24 * 60 - 1 }) }) },
-  { weight: 2, arbitrary: fc.record({ kind: fc.constant('advance'), hours: fc.integer({ min: 1, max: 40 }) }) },
-  { weight: 2, arbitrary: fc.constant({ kind: 'retention' }) },
-  { weight: 1, arbitrary: fc.constant({ kind: 'repair' }) }
+  { weight: 5, arbitrary: steps.ingest(metrics, value, steps.back(MAX_AGE_DAYS), 8) },
+  { weight: 2, arbitrary: steps.statsd(metrics, fc.integer({ min: 0, max: 5000 }), [1, 0.5, 0.3, 0.1]) },
+  { weight: 1, arbitrary: steps.cut(metrics, value, steps.back(MAX_AGE_DAYS)) },
+  { weight: 2, arbitrary: steps.advance },
+  { weight: 2, arbitrary: steps.retention },
+  { weight: 1, arbitrary: steps.repair }
 )
-
-const check = repair => checkApp(app, clock, { repair })
 
 /**
  * The model's exact statistics of `metric` in [from, to): weighted values (a
@@ -85,52 +72,21 @@ function withinAlpha (truth, q, estimate) {
   return false
 }
 
-const close = (a, b, scale = 0) => Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(a), Math.abs(b), scale)
-const get = url => getJson(app, url)
+const { get, span } = h
 
-async function perform (step, model) {
-  const now = clock.now()
-  if (step.kind === 'ingest') {
-    const events = step.events.map(e => ({ metric: e.metric, kind: 'distribution', value: e.value, ts: now - e.back * 60_000 - 1 }))
-    const res = await app.inject({ method: 'POST', url: '/v1/events', payload: events })
-    expect(res.statusCode, res.body).toBe(200)
-    model.push(...events.map(e => ({ metric: e.metric, value: e.value === 0 ? 0 : e.value, time: e.ts, weight: 1 })))
-  } else if (step.kind === 'statsd') {
-    const payload = step.lines.map(l => `${l.metric}:${l.value}|ms${l.rate === 1 ? '' : `|@${l.rate}`}`).join('\n')
-    const res = await app.inject({ method: 'POST', url: '/v1/statsd', payload, headers: { 'content-type': 'text/plain' } })
-    expect(res.statusCode, res.body).toBe(200)
-    model.push(...step.lines.map(l => ({ metric: l.metric, value: l.value, time: now - (now % 60_000), weight: 1 / l.rate })))
-    seen.statsd++
-  } else if (step.kind === 'cut') {
-    // a flush cut half-way: its daily document written, its monthly one not (answered 504: never acknowledged)
-    const event = { metric: step.metric, value: step.value === 0 ? 0 : step.value, time: now - step.back * 60_000 - 1, weight: 1 }
-    const minuteFrom = now - (now % DAY) - 2 * DAY
-    await writeDistributions(app.mongo.db, [event], MAPPING, { parts: ['daily'], keepsMinutes: (metric, dayStart) => dayStart >= minuteFrom })
-    model.push({ ...event, cut: true })
-    seen.cut++
-  } else if (step.kind === 'advance') {
-    clock.advance(step.hours * HOUR)
-  } else if (step.kind === 'retention') {
-    const pass = await app.retention.runOnce()
-    expect(pass).toMatchObject({ status: 'done', unvouched: 0 })
+// the distribution's hooks; ingest (JSON, and StatsD timers weighing 1/rate), a flush cut half-way
+// (distribution-writes.js: its daily document only), advance, a retention pass and a repair
+// (unrepaired 0, unsettled 0) are the harness's
+const property = {
+  retentionPass: { status: 'done', unvouched: 0 },
+  async afterRetention (pass, model) {
     // kept: a day whose month lacks a cut flush's value, past the daily horizon before a repair ran
     if (!model.some(e => e.cut)) expect(pass.kept).toBe(0)
     seen.kept += pass.kept
-    seen.retention++
-    seen.downsampled += pass.downsampled
-    seen.deleted += pass.deleted
     await expectCountsEqualModel(model)
-  } else {
-    expect(await check(true)).toMatchObject({ unrepaired: 0, unsettled: 0 })
-    seen.repair++
-    await expectCountsEqualModel(model)
-  }
-}
-
-/** Today's start and end */
-function span () {
-  const today = clock.now() - (clock.now() % DAY)
-  return { today, to: today + DAY }
+  },
+  repairSummary: { unrepaired: 0, unsettled: 0 },
+  afterRepair: model => expectCountsEqualModel(model)
 }
 
 /** acknowledged ≤ count ≤ acknowledged + cut (up to rounding) */
@@ -225,19 +181,16 @@ async function expectAnswersEqualModel (model) {
 
 describe('the lifecycle never lowers an acknowledged count of a distribution, nor moves a percentile out of α', () => {
   it('ingest (JSON and StatsD with sample rates), retention and repair in any order, across days and months: every answer agrees with the model, check finds nothing', async () => {
-    let run = 0
-    await fc.assert(fc.asyncProperty(fc.array(action, { minLength: 3, maxLength: 14 }), async (steps) => {
-      run++
-      await freshRun(app, clock, { collections: ['distributionDaily', 'distributionMonthly', 'distributionMinutes', 'metrics', 'jobs'], metrics, at: START + run * 3 * DAY })
-      const model = []
-      model.firstDay = clock.now() - (clock.now() % DAY) - MAX_AGE_DAYS * DAY
-      for (const step of steps) await perform(step, model)
-      // a flush was cut: the last repair gives the months what their days hold (inside the daily horizon)
-      if (model.some(e => e.cut)) expect(await check(true)).toMatchObject({ unrepaired: 0, unsettled: 0 })
-      await expectAnswersEqualModel(model)
-      const found = await check(false)
-      expect(found.violations, JSON.stringify(found)).toBe(0)
-    }), {
+    await h.run({
+      ...property,
+      action,
+      async end (model) {
+        // a flush was cut: the last repair gives the months what their days hold (inside the daily horizon)
+        if (model.some(e => e.cut)) expect(await h.check(true)).toMatchObject({ unrepaired: 0, unsettled: 0 })
+        await expectAnswersEqualModel(model)
+        const found = await h.check(false)
+        expect(found.violations, JSON.stringify(found)).toBe(0)
+      },
       numRuns: 40,
       // one sequence that surely reaches every step (values a few days back, then their days past both horizons)
       examples: [[[

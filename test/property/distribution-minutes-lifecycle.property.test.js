@@ -16,17 +16,12 @@
 // histograms' horizon, and every one of a later day is still there; at the
 // end, after a whole pass, `check` finds nothing.
 import fc from 'fast-check'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { manualClock } from '../../src/clock.js'
+import { describe, expect, it } from 'vitest'
 import { minuteHistogramKeptFromFor } from '../../src/bucket/retention-horizons.js'
 import { parseHourId, startOfDay } from '../../src/bucket/time.js'
 import { createRetentionForDb } from '../../src/jobs/retention-service.js'
-import { checkApp, freshRun, getJson } from '../helpers/job-runs.js'
-import { testApp } from '../helpers/test-app.js'
+import { DAY, KINDS, QUARTER, close, lifecycleHarness, steps } from '../helpers/lifecycle-harness.js'
 
-const DAY = 86_400_000
-const HOUR = 3_600_000
-const QUARTER = 900_000
 const MAX_AGE_DAYS = 6
 const MINUTE_DAYS = 3
 const HISTOGRAM_DAYS = 1
@@ -36,12 +31,9 @@ const START = Date.UTC(2026, 10, 27, 20) // four days before December
 const metrics = ['dm.a', 'dm.b']
 const env = { PREALLOC_PROBABILITY: '0', MAX_AGE_DAYS: String(MAX_AGE_DAYS), MINUTE_RETENTION_DAYS: String(MINUTE_DAYS), MINUTE_HISTOGRAM_DAYS: String(HISTOGRAM_DAYS), DAILY_RETENTION_DAYS: String(DAILY_DAYS), RETENTION_RATE: '1000000', DISTRIBUTION_ACCURACY: String(ALPHA) }
 const STATS = ['count', 'sum', 'min', 'max', 'p50', 'p99']
-const clock = manualClock(START)
-let app
-const seen = { passes: 0, cut: 0, downsampled: 0, deleted: 0, minuteHoursDeleted: 0, orphansLeft: 0 }
-
-beforeAll(async () => { app = await testApp('distminprop', { clock, env }) })
-afterAll(async () => { await app?.close() })
+const h = lifecycleHarness({ label: 'distminprop', kind: KINDS.distribution, start: START, metrics, env })
+const { clock, get, seen } = h
+Object.assign(seen, { minuteHoursDeleted: 0, orphansLeft: 0 })
 
 const value = fc.oneof(
   { weight: 5, arbitrary: fc.double({ min: 0.1, max: 20_000, noNaN: true }).map(v => Math.round(v * 1000) / 1000) },
@@ -49,16 +41,15 @@ const value = fc.oneof(
   { weight: 1, arbitrary: fc.double({ min: -300, max: -0.01, noNaN: true }).map(v => Math.round(v * 100) / 100) }
 )
 const action = fc.oneof(
-  { weight: 5, arbitrary: fc.record({ kind: fc.constant('ingest'), events: fc.array(fc.record({ metric: fc.constantFrom(...metrics), value, back: fc.integer({ min: 0, max: (MAX_AGE_DAYS - 1) * 24 * 60 - 1 }) }), { minLength: 1, maxLength: 8 }) }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('statsd'), lines: fc.array(fc.record({ metric: fc.constantFrom(...metrics), value: fc.integer({ min: 0, max: 5000 }), rate: fc.constantFrom(1, 0.5, 0.3) }), { minLength: 1, maxLength: 4 }) }) },
-  { weight: 2, arbitrary: fc.record({ kind: fc.constant('advance'), hours: fc.integer({ min: 1, max: 40 }) }) },
-  { weight: 2, arbitrary: fc.constant({ kind: 'retention' }) },
+  { weight: 5, arbitrary: steps.ingest(metrics, value, steps.back(MAX_AGE_DAYS), 8) },
+  { weight: 1, arbitrary: steps.statsd(metrics, fc.integer({ min: 0, max: 5000 }), [1, 0.5, 0.3]) },
+  { weight: 2, arbitrary: steps.advance },
+  { weight: 2, arbitrary: steps.retention },
+  // here a cut is a retention pass cut short, not a flush
   { weight: 1, arbitrary: fc.constant({ kind: 'cut' }) }
 )
 
 const today = () => clock.now() - (clock.now() % DAY)
-const get = url => getJson(app, url)
-const close = (a, b) => a === b || Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(a), Math.abs(b))
 
 /** Every answer at the quarter-hour or coarser a pass must not change: quarter-hours of the kept days, days, and a range across them */
 async function answers (model) {
@@ -95,62 +86,53 @@ function expectSameAnswers (before, after) {
 /** The minute-hour documents of days before the one before the histograms' horizon (what a whole pass leaves none of), and the rest */
 async function minuteHours () {
   const bound = today() - HISTOGRAM_DAYS * DAY - DAY
-  const ids = (await app.collections.distributionMinutes.find({}, { projection: { _id: 1 } }).sort({ _id: 1 }).toArray()).map(d => d._id)
+  const ids = (await h.app.collections.distributionMinutes.find({}, { projection: { _id: 1 } }).sort({ _id: 1 }).toArray()).map(d => d._id)
   return { past: ids.filter(id => startOfDay(parseHourId(id).date) < bound), kept: ids.filter(id => startOfDay(parseHourId(id).date) >= bound) }
 }
 const pastHorizon = async () => (await minuteHours()).past
 
-async function perform (step, model) {
-  const now = clock.now()
-  if (step.kind === 'ingest') {
-    const events = step.events.map(e => ({ metric: e.metric, kind: 'distribution', value: e.value, ts: now - e.back * 60_000 - 1 }))
-    const res = await app.inject({ method: 'POST', url: '/v1/events', payload: events })
-    expect(res.statusCode, res.body).toBe(200)
-    for (const e of events) model.written.add(e.metric)
-  } else if (step.kind === 'statsd') {
-    const payload = step.lines.map(l => `${l.metric}:${l.value}|ms${l.rate === 1 ? '' : `|@${l.rate}`}`).join('\n')
-    const res = await app.inject({ method: 'POST', url: '/v1/statsd', payload, headers: { 'content-type': 'text/plain' } })
-    expect(res.statusCode, res.body).toBe(200)
-    for (const l of step.lines) model.written.add(l.metric)
-  } else if (step.kind === 'advance') {
-    clock.advance(step.hours * HOUR)
-  } else if (step.kind === 'retention') {
-    const before = await answers(model)
-    const hoursBefore = await minuteHours()
-    const pass = await app.retention.runOnce()
-    expect(pass).toMatchObject({ status: 'done', unvouched: 0, kept: 0 })
-    expectSameAnswers(before, await answers(model))
+// the minute histograms' hooks; ingest (JSON and StatsD: the model is which metrics were written),
+// advance and a whole retention pass are the harness's
+const property = {
+  ingested (entries, model) { for (const e of entries) model.written.add(e.metric) },
+  steps: {
+    async cut () {
+      // a pass cut after its first batch: what it did is done, the rest (histograms of minutes it dropped among them) left
+      const app = h.app
+      const job = createRetentionForDb({ db: app.mongo.db, collections: app.collections, config: app.config, clock, logger: { info () {}, warn () {} }, onProgress: () => { job.stop() } })
+      const pass = await job.runOnce()
+      expect(['done', 'stopped']).toContain(pass.status)
+      seen.cut++
+      seen.orphansLeft += (await pastHorizon()).length
+    }
+  },
+  async beforeRetention (model) {
+    return { answers: await answers(model), hours: await minuteHours() }
+  },
+  retentionPass: { status: 'done', unvouched: 0, kept: 0 },
+  async afterRetention (pass, model, before) {
+    expectSameAnswers(before.answers, await answers(model))
     // none left past the bound, every one of a day whose minutes are kept still there
     const hoursAfter = await minuteHours()
     expect(hoursAfter.past).toEqual([])
-    expect(hoursAfter.kept).toEqual(hoursBefore.kept)
-    expect(pass.minuteHoursDeleted).toBe(hoursBefore.past.length)
-    seen.passes++
-    seen.downsampled += pass.downsampled
-    seen.deleted += pass.deleted
+    expect(hoursAfter.kept).toEqual(before.hours.kept)
+    expect(pass.minuteHoursDeleted).toBe(before.hours.past.length)
     seen.minuteHoursDeleted += pass.minuteHoursDeleted
-  } else {
-    // a pass cut after its first batch: what it did is done, the rest (histograms of minutes it dropped among them) left
-    const job = createRetentionForDb({ db: app.mongo.db, collections: app.collections, config: app.config, clock, logger: { info () {}, warn () {} }, onProgress: () => { job.stop() } })
-    const pass = await job.runOnce()
-    expect(['done', 'stopped']).toContain(pass.status)
-    seen.cut++
-    seen.orphansLeft += (await pastHorizon()).length
   }
 }
 
 describe('retention of minute histograms changes no answer at the quarter-hour or coarser', () => {
   it('ingest, whole and cut retention passes in any order, across days and months: answers unchanged by every whole pass, no minute-hour document past the minute horizon after one, check finds nothing', async () => {
-    let run = 0
-    await fc.assert(fc.asyncProperty(fc.array(action, { minLength: 3, maxLength: 12 }), async (steps) => {
-      run++
-      await freshRun(app, clock, { collections: ['distributionDaily', 'distributionMonthly', 'distributionMinutes', 'metrics', 'jobs'], metrics, at: START + run * 3 * DAY })
-      const model = { firstDay: today() - MAX_AGE_DAYS * DAY, written: new Set() }
-      for (const step of steps) await perform(step, model)
-      await perform({ kind: 'retention' }, model)
-      const found = await checkApp(app, clock, { minuteHistogramKeptFrom: minuteHistogramKeptFromFor(app.config, clock.now()) })
-      expect(found.violations, JSON.stringify(found)).toBe(0)
-    }), {
+    await h.run({
+      ...property,
+      action,
+      maxLength: 12,
+      model: () => ({ firstDay: today() - MAX_AGE_DAYS * DAY, written: new Set() }),
+      async end (model) {
+        await h.perform({ kind: 'retention' }, model, property)
+        const found = await h.check(false, { minuteHistogramKeptFrom: minuteHistogramKeptFromFor(h.app.config, clock.now()) })
+        expect(found.violations, JSON.stringify(found)).toBe(0)
+      },
       numRuns: 30,
       examples: [
         // found here: a minute written with its histogram, then again (a backfill) once its day passed
@@ -178,7 +160,7 @@ describe('retention of minute histograms changes no answer at the quarter-hour o
       ]
     })
     // the interleavings reached what they are about
-    expect(seen.passes).toBeGreaterThan(0)
+    expect(seen.retention).toBeGreaterThan(0)
     expect(seen.downsampled).toBeGreaterThan(0)
     expect(seen.deleted).toBeGreaterThan(0)
     expect(seen.minuteHoursDeleted).toBeGreaterThan(0)

@@ -15,24 +15,16 @@
 // mean and last as the model does, the kept minutes their count and last, and
 // `check` finds nothing.
 import fc from 'fast-check'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { manualClock } from '../../src/clock.js'
-import { writeGauges } from '../helpers/gauge-writes.js'
-import { checkApp, freshRun, getJson } from '../helpers/job-runs.js'
-import { testApp } from '../helpers/test-app.js'
+import { describe, expect, it } from 'vitest'
+import { DAY, HOUR, KINDS, close, lifecycleHarness, steps } from '../helpers/lifecycle-harness.js'
 
-const DAY = 86_400_000
-const HOUR = 3_600_000
 const MAX_AGE_DAYS = 6
 const START = Date.UTC(2026, 10, 27, 20) // four days before December
 const metrics = ['gl.a', 'gl.b']
 const env = { PREALLOC_PROBABILITY: '0', MAX_AGE_DAYS: String(MAX_AGE_DAYS), MINUTE_RETENTION_DAYS: '2', DAILY_RETENTION_DAYS: String(MAX_AGE_DAYS + 1), RETENTION_RATE: '1000000' }
-const clock = manualClock(START)
-let app
-const seen = { retention: 0, repair: 0, downsampled: 0, deleted: 0, cut: 0, kept: 0, ties: 0 }
-
-beforeAll(async () => { app = await testApp('gaugelifeprop', { clock, env }) })
-afterAll(async () => { await app?.close() })
+const h = lifecycleHarness({ label: 'gaugelifeprop', kind: KINDS.gauge, start: START, metrics, env })
+const { seen } = h
+Object.assign(seen, { kept: 0, ties: 0 })
 
 const level = fc.oneof(
   { weight: 4, arbitrary: fc.integer({ min: -50, max: 50 }) },
@@ -40,16 +32,14 @@ const level = fc.oneof(
   { weight: 2, arbitrary: fc.double({ min: -1e6, max: 1e6, noNaN: true }).map(v => Math.round(v * 100) / 100 || 0) }
 )
 // minutes back from now: a few shared often, so levels of one metric often share an event time
-const back = fc.oneof(fc.integer({ min: 0, max: (MAX_AGE_DAYS - 1) * 24 * 60 - 1 }), fc.constantFrom(30, 3000, 6000))
+const back = fc.oneof(steps.back(MAX_AGE_DAYS), fc.constantFrom(30, 3000, 6000))
 const action = fc.oneof(
-  { weight: 5, arbitrary: fc.record({ kind: fc.constant('ingest'), events: fc.array(fc.record({ metric: fc.constantFrom(...metrics), value: level, back }), { minLength: 1, maxLength: 8 }) }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('cut'), metric: fc.constantFrom(...metrics), value: level, back }) },
-  { weight: 2, arbitrary: fc.record({ kind: fc.constant('advance'), hours: fc.integer({ min: 1, max: 40 }) }) },
-  { weight: 2, arbitrary: fc.constant({ kind: 'retention' }) },
-  { weight: 1, arbitrary: fc.constant({ kind: 'repair' }) }
+  { weight: 5, arbitrary: steps.ingest(metrics, level, back, 8) },
+  { weight: 1, arbitrary: steps.cut(metrics, level, back) },
+  { weight: 2, arbitrary: steps.advance },
+  { weight: 2, arbitrary: steps.retention },
+  { weight: 1, arbitrary: steps.repair }
 )
-
-const check = repair => checkApp(app, clock, { repair })
 
 /**
  * The model's statistics of `metric` in [from, to): with the levels of flushes
@@ -69,48 +59,28 @@ function exact (model, metric, from, to, { cut = true } = {}) {
   return { count: levels.length, sum, scale, min: levels.length ? Math.min(...values) : null, max: levels.length ? Math.max(...values) : null, last: last?.value ?? null }
 }
 
-const close = (a, b, scale = 0) => Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(a), Math.abs(b), scale)
-const get = url => getJson(app, url)
+const { get, span } = h
 
-async function perform (step, model) {
-  const now = clock.now()
-  if (step.kind === 'ingest') {
-    const events = step.events.map(e => ({ metric: e.metric, kind: 'gauge', value: e.value, ts: now - e.back * 60_000 - 1 }))
-    const res = await app.inject({ method: 'POST', url: '/v1/events', payload: events })
-    expect(res.statusCode, res.body).toBe(200)
-    for (const e of events) if (model.some(m => m.metric === e.metric && m.time === e.ts)) seen.ties++
-    model.push(...events.map(e => ({ metric: e.metric, value: e.value, time: e.ts })))
-  } else if (step.kind === 'cut') {
-    // a flush cut half-way: its daily document written, its monthly one not (answered 504: never acknowledged)
-    const event = { metric: step.metric, value: step.value, time: now - step.back * 60_000 - 1 }
-    const minuteFrom = now - (now % DAY) - 2 * DAY
-    await writeGauges(app.mongo.db, [event], { parts: ['daily'], keepsMinutes: (metric, dayStart) => dayStart >= minuteFrom })
-    model.push({ ...event, cut: true })
-    seen.cut++
-  } else if (step.kind === 'advance') {
-    clock.advance(step.hours * HOUR)
-  } else if (step.kind === 'retention') {
-    const pass = await app.retention.runOnce()
-    expect(pass).toMatchObject({ status: 'done', unvouched: 0 })
+// the gauge's hooks; ingest, a flush cut half-way (gauge-writes.js: its daily document only), advance,
+// a retention pass and a repair (unrepaired 0, unsettled 0) are the harness's
+const property = {
+  ingested (entries, model) {
+    for (const e of entries) if (model.some(m => m.metric === e.metric && m.time === e.time)) seen.ties++
+    model.push(...entries)
+  },
+  retentionPass: { status: 'done', unvouched: 0 },
+  async afterRetention (pass, model) {
     if (!model.some(e => e.cut)) expect(pass.kept).toBe(0)
     seen.kept += pass.kept
-    seen.retention++
-    seen.downsampled += pass.downsampled
-    seen.deleted += pass.deleted
     await expectDaysHold(model)
-  } else {
-    expect(await check(true)).toMatchObject({ unrepaired: 0, unsettled: 0 })
+  },
+  repairSummary: { unrepaired: 0, unsettled: 0 },
+  async afterRepair (model) {
     // the check repairs a day against its month inside the daily horizon only (past it the month is the truth)
     const { dailyFrom } = span()
     for (const e of model) if (e.cut && e.time >= dailyFrom) e.repaired = true
-    seen.repair++
     await expectDaysHold(model)
   }
-}
-
-function span () {
-  const today = clock.now() - (clock.now() % DAY)
-  return { today, to: today + DAY, dailyFrom: today - (MAX_AGE_DAYS + 1) * DAY, minuteFrom: today - 2 * DAY }
 }
 
 async function seriesOf (metric, from, to, step, stats = ['count', 'sum', 'min', 'max', 'mean', 'last']) {
@@ -183,18 +153,15 @@ async function expectAnswersEqualModel (model) {
 
 describe('the lifecycle never lowers an acknowledged count of a gauge, nor moves its min, max or last', () => {
   it('ingest, half-way flushes, retention and repair in any order, across days and months: every answer agrees with the model, check finds nothing', async () => {
-    let run = 0
-    await fc.assert(fc.asyncProperty(fc.array(action, { minLength: 3, maxLength: 14 }), async (steps) => {
-      run++
-      await freshRun(app, clock, { collections: ['gaugeDaily', 'gaugeMonthly', 'metrics', 'jobs'], metrics, at: START + run * 3 * DAY })
-      const model = []
-      model.firstDay = clock.now() - (clock.now() % DAY) - MAX_AGE_DAYS * DAY
-      for (const step of steps) await perform(step, model)
-      if (model.some(e => e.cut)) expect(await check(true)).toMatchObject({ unrepaired: 0, unsettled: 0 })
-      await expectAnswersEqualModel(model)
-      const found = await check(false)
-      expect(found.violations, JSON.stringify(found)).toBe(0)
-    }), {
+    await h.run({
+      ...property,
+      action,
+      async end (model) {
+        if (model.some(e => e.cut)) expect(await h.check(true)).toMatchObject({ unrepaired: 0, unsettled: 0 })
+        await expectAnswersEqualModel(model)
+        const found = await h.check(false)
+        expect(found.violations, JSON.stringify(found)).toBe(0)
+      },
       numRuns: 40,
       // one sequence that surely reaches every step (levels a few days back, ties among them, then their days past both horizons)
       examples: [[[

@@ -11,34 +11,26 @@
 // daily document without its month's field) may be mixed in anywhere:
 // `check --repair` completes it without moving any count.
 import fc from 'fast-check'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { manualClock } from '../../src/clock.js'
+import { describe, expect, it } from 'vitest'
 import { dayZeroIncrements } from '../../src/bucket/minute-fields.js'
-import { runCheck } from '../../src/jobs/check-run.js'
-import { dailyKeptFromFor, minuteKeptFromFor } from '../../src/bucket/retention-horizons.js'
 import { dayId } from '../../src/bucket/time.js'
 import { incrementUpdate } from '../../src/writer/write-operations.js'
-import { testApp } from '../helpers/test-app.js'
+import { DAY, HOUR, KINDS, lifecycleHarness, steps } from '../helpers/lifecycle-harness.js'
 
-const DAY = 86_400_000
-const HOUR = 3_600_000
 const MAX_AGE_DAYS = 6
 const START = Date.UTC(2026, 10, 28, 20) // four days before December
 const metrics = ['lp.a', 'lp.b']
 const env = { PREALLOC_PROBABILITY: '1', MAX_AGE_DAYS: String(MAX_AGE_DAYS), MINUTE_RETENTION_DAYS: '2', DAILY_RETENTION_DAYS: String(MAX_AGE_DAYS + 1), RETENTION_RATE: '1000000' }
-const clock = manualClock(START)
-let app
+const h = lifecycleHarness({ label: 'lifecycleprop', kind: KINDS.counter, start: START, metrics, env })
+const { clock } = h
 let cutSteps = 0
 
-beforeAll(async () => { app = await testApp('lifecycleprop', { clock, env }) })
-afterAll(async () => { await app?.close() })
-
 const action = fc.oneof(
-  { weight: 5, arbitrary: fc.record({ kind: fc.constant('ingest'), events: fc.array(fc.record({ metric: fc.constantFrom(...metrics), value: fc.integer({ min: -3, max: 9 }), back: fc.integer({ min: 0, max: (MAX_AGE_DAYS - 1) * 24 * 60 - 1 }) }), { minLength: 1, maxLength: 6 }) }) },
-  { weight: 2, arbitrary: fc.record({ kind: fc.constant('advance'), hours: fc.integer({ min: 1, max: 40 }) }) },
+  { weight: 5, arbitrary: steps.ingest(metrics, fc.integer({ min: -3, max: 9 }), steps.back(MAX_AGE_DAYS), 6) },
+  { weight: 2, arbitrary: steps.advance },
   { weight: 1, arbitrary: fc.constant({ kind: 'sweep' }) },
-  { weight: 1, arbitrary: fc.constant({ kind: 'retention' }) },
-  { weight: 1, arbitrary: fc.constant({ kind: 'repair' }) },
+  { weight: 1, arbitrary: steps.retention },
+  { weight: 1, arbitrary: steps.repair },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('cut'), metric: fc.constantFrom(...metrics) }) }
 )
 
@@ -46,47 +38,28 @@ const action = fc.oneof(
 async function cutPreallocation (metric) {
   const tomorrow = clock.now() - (clock.now() % DAY) + DAY
   const { filter, update } = incrementUpdate(dayId(metric, tomorrow), { metric, date: tomorrow, inc: dayZeroIncrements() }).updateOne
-  await app.collections.daily.updateOne(filter, update, { upsert: true })
+  await h.app.collections.daily.updateOne(filter, update, { upsert: true })
 }
 
-function check (repair) {
-  const now = clock.now()
-  return runCheck(app.collections, {
-    repair,
-    writeTimeoutMs: 1,
-    sleep: ms => new Promise(resolve => setTimeout(resolve, ms)),
-    dailyKeptFrom: dailyKeptFromFor(app.config, now),
-    minuteKeptFrom: minuteKeptFromFor(app.config, now)
-  })
-}
-
-async function perform (step, model) {
-  if (step.kind === 'ingest') {
-    const now = clock.now()
-    const events = step.events.map(e => ({ metric: e.metric, value: e.value, ts: now - e.back * 60_000 - 1 }))
-    const res = await app.inject({ method: 'POST', url: '/v1/events', payload: events })
-    expect(res.statusCode, res.body).toBe(200)
-    model.push(...events)
-    await app.preallocator.idle()
-  } else if (step.kind === 'advance') {
-    clock.advance(step.hours * HOUR)
-  } else if (step.kind === 'sweep') {
-    expect(await app.sweep.runOnce()).not.toHaveProperty('error')
-  } else if (step.kind === 'retention') {
-    expect(await app.retention.runOnce()).toMatchObject({ status: 'done' })
-  } else if (step.kind === 'cut') {
-    await cutPreallocation(step.metric)
-    model.cut = true
-    cutSteps++
-  } else {
-    await check(true)
-    model.cut = false
-  }
+// the counter's own steps; ingest, advance and retention ({ status: 'done' }) are the harness's, a repair too
+const property = {
+  steps: {
+    async sweep () {
+      expect(await h.app.sweep.runOnce()).not.toHaveProperty('error')
+    },
+    async cut (step, model) {
+      await cutPreallocation(step.metric)
+      model.cut = true
+      cutSteps++
+    }
+  },
+  afterRepair (model) { model.cut = false }
 }
 
 const sumWhere = (model, metric, from, to) => model.filter(e => e.metric === metric && e.ts >= from && e.ts < to).reduce((s, e) => s + e.value, 0)
 
 async function expectAnswersEqualModel (model, { nulls = true } = {}) {
+  const app = h.app
   const now = clock.now()
   const today = now - (now % DAY)
   const { minuteFrom, dailyFrom } = { minuteFrom: today - 2 * DAY, dailyFrom: today - (MAX_AGE_DAYS + 1) * DAY }
@@ -113,24 +86,22 @@ async function expectAnswersEqualModel (model, { nulls = true } = {}) {
 
 describe('the lifecycle never lowers an acknowledged count', () => {
   it('ingest, preallocation, sweep, retention and repair in any order: every answer equals the model, check finds nothing', async () => {
-    let run = 0
-    await fc.assert(fc.asyncProperty(fc.array(action, { minLength: 3, maxLength: 14 }), async (steps) => {
-      run++
-      // a database and metrics of each run's own: the previous runs' documents stay as they are
-      for (const name of ['daily', 'monthly', 'metrics', 'jobs']) await app.mongo.db.collection(name).deleteMany({})
-      for (const metric of metrics) { app.registry.forget(metric); app.writer.forgetRegistryEntry(metric) }
-      clock.set(START + run * 3 * DAY)
-      const model = []
-      for (const step of steps) await perform(step, model)
-      if (model.cut) {
-        // a preallocation cut short: its repair changes no answer's count
-        await expectAnswersEqualModel(model, { nulls: false })
-        expect(await check(true)).toMatchObject({ unrepaired: 0, unsettled: 0 })
+    await h.run({
+      ...property,
+      action,
+      numRuns: 25,
+      model: () => [],
+      async end (model) {
+        if (model.cut) {
+          // a preallocation cut short: its repair changes no answer's count
+          await expectAnswersEqualModel(model, { nulls: false })
+          expect(await h.check(true)).toMatchObject({ unrepaired: 0, unsettled: 0 })
+        }
+        await expectAnswersEqualModel(model)
+        const found = await h.check(false)
+        expect(found.violations, JSON.stringify(found)).toBe(0)
       }
-      await expectAnswersEqualModel(model)
-      const found = await check(false)
-      expect(found.violations, JSON.stringify(found)).toBe(0)
-    }), { numRuns: 25 })
+    })
     expect(cutSteps).toBeGreaterThan(0)
   }, 120_000)
 })
