@@ -97,9 +97,10 @@ async function setUp (row) {
       RETENTION_RULES: rulesFile,
       RETENTION_RATE: '100000',
       MINUTE_RETENTION_DAYS: String(M.MINUTE_RETENTION_DAYS),
-      STATSD_FLUSH_INTERVAL_MS: String(STATSD_FLUSH_MS),
-      ...(listens ? { STATSD_PORT: '0' } : {})
-    }
+      STATSD_FLUSH_INTERVAL_MS: String(STATSD_FLUSH_MS)
+    },
+    // the StatsD listeners on a free port of 127.0.0.1 (test/helpers/test-app.js)
+    statsd: listens
   })
   const app = row.app
   if (door.transport === 'json') {
@@ -434,7 +435,7 @@ const JOB_CELLS = {
       // the pass drops minutes of days more than a day past the minute horizon (docs/operations.md#commands)
       const before = M.minuteHorizon('aged', M.T_LATE) - M.DAY
       const days = new Set(M.rawEvents(row.kind, 'aged').filter(e => e.t < before).map(e => M.isoDay(e.t)))
-      compareFields(problems, pass, { status: 'done', downsampled: days.size, unvouched: 0, unfilled: 0 })
+      compareFields(problems, pass, { status: 'done', downsampled: days.size, unvouched: 0 })
     }
   },
   check: {
