@@ -95,6 +95,7 @@ export const PROJECTS = {
       'test/property/gauge.property.test.js',
       'test/property/lifecycle.property.test.js',
       'test/reader/documents.test.js',
+      'test/reader/unreadable-kind.test.js',
       'test/registry/metric-deletion.test.js',
       'test/scripts/bench/bench-cardinality.test.js',
       'test/scripts/bench/bench-timers.test.js',

@@ -35,6 +35,12 @@ function refusedStat (metric, descriptor, stat) {
   return badStat(`metric "${metric}" is a ${descriptor.name}: ${descriptor.refusals.stat(stat.name)}`)
 }
 
+/** The 400 of a metric whose registry kind no descriptor reads (bucket/metric-kinds.js kindOfEntry's 'unreadable …') */
+function refusedKind (metric, kind) {
+  const message = `metric "${metric}" is of a kind this version cannot read (${kind.kind}); read it with the version that wrote it`
+  return withDetails(new BadRequestError(message), { details: [{ path: 'metric', message }] })
+}
+
 /** The 400 of a read (total, year-to-date total, quantiles) the metric's kind has not */
 function refusedRead (metric, descriptor, read) {
   const message = `metric "${metric}" is a ${descriptor.name}: ${descriptor.refusals[read]}`
@@ -62,11 +68,17 @@ export function createReader ({ collections, registry, horizonsOf, maxPoints, ma
     throw withDetails(new BadRequestError(message), { details: [{ path: 'metric', message }] })
   }
 
-  /** The metric's kind (metric-kinds.js), or a 404 */
+  /**
+   * The metric's registry kind (metric-kinds.js) and its descriptor (kinds/index.js); a 404 for no
+   * such metric, a 400 for a kind this version cannot read (never an answer read as another kind),
+   * as the other kinds' refusals of a read are
+   */
   async function requireMetric (metric) {
     const kind = await registry.describe(metric)
     if (kind === null) throw new NotFoundError(`no metric named "${metric}"`)
-    return kind
+    const descriptor = descriptorOf(kind)
+    if (descriptor === undefined) throw refusedKind(metric, kind)
+    return { kind, descriptor }
   }
 
   return {
@@ -81,8 +93,7 @@ export function createReader ({ collections, registry, horizonsOf, maxPoints, ma
       const horizons = horizonsOf(metric)
       // planned as a counter's first: a bad window is a 400 before an unknown metric is a 404
       const planned = planSeries({ from, to, step, zone, maxPoints, horizons, metric })
-      const kind = await requireMetric(metric)
-      const descriptor = descriptorOf(kind)
+      const { kind, descriptor } = await requireMetric(metric)
       if (stat !== undefined && (descriptor.stats.default === null || !answersStat(descriptor, stat))) throw refusedStat(metric, descriptor, stat)
       if (descriptor.stats.default !== null) {
         return statReadsOf(metric, kind).series(metric, kind, { from, to, step, zone, stat: stat ?? parseStat(descriptor.stats.default).stat })
@@ -108,8 +119,7 @@ export function createReader ({ collections, registry, horizonsOf, maxPoints, ma
       } catch (err) {
         throw rangeRefused(err)
       }
-      const kind = await requireMetric(metric)
-      const descriptor = descriptorOf(kind)
+      const { kind, descriptor } = await requireMetric(metric)
       if (!descriptor.reads.total) throw refusedRead(metric, descriptor, 'total')
       if (statReads.has(kind.kind)) return statReads.get(kind.kind).total(metric, kind, { from, to })
       const docs = await documents.planDocs(plan)
@@ -122,8 +132,7 @@ export function createReader ({ collections, registry, horizonsOf, maxPoints, ma
      * routes/query-params.js parseYtdQuery gives them → { total, months }
      */
     async ytd (metric, { year, asOf, yearStart, zone = UTC }) {
-      const kind = await requireMetric(metric)
-      const descriptor = descriptorOf(kind)
+      const { kind, descriptor } = await requireMetric(metric)
       if (!descriptor.reads.ytd) throw refusedRead(metric, descriptor, 'ytd')
       if (statReads.has(kind.kind)) return statReads.get(kind.kind).ytd(metric, kind, { asOf, yearStart: yearStart ?? Date.UTC(year, 0, 1), zone })
       if (zone.isUtc) {
@@ -152,7 +161,7 @@ export function createReader ({ collections, registry, horizonsOf, maxPoints, ma
      * → { step, from, to, timestamps, values(stat) → Promise<values> }
      */
     async statSeries (metric, { from, to, step, percentile }, { budget } = {}) {
-      const kind = await requireMetric(metric)
+      const { kind } = await requireMetric(metric)
       return statReadsOf(metric, kind).mergedSeries(metric, kind, { from, to, step, zone: UTC, percentile, budget })
     },
 
@@ -162,7 +171,7 @@ export function createReader ({ collections, registry, horizonsOf, maxPoints, ma
      * stat leaf), merged once for several stats, as statSeries → { values(stat) }
      */
     async statRanges (metric, { ranges, percentile }, { budget } = {}) {
-      const kind = await requireMetric(metric)
+      const { kind } = await requireMetric(metric)
       return statReadsOf(metric, kind).mergedRanges(metric, kind, { ranges, percentile, budget })
     },
 
@@ -171,8 +180,7 @@ export function createReader ({ collections, registry, horizonsOf, maxPoints, ma
      * { count, sum, min, max, quantiles: [{ q, value }], documents, accuracy }
      */
     async quantiles (metric, { from, to, qs }) {
-      const kind = await requireMetric(metric)
-      const descriptor = descriptorOf(kind)
+      const { kind, descriptor } = await requireMetric(metric)
       if (!descriptor.reads.quantiles) throw refusedRead(metric, descriptor, 'quantiles')
       return { ...await statReads.get(kind.kind).quantiles(metric, kind, { from, to, qs }), accuracy: kind.accuracy }
     }

@@ -13,22 +13,12 @@ describe('GET /v1/kinds', () => {
 
   const get = headers => app.inject({ url: '/v1/kinds', headers })
 
-  it('answers every kind of KINDS, in order, as its descriptor says', async () => {
+  it('answers every kind of KINDS, in order, with what each can show', async () => {
     const res = await get({ authorization: `Bearer ${READ}` })
     expect(res.statusCode).toBe(200)
     const { kinds } = res.json()
     expect(kinds.map(k => k.name)).toEqual(KINDS.map(k => k.name))
-    for (const [i, d] of KINDS.entries()) {
-      expect(kinds[i]).toEqual({
-        name: d.name,
-        stats: [...d.stats.names],
-        defaultStat: d.stats.default,
-        percentiles: d.stats.percentiles === true,
-        reads: { total: d.reads.total, ytd: d.reads.ytd, quantiles: d.reads.quantiles },
-        point: d.dashboard.point,
-        consolidation: typeof d.consolidation === 'string' ? d.consolidation : d.consolidation[d.stats.default]
-      })
-    }
+    // what each kind shows, written out (not recomputed from the descriptors the route reads)
     expect(kinds).toEqual([
       { name: 'counter', stats: [], defaultStat: null, percentiles: false, reads: { total: true, ytd: true, quantiles: false }, point: 'count per step', consolidation: 'sum' },
       { name: 'distribution', stats: ['count', 'sum', 'mean', 'min', 'max'], defaultStat: 'count', percentiles: true, reads: { total: true, ytd: true, quantiles: true }, point: 'values per step', consolidation: 'sum' },
