@@ -1,5 +1,5 @@
 // The docs stay a reference one can read: all Markdown of the repository
-// (node_modules aside) at most 120 KB, and the pages read first smaller.
+// (node_modules aside) at most 150 KB (docs/adr/0054-docs-budget-grows-with-the-doors.md), and the pages read first smaller.
 import { execFileSync } from 'node:child_process'
 import { statSync } from 'node:fs'
 import { join, resolve } from 'node:path'
@@ -13,10 +13,10 @@ const markdown = execFileSync('git', ['ls-files', '-co', '--exclude-standard', '
 const size = file => statSync(join(ROOT, file)).size
 
 describe('the size of the docs', () => {
-  it('all Markdown together: at most 120 KB', () => {
+  it('all Markdown together: at most 150 KB', () => {
     expect(markdown).toEqual(expect.arrayContaining(Object.keys(LIMITS)))
     const total = markdown.reduce((n, f) => n + size(f), 0)
-    expect(total, markdown.map(f => `${f} ${size(f)}`).join('\n')).toBeLessThanOrEqual(120_000)
+    expect(total, markdown.map(f => `${f} ${size(f)}`).join('\n')).toBeLessThanOrEqual(150_000)
   })
 
   it.each(Object.entries(LIMITS))('%s: at most %i bytes', (file, limit) => {
