@@ -58,7 +58,10 @@ export const PROJECTS = {
       'test/statsd/gauge-levels.test.js',
       'test/statsd/http-lines.test.js',
       'test/statsd/line-parser.test.js',
-      'test/statsd/pipeline.test.js'
+      'test/statsd/pipeline.test.js',
+      'test/tags/series-name.test.js',
+      'test/tags/tag-filter.test.js',
+      'test/tags/tag-index.test.js'
     ]
   },
   // the suite's database (test/helpers/global-setup.js): the app on it, the jobs over it, the commands run against it
@@ -106,7 +109,8 @@ export const PROJECTS = {
       'test/statsd/door-policy.test.js',
       'test/statsd/hostile-lines.test.js',
       'test/statsd/listeners.test.js',
-      'test/statsd/timer-percentiles.test.js'
+      'test/statsd/timer-percentiles.test.js',
+      'test/tags/tagged-reads.test.js'
     ],
     exclude: ['test/routes/ingest-reply.test.js']
   },

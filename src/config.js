@@ -140,6 +140,7 @@ export function loadConfig (env = process.env) {
     // histogram buckets one read of distributions may merge (docs/adr/0043-distribution-read-cost.md)
     maxReadBuckets: integer(env, 'MAX_READ_BUCKETS', 10_000_000, { min: 1000, max: 1_000_000_000 }),
     maxMetrics: integer(env, 'MAX_METRICS', 100_000, { min: 1, max: 10_000_000 }),
+    maxSeriesPerName: integer(env, 'MAX_SERIES_PER_NAME', 10_000, { min: 1, max: 10_000_000 }),
     writeTokens: tokens(env, 'WRITE_TOKENS'),
     readTokens: tokens(env, 'READ_TOKENS'),
     // unset: /metrics follows READ_TOKENS

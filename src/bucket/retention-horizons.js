@@ -4,6 +4,7 @@
 // has a daily document (null = forever). Pure.
 import { RE2JS } from 're2js'
 import { DAY_MS } from './time.js'
+import { nameOfSeries } from './event-rules.js'
 
 // A rule's glob runs against every metric name a client sends, on the ingest
 // path: on a linear-time engine (RE2), so no name can make a rule such as
@@ -13,11 +14,13 @@ function globToMatcher (glob) {
   return RE2JS.compile(`^${parts.join('.*')}$`)
 }
 
-/** retentionFor(metric) → { minuteDays, dailyDays } from config (first matching rule, else the variables) */
+/** retentionFor(metric or series) → { minuteDays, dailyDays } from config (first matching rule, else the variables) */
 export function retentionRulesOf (config) {
   const rules = (config.retentionRules ?? []).map(r => ({ ...r, re: globToMatcher(r.match) }))
   const fallback = { minuteDays: config.minuteRetentionDays ?? null, dailyDays: config.dailyRetentionDays ?? null }
-  return metric => {
+  // a tagged series keeps what its name keeps: the name stays the sum of its series at every tier
+  return series => {
+    const metric = nameOfSeries(series)
     const rule = rules.find(r => r.re.matches(metric))
     if (!rule) return fallback
     // a rule's field left out follows the variable; null means forever

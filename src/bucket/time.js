@@ -125,10 +125,16 @@ export function describeDay (dayStart) {
   return { dayKey: `${monthKeyText}${pad(day, 2)}`, monthKey: monthKeyText, dayOfMonth: day, monthStart: Date.UTC(year, month - 1, 1) }
 }
 
-// The one home of the id format: metric, '/', a day or month key. Metric
-// names never contain '/', so metricIdPrefix(metric) prefixes exactly one metric's ids.
-export const metricIdPrefix = (metric) => `${metric}/`
-export const bucketId = (metric, key) => `${metric}/${key}`
+// The one home of the id format: metric, '/', a day or month key. A metric
+// name never contains '/' or '%'; a tagged series' values may
+// (`web.requests;route=/login`), and are escaped in ids as %2F and %25, so an
+// id holds one '/' and metricIdPrefix(metric) prefixes exactly one series' ids.
+const ID_ESCAPED = /[%/]/g
+const ID_ESCAPE = /%2F|%25/g
+const idPart = (metric) => (metric.indexOf('/') === -1 && metric.indexOf('%') === -1 ? metric : metric.replace(ID_ESCAPED, c => (c === '/' ? '%2F' : '%25')))
+const fromIdPart = (part) => (part.indexOf('%') === -1 ? part : part.replace(ID_ESCAPE, e => (e === '%2F' ? '/' : '%')))
+export const metricIdPrefix = (metric) => `${idPart(metric)}/`
+export const bucketId = (metric, key) => `${idPart(metric)}/${key}`
 export const dayId = (metric, ms) => bucketId(metric, dayKey(ms))
 export const monthId = (metric, ms) => bucketId(metric, monthKey(ms))
 
@@ -151,7 +157,7 @@ export function parseHourId (id) {
 export function parseBucketId (id) {
   const slash = id.lastIndexOf('/')
   if (slash < 1) return null
-  const metric = id.slice(0, slash)
+  const metric = fromIdPart(id.slice(0, slash))
   const key = id.slice(slash + 1)
   if (!/^\d{6}(\d{2})?$/.test(key)) return null
   const year = Number(key.slice(0, 4))

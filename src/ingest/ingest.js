@@ -23,15 +23,39 @@ import { isDatabaseError } from '../errors.js'
 import { APPLIED, KEY_UNSUPPORTED, NOT_APPLIED, REJECTED, REPLAYED, UNKNOWN } from '../writer/write-outcomes.js'
 import { bodyHash, keyId } from '../idempotency/idempotency-store.js'
 import { findInvalidEvent } from '../bucket/event-rules.js'
+import { findInvalidSeries, isTagged, nameOfSeries } from '../tags/series-name.js'
 
 const defaultWhere = (index, field) => `events[${index}].${field}`
 const NOTHING_RESERVED = Object.freeze({ reserved: Object.freeze([]), refused: Object.freeze([]) })
 
-/** The distinct metric names of `events`, in order of first appearance */
-function metricNames (events) {
-  if (events.length === 1) return [events[0].metric]
-  return [...new Set(events.map(e => e.metric))]
+/** The distinct metric names of `events` (a tagged event's series and its name), in order of first appearance */
+function metricNames (events, tagged) {
+  if (!tagged) return events.length === 1 ? [events[0].metric] : [...new Set(events.map(e => e.metric))]
+  const names = new Set()
+  for (const e of events) {
+    names.add(e.metric)
+    if (isTagged(e.metric)) names.add(nameOfSeries(e.metric))
+  }
+  return [...names]
 }
+
+/**
+ * The events the writer applies: a tagged event counts toward its series
+ * and toward its name, in the same unit, so one flush writes both and the
+ * name is always the sum of its series (docs/tags.md#tags)
+ */
+function withNames (events, tagged) {
+  if (!tagged) return events
+  const written = []
+  for (const e of events) {
+    written.push(e)
+    if (isTagged(e.metric)) written.push({ ...e, metric: nameOfSeries(e.metric) })
+  }
+  return written
+}
+
+/** Events without those whose series or name is in `names` (a Set) */
+const without = (events, names) => events.filter(e => !names.has(e.metric) && !names.has(nameOfSeries(e.metric)))
 
 /** The kind an event asks for its name, as its kind says (a known distribution keeps its own α, a new one takes `accuracy`) */
 const askedKind = (e, registry, accuracy) => descriptorOfEvent(e).askedKind(registry.kindOf(e.metric), { accuracy })
@@ -66,10 +90,14 @@ function requestKinds (events, registry, accuracy) {
   if (i === events.length) return null
   const kinds = new Map()
   for (let j = 0; j < events.length; j++) {
-    const asked = askedKind(events[j], registry, accuracy)
-    const earlier = kinds.get(events[j].metric)
-    if (earlier === undefined) kinds.set(events[j].metric, asked)
-    else if (earlier.kind !== asked.kind) return { conflict: j, kinds: [earlier.kind, asked.kind] }
+    const { metric } = events[j]
+    // a series has its name's kind: the name's events of the request are asked as one kind too
+    for (const name of isTagged(metric) ? [metric, nameOfSeries(metric)] : [metric]) {
+      const asked = askedKind({ ...events[j], metric: name }, registry, accuracy)
+      const earlier = kinds.get(name)
+      if (earlier === undefined) kinds.set(name, asked)
+      else if (earlier.kind !== asked.kind) return { conflict: j, kinds: [earlier.kind, asked.kind] }
+    }
   }
   return kinds
 }
@@ -89,10 +117,12 @@ function keepEachNamesKind (events, registry) {
   const kept = []
   for (const e of events) {
     const asked = eventKindName(e)
-    let kind = kindOf.get(e.metric)
-    if (kind === undefined) kindOf.set(e.metric, (kind = registry.kindOf(e.metric)?.kind ?? asked))
+    // a series has its name's kind: judged by the name's (or, new name, the series')
+    const name = nameOfSeries(e.metric)
+    let kind = kindOf.get(name)
+    if (kind === undefined) kindOf.set(name, (kind = registry.kindOf(name)?.kind ?? registry.kindOf(e.metric)?.kind ?? asked))
     if (kind === asked) kept.push(e)
-    else conflicts.set(`${e.metric}\n${asked}`, { metric: e.metric, stored: kind, asked })
+    else conflicts.set(`${name}\n${asked}`, { metric: name, stored: kind, asked })
   }
   return conflicts.size === 0 ? { events, conflicts: [] } : { events: kept, conflicts: [...conflicts.values()] }
 }
@@ -146,7 +176,7 @@ export function createIngestService ({ config, clock, registry, writer, idempote
         return { outcome: KEY_UNSUPPORTED, message: `Idempotency-Key needs a MongoDB deployment with transactions (a replica set or a sharded cluster); this one (${backend}) has none (GET /readyz: transactions false), so the key cannot be honoured: send the request without it` }
       }
       const now = clock.now()
-      const invalid = findInvalidEvent(events, now, config) ?? findInvalidKindEvent(events)
+      const invalid = findInvalidEvent(events, now, config) ?? findInvalidSeries(events) ?? findInvalidKindEvent(events)
       if (invalid) {
         const path = where(invalid.index, invalid.field)
         return { outcome: REJECTED, reason: 'invalid_event', message: `${path}: ${invalid.message}`, details: [{ path, message: invalid.message }] }
@@ -156,12 +186,14 @@ export function createIngestService ({ config, clock, registry, writer, idempote
       let refused = []
       let conflicts = []
       let kinds = null
+      let tagged = false
       try {
         if (admitPerName) {
           ({ events, conflicts } = keepEachNamesKind(events, registry))
           if (events.length === 0) return { outcome: REJECTED, reason: 'kind_mismatch', refusedMetrics: [], kindConflicts: conflicts, message: kindMessage(conflicts[0]) }
         }
-        const names = metricNames(events)
+        tagged = events.some(e => isTagged(e.metric))
+        const names = metricNames(events, tagged)
         kinds = requestKinds(events, registry, config.distributionAccuracy)
         if (kinds?.conflict !== undefined) {
           const path = where(kinds.conflict, 'kind')
@@ -173,9 +205,13 @@ export function createIngestService ({ config, clock, registry, writer, idempote
         const admission = registry.knowsAll(names, kinds) ? NOTHING_RESERVED : await registry.admit(names, { partial: admitPerName, kinds })
         if (admission.conflicts?.length && !admitPerName) {
           const conflict = admission.conflicts[0]
-          const index = events.findIndex(e => e.metric === conflict.metric)
-          const path = where(index, 'kind')
-          return { outcome: REJECTED, reason: 'kind_mismatch', message: `${path}: ${kindMessage(conflict)}`, details: admission.conflicts.map(c => ({ path: where(events.findIndex(e => e.metric === c.metric), 'kind'), message: kindMessage(c) })) }
+          const indexOf = (metric) => events.findIndex(e => e.metric === metric || nameOfSeries(e.metric) === metric)
+          const path = where(indexOf(conflict.metric), 'kind')
+          return { outcome: REJECTED, reason: 'kind_mismatch', message: `${path}: ${kindMessage(conflict)}`, details: admission.conflicts.map(c => ({ path: where(indexOf(c.metric), 'kind'), message: kindMessage(c) })) }
+        }
+        if (admission.refusal?.name !== undefined) {
+          const { limit, name, over } = admission.refusal
+          return { outcome: REJECTED, reason: 'too_many_series', message: `metric "${name}" would have ${over} series past MAX_SERIES_PER_NAME = ${limit}: send fewer distinct tag values (docs/tags.md#cardinality)`, details: [admission.refusal] }
         }
         if (admission.refusal) {
           const { limit, newMetrics } = admission.refusal
@@ -189,26 +225,26 @@ export function createIngestService ({ config, clock, registry, writer, idempote
           // per name (the StatsD doors): the new names the registry has no room for, and the names of
           // another kind (each sent as one kind here), lose their events, no other
           const turnedAway = new Set([...refused, ...wrongKind.map(c => c.metric)])
-          events = events.filter(e => !turnedAway.has(e.metric))
+          events = without(events, turnedAway)
           if (events.length === 0) {
             return refused.length
               ? { outcome: REJECTED, reason: 'registry_full', refusedMetrics: refused, kindConflicts: conflicts, message: `the registry is full: MAX_METRICS = ${config.maxMetrics}` }
               : { outcome: REJECTED, reason: 'kind_mismatch', refusedMetrics: refused, kindConflicts: conflicts, message: kindMessage(conflicts[0]) }
           }
         }
-        let unit = buildWriteUnit(events, { keepsMinutes: minuteKeeper(now), keepsMinuteHistograms: minuteHistogramKeeper(now), kindOf: registry.kindOf })
+        let unit = buildWriteUnit(withNames(events, tagged), { keepsMinutes: minuteKeeper(now), keepsMinuteHistograms: minuteHistogramKeeper(now), kindOf: registry.kindOf })
         const buckets = kinds === null ? null : unitProblem(unit)
         if (buckets && !admitPerName) return { outcome: REJECTED, reason: 'too_many_buckets', message: `events: ${buckets.message}`, details: [{ path: 'events', message: buckets.message, metrics: buckets.metrics }] }
         if (buckets) {
           // per name (the StatsD doors): those distributions' values are lost, no other
           const wide = new Set(buckets.metrics)
           for (const metric of wide) conflicts.push({ metric, stored: buckets.kind, asked: buckets.kind, reason: 'too_many_buckets' })
-          events = events.filter(e => !wide.has(e.metric))
+          events = without(events, wide)
           // their new names give their places back: nothing of them is written
           registry.settle(reserved.filter(n => wide.has(n)), false)
           reserved = reserved.filter(n => !wide.has(n))
           if (events.length === 0) return { outcome: REJECTED, reason: 'too_many_buckets', refusedMetrics: refused, kindConflicts: conflicts, message: buckets.message }
-          unit = buildWriteUnit(events, { keepsMinutes: minuteKeeper(now), keepsMinuteHistograms: minuteHistogramKeeper(now), kindOf: registry.kindOf })
+          unit = buildWriteUnit(withNames(events, tagged), { keepsMinutes: minuteKeeper(now), keepsMinuteHistograms: minuteHistogramKeeper(now), kindOf: registry.kindOf })
         }
         answer = await write(unit, events, key)
       } catch (err) {
@@ -221,7 +257,7 @@ export function createIngestService ({ config, clock, registry, writer, idempote
       const turnedAway = refused.length || conflicts.length
       if (answer.outcome !== APPLIED) return turnedAway ? { ...answer, refusedMetrics: refused, kindConflicts: conflicts } : answer
       // the kinds preallocated (a counter's; kinds/*.js preallocated)
-      preallocator.consider(kinds === null ? events : events.filter(e => descriptorOfEvent(e).preallocated))
+      preallocator.consider(kinds === null ? withNames(events, tagged) : withNames(events, tagged).filter(e => descriptorOfEvent(e).preallocated))
       return turnedAway ? { outcome: APPLIED, accepted: events.length, refusedMetrics: refused, kindConflicts: conflicts } : { outcome: APPLIED, accepted: events.length }
     },
 

@@ -54,6 +54,13 @@ export const operationExamples = {
           { metric: 'api.latency', kind: 'distribution', value: 212, ts: '2026-11-21T10:16:00Z' }
         ]
       },
+      tagged: {
+        summary: 'Tagged events: each counts toward its series and toward the name (tags as an object, or in the name)',
+        value: [
+          { metric: 'api.requests', tags: { route: '/login', status: '500' }, value: 1, ts: '2026-11-21T10:15:00Z' },
+          { metric: 'api.requests;route=/home;status=200', value: 4, ts: '2026-11-21T10:15:00Z' }
+        ]
+      },
       gauge: {
         summary: 'Levels of a gauge (min, max, mean and the last by event time kept)',
         value: [
@@ -93,14 +100,14 @@ export const operationExamples = {
     }
   },
   'GET /v1/metrics/{metric}/series': {
-    parameters: { metric: 'api.latency', from: '2026-11-21T10:00:00Z', to: '2026-11-21T11:00:00Z', step: 'quarter-hour', tz: 'UTC', stat: 'p99' },
+    parameters: { metric: 'api.latency', from: '2026-11-21T10:00:00Z', to: '2026-11-21T11:00:00Z', step: 'quarter-hour', tz: 'UTC', stat: 'p99', tag: 'status!=200', by: 'route' },
     responses: {
       200: seriesExample,
       400: { statusCode: 400, error: 'Bad Request', message: 'step: the range holds 525600 points at step minute, over the limit MAX_POINTS = 20000; narrow the range or use a coarser step', details: [{ path: 'step', message: 'the range holds 525600 points at step minute, over the limit MAX_POINTS = 20000; narrow the range or use a coarser step' }] }
     }
   },
   'GET /v1/metrics/{metric}/ytd': {
-    parameters: { metric: 'api.requests', year: '2026', asOf: '2026-03-15T00:00:00-04:00', tz: 'America/New_York' },
+    parameters: { metric: 'api.requests', year: '2026', asOf: '2026-03-15T00:00:00-04:00', tz: 'America/New_York', tag: 'status=~5', by: 'route' },
     responses: {
       200: {
         metric: 'api.requests',
@@ -111,6 +118,14 @@ export const operationExamples = {
         months: [{ month: '2026-01', total: 2000 }, { month: '2026-02', total: null }, { month: '2026-03', total: 3300 }]
       }
     }
+  },
+  'GET /v1/metrics/{metric}/tags': {
+    parameters: { metric: 'api.requests' },
+    responses: { 200: { metric: 'api.requests', series: 2, keys: [{ key: 'route', values: 2 }, { key: 'status', values: 2 }] } }
+  },
+  'GET /v1/metrics/{metric}/tags/{key}': {
+    parameters: { metric: 'api.requests', key: 'status', limit: '100', after: '200' },
+    responses: { 200: { metric: 'api.requests', key: 'status', values: [{ value: '200', series: 1 }, { value: '500', series: 1 }], next: null } }
   },
   'GET /v1/metrics/{metric}/quantiles': {
     parameters: { metric: 'api.latency', from: '2026-11-21T10:00:00Z', to: '2026-11-21T11:00:00Z', q: '0.5,0.9,0.99' },
@@ -137,7 +152,7 @@ export const operationExamples = {
     }
   },
   'GET /v1/metrics/{metric}/total': {
-    parameters: { metric: 'api.requests', from: '2026-11-20T10:30:00Z', to: '2026-11-21T10:30:00Z' },
+    parameters: { metric: 'api.requests', from: '2026-11-20T10:30:00Z', to: '2026-11-21T10:30:00Z', tag: 'route=/login', by: 'status' },
     responses: {
       200: { metric: 'api.requests', from: Date.UTC(2026, 10, 20, 10, 30), to: Date.UTC(2026, 10, 21, 10, 30), total: 86012, documents: 2 },
       400: { statusCode: 400, error: 'Bad Request', message: 'from: 2026-06-10T10:07:00.000Z falls inside a quarter-hour slot, the finest detail kept there (minute detail is kept from 2026-08-23 on); the nearest usable edges are 2026-06-10T10:00:00.000Z and 2026-06-10T10:15:00.000Z', details: [{ path: 'from', message: 'from: 2026-06-10T10:07:00.000Z falls inside a quarter-hour slot, the finest detail kept there (minute detail is kept from 2026-08-23 on); the nearest usable edges are 2026-06-10T10:00:00.000Z and 2026-06-10T10:15:00.000Z', before: Date.UTC(2026, 5, 10, 10, 0), after: Date.UTC(2026, 5, 10, 10, 15) }] }

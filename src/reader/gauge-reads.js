@@ -8,6 +8,7 @@ import { BadRequestError } from '../errors.js'
 import { planRanges } from '../bucket/range-plan.js'
 import { createDocumentReader } from './documents.js'
 import { gauge } from '../kinds/gauge.js'
+import { metricIdPrefix } from '../bucket/time.js'
 import { rangeRefused } from './distribution-reads.js'
 import { planSeriesRanges } from './series-plan.js'
 
@@ -62,7 +63,8 @@ export function createGaugeReads ({ collections, horizonsOf, maxPoints }) {
      * level (docs/adr/0045-gauges-statsd-levels-and-deltas.md).
      */
     async storedLast (metric) {
-      const [doc] = await monthly.find({ _id: { $gte: `${metric}/`, $lt: `${metric}/\uffff` } }, { projection: { 'monthly.last': 1 } })
+      const prefix = metricIdPrefix(metric)
+      const [doc] = await monthly.find({ _id: { $gte: prefix, $lt: `${prefix}\uffff` } }, { projection: { 'monthly.last': 1 } })
         .sort({ _id: -1 }).limit(1).toArray()
       const v = doc?.monthly?.last?.v
       return Number.isFinite(v) ? v : null

@@ -1,16 +1,18 @@
 // Deleting a metric (docs/api.md#delete-v1metricsmetric; docs/adr/0022-deleting-a-metric.md): its registry entry, then its daily and monthly documents (a
 // counter's, a distribution's or a gauge's), a
-// bounded batch of ids at a time. Ids put the metric first and '/' cannot
-// occur in a name, so `name/` … `name/\uffff` holds exactly its documents.
+// bounded batch of ids at a time. Ids put the metric first, and '/' occurs
+// in an id only after it (bucket/time.js), so `name/` … `name/\uffff` holds exactly its documents.
 // Idempotent: a second call finds nothing and deletes nothing.
 
 import { KINDS } from '../kinds/index.js'
+import { metricIdPrefix } from '../bucket/time.js'
 
 const BATCH = 1000
 
 /** The _id range of one metric's bucket documents */
 export function metricIdRange (name) {
-  return { $gte: `${name}/`, $lt: `${name}/\uffff` }
+  const prefix = metricIdPrefix(name)
+  return { $gte: prefix, $lt: `${prefix}\uffff` }
 }
 
 /**

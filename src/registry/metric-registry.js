@@ -5,20 +5,61 @@
 // several instances the limit can be overshot by the names admitted at the
 // same moment elsewhere; the registry itself is written by the writer's flush.
 import { COUNTER, kindOfEntry } from '../bucket/metric-kinds.js'
+import { isTagged, nameOfSeries } from '../tags/series-name.js'
 
 /** Smallest string greater than every string starting with prefix */
 function prefixEnd (prefix) {
   return prefix + '\uffff'
 }
 
-/** names: the Graphite name index (src/registry/name-index.js), told of the names known here and of deleted metrics; optional */
-export function createMetricRegistry ({ collection, maxMetrics, names = null }) {
+/**
+ * names: the Graphite name index (src/registry/name-index.js), told of the names known here and of deleted metrics; optional.
+ * maxSeriesPerName: MAX_SERIES_PER_NAME, the tagged series one name may have (docs/tags.md#cardinality)
+ */
+export function createMetricRegistry ({ collection, maxMetrics, maxSeriesPerName = Infinity, names = null }) {
   const known = new Map() // name → its kind: loaded from the database, or written (maybe written) by a request here
   const confirmed = new Set() // seen in the database
   const held = new Map() // new name → { holders, kind }: requests in flight holding it, counted, not known yet
+  const seriesOf = new Map() // name → its tagged series known here, counted
+  const heldSeriesOf = new Map() // name → its new tagged series held by requests in flight, counted
   const KIND_PROJECTION = { _id: 1, kind: 1, accuracy: 1 }
 
-  const learn = (entry) => { known.set(entry._id, kindOfEntry(entry)); confirmed.add(entry._id) }
+  const countInto = (counts, series, by) => {
+    if (!isTagged(series)) return
+    const name = nameOfSeries(series)
+    const n = (counts.get(name) ?? 0) + by
+    if (n === 0) counts.delete(name)
+    else counts.set(name, n)
+  }
+  const know = (name, kind) => {
+    if (!known.has(name)) countInto(seriesOf, name, 1)
+    known.set(name, kind)
+  }
+  const learn = (entry) => { know(entry._id, kindOfEntry(entry)); confirmed.add(entry._id) }
+
+  /**
+   * The new series (names not known or held here) past MAX_SERIES_PER_NAME,
+   * in order: → { over: Set, refusal } (refusal: the first name over, for a
+   * request that is all or nothing)
+   */
+  function seriesOverLimit (fresh) {
+    if (maxSeriesPerName === Infinity) return null
+    const room = new Map()
+    const over = new Set()
+    let refusal = null
+    for (const series of fresh) {
+      if (!isTagged(series)) continue
+      const name = nameOfSeries(series)
+      if (!room.has(name)) room.set(name, maxSeriesPerName - (seriesOf.get(name) ?? 0) - (heldSeriesOf.get(name) ?? 0))
+      const left = room.get(name)
+      room.set(name, left - 1)
+      if (left > 0) continue
+      over.add(series)
+      if (refusal === null) refusal = { name, limit: maxSeriesPerName, series: (seriesOf.get(name) ?? 0) + (heldSeriesOf.get(name) ?? 0), over: 0 }
+      if (refusal.name === name) refusal.over++
+    }
+    return over.size === 0 ? null : { over, refusal }
+  }
   const askedKind = (kinds, n) => kinds?.get(n) ?? COUNTER
 
   /** The names whose kind (known, or held by a request in flight) is not the one asked → [{ metric, stored, asked }] */
@@ -52,6 +93,9 @@ export function createMetricRegistry ({ collection, maxMetrics, names = null }) 
       return true
     },
 
+    /** The tagged series of a name known here */
+    seriesCount: (name) => seriesOf.get(name) ?? 0,
+
     /** The kind of a name known or held here (after admit()), else undefined */
     kindOf: (name) => known.get(name) ?? held.get(name)?.kind,
 
@@ -80,19 +124,27 @@ export function createMetricRegistry ({ collection, maxMetrics, names = null }) 
       }
       if (unknown.length === 0) return partial ? { reserved: [], refused: [], conflicts } : { reserved: [] }
       let reserved = unknown.filter(n => !known.has(n))
-      const fresh = reserved.filter(n => !held.has(n))
-      const room = maxMetrics - (known.size + held.size)
+      let fresh = reserved.filter(n => !held.has(n))
       let refused = []
+      const manySeries = seriesOverLimit(fresh)
+      if (manySeries) {
+        if (!partial) return { refusal: manySeries.refusal }
+        // per series (the StatsD doors): the new series past their name's limit are turned away alone
+        refused = [...manySeries.over]
+        reserved = reserved.filter(n => !manySeries.over.has(n))
+        fresh = fresh.filter(n => !manySeries.over.has(n))
+      }
+      const room = maxMetrics - (known.size + held.size)
       if (fresh.length > room) {
         if (!partial) return { refusal: { limit: maxMetrics, newMetrics: fresh.length, known: known.size + held.size } }
         const turnedAway = new Set(fresh.slice(Math.max(0, room)))
-        refused = [...turnedAway]
+        refused = refused.concat([...turnedAway])
         reserved = reserved.filter(n => !turnedAway.has(n))
       }
       for (const n of reserved) {
         const h = held.get(n)
         if (h) h.holders++
-        else held.set(n, { holders: 1, kind: askedKind(kinds, n) })
+        else { held.set(n, { holders: 1, kind: askedKind(kinds, n) }); countInto(heldSeriesOf, n, 1) }
       }
       return partial ? { reserved, refused, conflicts } : { reserved }
     },
@@ -105,13 +157,14 @@ export function createMetricRegistry ({ collection, maxMetrics, names = null }) 
     settle (settled, maybeWritten) {
       for (const n of settled) {
         const h = held.get(n)
-        if (maybeWritten) { known.set(n, h.kind); names?.add(n, h.kind.kind) }
-        if (--h.holders === 0) held.delete(n)
+        if (maybeWritten) { know(n, h.kind); names?.add(n, h.kind.kind) }
+        if (--h.holders === 0) { held.delete(n); countInto(heldSeriesOf, n, -1) }
       }
     },
 
     /** A deleted metric: no longer counted or known here (a later write admits it again) */
     forget (name) {
+      if (known.has(name)) countInto(seriesOf, name, -1)
       known.delete(name)
       confirmed.delete(name)
       names?.remove(name)

@@ -6,6 +6,8 @@
 // a branch of leaves that no name of the registry holds (../graphite/stat-leaves.js).
 // Pure data structure; what keeps it fresh is ./name-index-refresh.js.
 import { kindNamed } from '../kinds/index.js'
+import { isTagged } from '../tags/series-name.js'
+import { createTagIndex } from './tag-index.js'
 
 export class GlobBudgetError extends Error {
   constructor (pattern, limit) {
@@ -31,10 +33,14 @@ const joinPath = (path, part) => path ? `${path}.${part}` : part
 export function createNameIndex () {
   let root = newNode()
   let size = 0
+  // tagged series are not names of the trie: they are found by their tags (./tag-index.js)
+  const tags = createTagIndex()
 
   return {
-    /** Adds a metric name (idempotent) of a kind ('counter' by default; kinds/index.js) */
+    tags,
+    /** Adds a metric name (idempotent) of a kind ('counter' by default; kinds/index.js); a tagged series goes to the tag index */
     add (name, kind = 'counter') {
+      if (isTagged(name)) return tags.add(name)
       let node = root
       for (const part of name.split('.')) {
         node.children ??= new Map()
@@ -47,6 +53,7 @@ export function createNameIndex () {
     },
     /** Removes a metric name (a deleted metric); branches left empty go too */
     remove (name) {
+      if (isTagged(name)) return tags.remove(name)
       const parts = name.split('.')
       const path = [root]
       for (const part of parts) {
@@ -88,6 +95,7 @@ export function createNameIndex () {
     adopt (other) {
       root = other.root()
       size = other.size()
+      tags.adopt(other.tags)
     },
     root: () => root,
     /**

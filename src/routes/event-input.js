@@ -4,6 +4,7 @@
 import { epochMsProblem, parseEventTime } from '../bucket/time.js'
 import { counter } from '../kinds/counter.js'
 import { kindNamed } from '../kinds/index.js'
+import { seriesOfEvent } from '../tags/series-name.js'
 
 /** How a message names a field of the i-th event of a body of `count` */
 export function eventPath (count) {
@@ -15,7 +16,10 @@ export function toEvents (list, now) {
   const path = eventPath(list.length)
   const events = new Array(list.length)
   for (let i = 0; i < list.length; i++) {
-    const { metric, value, ts, kind } = list[i]
+    const { value, ts, kind } = list[i]
+    // a tagged event's metric is its canonical series name (src/tags/series-name.js)
+    const { series: metric, problem } = seriesOfEvent(list[i].metric, list[i].tags)
+    if (problem) return { error: { path: path(i, list[i].tags === undefined ? 'metric' : 'tags'), message: problem } }
     // the schema admits only the kinds' names (schemas/events.js)
     const { json } = kind === undefined ? counter : kindNamed(kind)
     if (value === undefined && json.defaultValue === null) return { error: { path: path(i, 'value'), message: json.valueMissing } }

@@ -1,11 +1,34 @@
 // GET /v1/metrics, …/series, …/total, …/ytd, …/quantiles; DELETE /v1/metrics/:metric
-import { UnavailableError, isDatabaseError } from '../errors.js'
-import { deleteMetricSchema, listMetricsSchema, quantilesSchema, seriesSchema, totalSchema, ytdSchema } from '../schemas/queries.js'
-import { parseQuantilesQuery, parseSeriesQuery, parseTotalQuery, parseYtdQuery, parseZone } from './query-params.js'
+import { NotFoundError, UnavailableError, isDatabaseError } from '../errors.js'
+import { deleteMetricSchema, listMetricsSchema, quantilesSchema, seriesSchema, tagKeysSchema, tagValuesSchema, totalSchema, ytdSchema } from '../schemas/queries.js'
+import { parseQuantilesQuery, parseSeriesQuery, parseTagSelection, parseTotalQuery, parseYtdQuery, parseZone } from './query-params.js'
 import { createMetricDeletion } from '../registry/metric-deletion.js'
 
 export default async function metricsRoutes (app) {
-  const { clock, registry, reader, writer } = app
+  const { clock, registry, reader, taggedReads, writer, nameIndex } = app
+
+  /** A 404 for a name the registry has not */
+  async function requireName (metric) {
+    if (!await registry.exists(metric)) throw new NotFoundError(`no metric named "${metric}"`)
+  }
+
+  // the tag listings (docs/tags.md#listings), from the in-memory tag index
+  app.get('/v1/metrics/:metric/tags', { schema: tagKeysSchema }, async (request) => {
+    const { metric } = request.params
+    await requireName(metric)
+    return { metric, series: nameIndex.tags.count(metric), keys: nameIndex.tags.keysOf(metric) }
+  })
+
+  app.get('/v1/metrics/:metric/tags/:key', { schema: tagValuesSchema }, async (request) => {
+    const { metric, key } = request.params
+    const { limit = '1000', after } = request.query
+    await requireName(metric)
+    const all = nameIndex.tags.valuesOf(metric, key)
+    const start = after === undefined ? 0 : all.findIndex(v => v.value > after)
+    const values = start === -1 ? [] : all.slice(start, start + Number(limit))
+    const next = start !== -1 && start + values.length < all.length ? values.at(-1).value : null
+    return { metric, key, values, next }
+  })
   const deletion = createMetricDeletion(app.collections)
 
   app.get('/v1/metrics', { schema: listMetricsSchema }, async (request) => {
@@ -17,6 +40,11 @@ export default async function metricsRoutes (app) {
     const { metric } = request.params
     const zone = parseZone(request.query)
     const window = parseSeriesQuery(request.query, { now: clock.now() })
+    const selection = parseTagSelection(request.query)
+    if (selection) {
+      const { step, from, to, timestamps, values, series, groups } = await taggedReads.series(metric, { ...window, zone }, selection)
+      return { metric, step, tz: zone.name, from, to, timestamps, ...(groups ? { groups } : { series, values }) }
+    }
     const { step, from, to, timestamps, values, stat } = await reader.series(metric, { ...window, zone })
     return { metric, ...(stat ? { stat } : {}), step, tz: zone.name, from, to, timestamps, values }
   })
@@ -30,6 +58,8 @@ export default async function metricsRoutes (app) {
   app.get('/v1/metrics/:metric/total', { schema: totalSchema }, async (request) => {
     const { metric } = request.params
     const { from, to } = parseTotalQuery(request.query)
+    const selection = parseTagSelection(request.query)
+    if (selection) return { metric, from, to, ...await taggedReads.total(metric, { from, to }, selection) }
     return { metric, from, to, ...await reader.total(metric, { from, to }) }
   })
 
@@ -37,6 +67,8 @@ export default async function metricsRoutes (app) {
     const { metric } = request.params
     const zone = parseZone(request.query)
     const { year, asOf, yearStart } = parseYtdQuery(request.query, { now: clock.now(), zone })
+    const selection = parseTagSelection(request.query)
+    if (selection) return { metric, year, tz: zone.name, asOf, ...await taggedReads.ytd(metric, { year, asOf, yearStart, zone }, selection) }
     return { metric, year, tz: zone.name, asOf, ...await reader.ytd(metric, { year, asOf, yearStart, zone }) }
   })
 

@@ -6,6 +6,7 @@ import { timeZone } from '../bucket/time-zone.js'
 import { localParts, localYearStart } from '../bucket/local-time.js'
 import { parseStat } from '../bucket/distribution-stats.js'
 import { MAX_QUANTILES } from '../schemas/queries.js'
+import { parseGroupBy, parseTagFilters } from '../tags/tag-filter.js'
 
 function bad (param, message) {
   return withDetails(new BadRequestError(`${param}: ${message}`), { details: [{ path: param, message }] })
@@ -97,4 +98,17 @@ export function parseYtdQuery (query, { now, zone = timeZone('UTC') }) {
   if (asOf === undefined) asOf = now <= yearEnd && now >= yearStart ? now : yearEnd
   if (yearOf(asOf) !== year) throw bad('asOf', `must fall within the year ${year}${zone.isUtc ? '' : ` in ${zone.name}`}`)
   return zone.isUtc ? { year, asOf } : { year, asOf, yearStart }
+}
+
+/**
+ * → null (no `tag=` and no `by=`: the name's own read), or { filters, by }
+ * (by: null, one sum; else the keys to group by) for a read by tag
+ */
+export function parseTagSelection (query) {
+  if (query.tag === undefined && query.by === undefined) return null
+  const { filters, problem } = parseTagFilters(query.tag)
+  if (problem) throw bad('tag', problem)
+  const { keys, problem: byProblem } = parseGroupBy(query.by)
+  if (byProblem) throw bad('by', byProblem)
+  return { filters, by: keys }
 }

@@ -14,7 +14,7 @@ import { acceptsOnly } from './content-type.js'
 import { replyToIngestOutcome } from './ingest-reply.js'
 
 export default async function statsdRoutes (app) {
-  const { config, clock, ingest, telemetry, statsdGauges, statsdDrops } = app
+  const { config, clock, ingest, telemetry, statsdGauges } = app
   const textOnly = acceptsOnly(['text/plain'], 'StatsD lines')
 
   /** The levels the body's deltas start from: held, or stored (read once each); a database failure is a 503 */
@@ -42,15 +42,9 @@ export default async function statsdRoutes (app) {
       idempotency: key === undefined ? undefined : { key, identity: request.accessIdentity, body: text }
     })
     if (result.outcome === APPLIED || result.outcome === UNKNOWN) for (const [name, { level, time }] of levels) statsdGauges.set(name, level, time)
-    if (result.outcome === APPLIED) {
-      telemetry.publish('statsdReceived', { transport: 'http', values: body.values })
-      if (body.tagged) {
-        telemetry.publish('statsdDropped', { transport: 'http', reason: 'tags', values: body.tagged })
-        statsdDrops.note('tags', body.taggedLine, body.tagged)
-      }
-    }
+    if (result.outcome === APPLIED) telemetry.publish('statsdReceived', { transport: 'http', values: body.values })
     const answer = replyToIngestOutcome(reply, result)
     if (result.outcome !== APPLIED) return answer
-    return { ...answer, ...(body.renamed.length ? { renamed: body.renamed } : {}), ...(body.tagged ? { tagsDropped: body.tagged } : {}) }
+    return { ...answer, ...(body.renamed.length ? { renamed: body.renamed } : {}) }
   })
 }

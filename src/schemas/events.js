@@ -1,8 +1,9 @@
 // POST /v1/events: one event or a non-empty array of events.
 
 import { ISO_WITH_ZONE_PATTERN } from '../bucket/time.js'
-import { MAX_ABS_VALUE, METRIC_NAME_PATTERN } from '../bucket/event-rules.js'
+import { MAX_ABS_VALUE, SERIES_NAME_PATTERN } from '../bucket/event-rules.js'
 import { KIND_NAMES } from '../kinds/index.js'
+import { KEY_RULE, MAX_SERIES_NAME_LENGTH, MAX_TAGS, VALUE_RULE } from '../tags/series-name.js'
 import { errorResponses, idempotencyKeyHeader } from './common.js'
 
 export const eventSchema = {
@@ -10,7 +11,19 @@ export const eventSchema = {
   required: ['metric'],
   additionalProperties: false,
   properties: {
-    metric: { type: 'string', pattern: METRIC_NAME_PATTERN, description: 'Metric name: letters, digits, _ . : -; at most 200 characters; starts with a letter or digit' },
+    metric: {
+      type: 'string',
+      // a name, or a series name: the name and `;key=value` tags (src/tags/series-name.js judges the tags)
+      pattern: SERIES_NAME_PATTERN,
+      maxLength: MAX_SERIES_NAME_LENGTH,
+      description: 'Metric name (letters, digits, _ . : -; at most 200 characters; starts with a letter or digit), or a series name: the name and ;key=value tags (web.requests;route=/login)'
+    },
+    tags: {
+      type: 'object',
+      maxProperties: MAX_TAGS,
+      additionalProperties: { type: 'string' },
+      description: `The series' tags, key → value (at most ${MAX_TAGS}): ${KEY_RULE}; ${VALUE_RULE}. The event counts toward the series and toward its untagged name`
+    },
     value: { type: 'number', minimum: -MAX_ABS_VALUE, maximum: MAX_ABS_VALUE, description: 'A counter\'s increment (default 1), a distribution\'s observed value (required), or a gauge\'s level at ts (required)' },
     ts: {
       description: 'Event time: ISO-8601 with Z or an offset, or epoch milliseconds; default the time of receipt',

@@ -1,6 +1,8 @@
 // Route schemas of the read API. Query values stay strings; query-params.js parses them.
 import { STEPS } from '../bucket/time.js'
-import { METRIC_NAME_PATTERN } from '../bucket/event-rules.js'
+import { SERIES_NAME_PATTERN } from '../bucket/event-rules.js'
+import { MAX_SERIES_NAME_LENGTH } from '../tags/series-name.js'
+import { MAX_FILTERS, MAX_FILTER_LENGTH } from '../tags/tag-filter.js'
 import { errorResponses } from './common.js'
 import { MAX_STAT_LENGTH, STATS_ACCEPTED } from '../bucket/distribution-stats.js'
 import { KIND_NAMES } from '../kinds/index.js'
@@ -12,8 +14,20 @@ const timeParam = description => ({ type: 'string', minLength: 1, maxLength: 40,
 const metricParams = {
   type: 'object',
   required: ['metric'],
-  properties: { metric: { type: 'string', pattern: METRIC_NAME_PATTERN } }
+  // a name, or a tagged series' name (name;key=value…, a / in a value sent as %2F)
+  properties: { metric: { type: 'string', pattern: SERIES_NAME_PATTERN, maxLength: MAX_SERIES_NAME_LENGTH } }
 }
+// reads by tag (docs/tags.md#reads)
+const tagParam = {
+  anyOf: [
+    { type: 'string', maxLength: MAX_FILTER_LENGTH },
+    { type: 'array', maxItems: MAX_FILTERS, items: { type: 'string', maxLength: MAX_FILTER_LENGTH } }
+  ],
+  description: 'a tag filter in Graphite\'s syntax (key=value, key!=value, key=~regex, key!=~regex; a regex is anchored at the start, RE2); repeat for several, all must match. The matching series of the metric are summed'
+}
+const byParam = { type: 'string', maxLength: 1100, description: 'tag keys, comma-separated: the matching series grouped by their values of these keys, each group summed (a series without a key: null)' }
+const groupTags = { type: 'object', additionalProperties: { type: ['string', 'null'] } }
+const seriesCount = { type: 'integer', description: 'tagged series read (with tag= or by=)' }
 const nullableNumbers = { type: 'array', items: { type: ['number', 'null'] } }
 const tzParam = { type: 'string', minLength: 1, maxLength: 64, description: 'an IANA time zone (Europe/Berlin, Asia/Kathmandu), default UTC; unknown zones answer 400' }
 
@@ -27,7 +41,7 @@ export const listMetricsSchema = {
     properties: {
       prefix: { type: 'string', pattern: PREFIX_PATTERN },
       limit: { type: 'string', pattern: LIMIT_PATTERN, description: '1..10000, default 1000' },
-      after: { type: 'string', pattern: METRIC_NAME_PATTERN }
+      after: { type: 'string', pattern: SERIES_NAME_PATTERN, maxLength: MAX_SERIES_NAME_LENGTH }
     }
   },
   response: {
@@ -67,13 +81,15 @@ export const seriesSchema = {
       to: timeParam('exclusive; default now'),
       step: { type: 'string', enum: STEPS, description: 'default: the finest step with at most MAX_POINTS points whose detail is kept for the whole window (minute detail for MINUTE_RETENTION_DAYS, daily documents for DAILY_RETENTION_DAYS)' },
       tz: tzParam,
-      stat: { type: 'string', minLength: 1, maxLength: MAX_STAT_LENGTH, description: `a distribution's stat per point (default count), or a gauge's (default last): ${STATS_ACCEPTED}. A minute's percentile is read from its histogram, kept MINUTE_HISTOGRAM_DAYS; null where the minute's histogram does not hold its values. Not for counters` }
+      stat: { type: 'string', minLength: 1, maxLength: MAX_STAT_LENGTH, description: `a distribution's stat per point (default count), or a gauge's (default last): ${STATS_ACCEPTED}. A minute's percentile is read from its histogram, kept MINUTE_HISTOGRAM_DAYS; null where the minute's histogram does not hold its values. Not for counters` },
+      tag: tagParam,
+      by: byParam
     }
   },
   response: {
     200: {
       type: 'object',
-      required: ['metric', 'step', 'tz', 'from', 'to', 'timestamps', 'values'],
+      required: ['metric', 'step', 'tz', 'from', 'to', 'timestamps'],
       properties: {
         metric: { type: 'string' },
         stat: { type: 'string', description: 'a distribution\'s or a gauge\'s stat (absent for a counter)' },
@@ -82,7 +98,9 @@ export const seriesSchema = {
         from: { type: 'integer' },
         to: { type: 'integer' },
         timestamps: { type: 'array', items: { type: 'integer' } },
-        values: nullableNumbers
+        values: nullableNumbers,
+        series: seriesCount,
+        groups: { type: 'array', description: 'with by=: one per combination of the keys\' values', items: { type: 'object', properties: { tags: groupTags, series: seriesCount, values: nullableNumbers } } }
       }
     },
     ...errorResponses(400, 401, 403, 404, 414, 429, 500, 503)
@@ -100,13 +118,15 @@ export const ytdSchema = {
     properties: {
       year: { type: 'string', description: 'default: asOf\'s year, or this year' },
       asOf: timeParam('default now, or the year\'s end for past years'),
-      tz: tzParam
+      tz: tzParam,
+      tag: tagParam,
+      by: byParam
     }
   },
   response: {
     200: {
       type: 'object',
-      required: ['metric', 'year', 'tz', 'asOf', 'total', 'months'],
+      required: ['metric', 'year', 'tz', 'asOf'],
       properties: {
         metric: { type: 'string' },
         year: { type: 'integer' },
@@ -125,7 +145,9 @@ export const ytdSchema = {
               sum: { type: ['number', 'null'], description: 'a distribution\'s' }
             }
           }
-        }
+        },
+        series: seriesCount,
+        groups: { type: 'array', description: 'with by=', items: { type: 'object', properties: { tags: groupTags, series: seriesCount, total: { type: 'number' }, months: { type: 'array', items: { type: 'object', properties: { month: { type: 'string' }, total: { type: ['number', 'null'] } } } } } } }
       }
     },
     ...errorResponses(400, 401, 403, 404, 414, 429, 500, 503)
@@ -143,13 +165,15 @@ export const totalSchema = {
     required: ['from', 'to'],
     properties: {
       from: timeParam('inclusive'),
-      to: timeParam('exclusive')
+      to: timeParam('exclusive'),
+      tag: tagParam,
+      by: byParam
     }
   },
   response: {
     200: {
       type: 'object',
-      required: ['metric', 'from', 'to', 'total', 'documents'],
+      required: ['metric', 'from', 'to', 'documents'],
       properties: {
         metric: { type: 'string' },
         from: { type: 'integer' },
@@ -157,7 +181,9 @@ export const totalSchema = {
         total: { type: 'number', description: 'a counter\'s sum; a distribution\'s count of values' },
         count: { type: 'number', description: 'a distribution\'s count of values (absent for a counter)' },
         sum: { type: 'number', description: 'a distribution\'s sum of values (absent for a counter)' },
-        documents: { type: 'integer', description: 'documents read' }
+        documents: { type: 'integer', description: 'documents read' },
+        series: seriesCount,
+        groups: { type: 'array', description: 'with by=', items: { type: 'object', properties: { tags: groupTags, series: seriesCount, total: { type: 'number' } } } }
       }
     },
     ...errorResponses(400, 401, 403, 404, 414, 429, 500, 503)
@@ -264,5 +290,57 @@ export const kindsSchema = {
       }
     },
     ...errorResponses(400, 401, 403, 414, 429, 500, 503)
+  }
+}
+
+export const tagKeysSchema = {
+  summary: 'Tag keys of a metric',
+  description: 'The keys of the metric\'s tagged series, each with its number of distinct values (docs/tags.md#listings), from the in-memory tag index.',
+  tags: ['metrics'],
+  params: metricParams,
+  querystring: { type: 'object', additionalProperties: false, properties: {} },
+  response: {
+    200: {
+      type: 'object',
+      required: ['metric', 'series', 'keys'],
+      properties: {
+        metric: { type: 'string' },
+        series: { type: 'integer', description: 'tagged series of the metric' },
+        keys: { type: 'array', items: { type: 'object', properties: { key: { type: 'string' }, values: { type: 'integer' } } } }
+      }
+    },
+    ...errorResponses(400, 401, 403, 404, 414, 429, 500, 503)
+  }
+}
+
+export const tagValuesSchema = {
+  summary: 'Values of one tag key of a metric',
+  description: 'The values of a tag key, sorted, each with its number of series; paged with limit and after (the last value of the page before).',
+  tags: ['metrics'],
+  params: {
+    type: 'object',
+    required: ['metric', 'key'],
+    properties: { metric: metricParams.properties.metric, key: { type: 'string', pattern: '^[A-Za-z0-9_.-]{1,64}$' } }
+  },
+  querystring: {
+    type: 'object',
+    additionalProperties: false,
+    properties: {
+      limit: { type: 'string', pattern: LIMIT_PATTERN, description: 'values per page, 1–10000, default 1000' },
+      after: { type: 'string', maxLength: 512, description: 'the last value of the previous page' }
+    }
+  },
+  response: {
+    200: {
+      type: 'object',
+      required: ['metric', 'key', 'values', 'next'],
+      properties: {
+        metric: { type: 'string' },
+        key: { type: 'string' },
+        values: { type: 'array', items: { type: 'object', properties: { value: { type: 'string' }, series: { type: 'integer' } } } },
+        next: { type: ['string', 'null'] }
+      }
+    },
+    ...errorResponses(400, 401, 403, 404, 414, 429, 500, 503)
   }
 }

@@ -1,12 +1,13 @@
 // Turns Ajv errors into one message a client can act on, plus `details`.
 import { BadRequestError, withDetails } from '../errors.js'
-import { METRIC_NAME_PATTERN } from '../bucket/event-rules.js'
+import { METRIC_NAME_PATTERN, SERIES_NAME_PATTERN } from '../bucket/event-rules.js'
 import { IDEMPOTENCY_KEY_PATTERN } from './common.js'
 import { LIMIT_PATTERN, PREFIX_PATTERN } from './queries.js'
 
 // What each pattern asks for, in words (a client should not have to read a regex)
 const PATTERN_WORDS = new Map([
   [METRIC_NAME_PATTERN, 'must be a metric name: letters, digits and _ . : - only (metric names cannot contain spaces), at most 200 characters, starting with a letter or digit'],
+  [SERIES_NAME_PATTERN, 'must be a metric name: letters, digits and _ . : - only (metric names cannot contain spaces), at most 200 characters, starting with a letter or digit; then any ;key=value tags'],
   [PREFIX_PATTERN, 'must be the start of a metric name: letters, digits and _ . : - only (no spaces), at most 200 characters'],
   [LIMIT_PATTERN, 'must be a whole number from 1 to 10000'],
   [IDEMPOTENCY_KEY_PATTERN, 'must be 1 to 255 visible ASCII characters (no spaces)']

@@ -9,7 +9,7 @@ import { BadRequestError, TooLargeError, withDetails } from '../errors.js'
 import { MAX_ABS_VALUE } from '../bucket/event-rules.js'
 import { createAggregator, ingestEvents } from './aggregator.js'
 import { applyDelta } from './gauge-levels.js'
-import { losesValue, parseLine } from './line-parser.js'
+import { parseLine } from './line-parser.js'
 
 const MAX_QUOTED_LINE = 200
 // renamed names listed in an answer at most (the count is always given)
@@ -43,8 +43,7 @@ export function valuesIn (line) {
 /**
  * Pass 1. text: the body; maxValues: MAX_EVENTS_PER_REQUEST (and twice as
  * many lines, counted first).
- * → { lines, parsed: [{ line: index, samples }], values, tagged (lines whose tags were dropped),
- *     taggedLine (the first of them), renamed: [{ from, to }],
+ * → { lines, parsed: [{ line: index, samples }], values, renamed: [{ from, to }],
  *     deltaNames: Set (the gauges sent a delta) }
  * or throws the 400 (naming the line) or 413 that answers it (a line's values
  * counted before it is parsed: valuesIn).
@@ -61,15 +60,12 @@ export function parseStatsdBody (text, { maxValues }) {
   const renamed = new Map() // as sent → as kept
   const deltaNames = new Set()
   let values = 0
-  let tagged = 0
-  let taggedLine
   for (let i = 0; i < lines.length; i++) {
     // the budget before the work: a line packed with values is counted before it is parsed
     if (values + valuesIn(lines[i]) > maxValues) throw new TooLargeError(`a request holds at most MAX_EVENTS_PER_REQUEST = ${maxValues} StatsD values; split the lines over several requests`)
     const result = parseLine(lines[i])
-    const lost = result.problems.find(losesValue)
+    const [lost] = result.problems
     if (lost) throw badLine(lines, i, lost.reason, lost.message)
-    if (result.problems.length && tagged++ === 0) taggedLine = lines[i]
     values += result.values
     if (result.kept) {
       parsed.push({ line: i, samples: result.samples })
@@ -78,7 +74,7 @@ export function parseStatsdBody (text, { maxValues }) {
     if (result.renamedFrom && renamed.size < MAX_RENAMED_LISTED) renamed.set(result.renamedFrom, result.name)
   }
   if (values === 0) throw new BadRequestError('the body holds no StatsD line (name:value|type, one per line)')
-  return { lines, parsed, values, tagged, taggedLine, renamed: [...renamed].map(([from, to]) => ({ from, to })), deltaNames }
+  return { lines, parsed, values, renamed: [...renamed].map(([from, to]) => ({ from, to })), deltaNames }
 }
 
 /**
@@ -111,10 +107,10 @@ export function bodyEvents ({ lines, parsed }, { now, levelOf, timeOf = (name, t
 
 /**
  * Both passes at once, every delta starting from levelOf (default: 0, as
- * for a gauge never seen). → { events, values, tagged, renamed, levels }
+ * for a gauge never seen). → { events, values, renamed, levels }
  */
 export function statsdBodyEvents (text, { now, maxValues, levelOf = () => 0, timeOf }) {
   const body = parseStatsdBody(text, { maxValues })
   const { events, levels } = bodyEvents(body, { now, levelOf, timeOf })
-  return { events, values: body.values, tagged: body.tagged, renamed: body.renamed, levels }
+  return { events, values: body.values, renamed: body.renamed, levels }
 }

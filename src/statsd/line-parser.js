@@ -1,11 +1,14 @@
 // The StatsD line format, pure: `name:value|type[|@rate][|#tags]`, several
 // values packed on one line (`name:1|c:2|c`). Names are sanitised the way the
-// statsd daemon sanitises them; what cannot be kept is a problem with a reason
+// statsd daemon sanitises them; tags — DogStatsD's `|#k:v,k2` and Graphite's
+// `name;k=v` — make the canonical series name (src/tags/series-name.js,
+// docs/tags.md#doors); what cannot be kept is a problem with a reason
 // (docs/statsd.md). No I/O, no clock: the listeners and the HTTP route
 // decide what a problem costs (a counted drop, or a 400).
 import { MAX_ABS_VALUE, isEventValue, isMetricName } from '../bucket/event-rules.js'
 import { distribution } from '../kinds/distribution.js'
 import { KINDS } from '../kinds/index.js'
+import { checkTags, formatSeriesName } from '../tags/series-name.js'
 
 /** Why a value was not kept (the `reason` label of statbucket_statsd_dropped_total) */
 export const DROP_REASONS = Object.freeze([
@@ -15,7 +18,7 @@ export const DROP_REASONS = Object.freeze([
   'set', // `s`: distinct values, not a count
   'unknown_type',
   'invalid_name', // empty, too long, or not starting with a letter or digit once sanitised
-  'tags' // `|#tags`: the value is kept, its tags are not
+  'bad_tags' // tags (`|#…` or `;k=v` in the name) that break the tag rules: the line's values are not kept
 ])
 
 // timers, histograms and distributions: each value one observation of a distribution
@@ -26,8 +29,8 @@ const keptTypes = `${KEPT_TYPES.slice(0, -1).join(', ')} and ${KEPT_TYPES.at(-1)
 
 /**
  * As the statsd daemon does (key_sanitize): whitespace runs → `_`, `/` → `-`,
- * then every character outside [A-Za-z0-9_.-] removed. The daemon also keeps
- * `;` and `=`, which carry its tags; tags are not kept here, so neither are they.
+ * then every character outside [A-Za-z0-9_.-] removed. The name's Graphite
+ * tags (after its first `;`) are split off first (parseLine) and kept as sent.
  */
 export function sanitizeName (raw) {
   return raw.replace(/\s+/g, '_').replace(/\//g, '-').replace(/[^A-Za-z0-9_.-]/g, '')
@@ -107,6 +110,52 @@ function parseValue (name, packed) {
 }
 
 /**
+ * DogStatsD tags (`k:v,k2:v2`, a bare `k` is k=true, a value keeps every
+ * `:` after the first) → [[key, value]]; the field ends at the next `|`
+ * (DogStatsD's later fields, such as `|c:` container ids, are ignored)
+ */
+function dogTags (field) {
+  const end = field.indexOf('|')
+  const text = end === -1 ? field : field.slice(0, end)
+  const pairs = []
+  if (text === '') return pairs
+  // a tag list longer than the rules allow is refused before it is split: 16 tags of 64 + 128 characters
+  if (text.length > 16 * 200) return null
+  for (const tag of text.split(',')) {
+    const at = tag.indexOf(':')
+    pairs.push(at === -1 ? [tag, 'true'] : [tag.slice(0, at), tag.slice(at + 1)])
+  }
+  return pairs
+}
+
+/**
+ * The series a line's raw name and tag field name: the sanitised name and
+ * its tags in canonical form → { name, series } or { problem }
+ */
+function seriesOfLine (rawName, tagField) {
+  const semicolon = rawName.indexOf(';')
+  const name = sanitizeName(semicolon === -1 ? rawName : rawName.slice(0, semicolon))
+  if (semicolon === -1 && tagField === undefined) return { name, series: name }
+  const pairs = []
+  if (semicolon !== -1) {
+    const segments = rawName.slice(semicolon + 1).split(';', 18)
+    for (const segment of segments) {
+      const at = segment.indexOf('=')
+      if (at <= 0) return { name, problem: problem('bad_tags', `${JSON.stringify(segment.slice(0, 60))} is not a tag: write key=value after each ; of the name`) }
+      pairs.push([segment.slice(0, at), segment.slice(at + 1)])
+    }
+  }
+  if (tagField !== undefined) {
+    const dog = dogTags(tagField)
+    if (dog === null) return { name, problem: problem('bad_tags', 'the tags (|#…) are longer than 16 tags can be') }
+    pairs.push(...dog)
+  }
+  const { tags, problem: broken } = checkTags(pairs)
+  if (broken) return { name, problem: problem('bad_tags', broken) }
+  return { name, series: formatSeriesName(name, tags) }
+}
+
+/**
  * One line (without its newline) →
  *   { samples, problems: [{ reason, message }], values, kept, name, renamedFrom }
  * samples: one per value kept, { metric, value } (a counter),
@@ -115,6 +164,7 @@ function parseValue (name, packed) {
  * values: how many values the line carried (a packed line carries several);
  * kept: how many of them gave samples (samples.length); name: the sanitised name; renamedFrom:
  * the name as sent when sanitising changed it and a value was kept, else null.
+ * A sample's metric is its series name: the name, and its tags in canonical order.
  * An empty line carries nothing and is no problem.
  */
 export function parseLine (line) {
@@ -124,14 +174,14 @@ export function parseLine (line) {
   if (text === '') return { samples, problems, values: 0, kept: 0 }
   const tagAt = text.indexOf('|#')
   const body = tagAt === -1 ? text : text.slice(0, tagAt)
-  if (tagAt !== -1 && tagAt + 2 < text.length) problems.push(problem('tags', 'tags are not kept; the value is'))
   const parts = body.split(':')
-  const name = sanitizeName(parts[0])
   const values = parts.slice(1)
-  if (values.length === 0) return { samples, problems: [...problems, problem('malformed', 'no ":value|type" after the name')], values: 1, kept: 0 }
+  if (values.length === 0) return { samples, problems: [problem('malformed', 'no ":value|type" after the name')], values: 1, kept: 0 }
+  const { name, series, problem: tagProblem } = seriesOfLine(parts[0], tagAt === -1 ? undefined : text.slice(tagAt + 2))
+  if (tagProblem) return { samples, problems: values.map(() => tagProblem), values: values.length, kept: 0, name }
   let kept = 0
   for (const packed of values) {
-    const result = parseValue(name, packed)
+    const result = parseValue(series, packed)
     if (result.problem) { problems.push(result.problem); continue }
     if (!isMetricName(name)) {
       problems.push(problem('invalid_name', `name ${JSON.stringify(name)} (sanitised from ${JSON.stringify(parts[0])}) is not a metric name: letters, digits, _ . -; at most 200 characters; starting with a letter or digit`))
@@ -141,9 +191,7 @@ export function parseLine (line) {
     kept++
   }
   // the name as sent, when sanitising changed it (POST /v1/statsd says so)
-  const renamedFrom = kept > 0 && name !== parts[0] ? parts[0] : null
+  const sent = parts[0].split(';', 1)[0]
+  const renamedFrom = kept > 0 && name !== sent ? sent : null
   return { samples, problems, values: values.length, kept, renamedFrom, name }
 }
-
-/** Whether a problem loses a value (tags lose only the tags) */
-export const losesValue = (p) => p.reason !== 'tags'

@@ -34,7 +34,7 @@ const ownLevels = () => createGaugeLevels({ maxNames: 100_000, storedLevel: asyn
 
 /**
  * ingest: { submit, hasRoom, waitForRoom }; clock: { now() }; timers: { setTimeout, clearTimeout }
- * onReceived(values) per accept(); onDrop(reason, values, example) (reason 'tags': lines; example: a line
+ * onReceived(values) per accept(); onDrop(reason, values, example) (example: a line
  * or a metric name that shows it); log: { warn } for failed batches;
  * gaugeLevels: the instance's gauge levels (gauge-levels.js createGaugeLevels), shared by its doors
  */

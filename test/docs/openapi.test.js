@@ -114,7 +114,7 @@ describe('GET /docs/json', () => {
     const ingest = doc.paths['/v1/events'].post
     expect(Object.keys(ingest.responses)).toEqual(expect.arrayContaining(['200', '400', '401', '403', '413', '415', '503', '504']))
     expect(ingest.responses['503'].headers['Retry-After']).toMatchObject({ required: true, schema: { type: 'integer' } })
-    expect(Object.keys(ingest.requestBody.content['application/json'].examples)).toEqual(['single', 'batch', 'distribution', 'gauge'])
+    expect(Object.keys(ingest.requestBody.content['application/json'].examples)).toEqual(['single', 'batch', 'distribution', 'tagged', 'gauge'])
     expect(doc.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' })
   })
 
@@ -182,17 +182,25 @@ describe('the running app answers as documented', () => {
       expect(res.statusCode, res.body).toBe(200)
       conformsToDocument('POST', '/v1/events', res)
     }
+    // a read by tag (tag=, by=) reads a counter's series: asked apart, of the counter api.requests and without stat=
+    const BY_TAG = ['tag', 'by']
     for (const { path, method, operation } of operations(resolved)) {
       if (method !== 'get') continue
-      let url = path
-      const query = new URLSearchParams()
-      for (const p of operation.parameters ?? []) {
-        if (p.in === 'path') url = url.replace(`{${p.name}}`, encodeURIComponent(p.example))
-        else query.set(p.name, p.example)
+      const parameters = operation.parameters ?? []
+      const asks = parameters.some(p => p.name === 'tag')
+        ? [parameters.filter(p => !BY_TAG.includes(p.name)), parameters.filter(p => p.name !== 'stat').map(p => (p.name === 'metric' ? { ...p, example: 'api.requests' } : p))]
+        : [parameters]
+      for (const asked of asks) {
+        let url = path
+        const query = new URLSearchParams()
+        for (const p of asked) {
+          if (p.in === 'path') url = url.replace(`{${p.name}}`, encodeURIComponent(p.example))
+          else query.set(p.name, p.example)
+        }
+        const res = await app.inject({ method: 'GET', url: query.size ? `${url}?${query}` : url })
+        expect(res.statusCode, `${url}: ${res.body}`).toBe(200)
+        conformsToDocument('GET', path, res)
       }
-      const res = await app.inject({ method: 'GET', url: query.size ? `${url}?${query}` : url })
-      expect(res.statusCode, `${url}: ${res.body}`).toBe(200)
-      conformsToDocument('GET', path, res)
     }
   })
 

@@ -44,7 +44,7 @@ import { testApp } from '../helpers/test-app.js'
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
 const README = join(ROOT, 'README.md')
 // The pages whose examples run, each on a service of its own; no other page may hold one
-const EXAMPLE_PAGES = ['README.md', 'docs/api.md', 'docs/statsd.md', 'docs/graphite.md']
+const EXAMPLE_PAGES = ['README.md', 'docs/api.md', 'docs/statsd.md', 'docs/graphite.md', 'docs/tags.md']
 const README_NOW = Date.UTC(2026, 2, 2, 10, 30) // 2026-03-02T10:30:00Z, as the README says
 const NO_ANSWER = '<!-- example: no answer -->'
 
@@ -118,7 +118,7 @@ async function waitForStored (app, sums, now) {
   for (const [metric, sum] of Object.entries(sums)) {
     let total
     for (;;) {
-      const res = await app.inject(`/v1/metrics/${metric}/total?from=${minute - 120_000}&to=${minute + 120_000}`)
+      const res = await app.inject(`/v1/metrics/${encodeURIComponent(metric)}/total?from=${minute - 120_000}&to=${minute + 120_000}`)
       total = res.statusCode === 200 ? res.json().total : null
       if (total === sum || Date.now() > deadline) break
       await new Promise(resolve => setTimeout(resolve, 100))

@@ -125,31 +125,35 @@ describe('the drop log', () => {
     expect(lines[2].msg).toMatch(/statbucket_statsd_dropped_total\{reason="gauge"\}/)
   })
 
-  it('logs dropped tags once a minute whichever door they came through, and POST /v1/statsd counts them in its answer', async () => {
+  it('tags that break the rules: over UDP the line is dropped, counted and logged once a minute; POST /v1/statsd refuses it with a 400 naming the line', async () => {
     const clock = manualClock(Date.UTC(2026, 10, 21, 12, 0, 30))
     const lines = []
     const stream = new Writable({ write (chunk, _enc, done) { lines.push(JSON.parse(chunk)); done() } })
     const app = await testApp('statsd_tags', { clock, logger: { level: 'warn', stream }, statsd: true, env: { STATSD_FLUSH_INTERVAL_MS: '20', PREALLOC_PROBABILITY: '0' } })
     open.push(() => app.close())
-    const tagLines = () => lines.filter(l => l.reason === 'tags')
+    const tagLines = () => lines.filter(l => l.reason === 'bad_tags')
     const post = text => app.inject({ method: 'POST', url: '/v1/statsd', payload: text, headers: { 'content-type': 'text/plain' } })
 
+    const refused = await post('t.hits:1|c|#env:prod\nt.hits:2|c|#env:prod,env:dev\n')
+    expect(refused.statusCode).toBe(400)
+    expect(refused.json().message).toMatch(/line 2 .*"t\.hits:2\|c\|#env:prod,env:dev".*tag "env" is given twice/)
     const res = await post('t.hits:1|c|#env:prod\nt.hits:2|c\nt.took:5|ms|#env:prod,az:b\n')
-    expect(res.statusCode).toBe(200)
-    expect(res.json()).toEqual({ accepted: 2, tagsDropped: 2 })
-    expect(tagLines()).toEqual([expect.objectContaining({ level: 40, reason: 'tags', dropped: 2, example: 't.hits:1|c|#env:prod' })])
-    expect(tagLines()[0].msg).toMatch(/^StatsD: 2 line\(s\) lost their tags \(tags are not kept; their values were\) since the last such line; the count is statbucket_statsd_dropped_total\{reason="tags"\} on \/metrics$/)
-    expect((await post('t.hits:1|c\n')).json()).toEqual({ accepted: 1 }) // no tags, no word of them
+    expect(res.json()).toEqual({ accepted: 3 })
+    expect(tagLines()).toEqual([])
 
-    // within the minute, tags through UDP are counted into the next line, not logged
     const udp = dgram.createSocket('udp4')
-    await new Promise(resolve => udp.send('t.hits:1|c|#env:dev', app.statsd.port, '127.0.0.1', resolve))
-    udp.close()
-    await until(async () => /statbucket_statsd_dropped_total\{reason="tags"\} 3$/m.test((await app.inject({ url: '/metrics' })).body), 'the UDP line counted')
+    const send = (text) => new Promise(resolve => udp.send(text, app.statsd.port, '127.0.0.1', resolve))
+    await send('t.hits:1|c|#name:x')
+    await until(async () => /statbucket_statsd_dropped_total\{reason="bad_tags"\} 1$/m.test((await app.inject({ url: '/metrics' })).body), 'the UDP line counted')
+    expect(tagLines()).toEqual([expect.objectContaining({ level: 40, reason: 'bad_tags', dropped: 1, example: 't.hits:1|c|#name:x' })])
+    // within the minute, counted into the next line, not logged
+    await send('t.hits:1|c|#k:~x')
+    await until(async () => /statbucket_statsd_dropped_total\{reason="bad_tags"\} 2$/m.test((await app.inject({ url: '/metrics' })).body), 'the second line counted')
     expect(tagLines()).toHaveLength(1)
     clock.advance(60_000)
-    expect((await post('t.hits:1|c|#env:qa\n')).json()).toEqual({ accepted: 1, tagsDropped: 1 })
-    expect(tagLines()).toHaveLength(2)
-    expect(tagLines()[1]).toMatchObject({ reason: 'tags', dropped: 2, example: 't.hits:1|c|#env:qa' })
+    await send('t.hits:1|c|#k:a;b')
+    await until(() => tagLines().length === 2, 'the next minute logged')
+    expect(tagLines()[1]).toMatchObject({ reason: 'bad_tags', dropped: 2, example: 't.hits:1|c|#k:a;b' })
+    udp.close()
   })
 })

@@ -28,15 +28,19 @@ function recordDistributions (ingest) {
     const result = await submit(events, options)
     if (result.outcome !== APPLIED) return result
     const turnedAway = new Set([...(result.refusedMetrics ?? []), ...(result.kindConflicts ?? []).filter(c => c.asked === 'distribution').map(c => c.metric)])
-    for (const { metric, value, weight, kind } of events) {
-      if (kind !== 'distribution' || turnedAway.has(metric)) continue
-      const d = (recorded[metric] ??= { count: 0, sum: 0, min: Infinity, max: -Infinity, weights: {}, events: 0 })
-      d.count += weight
-      d.sum += value * weight
-      d.min = Math.min(d.min, value)
-      d.max = Math.max(d.max, value)
-      d.weights[value] = (d.weights[value] ?? 0) + weight
-      d.events++
+    for (const { metric: series, value, weight, kind } of events) {
+      // a tagged series' value counts toward the series and toward its name (the text before the first ;)
+      const name = series.split(';')[0]
+      if (kind !== 'distribution' || turnedAway.has(series) || turnedAway.has(name)) continue
+      for (const metric of name === series ? [series] : [series, name]) {
+        const d = (recorded[metric] ??= { count: 0, sum: 0, min: Infinity, max: -Infinity, weights: {}, events: 0 })
+        d.count += weight
+        d.sum += value * weight
+        d.min = Math.min(d.min, value)
+        d.max = Math.max(d.max, value)
+        d.weights[value] = (d.weights[value] ?? 0) + weight
+        d.events++
+      }
     }
     return result
   }

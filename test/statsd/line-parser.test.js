@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
-import { DROP_REASONS, losesValue, parseLine, sanitizeName } from '../../src/statsd/line-parser.js'
+import { DROP_REASONS, parseLine, sanitizeName } from '../../src/statsd/line-parser.js'
 
 const reasons = (r) => r.problems.map(p => p.reason)
 
@@ -141,12 +141,47 @@ describe('parseLine', () => {
     expect(parseLine('q:1e15|g:-1e15|g:+1e15|g').samples.map(s => s.value)).toEqual([1e15, -1e15, 1e15])
   })
 
-  it('tags are dropped and the value kept', () => {
-    const r = parseLine('req:1|c|#env:prod,region:eu')
-    expect(r.samples).toEqual([{ metric: 'req', value: 1 }])
-    expect(reasons(r)).toEqual(['tags'])
-    expect(r.problems.filter(losesValue)).toEqual([])
-    expect(reasons(parseLine('req:1|c|#'))).toEqual([])
+  it('DogStatsD tags name the series, keys sorted; a bare tag is true; a value keeps every : after the first', () => {
+    const r = parseLine('req:1|c|#region:eu,env:prod')
+    expect(r.samples).toEqual([{ metric: 'req;env=prod;region=eu', value: 1 }])
+    expect(r.problems).toEqual([])
+    expect(parseLine('req:1|c|#canary,url:http://x:8080').samples).toEqual([{ metric: 'req;canary=true;url=http://x:8080', value: 1 }])
+    expect(parseLine('req:1|c|#').samples).toEqual([{ metric: 'req', value: 1 }])
+    // DogStatsD's later fields (a container id) end the tags
+    expect(parseLine('req:2|c|#env:prod|c:abc123').samples).toEqual([{ metric: 'req;env=prod', value: 2 }])
+  })
+
+  it('Graphite-tagged names keep their tags as sent (a / in a value too), merged with DogStatsD tags', () => {
+    expect(parseLine('web.requests;status=500;route=/login:1|c').samples).toEqual([{ metric: 'web.requests;route=/login;status=500', value: 1 }])
+    expect(parseLine('lat;route=/a:12|ms|#region:eu').samples).toEqual([{ metric: 'lat;region=eu;route=/a', value: 12, kind: 'distribution', weight: 1 }])
+    expect(parseLine('q;pool=x:7|g').samples).toEqual([{ metric: 'q;pool=x', value: 7, kind: 'gauge' }])
+  })
+
+  it('tags that break the rules lose the line\'s values, each counted as bad_tags with the rule', () => {
+    const cases = [
+      ['req:1|c:2|c|#env:prod,env:dev', /given twice/],
+      ['req:1|c|#name:x', /reserved/],
+      ['req:1|c|#__proto__:x', /reserved/],
+      ['req:1|c|#k:a;b', /without ; or =/],
+      ['req:1|c|#k:a=b', /without ; or =/],
+      ['req:1|c|#k:~x', /not starting with ~/],
+      ['req:1|c|#k:', /empty value/],
+      ['req:1|c|#bad key:x', /not a tag key/],
+      [`req:1|c|#${Array.from({ length: 17 }, (_, i) => `k${i}:v`).join(',')}`, /at most 16/],
+      [`req:1|c|#k:${'v'.repeat(129)}`, /longer than 128/],
+      [`req:1|c|#${'k:v,'.repeat(100_000)}`, /longer than 16 tags/],
+      ['req;route:1|c', /is not a tag/],
+      ['req;=x:1|c', /is not a tag/]
+    ]
+    for (const [line, message] of cases) {
+      const r = parseLine(line)
+      expect(r.samples, line.slice(0, 60)).toEqual([])
+      expect(r.problems.length).toBe(r.values)
+      for (const p of r.problems) {
+        expect(p.reason).toBe('bad_tags')
+        expect(p.message).toMatch(message)
+      }
+    }
   })
 
   it('malformed lines, bad values and bad sample rates', () => {
@@ -217,19 +252,20 @@ describe('parseLine against a model of the format', () => {
     fc.assert(fc.property(name, fc.array(valueOf, { minLength: 1, maxLength: 6 }), fc.boolean(), (metric, vals, tagged) => {
       const line = `${metric}:${vals.map(format).join(':')}${tagged ? '|#a:b' : ''}`
       const r = parseLine(line)
-      expect(r.problems.filter(losesValue)).toEqual([])
+      expect(r.problems).toEqual([])
       expect(r.values).toBe(vals.length)
       expect(r.kept).toBe(vals.length)
       expect(r.samples).toHaveLength(vals.length)
       // value by value, in order: a counter's value / rate, or a distribution's value weighted 1 / rate
       vals.forEach(({ type, value, rate = 1 }, i) => {
         const s = r.samples[i]
-        expect(s.metric).toBe(metric)
+        const series = tagged ? `${metric};a=b` : metric
+        expect(s.metric).toBe(series)
         if (type === 'c') {
-          expect(s).toEqual({ metric, value: s.value })
+          expect(s).toEqual({ metric: series, value: s.value })
           expect(s.value).toBeCloseTo(value / rate, 6)
         } else {
-          expect(s).toEqual({ metric, value, kind: 'distribution', weight: 1 / rate })
+          expect(s).toEqual({ metric: series, value, kind: 'distribution', weight: 1 / rate })
         }
       })
     }))

@@ -34,32 +34,42 @@ function sendEveryKind (client) {
   client.gaugeDelta('queue.depth', -3)
   client.gaugeDelta('pool.free', -2)
   for (let i = 0; i < 100; i++) client.set('users', `u${i}`)
-  for (let i = 0; i < 100; i++) client.increment('tagged.hits', 1, ['env:prod', 'region:eu'])
+  // tagged: each value counts toward its series and toward the untagged name
+  for (let i = 0; i < 100; i++) client.increment('tagged.hits', 1, ['region:eu', 'env:prod'])
+  for (let i = 0; i < 20; i++) client.increment('tagged.hits', 2, { env: 'dev' })
+  for (let i = 0; i < 50; i++) client.timing('tagged.took', 4, ['route:/a'])
+  for (let i = 0; i < 10; i++) client.gauge('tagged.level', i, ['pool:x'])
   client.increment('my app/requests per sec', 4)
   return {
-    values: 5304,
+    values: 5384,
     totals: {
       'app.requests': 9000, // 600 × (1 + 2 + 3 + 4 + 5)
-      'tagged.hits': 100,
+      'tagged.hits': 140,
+      'tagged.hits;env=prod;region=eu': 100,
+      'tagged.hits;env=dev': 40,
       'my_app-requests_per_sec': 4
     },
     // timers (ms), histograms (h) and distributions (d): one distribution each, under the name as sent
     distributions: {
       'db.query': { count: 1000, sum: 7000, min: 7, max: 7 },
       'resp.size': { count: 500, sum: 1000, min: 2, max: 2 },
-      'batch.len': { count: 500, sum: 1500, min: 3, max: 3 }
+      'batch.len': { count: 500, sum: 1500, min: 3, max: 3 },
+      'tagged.took': { count: 50, sum: 200, min: 4, max: 4 },
+      'tagged.took;route=/a': { count: 50, sum: 200, min: 4, max: 4 }
     },
     // gauges: count, sum, min, max and the last level, the deltas applied in the order sent
     gauges: {
       'queue.depth': { count: 102, sum: 4950 + 104 + 101, min: 0, max: 104, last: 101 },
-      'pool.free': { count: 1, sum: -2, min: -2, max: -2, last: -2 }
+      'pool.free': { count: 1, sum: -2, min: -2, max: -2, last: -2 },
+      'tagged.level': { count: 10, sum: 45, min: 0, max: 9, last: 9 },
+      'tagged.level;pool=x': { count: 10, sum: 45, min: 0, max: 9, last: 9 }
     },
-    dropped: { set: 100, tags: 100 }
+    dropped: { set: 100 }
   }
 }
 
 describe('StatsD listeners', () => {
-  it('TCP with hot-shots: exact totals, gauges with their deltas stored, sets and tags counted on /metrics by reason', async () => {
+  it('TCP with hot-shots: exact totals per tag set and per name, gauges with their deltas stored, sets counted on /metrics by reason', async () => {
     const s = await statsdApp('statsd_tcp')
     open.push(() => s.app.close())
     const { client, errors, close } = hotShots(s.app.statsd.port, 'tcp', { maxBufferSize: 4096, bufferFlushInterval: 5 })
@@ -69,7 +79,7 @@ describe('StatsD listeners', () => {
     const metrics = (await s.app.inject({ method: 'GET', url: '/metrics' })).body
     expect(metrics).not.toContain('reason="gauge"')
     expect(metrics).toContain('statbucket_statsd_dropped_total{reason="set"} 100')
-    expect(metrics).toContain('statbucket_statsd_dropped_total{reason="tags"} 100')
+    expect(metrics).not.toContain('reason="bad_tags"')
     expect(metrics).toContain(`statbucket_statsd_received_total{transport="tcp"} ${expected.values}`)
     expect(await s.closeAndReadTotals()).toEqual(expected.totals)
     expect(distributionTotals(s.distributions)).toEqual(expected.distributions)

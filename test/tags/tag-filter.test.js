@@ -1,0 +1,56 @@
+// Tag filters against a model of graphite-web 1.1.10's TagDB
+// (graphite/tags/localdatabase.py matches_filters): a series without the key
+// has the empty value, = and != compare whole values, =~ and !=~ match a
+// regex anchored at the start only (Python's re.match).
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import { parseGroupBy, parseTagFilter, parseTagFilters } from '../../src/tags/tag-filter.js'
+
+function graphiteMatches (operator, spec, value = '') {
+  const prefix = (re) => { const m = new RegExp(`^(?:${re})`).exec(value); return m !== null }
+  switch (operator) {
+    case '=': return value === spec
+    case '!=': return value !== spec
+    case '=~': return prefix(spec)
+    case '!=~': return !prefix(spec)
+  }
+}
+
+describe('tag filters', () => {
+  it('match as graphite-web matches, values present or not', () => {
+    const values = fc.option(fc.constantFrom('200', '404', '500', '5', '', '/login', '/api/v1'), { nil: undefined })
+    const spec = fc.constantFrom('200', '5', '5..', '[24]', '', '/api', '.*', 'x|5', '(/login|/home)$')
+    fc.assert(fc.property(fc.constantFrom('=', '!=', '=~', '!=~'), spec, values, (operator, s, v) => {
+      const filter = parseTagFilter(`status${operator}${s}`)
+      expect(filter.problem).toBeUndefined()
+      expect(filter.matches(v)).toBe(graphiteMatches(operator, s, v))
+    }))
+  })
+
+  it('operators are read as Graphite reads them: the first of != =~ = after the key', () => {
+    expect(parseTagFilter('a!=~b')).toMatchObject({ key: 'a', operator: '!=~', value: 'b' })
+    expect(parseTagFilter('a=~b=c')).toMatchObject({ key: 'a', operator: '=~', value: 'b=c' })
+    expect(parseTagFilter('a=b!=c')).toMatchObject({ key: 'a', operator: '=', value: 'b!=c' })
+    expect(parseTagFilter('name=web.requests')).toMatchObject({ key: 'name', operator: '=' })
+  })
+
+  it('refuses what is not a filter, with the rule', () => {
+    expect(parseTagFilter('status').problem).toMatch(/is not a tag filter/)
+    expect(parseTagFilter('a b=1').problem).toMatch(/not a tag key/)
+    expect(parseTagFilter('k=~(a').problem).toMatch(/RE2 syntax/)
+    expect(parseTagFilter('k=~(a)\\1').problem).toMatch(/RE2 syntax/)
+    expect(parseTagFilter('k=~(?=a)').problem).toMatch(/RE2 syntax/)
+    expect(parseTagFilter(`k=${'x'.repeat(600)}`).problem).toMatch(/at most 512/)
+    expect(parseTagFilters(Array.from({ length: 17 }, () => 'a=1')).problem).toMatch(/at most 16/)
+    expect(parseGroupBy('a,a').problem).toMatch(/twice/)
+    expect(parseGroupBy('__proto__').problem).toMatch(/reserved/)
+    expect(parseGroupBy(Array.from({ length: 17 }, (_, i) => `k${i}`).join(',')).problem).toMatch(/at most 16/)
+    expect(parseGroupBy('route, status')).toEqual({ keys: ['route', 'status'] })
+  })
+
+  it('a pathological regex runs in linear time: (a+)+b on 10,000 a\'s is judged by RE2, no backtracking', () => {
+    const filter = parseTagFilter('k=~(a+)+b')
+    expect(filter.matches('a'.repeat(10_000))).toBe(false)
+    expect(filter.matches(`${'a'.repeat(10_000)}b`)).toBe(true)
+  })
+})

@@ -1,0 +1,55 @@
+// The tag index against a brute-force model (every series' tags, filtered
+// one by one): matches, counts, keys and values stay equal through adds,
+// removes and a rebuild adopted whole.
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import { createTagIndex } from '../../src/registry/tag-index.js'
+import { createNameIndex } from '../../src/registry/name-index.js'
+import { parseTagFilter } from '../../src/tags/tag-filter.js'
+
+const seriesArb = fc.record({
+  name: fc.constantFrom('a', 'b.c'),
+  tags: fc.dictionary(fc.constantFrom('route', 'status', 'az'), fc.constantFrom('1', '2', '/x', 'zz'), { minKeys: 1, maxKeys: 3 })
+}).map(({ name, tags }) => name + Object.keys(tags).sort().map(k => `;${k}=${tags[k]}`).join(''))
+const tagsOf = (s) => Object.fromEntries(s.split(';').slice(1).map(t => t.split('=')))
+
+describe('the tag index', () => {
+  it('equals the brute-force model through adds and removes', () => {
+    const filterArb = fc.array(fc.tuple(fc.constantFrom('route', 'status', 'az'), fc.constantFrom('=', '!=', '=~', '!=~'), fc.constantFrom('1', '2', '/x', '', 'z')), { maxLength: 3 })
+    fc.assert(fc.property(fc.array(fc.tuple(fc.boolean(), seriesArb), { maxLength: 60 }), filterArb, (ops, specs) => {
+      const index = createTagIndex()
+      const model = new Set()
+      for (const [add, s] of ops) {
+        if (add) { index.add(s); model.add(s) } else { index.remove(s); model.delete(s) }
+      }
+      const filters = specs.map(([k, op, v]) => parseTagFilter(`${k}${op}${v}`))
+      for (const name of ['a', 'b.c']) {
+        const mine = [...model].filter(s => s.split(';')[0] === name)
+        expect(index.count(name)).toBe(mine.length)
+        expect(index.match(name, filters)).toEqual(mine.filter(s => filters.every(f => f.matches(tagsOf(s)[f.key]))).sort())
+        const keys = {}
+        for (const s of mine) for (const [k, v] of Object.entries(tagsOf(s))) (keys[k] ??= new Set()).add(v)
+        expect(index.keysOf(name)).toEqual(Object.keys(keys).sort().map(key => ({ key, values: keys[key].size })))
+        for (const key of Object.keys(keys)) {
+          expect(index.valuesOf(name, key)).toEqual([...keys[key]].sort().map(value => ({ value, series: mine.filter(s => tagsOf(s)[key] === value).length })))
+        }
+      }
+      expect(index.size()).toBe(model.size)
+    }))
+  })
+
+  it('the name index hands tagged series to its tag index, and a rebuild adopts both', () => {
+    const names = createNameIndex()
+    names.add('web.requests')
+    names.add('web.requests;route=/a')
+    expect(names.has('web.requests')).toBe(true)
+    expect(names.size()).toBe(1) // a series is no name of the trie: Graphite finds it by tag
+    expect([...names.tags.seriesOf('web.requests')]).toEqual(['web.requests;route=/a'])
+    const fresh = createNameIndex()
+    fresh.add('web.requests;route=/b')
+    names.adopt(fresh)
+    expect([...names.tags.seriesOf('web.requests')]).toEqual(['web.requests;route=/b'])
+    names.remove('web.requests;route=/b')
+    expect(names.tags.count('web.requests')).toBe(0)
+  })
+})

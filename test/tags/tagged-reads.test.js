@@ -1,0 +1,168 @@
+// Tags through POST /v1/events and POST /v1/statsd against a real server:
+// every event counts toward its series and its name, and the reads by tag —
+// filters in Graphite's syntax, by=, total and ytd, in UTC and in a zone —
+// equal an independent model of the raw events. Hostile tags are a 400 that
+// names the rule and change nothing; a name's new series past
+// MAX_SERIES_PER_NAME are refused.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { manualClock } from '../../src/clock.js'
+import { seededRandom } from '../../scripts/shared/workload.js'
+import { testApp } from '../helpers/test-app.js'
+
+const NOW = Date.UTC(2026, 10, 21, 12, 0)
+const clock = manualClock(NOW)
+const HOUR = 3_600_000
+let app
+
+beforeAll(async () => {
+  app = await testApp('tagged_reads', { clock, random: () => 0.99, env: { MAX_SERIES_PER_NAME: '40' } })
+})
+afterAll(async () => { await app?.close() })
+
+const post = body => app.inject({ method: 'POST', url: '/v1/events', payload: body })
+const get = async url => { const res = await app.inject(url); return { status: res.statusCode, body: res.json() } }
+
+// the model: raw events { route, status, value, time }; a group's sum is the sum of its events
+const ROUTES = ['/login', '/home', '/api/v1/items']
+const STATUSES = ['200', '404', '500']
+const events = []
+const sum = (pick, from, to) => events.filter(e => pick(e) && e.time >= from && e.time < to).reduce((n, e) => n + e.value, 0)
+
+describe('tagged counters through POST /v1/events', () => {
+  beforeAll(async () => {
+    const random = seededRandom(7)
+    const body = []
+    for (let i = 0; i < 600; i++) {
+      const e = { route: ROUTES[Math.floor(random() * 3)], status: STATUSES[Math.floor(random() * 3)], value: 1 + Math.floor(random() * 5), time: NOW - 2 * 24 * HOUR + Math.floor(random() * 2 * 24 * HOUR) }
+      events.push(e)
+      // tags as an object, or in the name (in any order), or both
+      const form = i % 3
+      if (form === 0) body.push({ metric: 'web.requests', tags: { route: e.route, status: e.status }, value: e.value, ts: e.time })
+      else if (form === 1) body.push({ metric: `web.requests;status=${e.status};route=${e.route}`, value: e.value, ts: e.time })
+      else body.push({ metric: `web.requests;route=${e.route}`, tags: { status: e.status }, value: e.value, ts: e.time })
+    }
+    const res = await post(body)
+    expect(res.json()).toEqual({ accepted: 600 })
+  })
+
+  it('the name is the sum of its series; a series is read by its canonical name (a / in a value sent as %2F)', async () => {
+    const from = NOW - 3 * 24 * HOUR
+    const to = NOW
+    const all = await get(`/v1/metrics/web.requests/total?from=${from}&to=${to}`)
+    expect(all.body.total).toBe(sum(() => true, from, to))
+    const one = await get(`/v1/metrics/${encodeURIComponent('web.requests;route=/login;status=500')}/total?from=${from}&to=${to}`)
+    expect(one.status).toBe(200)
+    expect(one.body.total).toBe(sum(e => e.route === '/login' && e.status === '500', from, to))
+    const list = await get('/v1/metrics?prefix=web.requests')
+    expect(list.body.metrics.map(m => m.name)).toEqual(['web.requests', ...ROUTES.flatMap(r => STATUSES.map(s => `web.requests;route=${r};status=${s}`))].sort())
+  })
+
+  it.each([
+    [['status=500'], e => e.status === '500'],
+    [['status!=200'], e => e.status !== '200'],
+    [['status=~5'], e => e.status.startsWith('5')],
+    [['status!=~[24]'], e => !/^[24]/.test(e.status)],
+    [['route=~/api', 'status=200'], e => e.route.startsWith('/api') && e.status === '200'],
+    [['route=/nowhere'], () => false]
+  ])('tag=%j: total, series at every step and ytd equal the model', async (filters, pick) => {
+    const query = filters.map(f => `tag=${encodeURIComponent(f)}`).join('&')
+    const from = NOW - 2 * 24 * HOUR
+    const total = await get(`/v1/metrics/web.requests/total?from=${from}&to=${NOW}&${query}`)
+    expect(total.status).toBe(200)
+    expect(total.body.total).toBe(sum(pick, from, NOW))
+    for (const step of ['minute', 'hour', 'day']) {
+      const f = step === 'minute' ? NOW - 6 * HOUR : from
+      const series = await get(`/v1/metrics/web.requests/series?from=${f}&to=${NOW}&step=${step}&${query}`)
+      expect(series.status).toBe(200)
+      const { timestamps, values } = series.body
+      const width = { minute: 60_000, hour: HOUR, day: 24 * HOUR }[step]
+      timestamps.forEach((t, i) => expect(values[i] ?? 0, `${step} ${new Date(t).toISOString()}`).toBe(sum(pick, Math.max(t, f), Math.min(t + width, NOW))))
+    }
+    const ytd = await get(`/v1/metrics/web.requests/ytd?tz=Asia/Kathmandu&${query}`)
+    expect(ytd.status).toBe(200)
+    expect(ytd.body.total).toBe(sum(pick, 0, NOW))
+  })
+
+  it('by=status,route: one group per combination, each the model\'s sum; in a zone by local day', async () => {
+    const from = Date.UTC(2026, 10, 19, 18, 15) // midnight in Asia/Kathmandu (+05:45)
+    const res = await get(`/v1/metrics/web.requests/series?from=${from}&to=${from + 2 * 24 * HOUR}&step=day&tz=Asia/Kathmandu&by=status,route`)
+    expect(res.status).toBe(200)
+    expect(res.body.groups.map(g => g.tags)).toEqual(STATUSES.flatMap(status => [...ROUTES].sort().map(route => ({ status, route }))))
+    for (const g of res.body.groups) {
+      res.body.timestamps.forEach((t, i) => expect(g.values[i] ?? 0).toBe(sum(e => e.status === g.tags.status && e.route === g.tags.route, t, t + 24 * HOUR)))
+    }
+    const totals = await get(`/v1/metrics/web.requests/total?from=${from}&to=${NOW}&by=route&tag=status!=404`)
+    expect(totals.body.groups).toEqual([...ROUTES].sort().map(route => ({ tags: { route }, series: 2, total: sum(e => e.route === route && e.status !== '404', from, NOW) })))
+  })
+
+  it('the tag listings: keys with their number of values, and a key\'s values', async () => {
+    expect((await get('/v1/metrics/web.requests/tags')).body).toEqual({ metric: 'web.requests', series: 9, keys: [{ key: 'route', values: 3 }, { key: 'status', values: 3 }] })
+    expect((await get('/v1/metrics/web.requests/tags/status')).body).toEqual({ metric: 'web.requests', key: 'status', values: STATUSES.map(value => ({ value, series: 3 })), next: null })
+    expect((await get('/v1/metrics/web.requests/tags/status?limit=2')).body.next).toBe('404')
+    expect((await get('/v1/metrics/web.requests/tags/status?after=404')).body.values).toEqual([{ value: '500', series: 3 }])
+    expect((await get('/v1/metrics/no.such/tags')).status).toBe(404)
+  })
+})
+
+describe('hostile tags: a 400 naming the rule, nothing changed', () => {
+  it.each([
+    ['{"metric":"h.t","tags":{"__proto__":"x"},"value":1}', /holds a __proto__ key/],
+    [{ metric: 'h.t', tags: { constructor: 'x' }, value: 1 }, /reserved/],
+    [{ metric: 'h.t', tags: { name: 'x' }, value: 1 }, /reserved/],
+    [{ metric: 'h.t', tags: { k: 'a;b' }, value: 1 }, /without ; or =/],
+    [{ metric: 'h.t', tags: { k: 'a=b' }, value: 1 }, /without ; or =/],
+    [{ metric: 'h.t', tags: { k: '~a' }, value: 1 }, /not starting with ~/],
+    [{ metric: 'h.t', tags: { k: '' }, value: 1 }, /empty value/],
+    [{ metric: 'h.t', tags: { k: 'x'.repeat(1_000_000) }, value: 1 }, /longer than 128/],
+    [{ metric: 'h.t', tags: Object.fromEntries(Array.from({ length: 10_000 }, (_, i) => [`k${i}`, 'v'])), value: 1 }, /tags|16/],
+    [{ metric: 'h.t', tags: { 'a b': 'x' }, value: 1 }, /not a tag key/],
+    [{ metric: 'h.t;k=1', tags: { k: '2' }, value: 1 }, /given twice/],
+    [{ metric: 'h.t;k', value: 1 }, /is not a tag/],
+    [{ metric: 'h.t', tags: { k: 'a\u0000' }, value: 1 }, /breaks the rule/],
+    [{ metric: 'h.t', tags: { k: '\ud800' }, value: 1 }, /lone surrogate/]
+  ])('hostile event %#', async (event, message) => {
+    const body = typeof event === 'string' ? event : JSON.stringify(event)
+    const res = await app.inject({ method: 'POST', url: '/v1/events', payload: body, headers: { 'content-type': 'application/json' } })
+    expect([400, 413]).toContain(res.statusCode)
+    expect(res.json().message).toMatch(message)
+    expect((await get('/v1/metrics?prefix=h.t')).body.metrics).toEqual([])
+  })
+
+  it('filters that break the rules: a 400 naming them; a pathological regex runs in linear time (RE2)', async () => {
+    for (const [query, message] of [['tag=status', /is not a tag filter/], ['tag=a b=1', /not a tag key/], ['tag=k=~(a', /regular expression/], ['tag=k=~(a)\\1', /regular expression/], ['by=a,a', /twice/], ['by=__proto__', /reserved/]]) {
+      const res = await get(`/v1/metrics/web.requests/total?from=${NOW - HOUR}&to=${NOW}&${query}`)
+      expect(res.status, query).toBe(400)
+      expect(res.body.message).toMatch(message)
+    }
+    const evil = await get(`/v1/metrics/web.requests/total?from=${NOW - HOUR}&to=${NOW}&tag=${encodeURIComponent(`route=~(a+)+${'a'.repeat(100)}b`)}`)
+    expect(evil.status).toBe(200)
+    expect(evil.body.total).toBe(0)
+  })
+})
+
+describe('cardinality', () => {
+  it('a new series past MAX_SERIES_PER_NAME: the request is a 400 naming the limit and nothing of it is stored', async () => {
+    const first = Array.from({ length: 40 }, (_, i) => ({ metric: 'busy.name', tags: { user: `u${i}` }, value: 1 }))
+    expect((await post(first)).json()).toEqual({ accepted: 40 })
+    const res = await post([{ metric: 'busy.name', tags: { user: 'u0' }, value: 5 }, { metric: 'busy.name', tags: { user: 'u40' }, value: 1 }])
+    expect(res.statusCode).toBe(400)
+    expect(res.json().message).toMatch(/MAX_SERIES_PER_NAME = 40/)
+    const total = await get(`/v1/metrics/busy.name/total?from=${NOW - HOUR}&to=${NOW + 60_000}`)
+    expect(total.body.total).toBe(40)
+    // a known series still takes values
+    expect((await post({ metric: 'busy.name', tags: { user: 'u3' }, value: 2 })).json()).toEqual({ accepted: 1 })
+  })
+
+  it('over StatsD the new series past the limit are dropped alone; the other values of the request are kept', async () => {
+    const lines = ['busy.name:1|c|#user:u1', 'busy.name:1|c|#user:u99', 'other.name:3|c|#user:u99'].join('\n')
+    const res = await app.inject({ method: 'POST', url: '/v1/statsd', payload: lines, headers: { 'content-type': 'text/plain' } })
+    expect(res.statusCode).toBe(400) // POST /v1/statsd is all or nothing, as POST /v1/events
+    expect(res.json().message).toMatch(/MAX_SERIES_PER_NAME/)
+  })
+
+  it('a series has its name\'s kind', async () => {
+    const res = await post({ metric: 'web.requests', tags: { route: '/x' }, kind: 'gauge', value: 1 })
+    expect(res.statusCode).toBe(400)
+    expect(res.json().message).toMatch(/"web\.requests" is a counter/)
+  })
+})
