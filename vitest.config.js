@@ -58,7 +58,8 @@ export const PROJECTS = {
       'test/statsd/gauge-levels.test.js',
       'test/statsd/http-lines.test.js',
       'test/statsd/line-parser.test.js',
-      'test/statsd/pipeline.test.js'
+      'test/statsd/pipeline.test.js',
+      'test/db/create-collections.test.js' // a stand-in database
     ]
   },
   // the suite's database (test/helpers/global-setup.js): the app on it, the jobs over it, the commands run against it
@@ -106,7 +107,8 @@ export const PROJECTS = {
       'test/statsd/door-policy.test.js',
       'test/statsd/hostile-lines.test.js',
       'test/statsd/listeners.test.js',
-      'test/statsd/timer-percentiles.test.js'
+      'test/statsd/timer-percentiles.test.js',
+      'test/db/collections-plugin.test.js'
     ],
     exclude: ['test/routes/ingest-reply.test.js']
   },
@@ -126,7 +128,7 @@ export const PROJECTS = {
       'test/scripts/loadgen/args.test.js',
       'test/security/fuzz-cli.test.js'
     ],
-    exclude: ['test/faults/writer-overload.test.js']
+    exclude: ['test/faults/writer-overload.test.js', 'test/db/create-collections.test.js', 'test/db/collections-plugin.test.js']
   },
   // the dashboard's page in headless Chromium, on the suite's database
   browser: {
