@@ -61,7 +61,8 @@ export const PROJECTS = {
       'test/statsd/pipeline.test.js',
       'test/tags/series-name.test.js',
       'test/tags/tag-filter.test.js',
-      'test/tags/tag-index.test.js'
+      'test/tags/tag-index.test.js',
+      'test/db/create-collections.test.js' // a stand-in database
     ]
   },
   // the suite's database (test/helpers/global-setup.js): the app on it, the jobs over it, the commands run against it
@@ -110,7 +111,8 @@ export const PROJECTS = {
       'test/statsd/hostile-lines.test.js',
       'test/statsd/listeners.test.js',
       'test/statsd/timer-percentiles.test.js',
-      'test/tags/tagged-reads.test.js'
+      'test/tags/tagged-reads.test.js',
+      'test/db/collections-plugin.test.js'
     ],
     exclude: ['test/routes/ingest-reply.test.js']
   },
@@ -130,7 +132,7 @@ export const PROJECTS = {
       'test/scripts/loadgen/args.test.js',
       'test/security/fuzz-cli.test.js'
     ],
-    exclude: ['test/faults/writer-overload.test.js']
+    exclude: ['test/faults/writer-overload.test.js', 'test/db/create-collections.test.js', 'test/db/collections-plugin.test.js']
   },
   // the dashboard's page in headless Chromium, on the suite's database
   browser: {

@@ -5,6 +5,7 @@ import v8 from 'node:v8'
 import cron from 'node-cron'
 import { accuracyProblem, createMapping } from './bucket/distribution-sketch.js'
 import { MAX_BSON_DOCUMENT_BYTES, largestDailyDocumentBytes } from './bucket/distribution-increments.js'
+import { COMPRESSORS } from './db/create-collections.js'
 
 export class ConfigError extends Error {
   constructor (variable, message) {
@@ -42,10 +43,11 @@ function decimal (env, name, fallback, { min, max }) {
   return n
 }
 
-function oneOf (env, name, fallback, choices) {
+/** fix: what to do about a bad value, when more than the list of values helps */
+function oneOf (env, name, fallback, choices, fix) {
   const raw = env[name]
   if (raw === undefined || raw === '') return fallback
-  if (!choices.includes(raw)) throw new ConfigError(name, `must be one of ${choices.join(', ')}, got ${JSON.stringify(raw)}`)
+  if (!choices.includes(raw)) throw new ConfigError(name, `must be one of ${choices.join(', ')}, got ${JSON.stringify(raw)}${fix ? `: ${fix}` : ''}`)
   return raw
 }
 
@@ -113,6 +115,9 @@ export function loadConfig (env = process.env) {
     host: env.HOST || '127.0.0.1',
     mongodbUri: env.MONGODB_URI || null,
     mongodbDb: env.MONGODB_DB || 'statbucket',
+    // WiredTiger's block compressor of the collections statbucket creates; existing ones keep theirs (docs/adr/0055-zstd-by-default.md)
+    collectionCompressor: oneOf(env, 'COLLECTION_COMPRESSOR', COMPRESSORS[0], COMPRESSORS,
+      'unset it for zstd (the default), or set snappy (MongoDB\'s own default) or none (no compression)'),
     logLevel: oneOf(env, 'LOG_LEVEL', 'info', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
     flushIntervalMs: integer(env, 'FLUSH_INTERVAL_MS', 0, { min: 0, max: 60_000 }), // 0: adaptive group commit
     flushMaxDocs: integer(env, 'FLUSH_MAX_DOCS', 1000, { min: 1, max: 100_000 }),

@@ -1,5 +1,6 @@
 // A failure to start as one line that names the cause and what fixes it
 // (README "Quick start"). Pure: the error and the configuration come in.
+import { COMPRESSORS } from './db/create-collections.js'
 
 /** mongodb://user:secret@host → mongodb://user:***@host */
 export function redactUri (uri) {
@@ -30,6 +31,7 @@ export function describeStartupFailure (err, config = {}) {
     const code = causeCode(err)
     return `cannot reach MongoDB at ${redactUri(config.mongodbUri ?? '(embedded)')}${code ? ` (${code})` : ''}: check MONGODB_URI and that the server runs, or unset MONGODB_URI to use the embedded database`
   }
+  if (err?.collection) return describeCollectionFailure(err, err.collection)
   if (/file is locked/i.test(message)) {
     return `the embedded database's data directory (${config.dataDir ?? './data'}) is locked by another running statbucket: stop that one, set STATBUCKET_DATA_DIR to another directory, or set MONGODB_URI`
   }
@@ -41,6 +43,13 @@ export function describeStartupFailure (err, config = {}) {
     return `no embedded MongoDB could be started (${message.split('\n').filter(l => l.trim().startsWith('- ')).map(l => l.trim().slice(2).split(':')[0]).join(', ') || 'see LOG_LEVEL=debug'} failed): set MONGODB_URI to a MongoDB server, or run with LOG_LEVEL=debug for why`
   }
   return `failed to start: ${message.split('\n')[0]} (LOG_LEVEL=debug shows the stack)`
+}
+
+/** The server refused to create a collection (src/db/create-collections.js marks the error with { name, compressor }) */
+function describeCollectionFailure (err, { name, compressor }) {
+  const others = COMPRESSORS.filter(c => c !== compressor).join(' or ')
+  return `the database refused to create the collection ${name} with WiredTiger's block_compressor=${compressor} (COLLECTION_COMPRESSOR): ${String(err.message).split('\n')[0]}; ` +
+    `set COLLECTION_COMPRESSOR to ${others}, or create statbucket's collections yourself (existing ones are used as they are)`
 }
 
 /** The StatsD listeners could not start (src/statsd/plugin.js marks the error with { host, port }) */

@@ -65,8 +65,26 @@ describe('configuration', () => {
     for (const bad of ['0', '-1', 'many', '20000000']) expect(() => loadConfig({ STATSD_GAUGE_LEVELS: bad })).toThrow(/^STATSD_GAUGE_LEVELS: /)
   })
 
+  it('takes COLLECTION_COMPRESSOR (default zstd: WiredTiger\'s block compressor of the collections statbucket creates), and refuses any other value in one line naming the values and the fix', () => {
+    expect(loadConfig({}).collectionCompressor).toBe('zstd')
+    expect(loadConfig({ COLLECTION_COMPRESSOR: '' }).collectionCompressor).toBe('zstd')
+    for (const value of ['zstd', 'snappy', 'none']) expect(loadConfig({ COLLECTION_COMPRESSOR: value }).collectionCompressor).toBe(value)
+    for (const bad of ['ZSTD', 'zlib', 'lz4', ' zstd', 'zstd,snappy', 'block_compressor=zstd', '__proto__', 'constructor']) {
+      expect(() => loadConfig({ COLLECTION_COMPRESSOR: bad })).toThrow(ConfigError)
+      expect(() => loadConfig({ COLLECTION_COMPRESSOR: bad })).toThrow(`COLLECTION_COMPRESSOR: must be one of zstd, snappy, none, got ${JSON.stringify(bad)}: ` +
+        'unset it for zstd (the default), or set snappy (MongoDB\'s own default) or none (no compression)')
+    }
+  })
+
   it('refuses MAX_PENDING_EVENTS below MAX_EVENTS_PER_REQUEST', () => {
     expect(() => loadConfig({ MAX_PENDING_EVENTS: '10', MAX_EVENTS_PER_REQUEST: '100' })).toThrow(/^MAX_PENDING_EVENTS: must be ≥ MAX_EVENTS_PER_REQUEST/)
+  })
+
+  it('stops `npm start` at a bad COLLECTION_COMPRESSOR with one line naming it, the values and the fix, exit code 2', () => {
+    const result = spawnSync(process.execPath, ['src/server.js'], { env: { ...process.env, COLLECTION_COMPRESSOR: 'lz4' }, encoding: 'utf8', timeout: 20_000 })
+    expect(result.status).toBe(2)
+    expect(result.stderr).toBe('statbucket: bad configuration: COLLECTION_COMPRESSOR: must be one of zstd, snappy, none, got "lz4": ' +
+      'unset it for zstd (the default), or set snappy (MongoDB\'s own default) or none (no compression)\n')
   })
 
   it('stops `npm start` with a message naming the bad variable and exit code 2', () => {

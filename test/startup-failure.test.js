@@ -95,6 +95,15 @@ describe('describeStartupFailure', () => {
     expect(describeStartupFailure(new MongoServerSelectionError('Server selection timed out', {}), { mongodbUri: 'mongodb://u:pw@h:1' })).not.toMatch(/pw/)
   })
 
+  it('names COLLECTION_COMPRESSOR and the ways out when the server refuses to create a collection with it', () => {
+    const err = Object.assign(new MongoServerError({ ok: 0, code: 2, codeName: 'BadValue', errmsg: 'unknown option storageEngine\nmore' }), { collection: { name: 'daily', compressor: 'zstd' } })
+    expect(describeStartupFailure(err, {})).toBe('the database refused to create the collection daily with WiredTiger\'s block_compressor=zstd (COLLECTION_COMPRESSOR): unknown option storageEngine; ' +
+      'set COLLECTION_COMPRESSOR to snappy or none, or create statbucket\'s collections yourself (existing ones are used as they are)')
+    // a lost connection during the create is not a refusal
+    const lost = Object.assign(new MongoServerSelectionError('Server selection timed out', {}), { collection: { name: 'daily', compressor: 'zstd' } })
+    expect(describeStartupFailure(lost, { mongodbUri: 'mongodb://h:1' })).toMatch(/^cannot reach MongoDB at mongodb:\/\/h:1/)
+  })
+
   it('falls back to the first line of anything else, pointing at LOG_LEVEL=debug', () => {
     expect(describeStartupFailure(new Error('something odd\nmore'))).toBe('failed to start: something odd (LOG_LEVEL=debug shows the stack)')
   })

@@ -1,10 +1,27 @@
 // The collections of a statbucket database, by name: every kind's
-// (kinds/index.js) and the registry. The service's plugin and the commands
-// (check, retention) take them from here, so both see the same ones.
+// (kinds/index.js), the registry, the jobs' and Idempotency-Key's. The
+// service's plugin and the commands (check, retention) take them from here,
+// so all see the same ones.
 import { KIND_COLLECTIONS } from '../kinds/index.js'
 
+/** The registry (registry/metric-registry.js) */
+export const METRICS_COLLECTION = 'metrics'
+/** The jobs' leases and progress (jobs/lease.js) */
+export const JOBS_COLLECTION = 'jobs'
+/** Idempotency-Key's records (idempotency/idempotency-store.js), used only where transactions work */
+export const KEYS_COLLECTION = 'idempotency_keys'
+
 export function collectionsOf (db) {
-  const collections = { metrics: db.collection('metrics') }
+  const collections = { metrics: db.collection(METRICS_COLLECTION) }
   for (const name of KIND_COLLECTIONS) collections[name] = db.collection(name)
   return collections
+}
+
+/**
+ * Every collection statbucket creates (db/create-collections.js): the
+ * registry, every kind's, the jobs'; Idempotency-Key's only where it is used
+ * (`keys`: the deployment has transactions).
+ */
+export function collectionNames ({ keys }) {
+  return [METRICS_COLLECTION, ...KIND_COLLECTIONS, JOBS_COLLECTION, ...(keys ? [KEYS_COLLECTION] : [])]
 }

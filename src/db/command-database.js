@@ -4,6 +4,9 @@
 // embedded database opened by the command itself, which takes the data
 // directory's lock as the service would, for the length of the command.
 import { MongoClient } from 'mongodb'
+import { detectBackend } from './capabilities.js'
+import { collectionNames } from './collections.js'
+import { createCollections, describeCollections } from './create-collections.js'
 import { embeddedDataDir, readEmbeddedAddress } from './embedded-address.js'
 
 const REACH_RUNNING_MS = 5_000
@@ -55,4 +58,16 @@ export async function connectCommandDatabase ({ config, env = process.env, appNa
       await embedded.stop()
     }
   }
+}
+
+/**
+ * For a command that writes (retention, check --repair): creates the
+ * collections `db` lacks as the service does at boot, with
+ * COLLECTION_COMPRESSOR (docs/adr/0055-zstd-by-default.md), so a command run
+ * before the service ever ran makes none with the server's default. → the
+ * line to print when it created some, else null.
+ */
+export async function createMissingCollections (db, config) {
+  const report = await createCollections(db, collectionNames({ keys: false }), config.collectionCompressor)
+  return report.created.length > 0 ? describeCollections(report, await detectBackend(db)) : null
 }

@@ -9,8 +9,9 @@
 // route answers 400 to a key elsewhere.
 import { createHash } from 'node:crypto'
 import { KEY_IN_FLIGHT, KEY_RECORDED, KEY_REUSED, NOT_APPLIED, REPLAYED } from '../writer/write-outcomes.js'
+import { KEYS_COLLECTION } from '../db/collections.js'
 
-export const KEY_COLLECTION = 'idempotency_keys'
+export const KEY_COLLECTION = KEYS_COLLECTION
 /** JSON with object keys sorted, so that key order does not change a body's hash */
 function canonicalJson (value) {
   if (Array.isArray(value)) return '[' + value.map(canonicalJson).join(',') + ']'

@@ -6,7 +6,7 @@ import { EXIT, UsageError, defineCommand, parseFlags, positiveFlag, runIfMain } 
 import { ConfigError, loadConfig } from '../config.js'
 import { collectionsOf } from '../db/collections.js'
 import { KINDS } from '../kinds/index.js'
-import { connectCommandDatabase } from '../db/command-database.js'
+import { connectCommandDatabase, createMissingCollections } from '../db/command-database.js'
 import { dailyKeptFromFor, minuteHistogramKeptFromFor, minuteKeptFromFor } from '../bucket/retention-horizons.js'
 import { runCheck } from './check-run.js'
 
@@ -107,6 +107,9 @@ async function run (args, { env, out, err }) {
     database = await connectCommandDatabase({ config, env, appName: 'statbucket-check' })
     err.write(`check: using ${database.description}\n`)
     const db = database.client.db(config.mongodbDb)
+    // a repair may upsert a month; the check alone creates nothing
+    const created = args.repair ? await createMissingCollections(db, config) : null
+    if (created) err.write(`check: ${created}\n`)
     const collections = collectionsOf(db)
     let lastProgress = Date.now()
     const summary = await runCheck(collections, {

@@ -5,8 +5,9 @@
 // owner the filter matches nothing, the upsert tries to insert the same
 // _id, and the duplicate key error means "taken".
 import { randomUUID } from 'node:crypto'
+import { JOBS_COLLECTION } from '../db/collections.js'
 
-export const LEASE_COLLECTION = 'jobs'
+export const LEASE_COLLECTION = JOBS_COLLECTION
 
 /**
  * collection: the `jobs` collection; name: the job; clock: { now() };

@@ -6,7 +6,7 @@ import { EXIT, UsageError, defineCommand, parseFlags, positiveFlag, runIfMain } 
 import { systemClock } from '../clock.js'
 import { ConfigError, loadConfig } from '../config.js'
 import { collectionsOf } from '../db/collections.js'
-import { connectCommandDatabase } from '../db/command-database.js'
+import { connectCommandDatabase, createMissingCollections } from '../db/command-database.js'
 import { RETENTION_LEASE_MS, createRetentionForDb } from './retention-service.js'
 
 const HELP = `Usage: npm run retention -- --once [options]
@@ -68,6 +68,8 @@ async function run (args, { env, out, err, signals = process }) {
     database = await connectCommandDatabase({ config, env, appName: 'statbucket-retention' })
     err.write(`retention: using ${database.description}\n`)
     const db = database.client.db(config.mongodbDb)
+    const created = await createMissingCollections(db, config)
+    if (created) err.write(`retention: ${created}\n`)
     job = createRetentionForDb({
       db,
       collections: collectionsOf(db),

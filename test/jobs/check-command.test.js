@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { documentsFor, seed } from '../helpers/bucket-docs.js'
 import { directDb, mongodbUri, uniqueDbName } from '../helpers/test-app.js'
+import { collectionNames } from '../../src/db/collections.js'
 
 const CHECK = fileURLToPath(new URL('../../src/jobs/check-command.js', import.meta.url))
 const D1 = Date.UTC(2026, 9, 30) // Oct 30
@@ -46,6 +47,24 @@ describe('check and repair', () => {
     expect(bad.stderr).toMatch(/frm/)
     expect((await check(['--from', '2026-13-45'])).code).toBe(2)
     expect((await check(['--rate', '-3'])).code).toBe(2)
+  })
+
+  it('on a database no statbucket ran on, the check creates no collection; a repair creates them as the service does and says so', async () => {
+    const fresh = uniqueDbName('checkfresh')
+    const freshDb = client.db(fresh)
+    try {
+      const checked = await check([], { MONGODB_DB: fresh })
+      expect(checked.code, checked.stderr).toBe(0)
+      expect(checked.stderr).not.toMatch(/collections:/)
+      expect(await freshDb.listCollections().toArray()).toEqual([])
+      const repaired = await check(['--repair'], { MONGODB_DB: fresh })
+      expect(repaired.code, repaired.stderr).toBe(0)
+      const names = collectionNames({ keys: false })
+      expect(repaired.stderr).toMatch(new RegExp(`^check: collections: created ${names.join(', ')} with block_compressor=zstd \\(COLLECTION_COMPRESSOR\\)`, 'm'))
+      expect((await freshDb.listCollections().toArray()).map(c => c.name).sort()).toEqual([...names].sort())
+    } finally {
+      await freshDb.dropDatabase().catch(() => {})
+    }
   })
 
   it('reports every kind of violation by id and field, repairs them, and the values end exact', async () => {

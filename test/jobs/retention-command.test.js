@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { documentsFor, seed } from '../helpers/bucket-docs.js'
 import { directDb, mongodbUri, uniqueDbName } from '../helpers/test-app.js'
+import { collectionNames } from '../../src/db/collections.js'
 
 const SCRIPT = fileURLToPath(new URL('../../src/jobs/retention-command.js', import.meta.url))
 const DAY = 86_400_000
@@ -55,6 +56,27 @@ describe('npm run retention', () => {
     const badDaily = await run(['--once'], { DAILY_RETENTION_DAYS: '30', MAX_AGE_DAYS: '400' })
     expect(badDaily.code).toBe(2)
     expect(badDaily.stderr).toMatch(/DAILY_RETENTION_DAYS.*MAX_AGE_DAYS/)
+    const badCompressor = await run(['--once'], { COLLECTION_COMPRESSOR: 'lz4' })
+    expect(badCompressor.code).toBe(2)
+    expect(badCompressor.stderr).toMatch(/COLLECTION_COMPRESSOR: must be one of zstd, snappy, none, got "lz4"/)
+  })
+
+  it('on a database no statbucket ran on, creates the collections as the service does (COLLECTION_COMPRESSOR) and says so; once', async () => {
+    const fresh = uniqueDbName('retfresh')
+    const freshDb = client.db(fresh)
+    try {
+      const first = await run(['--once'], { MONGODB_DB: fresh, COLLECTION_COMPRESSOR: 'snappy' })
+      expect(first.code, first.stderr).toBe(0)
+      const names = collectionNames({ keys: false })
+      expect(first.stderr).toMatch(new RegExp(`^retention: collections: created ${names.join(', ')} with block_compressor=snappy \\(COLLECTION_COMPRESSOR\\)`, 'm'))
+      // filtered here: mongo-java-server ignores listCollections' filter
+      expect((await freshDb.listCollections().toArray()).map(c => c.name).sort()).toEqual([...names].sort())
+      const again = await run(['--once'], { MONGODB_DB: fresh })
+      expect(again.code, again.stderr).toBe(0)
+      expect(again.stderr).not.toMatch(/collections:/)
+    } finally {
+      await freshDb.dropDatabase().catch(() => {})
+    }
   })
 
   it('--once applies each metric its rule (RETENTION_RULES) and the variables to the rest; again changes nothing', async () => {
