@@ -148,7 +148,7 @@ export const operationExamples = {
   'DELETE /v1/metrics/{metric}': {
     parameters: { metric: 'loadgen.m1' },
     responses: {
-      200: { metric: 'loadgen.m1', deleted: { registry: 1, daily: 31, monthly: 2, minuteHours: 0 } }
+      200: { metric: 'loadgen.m1', deleted: { registry: 1, series: 0, daily: 31, monthly: 2, minuteHours: 0 } }
     }
   },
   'GET /v1/metrics/{metric}/total': {

@@ -6,6 +6,7 @@
 
 import { KINDS } from '../kinds/index.js'
 import { metricIdPrefix } from '../bucket/time.js'
+import { isTagged } from '../tags/series-name.js'
 
 const BATCH = 1000
 
@@ -30,6 +31,13 @@ export function createMetricDeletion (collections, { batchSize = BATCH } = {}) {
   }
 
   return {
+    /** The tagged series of a name the registry holds (`name;…`), for a name's deletion to take with it; none for a series */
+    async seriesOf (name) {
+      if (isTagged(name)) return []
+      const entries = await collections.metrics.find({ _id: { $gt: `${name};`, $lt: `${name};\uffff` } }, { projection: { _id: 1 } }).toArray()
+      return entries.map(e => e._id)
+    },
+
     async deleteMetric (name) {
       // the registry entry first: from then on the metric is not listed, and a write that
       // lands meanwhile registers it again (its documents stay with it)

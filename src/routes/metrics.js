@@ -74,11 +74,21 @@ export default async function metricsRoutes (app) {
 
   app.delete('/v1/metrics/:metric', { schema: deleteMetricSchema }, async (request, reply) => {
     const { metric } = request.params
-    registry.forget(metric)
-    writer.forgetRegistryEntry(metric)
-    let deleted
+    const forget = (name) => { registry.forget(name); writer.forgetRegistryEntry(name) }
+    const deleted = { registry: 0, series: 0, daily: 0, monthly: 0, minuteHours: 0 }
     try {
-      deleted = await deletion.deleteMetric(metric)
+      // a name takes its tagged series with it (docs/tags.md#series-names): the series first, so a
+      // deletion cut short leaves the name, and a DELETE sent again finds what is left
+      for (const series of await deletion.seriesOf(metric)) {
+        forget(series)
+        const gone = await deletion.deleteMetric(series)
+        forget(series)
+        for (const field of Object.keys(gone)) deleted[field] += gone[field]
+        deleted.series++
+      }
+      forget(metric)
+      const gone = await deletion.deleteMetric(metric)
+      for (const field of Object.keys(gone)) deleted[field] += gone[field]
     } catch (err) {
       if (!isDatabaseError(err)) throw err
       request.log.warn({ err, metric }, 'metric deletion interrupted by a database error')
@@ -86,8 +96,7 @@ export default async function metricsRoutes (app) {
       throw new UnavailableError(`the database failed while deleting "${metric}", which may be partly deleted: send the DELETE again (it is idempotent)`)
     }
     // forgotten again: a write of this instance's that landed meanwhile may have cached it
-    registry.forget(metric)
-    writer.forgetRegistryEntry(metric)
+    forget(metric)
     request.log.info({ metric, deleted }, 'metric deleted')
     return { metric, deleted }
   })

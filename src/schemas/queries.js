@@ -191,8 +191,8 @@ export const totalSchema = {
 }
 
 export const deleteMetricSchema = {
-  summary: 'Delete a metric: its registry entry and every daily, monthly and minute-hour document',
-  description: 'Removes the metric from the registry, then its documents in bounded batches; answers once they are gone, with how many were deleted. Idempotent: deleting a metric that does not exist (or no longer does) answers 200 with zeros. Writes of the metric that arrive while it runs may survive (and register the metric again); writes after the answer create it anew.',
+  summary: 'Delete a metric (with all its tagged series) or one series: its registry entry and every daily, monthly and minute-hour document',
+  description: 'Removes the metric from the registry, then its documents in bounded batches; a name takes its tagged series with it, a series (name;key=value…) goes alone and its name keeps what it counted; answers once they are gone, with how many were deleted. Idempotent: deleting a metric that does not exist (or no longer does) answers 200 with zeros. Writes of the metric that arrive while it runs may survive (and register the metric again); writes after the answer create it anew.',
   tags: ['metrics'],
   params: metricParams,
   response: {
@@ -205,7 +205,8 @@ export const deleteMetricSchema = {
           type: 'object',
           required: ['registry', 'daily', 'monthly', 'minuteHours'],
           properties: {
-            registry: { type: 'integer', description: 'registry entries deleted (0 or 1)' },
+            registry: { type: 'integer', description: 'registry entries deleted (the name and its series)' },
+            series: { type: 'integer', description: 'tagged series deleted with the name' },
             daily: { type: 'integer', description: 'daily documents deleted' },
             monthly: { type: 'integer', description: 'monthly documents deleted' },
             minuteHours: { type: 'integer', description: 'minute-hour documents deleted (a distribution\'s minute histograms, one per UTC hour)' }

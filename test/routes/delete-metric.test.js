@@ -37,7 +37,7 @@ describe('DELETE /v1/metrics/:metric', () => {
 
     const res = await del('del.a')
     expect(res.statusCode).toBe(200)
-    expect(res.json()).toEqual({ metric: 'del.a', deleted: { registry: 1, daily: 4, monthly: 2, minuteHours: 0 } })
+    expect(res.json()).toEqual({ metric: 'del.a', deleted: { registry: 1, series: 0, daily: 4, monthly: 2, minuteHours: 0 } })
     expect(await idsOf('daily')).toEqual(before.daily.filter(id => !id.startsWith('del.a/')))
     expect(await idsOf('monthly')).toEqual(before.monthly.filter(id => !id.startsWith('del.a/')))
     expect(await idsOf('metrics')).toEqual(before.metrics.filter(id => id !== 'del.a'))
@@ -48,13 +48,13 @@ describe('DELETE /v1/metrics/:metric', () => {
 
     const again = await del('del.a')
     expect(again.statusCode).toBe(200)
-    expect(again.json()).toEqual({ metric: 'del.a', deleted: { registry: 0, daily: 0, monthly: 0, minuteHours: 0 } })
-    expect((await del('never.was')).json()).toEqual({ metric: 'never.was', deleted: { registry: 0, daily: 0, monthly: 0, minuteHours: 0 } })
+    expect(again.json()).toEqual({ metric: 'del.a', deleted: { registry: 0, series: 0, daily: 0, monthly: 0, minuteHours: 0 } })
+    expect((await del('never.was')).json()).toEqual({ metric: 'never.was', deleted: { registry: 0, series: 0, daily: 0, monthly: 0, minuteHours: 0 } })
   })
 
   it('a write after the deletion starts the metric anew, registry entry included', async () => {
     expect((await post([{ metric: 'del.re', value: 5, ts: ts(30) }])).statusCode).toBe(200)
-    expect((await del('del.re')).json().deleted).toEqual({ registry: 1, daily: 1, monthly: 1, minuteHours: 0 })
+    expect((await del('del.re')).json().deleted).toEqual({ registry: 1, series: 0, daily: 1, monthly: 1, minuteHours: 0 })
     expect((await post([{ metric: 'del.re', value: 3, ts: Date.UTC(2026, 10, 21, 11) }])).statusCode).toBe(200)
     expect(await db.collection('metrics').countDocuments({ _id: 'del.re' })).toBe(1)
     const total = await app.inject({ url: `/v1/metrics/del.re/total?from=${Date.UTC(2026, 9, 1)}&to=${Date.UTC(2026, 10, 22)}`, headers: auth(READ) })
@@ -68,7 +68,7 @@ describe('DELETE /v1/metrics/:metric', () => {
     expect(await db.collection('distributionMinutes').countDocuments({ _id: { $gte: 'del.dist/', $lt: 'del.dist/\uffff' } })).toBe(3)
     const res = await del('del.dist')
     expect(res.statusCode).toBe(200)
-    expect(res.json()).toEqual({ metric: 'del.dist', deleted: { registry: 1, daily: 2, monthly: 1, minuteHours: 3 } })
+    expect(res.json()).toEqual({ metric: 'del.dist', deleted: { registry: 1, series: 0, daily: 2, monthly: 1, minuteHours: 3 } })
     expect(await db.collection('distributionMinutes').countDocuments({ _id: { $gte: 'del.dist/', $lt: 'del.dist/\uffff' } })).toBe(0)
   })
 

@@ -205,7 +205,7 @@ describe('gauges over POST /v1/events', () => {
   it('DELETE removes a gauge\'s registry entry and its day and month documents', async () => {
     expect((await post([gauge('del.gauge', 1, NOW - 1000), gauge('del.gauge', 2, Date.UTC(2026, 9, 30))])).statusCode).toBe(200)
     const res = await app.inject({ method: 'DELETE', url: '/v1/metrics/del.gauge' })
-    expect(res.json()).toEqual({ metric: 'del.gauge', deleted: { registry: 1, daily: 2, monthly: 2, minuteHours: 0 } })
+    expect(res.json()).toEqual({ metric: 'del.gauge', deleted: { registry: 1, series: 0, daily: 2, monthly: 2, minuteHours: 0 } })
     expect(await collection('gaugeDaily').countDocuments({ metric: 'del.gauge' })).toBe(0)
     expect(await collection('gaugeMonthly').countDocuments({ metric: 'del.gauge' })).toBe(0)
     // and it may come back as another kind

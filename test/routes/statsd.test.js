@@ -36,7 +36,7 @@ describe('POST /v1/statsd', () => {
   const counters = async () => {
     const body = (await app.inject({ url: '/metrics' })).body
     const read = (line) => Number(body.match(new RegExp(`^${line.replace(/[{}]/g, '\\$&')} (\\d+)$`, 'm'))?.[1] ?? 0)
-    return { received: read('statbucket_statsd_received_total{transport="http"}'), tags: read('statbucket_statsd_dropped_total{reason="tags"}') }
+    return { received: read('statbucket_statsd_received_total{transport="http"}'), badTags: read('statbucket_statsd_dropped_total{reason="bad_tags"}') }
   }
 
   beforeAll(async () => { app = await testApp('statsd_http', { clock: manualClock(NOW), env: { PREALLOC_PROBABILITY: '0', MAX_EVENTS_PER_REQUEST: '1000' } }) })
@@ -61,18 +61,19 @@ describe('POST /v1/statsd', () => {
     const before = await counters()
     const res = await post(app, text)
     expect(res.statusCode).toBe(200)
-    expect(res.json()).toEqual({ accepted: 3, tagsDropped: 1 }) // web.hits, web.latency (one value, weight 100), web.tagged (its tags dropped)
+    expect(res.json()).toEqual({ accepted: 3 }) // web.hits, web.latency (one value, weight 100), web.tagged;env=prod (and its name)
     expect(await totals('web.hits')).toBe(600)
     // the timer is a distribution: its day holds 100 values of 12, and no counter was made of it
     const latency = await app.mongo.db.collection('distributionMonthly').findOne({ metric: 'web.latency' })
     expect(latency.monthly).toMatchObject({ count: 100, sum: 1200, min: 12, max: 12 })
     expect(await totals('web.latency.count')).toBe(0)
     expect(await totals('web.tagged')).toBe(5)
+    expect(await totals('web.tagged;env=prod')).toBe(5)
     expect(await minuteOf('web.hits')).toBe(600)
     // counted on /metrics: what this request added (other tests of this file post too)
     const after = await counters()
     expect(after.received - before.received).toBe(401)
-    expect(after.tags - before.tags).toBe(1)
+    expect(after.badTags - before.badTags).toBe(0)
   })
 
   it('a timer on a counter\'s name (or a count on a timer\'s) is a 400 that changes nothing', async () => {

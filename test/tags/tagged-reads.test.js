@@ -166,3 +166,24 @@ describe('cardinality', () => {
     expect(res.json().message).toMatch(/"web\.requests" is a counter/)
   })
 })
+
+describe('deletion', () => {
+  it('a series goes alone (its name keeps what it counted); a name takes its series with it, and no other name\'s', async () => {
+    const events = [
+      { metric: 'del.t', tags: { a: '1' }, value: 2 }, { metric: 'del.t', tags: { a: '2/x' }, value: 3 },
+      { metric: 'del.t2', tags: { a: '1' }, value: 7 }
+    ]
+    expect((await post(events)).json()).toEqual({ accepted: 3 })
+    const window = `from=${NOW - HOUR}&to=${NOW + 60_000}`
+    const one = await app.inject({ method: 'DELETE', url: `/v1/metrics/${encodeURIComponent('del.t;a=2/x')}` })
+    expect(one.json().deleted).toMatchObject({ registry: 1, series: 0 })
+    expect((await get(`/v1/metrics/del.t/total?${window}`)).body.total).toBe(5)
+    expect((await get(`/v1/metrics/del.t/total?${window}&by=a`)).body.groups).toEqual([{ tags: { a: '1' }, series: 1, total: 2 }])
+    expect((await get('/v1/metrics/del.t/tags/a')).body.values).toEqual([{ value: '1', series: 1 }])
+    const all = await app.inject({ method: 'DELETE', url: '/v1/metrics/del.t' })
+    expect(all.json().deleted).toMatchObject({ registry: 2, series: 1 })
+    for (const name of ['del.t', 'del.t;a=1']) expect((await get(`/v1/metrics/${encodeURIComponent(name)}/total?${window}`)).status).toBe(404)
+    expect((await get('/v1/metrics?prefix=del.t')).body.metrics.map(m => m.name)).toEqual(['del.t2', 'del.t2;a=1'])
+    expect((await get(`/v1/metrics/del.t2/total?${window}`)).body.total).toBe(7)
+  })
+})
