@@ -119,6 +119,14 @@ export const operationExamples = {
       }
     }
   },
+  'GET /v1/metrics/{metric}/top': {
+    parameters: { metric: 'api.requests', by: 'route', k: '10', from: '2026-11-20T10:30:00Z', to: '2026-11-21T10:30:00Z', tag: 'status!=200' },
+    responses: { 200: { metric: 'api.requests', from: Date.UTC(2026, 10, 20, 10, 30), to: Date.UTC(2026, 10, 21, 10, 30), groups: [{ tags: { route: '/login' }, series: 1, total: 1 }], of: 1, documents: 2 } }
+  },
+  'GET /v1/cardinality': {
+    parameters: { limit: '10' },
+    responses: { 200: { metrics: 5, series: 2, maxMetrics: 100000, maxSeriesPerName: 10000, names: [{ name: 'api.requests', series: 2, keys: [{ key: 'route', values: 2 }, { key: 'status', values: 2 }] }] } }
+  },
   'GET /v1/metrics/{metric}/tags': {
     parameters: { metric: 'api.requests' },
     responses: { 200: { metric: 'api.requests', series: 2, keys: [{ key: 'route', values: 2 }, { key: 'status', values: 2 }] } }

@@ -97,6 +97,17 @@ export function createTaggedReads ({ reader, registry, tags, maxSeries }) {
       return { groups: summed.map(({ documents, ...g }) => g), documents: summed.reduce((n, g) => n + g.documents, 0) }
     },
 
+    /**
+     * The k groups of the matching series `by` their keys with the largest
+     * exact totals over [from, to) (ties by their tags, in order) →
+     * { groups: [{ tags, series, total }], of (groups in all), documents }
+     */
+    async top (name, options, selection, k) {
+      const { groups, documents } = await this.total(name, options, selection)
+      const ranked = [...groups].sort((a, b) => b.total - a.total || (JSON.stringify(a.tags) < JSON.stringify(b.tags) ? -1 : 1))
+      return { groups: ranked.slice(0, k), of: groups.length, documents }
+    },
+
     /** Year to date of the matching series (or of each group) → { total, months, series } or { groups } */
     async ytd (name, options, selection) {
       const shape = await reader.ytd(name, options)

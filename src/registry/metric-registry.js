@@ -93,6 +93,9 @@ export function createMetricRegistry ({ collection, maxMetrics, maxSeriesPerName
       return true
     },
 
+    /** Registry entries (names and series) known here, as MAX_METRICS counts them */
+    size: () => known.size,
+
     /** The tagged series of a name known here */
     seriesCount: (name) => seriesOf.get(name) ?? 0,
 

@@ -1,6 +1,6 @@
 // GET /v1/metrics, …/series, …/total, …/ytd, …/quantiles; DELETE /v1/metrics/:metric
-import { NotFoundError, UnavailableError, isDatabaseError } from '../errors.js'
-import { deleteMetricSchema, listMetricsSchema, quantilesSchema, seriesSchema, tagKeysSchema, tagValuesSchema, totalSchema, ytdSchema } from '../schemas/queries.js'
+import { BadRequestError, NotFoundError, UnavailableError, isDatabaseError } from '../errors.js'
+import { MAX_TOP, cardinalitySchema, deleteMetricSchema, listMetricsSchema, quantilesSchema, seriesSchema, tagKeysSchema, tagValuesSchema, topSchema, totalSchema, ytdSchema } from '../schemas/queries.js'
 import { parseQuantilesQuery, parseSeriesQuery, parseTagSelection, parseTotalQuery, parseYtdQuery, parseZone } from './query-params.js'
 import { createMetricDeletion } from '../registry/metric-deletion.js'
 
@@ -17,6 +17,28 @@ export default async function metricsRoutes (app) {
     const { metric } = request.params
     await requireName(metric)
     return { metric, series: nameIndex.tags.count(metric), keys: nameIndex.tags.keysOf(metric) }
+  })
+
+  app.get('/v1/metrics/:metric/top', { schema: topSchema }, async (request) => {
+    const { metric } = request.params
+    const { from, to } = parseTotalQuery(request.query)
+    const k = Number(request.query.k ?? 10)
+    if (k > MAX_TOP) throw new BadRequestError(`k: at most ${MAX_TOP} groups`)
+    return { metric, from, to, ...await taggedReads.top(metric, { from, to }, parseTagSelection(request.query), k) }
+  })
+
+  // the names with the most series, and their keys with the most values (docs/tags.md#cardinality)
+  app.get('/v1/cardinality', { schema: cardinalitySchema }, async (request) => {
+    const limit = Number(request.query.limit ?? 10)
+    const tags = nameIndex.tags
+    const names = tags.names().sort((a, b) => b.series - a.series || (a.name < b.name ? -1 : 1)).slice(0, limit)
+    return {
+      metrics: registry.size(),
+      series: tags.size(),
+      maxMetrics: app.config.maxMetrics,
+      maxSeriesPerName: app.config.maxSeriesPerName,
+      names: names.map(({ name, series }) => ({ name, series, keys: tags.keysOf(name).sort((a, b) => b.values - a.values || (a.key < b.key ? -1 : 1)) }))
+    }
   })
 
   app.get('/v1/metrics/:metric/tags/:key', { schema: tagValuesSchema }, async (request) => {

@@ -345,3 +345,74 @@ export const tagValuesSchema = {
     ...errorResponses(400, 401, 403, 404, 414, 429, 500, 503)
   }
 }
+
+export const MAX_TOP = 1000
+
+export const topSchema = {
+  summary: 'The k largest groups of a metric\'s series by exact total',
+  description: 'The matching series (tag=) grouped by the keys of by=, each group\'s exact total over [from, to) from the fewest documents, the k largest first (ties in the order of their tags). docs/tags.md#top',
+  tags: ['metrics'],
+  params: metricParams,
+  querystring: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['by', 'from', 'to'],
+    properties: {
+      by: byParam,
+      k: { type: 'string', pattern: '^[1-9]\\d{0,3}$', description: `groups answered, 1–${MAX_TOP}, default 10` },
+      from: timeParam('inclusive'),
+      to: timeParam('exclusive'),
+      tag: tagParam
+    }
+  },
+  response: {
+    200: {
+      type: 'object',
+      required: ['metric', 'from', 'to', 'groups', 'of', 'documents'],
+      properties: {
+        metric: { type: 'string' },
+        from: { type: 'integer' },
+        to: { type: 'integer' },
+        groups: { type: 'array', items: { type: 'object', properties: { tags: groupTags, series: seriesCount, total: { type: 'number' } } } },
+        of: { type: 'integer', description: 'groups in all' },
+        documents: { type: 'integer', description: 'documents read' }
+      }
+    },
+    ...errorResponses(400, 401, 403, 404, 414, 429, 500, 503)
+  }
+}
+
+export const cardinalitySchema = {
+  summary: 'The names with the most series, and their keys with the most values',
+  description: 'From this instance\'s tag index: the names with the most tagged series (limit, default 10), and for each its keys with the most values. docs/tags.md#cardinality',
+  tags: ['metrics'],
+  querystring: {
+    type: 'object',
+    additionalProperties: false,
+    properties: { limit: { type: 'string', pattern: '^[1-9]\\d{0,2}$', description: 'names answered, 1–999, default 10' } }
+  },
+  response: {
+    200: {
+      type: 'object',
+      required: ['metrics', 'series', 'maxMetrics', 'maxSeriesPerName', 'names'],
+      properties: {
+        metrics: { type: 'integer', description: 'registry entries known here (names and series), counted toward MAX_METRICS' },
+        series: { type: 'integer', description: 'tagged series known here' },
+        maxMetrics: { type: 'integer' },
+        maxSeriesPerName: { type: 'integer' },
+        names: {
+          type: 'array',
+          items: {
+            type: 'object',
+            properties: {
+              name: { type: 'string' },
+              series: { type: 'integer' },
+              keys: { type: 'array', items: { type: 'object', properties: { key: { type: 'string' }, values: { type: 'integer' } } } }
+            }
+          }
+        }
+      }
+    },
+    ...errorResponses(400, 401, 403, 414, 429, 500, 503)
+  }
+}

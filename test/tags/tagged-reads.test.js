@@ -95,6 +95,30 @@ describe('tagged counters through POST /v1/events', () => {
     expect(totals.body.groups).toEqual([...ROUTES].sort().map(route => ({ tags: { route }, series: 2, total: sum(e => e.route === route && e.status !== '404', from, NOW) })))
   })
 
+  it('top: the k largest groups by exact total, ties in the order of their tags', async () => {
+    const from = NOW - 2 * 24 * HOUR
+    const window = `from=${from}&to=${NOW}`
+    for (const [by, k] of [['route', 2], ['status', 10], ['route,status', 4]]) {
+      const top = await get(`/v1/metrics/web.requests/top?by=${by}&k=${k}&${window}`)
+      expect(top.status).toBe(200)
+      const keys = by.split(',')
+      const model = new Map()
+      for (const e of events.filter(x => x.time >= from && x.time < NOW)) {
+        const tags = Object.fromEntries(keys.map(key => [key, e[key]]))
+        const id = JSON.stringify(tags)
+        model.set(id, { tags, total: (model.get(id)?.total ?? 0) + e.value })
+      }
+      const ranked = [...model.values()].sort((a, b) => b.total - a.total || (JSON.stringify(a.tags) < JSON.stringify(b.tags) ? -1 : 1))
+      expect(top.body.groups.map(({ tags, total }) => ({ tags, total }))).toEqual(ranked.slice(0, k))
+      expect(top.body.of).toBe(model.size)
+    }
+    const filtered = await get(`/v1/metrics/web.requests/top?by=route&k=1&tag=status=500&${window}`)
+    const routes = ROUTES.map(route => ({ tags: { route }, total: sum(e => e.route === route && e.status === '500', from, NOW) }))
+    expect(filtered.body.groups.map(({ tags, total }) => ({ tags, total }))).toEqual([routes.sort((a, b) => b.total - a.total || (a.tags.route < b.tags.route ? -1 : 1))[0]])
+    expect((await get(`/v1/metrics/web.requests/top?by=route&k=0&${window}`)).status).toBe(400)
+    expect((await get(`/v1/metrics/web.requests/top?${window}`)).status).toBe(400)
+  })
+
   it('the tag listings: keys with their number of values, and a key\'s values', async () => {
     expect((await get('/v1/metrics/web.requests/tags')).body).toEqual({ metric: 'web.requests', series: 9, keys: [{ key: 'route', values: 3 }, { key: 'status', values: 3 }] })
     expect((await get('/v1/metrics/web.requests/tags/status')).body).toEqual({ metric: 'web.requests', key: 'status', values: STATUSES.map(value => ({ value, series: 3 })), next: null })
@@ -161,9 +185,10 @@ describe('cardinality', () => {
   })
 
   it('a series has its name\'s kind', async () => {
-    const res = await post({ metric: 'web.requests', tags: { route: '/x' }, kind: 'gauge', value: 1 })
+    expect((await post({ metric: 'kind.c', value: 1 })).statusCode).toBe(200)
+    const res = await post({ metric: 'kind.c', tags: { route: '/x' }, kind: 'gauge', value: 1 })
     expect(res.statusCode).toBe(400)
-    expect(res.json().message).toMatch(/"web\.requests" is a counter/)
+    expect(res.json().message).toMatch(/"kind\.c" is a counter/)
   })
 })
 
@@ -185,5 +210,27 @@ describe('deletion', () => {
     for (const name of ['del.t', 'del.t;a=1']) expect((await get(`/v1/metrics/${encodeURIComponent(name)}/total?${window}`)).status).toBe(404)
     expect((await get('/v1/metrics?prefix=del.t')).body.metrics.map(m => m.name)).toEqual(['del.t2', 'del.t2;a=1'])
     expect((await get(`/v1/metrics/del.t2/total?${window}`)).body.total).toBe(7)
+  })
+})
+
+describe('cardinality, on its own names', () => {
+  it('GET /v1/cardinality names the names with the most series, most first, and their keys with the most values', async () => {
+    const body = [
+      ...Array.from({ length: 30 }, (_, i) => ({ metric: 'card.top', tags: { user: `u${i}`, plan: i % 2 ? 'free' : 'paid' }, value: 1 })),
+      ...Array.from({ length: 3 }, (_, i) => ({ metric: 'card.low', tags: { user: `u${i}` }, value: 1 }))
+    ]
+    expect((await post(body)).json()).toEqual({ accepted: 33 })
+    const { status, body: answer } = await get('/v1/cardinality?limit=100')
+    expect(status).toBe(200)
+    expect(answer).toMatchObject({ maxSeriesPerName: 40, maxMetrics: 100_000 })
+    const top = answer.names.find(n => n.name === 'card.top')
+    expect(top).toEqual({ name: 'card.top', series: 30, keys: [{ key: 'user', values: 30 }, { key: 'plan', values: 2 }] })
+    expect(answer.names.find(n => n.name === 'card.low')).toEqual({ name: 'card.low', series: 3, keys: [{ key: 'user', values: 3 }] })
+    const counts = answer.names.map(n => n.series)
+    expect(counts).toEqual([...counts].sort((a, b) => b - a))
+    expect(answer.series).toBe(answer.names.reduce((n, x) => n + x.series, 0))
+    expect(answer.metrics).toBeGreaterThanOrEqual(answer.series + answer.names.length)
+    expect((await get('/v1/cardinality?limit=1')).body.names).toHaveLength(1)
+    expect((await get('/v1/cardinality?limit=0')).status).toBe(400)
   })
 })
