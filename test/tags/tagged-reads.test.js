@@ -7,7 +7,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { manualClock } from '../../src/clock.js'
 import { seededRandom } from '../../scripts/shared/workload.js'
+import net from 'node:net'
 import { testApp } from '../helpers/test-app.js'
+import { until } from '../statsd/helpers.js'
 
 const NOW = Date.UTC(2026, 10, 21, 12, 0)
 const clock = manualClock(NOW)
@@ -153,12 +155,13 @@ describe('hostile tags: a 400 naming the rule, nothing changed', () => {
   })
 
   it('filters that break the rules: a 400 naming them; a pathological regex runs in linear time (RE2)', async () => {
+    expect((await post({ metric: 'flt.x', tags: { route: 'aaa' }, value: 1 })).statusCode).toBe(200)
     for (const [query, message] of [['tag=status', /is not a tag filter/], ['tag=a b=1', /not a tag key/], ['tag=k=~(a', /regular expression/], ['tag=k=~(a)\\1', /regular expression/], ['by=a,a', /twice/], ['by=__proto__', /reserved/]]) {
-      const res = await get(`/v1/metrics/web.requests/total?from=${NOW - HOUR}&to=${NOW}&${query}`)
+      const res = await get(`/v1/metrics/flt.x/total?from=${NOW - HOUR}&to=${NOW}&${query}`)
       expect(res.status, query).toBe(400)
       expect(res.body.message).toMatch(message)
     }
-    const evil = await get(`/v1/metrics/web.requests/total?from=${NOW - HOUR}&to=${NOW}&tag=${encodeURIComponent(`route=~(a+)+${'a'.repeat(100)}b`)}`)
+    const evil = await get(`/v1/metrics/flt.x/total?from=${NOW - HOUR}&to=${NOW}&tag=${encodeURIComponent(`route=~(a+)+${'a'.repeat(100)}b`)}`)
     expect(evil.status).toBe(200)
     expect(evil.body.total).toBe(0)
   })
@@ -177,11 +180,31 @@ describe('cardinality', () => {
     expect((await post({ metric: 'busy.name', tags: { user: 'u3' }, value: 2 })).json()).toEqual({ accepted: 1 })
   })
 
-  it('over StatsD the new series past the limit are dropped alone; the other values of the request are kept', async () => {
-    const lines = ['busy.name:1|c|#user:u1', 'busy.name:1|c|#user:u99', 'other.name:3|c|#user:u99'].join('\n')
+  it('POST /v1/statsd with a new series past the limit: a 400 naming it, as POST /v1/events', async () => {
+    const first = Array.from({ length: 40 }, (_, i) => ({ metric: 'busy.sd', tags: { user: `u${i}` }, value: 1 }))
+    expect((await post(first)).json()).toEqual({ accepted: 40 })
+    const lines = ['busy.sd:1|c|#user:u1', 'busy.sd:1|c|#user:u99', 'other.name:3|c|#user:u99'].join('\n')
     const res = await app.inject({ method: 'POST', url: '/v1/statsd', payload: lines, headers: { 'content-type': 'text/plain' } })
     expect(res.statusCode).toBe(400) // POST /v1/statsd is all or nothing, as POST /v1/events
     expect(res.json().message).toMatch(/MAX_SERIES_PER_NAME/)
+  })
+
+  it('over the StatsD listeners a new series past the limit is dropped alone (registry_full); the packet\'s other values are kept', async () => {
+    const sd = await testApp('tagged_statsd', { clock, env: { MAX_SERIES_PER_NAME: '2', STATSD_FLUSH_INTERVAL_MS: '20' }, statsd: true })
+    try {
+      const lines = ['sd.n:1|c|#u:a', 'sd.n:2|c|#u:b', 'sd.n:4|c|#u:c', 'sd.other:8|c|#u:c', 'sd.n:16|c|#u:a'].join('\n') + '\n'
+      await new Promise((resolve, reject) => { const s = net.connect(sd.statsd.port, '127.0.0.1', () => s.end(lines)); s.on('close', resolve); s.on('error', reject) })
+      const window = `from=${NOW - HOUR}&to=${NOW + 60_000}`
+      await until(async () => (await sd.inject(`/v1/metrics/sd.other/total?${window}`)).statusCode === 200, 'the packet written')
+      const total = async (name) => (await sd.inject(`/v1/metrics/${encodeURIComponent(name)}/total?${window}`)).json().total
+      expect(await total('sd.n')).toBe(19) // a: 1 + 16, b: 2; c's value is lost with its series, not counted to its name
+      expect(await total('sd.n;u=a')).toBe(17)
+      expect(await total('sd.other')).toBe(8)
+      expect((await sd.inject(`/v1/metrics/${encodeURIComponent('sd.n;u=c')}/total?${window}`)).statusCode).toBe(404)
+      expect((await sd.inject('/metrics')).body).toMatch(/statbucket_statsd_dropped_total\{reason="registry_full"\} 1$/m)
+    } finally {
+      await sd.close()
+    }
   })
 
   it('a series has its name\'s kind', async () => {
