@@ -1,5 +1,7 @@
 // The conformance table (issue 27, item 3): every kind × every door × every
-// read × every job, against a model of the raw values (./model.js).
+// read × every job, against a model of the raw values (./model.js). The
+// tagged doors (model.js DOORS) send each value to one of two series of the
+// metric: every read of the name still equals the model of all the values.
 //
 // Rows: the kinds (model.js KINDS) × the doors (DOORS); one app per row, on a
 // database of its own, whose door writes three metrics of that kind: `main`
@@ -202,8 +204,10 @@ const JOBS = {
   },
   async deletion (row) {
     const doomed = row.metric('doomed')
-    // a day the preallocation made (the sweep makes it for a counter busy on the clock's day) is deleted too
-    const preallocated = await row.app.mongo.db.collection(row.kind.documents.daily).countDocuments({ _id: `${doomed}/${M.isoDay(M.PREALLOC_DAY).replaceAll('-', '')}` })
+    // a day the preallocation made (the sweep makes it for a counter busy on the clock's day) is deleted too, the
+    // name's and its series' (a tagged door's)
+    const day = M.isoDay(M.PREALLOC_DAY).replaceAll('-', '')
+    const preallocated = await row.app.mongo.db.collection(row.kind.documents.daily).countDocuments({ _id: { $in: [doomed, ...M.seriesNames(row.door, doomed)].map(m => `${m}/${day}`) } })
     const before = await snapshot(row.app)
     const res = await row.app.inject({ method: 'DELETE', url: `/v1/metrics/${doomed}` })
     row.results.deletion = { status: res.statusCode, body: res.json(), preallocated, before, after: await snapshot(row.app) }
@@ -434,8 +438,11 @@ const JOB_CELLS = {
       const pass = row.results.retention
       // the pass drops minutes of days more than a day past the minute horizon (docs/operations.md#commands)
       const before = M.minuteHorizon('aged', M.T_LATE) - M.DAY
-      const days = new Set(M.rawEvents(row.kind, 'aged').filter(e => e.t < before).map(e => M.isoDay(e.t)))
-      compareFields(problems, pass, { status: 'done', downsampled: days.size, unvouched: 0 })
+      // the name's days, and each of its series' (a tagged door's: a series keeps what its name keeps)
+      const aged = row.metric('aged')
+      const daysOf = (indexes) => new Set(indexes.filter(i => M.SCHEDULE[i] < before).map(i => M.isoDay(M.SCHEDULE[i])))
+      const days = [M.SCHEDULE.map((_, i) => i), ...M.seriesNames(row.door, aged).map(s => M.indexesOf(row.door, s))].map(daysOf)
+      compareFields(problems, pass, { status: 'done', downsampled: days.reduce((n, d) => n + d.size, 0), unvouched: 0 })
     }
   },
   check: {
@@ -468,13 +475,18 @@ const JOB_CELLS = {
     async check (row, problems) {
       const { status, body, preallocated, before, after } = row.results.deletion
       const doomed = row.metric('doomed')
-      const events = M.rawEvents(row.kind, 'doomed')
-      const days = new Set(events.map(e => M.isoDay(e.t)))
-      const months = new Set(events.map(e => M.isoDay(e.t).slice(0, 7)))
+      // the name's days and months, and each of its series' (a tagged door's: the series goes with its name)
+      const series = M.seriesNames(row.door, doomed)
+      const daysOf = (indexes) => new Set(indexes.map(i => M.isoDay(M.SCHEDULE[i])))
+      const all = M.SCHEDULE.map((_, i) => i)
+      const days = [all, ...series.map(s => M.indexesOf(row.door, s))].map(daysOf)
+      const months = days.map(d => new Set([...d].map(day => day.slice(0, 7))))
+      const count = (sets) => sets.reduce((n, set) => n + set.size, 0)
       if (status !== 200) problems.add(`status ${status}: ${JSON.stringify(body)}`)
-      compareFields(problems, body.deleted ?? {}, { registry: 1, daily: days.size + preallocated, monthly: months.size })
+      compareFields(problems, body.deleted ?? {}, { registry: 1 + series.length, series: series.length, daily: count(days) + preallocated, monthly: count(months) })
       // the other metrics untouched: every other document as it was
-      const others = docs => docs.filter(d => d._id !== doomed && !String(d._id).startsWith(`${doomed}/`))
+      const mine = (id) => id === doomed || id.startsWith(`${doomed}/`) || id.startsWith(`${doomed};`)
+      const others = docs => docs.filter(d => !mine(String(d._id)))
       for (const name of COLLECTIONS) {
         if (JSON.stringify(others(before[name])) !== JSON.stringify(after[name])) problems.add(`${name}: other documents changed, or ${doomed}'s left`)
         if (Object.values(row.kind.documents).includes(name) && before[name].length === others(before[name]).length) problems.add(`${name} held nothing of ${doomed} before the deletion`)

@@ -203,6 +203,8 @@ export const GAUGE = {
 // model's adapter above; a kind without an adapter fails here, loudly. A later kind (StatsD sets) is one
 // more adapter.
 const ADAPTERS = new Map([COUNTER, DISTRIBUTION, GAUGE].map(adapter => [adapter.name, adapter]))
+const nameOfSeries = (series) => series.split(';')[0]
+
 export const KINDS = SERVICE_KINDS.map(descriptor => {
   const adapter = ADAPTERS.get(descriptor.name)
   if (!adapter) throw new Error(`the conformance table has no model of the kind "${descriptor.name}": add its adapter to test/conformance/model.js`)
@@ -211,13 +213,32 @@ export const KINDS = SERVICE_KINDS.map(descriptor => {
 
 // ---------------------------------------------------------------- doors
 
-/** The doors, each a row; `transport` says how the test file drives it */
+/**
+ * The doors, each a row; `transport` says how the test file drives it, and
+ * `tags` how a tagged door names the event's series (docs/tags.md#doors): a
+ * JSON `tags` object, DogStatsD's `|#k:v`, or Graphite tags in the name.
+ * A tagged door sends each value to one of two series of the metric
+ * (SHARDS), and every read of the name must still equal the model of all
+ * the values: the name is the sum (the merge) of its series.
+ */
 export const DOORS = [
   { id: 'json', name: 'JSON', transport: 'json' },
   { id: 'udp', name: 'StatsD UDP', transport: 'udp' },
   { id: 'tcp', name: 'StatsD TCP', transport: 'tcp' },
-  { id: 'http', name: 'POST /v1/statsd', transport: 'http' }
+  { id: 'http', name: 'POST /v1/statsd', transport: 'http' },
+  { id: 'json-tags', name: 'JSON tags', transport: 'json', tags: 'object' },
+  { id: 'tcp-tags', name: 'StatsD TCP DogStatsD tags', transport: 'tcp', tags: 'dogstatsd' },
+  { id: 'http-tags', name: 'POST /v1/statsd Graphite tags', transport: 'http', tags: 'graphite' }
 ]
+
+export const SHARDS = ['s0', 's1']
+const shardOf = (i) => SHARDS[i % SHARDS.length]
+/** The series a tagged door sends the i-th value of `metric` to (the metric itself for an untagged door) */
+export const seriesOf = (door, metric, i) => (door.tags ? `${metric};shard=${shardOf(i)}` : metric)
+/** Every series of `metric` a door writes: none for an untagged door */
+export const seriesNames = (door, metric) => (door.tags ? SHARDS.map(s => `${metric};shard=${s}`) : [])
+/** The schedule indexes a series of `metric` gets */
+export const indexesOf = (door, series) => SCHEDULE.map((_, i) => i).filter(i => !door.tags || series.endsWith(`=${shardOf(i)}`))
 
 /** The raw events a metric of `role` gets: [{ t, v }] by time */
 export function rawEvents (kind, role) {
@@ -230,10 +251,13 @@ export function statsdSends (kind, door) {
   return SCHEDULE.map((t, i) => ({
     t,
     lines: Object.keys(ROLES).map(role => {
-      const metric = metricName(kind, door, role)
+      // a gauge's delta is from the level its series was sent last
+      const series = seriesOf(door, metricName(kind, door, role), i)
       const value = kind.value(i, role)
-      const line = kind.statsd(metric, value, i, previous[metric])
-      previous[metric] = value
+      const line = door.tags === 'dogstatsd'
+        ? `${kind.statsd(nameOfSeries(series), value, i, previous[series])}|#${series.split(';')[1].replace('=', ':')}`
+        : kind.statsd(series, value, i, previous[series])
+      previous[series] = value
       return line
     })
   }))
@@ -242,7 +266,13 @@ export function statsdSends (kind, door) {
 /** For the JSON door: every role's events, shuffled (seeded) so that later requests carry earlier times, in `requests` requests */
 export function jsonRequests (kind, door, requests = 3) {
   const events = []
-  SCHEDULE.forEach((t, i) => { for (const role of Object.keys(ROLES)) events.push(kind.json(metricName(kind, door, role), kind.value(i, role), t)) })
+  SCHEDULE.forEach((t, i) => {
+    for (const role of Object.keys(ROLES)) {
+      const metric = metricName(kind, door, role)
+      const event = kind.json(metric, kind.value(i, role), t)
+      events.push(door.tags ? { ...event, tags: { shard: shardOf(i) } } : event)
+    }
+  })
   let seed = 27
   const random = () => { seed = (seed * 1103515245 + 12345) % 2147483648; return seed / 2147483648 }
   for (let i = events.length - 1; i > 0; i--) {
