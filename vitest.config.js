@@ -112,6 +112,7 @@ export const PROJECTS = {
       'test/statsd/listeners.test.js',
       'test/statsd/timer-percentiles.test.js',
       'test/tags/tagged-reads.test.js',
+      'test/tags/tagged-kinds.test.js',
       'test/db/collections-plugin.test.js'
     ],
     exclude: ['test/routes/ingest-reply.test.js']

@@ -36,6 +36,16 @@ function minutesWithoutHistogram (from, to) {
   return withDetails(new BadRequestError(message), { details: [{ path: param, message, ...edge(param === 'from' ? from : to) }] })
 }
 
+/** Two points' count, sum, min and max (a read that ranks nothing) as one, new */
+function addTotals (total, tier) {
+  const out = { count: (total?.count ?? 0) + (tier.count ?? 0), sum: (total?.sum ?? 0) + (tier.sum ?? 0) }
+  const min = Math.min(total?.min ?? Infinity, tier.min ?? Infinity)
+  const max = Math.max(total?.max ?? -Infinity, tier.max ?? -Infinity)
+  if (min !== Infinity) out.min = min
+  if (max !== -Infinity) out.max = max
+  return out
+}
+
 // histogram buckets merged or ranked between two turns of the event loop (a
 // piece or a point counts one more): merging costs ~0.05 µs a bucket and
 // ranking ~0.3 µs, so a turn holds the loop for a few ms to ~30 ms
@@ -189,6 +199,26 @@ export function createDistributionReads ({ collections, horizonsOf, maxPoints, m
     return { step: planned.step, from: start, to: end, timestamps, values: (stat) => statValues(points, stat, kind.mapping) }
   }
 
+  /**
+   * mergedSeries of several metrics of one mapping (a name's tagged series,
+   * reader/tagged-reads.js), each point merged across them: the reads share
+   * one budget (each at most MAX_READ_BUCKETS, all REQUEST_BUCKETS_READS ×).
+   */
+  async function mergedSeriesOf (metrics, kind, { from, to, step, zone, percentile }) {
+    const budget = { buckets: 0 }
+    let shape = null
+    let merged = null
+    for (const metric of metrics) {
+      const { start, end, timestamps, plan, ...planned } = planSeriesRanges({ from, to, step, zone, maxPoints, horizons: statHorizons(planningStat(percentile), horizonsOf(metric)), metric })
+      const points = await evaluate(metric, plan, { strictDays: planned.step === 'day', minuteHistograms: percentile, buckets: percentile, budget })
+      shape ??= { step: planned.step, from: start, to: end, timestamps }
+      merged ??= points.map(() => ({ value: null }))
+      points.forEach((p, i) => { if (p.value !== null) merged[i].value = percentile ? addTierInto(merged[i].value, p.value) : addTotals(merged[i].value, p.value) })
+    }
+    merged.pace = pacerOf(budget)
+    return { ...shape, values: (stat) => statValues(merged, stat, kind.mapping) }
+  }
+
   /** Ranges ([{ from, to }], as many as MAX_POINTS) merged once, each from the fewest documents, for any number of stats → { values(stat) } */
   async function mergedRanges (metric, kind, { ranges, percentile, budget }) {
     if (ranges.length > maxPoints) throw bad('ranges', `${ranges.length} ranges, over the limit MAX_POINTS = ${maxPoints}`)
@@ -222,6 +252,7 @@ export function createDistributionReads ({ collections, horizonsOf, maxPoints, m
      * the request's reads. → { step, from, to, timestamps, values(stat) }
      */
     mergedSeries,
+    mergedSeriesOf,
 
     /**
      * One stat of each of `ranges` ([{ from, to }], epoch ms, as many as

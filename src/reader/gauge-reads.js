@@ -3,7 +3,7 @@
 // range per point, in UTC or any zone), fetched from the gauge collections
 // with one projected request per collection, and merged tier by tier
 // (bucket/gauge-stats.js) instead of summed. A gauge has no total.
-import { evaluateGaugePlan, gaugeStatValue } from '../bucket/gauge-stats.js'
+import { evaluateGaugePlan, gaugeStatValue, mergeGaugeTiers } from '../bucket/gauge-stats.js'
 import { BadRequestError } from '../errors.js'
 import { planRanges } from '../bucket/range-plan.js'
 import { createDocumentReader } from './documents.js'
@@ -30,8 +30,23 @@ export function createGaugeReads ({ collections, horizonsOf, maxPoints }) {
     return { step: planned.step, from: start, to: end, timestamps, values: async (stat) => points.map(p => gaugeStatValue(p.value, stat)) }
   }
 
+  /** mergedSeries of several gauges (a name's tagged series, reader/tagged-reads.js), each point merged across them */
+  async function mergedSeriesOf (metrics, kind, { from, to, step, zone }) {
+    let shape = null
+    let merged = null
+    for (const metric of metrics) {
+      const { start, end, timestamps, plan, ...planned } = planSeriesRanges({ from, to, step, zone, maxPoints, horizons: horizonsOf(metric), metric })
+      const points = evaluateGaugePlan(plan, await documents.planDocs(plan), { strictDays: planned.step === 'day' })
+      shape ??= { step: planned.step, from: start, to: end, timestamps }
+      merged ??= points.map(() => null)
+      points.forEach((p, i) => { if (p.value !== null) merged[i] = mergeGaugeTiers(merged[i], p.value) })
+    }
+    return { ...shape, values: async (stat) => merged.map(tier => gaugeStatValue(tier, stat)) }
+  }
+
   return {
     mergedSeries,
+    mergedSeriesOf,
 
     /** A series of one stat (gauge-stats.js) → { stat, step, from, to, timestamps, values } */
     async series (metric, kind, { from, to, step, zone, stat }) {

@@ -149,6 +149,19 @@ export function createReader ({ collections, registry, horizonsOf, maxPoints, ma
       return { total: months.reduce((sum, m) => sum + (m.total ?? 0), 0), months }
     },
 
+    /**
+     * One stat's series of several series of one kind (a name's tagged
+     * series: reader/tagged-reads.js), each point merged across them as a
+     * point merges its tiers. kind: their registry kind.
+     * → { step, from, to, timestamps, values }
+     */
+    async statSeriesOf (metrics, kind, { from, to, step, zone = UTC, stat }) {
+      const descriptor = descriptorOf(kind)
+      const chosen = stat ?? parseStat(descriptor.stats.default).stat
+      const { values, ...shape } = await statReadsOf(metrics[0], kind).mergedSeriesOf(metrics, kind, { from, to, step, zone, percentile: chosen.kind === 'percentile' })
+      return { stat: chosen.name, ...shape, values: await values(chosen) }
+    },
+
     /** The stored last level of a gauge (reader/gauge-reads.js storedLast), or null: where a StatsD delta starts */
     gaugeLevel: (metric) => gauges.storedLast(metric),
 

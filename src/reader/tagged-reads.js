@@ -1,9 +1,12 @@
 // Reads by tag (docs/tags.md#reads): a name's series that `tag=` filters
-// match, summed at read time, or grouped `by` tag keys, each group summed.
-// Every series is read through the one read path (./reader.js), so a
-// group's answer is exact as each series' is; the name's own read gives
-// the shape (and the 400 of a bad window, the 404 of no such name) even
-// when no series matches. A read is bounded: at most MAX_SERIES series.
+// match, read together, or grouped `by` tag keys, each group read together.
+// A counter's series are read through the one read path (./reader.js) and
+// summed; a distribution's and a gauge's are merged point by point, as a
+// point merges its tiers (a distribution's percentiles from the merged
+// histograms), so each group's answer is exact as one series' is. The
+// name's own read gives the shape (and the 400 of a bad window or stat, the
+// 404 of no such name) even when no series matches. A read is bounded: at
+// most MAX_SERIES series.
 import { BadRequestError, NotFoundError, withDetails } from '../errors.js'
 import { descriptorOf } from '../kinds/index.js'
 import { tagsOfSeries } from '../tags/series-name.js'
@@ -31,18 +34,31 @@ function addValues (into, values) {
   return into
 }
 
-/** reader: ./reader.js's; registry: { describe }; tags: the tag index (registry/tag-index.js); maxSeries: MAX_SERIES */
+/** The sum of a field over answers; undefined where none has it (a counter's answers have no count or sum) */
+const sumOf = (answers, field) => (answers.some(a => a[field] !== undefined) ? answers.reduce((n, a) => n + (a[field] ?? 0), 0) : undefined)
+const defined = (object) => Object.fromEntries(Object.entries(object).filter(([, v]) => v !== undefined))
+
+/** A series read of a missing series (deleted through another instance since the index listed it): no longer one of them */
+const unlessGone = (err) => {
+  if (err instanceof NotFoundError) return null
+  throw err
+}
+
+/** reader: ./reader.js's; registry: { describe, kindOf }; tags: the tag index (registry/tag-index.js); maxSeries: MAX_SERIES */
 export function createTaggedReads ({ reader, registry, tags, maxSeries }) {
-  /** The series of `name` the filters match, grouped by the `by` keys (null: one group) → [{ tags, series: [] }] */
+  /**
+   * The series of `name` the filters match, grouped by the `by` keys (null:
+   * one group) → { kind, groups: [{ tags, series: [] }] }
+   */
   async function groupsOf (name, { filters, by }) {
     const kind = await registry.describe(name)
-    // a name of a kind whose reads are not sums is read series by series (docs/tags.md#reads)
-    if (kind !== null && descriptorOf(kind)?.name !== 'counter') {
-      throw bad(filters.length ? 'tag' : 'by', `metric "${name}" is a ${kind.kind}: tag filters and by read a counter's series in this version; read a ${kind.kind}'s series one by one (GET /v1/metrics/${name};key=value/series)`)
-    }
     const series = filters.length ? tags.match(name, filters) : [...tags.seriesOf(name)].sort()
-    if (series.length > maxSeries) throw bad(filters.length ? 'tag' : 'by', `the filters match ${series.length} series of "${name}", over the limit MAX_SERIES = ${maxSeries}; narrow the filters`)
-    if (by === null) return [{ tags: null, series }]
+    const param = filters.length ? 'tag' : 'by'
+    if (series.length > maxSeries) throw bad(param, `the filters match ${series.length} series of "${name}", over the limit MAX_SERIES = ${maxSeries}; narrow the filters`)
+    // a distribution's series merge their histograms: one mapping (DISTRIBUTION_ACCURACY when each was first written)
+    const other = series.find(s => registry.kindOf(s) !== undefined && registry.kindOf(s).accuracy !== kind?.accuracy)
+    if (other !== undefined) throw bad(param, `series "${other}" keeps its histograms at another accuracy than "${name}" (DISTRIBUTION_ACCURACY changed since): read it alone`)
+    if (by === null) return { kind, groups: [{ tags: null, series }] }
     const groups = new Map()
     for (const s of series) {
       const own = new Map(tagsOfSeries(s))
@@ -51,19 +67,13 @@ export function createTaggedReads ({ reader, registry, tags, maxSeries }) {
       if (!groups.has(key)) groups.set(key, { tags: groupTags, series: [] })
       groups.get(key).series.push(s)
     }
-    return [...groups.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, g]) => g)
+    return { kind, groups: [...groups.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, g]) => g) }
   }
 
-  /**
-   * Each group's reads of its series, combined. A series deleted since the
-   * index listed it (through another instance) is no longer one of them.
-   */
-  async function perGroup (groups, read, combine) {
+  /** Each group's reads of its series, one read a series, combined */
+  async function perSeries (groups, read, combine) {
     const all = groups.flatMap(g => g.series)
-    const results = await mapLimited(all, READS_AT_ONCE, s => read(s).catch(err => {
-      if (err instanceof NotFoundError) return null
-      throw err
-    }))
+    const results = await mapLimited(all, READS_AT_ONCE, s => read(s).catch(unlessGone))
     const bySeries = new Map(all.map((s, i) => [s, results[i]]))
     return groups.map(g => {
       const answers = g.series.map(s => bySeries.get(s)).filter(a => a !== null)
@@ -72,26 +82,40 @@ export function createTaggedReads ({ reader, registry, tags, maxSeries }) {
   }
 
   return {
-    /** A series of the name's matching series summed (or, with by, of each group) → the name's answer shape, values summed, or { …, groups } */
+    /** A series of the name's matching series together (or, with by, of each group) → the name's answer shape, or { …, groups } */
     async series (name, options, selection) {
       const shape = await reader.series(name, options)
-      const groups = await groupsOf(name, selection)
+      const { kind, groups } = await groupsOf(name, selection)
       const window = { from: options.from, to: options.to, step: shape.step, zone: options.zone }
-      const summed = await perGroup(groups, s => reader.series(s, window), (answers) => ({
-        values: answers.reduce((into, a) => addValues(into, a.values), shape.values.map(() => null))
-      }))
+      const nulls = () => shape.values.map(() => null)
+      let read
+      if (descriptorOf(kind).stats.default === null) {
+        // a counter: its series summed
+        read = await perSeries(groups, s => reader.series(s, window), (answers) => ({ values: answers.reduce((into, a) => addValues(into, a.values), nulls()) }))
+      } else {
+        // a kind with stats: each group's series merged point by point
+        const stat = options.stat
+        read = []
+        for (const g of groups) {
+          const present = g.series.filter(s => registry.kindOf(s) !== undefined)
+          const values = present.length ? (await reader.statSeriesOf(present, kind, { ...window, stat })).values : nulls()
+          read.push({ tags: g.tags, series: present.length, values })
+        }
+      }
       const { values, ...rest } = shape
-      if (selection.by === null) return { ...rest, series: summed[0].series, values: summed[0].values }
-      return { ...rest, groups: summed }
+      if (selection.by === null) return { ...rest, series: read[0].series, values: read[0].values }
+      return { ...rest, groups: read }
     },
 
-    /** The exact total of the matching series (or of each group) → { total, documents, series } or { groups, documents } */
+    /** The exact total of the matching series (or of each group) → { total, count?, sum?, documents, series } or { groups, documents } */
     async total (name, options, selection) {
       await reader.total(name, options)
-      const groups = await groupsOf(name, selection)
-      const summed = await perGroup(groups, s => reader.total(s, options), (answers) => ({
-        total: answers.reduce((n, a) => n + a.total, 0),
-        documents: answers.reduce((n, a) => n + a.documents, 0)
+      const { groups } = await groupsOf(name, selection)
+      const summed = await perSeries(groups, s => reader.total(s, options), (answers) => defined({
+        total: sumOf(answers, 'total') ?? 0,
+        count: sumOf(answers, 'count'),
+        sum: sumOf(answers, 'sum'),
+        documents: sumOf(answers, 'documents') ?? 0
       }))
       if (selection.by === null) return summed[0]
       return { groups: summed.map(({ documents, ...g }) => g), documents: summed.reduce((n, g) => n + g.documents, 0) }
@@ -108,16 +132,17 @@ export function createTaggedReads ({ reader, registry, tags, maxSeries }) {
       return { groups: ranked.slice(0, k), of: groups.length, documents }
     },
 
-    /** Year to date of the matching series (or of each group) → { total, months, series } or { groups } */
+    /** Year to date of the matching series (or of each group) → { total, sum?, months, series } or { groups } */
     async ytd (name, options, selection) {
       const shape = await reader.ytd(name, options)
-      const groups = await groupsOf(name, selection)
-      const summed = await perGroup(groups, s => reader.ytd(s, options), (answers) => {
+      const { groups } = await groupsOf(name, selection)
+      const summed = await perSeries(groups, s => reader.ytd(s, options), (answers) => {
         const months = shape.months.map(({ month }, i) => {
-          const totals = answers.map(a => a.months[i].total).filter(t => t !== null)
-          return { month, total: totals.length ? totals.reduce((n, t) => n + t, 0) : null }
+          const held = answers.map(a => a.months[i]).filter(m => m.total !== null)
+          if (held.length === 0) return defined({ month, total: null, count: shape.months[i].count === undefined ? undefined : null, sum: shape.months[i].sum === undefined ? undefined : null })
+          return defined({ month, total: sumOf(held, 'total'), count: sumOf(held, 'count'), sum: sumOf(held, 'sum') })
         })
-        return { total: months.reduce((n, m) => n + (m.total ?? 0), 0), months }
+        return defined({ total: months.reduce((n, m) => n + (m.total ?? 0), 0), sum: sumOf(answers, 'sum'), months })
       })
       if (selection.by === null) return summed[0]
       return { groups: summed }

@@ -64,8 +64,8 @@ export default async function metricsRoutes (app) {
     const window = parseSeriesQuery(request.query, { now: clock.now() })
     const selection = parseTagSelection(request.query)
     if (selection) {
-      const { step, from, to, timestamps, values, series, groups } = await taggedReads.series(metric, { ...window, zone }, selection)
-      return { metric, step, tz: zone.name, from, to, timestamps, ...(groups ? { groups } : { series, values }) }
+      const { step, from, to, timestamps, values, series, groups, stat } = await taggedReads.series(metric, { ...window, zone }, selection)
+      return { metric, ...(stat ? { stat } : {}), step, tz: zone.name, from, to, timestamps, ...(groups ? { groups } : { series, values }) }
     }
     const { step, from, to, timestamps, values, stat } = await reader.series(metric, { ...window, zone })
     return { metric, ...(stat ? { stat } : {}), step, tz: zone.name, from, to, timestamps, values }

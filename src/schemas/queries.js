@@ -147,7 +147,7 @@ export const ytdSchema = {
           }
         },
         series: seriesCount,
-        groups: { type: 'array', description: 'with by=', items: { type: 'object', properties: { tags: groupTags, series: seriesCount, total: { type: 'number' }, months: { type: 'array', items: { type: 'object', properties: { month: { type: 'string' }, total: { type: ['number', 'null'] } } } } } } }
+        groups: { type: 'array', description: 'with by=', items: { type: 'object', properties: { tags: groupTags, series: seriesCount, total: { type: 'number' }, sum: { type: 'number' }, months: { type: 'array', items: { type: 'object', properties: { month: { type: 'string' }, total: { type: ['number', 'null'] }, count: { type: ['number', 'null'] }, sum: { type: ['number', 'null'] } } } } } } }
       }
     },
     ...errorResponses(400, 401, 403, 404, 414, 429, 500, 503)
@@ -183,7 +183,7 @@ export const totalSchema = {
         sum: { type: 'number', description: 'a distribution\'s sum of values (absent for a counter)' },
         documents: { type: 'integer', description: 'documents read' },
         series: seriesCount,
-        groups: { type: 'array', description: 'with by=', items: { type: 'object', properties: { tags: groupTags, series: seriesCount, total: { type: 'number' } } } }
+        groups: { type: 'array', description: 'with by=', items: { type: 'object', properties: { tags: groupTags, series: seriesCount, total: { type: 'number' }, count: { type: 'number' }, sum: { type: 'number' } } } }
       }
     },
     ...errorResponses(400, 401, 403, 404, 414, 429, 500, 503)
