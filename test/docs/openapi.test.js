@@ -188,7 +188,7 @@ describe('the running app answers as documented', () => {
       if (method !== 'get') continue
       const parameters = operation.parameters ?? []
       const asks = parameters.some(p => p.name === 'tag')
-        ? [parameters.filter(p => !BY_TAG.includes(p.name)), parameters.filter(p => p.name !== 'stat').map(p => (p.name === 'metric' ? { ...p, example: 'api.requests' } : p))]
+        ? [parameters.filter(p => p.required || !BY_TAG.includes(p.name)), parameters.filter(p => p.name !== 'stat').map(p => (p.name === 'metric' ? { ...p, example: 'api.requests' } : p))]
         : [parameters]
       for (const asked of asks) {
         let url = path
