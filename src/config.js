@@ -146,6 +146,8 @@ export function loadConfig (env = process.env) {
     maxReadBuckets: integer(env, 'MAX_READ_BUCKETS', 10_000_000, { min: 1000, max: 1_000_000_000 }),
     maxMetrics: integer(env, 'MAX_METRICS', 100_000, { min: 1, max: 10_000_000 }),
     maxSeriesPerName: integer(env, 'MAX_SERIES_PER_NAME', 10_000, { min: 1, max: 10_000_000 }),
+    statsdNewMetricsPerMinute: integer(env, 'STATSD_NEW_METRICS_PER_MINUTE', 1000, { min: 1, max: 10_000_000 }),
+    statsdRegistryPercent: integer(env, 'STATSD_REGISTRY_SHARE', 90, { min: 1, max: 100 }),
     writeTokens: tokens(env, 'WRITE_TOKENS'),
     readTokens: tokens(env, 'READ_TOKENS'),
     // unset: /metrics follows READ_TOKENS

@@ -171,7 +171,7 @@ export function createIngestService ({ config, clock, registry, writer, idempote
      * options.where(index, field): how the door names an event's field in a message
      * Resolves to one outcome (above); never rejects for a database failure.
      */
-    async submit (events, { idempotency: key, where = defaultWhere, admitPerName = false } = {}) {
+    async submit (events, { idempotency: key, where = defaultWhere, admitPerName = false, statsd = false } = {}) {
       if (key && !idempotency) {
         return { outcome: KEY_UNSUPPORTED, message: `Idempotency-Key needs a MongoDB deployment with transactions (a replica set or a sharded cluster); this one (${backend}) has none (GET /readyz: transactions false), so the key cannot be honoured: send the request without it` }
       }
@@ -187,6 +187,7 @@ export function createIngestService ({ config, clock, registry, writer, idempote
       let conflicts = []
       let kinds = null
       let tagged = false
+      let rateLimited = []
       try {
         if (admitPerName) {
           ({ events, conflicts } = keepEachNamesKind(events, registry))
@@ -202,7 +203,7 @@ export function createIngestService ({ config, clock, registry, writer, idempote
           return { outcome: REJECTED, reason: 'kind_mismatch', message: `${path}: ${message}`, details: [{ path, message }] }
         }
         // names known here (with the kind asked) reserve nothing: no await (the common request)
-        const admission = registry.knowsAll(names, kinds) ? NOTHING_RESERVED : await registry.admit(names, { partial: admitPerName, kinds })
+        const admission = registry.knowsAll(names, kinds) ? NOTHING_RESERVED : await registry.admit(names, { partial: admitPerName, kinds, statsd, now })
         if (admission.conflicts?.length && !admitPerName) {
           const conflict = admission.conflicts[0]
           const indexOf = (metric) => events.findIndex(e => e.metric === metric || nameOfSeries(e.metric) === metric)
@@ -213,22 +214,31 @@ export function createIngestService ({ config, clock, registry, writer, idempote
           const { limit, name, over } = admission.refusal
           return { outcome: REJECTED, reason: 'too_many_series', message: `metric "${name}" would have ${over} series past MAX_SERIES_PER_NAME = ${limit}: send fewer distinct tag values (docs/tags.md#cardinality)`, details: [admission.refusal] }
         }
+        if (admission.refusal?.perMinute !== undefined) {
+          const { perMinute, newMetrics } = admission.refusal
+          return { outcome: REJECTED, reason: 'new_metrics_rate', message: `StatsD doors admit at most STATSD_NEW_METRICS_PER_MINUTE = ${perMinute} new metrics and series a minute; this request would add ${newMetrics}: send them in a later minute, or over POST /v1/events`, details: [admission.refusal] }
+        }
+        if (admission.refusal?.share !== undefined) {
+          const { limit, newMetrics } = admission.refusal
+          return { outcome: REJECTED, reason: 'registry_full', message: `the StatsD doors' share of the registry is full: ${limit} of MAX_METRICS (STATSD_REGISTRY_SHARE); this request would add ${newMetrics} new metric(s); the rest is kept for POST /v1/events`, details: [admission.refusal] }
+        }
         if (admission.refusal) {
           const { limit, newMetrics } = admission.refusal
           return { outcome: REJECTED, reason: 'registry_full', message: `the registry is full: MAX_METRICS = ${limit}; this request would add ${newMetrics} new metric(s)`, details: [admission.refusal] }
         }
         reserved = admission.reserved
         refused = admission.refused ?? []
+        rateLimited = admission.rateLimited ?? []
         const wrongKind = admission.conflicts ?? []
         conflicts = conflicts.concat(wrongKind)
-        if (refused.length > 0 || wrongKind.length > 0) {
+        if (refused.length > 0 || wrongKind.length > 0 || rateLimited.length > 0) {
           // per name (the StatsD doors): the new names the registry has no room for, and the names of
           // another kind (each sent as one kind here), lose their events, no other
-          const turnedAway = new Set([...refused, ...wrongKind.map(c => c.metric)])
+          const turnedAway = new Set([...refused, ...rateLimited, ...wrongKind.map(c => c.metric)])
           events = without(events, turnedAway)
           if (events.length === 0) {
-            return refused.length
-              ? { outcome: REJECTED, reason: 'registry_full', refusedMetrics: refused, kindConflicts: conflicts, message: `the registry is full: MAX_METRICS = ${config.maxMetrics}` }
+            return refused.length || rateLimited.length
+              ? { outcome: REJECTED, reason: 'registry_full', refusedMetrics: refused, rateLimited, kindConflicts: conflicts, message: `the registry is full: MAX_METRICS = ${config.maxMetrics}` }
               : { outcome: REJECTED, reason: 'kind_mismatch', refusedMetrics: refused, kindConflicts: conflicts, message: kindMessage(conflicts[0]) }
           }
         }
@@ -254,11 +264,11 @@ export function createIngestService ({ config, clock, registry, writer, idempote
       } finally {
         registry.settle(reserved, maybeWritten(answer))
       }
-      const turnedAway = refused.length || conflicts.length
-      if (answer.outcome !== APPLIED) return turnedAway ? { ...answer, refusedMetrics: refused, kindConflicts: conflicts } : answer
+      const turnedAway = refused.length || conflicts.length || rateLimited.length
+      if (answer.outcome !== APPLIED) return turnedAway ? { ...answer, refusedMetrics: refused, rateLimited, kindConflicts: conflicts } : answer
       // the kinds preallocated (a counter's; kinds/*.js preallocated)
       preallocator.consider(kinds === null ? withNames(events, tagged) : withNames(events, tagged).filter(e => descriptorOfEvent(e).preallocated))
-      return turnedAway ? { outcome: APPLIED, accepted: events.length, refusedMetrics: refused, kindConflicts: conflicts } : { outcome: APPLIED, accepted: events.length }
+      return turnedAway ? { outcome: APPLIED, accepted: events.length, refusedMetrics: refused, rateLimited, kindConflicts: conflicts } : { outcome: APPLIED, accepted: events.length }
     },
 
     /** Whether `events` more events would be queued now (the StatsD TCP listener reads on only then) */

@@ -16,7 +16,11 @@ function prefixEnd (prefix) {
  * names: the Graphite name index (src/registry/name-index.js), told of the names known here and of deleted metrics; optional.
  * maxSeriesPerName: MAX_SERIES_PER_NAME, the tagged series one name may have (docs/tags.md#cardinality)
  */
-export function createMetricRegistry ({ collection, maxMetrics, maxSeriesPerName = Infinity, names = null }) {
+export function createMetricRegistry ({ collection, maxMetrics, maxSeriesPerName = Infinity, statsdNewPerMinute = Infinity, statsdShare = 1, names = null }) {
+  // the StatsD doors admit at most statsdNewPerMinute new names and series a minute, and fill at most statsdShare of
+  // MAX_METRICS: one unauthenticated sender cannot take the registry from the HTTP writers (docs/tags.md#cardinality)
+  const statsdLimit = Math.floor(maxMetrics * statsdShare)
+  let statsdMinute = { minute: null, admitted: 0 }
   const known = new Map() // name → its kind: loaded from the database, or written (maybe written) by a request here
   const confirmed = new Set() // seen in the database
   const held = new Map() // new name → { holders, kind }: requests in flight holding it, counted, not known yet
@@ -112,7 +116,7 @@ export function createMetricRegistry ({ collection, maxMetrics, maxSeriesPerName
      * and names the rest, and names of another kind are turned away alone:
      * → { reserved, refused, conflicts }.
      */
-    async admit (requested, { partial = false, kinds = null } = {}) {
+    async admit (requested, { partial = false, kinds = null, statsd = false, now = 0 } = {}) {
       let unknown = requested.filter(n => !known.has(n))
       const lookup = unknown.filter(n => !held.has(n))
       if (lookup.length > 0) {
@@ -137,19 +141,35 @@ export function createMetricRegistry ({ collection, maxMetrics, maxSeriesPerName
         reserved = reserved.filter(n => !manySeries.over.has(n))
         fresh = fresh.filter(n => !manySeries.over.has(n))
       }
-      const room = maxMetrics - (known.size + held.size)
-      if (fresh.length > room) {
-        if (!partial) return { refusal: { limit: maxMetrics, newMetrics: fresh.length, known: known.size + held.size } }
-        const turnedAway = new Set(fresh.slice(Math.max(0, room)))
-        refused = refused.concat([...turnedAway])
-        reserved = reserved.filter(n => !turnedAway.has(n))
+      const limit = statsd ? statsdLimit : maxMetrics
+      const room = limit - (known.size + held.size)
+      let rateRoom = Infinity
+      if (statsd) {
+        const minute = Math.floor(now / 60_000)
+        if (statsdMinute.minute !== minute) statsdMinute = { minute, admitted: 0 }
+        rateRoom = statsdNewPerMinute - statsdMinute.admitted
       }
+      let rateLimited = []
+      if (fresh.length > Math.min(room, rateRoom)) {
+        const byRate = rateRoom < room
+        if (!partial) {
+          return byRate
+            ? { refusal: { perMinute: statsdNewPerMinute, newMetrics: fresh.length } }
+            : { refusal: { limit, newMetrics: fresh.length, known: known.size + held.size, ...(statsd ? { share: statsdShare } : {}) } }
+        }
+        const turnedAway = new Set(fresh.slice(Math.max(0, Math.min(room, rateRoom))))
+        if (byRate) rateLimited = [...turnedAway]
+        else refused = refused.concat([...turnedAway])
+        reserved = reserved.filter(n => !turnedAway.has(n))
+        fresh = fresh.filter(n => !turnedAway.has(n))
+      }
+      if (statsd) statsdMinute.admitted += fresh.length
       for (const n of reserved) {
         const h = held.get(n)
         if (h) h.holders++
         else { held.set(n, { holders: 1, kind: askedKind(kinds, n) }); countInto(heldSeriesOf, n, 1) }
       }
-      return partial ? { reserved, refused, conflicts } : { reserved }
+      return partial ? { reserved, refused, conflicts, rateLimited } : { reserved }
     },
 
     /**

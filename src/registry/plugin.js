@@ -14,7 +14,7 @@ async function registry (app, { nameIndexRefresh = true, timers = realTimers } =
   await metrics.createIndex({ lastWrite: 1 }, { name: 'lastWrite' })
   await metrics.createIndex({ busyDay: 1, _id: 1 }, { name: 'busyDay' })
   const names = createNameIndex()
-  const instance = createMetricRegistry({ collection: metrics, maxMetrics: app.config.maxMetrics, maxSeriesPerName: app.config.maxSeriesPerName, names })
+  const instance = createMetricRegistry({ collection: metrics, maxMetrics: app.config.maxMetrics, maxSeriesPerName: app.config.maxSeriesPerName, statsdNewPerMinute: app.config.statsdNewMetricsPerMinute, statsdShare: app.config.statsdRegistryPercent / 100, names })
   await instance.load()
   const refresh = createNameIndexRefresh({ index: names, metrics, clock: app.clock, timers, logger: app.log.child({ component: 'graphite-names' }) })
   await refresh.load()

@@ -38,6 +38,7 @@ export default async function statsdRoutes (app) {
     const { events, levels } = bodyEvents(body, { now: clock.now(), levelOf: name => starts.get(name), timeOf: statsdGauges.nextTime })
     const key = request.headers['idempotency-key']
     const result = await ingest.submit(events, {
+      statsd: true,
       where: (index, field) => `the sum of ${events[index]?.metric}: ${field}`,
       idempotency: key === undefined ? undefined : { key, identity: request.accessIdentity, body: text }
     })

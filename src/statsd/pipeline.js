@@ -13,13 +13,15 @@
 import { createAggregator, ingestEvents } from './aggregator.js'
 import { createGaugeLevels, createGaugeResolver } from './gauge-levels.js'
 import { parseLine } from './line-parser.js'
+import { nameOfSeries } from '../tags/series-name.js'
 import { APPLIED, NOT_APPLIED, REJECTED, UNKNOWN } from '../writer/write-outcomes.js'
 
 /** Why values accepted by the parser were lost later (besides the parser's DROP_REASONS) */
 export const PIPELINE_DROP_REASONS = Object.freeze([
   'overload', // UDP: the batch was full while the writer was busy
   'line_too_long', // TCP: a line longer than the limit without a newline
-  'registry_full', // the ingest service refused new metrics (MAX_METRICS)
+  'registry_full', // the ingest service refused new metrics or series (MAX_METRICS, STATSD_REGISTRY_SHARE, MAX_SERIES_PER_NAME)
+  'new_metrics_rate', // more new metrics and series in a minute than STATSD_NEW_METRICS_PER_MINUTE
   'kind_mismatch', // a metric of another kind: a timer's values on a counter's name, a count on a timer's, a level on either
   'too_many_buckets', // a timer whose values of one batch fall in more than 2,000 histogram buckets of a day
   'invalid_event', // the ingest service refused an event (a time outside the accepted window)
@@ -75,17 +77,22 @@ export function createStatsdPipeline ({ ingest, clock, timers, flushIntervalMs, 
     for (;;) {
       if (!ingest.hasRoom(events.length)) await ingest.waitForRoom(events.length)
       // per name: a full registry turns away the lines of new names, never a known metric's in the same batch
-      const result = await ingest.submit(ingestEvents(events), { admitPerName: true })
+      const result = await ingest.submit(ingestEvents(events), { admitPerName: true, statsd: true })
       const refused = result.refusedMetrics ?? []
+      const rateLimited = result.rateLimited ?? []
       const conflicts = result.kindConflicts ?? []
-      if (refused.length || conflicts.length) {
-        // the names turned away (and a name's values of the kind it is not) lose their events, no other
+      if (refused.length || conflicts.length || rateLimited.length) {
+        // the names and series turned away (and a name's values of the kind it is not) lose their events, no other;
+        // a tagged series' events go with its name's
         const full = new Set(refused)
-        const kindOf = (e) => `${e.metric}\n${e.kind ?? 'counter'}`
+        const limited = new Set(rateLimited)
+        const turnedAway = (set) => (e) => set.has(e.metric) || set.has(nameOfSeries(e.metric))
+        const kindOf = (e) => `${nameOfSeries(e.metric)}\n${e.kind ?? 'counter'}`
         const wrong = new Set(conflicts.filter(c => !c.reason).map(c => `${c.metric}\n${c.asked}`))
         const wide = new Set(conflicts.filter(c => c.reason === 'too_many_buckets').map(c => `${c.metric}\n${c.asked}`))
         for (const [reason, lostHere, example] of [
-          ['registry_full', e => full.has(e.metric), refused[0]],
+          ['registry_full', turnedAway(full), refused[0]],
+          ['new_metrics_rate', turnedAway(limited), rateLimited[0]],
           ['kind_mismatch', e => wrong.has(kindOf(e)), conflicts.find(c => !c.reason)?.metric],
           ['too_many_buckets', e => wide.has(kindOf(e)), conflicts.find(c => c.reason)?.metric]
         ]) {

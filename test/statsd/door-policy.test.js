@@ -44,7 +44,7 @@ describe('where the StatsD listener listens', () => {
 
 describe('a full registry over StatsD', () => {
   it('drops only the lines of new names: a known metric\'s values in the same stream are kept', async () => {
-    const s = await statsdApp('statsd_full', { MAX_METRICS: '2' })
+    const s = await statsdApp('statsd_full', { MAX_METRICS: '2', STATSD_REGISTRY_SHARE: '100' })
     open.push(() => s.app.close().catch(() => {}))
     await sendTcp(s.app.statsd.port, 'known.a:1|c\nknown.b:1|c\n')
     await until(() => s.seen.received.tcp === 2, 'the first two values')
@@ -57,7 +57,7 @@ describe('a full registry over StatsD', () => {
   })
 
   it('admits as many new names as it has free places, from a burst of more', async () => {
-    const s = await statsdApp('statsd_burst', { MAX_METRICS: '500' })
+    const s = await statsdApp('statsd_burst', { MAX_METRICS: '500', STATSD_REGISTRY_SHARE: '100' })
     open.push(() => s.app.close().catch(() => {}))
     await sendTcp(s.app.statsd.port, Array.from({ length: 10 }, (_, i) => `old.m${i}:1|c`).join('\n') + '\n')
     await until(async () => (await s.app.inject({ url: '/v1/metrics' })).json().metrics.length === 10, 'ten metrics registered')
@@ -66,6 +66,41 @@ describe('a full registry over StatsD', () => {
     const burst = Object.keys(totals).filter(name => name.startsWith('burst.'))
     expect(burst).toHaveLength(490)
     expect(s.seen.dropped).toEqual({ registry_full: 1010 })
+  })
+})
+
+describe('one StatsD sender cannot take the registry', () => {
+  it('the StatsD doors fill STATSD_REGISTRY_SHARE of MAX_METRICS; the rest stays for POST /v1/events', async () => {
+    const s = await statsdApp('statsd_share', { MAX_METRICS: '100', STATSD_REGISTRY_SHARE: '50' })
+    open.push(() => s.app.close().catch(() => {}))
+    await sendTcp(s.app.statsd.port, Array.from({ length: 80 }, (_, i) => `sd.m${i}:1|c`).join('\n') + '\n')
+    await until(() => s.seen.dropped.registry_full === 30, '30 new names turned away')
+    const posted = await s.app.inject({ method: 'POST', url: '/v1/events', payload: Array.from({ length: 50 }, (_, i) => ({ metric: `http.m${i}` })) })
+    expect(posted.json()).toEqual({ accepted: 50 })
+    const over = await s.app.inject({ method: 'POST', url: '/v1/statsd', payload: 'sd.late:1|c', headers: { 'content-type': 'text/plain' } })
+    expect(over.statusCode).toBe(400)
+    expect(over.json().message).toMatch(/STATSD_REGISTRY_SHARE/)
+    const totals = await s.closeAndReadTotals()
+    expect(Object.keys(totals).filter(n => n.startsWith('sd.'))).toHaveLength(50)
+    expect(Object.keys(totals).filter(n => n.startsWith('http.'))).toHaveLength(50)
+  })
+
+  it('the StatsD doors admit STATSD_NEW_METRICS_PER_MINUTE new names and series a minute; the next minute, more', async () => {
+    const clock = manualClock(Date.UTC(2026, 10, 21, 12, 0, 0))
+    const app = await testApp('statsd_rate', { clock, statsd: true, env: { STATSD_NEW_METRICS_PER_MINUTE: '20', STATSD_FLUSH_INTERVAL_MS: '20', PREALLOC_PROBABILITY: '0' } })
+    open.push(() => app.close().catch(() => {}))
+    const metric = async (name) => (await app.inject('/metrics')).body.match(new RegExp(`^statbucket_statsd_dropped_total\\{reason="${name}"\\} (\\d+)$`, 'm'))?.[1]
+    await sendTcp(app.statsd.port, Array.from({ length: 50 }, (_, i) => `r.m${i}:1|c|#k:v`).join('\n') + '\n')
+    // each line is a new series and a new name: 20 entries a minute are 10 lines
+    await until(async () => (await metric('new_metrics_rate')) === '40', '40 lines turned away by the rate')
+    expect((await app.inject('/v1/metrics?prefix=r.m')).json().metrics).toHaveLength(20)
+    // a known name's new series needs one place; HTTP has no rate
+    expect((await app.inject({ method: 'POST', url: '/v1/events', payload: { metric: 'r.http', tags: { k: 'v' } } })).json()).toEqual({ accepted: 1 })
+    const refused = await app.inject({ method: 'POST', url: '/v1/statsd', payload: 'r.late:1|c', headers: { 'content-type': 'text/plain' } })
+    expect(refused.json().message).toMatch(/STATSD_NEW_METRICS_PER_MINUTE = 20/)
+    clock.advance(60_000)
+    await sendTcp(app.statsd.port, Array.from({ length: 5 }, (_, i) => `r.n${i}:1|c`).join('\n') + '\n')
+    await until(async () => (await app.inject('/v1/metrics?prefix=r.n')).json().metrics.length === 5, 'five more the next minute')
   })
 })
 
