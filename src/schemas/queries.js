@@ -350,7 +350,7 @@ export const MAX_TOP = 1000
 
 export const topSchema = {
   summary: 'The k largest groups of a metric\'s series by exact total',
-  description: 'The matching series (tag=) grouped by the keys of by=, each group\'s exact total over [from, to) from the fewest documents, the k largest first (ties in the order of their tags). docs/tags.md#top',
+  description: 'The matching series (tag=) grouped by the keys of by=, each group\'s exact total over [from, to) from the fewest documents, the k largest first (ties in the order of their tags). docs/tags.md#reads',
   tags: ['metrics'],
   params: metricParams,
   querystring: {
