@@ -2,9 +2,10 @@
 // /metrics/find, /metrics/expand, /functions, /version, and the tag API
 // (/tags, /tags/<tag>, /tags/findSeries, /tags/autoComplete/*).
 // READ_TOKENS guard every route. Times are instants (epoch seconds, relative
-// offsets); absolute forms are read in UTC.
+// offsets); absolute forms are read in tz (UTC by default), as graphite-web reads them.
 import fp from 'fastify-plugin'
 import { horizonsFor } from '../bucket/retention-horizons.js'
+import { timeZone } from '../bucket/time-zone.js'
 import { BadRequestError } from '../errors.js'
 import { AtTimeError, parseAtTime } from '../graphite/attime.js'
 import { checkFunctions, evaluate, UnknownFunctionError } from '../graphite/evaluator.js'
@@ -24,7 +25,6 @@ import { AUTOCOMPLETE_LIMIT, TagQueryError, createTagDb, parseLimit } from '../g
 export const GRAPHITE_VERSION = '1.1.10'
 // counters are summed when several minutes become one point (docs/adr/0011-graphite-as-graphite-web-but-sum.md)
 export const DEFAULT_CONSOLIDATION = 'sum'
-const UTC_NAMES = new Set(['utc', 'etc/utc', 'gmt', 'etc/gmt', 'z'])
 
 /** query string and form body merged; every value a list */
 function requestParams (request) {
@@ -48,13 +48,16 @@ function badInput (err) {
   return err
 }
 
+/** from/until/now as graphite-web reads them; absolute forms in tz (graphite-web's default: UTC) */
 function timeRange (params, nowMs) {
   const tz = params.one('tz')
-  if (tz && !UTC_NAMES.has(tz.toLowerCase())) throw new BadRequestError(`tz=${tz}: statbucket answers instants and reads absolute times in UTC; leave tz out or send tz=UTC`)
+  // Z: UTC (graphite-web reads a zone pytz does not know in UTC; statbucket names it instead)
+  const zone = tz && tz.toLowerCase() !== 'z' ? timeZone(tz) : undefined
+  if (zone === null) throw new BadRequestError(`tz=${tz.slice(0, 64)}: not a time zone of the tz database (America/New_York, Europe/Berlin, UTC, …)`)
   const nowRaw = params.one('now')
-  const now = nowRaw ? parseAtTime(nowRaw, Math.floor(nowMs / 1000)) : Math.floor(nowMs / 1000)
-  const until = parseAtTime(params.one('until') ?? 'now', now)
-  const from = parseAtTime(params.one('from') ?? '-1d', now)
+  const now = nowRaw ? parseAtTime(nowRaw, Math.floor(nowMs / 1000), zone) : Math.floor(nowMs / 1000)
+  const until = parseAtTime(params.one('until') ?? 'now', now, zone)
+  const from = parseAtTime(params.one('from') ?? '-1d', now, zone)
   return { startTime: Math.min(from, until), endTime: Math.max(from, until) }
 }
 

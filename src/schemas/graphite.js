@@ -23,7 +23,7 @@ export const renderSchema = {
       maxDataPoints: text('most points per series; consecutive points are consolidated past it'),
       noNullPoints: text('present: leave null points out'),
       now: text('the time relative times count from; default the server\'s clock'),
-      tz: text('UTC only: absolute times are read in UTC')
+      tz: text('the time zone absolute from/until/now are read in (a tz database name); default UTC')
     }
   },
   response: {
