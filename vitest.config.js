@@ -32,6 +32,7 @@ export const PROJECTS = {
       'test/graphite/glob.test.js',
       'test/graphite/python-format.test.js',
       'test/graphite/target-parser.test.js',
+      'test/graphite/tag-db.test.js',
       'test/kinds/**/*.test.js',
       'test/dashboard/kind-views.test.js',
       'test/docs/configuration.test.js',

@@ -5,8 +5,9 @@
 // tagged series (`name;k=v`, as carbon tags only those); its tags are its
 // own and `name`, its metric name. Expressions are tag filters
 // (tags/tag-filter.js: graphite-web's semantics, regexes on RE2); at least
-// one must require a value. Every walk gives the event loop a turn after
-// each name, so a query over a large index never holds it long
+// one must require a value. A search gives the event loop a turn after
+// each name, a listing after every NAMES_PER_TURN names, so a query over a
+// large index never holds it long
 // (docs/adr/0060-graphite-tag-api.md).
 import { MAX_FILTER_LENGTH, MAX_FILTERS, parseTagFilter } from '../tags/tag-filter.js'
 import { compileUserRegex } from './regex.js'
@@ -25,6 +26,8 @@ export class TagQueryError extends Error {
 
 const NAME = 'name'
 const nextTurn = () => new Promise(resolve => setImmediate(resolve))
+// a listing visits this many names' keys between turns of the event loop (a search, one name's series)
+const NAMES_PER_TURN = 256
 
 /** A filter regex as graphite-web anchors it (`^(filter)` unless it starts with ^) → test(text) */
 function anchoredFilter (filter, what) {
@@ -90,6 +93,7 @@ export function createTagDb ({ tags, turn = nextTurn }) {
       if (!values) all.set(tag, (values = new Map()))
       values.set(value, (values.get(value) ?? 0) + count)
     }
+    let walked = 0
     for (const { name, series } of tags.names()) {
       if (only === undefined || only === NAME) add(NAME, name, series)
       if (only !== NAME) {
@@ -98,7 +102,7 @@ export function createTagDb ({ tags, turn = nextTurn }) {
           for (const { value, series: count } of tags.valuesOf(name, key)) add(key, value, count)
         }
       }
-      await turn()
+      if (++walked % NAMES_PER_TURN === 0) await turn()
     }
     return all
   }
@@ -107,9 +111,11 @@ export function createTagDb ({ tags, turn = nextTurn }) {
   async function listTags ({ filter, prefix, limit } = {}) {
     const test = filter ? anchoredFilter(filter, 'filter') : prefix ? tag => tag.startsWith(prefix) : () => true
     const found = new Set()
+    let walked = 0
     for (const { name } of tags.names()) {
       found.add(NAME)
       for (const { key } of tags.keysOf(name)) found.add(key)
+      if (++walked % NAMES_PER_TURN === 0) await turn()
     }
     const listed = [...found].filter(test).sort(byCodePoint)
     return (limit === undefined ? listed : listed.slice(0, limit)).map(tag => ({ tag }))
