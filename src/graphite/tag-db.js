@@ -69,8 +69,12 @@ export function createTagDb ({ tags, turn = nextTurn }) {
   const names = () => tags.names().map(n => n.name).sort(byCodePoint)
 
   /** The tagged series the expressions match, sorted; over maxSeries a TagQueryError naming MAX_SERIES and `what` */
-  async function findSeries (expressions, { maxSeries = Infinity, what = 'the tag expressions' } = {}) {
-    const filters = parseExpressions(expressions)
+  async function findSeries (expressions, options = {}) {
+    return search(parseExpressions(expressions), options)
+  }
+
+  /** The tagged series every filter matches, sorted (a filter of `name` reads the metric name) */
+  async function search (filters, { maxSeries = Infinity, what = 'the tag expressions' } = {}) {
     const ofName = filters.filter(f => f.key === NAME)
     const others = filters.filter(f => f.key !== NAME)
     const exact = ofName.find(f => f.operator === '=' && f.value !== '')
@@ -142,9 +146,10 @@ export function createTagDb ({ tags, turn = nextTurn }) {
     if (!expressions.length) {
       return (await listTags({ prefix: tagPrefix, limit })).map(t => t.tag)
     }
-    const searched = new Set(parseExpressions(expressions).map(f => f.key))
+    const filters = parseExpressions(expressions)
+    const searched = new Set(filters.map(f => f.key))
     const found = new Set()
-    for (const series of await findSeries(expressions)) {
+    for (const series of await search(filters)) {
       for (const tag of tagNames(series)) {
         if (!searched.has(tag) && (!tagPrefix || tag.startsWith(tagPrefix))) found.add(tag)
       }
@@ -158,8 +163,11 @@ export function createTagDb ({ tags, turn = nextTurn }) {
     if (!expressions.length) {
       return (await listValues(tag, { prefix: valuePrefix, limit })).map(v => v.value)
     }
+    // graphite-web adds `tag!=`: only the series that have the tag
+    const hasTag = parseTagFilter(`${tag}!=`)
+    if (hasTag.problem) throw new TagQueryError(`tag=: ${hasTag.problem}`)
     const found = new Set()
-    for (const series of await findSeries([...expressions, `${tag}!=`])) {
+    for (const series of await search([...parseExpressions(expressions), hasTag])) {
       const value = tagValue(series, tag)
       if (value !== undefined && (!valuePrefix || value.startsWith(valuePrefix))) found.add(value)
     }
