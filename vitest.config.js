@@ -32,6 +32,7 @@ export const PROJECTS = {
       'test/graphite/glob.test.js',
       'test/graphite/python-format.test.js',
       'test/graphite/target-parser.test.js',
+      'test/graphite/tag-db.test.js',
       'test/kinds/**/*.test.js',
       'test/dashboard/kind-views.test.js',
       'test/docs/configuration.test.js',
@@ -81,6 +82,7 @@ export const PROJECTS = {
       'test/statsd/default-listener.test.js',
       'test/graphite/graphite-routes.test.js',
       'test/graphite/hostile-reads.test.js',
+      'test/graphite/tag-api.test.js',
       'test/jobs/check-command.test.js',
       'test/jobs/check-run.test.js',
       'test/jobs/distribution-check-run.test.js',
@@ -143,7 +145,7 @@ export const PROJECTS = {
   // the graphite-web oracle and the Python StatsD client (venvs from PyPI), on the suite's database
   oracle: {
     database: true,
-    include: ['test/graphite/render-oracle.test.js', 'test/statsd/python-client.test.js']
+    include: ['test/graphite/render-oracle.test.js', 'test/graphite/tags-oracle.test.js', 'test/statsd/python-client.test.js']
   }
 }
 

@@ -2,7 +2,7 @@
 
 Reads a JSON spec from the file named by argv[1]:
   { "events": [{"metric", "value", "time" (epoch ms)}],
-    "requests": [{"path": "/render", "params": [[key, value], ...]}],
+    "requests": [{"path": "/render", "params": [[key, value], ...], "method": "GET" (default) or "POST" (a form body)}],
     "minuteFrom": epoch ms or absent, "now": epoch seconds (with minuteFrom) }
 builds whisper files from the events the way statbucket stores them (one-minute
 archive, sum aggregation, xFilesFactor 0, every minute of every UTC day that has
@@ -11,6 +11,9 @@ With minuteFrom (statbucket's minute retention: the first UTC day keeping
 minutes), the files hold three archives as statbucket's tiers: minutes from
 minuteFrom on, quarter-hours and days before (written as quarter-hour sums,
 whisper propagating them into days).
+A tagged series (`name;k=v`) is stored where carbon stores it
+(TaggedSeries.encode: _tagged/<hash>/…) and entered in graphite-web's own
+tag database (LocalDatabaseTagDB), as carbon tags it.
 Prints [{"status": 200, "body": <parsed JSON or text>}, ...].
 """
 import json
@@ -30,6 +33,7 @@ QUARTER = 900
 
 def build_whisper(whisper_dir, events, minute_from=None, at=None):
     import whisper
+    from graphite.tags.utils import TaggedSeries
     minutes = defaultdict(lambda: defaultdict(float))
     days = defaultdict(set)
     for e in events:
@@ -42,7 +46,7 @@ def build_whisper(whisper_dir, events, minute_from=None, at=None):
     for metric, metric_days in days.items():
         first = min(metric_days)
         retention_points = (now - first) // MINUTE + 2 * DAY // MINUTE
-        path = os.path.join(whisper_dir, *metric.split('.')) + '.wsp'
+        path = os.path.join(whisper_dir, TaggedSeries.encode(metric, os.sep)) + '.wsp'
         os.makedirs(os.path.dirname(path), exist_ok=True)
         if minute_from is None:
             whisper.create(path, [(MINUTE, retention_points)], xFilesFactor=0, aggregationMethod='sum', sparse=True)
@@ -80,6 +84,8 @@ def main():
     django.setup()
     from django.core.management import call_command
     call_command('migrate', verbosity=0, interactive=False)  # the find view reads the user profile
+    from graphite.storage import STORE
+    STORE.tagdb.tag_multi_series(sorted(set(e['metric'] for e in spec['events'] if ';' in e['metric'])))
     from django.test import Client
     client = Client()
     answers = []
@@ -88,7 +94,10 @@ def main():
         for key, value in request['params']:
             params.setdefault(key, []).append(value)
         try:
-            response = client.get(request['path'], params)
+            if request.get('method') == 'POST':
+                response = client.post(request['path'], params)
+            else:
+                response = client.get(request['path'], params)
         except Exception as e:  # graphite-web raised instead of answering
             answers.append({'status': 500, 'body': '%s: %s' % (type(e).__name__, e)})
             continue

@@ -1,11 +1,14 @@
-// graphite-web's from/until time formats (render/attime.py), in UTC. Pure.
-// Returns epoch seconds; throws AtTimeError naming what is wrong.
+// graphite-web's from/until time formats (render/attime.py), in UTC or in
+// the request's tz. Pure. Returns epoch seconds; throws AtTimeError naming
+// what is wrong.
 //
 //   1700000000          epoch seconds
 //   now, -6h, now-7d, -1mon (30 days), -1y (365 days), +2min
 //   HH:MM_YYYYMMDD, YYYYMMDD, MM/DD/YY[YY], noon|midnight|teatime[+offset]
 //   today, yesterday, tomorrow, 3pm, 9am, jan5, monday …
-// Instants only: statbucket reads UTC, so the absolute forms are UTC wall times.
+// The absolute forms are wall times of the zone (bucket/time-zone.js; UTC
+// by default), made instants as pytz's localize does: a wall time the zone
+// reads twice, or never (a gap), takes its standard (smaller) offset.
 
 export class AtTimeError extends Error {
   constructor (text, message) {
@@ -25,8 +28,22 @@ function wholeNumber (text, piece) {
   return Number(piece)
 }
 
-/** text → epoch seconds, relative to nowSeconds */
-export function parseAtTime (raw, nowSeconds) {
+const UTC = { offsetAt: () => 0 }
+const DAY_MS = DAY_S * 1000
+
+/** An instant (epoch s) → the zone's wall clock as UTC-like epoch s */
+const toWall = (zone, t) => t + zone.offsetAt(t * 1000) * 60
+
+/** A wall time (UTC-like epoch s) → the instant, as pytz localize(is_dst=False) */
+function fromWall (zone, w) {
+  const offsets = new Set([zone.offsetAt(w * 1000 - DAY_MS), zone.offsetAt(w * 1000), zone.offsetAt(w * 1000 + DAY_MS)])
+  const valid = [...offsets].filter(o => zone.offsetAt((w - o * 60) * 1000) === o)
+  const offset = Math.min(...(valid.length ? valid : offsets))
+  return w - offset * 60
+}
+
+/** text → epoch seconds, relative to nowSeconds; zone: bucket/time-zone.js's (UTC when absent) */
+export function parseAtTime (raw, nowSeconds, zone = UTC) {
   const text = String(raw)
   const s = text.trim().toLowerCase().replaceAll('_', '').replaceAll(',', '').replaceAll(' ', '')
   if (isDigits(s)) {
@@ -38,10 +55,10 @@ export function parseAtTime (raw, nowSeconds) {
   const plus = s.indexOf('+')
   const minus = s.indexOf('-')
   if (plus !== -1) { ref = s.slice(0, plus); offset = s.slice(plus) } else if (minus !== -1) { ref = s.slice(0, minus); offset = s.slice(minus) }
-  return parseReference(text, ref, nowSeconds) + parseOffset(text, offset)
+  return parseReference(text, ref, nowSeconds, zone) + parseOffset(text, offset)
 }
 
-function parseReference (text, original, now) {
+function parseReference (text, original, now, zone) {
   if (!original || original === 'now') return now
   let ref = original
   let hour = 0
@@ -61,7 +78,8 @@ function parseReference (text, original, now) {
   if (ref.startsWith('noon')) { hour = 12; minute = 0; ref = ref.slice(4) } else if (ref.startsWith('midnight')) { hour = 0; minute = 0; ref = ref.slice(8) } else if (ref.startsWith('teatime')) { hour = 16; minute = 0; ref = ref.slice(7) }
   if (hour > 23 || minute > 59) throw new AtTimeError(text, `no time of day ${hour}:${minute}`)
 
-  const today = new Date(now * 1000)
+  // wall times of the zone from here on, made an instant at the end
+  const today = new Date(toWall(zone, now) * 1000)
   const at = (y, m, d) => {
     const ms = Date.UTC(y, m - 1, d, hour, minute)
     const check = new Date(ms)
@@ -91,7 +109,7 @@ function parseReference (text, original, now) {
   } else if (ref) {
     throw new AtTimeError(text, `unknown day reference ${JSON.stringify(original)}`)
   }
-  return ref0
+  return fromWall(zone, ref0)
 }
 
 const UNITS = [['s', 1], ['min', 60], ['h', 3600], ['d', DAY_S], ['w', 7 * DAY_S], ['mon', 30 * DAY_S], ['y', 365 * DAY_S]]

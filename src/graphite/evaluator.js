@@ -73,16 +73,21 @@ function argumentReader (call, values, kwValues) {
     return v.value
   }
   return {
+    /** the call's text as written (graphite-web's call.raw) */
+    raw: call.raw,
     node: nodeAt,
     seriesList (i, name = 'seriesList') {
       const v = get(i, name)
       if (!Array.isArray(v)) fail(i, name, 'a series list', v)
       return v
     },
-    /** every positional argument from i on, each of a type */
+    /** every positional argument from i on, each of a type: 'seriesList', 'string', 'nodeOrTag' (a whole number or a string) or a whole number */
     rest (i, type) {
       return values.slice(i).map((v, k) => {
         if (type === 'seriesList') { if (!Array.isArray(v)) fail(i + k, null, 'a series list', v); return v }
+        if (type === 'string') { if (!v || Array.isArray(v) || v.type !== 'string') fail(i + k, null, 'a string', v); return v.value }
+        // a node number, or a tag's name (functions.py getNodeOrTag)
+        if (type === 'nodeOrTag' && v?.type === 'string') return v.value
         if (!v || Array.isArray(v) || v.type !== 'number' || !Number.isInteger(v.value)) fail(i + k, null, 'a whole number', v)
         return v.value
       })

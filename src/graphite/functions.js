@@ -7,37 +7,14 @@
 // arguments by position or keyword (see evaluator.js).
 import { parseOffsetSeconds } from './attime.js'
 import { formatG, pyStr } from './python-format.js'
-import { CONSOLIDATIONS, copySeries, makeSeries, pyMod, valuesOf } from './series.js'
+import { CONSOLIDATIONS, copySeries, makeSeries, pyMod, tagsOf, valuesOf } from './series.js'
 import { parseTarget } from './target-parser.js'
 import { MAX_NAME_LENGTH, MAX_WINDOW_WORK } from './budget.js'
 import { compileUserRegex, replaceAll } from './regex.js'
+import { TargetValueError, aggregateSeries, aggregation, safeSum } from './aggregations.js'
+import { groupByTags, seriesByTag } from './tag-functions.js'
 
-export class TargetValueError extends Error {
-  constructor (message) {
-    super(message)
-    this.name = 'TargetValueError'
-  }
-}
-
-const nonNull = values => values.filter(v => v !== null)
-const safeSum = values => { const v = nonNull(values); return v.length ? v.reduce((a, b) => a + b, 0) : null }
-const safeAvg = values => { const v = nonNull(values); return v.length ? v.reduce((a, b) => a + b, 0) / v.length : null }
-const safeMax = values => { const v = nonNull(values); return v.length ? Math.max(...v) : null }
-const safeMin = values => { const v = nonNull(values); return v.length ? Math.min(...v) : null }
-const safeLast = values => { const v = nonNull(values); return v.length ? v[v.length - 1] : null }
-const safeCount = values => { const v = nonNull(values); return v.length ? v.length : null }
-
-// render/functions.py getAggFunc, the ones statbucket supports
-const AGGREGATIONS = {
-  sum: safeSum, total: safeSum, average: safeAvg, avg: safeAvg, max: safeMax, min: safeMin, last: safeLast, current: safeLast, count: safeCount
-}
-
-function aggregation (name) {
-  // own properties only: "__proto__" or "constructor" name no aggregation
-  const fn = Object.hasOwn(AGGREGATIONS, name) ? AGGREGATIONS[name] : null
-  if (!fn) throw new TargetValueError(`unsupported aggregation ${JSON.stringify(name)}; use one of ${Object.keys(AGGREGATIONS).join(', ')}`)
-  return fn
-}
+export { TargetValueError }
 
 /** An interval argument in seconds; a bad one is a 400 naming the function and the argument */
 function intervalSeconds (text, fn, argument) {
@@ -48,9 +25,6 @@ function intervalSeconds (text, fn, argument) {
   }
 }
 
-const gcd = (a, b) => b === 0 ? a : gcd(b, a % b)
-const lcm = (a, b) => a === b ? a : (Math.max(a, b) / gcd(Math.max(a, b), Math.min(a, b))) * Math.min(a, b)
-
 function formatPathExpressions (seriesList) {
   const seen = []
   for (const s of seriesList) if (!seen.includes(s.pathExpression)) seen.push(s.pathExpression)
@@ -60,17 +34,8 @@ function formatPathExpressions (seriesList) {
 function sumSeries (ctx, args) {
   const seriesList = args.rest(0, 'seriesList').flat()
   if (!seriesList.length) return []
-  const step = seriesList.map(s => s.step).reduce(lcm)
-  const normalized = seriesList.map(s => ({ ...s, valuesPerPoint: step / s.step }))
-  const start = Math.min(...normalized.map(s => s.start))
-  let end = Math.max(...normalized.map(s => s.end))
-  end -= (end - start) % step
-  const columns = normalized.map(valuesOf)
-  const length = Math.max(...columns.map(c => c.length))
-  const values = []
-  for (let i = 0; i < length; i++) values.push(safeSum(columns.map(c => c[i] ?? null)))
   const name = `sumSeries(${formatPathExpressions(seriesList)})`
-  return [makeSeries({ name, start, end, step, values, consolidationFunc: ctx.defaultConsolidation })]
+  return [aggregateSeries(seriesList, safeSum, { name, consolidationFunc: ctx.defaultConsolidation })]
 }
 
 function constantLine (ctx, args) {
@@ -102,13 +67,20 @@ function firstPathExpression (name) {
   return node?.type === 'path' ? node.path : null
 }
 
+/**
+ * aliasByNode and aliasByTags (functions.py getNodeOrTag): a whole number is
+ * a node of the name (before its tags), a string a tag of the series ('' where
+ * neither is there), joined with dots.
+ */
 function aliasByNode (ctx, args) {
-  const nodes = args.rest(1, 'integer')
-  if (!nodes.length) throw new TargetValueError('aliasByNode needs at least one node number')
+  const nodes = args.rest(1, 'nodeOrTag')
+  if (!nodes.length) throw new TargetValueError('aliasByNode and aliasByTags need at least one node number or tag')
   return args.seriesList(0).map(series => {
     const path = series.name.endsWith(')') ? (firstPathExpression(series.name) ?? series.name) : series.name
     const parts = path.split(';')[0].split('.')
-    const picked = nodes.map(n => parts[n < 0 ? parts.length + n : n] ?? '')
+    const tags = tagsOf(series)
+    const picked = nodes.map(n => (typeof n === 'number' ? parts[n < 0 ? parts.length + n : n] : undefined) ??
+      (Object.hasOwn(tags, String(n)) ? tags[String(n)] : ''))
     return { ...series, name: picked.join('.') }
   })
 }
@@ -341,7 +313,11 @@ export const FUNCTIONS = {
   constantLine,
   alias,
   aliasByNode,
+  // graphite-web's aliasByTags is aliasByNode
+  aliasByTags: aliasByNode,
   aliasSub,
+  groupByTags,
+  seriesByTag,
   sumSeries,
   sum: sumSeries,
   summarize,

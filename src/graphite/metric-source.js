@@ -15,6 +15,8 @@ import { globParts, isGlob } from './glob.js'
 import { minuteWindow } from './minute-window.js'
 import { makeSeries, regroupable } from './series.js'
 import { leafStat, statLeaves } from './stat-leaves.js'
+import { seriesTags } from './tag-db.js'
+import { nameOfSeries } from '../tags/series-name.js'
 
 // trie nodes one glob may look at: a few times the largest answer it may give
 const DEFAULT_MAX_VISITS = 100_000
@@ -130,8 +132,24 @@ export function createMetricSource ({ registry, names, reader, maxGlobMetrics, m
   }
 
   /** graphite-web fetchData for one path expression: a series per metric, sorted by name */
-  async function fetch (pathExpression, { startTime, endTime, defaultConsolidation, spent }) {
-    const leaves = await expand(pathExpression)
+  async function fetch (pathExpression, ctx) {
+    return readLeaves(await expand(pathExpression), pathExpression, ctx)
+  }
+
+  /**
+   * seriesByTag's series (canonical tagged names, ./tag-db.js): each read as
+   * its name's kind reads a name (a distribution's has no leaf of its own),
+   * named by itself and carrying its tags. pathExpression: the call as written.
+   */
+  async function fetchTagged (seriesNames, pathExpression, ctx) {
+    const leaves = seriesNames.map(series => nameLeaf(series, { kind: names.kindOf(nameOfSeries(series)) ?? 'counter' })).filter(Boolean)
+    const series = await readLeaves(leaves, pathExpression, ctx)
+    for (const s of series) s.tags = seriesTags(s.name)
+    return series
+  }
+
+  /** The leaves' series over the window, sorted by name, the request's budget spent first */
+  async function readLeaves (leaves, pathExpression, { startTime, endTime, defaultConsolidation, spent }) {
     const minutes = minuteWindow(startTime, endTime)
     if (!(minutes.start * 1000 >= MIN_TIME_MS && minutes.end * 1000 <= MAX_TIME_MS)) {
       throw new BadRequestError(`${JSON.stringify(pathExpression)}: the range ${startTime}..${endTime} (epoch seconds) lies outside the years 1970..9999`)
@@ -209,5 +227,5 @@ export function createMetricSource ({ registry, names, reader, maxGlobMetrics, m
     }))
   }
 
-  return { expand, findNodes, fetch, regroup }
+  return { expand, findNodes, fetch, fetchTagged, regroup }
 }

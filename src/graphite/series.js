@@ -13,9 +13,15 @@ export const CONSOLIDATIONS = {
   last: values => values[values.length - 1]
 }
 
-export function makeSeries ({ name, start, end, step, values, consolidationFunc, pathExpression }) {
-  return { name, start, end, step, values, consolidationFunc, valuesPerPoint: 1, pathExpression: pathExpression ?? name }
+/** tags: { name, …tags } of a tagged series (seriesByTag, groupByTags); other series are tagged by their name alone */
+export function makeSeries ({ name, start, end, step, values, consolidationFunc, pathExpression, tags }) {
+  const series = { name, start, end, step, values, consolidationFunc, valuesPerPoint: 1, pathExpression: pathExpression ?? name }
+  if (tags) series.tags = tags
+  return series
 }
+
+/** A series' tags as graphite-web's JSON answer carries them: its own, else its name as the tag `name` */
+export const tagsOf = series => series.tags ?? { name: series.name }
 
 /**
  * Whether a series still holds the points a distribution's stat leaf fetched

@@ -6,7 +6,7 @@
 //   argument  := NAME '=' expression | expression
 //   path      := path characters, glob braces `{a,b}` and classes `[0-9]` kept whole
 //
-// Nodes: { type: 'call', name, args: [node], kwargs: { name: node } }
+// Nodes: { type: 'call', name, args: [node], kwargs: { name: node }, raw }
 //        { type: 'path', path } | { type: 'number', value, isInteger } | { type: 'string', value }
 //        { type: 'boolean', value }
 // A syntax error throws TargetSyntaxError naming the position and what was expected.
@@ -113,7 +113,7 @@ class Parser {
     if (path === '') this.fail(`expected a path, a function call, a number or a string, found ${JSON.stringify(this.peek())}`)
     if (this.peek() === '(') {
       if (![...path].every(isNameChar) || !isNameStart(path[0])) { this.pos = start; this.fail(`${JSON.stringify(path)} is not a function name`) }
-      return this.call(path)
+      return this.call(path, start)
     }
     if (path === 'true' || path === 'false') return { type: 'boolean', value: path === 'true' }
     return { type: 'path', path }
@@ -137,14 +137,15 @@ class Parser {
     return this.text.slice(start, end + 1)
   }
 
-  call (name) {
+  /** raw: the call's text as written, from its name to its `)` (graphite-web's call.raw: seriesByTag's path expression) */
+  call (name, start) {
     // bounded: a deeply nested target is refused, not a stack overflow
     if (++this.depth > MAX_DEPTH) this.fail(`calls nested deeper than ${MAX_DEPTH}`)
     this.pos++ // (
     const args = []
     const kwargs = Object.create(null) // a keyword such as __proto__ is an ordinary key
     this.skipSpace()
-    if (this.peek() === ')') { this.pos++; this.depth--; return { type: 'call', name, args, kwargs } }
+    if (this.peek() === ')') { this.pos++; this.depth--; return { type: 'call', name, args, kwargs, raw: this.text.slice(start, this.pos) } }
     for (;;) {
       this.skipSpace()
       const keyword = this.keyword()
@@ -155,7 +156,7 @@ class Parser {
       this.skipSpace()
       const c = this.peek()
       if (c === ',') { this.pos++; continue }
-      if (c === ')') { this.pos++; this.depth--; return { type: 'call', name, args, kwargs } }
+      if (c === ')') { this.pos++; this.depth--; return { type: 'call', name, args, kwargs, raw: this.text.slice(start, this.pos) } }
       this.fail(c === undefined ? `${name}( is never closed` : `expected , or ) in ${name}(), found ${JSON.stringify(c)}`)
     }
   }

@@ -199,8 +199,35 @@ export const operationExamples = {
     responses: { 200: { scale: { name: 'scale', function: 'scale(seriesList, factor)', description: 'As in graphite-web 1.1.10.', module: 'statbucket', group: 'Transform', params: [{ name: 'seriesList', type: 'seriesList', required: true }, { name: 'factor', type: 'float', required: true }] } } }
   },
   'GET /version': { responses: { 200: '1.1.10' } },
-  'GET /tags/autoComplete/tags': { responses: { 200: [] } },
-  'GET /tags/autoComplete/values': { responses: { 200: [] } }
+  'GET /tags': { parameters: { filter: 'st', limit: '100' }, responses: { 200: [{ tag: 'status' }] } },
+  'GET /tags/{tag}': {
+    parameters: { tag: 'status', filter: '[25]', limit: '100' },
+    responses: { 200: { tag: 'status', values: [{ value: '200', count: 2 }, { value: '500', count: 1 }] } }
+  },
+  'GET /tags/findSeries': graphiteFindSeriesExamples(),
+  'POST /tags/findSeries': graphiteFindSeriesExamples(),
+  'GET /tags/autoComplete/tags': graphiteAutoCompleteTagsExamples(),
+  'POST /tags/autoComplete/tags': graphiteAutoCompleteTagsExamples(),
+  'GET /tags/autoComplete/values': graphiteAutoCompleteValuesExamples(),
+  'POST /tags/autoComplete/values': graphiteAutoCompleteValuesExamples()
+}
+
+function graphiteFindSeriesExamples () {
+  return {
+    parameters: { expr: ['name=web.requests', 'status=~5'] },
+    responses: {
+      200: ['web.requests;route=login;status=500'],
+      400: { statusCode: 400, error: 'Bad Request', message: 'at least one tag expression must require a value (key=value, key=~regex that does not match "", key!=): graphite-web refuses expressions that all match the empty value' }
+    }
+  }
+}
+
+function graphiteAutoCompleteTagsExamples () {
+  return { parameters: { expr: 'name=web.requests', tagPrefix: 'st', limit: '100' }, responses: { 200: ['status'] } }
+}
+
+function graphiteAutoCompleteValuesExamples () {
+  return { parameters: { expr: 'name=web.requests', tag: 'status', valuePrefix: '5', limit: '100' }, responses: { 200: ['500'] } }
 }
 
 function graphiteRenderExamples () {
@@ -209,7 +236,7 @@ function graphiteRenderExamples () {
     parameters: { target: 'constantLine(100)', from: '-1h', until: 'now', format: 'json', maxDataPoints: '500', noNullPoints: '1', now: String(t + 3600), tz: 'UTC' },
     responses: {
       200: [{ target: 'sumSeries(api.*.requests)', tags: { name: 'sumSeries(api.*.requests)' }, datapoints: [[12, t], [0, t + 60], [null, t + 120]] }],
-      400: { statusCode: 400, error: 'Bad Request', message: 'unsupported function "highestMax"; supported: constantLine, alias, aliasByNode, aliasSub, sumSeries, sum, summarize, consolidateBy, integral, perSecond, nonNegativeDerivative, movingAverage, timeShift, scale, hitcount' }
+      400: { statusCode: 400, error: 'Bad Request', message: 'unsupported function "highestMax"; supported: constantLine, alias, aliasByNode, aliasByTags, aliasSub, groupByTags, seriesByTag, sumSeries, sum, summarize, consolidateBy, integral, perSecond, nonNegativeDerivative, movingAverage, timeShift, scale, hitcount' }
     }
   }
 }

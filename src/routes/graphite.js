@@ -1,9 +1,11 @@
 // The Graphite API Grafana's Graphite data source speaks: /render (json),
-// /metrics/find, /metrics/expand, /functions, /version, /tags/autoComplete/*.
+// /metrics/find, /metrics/expand, /functions, /version, and the tag API
+// (/tags, /tags/<tag>, /tags/findSeries, /tags/autoComplete/*).
 // READ_TOKENS guard every route. Times are instants (epoch seconds, relative
-// offsets); absolute forms are read in UTC.
+// offsets); absolute forms are read in tz (UTC by default), as graphite-web reads them.
 import fp from 'fastify-plugin'
 import { horizonsFor } from '../bucket/retention-horizons.js'
+import { timeZone } from '../bucket/time-zone.js'
 import { BadRequestError } from '../errors.js'
 import { AtTimeError, parseAtTime } from '../graphite/attime.js'
 import { checkFunctions, evaluate, UnknownFunctionError } from '../graphite/evaluator.js'
@@ -15,14 +17,14 @@ import { GlobBudgetError } from '../registry/name-index.js'
 import { UserRegexError } from '../graphite/regex.js'
 import { createMetricSource } from '../graphite/metric-source.js'
 import { completer, completerQuery, treeJson } from '../graphite/minute-window.js'
-import { applyMaxDataPoints, datapoints } from '../graphite/series.js'
+import { applyMaxDataPoints, datapoints, tagsOf } from '../graphite/series.js'
 import { parseTarget, TargetSyntaxError } from '../graphite/target-parser.js'
-import { expandSchema, findSchema, functionsSchema, renderSchema, tagsSchema, versionSchema } from '../schemas/graphite.js'
+import { autoCompleteTagsSchema, autoCompleteValuesSchema, expandSchema, findSchema, findSeriesSchema, functionsSchema, renderSchema, tagDetailsSchema, tagListSchema, versionSchema } from '../schemas/graphite.js'
+import { AUTOCOMPLETE_LIMIT, TagQueryError, createTagDb, parseLimit } from '../graphite/tag-db.js'
 
 export const GRAPHITE_VERSION = '1.1.10'
 // counters are summed when several minutes become one point (docs/adr/0011-graphite-as-graphite-web-but-sum.md)
 export const DEFAULT_CONSOLIDATION = 'sum'
-const UTC_NAMES = new Set(['utc', 'etc/utc', 'gmt', 'etc/gmt', 'z'])
 
 /** query string and form body merged; every value a list */
 function requestParams (request) {
@@ -40,19 +42,22 @@ function requestParams (request) {
 
 function badInput (err) {
   if (err instanceof TargetSyntaxError || err instanceof TargetValueError || err instanceof AtTimeError || err instanceof UnknownFunctionError ||
-    err instanceof GlobSyntaxError || err instanceof BudgetError || err instanceof GlobBudgetError || err instanceof UserRegexError) {
+    err instanceof GlobSyntaxError || err instanceof BudgetError || err instanceof GlobBudgetError || err instanceof UserRegexError || err instanceof TagQueryError) {
     return new BadRequestError(err.message)
   }
   return err
 }
 
+/** from/until/now as graphite-web reads them; absolute forms in tz (graphite-web's default: UTC) */
 function timeRange (params, nowMs) {
   const tz = params.one('tz')
-  if (tz && !UTC_NAMES.has(tz.toLowerCase())) throw new BadRequestError(`tz=${tz}: statbucket answers instants and reads absolute times in UTC; leave tz out or send tz=UTC`)
+  // Z: UTC (graphite-web reads a zone pytz does not know in UTC; statbucket names it instead)
+  const zone = tz && tz.toLowerCase() !== 'z' ? timeZone(tz) : undefined
+  if (zone === null) throw new BadRequestError(`tz=${tz.slice(0, 64)}: not a time zone of the tz database (America/New_York, Europe/Berlin, UTC, …)`)
   const nowRaw = params.one('now')
-  const now = nowRaw ? parseAtTime(nowRaw, Math.floor(nowMs / 1000)) : Math.floor(nowMs / 1000)
-  const until = parseAtTime(params.one('until') ?? 'now', now)
-  const from = parseAtTime(params.one('from') ?? '-1d', now)
+  const now = nowRaw ? parseAtTime(nowRaw, Math.floor(nowMs / 1000), zone) : Math.floor(nowMs / 1000)
+  const until = parseAtTime(params.one('until') ?? 'now', now, zone)
+  const from = parseAtTime(params.one('from') ?? '-1d', now, zone)
   return { startTime: Math.min(from, until), endTime: Math.max(from, until) }
 }
 
@@ -69,6 +74,7 @@ async function graphiteRoutes (app) {
     maxPoints: config.maxPoints,
     horizons: metric => horizonsOf(metric, clock.now())
   })
+  const tagDb = createTagDb({ tags: nameIndex.tags })
   const read = schema => ({ config: { access: 'read' }, schema })
 
   // form-encoded bodies, for this plugin's routes only (encapsulated)
@@ -91,7 +97,7 @@ async function graphiteRoutes (app) {
       const range = timeRange(params, clock.now())
       // the whole cost decided before any of it is spent (docs/adr/0024-graphite-read-budget.md)
       planRender(nodes, range, { maxPoints: config.maxPoints })
-      const ctx = { ...range, defaultConsolidation: DEFAULT_CONSOLIDATION, fetch: source.fetch, maxPoints: config.maxPoints, spent, memo: new WeakMap() }
+      const ctx = { ...range, defaultConsolidation: DEFAULT_CONSOLIDATION, fetch: source.fetch, fetchTagged: source.fetchTagged, tagDb, maxSeries: config.maxSeries, maxPoints: config.maxPoints, spent, memo: new WeakMap() }
       for (const node of nodes) series.push(...await evaluate(node, ctx))
     } catch (err) {
       throw badInput(err)
@@ -107,7 +113,7 @@ async function graphiteRoutes (app) {
         points = points.filter(([v]) => v !== null)
         if (!points.length) continue
       }
-      out.push({ target: s.name, tags: { name: s.name }, datapoints: points })
+      out.push({ target: s.name, tags: tagsOf(s), datapoints: points })
     }
     reply.type('application/json')
     return out
@@ -156,8 +162,47 @@ async function graphiteRoutes (app) {
 
   app.get('/functions', read(functionsSchema), async () => functionCatalog())
   app.get('/version', read(versionSchema), async (request, reply) => reply.type('text/plain').send(GRAPHITE_VERSION))
-  app.get('/tags/autoComplete/tags', read(tagsSchema), async () => [])
-  app.get('/tags/autoComplete/values', read(tagsSchema), async () => [])
+
+  // the tag API (graphite/tags/views.py): a bad expression, filter or limit is a 400 naming it
+  const tagQuery = handler => async (request, reply) => {
+    try {
+      return await handler(requestParams(request), request, reply)
+    } catch (err) {
+      throw badInput(err)
+    }
+  }
+  // graphite-web takes expr[] too (Rails' and jQuery's form); at most MAX_EXPRESSIONS, refused before any is parsed (graphite/tag-db.js)
+  const expressionsOf = params => params.all('expr')
+
+  const findSeries = tagQuery(async params => {
+    const exprs = expressionsOf(params)
+    if (!exprs.length) throw new BadRequestError('no tag expressions specified: send expr=tag=value (repeatable)')
+    return tagDb.findSeries(exprs, { maxSeries: config.maxSeries })
+  })
+  app.get('/tags/findSeries', read(findSeriesSchema), findSeries)
+  app.post('/tags/findSeries', read(findSeriesSchema), findSeries)
+
+  const autoCompleteTags = tagQuery(async params => tagDb.autoCompleteTags(expressionsOf(params), {
+    tagPrefix: params.one('tagPrefix'),
+    limit: parseLimit(params.one('limit'), AUTOCOMPLETE_LIMIT)
+  }))
+  app.get('/tags/autoComplete/tags', read(autoCompleteTagsSchema), autoCompleteTags)
+  app.post('/tags/autoComplete/tags', read(autoCompleteTagsSchema), autoCompleteTags)
+
+  const autoCompleteValues = tagQuery(async params => {
+    const tag = params.one('tag')
+    if (!tag) throw new BadRequestError('no tag specified: send tag=<tag> whose values to list')
+    return tagDb.autoCompleteValues(expressionsOf(params), tag, {
+      valuePrefix: params.one('valuePrefix'),
+      limit: parseLimit(params.one('limit'), AUTOCOMPLETE_LIMIT)
+    })
+  })
+  app.get('/tags/autoComplete/values', read(autoCompleteValuesSchema), autoCompleteValues)
+  app.post('/tags/autoComplete/values', read(autoCompleteValuesSchema), autoCompleteValues)
+
+  // graphite-web answers /tags and /tags/<tag> to GET only, from the query string
+  app.get('/tags', read(tagListSchema), tagQuery(async params => tagDb.listTags({ filter: params.one('filter'), limit: parseLimit(params.one('limit')) })))
+  app.get('/tags/:tag', read(tagDetailsSchema), tagQuery(async (params, request) => tagDb.getTag(request.params.tag, { filter: params.one('filter'), limit: parseLimit(params.one('limit')) })))
 }
 
 // Encapsulated inside: the form parser reaches these routes, not /v1/events.

@@ -23,7 +23,7 @@ export const renderSchema = {
       maxDataPoints: text('most points per series; consecutive points are consolidated past it'),
       noNullPoints: text('present: leave null points out'),
       now: text('the time relative times count from; default the server\'s clock'),
-      tz: text('UTC only: absolute times are read in UTC')
+      tz: text('the time zone absolute from/until/now are read in (a tz database name); default UTC')
     }
   },
   response: {
@@ -118,9 +118,56 @@ export const versionSchema = {
   response: { 200: { type: 'string' }, ...errorResponses(401, 403, 429, 500) }
 }
 
-export const tagsSchema = {
-  summary: 'Graphite tag autocompletion',
-  description: 'Always empty: statbucket metrics have no tags.',
+const expressions = stringOrList('a tag expression: tag=value, tag!=value, tag=~regex, tag!=~regex (name: the metric name); repeat for several, at most 16; one must require a value')
+const limit = text('most answers (a whole number)')
+const tagsDescription = 'graphite-web 1.1.10\'s tag database over the tagged series (`name;k=v`): their tags and `name`.'
+
+export const tagListSchema = {
+  summary: 'Graphite tags',
+  description: `${tagsDescription} The tags, sorted; filter is a regex on RE2 anchored at the start.`,
   tags: ['graphite'],
-  response: { 200: { type: 'array', items: { type: 'string' } }, ...errorResponses(401, 403, 429, 500) }
+  querystring: { type: 'object', properties: { filter: text('a regex the tags match from their start'), limit } },
+  response: { 200: { type: 'array', items: { type: 'object', required: ['tag'], properties: { tag: { type: 'string' } } } }, ...errors }
+}
+
+export const tagDetailsSchema = {
+  summary: 'Graphite tag details',
+  description: `${tagsDescription} A tag's values with their numbers of series, sorted; null for a tag no series has.`,
+  tags: ['graphite'],
+  params: { type: 'object', properties: { tag: text('a tag, or name') } },
+  querystring: { type: 'object', properties: { filter: text('a regex the values match from their start'), limit } },
+  response: {
+    200: {
+      type: ['object', 'null'],
+      properties: {
+        tag: { type: 'string' },
+        values: { type: 'array', items: { type: 'object', properties: { value: { type: 'string' }, count: { type: 'integer' } } } }
+      }
+    },
+    ...errors
+  }
+}
+
+export const findSeriesSchema = {
+  summary: 'Graphite tags/findSeries',
+  description: `${tagsDescription} The series every expression matches, sorted; at most MAX_SERIES.`,
+  tags: ['graphite'],
+  querystring: { type: 'object', properties: { expr: expressions } },
+  response: { 200: { type: 'array', items: { type: 'string' } }, ...errors }
+}
+
+export const autoCompleteTagsSchema = {
+  summary: 'Graphite tag autocompletion: tags',
+  description: `${tagsDescription} The tags of the series the expressions match, besides theirs (every tag without expressions), starting with tagPrefix, sorted; at most limit (default 100).`,
+  tags: ['graphite'],
+  querystring: { type: 'object', properties: { expr: expressions, tagPrefix: text('what the tags start with'), limit } },
+  response: { 200: { type: 'array', items: { type: 'string' } }, ...errors }
+}
+
+export const autoCompleteValuesSchema = {
+  summary: 'Graphite tag autocompletion: values',
+  description: `${tagsDescription} The values of tag among the series the expressions match (every value without expressions), starting with valuePrefix, sorted; at most limit (default 100).`,
+  tags: ['graphite'],
+  querystring: { type: 'object', properties: { expr: expressions, tag: text('the tag whose values are listed (required)'), valuePrefix: text('what the values start with'), limit } },
+  response: { 200: { type: 'array', items: { type: 'string' } }, ...errors }
 }

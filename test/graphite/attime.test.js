@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { parseAtTime, parseOffsetSeconds } from '../../src/graphite/attime.js'
+import { timeZone } from '../../src/bucket/time-zone.js'
 
 // Expected values printed by graphite-web 1.1.10's render/attime.py parseATTime
 // (TIME_ZONE UTC, now=1741600830 = 2025-03-10T09:00:30Z, a Monday).
@@ -34,7 +35,21 @@ const GRAPHITE_WEB = {
   '12:30pm_20250310': 1741566600
 }
 
+// The same, parseATTime(text, pytz.timezone(zone), now) for a request's tz: wall times of the zone;
+// a wall time the zone skips (02:30 on 2025-03-30 in Berlin) or reads twice takes the standard offset (pytz localize)
+const IN_ZONES = {
+  'Europe/Berlin': { noon: 1741604400, yesterday: 1741474800, today: 1741561200, monday: 1741561200, 20250308: 1741388400, '20:00_20250308': 1741460400, '02:30_20250330': 1743298200, '02:30_20251026': 1761442200, '02:30_20250309': 1741483800, '01:30_20251102': 1762043400, mar10: 1741561200, '3pm': 1741615200, '-6h': 1741579230, 1700000000: 1700000000 },
+  'America/New_York': { noon: 1741622400, yesterday: 1741496400, today: 1741579200, monday: 1741579200, 20250308: 1741410000, '20:00_20250308': 1741482000, '02:30_20250330': 1743316200, '02:30_20251026': 1761460200, '02:30_20250309': 1741505400, '01:30_20251102': 1762065000, mar10: 1741579200, '3pm': 1741633200, '-6h': 1741579230, 1700000000: 1700000000 }
+}
+
 describe('parseAtTime', () => {
+  for (const [zone, table] of Object.entries(IN_ZONES)) {
+    it(`reads absolute times as wall times of ${zone}, as graphite-web with tz`, () => {
+      const read = Object.fromEntries(Object.keys(table).map(text => [text, parseAtTime(text, NOW, timeZone(zone))]))
+      expect(read).toEqual(table)
+    })
+  }
+
   for (const [text, expected] of Object.entries(GRAPHITE_WEB)) {
     it(`${text} → ${expected} as graphite-web`, () => {
       expect(parseAtTime(text, NOW)).toBe(expected)

@@ -4,7 +4,8 @@ import { parseTarget } from '../../src/graphite/target-parser.js'
 const path = p => ({ type: 'path', path: p })
 const num = (value, isInteger) => ({ type: 'number', value, isInteger })
 const str = value => ({ type: 'string', value })
-const call = (name, args, kwargs = {}) => ({ type: 'call', name, args, kwargs })
+// raw: the call's text as written (seriesByTag's path expression), checked on its own below
+const call = (name, args, kwargs = {}) => ({ type: 'call', name, args, kwargs, raw: expect.any(String) })
 
 describe('parseTarget', () => {
   it('reads paths with globs whole', () => {
@@ -21,6 +22,12 @@ describe('parseTarget', () => {
     expect(parseTarget('scale(a,-1.5e2)')).toEqual(call('scale', [path('a'), num(-150, false)]))
     expect(parseTarget('constantLine(100)')).toEqual(call('constantLine', [num(100, true)]))
     expect(parseTarget('aliasByNode(a.b.c, 0, -1)')).toEqual(call('aliasByNode', [path('a.b.c'), num(0, true), num(-1, true)]))
+  })
+
+  it('keeps each call\'s text as written, from its name to its )', () => {
+    const node = parseTarget("groupByTags(seriesByTag('name=a',  \"k=~v.*\"),'sum','k')")
+    expect(node.raw).toBe("groupByTags(seriesByTag('name=a',  \"k=~v.*\"),'sum','k')")
+    expect(node.args[0].raw).toBe("seriesByTag('name=a',  \"k=~v.*\")")
   })
 
   it('reads keyword arguments after positional ones', () => {
