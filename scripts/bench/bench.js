@@ -26,6 +26,7 @@ import { startServerProcess } from './server-process.js'
 import { documentSizes } from './bench-sizes.js'
 import { benchWiredtiger, renderWiredtiger, wiredtigerPython } from './bench-wiredtiger.js'
 import { benchTimerReads, distributionCount, seedTimerReads } from './bench-timers.js'
+import { benchYardstick } from './bench-yardstick.js'
 import { timerDocumentSizes } from './timer-workload.js'
 
 const log = (msg) => process.stderr.write(`bench: ${msg}\n`)
@@ -136,15 +137,11 @@ async function runBench (opts, { argv }) {
       log(`single-event requests: 64 connections, ${scale.warmupSeconds} s warm-up + ${scale.phaseSeconds} s`)
       figures.single = await benchSingle({ server, seconds: scale.phaseSeconds, warmupSeconds: scale.warmupSeconds, dbPid: database.pid })
       log(`  ${fmt(figures.single.requestsPerS)} req/s, p99 ${figures.single.p99Ms} ms`)
-      log(`single-event requests to a bare Fastify route of the same shape (no database), ${scale.warmupSeconds} s warm-up + ${scale.phaseSeconds} s`)
-      const bare = await startServerProcess({ BENCH_BARE: '1', LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn' })
-      try {
-        figures.bare = await benchSingle({ server: bare, seconds: scale.phaseSeconds, warmupSeconds: scale.warmupSeconds })
-      } finally {
-        await bare.stop()
-      }
-      log(`  ${fmt(figures.bare.requestsPerS)} req/s, p99 ${figures.bare.p99Ms} ms`)
       rssByPhase['single-event'] = figures.single.rssPeakBytes
+      const y = scale.yardstick
+      log(`single-event requests beside the naive writer and the bare route: ${y.connections.join(' and ')} connections, ${y.rounds} rounds of ${y.warmupSeconds} s warm-up + ${y.seconds} s each, in turns`)
+      figures.yardstick = await benchYardstick({ server, uri: database.uri, dbName, dbPid: database.pid, connectionCounts: y.connections, rounds: y.rounds, seconds: y.seconds, warmupSeconds: y.warmupSeconds, log })
+      rssByPhase['single-event beside the yardsticks'] = figures.yardstick.rssPeakBytes
     }
     let readSeed = null
     if (opts.only.includes('reads') || opts.only.includes('graphite')) {

@@ -17,7 +17,15 @@ const figures = {
     httpFixed: { eventsPerS: 64_000, connections: 16, batch: 1000, statementsPerEvent: 0.02, p50Ms: 90, p99Ms: 180, service }
   },
   single: { requestsPerS: 4000, p50Ms: 12, p99Ms: 60, connections: 64, seconds: 8, non2xx: 0, errors: 0, service },
-  bare: { requestsPerS: 10_000, p50Ms: 5, p99Ms: 9, connections: 64, seconds: 8, non2xx: 0, errors: 0, service: { ...service, cpuUsPerRequest: 60 } },
+  yardstick: {
+    rounds: 3,
+    seconds: 4,
+    warmupSeconds: 1,
+    byConnections: [
+      { connections: 1, rounds: 3, sides: { service: { cpuUsPerRequest: { median: 600, min: 560, max: 700 }, databaseUsPerRequest: { median: 200, min: 180, max: 500 }, requestsPerS: 1000, notOk: 0 }, naive: { cpuUsPerRequest: { median: 560, min: 530, max: 740 }, databaseUsPerRequest: { median: 200, min: 190, max: 270 }, requestsPerS: 1100, notOk: 0 }, bare: { cpuUsPerRequest: { median: 90, min: 90, max: 110 }, requestsPerS: 5700, notOk: 0 } }, vsNaive: { median: 1.05, min: 0.94, max: 1.11 }, vsBare: { median: 6.2, min: 5.4, max: 7.7 } },
+      { connections: 32, rounds: 3, sides: { service: { cpuUsPerRequest: { median: 140, min: 127, max: 158 }, databaseUsPerRequest: { median: 74, min: 69, max: 78 }, requestsPerS: 3300, notOk: 2 }, naive: { cpuUsPerRequest: { median: 466, min: 454, max: 467 }, databaseUsPerRequest: { median: 177, min: 174, max: 194 }, requestsPerS: 1600, notOk: 0 }, bare: { cpuUsPerRequest: { median: 62, min: 57, max: 64 }, requestsPerS: 8000, notOk: 0 } }, vsNaive: { median: 0.3, min: 0.28, max: 0.34 }, vsBare: { median: 2.19, min: 2.05, max: 2.77 } }
+    ]
+  },
   reads: {
     seed: { metrics: 25, days: 400, eventsPerDay: 24, dailyDocs: 10_000, monthlyDocs: 350 },
     connections: 4,
@@ -53,7 +61,8 @@ describe('targets', () => {
     expect(h.httpOverhead).toBe(0.75)
     expect(h.statementsPerEvent).toBe(0.03)
     expect(h.singleRps).toBe(4000)
-    expect(h.singleCpuVsBare).toBe(2.5) // 150 µs ÷ 60 µs of CPU per request
+    expect(h.singleVsNaive32).toBe(0.3) // the median of the rounds' ratios at 32 connections
+    expect(h.singleVsNaive1).toBe(1.05)
     expect(h.adaptiveVsFixed).toBe(60 / 64)
     expect(h.readsP99).toBe(25) // the worst of the target's queries (ytd-local is beside it, not in it)
     expect(h.longReadDocs).toBe(null) // the 1-year day series was not measured: no verdict on one of the two
@@ -62,7 +71,7 @@ describe('targets', () => {
 
   it('judges each target, and none that was not measured', () => {
     const byKey = Object.fromEntries(evaluateTargets(figures).map(t => [t.key, t.met]))
-    expect(byKey).toEqual({ coalescingGain: true, httpOverhead: true, statementsPerEvent: true, singleRps: false, singleP99: false, singleCpuVsBare: false, adaptiveVsFixed: false, timerIngestRatio: null, readsP99: false, longReadDocs: null, rssMB: true })
+    expect(byKey).toEqual({ coalescingGain: true, httpOverhead: true, statementsPerEvent: true, singleRps: false, singleP99: false, singleVsNaive32: true, singleVsNaive1: false, adaptiveVsFixed: false, timerIngestRatio: null, readsP99: false, longReadDocs: null, rssMB: true })
     const none = evaluateTargets({ env })
     expect(none.every(t => t.value === null && t.met === null)).toBe(true)
     // the documents target: the more of the two long reads
@@ -186,7 +195,7 @@ describe('the talk\'s targets', () => {
     const md = renderMarkdown({ env, talk })
     expect(md).toMatch(/\| Talk: hierarchical layout's end-of-day ratio \(with preallocation\) \| ≥ 0\.80 \| 0\.90 \| n\/a \(judged on a real mongod only\) \|/)
     expect(md).toMatch(/\| hierarchical \| p = 0\.000667 \| 1,000 \| 0\.90 \(900 ÷ 1,000\) \| 0\.90 \| 200 \|/)
-    expect(evaluateTargets({ env })).toHaveLength(11) // no talk: no talk rows
+    expect(evaluateTargets({ env })).toHaveLength(12) // no talk: no talk rows
   })
 })
 
@@ -287,5 +296,15 @@ describe('timers beside counters', () => {
     expect(md).toMatch(/counted 2,592,000 values where 2,592,000 were seeded in its window \(yes\); its p99 80\.6 ms\./)
     // nothing of timers measured: no timer section
     expect(renderMarkdown({ env })).not.toMatch(/Timers beside counters|30-day p99/)
+  })
+})
+
+describe('the yardsticks', () => {
+  const md = renderMarkdown(figures)
+
+  it('prints each connection count\'s CPU per request of the three processes, with the range of the rounds and the ratios', () => {
+    expect(md).toMatch(/\| 1 \| 600 \(560–700\) \| 560 \(530–740\) \| 90 \(90–110\) \| 1\.05 \(0\.94–1\.11\) \| 6\.20 \(5\.40–7\.70\) \|/)
+    expect(md).toMatch(/\| 32 \| 140 \(127–158\) \| 466 \(454–467\) \| 62 \(57–64\) \| 0\.30 \(0\.28–0\.34\) \|/)
+    expect(md).toMatch(/Requests not answered 200\*\*: service at 32: 2\./)
   })
 })
