@@ -1,9 +1,9 @@
-// A distribution document's update while a request is added up and while a
-// flush merges requests: its tiers kept as numbers and Maps, named by
-// tier-paths.js, and turned into { inc, min, max } once, when the flush builds
-// its operations. A flat update names ~60 dotted paths per document; merging
-// eight of them per flush walked and rebuilt those objects, where this walks
-// the tiers.
+// A distribution document's update while a request is added up: its tiers
+// kept as numbers and Maps, named by tier-paths.js. A flush merges its
+// requests' tiers straight into the { inc, min, max } it sends
+// (addTiersToUpdate); a lone request's become one (updateOfTiers). A flat
+// update per request names ~60 dotted paths per document; merging eight of
+// them per flush walked and rebuilt those objects, where this walks the tiers.
 //
 // What it turns into is exactly what adding up flat updates gave: the same
 // paths in the same order (an update's fields are applied in order, which
@@ -104,6 +104,56 @@ function addBucket (into, tier, field, n) {
   if (before === undefined) into.entries.push(new BucketEntry(tier.paths, field))
   tier.buckets.set(field, (before ?? 0) + n)
 }
+
+/**
+ * Adds `doc` into `docs` (a Map id → flat update { metric, date, inc, min,
+ * max, detail? }) exactly as addDistributionUpdate (distribution-increments.js)
+ * adds updateOfTiers(doc): the same paths in the same order, sums added in
+ * the same order, min and max narrowed. A flush merges so, straight into the
+ * updates it sends, without a merged TieredDocument of its own to build and
+ * walk again. `doc` (a TieredDocument, or such a flat update) is not changed.
+ */
+export function addTiersToUpdate (docs, id, doc) {
+  let into = docs.get(id)
+  if (into === undefined) {
+    into = { metric: doc.metric, date: doc.date, inc: {}, min: {}, max: {} }
+    docs.set(id, into)
+  }
+  if (!(doc instanceof TieredDocument)) {
+    mergeFlat(into, doc)
+  } else if (doc.entries === null) {
+    // a built document: each tier, then its buckets
+    for (const tier of doc.tiers.values()) {
+      narrowTier(into, tier)
+      if (tier.buckets !== null) for (const [field, n] of tier.buckets) addPath(into.inc, tier.paths.bucketPath(field), n)
+    }
+  } else {
+    for (const entry of doc.entries) {
+      if (entry instanceof Tier) narrowTier(into, entry)
+      else addPath(into.inc, entry.tier.bucketPath(entry.field), doc.tiers.get(entry.tier).buckets.get(entry.field))
+    }
+  }
+  if (doc.detail) into.detail = doc.detail
+}
+
+const addPath = (inc, path, n) => { inc[path] = (inc[path] ?? 0) + n }
+
+function narrowTier ({ inc, min, max }, tier) {
+  const { paths } = tier
+  addPath(inc, paths.count, tier.count)
+  addPath(inc, paths.sum, tier.sum)
+  min[paths.min] = Math.min(min[paths.min] ?? Infinity, tier.min)
+  max[paths.max] = Math.max(max[paths.max] ?? -Infinity, tier.max)
+}
+
+function mergeFlat (into, { inc, min, max }) {
+  for (const path in inc) addPath(into.inc, path, inc[path])
+  for (const path in min) into.min[path] = Math.min(into.min[path] ?? Infinity, min[path])
+  for (const path in max) into.max[path] = Math.max(into.max[path] ?? -Infinity, max[path])
+}
+
+/** A part's entry as its flat update: a TieredDocument's tiers (updateOfTiers), or the flat update a flush merged (addTiersToUpdate) */
+export const updateOf = (doc) => (doc instanceof TieredDocument ? updateOfTiers(doc) : doc)
 
 function addTierUpdate (update, { paths, count, sum, min, max }) {
   update.inc[paths.count] = count
