@@ -3,8 +3,10 @@
 // (./naive-app.js) and the bare route (./bare-app.js), each a server process
 // of its own on the same database, measured in turns (round after round,
 // the three one after another) at each connection count, the CPU of each
-// process read from /proc (./process-cpu.js). Medians and the spread of the
-// rounds; the ratios are the medians of each round's ratio.
+// process read from /proc (./process-cpu.js). Each is a fresh process: the
+// service's heap and code carry nothing of the bench's earlier phases.
+// Medians and the spread of the rounds; the ratios are the medians of each
+// round's ratio.
 import { metricNames } from '../shared/workload.js'
 import { cannon } from './bench-ingest.js'
 import { procCpuMs } from './process-cpu.js'
@@ -96,11 +98,13 @@ export function summarizeYardstick (runs) {
 }
 
 /**
- * The three-way comparison. server: the service's running bench server
- * (./server-process.js); the naive writer and the bare route are started
- * here on the same database. → { seconds, rounds, byConnections: summarizeYardstick(runs), runs, rssPeakBytes }
+ * The three-way comparison: the service, the naive writer and the bare
+ * route, each a fresh process started here (./server-process.js; the
+ * service with the bench's settings, `env`), the first two on the same
+ * database. → { seconds, rounds, byConnections: summarizeYardstick(runs), runs, rssPeakBytes (the service's) }
  */
-export async function benchYardstick ({ server, uri, dbName, dbPid = null, connectionCounts = [1, 32], rounds = 3, seconds = 4, warmupSeconds = 1, log = () => {} }) {
+export async function benchYardstick ({ uri, dbName, env = {}, dbPid = null, connectionCounts = [1, 32], rounds = 3, seconds = 4, warmupSeconds = 1, log = () => {} }) {
+  const server = await startServerProcess({ ...env, MONGODB_URI: uri, MONGODB_DB: dbName, LOG_LEVEL: 'warn' })
   const naive = await startServerProcess({ BENCH_NAIVE: '1', MONGODB_URI: uri, MONGODB_DB: dbName, LOG_LEVEL: 'warn' })
   const bare = await startServerProcess({ BENCH_BARE: '1', LOG_LEVEL: 'warn' })
   const servers = { service: server, naive, bare }
@@ -122,7 +126,6 @@ export async function benchYardstick ({ server, uri, dbName, dbPid = null, conne
     const stats = await server.stats()
     return { seconds, warmupSeconds, rounds, byConnections: summarizeYardstick(runs), runs, rssPeakBytes: stats.rssPeak }
   } finally {
-    await naive.stop()
-    await bare.stop()
+    for (const s of [server, naive, bare]) await s.stop()
   }
 }

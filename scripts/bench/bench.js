@@ -115,7 +115,7 @@ async function runBench (opts, { argv }) {
       // the same batches of timer values (distributions), right after: side by side
       log(`ingest: HTTP batches of 1,000 timer values (kind distribution), ${scale.warmupSeconds} s warm-up + ${s} s`)
       const httpTimer = await benchHttpBatched({ server, seconds: s, warmupSeconds: scale.warmupSeconds, prefix: 'bench.timer.http.', timers: true, dbPid: database.pid })
-      log(`  ${fmt(httpTimer.eventsPerS)} values/s`)
+      log(`  ${fmt(httpTimer.eventsPerS)} values/s, ${fmt(httpTimer.service.cpuUsPerRequest / httpTimer.batch, 2)} µs of service CPU per value`)
       const timerValues = await distributionCount(db, 'bench.timer.http.')
       httpTimer.check = timerValues >= httpTimer.acknowledgedEvents && timerValues <= httpTimer.sentEvents
         ? `yes (${fmt(httpTimer.acknowledgedEvents)} acknowledged, ${fmt(timerValues)} counted in the day documents)`
@@ -131,6 +131,7 @@ async function runBench (opts, { argv }) {
         await fixed.stop()
       }
       log(`  ${fmt(httpFixed.eventsPerS)} events/s`)
+      rssByPhase['batched ingest, FLUSH_INTERVAL_MS=10 (its own process)'] = httpFixed.rssPeakBytes
       figures.ingest = { naive, writer, http, httpTimer, httpFixed }
     }
     if (opts.only.includes('single')) {
@@ -140,7 +141,7 @@ async function runBench (opts, { argv }) {
       rssByPhase['single-event'] = figures.single.rssPeakBytes
       const y = scale.yardstick
       log(`single-event requests beside the naive writer and the bare route: ${y.connections.join(' and ')} connections, ${y.rounds} rounds of ${y.warmupSeconds} s warm-up + ${y.seconds} s each, in turns`)
-      figures.yardstick = await benchYardstick({ server, uri: database.uri, dbName, dbPid: database.pid, connectionCounts: y.connections, rounds: y.rounds, seconds: y.seconds, warmupSeconds: y.warmupSeconds, log })
+      figures.yardstick = await benchYardstick({ uri: database.uri, dbName, dbPid: database.pid, connectionCounts: y.connections, rounds: y.rounds, seconds: y.seconds, warmupSeconds: y.warmupSeconds, log })
       rssByPhase['single-event beside the yardsticks'] = figures.yardstick.rssPeakBytes
     }
     let readSeed = null
@@ -159,7 +160,9 @@ async function runBench (opts, { argv }) {
     }
     if (opts.only.includes('graphite')) {
       log(`graphite: /render sumSeries over ${readSeed.metrics.length} metrics × 24 h against ${readSeed.metrics.length} /series requests, ${scale.readSeconds} s each`)
+      await server.resetPeak()
       figures.graphite = await benchGraphite({ server, seed: readSeed, seconds: scale.readSeconds })
+      rssByPhase.graphite = (await server.stats()).rssPeak
       log(`  /render p50 ${fmt(figures.graphite.render.p50Ms, 0)} ms, /series × ${readSeed.metrics.length} p50 ${fmt(figures.graphite.series.p50Ms, 0)} ms; same total: ${figures.graphite.sameTotal}`)
     }
     if (opts.only.includes('reads')) {
