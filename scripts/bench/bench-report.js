@@ -15,6 +15,7 @@ export const TARGETS = [
   { key: 'singleVsNaive32', label: 'Single-event requests, 32 connections: service CPU per request ÷ the naive per-event writer\'s behind the same route (µs/µs, median of the rounds)', op: '≤', limit: 0.5, unit: '×' },
   { key: 'singleVsNaive1', label: 'Single-event requests, 1 connection: service CPU per request ÷ the naive per-event writer\'s (µs/µs, median of the rounds)', op: '≤', limit: 1, unit: '×' },
   { key: 'adaptiveVsFixed', label: 'HTTP batched ingest, FLUSH_INTERVAL_MS=0 (default) ÷ =10 (events/s; not slower)', op: '≥', limit: 1, unit: '' },
+  { key: 'timerCpuPerValue', label: 'Timers: service CPU per timer value, HTTP batched ingest of timer values', op: '≤', limit: 3, unit: ' µs' },
   { key: 'timerIngestRatio', label: 'Timers: HTTP batched ingest of timer values ÷ of counter increments (events/s; same batches, connections and duration)', op: '≥', limit: 0.5, unit: '' },
   { key: 'readsP99', label: 'Reads p99 latency (worst of the four queries)', op: '≤', limit: 20, unit: ' ms' },
   { key: 'longReadDocs', label: 'Documents read by a 1-year day series and by ytd (the more of the two, mean per query)', op: '≤', limit: 13, unit: '' },
@@ -46,6 +47,7 @@ export function headlineFigures (f) {
     singleVsNaive32: yardstickAt(f, 32)?.vsNaive.median ?? null,
     singleVsNaive1: yardstickAt(f, 1)?.vsNaive.median ?? null,
     adaptiveVsFixed: ratio(f.ingest?.http?.eventsPerS, f.ingest?.httpFixed?.eventsPerS),
+    timerCpuPerValue: isNum(f.ingest?.httpTimer?.service?.cpuUsPerRequest) ? f.ingest.httpTimer.service.cpuUsPerRequest / f.ingest.httpTimer.batch : null,
     timerIngestRatio: ratio(f.ingest?.httpTimer?.eventsPerS, f.ingest?.http?.eventsPerS),
     readsP99: readP99s.length && readP99s.length === reads.length ? Math.max(...readP99s) : null,
     longReadDocs: longDocs.length && longDocs.length === LONG_READS.size ? Math.max(...longDocs) : null,
@@ -123,7 +125,7 @@ export function evaluateTargets (figures) {
 
 function fmtValue (t) {
   if (!isNum(t.value)) return 'n/a'
-  const digits = t.key === 'statementsPerEvent' ? 4 : ['httpOverhead', 'singleVsNaive32', 'singleVsNaive1', 'adaptiveVsFixed', 'timerIngestRatio', 'statsdTimerRatio', 'hierEndOfDay', 'flatEndOfDayGap', 'dipGain', 'sweepCheckedPerBusy', 'sweepShareOfDayLeft'].includes(t.key) ? 2 : t.key === 'coalescingGain' ? 1 : ['rssMB', 'singleRps', 'statsdTcpPerCore', 'statsdTcpLost', 'bytesPerSparseMetricDay', 'sparsePreallocatedBySweep', 'midnightP99', 'countsAddUp'].includes(t.key) ? 0 : 1
+  const digits = t.key === 'statementsPerEvent' ? 4 : ['httpOverhead', 'singleVsNaive32', 'singleVsNaive1', 'adaptiveVsFixed', 'timerCpuPerValue', 'timerIngestRatio', 'statsdTimerRatio', 'hierEndOfDay', 'flatEndOfDayGap', 'dipGain', 'sweepCheckedPerBusy', 'sweepShareOfDayLeft'].includes(t.key) ? 2 : t.key === 'coalescingGain' ? 1 : ['rssMB', 'singleRps', 'statsdTcpPerCore', 'statsdTcpLost', 'bytesPerSparseMetricDay', 'sparsePreallocatedBySweep', 'midnightP99', 'countsAddUp'].includes(t.key) ? 0 : 1
   return `${fmt(t.value, digits)}${t.unit}`
 }
 
@@ -286,7 +288,7 @@ export function renderMarkdown (figures) {
       ...(ing.httpFixed ? [['the same with FLUSH_INTERVAL_MS=10', `${ing.httpFixed.connections} connections`, fmt(ing.httpFixed.eventsPerS), fmt(ing.httpFixed.statementsPerEvent, 4), `${fmt(ing.httpFixed.p50Ms, 0)} / ${fmt(ing.httpFixed.p99Ms, 0)} ms`]] : [])
     ]))
     if (ing.http.service) out.push('', `Service side of the HTTP batches: ${serviceLine(ing.http.service)} (${fmt(ing.http.service.cpuUsPerRequest / ing.http.batch, 2)} µs per event).${databaseLine(ing.http.databaseCpuUsPerEvent, 'event', ing.httpFixed?.databaseCpuUsPerEvent)}`)
-    if (ing.httpTimer?.service) out.push('', `Service side of the HTTP timer batches: ${serviceLine(ing.httpTimer.service)} (${fmt(ing.httpTimer.service.cpuUsPerRequest / ing.httpTimer.batch, 2)} µs per value).`)
+    if (ing.httpTimer?.service) out.push('', `Service side of the HTTP timer batches: ${serviceLine(ing.httpTimer.service)} (${fmt(ing.httpTimer.service.cpuUsPerRequest / ing.httpTimer.batch, 2)} µs per value).${databaseLine(ing.httpTimer.databaseCpuUsPerEvent, 'value')}`)
     if (isNum(ing.writer.cpuUsPerEvent)) out.push('', `The in-process writer's process: ${fmt(ing.writer.cpuUsPerEvent * ing.writer.batch, 0)} µs of CPU per 1,000-event unit (${fmt(ing.writer.cpuUsPerEvent, 2)} µs per event).${databaseLine(ing.writer.databaseCpuUsPerEvent, 'event')}`)
     if (ing.http.check) out.push('', `Acknowledged HTTP events found in the database: ${ing.http.check}`)
     if (ing.httpTimer?.check) out.push('', `Acknowledged HTTP timer values found in the database: ${ing.httpTimer.check}`)

@@ -22,6 +22,11 @@ const loopDelay = monitorEventLoopDelay({ resolution: 10 })
 loopDelay.enable()
 const sampleRss = () => { rssPeak = Math.max(rssPeak, process.memoryUsage.rss()) }
 const sampler = setInterval(sampleRss, 100)
+/** The V8 heap's used and reserved bytes and the memory outside it (Buffers): what the RSS is made of */
+function heapFigures () {
+  const { heapUsed, heapTotal, external, arrayBuffers } = process.memoryUsage()
+  return { heapUsed, heapTotal, external, arrayBuffers }
+}
 
 const observer = {
   flushed ({ statements, events, retries, units, durationMs }) {
@@ -70,7 +75,7 @@ process.on('message', (msg) => {
   if (msg?.type === 'stats') {
     sampleRss()
     const cpu = process.cpuUsage()
-    process.send({ type: 'stats', id: msg.id, counters: structuredClone(counters), cpuMs: (cpu.user + cpu.system) / 1000, monotonicUs: Number(process.hrtime.bigint() / 1000n), rss: process.memoryUsage.rss(), rssPeak, heapUsed: process.memoryUsage().heapUsed, loopDelayMaxMs: loopDelay.max / 1e6, loopDelayP99Ms: loopDelay.percentile(99) / 1e6 })
+    process.send({ type: 'stats', id: msg.id, counters: structuredClone(counters), cpuMs: (cpu.user + cpu.system) / 1000, monotonicUs: Number(process.hrtime.bigint() / 1000n), rss: process.memoryUsage.rss(), rssPeak, ...heapFigures(), loopDelayMaxMs: loopDelay.max / 1e6, loopDelayP99Ms: loopDelay.percentile(99) / 1e6 })
   } else if (msg?.type === 'reset-peak') {
     rssPeak = process.memoryUsage.rss()
     loopDelay.reset()
