@@ -1,4 +1,4 @@
-// The single-event yardsticks: the
+// The single-event yardsticks (docs/adr/0058-naive-writer-yardstick.md): the
 // service's CPU per one-event request beside the naive per-event writer
 // (./naive-app.js) and the bare route (./bare-app.js), each a server process
 // of its own on the same database, measured in turns (round after round,

@@ -1,4 +1,4 @@
-// The yardstick a user would otherwise write:
+// The yardstick a user would otherwise write (docs/adr/0058-naive-writer-yardstick.md):
 // the route of ./bare-app.js, each event written by two awaited `$inc`
 // upserts through the official driver, its day document and then its
 // month document, as the 2012 talk's writer does — no group commit, no
