@@ -48,6 +48,7 @@ export const PROJECTS = {
       'test/registry/name-index.test.js',
       'test/routes/ingest-reply.test.js',
       'test/scripts/bench/bench-report.test.js',
+      'test/scripts/bench/bench-yardstick.test.js',
       'test/scripts/bench/process-cpu.test.js',
       'test/scripts/bench/profile-single.test.js',
       'test/scripts/bench/side-by-side.test.js',

@@ -1,7 +1,8 @@
-// The benchmark's yardstick: a bare Fastify route of the same shape as
-// POST /v1/events — the same body schema (its own copy, from the same
-// rules: src/bucket/event-rules.js) and validator options, the same answer —
-// with nothing behind it (no database, no hooks, no plugins).
+// The benchmark's yardsticks share this route: POST /v1/events of the same
+// shape as the service's — the same body schema (its own copy, from the same
+// rules: src/bucket/event-rules.js) and validator options, the same answer.
+// buildBareApp puts nothing behind it (no database, no hooks, no plugins);
+// ./naive-app.js the writer a user would write without statbucket.
 import Fastify from 'fastify'
 import { MAX_ABS_VALUE, METRIC_NAME_PATTERN } from '../../src/bucket/event-rules.js'
 import { ISO_WITH_ZONE_PATTERN } from '../../src/bucket/time.js'
@@ -17,18 +18,24 @@ const event = {
   }
 }
 
-const schema = {
+/** The route's schemas: a body of one event or an array of them, the answer { accepted } */
+export const eventsRouteSchema = {
   body: { if: { type: 'array' }, then: { type: 'array', minItems: 1, items: event }, else: event },
   response: { 200: { type: 'object', required: ['accepted'], properties: { accepted: { type: 'integer' } } } }
 }
 
-export async function buildBareApp (config) {
-  const app = Fastify({
+/** A Fastify instance with the service's body limit and validator options, no route yet */
+export function yardstickFastify (config) {
+  return Fastify({
     logger: { level: config.logLevel },
     bodyLimit: config.bodyLimitBytes,
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, useDefaults: true, allErrors: false, allowUnionTypes: true } }
   })
-  app.post('/v1/events', { schema }, async (request) => ({ accepted: Array.isArray(request.body) ? request.body.length : 1 }))
+}
+
+export async function buildBareApp (config) {
+  const app = yardstickFastify(config)
+  app.post('/v1/events', { schema: eventsRouteSchema }, async (request) => ({ accepted: Array.isArray(request.body) ? request.body.length : 1 }))
   await app.ready()
   return app
 }

@@ -19,9 +19,9 @@ export const OPTIONAL_SECTIONS = ['talk', 'wiredtiger', 'cardinality']
 // alike (its point is the size), on a larger JVM heap (CARDINALITY_JAVA_HEAP).
 const CARDINALITY = { metrics: 1_000_000, busy: 10_000, windowSeconds: 60, findSeconds: 5, busyPerMinute: 60 }
 export const SCALES = {
-  full: { phaseSeconds: 10, warmupSeconds: 2, readSeconds: 5, reads: { metrics: 100, days: 400, perDay: 24 }, timerReads: { metrics: 100, days: 30 }, storage: { metrics: 100, perDay: 96, k: 200 }, jobs: { metrics: 100, days: 120 }, cardinality: CARDINALITY },
-  small: { phaseSeconds: 8, warmupSeconds: 2, readSeconds: 5, reads: { metrics: 25, days: 400, perDay: 24 }, timerReads: { metrics: 3, days: 30 }, storage: { metrics: 25, perDay: 96, k: 100 }, jobs: { metrics: 25, days: 120 }, cardinality: CARDINALITY },
-  quick: { phaseSeconds: 2, warmupSeconds: 1, readSeconds: 2, reads: { metrics: 5, days: 400, perDay: 24 }, timerReads: { metrics: 2, days: 30 }, storage: { metrics: 5, perDay: 24, k: 20 }, jobs: { metrics: 5, days: 40 }, cardinality: { metrics: 20_000, busy: 200, windowSeconds: 20, findSeconds: 2, busyPerMinute: 60 } }
+  full: { phaseSeconds: 10, warmupSeconds: 2, readSeconds: 5, yardstick: { connections: [1, 32], rounds: 5, seconds: 5, warmupSeconds: 1 }, reads: { metrics: 100, days: 400, perDay: 24 }, timerReads: { metrics: 100, days: 30 }, storage: { metrics: 100, perDay: 96, k: 200 }, jobs: { metrics: 100, days: 120 }, cardinality: CARDINALITY },
+  small: { phaseSeconds: 8, warmupSeconds: 2, readSeconds: 5, yardstick: { connections: [1, 32], rounds: 5, seconds: 4, warmupSeconds: 1 }, reads: { metrics: 25, days: 400, perDay: 24 }, timerReads: { metrics: 3, days: 30 }, storage: { metrics: 25, perDay: 96, k: 100 }, jobs: { metrics: 25, days: 120 }, cardinality: CARDINALITY },
+  quick: { phaseSeconds: 2, warmupSeconds: 1, readSeconds: 2, yardstick: { connections: [1, 32], rounds: 1, seconds: 2, warmupSeconds: 1 }, reads: { metrics: 5, days: 400, perDay: 24 }, timerReads: { metrics: 2, days: 30 }, storage: { metrics: 5, perDay: 24, k: 20 }, jobs: { metrics: 5, days: 40 }, cardinality: { metrics: 20_000, busy: 200, windowSeconds: 20, findSeconds: 2, busyPerMinute: 60 } }
 }
 
 // mongo-java-server keeps every document on its JVM heap: 1,000,000 metrics'

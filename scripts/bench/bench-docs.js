@@ -4,10 +4,18 @@
 export const LATEST_START = '<!-- bench:latest:start -->'
 export const LATEST_END = '<!-- bench:latest:end -->'
 
+// The blocks the page keeps besides the targets, where a run printed them:
+// the yardsticks (with their table), the timers' CPU, the RSS of each phase
+const KEPT = [
+  { opens: '**Single events beside the yardsticks**', withTable: true },
+  { opens: 'Service side of the HTTP timer batches', withTable: false },
+  { opens: '**Service RSS**', withTable: false }
+]
+
 /**
  * What the page keeps of a run's markdown (renderMarkdown's output): its
  * heading (run, machine, database, versions, scale, service), the targets
- * table and the closing notes. The other tables are printed by every run.
+ * table, the KEPT blocks and the closing notes. The other tables are printed by every run.
  */
 export function latestRunSection (runMarkdown) {
   const blocks = runMarkdown.replace(/\r\n/g, '\n').trim().split(/\n{2,}/)
@@ -16,9 +24,16 @@ export function latestRunSection (runMarkdown) {
   if (!heading?.startsWith('**Run** ') || !targets) {
     throw new Error('not a run of npm run bench: its markdown opens with **Run** and holds the targets table')
   }
+  const kept = []
+  for (const { opens, withTable } of KEPT) {
+    const i = blocks.findIndex(b => b.startsWith(opens))
+    if (i < 0) continue
+    kept.push(blocks[i])
+    if (withTable && blocks[i + 1]?.startsWith('|')) kept.push(blocks[i + 1])
+  }
   const last = blocks[blocks.length - 1]
   const notes = last.split('\n').every(line => line.startsWith('- ')) ? last : null
-  return [heading, targets, ...(notes ? [notes] : [])].join('\n\n')
+  return [heading, targets, ...kept, ...(notes ? [notes] : [])].join('\n\n')
 }
 
 /** The page with the text between its markers replaced by the run's section; throws when the markers are not there once each, in order */

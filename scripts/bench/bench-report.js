@@ -12,8 +12,10 @@ export const TARGETS = [
   { key: 'statementsPerEvent', label: 'Update statements per event, HTTP batched ingest of 100 metrics', op: '≤', limit: 0.05, unit: '' },
   { key: 'singleRps', label: 'Single-event requests, 64 connections (req/s)', op: '≥', limit: 5000, unit: ' req/s' },
   { key: 'singleP99', label: 'Single-event requests, p99 latency', op: '≤', limit: 50, unit: ' ms' },
-  { key: 'singleCpuVsBare', label: 'Single-event requests: service CPU per request ÷ a bare Fastify route\'s of the same shape, no database (µs/µs)', op: '≤', limit: 2, unit: '×' },
+  { key: 'singleVsNaive32', label: 'Single-event requests, 32 connections: service CPU per request ÷ the naive per-event writer\'s behind the same route (µs/µs, median of the rounds)', op: '≤', limit: 0.5, unit: '×' },
+  { key: 'singleVsNaive1', label: 'Single-event requests, 1 connection: service CPU per request ÷ the naive per-event writer\'s (µs/µs, median of the rounds)', op: '≤', limit: 1, unit: '×' },
   { key: 'adaptiveVsFixed', label: 'HTTP batched ingest, FLUSH_INTERVAL_MS=0 (default) ÷ =10 (events/s; not slower)', op: '≥', limit: 1, unit: '' },
+  { key: 'timerCpuPerValue', label: 'Timers: service CPU per timer value, HTTP batched ingest of timer values', op: '≤', limit: 3, unit: ' µs' },
   { key: 'timerIngestRatio', label: 'Timers: HTTP batched ingest of timer values ÷ of counter increments (events/s; same batches, connections and duration)', op: '≥', limit: 0.5, unit: '' },
   { key: 'readsP99', label: 'Reads p99 latency (worst of the four queries)', op: '≤', limit: 20, unit: ' ms' },
   { key: 'longReadDocs', label: 'Documents read by a 1-year day series and by ytd (the more of the two, mean per query)', op: '≤', limit: 13, unit: '' },
@@ -27,6 +29,9 @@ const TARGET_READS = new Set(['series-1d-minute', 'series-30d-hour', 'series-1y-
 const LONG_READS = new Set(['series-1y-day', 'ytd'])
 const ratio = (a, b) => (isNum(a) && isNum(b) && b > 0 ? a / b : null)
 
+/** The yardstick comparison at `connections` connections, or undefined */
+const yardstickAt = (f, connections) => f.yardstick?.byConnections.find(y => y.connections === connections)
+
 /** The figures the targets are about, from the measured ones (null when not measured) */
 export function headlineFigures (f) {
   const reads = (f.reads?.queries ?? []).filter(q => TARGET_READS.has(q.name)) // the target is about the four series and ytd queries
@@ -39,8 +44,10 @@ export function headlineFigures (f) {
     statementsPerEvent: f.ingest?.http?.statementsPerEvent ?? null,
     singleRps: f.single?.requestsPerS ?? null,
     singleP99: f.single?.p99Ms ?? null,
-    singleCpuVsBare: ratio(f.single?.service?.cpuUsPerRequest, f.bare?.service?.cpuUsPerRequest),
+    singleVsNaive32: yardstickAt(f, 32)?.vsNaive.median ?? null,
+    singleVsNaive1: yardstickAt(f, 1)?.vsNaive.median ?? null,
     adaptiveVsFixed: ratio(f.ingest?.http?.eventsPerS, f.ingest?.httpFixed?.eventsPerS),
+    timerCpuPerValue: isNum(f.ingest?.httpTimer?.service?.cpuUsPerRequest) ? f.ingest.httpTimer.service.cpuUsPerRequest / f.ingest.httpTimer.batch : null,
     timerIngestRatio: ratio(f.ingest?.httpTimer?.eventsPerS, f.ingest?.http?.eventsPerS),
     readsP99: readP99s.length && readP99s.length === reads.length ? Math.max(...readP99s) : null,
     longReadDocs: longDocs.length && longDocs.length === LONG_READS.size ? Math.max(...longDocs) : null,
@@ -118,7 +125,7 @@ export function evaluateTargets (figures) {
 
 function fmtValue (t) {
   if (!isNum(t.value)) return 'n/a'
-  const digits = t.key === 'statementsPerEvent' ? 4 : ['httpOverhead', 'singleCpuVsBare', 'adaptiveVsFixed', 'timerIngestRatio', 'statsdTimerRatio', 'hierEndOfDay', 'flatEndOfDayGap', 'dipGain', 'sweepCheckedPerBusy', 'sweepShareOfDayLeft'].includes(t.key) ? 2 : t.key === 'coalescingGain' ? 1 : ['rssMB', 'singleRps', 'statsdTcpPerCore', 'statsdTcpLost', 'bytesPerSparseMetricDay', 'sparsePreallocatedBySweep', 'midnightP99', 'countsAddUp'].includes(t.key) ? 0 : 1
+  const digits = t.key === 'statementsPerEvent' ? 4 : ['httpOverhead', 'singleVsNaive32', 'singleVsNaive1', 'adaptiveVsFixed', 'timerCpuPerValue', 'timerIngestRatio', 'statsdTimerRatio', 'hierEndOfDay', 'flatEndOfDayGap', 'dipGain', 'sweepCheckedPerBusy', 'sweepShareOfDayLeft'].includes(t.key) ? 2 : t.key === 'coalescingGain' ? 1 : ['rssMB', 'singleRps', 'statsdTcpPerCore', 'statsdTcpLost', 'bytesPerSparseMetricDay', 'sparsePreallocatedBySweep', 'midnightP99', 'countsAddUp'].includes(t.key) ? 0 : 1
   return `${fmt(t.value, digits)}${t.unit}`
 }
 
@@ -236,6 +243,26 @@ export function timerSection (figures) {
   return out
 }
 
+const usSpread = x => (isNum(x?.median) ? `${fmt(x.median, 0)} (${fmt(x.min, 0)}–${fmt(x.max, 0)})` : 'n/a')
+const ratioSpread = x => (isNum(x?.median) ? `${fmt(x.median, 2)} (${fmt(x.min, 2)}–${fmt(x.max, 2)})` : 'n/a')
+
+/** The three-way single-event comparison (bench-yardstick.js): lines of markdown */
+export function yardstickSection (y) {
+  const rows = y.byConnections.map(c => [
+    fmt(c.connections), usSpread(c.sides.service?.cpuUsPerRequest), usSpread(c.sides.naive?.cpuUsPerRequest), usSpread(c.sides.bare?.cpuUsPerRequest),
+    ratioSpread(c.vsNaive), ratioSpread(c.vsBare),
+    `${usSpread(c.sides.service?.databaseUsPerRequest)} / ${usSpread(c.sides.naive?.databaseUsPerRequest)}`,
+    `${fmt(c.sides.service?.requestsPerS)} / ${fmt(c.sides.naive?.requestsPerS)} / ${fmt(c.sides.bare?.requestsPerS)}`
+  ])
+  const notOk = y.byConnections.flatMap(c => Object.entries(c.sides).filter(([, s]) => s.notOk > 0).map(([side, s]) => `${side} at ${c.connections}: ${fmt(s.notOk)}`))
+  return [
+    `**Single events beside the yardsticks**: the service, the naive per-event writer (\`scripts/bench/naive-app.js\`: the same route and schema, two awaited \`$inc\` upserts per event through the official driver) and the bare route (\`bare-app.js\`, no database), each its own process on this database, in turns: ${y.rounds} rounds of ${y.warmupSeconds} s warm-up + ${y.seconds} s each per connection count. CPU of each server process (/proc) per answered request, µs, median (min–max of the rounds); ratios: the median of each round's:`,
+    '',
+    table(['connections', 'service µs / request', 'naive writer', 'bare route', 'service ÷ naive', 'service ÷ bare (information)', 'database µs / request: service / naive', 'req/s: service / naive / bare'], rows),
+    ...(notOk.length ? ['', `**Requests not answered 200**: ${notOk.join('; ')}.`] : [])
+  ]
+}
+
 /** The whole markdown report */
 /** ' The database's CPU: … per unit', where it was measured (the embedded database's process), and beside FLUSH_INTERVAL_MS=10's */
 function databaseLine (usPer, unit, fixedUsPer = null) {
@@ -261,7 +288,7 @@ export function renderMarkdown (figures) {
       ...(ing.httpFixed ? [['the same with FLUSH_INTERVAL_MS=10', `${ing.httpFixed.connections} connections`, fmt(ing.httpFixed.eventsPerS), fmt(ing.httpFixed.statementsPerEvent, 4), `${fmt(ing.httpFixed.p50Ms, 0)} / ${fmt(ing.httpFixed.p99Ms, 0)} ms`]] : [])
     ]))
     if (ing.http.service) out.push('', `Service side of the HTTP batches: ${serviceLine(ing.http.service)} (${fmt(ing.http.service.cpuUsPerRequest / ing.http.batch, 2)} µs per event).${databaseLine(ing.http.databaseCpuUsPerEvent, 'event', ing.httpFixed?.databaseCpuUsPerEvent)}`)
-    if (ing.httpTimer?.service) out.push('', `Service side of the HTTP timer batches: ${serviceLine(ing.httpTimer.service)} (${fmt(ing.httpTimer.service.cpuUsPerRequest / ing.httpTimer.batch, 2)} µs per value).`)
+    if (ing.httpTimer?.service) out.push('', `Service side of the HTTP timer batches: ${serviceLine(ing.httpTimer.service)} (${fmt(ing.httpTimer.service.cpuUsPerRequest / ing.httpTimer.batch, 2)} µs per value).${databaseLine(ing.httpTimer.databaseCpuUsPerEvent, 'value')}`)
     if (isNum(ing.writer.cpuUsPerEvent)) out.push('', `The in-process writer's process: ${fmt(ing.writer.cpuUsPerEvent * ing.writer.batch, 0)} µs of CPU per 1,000-event unit (${fmt(ing.writer.cpuUsPerEvent, 2)} µs per event).${databaseLine(ing.writer.databaseCpuUsPerEvent, 'event')}`)
     if (ing.http.check) out.push('', `Acknowledged HTTP events found in the database: ${ing.http.check}`)
     if (ing.httpTimer?.check) out.push('', `Acknowledged HTTP timer values found in the database: ${ing.httpTimer.check}`)
@@ -269,12 +296,8 @@ export function renderMarkdown (figures) {
   const s = figures.single
   if (s) {
     out.push('', `**Single-event requests**: ${s.connections} connections for ${s.seconds} s: ${fmt(s.requestsPerS)} req/s answered 200, latency p50 ${fmt(s.p50Ms, 0)} ms, p99 ${fmt(s.p99Ms, 0)} ms; other answers ${fmt(s.non2xx)}, errors ${fmt(s.errors)}.${s.service ? ` Service side: ${serviceLine(s.service)}.` : ''}${databaseLine(s.databaseCpuUsPerRequest, 'request')}`)
-    const b = figures.bare
-    if (b) {
-      out.push('', `The yardstick, a bare Fastify route of the same shape (same body schema and validator, no database), measured the same way right after: ${fmt(b.requestsPerS)} req/s, p50 ${fmt(b.p50Ms, 0)} ms, p99 ${fmt(b.p99Ms, 0)} ms${isNum(b.service?.cpuUsPerRequest) ? `, ${fmt(b.service.cpuUsPerRequest, 0)} µs of CPU per request` : ''}. ` +
-      `Requests per second, for information: the service ÷ the bare route = ${fmt(ratio(s.requestsPerS, b.requestsPerS), 2)} (the database shares the cores, so the CPU per request above is the measure).`)
-    }
   }
+  if (figures.yardstick) out.push('', ...yardstickSection(figures.yardstick))
   const r = figures.reads
   if (r) {
     out.push('', `**Reads** over ${fmt(r.seed.metrics)} metrics × ${fmt(r.seed.days)} days seeded sparse (${r.seed.eventsPerDay} events per metric per day; ${fmt(r.seed.dailyDocs)} daily + ${fmt(r.seed.monthlyDocs)} monthly documents), ${r.connections} connections, ${r.seconds} s per query, random metric and window:`, '')

@@ -11,6 +11,7 @@
 import { buildApp } from '../../src/app.js'
 import { loadConfig } from '../../src/config.js'
 import { buildBareApp } from './bare-app.js'
+import { buildNaiveApp } from './naive-app.js'
 import { offsetClock } from './bench-clock.js'
 import { monitorEventLoopDelay } from 'node:perf_hooks'
 
@@ -21,6 +22,11 @@ const loopDelay = monitorEventLoopDelay({ resolution: 10 })
 loopDelay.enable()
 const sampleRss = () => { rssPeak = Math.max(rssPeak, process.memoryUsage.rss()) }
 const sampler = setInterval(sampleRss, 100)
+/** The V8 heap's used and reserved bytes and the memory outside it (Buffers): what the RSS is made of */
+function heapFigures () {
+  const { heapUsed, heapTotal, external, arrayBuffers } = process.memoryUsage()
+  return { heapUsed, heapTotal, external, arrayBuffers }
+}
 
 const observer = {
   flushed ({ statements, events, retries, units, durationMs }) {
@@ -42,12 +48,16 @@ const observer = {
 }
 
 const config = loadConfig({ ...process.env, HOST: '127.0.0.1', PORT: '0' })
-// BENCH_BARE=1: the yardstick instead (bare-app.js), a route of the same shape with nothing behind it
+// BENCH_BARE=1: a yardstick instead (bare-app.js), a route of the same shape with nothing behind it;
+// BENCH_NAIVE=1: the route writing each event by two awaited upserts (naive-app.js)
 const bare = process.env.BENCH_BARE === '1'
+const naive = process.env.BENCH_NAIVE === '1'
 const clock = process.env.BENCH_CLOCK_START ? offsetClock(Number(process.env.BENCH_CLOCK_START)) : undefined
 const app = bare
   ? await buildBareApp(config)
-  : await buildApp({ config, logger: { level: config.logLevel }, observer, clock, sweepSchedule: process.env.BENCH_SWEEP === '1' })
+  : naive
+    ? await buildNaiveApp(config, config.mongodbUri)
+    : await buildApp({ config, logger: { level: config.logLevel }, observer, clock, sweepSchedule: process.env.BENCH_SWEEP === '1' })
 await app.listen({ host: '127.0.0.1', port: 0 })
 
 let closing = null
@@ -65,7 +75,7 @@ process.on('message', (msg) => {
   if (msg?.type === 'stats') {
     sampleRss()
     const cpu = process.cpuUsage()
-    process.send({ type: 'stats', id: msg.id, counters: structuredClone(counters), cpuMs: (cpu.user + cpu.system) / 1000, rss: process.memoryUsage.rss(), rssPeak, heapUsed: process.memoryUsage().heapUsed, loopDelayMaxMs: loopDelay.max / 1e6, loopDelayP99Ms: loopDelay.percentile(99) / 1e6 })
+    process.send({ type: 'stats', id: msg.id, counters: structuredClone(counters), cpuMs: (cpu.user + cpu.system) / 1000, monotonicUs: Number(process.hrtime.bigint() / 1000n), rss: process.memoryUsage.rss(), rssPeak, ...heapFigures(), loopDelayMaxMs: loopDelay.max / 1e6, loopDelayP99Ms: loopDelay.percentile(99) / 1e6 })
   } else if (msg?.type === 'reset-peak') {
     rssPeak = process.memoryUsage.rss()
     loopDelay.reset()
@@ -85,4 +95,4 @@ process.on('message', (msg) => {
     close()
   }
 })
-process.send({ type: 'listening', port: app.server.address().port, backend: bare ? 'none' : app.mongo.backend, statsdPort: app.statsd?.port ?? null })
+process.send({ type: 'listening', port: app.server.address().port, backend: bare ? 'none' : naive ? 'naive' : app.mongo.backend, statsdPort: app.statsd?.port ?? null })

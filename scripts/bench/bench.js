@@ -26,6 +26,7 @@ import { startServerProcess } from './server-process.js'
 import { documentSizes } from './bench-sizes.js'
 import { benchWiredtiger, renderWiredtiger, wiredtigerPython } from './bench-wiredtiger.js'
 import { benchTimerReads, distributionCount, seedTimerReads } from './bench-timers.js'
+import { benchYardstick } from './bench-yardstick.js'
 import { timerDocumentSizes } from './timer-workload.js'
 
 const log = (msg) => process.stderr.write(`bench: ${msg}\n`)
@@ -114,7 +115,7 @@ async function runBench (opts, { argv }) {
       // the same batches of timer values (distributions), right after: side by side
       log(`ingest: HTTP batches of 1,000 timer values (kind distribution), ${scale.warmupSeconds} s warm-up + ${s} s`)
       const httpTimer = await benchHttpBatched({ server, seconds: s, warmupSeconds: scale.warmupSeconds, prefix: 'bench.timer.http.', timers: true, dbPid: database.pid })
-      log(`  ${fmt(httpTimer.eventsPerS)} values/s`)
+      log(`  ${fmt(httpTimer.eventsPerS)} values/s, ${fmt(httpTimer.service.cpuUsPerRequest / httpTimer.batch, 2)} µs of service CPU per value`)
       const timerValues = await distributionCount(db, 'bench.timer.http.')
       httpTimer.check = timerValues >= httpTimer.acknowledgedEvents && timerValues <= httpTimer.sentEvents
         ? `yes (${fmt(httpTimer.acknowledgedEvents)} acknowledged, ${fmt(timerValues)} counted in the day documents)`
@@ -130,21 +131,18 @@ async function runBench (opts, { argv }) {
         await fixed.stop()
       }
       log(`  ${fmt(httpFixed.eventsPerS)} events/s`)
+      rssByPhase['batched ingest, FLUSH_INTERVAL_MS=10 (its own process)'] = httpFixed.rssPeakBytes
       figures.ingest = { naive, writer, http, httpTimer, httpFixed }
     }
     if (opts.only.includes('single')) {
       log(`single-event requests: 64 connections, ${scale.warmupSeconds} s warm-up + ${scale.phaseSeconds} s`)
       figures.single = await benchSingle({ server, seconds: scale.phaseSeconds, warmupSeconds: scale.warmupSeconds, dbPid: database.pid })
       log(`  ${fmt(figures.single.requestsPerS)} req/s, p99 ${figures.single.p99Ms} ms`)
-      log(`single-event requests to a bare Fastify route of the same shape (no database), ${scale.warmupSeconds} s warm-up + ${scale.phaseSeconds} s`)
-      const bare = await startServerProcess({ BENCH_BARE: '1', LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn' })
-      try {
-        figures.bare = await benchSingle({ server: bare, seconds: scale.phaseSeconds, warmupSeconds: scale.warmupSeconds })
-      } finally {
-        await bare.stop()
-      }
-      log(`  ${fmt(figures.bare.requestsPerS)} req/s, p99 ${figures.bare.p99Ms} ms`)
       rssByPhase['single-event'] = figures.single.rssPeakBytes
+      const y = scale.yardstick
+      log(`single-event requests beside the naive writer and the bare route: ${y.connections.join(' and ')} connections, ${y.rounds} rounds of ${y.warmupSeconds} s warm-up + ${y.seconds} s each, in turns`)
+      figures.yardstick = await benchYardstick({ uri: database.uri, dbName, dbPid: database.pid, connectionCounts: y.connections, rounds: y.rounds, seconds: y.seconds, warmupSeconds: y.warmupSeconds, log })
+      rssByPhase['single-event beside the yardsticks'] = figures.yardstick.rssPeakBytes
     }
     let readSeed = null
     if (opts.only.includes('reads') || opts.only.includes('graphite')) {
@@ -162,7 +160,9 @@ async function runBench (opts, { argv }) {
     }
     if (opts.only.includes('graphite')) {
       log(`graphite: /render sumSeries over ${readSeed.metrics.length} metrics × 24 h against ${readSeed.metrics.length} /series requests, ${scale.readSeconds} s each`)
+      await server.resetPeak()
       figures.graphite = await benchGraphite({ server, seed: readSeed, seconds: scale.readSeconds })
+      rssByPhase.graphite = (await server.stats()).rssPeak
       log(`  /render p50 ${fmt(figures.graphite.render.p50Ms, 0)} ms, /series × ${readSeed.metrics.length} p50 ${fmt(figures.graphite.series.p50Ms, 0)} ms; same total: ${figures.graphite.sameTotal}`)
     }
     if (opts.only.includes('reads')) {

@@ -10,17 +10,20 @@ import { pathToFileURL } from 'node:url'
 import autocannon from 'autocannon'
 import { UsageError, defineCommand, parseFlags, positiveFlag, runIfMain } from '../../src/cli.js'
 import { procCpuMs } from './process-cpu.js'
+import { timerBodies } from './bench-ingest.js'
 
-const USAGE = `Usage: node scripts/bench/side-by-side.js --base DIR [--rounds N] [--seconds N]
+const USAGE = `Usage: node scripts/bench/side-by-side.js --base DIR [--rounds N] [--seconds N] [--phases LIST]
 
 Runs, alternately (--rounds, default 3), the service of DIR (another
 checkout with node_modules, e.g. \`git worktree add ../base <commit>\`) and of
-this checkout on one embedded database (MONGODB_URI unset), each taking
-batched HTTP ingest (16 connections of 1,000 events over 100 metrics) and
-single-event requests (64 connections), --seconds each (default 5, after 2
-of warm-up). Prints a markdown table of every run and the median of each
-side: events/s, the service's and the database's CPU per event, requests
-per flush, p99.
+this checkout on one embedded database (MONGODB_URI unset), each taking the
+--phases (comma-separated, default batched,single-1,single-32): batched
+(16 connections of 1,000 counter events over 100 metrics), timers (the same
+batches of timer values, the bench's timer phase), single-N (N connections
+of one-event requests), --seconds each (default 5, after 2 of warm-up).
+Prints a markdown table of every run and the median (and the range) of
+each side: events/s, the service's and the database's CPU per event,
+requests per flush, p99, the service's RSS at the end of the phase.
 `
 
 const HERE = path.resolve(new URL('../..', import.meta.url).pathname)
@@ -34,7 +37,7 @@ export function median (values) {
 }
 
 /** One phase's figures from the stats before and after, the database's CPU (ms) before and after, and autocannon's result */
-export function phaseFigures ({ before, after, dbBefore, dbAfter, requests, eventsPerRequest, seconds, p99Ms }) {
+export function phaseFigures ({ before, after, dbBefore, dbAfter, requests, eventsPerRequest, seconds, p99Ms, rssBytes = null }) {
   const events = requests * eventsPerRequest
   const flushes = after.counters.flushes - before.counters.flushes
   return {
@@ -42,24 +45,28 @@ export function phaseFigures ({ before, after, dbBefore, dbAfter, requests, even
     serviceUsPerEvent: events ? ((after.cpuMs - before.cpuMs) * 1000) / events : null,
     databaseUsPerEvent: events && dbBefore !== null && dbAfter !== null ? ((dbAfter - dbBefore) * 1000) / events : null,
     requestsPerFlush: flushes ? (after.counters.flushedUnits - before.counters.flushedUnits) / flushes : null,
-    p99Ms
+    p99Ms,
+    rssMB: rssBytes === null ? null : rssBytes / 1e6
   }
 }
 
-const COLUMNS = [['eventsPerS', 0], ['serviceUsPerEvent', 2], ['databaseUsPerEvent', 2], ['requestsPerFlush', 1], ['p99Ms', 0]]
+const COLUMNS = [['eventsPerS', 0], ['serviceUsPerEvent', 2], ['databaseUsPerEvent', 2], ['requestsPerFlush', 1], ['p99Ms', 0], ['rssMB', 0]]
 const cell = (v, digits) => (typeof v === 'number' && Number.isFinite(v) ? v.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits }) : 'n/a')
 
-/** runs: [{ side, round, batched, single }] → markdown: every run, then each side's medians */
+/** runs: [{ side, round, phases: { <phase>: figures } }] → markdown: every run, then each side's medians (and the range of the service's CPU) */
 export function renderSideBySide (runs) {
-  const head = '| side | round | phase | events/s | service µs / event | database µs / event | requests / flush | p99 ms |\n|---|---|---|---|---|---|---|---|\n'
-  const row = (side, round, phase, f) => `| ${side} | ${round} | ${phase} | ${COLUMNS.map(([k, d]) => cell(f[k], d)).join(' | ')} |\n`
+  const head = '| side | round | phase | events/s | service µs / event | database µs / event | requests / flush | p99 ms | RSS MB |\n|---|---|---|---|---|---|---|---|---|\n'
+  const row = (side, round, phase, f, range = {}) => `| ${side} | ${round} | ${phase} | ${COLUMNS.map(([k, d]) => cell(f[k], d) + (range[k] ? ` (${cell(range[k][0], d)}–${cell(range[k][1], d)})` : '')).join(' | ')} |\n`
+  const phases = [...new Set(runs.flatMap(r => Object.keys(r.phases)))]
   let out = head
-  for (const r of runs) for (const phase of ['batched', 'single']) out += row(r.side, r.round, phase, r[phase])
-  out += '\nMedians:\n\n' + head
-  for (const side of [...new Set(runs.map(r => r.side))]) {
-    for (const phase of ['batched', 'single']) {
-      const mine = runs.filter(r => r.side === side).map(r => r[phase])
-      out += row(side, 'median', phase, Object.fromEntries(COLUMNS.map(([k]) => [k, median(mine.map(f => f[k]))])))
+  for (const r of runs) for (const phase of phases) if (r.phases[phase]) out += row(r.side, r.round, phase, r.phases[phase])
+  out += '\nMedians (service µs / event: min–max of the rounds):\n\n' + head
+  for (const phase of phases) {
+    for (const side of [...new Set(runs.map(r => r.side))]) {
+      const mine = runs.filter(r => r.side === side && r.phases[phase]).map(r => r.phases[phase])
+      const cpu = mine.map(f => f.serviceUsPerEvent).filter(v => typeof v === 'number' && Number.isFinite(v))
+      const medians = Object.fromEntries(COLUMNS.map(([k]) => [k, median(mine.map(f => f[k]))]))
+      out += row(side, 'median', phase, medians, cpu.length > 1 ? { serviceUsPerEvent: [Math.min(...cpu), Math.max(...cpu)] } : {})
     }
   }
   return out
@@ -67,12 +74,13 @@ export function renderSideBySide (runs) {
 
 async function measure (server, load, { seconds, eventsPerRequest, dbPid }) {
   await autocannon({ ...load, duration: 2 })
+  await server.resetPeak()
   const before = await server.stats()
   const dbBefore = procCpuMs(dbPid)
   const result = await autocannon({ ...load, duration: seconds })
   const dbAfter = procCpuMs(dbPid)
   const after = await server.stats()
-  return phaseFigures({ before, after, dbBefore, dbAfter, requests: result.requests.total, eventsPerRequest, seconds, p99Ms: result.latency.p99 })
+  return phaseFigures({ before, after, dbBefore, dbAfter, requests: result.requests.total, eventsPerRequest, seconds, p99Ms: result.latency.p99, rssBytes: after.rssPeak })
 }
 
 async function run (opts, { out }) {
@@ -80,7 +88,12 @@ async function run (opts, { out }) {
   const database = await startEmbeddedMongo({ persistent: false })
   const names = Array.from({ length: 100 }, (_, i) => `bench.side.m${i}`)
   const batch = JSON.stringify(Array.from({ length: 1000 }, (_, i) => ({ metric: names[i % 100] })))
+  const timers = timerBodies(names.map(n => n.replace('.m', '.t')), 1000)
   const singles = names.map(metric => JSON.stringify({ metric }))
+  const rotating = (url, connections, bodies) => {
+    let i = 0
+    return { url, connections, requests: [{ method: 'POST', path: '/v1/events', headers: { 'content-type': 'application/json' }, setupRequest: r => ({ ...r, body: bodies[i++ % bodies.length] }) }] }
+  }
   const runs = []
   try {
     for (let round = 1; round <= opts.rounds; round++) {
@@ -88,10 +101,15 @@ async function run (opts, { out }) {
         const { startServerProcess } = await import(pathToFileURL(path.join(dir, 'scripts/bench/server-process.js')).href)
         const server = await startServerProcess({ MONGODB_URI: database.uri, MONGODB_DB: `side_${side}_${round}`, PREALLOC_PROBABILITY: '0' })
         try {
-          let i = 0
-          const batched = await measure(server, { url: `${server.url}/v1/events`, method: 'POST', connections: 16, headers: { 'content-type': 'application/json' }, body: batch }, { seconds: opts.seconds, eventsPerRequest: 1000, dbPid: database.pid })
-          const single = await measure(server, { url: server.url, connections: 64, requests: [{ method: 'POST', path: '/v1/events', headers: { 'content-type': 'application/json' }, setupRequest: r => ({ ...r, body: singles[i++ % singles.length] }) }] }, { seconds: opts.seconds, eventsPerRequest: 1, dbPid: database.pid })
-          runs.push({ side, round, batched, single })
+          const phases = {}
+          for (const phase of opts.phases) {
+            const connections = phase.startsWith('single-') ? Number(phase.slice(7)) : 16
+            const load = phase === 'batched'
+              ? { url: `${server.url}/v1/events`, method: 'POST', connections, headers: { 'content-type': 'application/json' }, body: batch }
+              : rotating(server.url, connections, phase === 'timers' ? timers : singles)
+            phases[phase] = await measure(server, load, { seconds: opts.seconds, eventsPerRequest: phase === 'batched' || phase === 'timers' ? 1000 : 1, dbPid: database.pid })
+          }
+          runs.push({ side, round, phases })
           process.stderr.write(`side-by-side: ${side} round ${round} done\n`)
         } finally {
           await server.stop()
@@ -106,10 +124,13 @@ async function run (opts, { out }) {
 }
 
 function parse (argv) {
-  const { values } = parseFlags(argv, { base: { type: 'string' }, rounds: { type: 'string' }, seconds: { type: 'string' } })
+  const { values } = parseFlags(argv, { base: { type: 'string' }, rounds: { type: 'string' }, seconds: { type: 'string' }, phases: { type: 'string' } })
   if (values.help) return { help: true }
   if (!values.base) throw new UsageError('--base DIR is required: the checkout to measure beside this one')
-  return { base: path.resolve(values.base), rounds: positiveFlag('rounds', values.rounds, 3), seconds: positiveFlag('seconds', values.seconds, 5) }
+  const phases = (values.phases ?? 'batched,single-1,single-32').split(',').map(p => p.trim()).filter(Boolean)
+  const bad = phases.find(p => !['batched', 'timers'].includes(p) && !/^single-[1-9]\d{0,3}$/.test(p))
+  if (bad !== undefined || phases.length === 0) throw new UsageError(`--phases takes batched, timers and single-N (N connections), comma-separated; got ${JSON.stringify(values.phases)}`)
+  return { base: path.resolve(values.base), rounds: positiveFlag('rounds', values.rounds, 3), seconds: positiveFlag('seconds', values.seconds, 5), phases }
 }
 
 export const main = defineCommand({ name: 'side-by-side', usage: USAGE, parse, run })

@@ -1,9 +1,9 @@
-// A distribution document's update while a request is added up and while a
-// flush merges requests: its tiers kept as numbers and Maps, named by
-// tier-paths.js, and turned into { inc, min, max } once, when the flush builds
-// its operations. A flat update names ~60 dotted paths per document; merging
-// eight of them per flush walked and rebuilt those objects, where this walks
-// the tiers.
+// A distribution document's update while a request is added up: its tiers
+// kept as numbers and Maps, named by tier-paths.js. A flush merges its
+// requests' tiers straight into the { inc, min, max } it sends
+// (addTiersToUpdate); a lone request's become one (updateOfTiers). A flat
+// update per request names ~60 dotted paths per document; merging eight of
+// them per flush walked and rebuilt those objects, where this walks the tiers.
 //
 // What it turns into is exactly what adding up flat updates gave: the same
 // paths in the same order (an update's fields are applied in order, which
@@ -19,15 +19,16 @@ class Tier {
     this.sum = 0
     this.min = min
     this.max = max
-    this.buckets = histogram ? new Map() : null // bucket field → Bucket
+    // bucket field → its count: a number, no object per bucket (a timer value adds one at each of five tiers)
+    this.buckets = histogram ? new Map() : null
   }
 }
 
-class Bucket {
+// A bucket's place in a merged document's order (`entries`); its count is its tier's
+class BucketEntry {
   constructor (tier, field) {
     this.tier = tier // its tier's TierPaths
     this.field = field
-    this.n = 0
   }
 }
 
@@ -37,7 +38,7 @@ export class TieredDocument {
     this.date = date
     this.detail = undefined
     this.tiers = new Map() // TierPaths → Tier
-    this.entries = null // Tier | Bucket in their paths' order, once merged (null: the tiers' order)
+    this.entries = null // Tier | BucketEntry in their paths' order, once merged (null: the tiers' order)
   }
 }
 
@@ -52,14 +53,7 @@ export function addValueAt (doc, paths, value, weight, field) {
   tier.sum += value * weight
   if (value < tier.min) tier.min = value
   if (value > tier.max) tier.max = value
-  if (field !== null) {
-    let bucket = tier.buckets.get(field)
-    if (bucket === undefined) {
-      bucket = new Bucket(paths, field)
-      tier.buckets.set(field, bucket)
-    }
-    bucket.n += weight
-  }
+  if (field !== null) tier.buckets.set(field, (tier.buckets.get(field) ?? 0) + weight)
 }
 
 /**
@@ -78,13 +72,13 @@ export function addTieredDocument (docs, id, doc) {
     // a built document (the common case): its order is its tiers', each followed by its buckets
     for (const tier of doc.tiers.values()) {
       const target = addTier(into, tier)
-      if (tier.buckets !== null) for (const bucket of tier.buckets.values()) addBucket(into, target.buckets, bucket)
+      if (tier.buckets !== null) for (const [field, n] of tier.buckets) addBucket(into, target, field, n)
     }
   } else {
     for (const entry of doc.entries) {
       // a bucket's tier came before it in `doc`'s order: it is in `into` already
       if (entry instanceof Tier) addTier(into, entry)
-      else addBucket(into, into.tiers.get(entry.tier).buckets, entry)
+      else addBucket(into, into.tiers.get(entry.tier), entry.field, doc.tiers.get(entry.tier).buckets.get(entry.field))
     }
   }
   if (doc.detail) into.detail = doc.detail
@@ -105,39 +99,82 @@ function addTier (into, { paths, count, sum, min, max, buckets }) {
   return tier
 }
 
-function addBucket (into, buckets, { tier, field, n }) {
-  let bucket = buckets.get(field)
-  if (bucket === undefined) {
-    bucket = new Bucket(tier, field)
-    buckets.set(field, bucket)
-    into.entries.push(bucket)
-  }
-  bucket.n += n
+function addBucket (into, tier, field, n) {
+  const before = tier.buckets.get(field)
+  if (before === undefined) into.entries.push(new BucketEntry(tier.paths, field))
+  tier.buckets.set(field, (before ?? 0) + n)
 }
 
-/** A document's tiers and buckets in the order of their paths */
-function entriesOf (doc) {
-  if (doc.entries !== null) return doc.entries
-  const entries = []
-  for (const tier of doc.tiers.values()) {
-    entries.push(tier)
-    if (tier.buckets !== null) for (const bucket of tier.buckets.values()) entries.push(bucket)
+/**
+ * Adds `doc` into `docs` (a Map id → flat update { metric, date, inc, min,
+ * max, detail? }) exactly as addDistributionUpdate (distribution-increments.js)
+ * adds updateOfTiers(doc): the same paths in the same order, sums added in
+ * the same order, min and max narrowed. A flush merges so, straight into the
+ * updates it sends, without a merged TieredDocument of its own to build and
+ * walk again. `doc` (a TieredDocument, or such a flat update) is not changed.
+ */
+export function addTiersToUpdate (docs, id, doc) {
+  let into = docs.get(id)
+  if (into === undefined) {
+    into = { metric: doc.metric, date: doc.date, inc: {}, min: {}, max: {} }
+    docs.set(id, into)
   }
-  return entries
+  if (!(doc instanceof TieredDocument)) {
+    mergeFlat(into, doc)
+  } else if (doc.entries === null) {
+    // a built document: each tier, then its buckets
+    for (const tier of doc.tiers.values()) {
+      narrowTier(into, tier)
+      if (tier.buckets !== null) for (const [field, n] of tier.buckets) addPath(into.inc, tier.paths.bucketPath(field), n)
+    }
+  } else {
+    for (const entry of doc.entries) {
+      if (entry instanceof Tier) narrowTier(into, entry)
+      else addPath(into.inc, entry.tier.bucketPath(entry.field), doc.tiers.get(entry.tier).buckets.get(entry.field))
+    }
+  }
+  if (doc.detail) into.detail = doc.detail
 }
 
-/** The document's update as { metric, date, inc, min, max, detail? } (distribution-increments.js) */
+const addPath = (inc, path, n) => { inc[path] = (inc[path] ?? 0) + n }
+
+function narrowTier ({ inc, min, max }, tier) {
+  const { paths } = tier
+  addPath(inc, paths.count, tier.count)
+  addPath(inc, paths.sum, tier.sum)
+  min[paths.min] = Math.min(min[paths.min] ?? Infinity, tier.min)
+  max[paths.max] = Math.max(max[paths.max] ?? -Infinity, tier.max)
+}
+
+function mergeFlat (into, { inc, min, max }) {
+  for (const path in inc) addPath(into.inc, path, inc[path])
+  for (const path in min) into.min[path] = Math.min(into.min[path] ?? Infinity, min[path])
+  for (const path in max) into.max[path] = Math.max(into.max[path] ?? -Infinity, max[path])
+}
+
+/** A part's entry as its flat update: a TieredDocument's tiers (updateOfTiers), or the flat update a flush merged (addTiersToUpdate) */
+export const updateOf = (doc) => (doc instanceof TieredDocument ? updateOfTiers(doc) : doc)
+
+function addTierUpdate (update, { paths, count, sum, min, max }) {
+  update.inc[paths.count] = count
+  update.inc[paths.sum] = sum
+  update.min[paths.min] = min
+  update.max[paths.max] = max
+}
+
+/** The document's update as { metric, date, inc, min, max, detail? } (distribution-increments.js): its tiers and buckets in the order of their paths */
 export function updateOfTiers (doc) {
   const update = { metric: doc.metric, date: doc.date, inc: {}, min: {}, max: {} }
-  for (const entry of entriesOf(doc)) {
-    if (entry instanceof Bucket) {
-      update.inc[entry.tier.bucketPath(entry.field)] = entry.n
-    } else {
-      const { paths } = entry
-      update.inc[paths.count] = entry.count
-      update.inc[paths.sum] = entry.sum
-      update.min[paths.min] = entry.min
-      update.max[paths.max] = entry.max
+  if (doc.entries === null) {
+    // a built document: each tier, then its buckets
+    for (const tier of doc.tiers.values()) {
+      addTierUpdate(update, tier)
+      if (tier.buckets !== null) for (const [field, n] of tier.buckets) update.inc[tier.paths.bucketPath(field)] = n
+    }
+  } else {
+    for (const entry of doc.entries) {
+      if (entry instanceof Tier) addTierUpdate(update, entry)
+      else update.inc[entry.tier.bucketPath(entry.field)] = doc.tiers.get(entry.tier).buckets.get(entry.field)
     }
   }
   if (doc.detail) update.detail = doc.detail

@@ -7,7 +7,7 @@ import { addMinuteHistogramUpdate, buildDistributionTiers } from '../bucket/dist
 import { DISTRIBUTION_KIND, distributionKind } from '../bucket/metric-kinds.js'
 import { distributionBucketsProblem, findInvalidDistributionEvent } from '../bucket/distribution-rules.js'
 import { mergeUnitsWith } from '../bucket/increments.js'
-import { addTieredDocument, updateOfTiers } from '../bucket/tiered-document.js'
+import { addTieredDocument, addTiersToUpdate, updateOf } from '../bucket/tiered-document.js'
 import { distributionUpdate, incrementUpdate } from './document-updates.js'
 import {
   compareDistributionDay, dayTierGuard, holdsWholeDay, minuteVouchProjection, minutesVouched, sameStored,
@@ -15,7 +15,8 @@ import {
 } from './consistency/distribution.js'
 import { QUARTER_HOUR_DETAIL } from '../bucket/increments.js'
 
-const tiersOperation = (id, doc) => distributionUpdate(id, updateOfTiers(doc))
+// a flush merges the tiers of its requests straight into the updates it sends (bucket/tiered-document.js)
+const tiersOperation = (id, doc) => distributionUpdate(id, updateOf(doc))
 
 export const distribution = Object.freeze({
   name: DISTRIBUTION_KIND,
@@ -32,8 +33,8 @@ export const distribution = Object.freeze({
   collections: Object.freeze({ daily: 'distributionDaily', monthly: 'distributionMonthly', minutes: 'distributionMinutes' }),
   parts: Object.freeze([
     // day and month documents are kept in tiers until the flush (bucket/tiered-document.js)
-    Object.freeze({ collection: 'distributionDaily', prefix: 'D:', add: addTieredDocument, toOperation: tiersOperation }),
-    Object.freeze({ collection: 'distributionMonthly', prefix: 'M:', add: addTieredDocument, toOperation: tiersOperation }),
+    Object.freeze({ collection: 'distributionDaily', prefix: 'D:', add: addTiersToUpdate, toOperation: tiersOperation }),
+    Object.freeze({ collection: 'distributionMonthly', prefix: 'M:', add: addTiersToUpdate, toOperation: tiersOperation }),
     // a minute's histogram, one document per metric-hour: $inc of buckets only
     Object.freeze({ collection: 'distributionMinutes', prefix: 'Dm:', add: addMinuteHistogramUpdate, toOperation: (id, doc) => incrementUpdate(id, doc) })
   ]),

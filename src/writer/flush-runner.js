@@ -7,6 +7,7 @@
 // retries stop at that deadline, and a watchdog answers `unknown` for
 // whatever is still running then.
 import { documentsOf, mergeWriteUnits } from '../kinds/write-unit.js'
+import { DOCUMENT_PARTS } from '../kinds/index.js'
 import { isCounterKind } from '../bucket/metric-kinds.js'
 import { executeFlush } from './flush-executor.js'
 import { docKey } from './write-operations.js'
@@ -62,19 +63,26 @@ export function createFlushRunner (collections, options) {
     const started = timers.now()
     const keyed = units.filter(u => u.idempotency)
     const plain = keyed.length ? units.filter(u => !u.idempotency) : units
-    const merged = mergeWriteUnits(plain)
+    let merged = mergeWriteUnits(plain)
     const events = merged.events + keyed.reduce((n, u) => n + u.events, 0)
+    const docs = documentsOf(merged) + keyed.reduce((n, u) => n + documentsOf(u), 0)
     const deadline = started + writeTimeoutMs
     let watchdog
     const overdue = new Promise(resolve => {
       watchdog = timers.setTimeout(resolve, writeTimeoutMs, null)
     })
     const now = clock.now()
-    const { toWrite, covered } = leaveOutCovered(merged, now)
+    let { toWrite, covered } = leaveOutCovered(merged, now)
     const sending = Promise.allSettled([
       executeFlush(toWrite, collections, { now, maxRetries, writeOptions, writesRetried, deadline, timeNow: timers.now }),
       keyed.length ? keyedFlush(keyed, { now, maxRetries, writeOptions, deadline, timeNow: timers.now }) : null
     ])
+    // executeFlush built its operations before it first waited: the plain units' documents and the
+    // merge's are not read again, and are not held while the database answers (a flush of timer
+    // values held megabytes of them; docs/benchmarks.md)
+    const written = toWrite.metrics
+    merged = toWrite = null
+    for (const unit of plain) for (const { collection } of DOCUMENT_PARTS) unit[collection] = null
     const result = await Promise.race([sending, overdue])
     if (result === null) {
       logger.error({ units: units.length, events }, 'flush did not end within WRITE_TIMEOUT_MS; answering unknown')
@@ -85,7 +93,7 @@ export function createFlushRunner (collections, options) {
     timers.clearTimeout(watchdog)
     const [plainSettled, keyedSettled] = result
     const plainResult = plainSettled.status === 'fulfilled' ? plainSettled.value : null
-    if (plainResult) remember(toWrite.metrics, plainResult.outcomes, now)
+    if (plainResult) remember(written, plainResult.outcomes, now)
     // a left-out registry update had nothing to write: it says nothing about a unit's fate
     const coveredKeys = new Set(covered)
     const keyedResult = keyedSettled.status === 'fulfilled' ? keyedSettled.value : null
@@ -105,7 +113,7 @@ export function createFlushRunner (collections, options) {
     }
     onFlushed({
       durationMs: timers.now() - started,
-      docs: documentsOf(merged) + keyed.reduce((n, u) => n + documentsOf(u), 0),
+      docs,
       events,
       units: units.length,
       statements: (plainResult?.statements ?? 0) + (keyedResult?.statements ?? 0),

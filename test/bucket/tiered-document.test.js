@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { buildDistributionTiers, buildDistributionUnit, mergeDistributionUnits } from '../../src/bucket/distribution-increments.js'
 import { createMapping } from '../../src/bucket/distribution-sketch.js'
 import { DAILY_TIER } from '../../src/bucket/tier-paths.js'
-import { addTieredDocument, bucketsAt, updateOfTiers } from '../../src/bucket/tiered-document.js'
+import { addTieredDocument, addTiersToUpdate, bucketsAt, updateOf, updateOfTiers } from '../../src/bucket/tiered-document.js'
 
 const mapping = createMapping(0.01)
 const start = Date.UTC(2026, 0, 30)
@@ -42,6 +42,29 @@ describe('tiered documents', () => {
         const again = new Map()
         for (const [id, doc] of merged) addTieredDocument(again, id, doc)
         expect(orderedAll([...again].map(([id, doc]) => [id, updateOfTiers(doc)]))).toEqual(orderedAll(flat[part]))
+      }
+      expect(units.map(u => orderedAll([...u.daily].map(([id, doc]) => [id, updateOfTiers(doc)])))).toEqual(before)
+    }), { numRuns: 100 })
+  })
+
+  it('merged straight into updates (a flush\'s merge), are the flat updates merged, fields in the same order; built, merged or flat, the inputs not changed', () => {
+    fc.assert(fc.property(fc.array(fc.array(event, { minLength: 1, maxLength: 120 }), { minLength: 1, maxLength: 8 }), (batches) => {
+      const flat = mergeDistributionUnits(batches.map(events => buildDistributionUnit(events, mapping, options)))
+      const units = batches.map(events => buildDistributionTiers(events, mapping, options))
+      const before = units.map(u => orderedAll([...u.daily].map(([id, doc]) => [id, updateOfTiers(doc)])))
+      for (const part of ['daily', 'monthly']) {
+        const merged = new Map()
+        for (const unit of units) for (const [id, doc] of unit[part]) addTiersToUpdate(merged, id, doc)
+        expect(orderedAll([...merged].map(([id, doc]) => [id, updateOf(doc)]))).toEqual(orderedAll(flat[part]))
+        // a unit of several accuracies (merged tiers), and flat updates merged again: the same
+        const tiers = new Map()
+        for (const unit of units) for (const [id, doc] of unit[part]) addTieredDocument(tiers, id, doc)
+        const fromTiers = new Map()
+        for (const [id, doc] of tiers) addTiersToUpdate(fromTiers, id, doc)
+        expect(orderedAll(fromTiers)).toEqual(orderedAll(flat[part]))
+        const again = new Map()
+        for (const [id, doc] of merged) addTiersToUpdate(again, id, doc)
+        expect(orderedAll(again)).toEqual(orderedAll(flat[part]))
       }
       expect(units.map(u => orderedAll([...u.daily].map(([id, doc]) => [id, updateOfTiers(doc)])))).toEqual(before)
     }), { numRuns: 100 })

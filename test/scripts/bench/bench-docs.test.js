@@ -25,6 +25,14 @@ describe('latestRunSection', () => {
     expect(latestRunSection(withIngest)).toBe(latestRunSection(run))
   })
 
+  it('keeps the yardsticks with their table, the timers\' CPU and the RSS of each phase, where the run printed them', () => {
+    const withThem = run.replace('\n\n- Scaled', '\n\n**Ingest** (100 metrics)\n\n| path | events/s |\n|---|---|\n| naive | 1 |\n\nService side of the HTTP timer batches: 2.5 µs per value.\n\n**Single events beside the yardsticks**: in turns:\n\n| connections | service |\n|---|---|\n| 1 | 500 |\n\n**Service RSS** (sampled): peak 200 MB.\n\n- Scaled')
+    const section = latestRunSection(withThem)
+    expect(section).not.toContain('**Ingest**')
+    expect(section).toContain('| figure | target | measured | met |\n')
+    expect(section.endsWith('**Single events beside the yardsticks**: in turns:\n\n| connections | service |\n|---|---|\n| 1 | 500 |\n\nService side of the HTTP timer batches: 2.5 µs per value.\n\n**Service RSS** (sampled): peak 200 MB.\n\n- Scaled down (small): a note.')).toBe(true)
+  })
+
   it('refuses what is not a run', () => {
     expect(() => latestRunSection('# a page\n\ntext\n')).toThrow(/targets table/)
   })

@@ -17,7 +17,15 @@ const figures = {
     httpFixed: { eventsPerS: 64_000, connections: 16, batch: 1000, statementsPerEvent: 0.02, p50Ms: 90, p99Ms: 180, service }
   },
   single: { requestsPerS: 4000, p50Ms: 12, p99Ms: 60, connections: 64, seconds: 8, non2xx: 0, errors: 0, service },
-  bare: { requestsPerS: 10_000, p50Ms: 5, p99Ms: 9, connections: 64, seconds: 8, non2xx: 0, errors: 0, service: { ...service, cpuUsPerRequest: 60 } },
+  yardstick: {
+    rounds: 3,
+    seconds: 4,
+    warmupSeconds: 1,
+    byConnections: [
+      { connections: 1, rounds: 3, sides: { service: { cpuUsPerRequest: { median: 600, min: 560, max: 700 }, databaseUsPerRequest: { median: 200, min: 180, max: 500 }, requestsPerS: 1000, notOk: 0 }, naive: { cpuUsPerRequest: { median: 560, min: 530, max: 740 }, databaseUsPerRequest: { median: 200, min: 190, max: 270 }, requestsPerS: 1100, notOk: 0 }, bare: { cpuUsPerRequest: { median: 90, min: 90, max: 110 }, requestsPerS: 5700, notOk: 0 } }, vsNaive: { median: 1.05, min: 0.94, max: 1.11 }, vsBare: { median: 6.2, min: 5.4, max: 7.7 } },
+      { connections: 32, rounds: 3, sides: { service: { cpuUsPerRequest: { median: 140, min: 127, max: 158 }, databaseUsPerRequest: { median: 74, min: 69, max: 78 }, requestsPerS: 3300, notOk: 2 }, naive: { cpuUsPerRequest: { median: 466, min: 454, max: 467 }, databaseUsPerRequest: { median: 177, min: 174, max: 194 }, requestsPerS: 1600, notOk: 0 }, bare: { cpuUsPerRequest: { median: 62, min: 57, max: 64 }, requestsPerS: 8000, notOk: 0 } }, vsNaive: { median: 0.3, min: 0.28, max: 0.34 }, vsBare: { median: 2.19, min: 2.05, max: 2.77 } }
+    ]
+  },
   reads: {
     seed: { metrics: 25, days: 400, eventsPerDay: 24, dailyDocs: 10_000, monthlyDocs: 350 },
     connections: 4,
@@ -53,7 +61,8 @@ describe('targets', () => {
     expect(h.httpOverhead).toBe(0.75)
     expect(h.statementsPerEvent).toBe(0.03)
     expect(h.singleRps).toBe(4000)
-    expect(h.singleCpuVsBare).toBe(2.5) // 150 µs ÷ 60 µs of CPU per request
+    expect(h.singleVsNaive32).toBe(0.3) // the median of the rounds' ratios at 32 connections
+    expect(h.singleVsNaive1).toBe(1.05)
     expect(h.adaptiveVsFixed).toBe(60 / 64)
     expect(h.readsP99).toBe(25) // the worst of the target's queries (ytd-local is beside it, not in it)
     expect(h.longReadDocs).toBe(null) // the 1-year day series was not measured: no verdict on one of the two
@@ -62,7 +71,7 @@ describe('targets', () => {
 
   it('judges each target, and none that was not measured', () => {
     const byKey = Object.fromEntries(evaluateTargets(figures).map(t => [t.key, t.met]))
-    expect(byKey).toEqual({ coalescingGain: true, httpOverhead: true, statementsPerEvent: true, singleRps: false, singleP99: false, singleCpuVsBare: false, adaptiveVsFixed: false, timerIngestRatio: null, readsP99: false, longReadDocs: null, rssMB: true })
+    expect(byKey).toEqual({ coalescingGain: true, httpOverhead: true, statementsPerEvent: true, singleRps: false, singleP99: false, singleVsNaive32: true, singleVsNaive1: false, adaptiveVsFixed: false, timerCpuPerValue: null, timerIngestRatio: null, readsP99: false, longReadDocs: null, rssMB: true })
     const none = evaluateTargets({ env })
     expect(none.every(t => t.value === null && t.met === null)).toBe(true)
     // the documents target: the more of the two long reads
@@ -186,7 +195,7 @@ describe('the talk\'s targets', () => {
     const md = renderMarkdown({ env, talk })
     expect(md).toMatch(/\| Talk: hierarchical layout's end-of-day ratio \(with preallocation\) \| ≥ 0\.80 \| 0\.90 \| n\/a \(judged on a real mongod only\) \|/)
     expect(md).toMatch(/\| hierarchical \| p = 0\.000667 \| 1,000 \| 0\.90 \(900 ÷ 1,000\) \| 0\.90 \| 200 \|/)
-    expect(evaluateTargets({ env })).toHaveLength(11) // no talk: no talk rows
+    expect(evaluateTargets({ env })).toHaveLength(13) // no talk: no talk rows
   })
 })
 
@@ -240,7 +249,7 @@ describe('timers beside counters', () => {
   const ingest = {
     ...figures.ingest,
     http: { ...figures.ingest.http, seconds: 8 },
-    httpTimer: { eventsPerS: 24_000, connections: 16, batch: 1000, seconds: 8, statementsPerEvent: 0.05, p50Ms: 300, p99Ms: 600, service: { ...service, cpuUsPerRequest: 600 }, check: 'yes (8,000 acknowledged, 8,000 counted in the day documents)' }
+    httpTimer: { eventsPerS: 24_000, connections: 16, batch: 1000, seconds: 8, statementsPerEvent: 0.05, p50Ms: 300, p99Ms: 600, service: { ...service, cpuUsPerRequest: 600 }, databaseCpuUsPerEvent: 41.5, check: 'yes (8,000 acknowledged, 8,000 counted in the day documents)' }
   }
   const timerSizes = { accuracy: 0.01, perSecond: 1, latency: { medianMs: 20, sigma: 0.6, resolutionMs: 0.1 }, valuesPerDay: 86_400, dailyBytes: 254_639, downsampledBytes: 171_048, monthlyBytes: 62_591, monthDays: 30, monthlySharePerDay: 62_591 / 30, dayBuckets: 221 }
   const sizes = [{ value: 7, dailyBytes: 12_690, downsampledBytes: 1215, monthlyBytes: 341, metrics: 10_000, projections: [] }]
@@ -256,8 +265,8 @@ describe('timers beside counters', () => {
   }
 
   it('judges timer ÷ counter events/s over HTTP and lines/s over StatsD against 0.5', () => {
-    const judged = Object.fromEntries(evaluateTargets({ env, ingest, statsd }).filter(t => ['timerIngestRatio', 'statsdTimerRatio'].includes(t.key)).map(t => [t.key, [t.value, t.met]]))
-    expect(judged).toEqual({ timerIngestRatio: [0.4, false], statsdTimerRatio: [0.55, true] })
+    const judged = Object.fromEntries(evaluateTargets({ env, ingest, statsd }).filter(t => ['timerCpuPerValue', 'timerIngestRatio', 'statsdTimerRatio'].includes(t.key)).map(t => [t.key, [t.value, t.met]]))
+    expect(judged).toEqual({ timerCpuPerValue: [0.6, true], timerIngestRatio: [0.4, false], statsdTimerRatio: [0.55, true] })
     // a StatsD run without timers (an older figures file), or no counter side: no verdict
     const noTimers = evaluateTargets({ env, statsd: { ...statsd, timers: undefined } }).find(t => t.key === 'statsdTimerRatio')
     expect([noTimers.value, noTimers.met]).toEqual([null, null])
@@ -270,7 +279,7 @@ describe('timers beside counters', () => {
     expect(md).toMatch(/\| StatsD over TCP: timer lines \(type ms\) ÷ counter lines \(type c\), applied lines\/s \| ≥ 0\.50 \| 0\.55 \| yes \|/)
     expect(md).toMatch(/\| the same batches of timer values \(`"kind": "distribution"`, latencies in ms\) \| 16 connections \| 24,000 \| 0\.0500 \| 300 \/ 600 ms \|/)
     expect(md).toMatch(/Acknowledged HTTP timer values found in the database: yes \(8,000 acknowledged/)
-    expect(md).toMatch(/Service side of the HTTP timer batches: 10 flushes of 5\.0 requests .*; 600 µs of service CPU per request \(0\.60 µs per value\)\./)
+    expect(md).toMatch(/Service side of the HTTP timer batches: 10 flushes of 5\.0 requests .*; 600 µs of service CPU per request \(0\.60 µs per value\)\. The database's process: 41\.5 µs of CPU per value\./)
     expect(md).toMatch(/\| timers, TCP as fast as the service reads \| 1,000,000 \| 500,000 \| 220,000 \| 3\.33 µs \| 300,000 \|/)
     expect(md).toMatch(/\| timers, UDP at the rate their TCP reached \(250,000 lines\/s offered\) \| .* \| 990,000 \| 10,000 \(1\.00 %\) \|/)
     expect(md).toMatch(/Timers: over UDP the service read 1,000,000 of the 1,000,000 lines sent .*dropped: overload 10,000/)
@@ -287,5 +296,15 @@ describe('timers beside counters', () => {
     expect(md).toMatch(/counted 2,592,000 values where 2,592,000 were seeded in its window \(yes\); its p99 80\.6 ms\./)
     // nothing of timers measured: no timer section
     expect(renderMarkdown({ env })).not.toMatch(/Timers beside counters|30-day p99/)
+  })
+})
+
+describe('the yardsticks', () => {
+  const md = renderMarkdown(figures)
+
+  it('prints each connection count\'s CPU per request of the three processes, with the range of the rounds and the ratios', () => {
+    expect(md).toMatch(/\| 1 \| 600 \(560–700\) \| 560 \(530–740\) \| 90 \(90–110\) \| 1\.05 \(0\.94–1\.11\) \| 6\.20 \(5\.40–7\.70\) \|/)
+    expect(md).toMatch(/\| 32 \| 140 \(127–158\) \| 466 \(454–467\) \| 62 \(57–64\) \| 0\.30 \(0\.28–0\.34\) \|/)
+    expect(md).toMatch(/Requests not answered 200\*\*: service at 32: 2\./)
   })
 })

@@ -24,3 +24,15 @@ describe('selfTimeByFile', () => {
     })
   })
 })
+
+describe('selfTimeByFile in a window', () => {
+  it('counts only the samples taken between the window\'s ends (the profile\'s clock: startTime plus the deltas)', () => {
+    const profile = {
+      startTime: 1000,
+      nodes: [{ id: 1, callFrame: frame('', '(idle)') }, { id: 2, callFrame: frame('file:///app/src/app.js', 'boot') }, { id: 3, callFrame: frame('file:///app/src/ingest/ingest.js', 'submit') }],
+      samples: [2, 2, 3, 1, 3, 2],
+      timeDeltas: [10, 10, 100, 10, 10, 500] // at 1010, 1020, 1120, 1130, 1140, 1640
+    }
+    expect(selfTimeByFile(profile, [1100, 1200])).toEqual({ total: 3, rows: [['src/ingest/ingest.js', 2], ['((idle))', 1]] })
+  })
+})
