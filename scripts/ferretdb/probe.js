@@ -80,10 +80,11 @@ async function scan (db, list, out) {
   const doc = zeroDay()
   let have = 0
   for (const n of list) {
-    for (; have < n; have += 100) {
-      await daily.insertMany(Array.from({ length: Math.min(100, n - have) }, (_, i) => ({ _id: `m${have + i}/20261128`, ...doc })))
+    while (have < n) {
+      const count = Math.min(100, n - have)
+      await daily.insertMany(Array.from({ length: count }, (_, i) => ({ _id: `m${have + i}/20261128`, ...doc })))
+      have += count
     }
-    have = Math.max(have, n)
     const update = await meanMs(10, i => daily.updateOne({ _id: `m${(i * 7) % n}/20261128` }, { $inc: { daily: 1, 'hourly.10': 1, 'minute.10.31': 1 } }))
     const read = await meanMs(10, i => daily.find({ _id: { $in: [`m${i % n}/20261128`, `m${(i + 1) % n}/20261128`] } }, { projection: { hourly: 1 } }).toArray())
     out.write(`${n} documents: updateOne by _id ${update} ms, find of 2 _ids by $in ${read} ms\n`)
