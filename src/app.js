@@ -37,7 +37,7 @@ import graphiteRoutes from './routes/graphite.js'
  * options:
  *   config      loadConfig() result (default: from process.env)
  *   mongodbUri  overrides config.mongodbUri (the embedded database's URI)
- *   backend     what runs behind the URI, when known ('mongod', 'mongo-java-server')
+ *   backend     what runs behind the URI, when known ('mongod', 'ferretdb', 'mongo-java-server')
  *   clock       { now() } (default: the system clock)
  *   random      () => [0, 1) for preallocation (default Math.random)
  *   logger      Fastify logger option (default: pino at LOG_LEVEL, pretty on a TTY)

@@ -3,7 +3,7 @@
 // decorates `mongo`. Accepts an existing client, and then closes only what it opened.
 import fp from 'fastify-plugin'
 import { MongoClient } from 'mongodb'
-import { detectBackend, supportsTransactions } from './capabilities.js'
+import { bulkUpdatesFor, detectBackend, supportsTransactions } from './capabilities.js'
 import { driverOptions } from './driver-options.js'
 
 /** options: { uri, dbName, writeTimeoutMs, backend? (when known), client? (an existing, connected client) } */
@@ -16,13 +16,16 @@ async function database (app, { uri, dbName, writeTimeoutMs, backend, client: ex
   }
   const db = client.db(dbName)
   const transactions = await supportsTransactions(client, db)
+  const detected = backend ?? await detectBackend(db)
   const mongo = {
     client,
     db,
-    backend: backend ?? await detectBackend(db),
+    backend: detected,
     transactions,
     // Where transactions work, retryable writes do too: the driver may resend a write.
-    writesRetried: transactions && client.options.retryWrites !== false
+    writesRetried: transactions && client.options.retryWrites !== false,
+    // what a bulkWrite of single-document updates is sent as (capabilities.js)
+    bulkUpdates: bulkUpdatesFor(detected)
   }
   app.log.info({ backend: mongo.backend, transactions: mongo.transactions, db: dbName }, 'connected to MongoDB')
   app.decorate('mongo', mongo)

@@ -5,6 +5,7 @@
 import { EXIT, UsageError, defineCommand, parseFlags, positiveFlag, runIfMain } from '../cli.js'
 import { systemClock } from '../clock.js'
 import { ConfigError, loadConfig } from '../config.js'
+import { bulkUpdatesFor, detectBackend } from '../db/capabilities.js'
 import { collectionsOf } from '../db/collections.js'
 import { connectCommandDatabase, createMissingCollections } from '../db/command-database.js'
 import { RETENTION_LEASE_MS, createRetentionForDb } from './retention-service.js'
@@ -73,6 +74,7 @@ async function run (args, { env, out, err, signals = process }) {
     job = createRetentionForDb({
       db,
       collections: collectionsOf(db),
+      bulkUpdates: bulkUpdatesFor(await detectBackend(db)),
       config,
       clock: systemClock,
       logger,

@@ -66,8 +66,9 @@ const DAY_PROJECTION = { _id: 1, daily: 1 }
  * clock: { now() }; sleep(ms, signal): the wait between batches (injected in tests)
  * onProgress({ metrics, downsampled, deleted, kept, unvouched, minuteHoursDeleted, metric }): after each batch (awaited)
  * fullScanEveryMs: how often a pass scans every metric from its first day
+ * bulkUpdates(operations): how the server takes a bulk of single-document updates (db/capabilities.js bulkUpdatesFor)
  */
-export function createRetentionJob ({ collections, horizonsFor, rulesFingerprint, lease, rate, clock, sleep = defaultSleep, logger, batchSize = DEFAULT_BATCH, onProgress, fullScanEveryMs = FULL_SCAN_EVERY_MS }) {
+export function createRetentionJob ({ collections, horizonsFor, rulesFingerprint, lease, rate, clock, sleep = defaultSleep, logger, batchSize = DEFAULT_BATCH, onProgress, fullScanEveryMs = FULL_SCAN_EVERY_MS, bulkUpdates = (operations) => operations }) {
   if (!(rate > 0)) throw new TypeError('createRetentionJob: rate must be a positive number')
   const { metrics, jobs } = collections
   // a counter's documents hold numbers in every tier: one update per metric (metricPass)
@@ -191,9 +192,9 @@ export function createRetentionJob ({ collections, horizonsFor, rulesFingerprint
             }
           }
           if (vouched.length === 0) break
-          const { modifiedCount } = await kindDaily.bulkWrite(vouched.map(doc => ({
+          const { modifiedCount } = await kindDaily.bulkWrite(bulkUpdates(vouched.map(doc => ({
             updateOne: { filter: { ...rules.guard(doc), ...withMinutes }, update: { $unset: { minute: '' }, $set: { detail: QUARTER_HOUR_DETAIL } } }
-          })), { ordered: false })
+          }))), { ordered: false })
           changed += modifiedCount
           counts.downsampled += modifiedCount
           if (modifiedCount === vouched.length) break

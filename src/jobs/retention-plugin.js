@@ -13,6 +13,7 @@ async function retention (app, { schedule = true, sleep } = {}) {
     config,
     clock,
     sleep,
+    bulkUpdates: mongo.bulkUpdates,
     logger: app.log.child({ component: 'retention' })
   })
   const runOnce = () => job.runOnce().then(pass => { telemetry.publish('retention', pass); return pass })

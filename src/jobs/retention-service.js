@@ -9,8 +9,11 @@ export const RETENTION_LEASE = 'retention'
 // Renewed every third of it while a pass runs; a holder that died frees it within this long.
 export const RETENTION_LEASE_MS = 60_000
 
-/** db: a driver Db; collections: every kind's and metrics (db/collections.js); config: loadConfig() result */
-export function createRetentionForDb ({ db, collections, config, clock, logger, sleep, onProgress, leaseMs = RETENTION_LEASE_MS, owner }) {
+/**
+ * db: a driver Db; collections: every kind's and metrics (db/collections.js); config: loadConfig() result;
+ * bulkUpdates: how the server takes single-document updates (db/capabilities.js bulkUpdatesFor)
+ */
+export function createRetentionForDb ({ db, collections, config, clock, logger, sleep, onProgress, bulkUpdates, leaseMs = RETENTION_LEASE_MS, owner }) {
   const jobs = db.collection(LEASE_COLLECTION)
   const lease = createLease({ collection: jobs, name: RETENTION_LEASE, clock, ttlMs: leaseMs, owner })
   return createRetentionJob({
@@ -22,6 +25,7 @@ export function createRetentionForDb ({ db, collections, config, clock, logger, 
     clock,
     sleep,
     logger,
-    onProgress
+    onProgress,
+    bulkUpdates
   })
 }

@@ -4,12 +4,15 @@
 import { APPLIED, classifyBulkWriteError } from './write-outcomes.js'
 import { operationsOf } from './write-operations.js'
 
+const asSent = (operations) => operations
+
 /**
  * Sends `operations` (keyed by `keys`) to `collection`, retrying definite
  * retryable failures up to maxRetries times. Resolves (never rejects) to
- * { outcomes: Map<key, outcome>, statements, retries }.
+ * { outcomes: Map<key, outcome>, statements, retries }. bulkUpdates: how the
+ * server takes single-document updates (db/capabilities.js bulkUpdatesFor).
  */
-export async function bulkWriteWithRetries (collection, keys, operations, { maxRetries = 3, writeOptions = {}, writesRetried = false, deadline = Infinity, timeNow = () => performance.now() } = {}) {
+export async function bulkWriteWithRetries (collection, keys, operations, { maxRetries = 3, writeOptions = {}, writesRetried = false, bulkUpdates = asSent, deadline = Infinity, timeNow = () => performance.now() } = {}) {
   const outcomes = new Map()
   let pendingKeys = keys
   let pendingOps = operations
@@ -19,7 +22,7 @@ export async function bulkWriteWithRetries (collection, keys, operations, { maxR
   for (let attempt = 0; pendingOps.length > 0; attempt++) {
     statements += pendingOps.length
     try {
-      await collection.bulkWrite(pendingOps, { ordered: false, ...writeOptions })
+      await collection.bulkWrite(bulkUpdates(pendingOps), { ordered: false, ...writeOptions })
       for (const key of pendingKeys) outcomes.set(key, APPLIED)
       break
     } catch (err) {
@@ -41,9 +44,9 @@ export async function bulkWriteWithRetries (collection, keys, operations, { maxR
  * Writes a merged flush (see mergeWriteUnits) to the three collections in
  * parallel. → { outcomes: Map<'d:'|'m:'|'r:' + id, outcome>, statements, retries, errors }
  */
-export async function executeFlush (merged, collections, { now, maxRetries, writeOptions, writesRetried, deadline, timeNow } = {}) {
+export async function executeFlush (merged, collections, { now, maxRetries, writeOptions, writesRetried, bulkUpdates, deadline, timeNow } = {}) {
   const results = await Promise.all(operationsOf(merged, now).map(({ collection, keys, operations }) =>
-    bulkWriteWithRetries(collections[collection], keys, operations, { maxRetries, writeOptions, writesRetried, deadline, timeNow })))
+    bulkWriteWithRetries(collections[collection], keys, operations, { maxRetries, writeOptions, writesRetried, bulkUpdates, deadline, timeNow })))
   const outcomes = new Map()
   let statements = 0
   let retries = 0

@@ -23,6 +23,7 @@ const REASONS = {
  * collections: { daily, monthly, metrics }
  * options: writeTimeoutMs, maxRetries, clock ({ now() }: the time written to the registry),
  *   timers, logger, writeOptions, writesRetried (the driver resends writes: see wasNeverSent),
+ *   bulkUpdates (how the server takes single-document updates: db/capabilities.js),
  *   keyedFlush(units, { now, maxRetries, writeOptions, deadline, timeNow }) → { outcomes: Map<unit, outcome>, errors, statements, retries },
  *   onFlushed({ durationMs, docs, events, units, statements, retries }),
  *   registryCache (registry-write-cache.js, optional): registry updates it covers are left out
@@ -31,7 +32,7 @@ const REASONS = {
 export function createFlushRunner (collections, options) {
   const {
     writeTimeoutMs, maxRetries = 3, clock, timers = realTimers, logger,
-    writeOptions, writesRetried = false, keyedFlush = null, onFlushed = () => {}, registryCache = null
+    writeOptions, writesRetried = false, bulkUpdates, keyedFlush = null, onFlushed = () => {}, registryCache = null
   } = options
 
   /** `merged` without the registry updates the cache covers (a copy when any is left out), and their keys */
@@ -74,7 +75,7 @@ export function createFlushRunner (collections, options) {
     const now = clock.now()
     let { toWrite, covered } = leaveOutCovered(merged, now)
     const sending = Promise.allSettled([
-      executeFlush(toWrite, collections, { now, maxRetries, writeOptions, writesRetried, deadline, timeNow: timers.now }),
+      executeFlush(toWrite, collections, { now, maxRetries, writeOptions, writesRetried, bulkUpdates, deadline, timeNow: timers.now }),
       keyed.length ? keyedFlush(keyed, { now, maxRetries, writeOptions, deadline, timeNow: timers.now }) : null
     ])
     // executeFlush built its operations before it first waited: the plain units' documents and the

@@ -17,7 +17,8 @@ async function writer (app, { timers } = {}) {
     timers,
     logger: app.log.child({ component: 'writer' }),
     telemetry,
-    writesRetried: mongo.writesRetried
+    writesRetried: mongo.writesRetried,
+    bulkUpdates: mongo.bulkUpdates
   })
   app.decorate('writer', instance)
   app.addHook('preClose', async () => { await instance.close() })

@@ -9,7 +9,7 @@ import { realTimers } from '../clock.js'
 /**
  * collections: { daily, monthly, metrics }
  * options: flushIntervalMs, flushMaxDocs, maxPendingEvents, writeTimeoutMs, maxRetries,
- *   clock, timers, logger, writeOptions, writesRetried, keyedFlush (see flush-runner.js),
+ *   clock, timers, logger, writeOptions, writesRetried, bulkUpdates, keyedFlush (see flush-runner.js),
  *   telemetry ({ publish(name, payload) }, optional),
  *   registryCache (default: a registry-write-cache.js of its own, marking metrics busy after busyMinutes; null: every flush rewrites every registry entry)
  * A unit may carry `settled()`, called once this writer will not apply it any more.

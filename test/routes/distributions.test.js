@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { manualClock } from '../../src/clock.js'
 import { bucketIndex, bucketValue, createMapping, histogramOf, quantiles } from '../../src/bucket/distribution-sketch.js'
 import { MAX_BUCKETS_PER_REQUEST } from '../../src/bucket/distribution-rules.js'
+import { serverLacks } from '../helpers/server-gaps.js'
 import { testApp } from '../helpers/test-app.js'
 
 const NOW = Date.UTC(2026, 10, 21, 12, 0)
@@ -146,7 +147,8 @@ describe('distributions over POST /v1/events', () => {
     expect(day.daily.max).toBe(1e15)
   })
 
-  it(`refuses a request whose values open more than ${MAX_BUCKETS_PER_REQUEST} histogram buckets in one metric's day, and takes one at the limit, and many metrics each at the limit`, async () => {
+  const WIDEST = `refuses a request whose values open more than ${MAX_BUCKETS_PER_REQUEST} histogram buckets in one metric's day, and takes one at the limit, and many metrics each at the limit`
+  it.skipIf(serverLacks('wide updates', WIDEST))(WIDEST, async () => {
     const spread = (n, metric) => Array.from({ length: n }, (_, i) => timer(metric, bucketValue(mapping, i - 900), NOW - 1000)) // one bucket per value
     const over = await post(spread(MAX_BUCKETS_PER_REQUEST + 1, 'wide.timer'))
     expect(over.statusCode).toBe(400)

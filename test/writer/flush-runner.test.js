@@ -3,6 +3,7 @@
 // operations; the watchdog on injected timers.
 import { describe, expect, it } from 'vitest'
 import { buildWriteUnit } from '../../src/kinds/write-unit.js'
+import { bulkUpdatesFor } from '../../src/db/capabilities.js'
 import { createFlushRunner } from '../../src/writer/flush-runner.js'
 import { unitKeys } from '../../src/writer/write-operations.js'
 import { fakeTimers } from '../helpers/fake-timers.js'
@@ -50,6 +51,18 @@ describe('flush runner', () => {
     expect(answers.get(b)).toEqual({ outcome: 'applied', reason: undefined })
     expect(flushed).toHaveLength(1)
     expect(flushed[0]).toMatchObject({ units: 2, events: 3 })
+  })
+
+  it('on FerretDB sends each document\'s upsert as updateMany on its _id (docs/adr/0057-ferretdb.md); elsewhere as updateOne', async () => {
+    const ferret = setup({ bulkUpdates: bulkUpdatesFor('ferretdb') })
+    const mongod = setup({ bulkUpdates: bulkUpdatesFor('mongod') })
+    for (const { run, answer } of [ferret, mongod]) await run([unit('a', 'b')], answer)
+    for (const name of ['daily', 'monthly', 'metrics']) {
+      const sent = ferret.collections[name].calls[0].ops
+      expect(sent.map(op => Object.keys(op))).toEqual(sent.map(() => ['updateMany']))
+      expect(sent.map(op => op.updateMany)).toEqual(mongod.collections[name].calls[0].ops.map(op => op.updateOne))
+    }
+    expect([...ferret.answers.values()]).toEqual([{ outcome: 'applied', reason: undefined }])
   })
 
   it('a database that cannot be reached before sending: not_applied', async () => {

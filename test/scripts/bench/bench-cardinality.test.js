@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest'
 import { MongoClient } from 'mongodb'
 import { mongodbUri, uniqueDbName } from '../../helpers/test-app.js'
 import { benchEnv } from '../../helpers/bench-env.js'
+import { serverLacks } from '../../helpers/server-gaps.js'
 import { DAY_MS, HOUR_MS, MINUTE_MS } from '../../../src/bucket/time.js'
 import { SCALES } from '../../../scripts/bench/bench-args.js'
 import { offsetClock } from '../../../scripts/bench/bench-clock.js'
@@ -225,7 +226,8 @@ describe('the figures', () => {
   })
 })
 
-describe('a quick-scale run against the suite\'s server', () => {
+const QUICK_RUN = 'a quick-scale run against the suite\'s server'
+describe.skipIf(serverLacks('scale', QUICK_RUN))(QUICK_RUN, () => {
   it('preallocates the busy metrics only, stores a sparse day in under 1 KB, and every count adds up', async () => {
     const dbName = uniqueDbName('card')
     const scale = { ...SCALES.quick.cardinality, windowSeconds: 6, findSeconds: 0.5 }
