@@ -16,6 +16,7 @@ export const errorExamples = {
   414: { statusCode: 414, error: 'URI Too Long', message: 'the URL is longer than the server accepts' },
   422: { statusCode: 422, error: 'Unprocessable Entity', message: 'this Idempotency-Key was used before with a different body; use a new key for a new request' },
   429: { statusCode: 429, error: 'Too Many Requests', message: 'more than RATE_LIMIT_PER_MINUTE = 600 requests in a minute for this token; retry after 12 seconds' },
+  431: { statusCode: 431, error: 'Request Header Fields Too Large', message: 'Exceeded maximum allowed HTTP header size' },
   500: { statusCode: 500, error: 'Internal Server Error', message: 'internal error' },
   503: { statusCode: 503, error: 'Service Unavailable', message: 'too many pending events (MAX_PENDING_EVENTS = 100000); outcome: not_applied', outcome: 'not_applied' },
   504: { statusCode: 504, error: 'Gateway Timeout', message: 'the database did not acknowledge the write in time; outcome: unknown', outcome: 'unknown' }

@@ -25,6 +25,7 @@ const ERROR_DESCRIPTIONS = {
   415: 'Not the Content-Type this operation takes (the message names it)',
   422: 'This Idempotency-Key was used before with a different body',
   429: 'Rate limit of the token (or address) reached; retry after Retry-After seconds',
+  431: 'The request line and headers are larger than 16 KiB (the HTTP server refuses it before any route)',
   500: 'Internal error (logged with the request id)',
   503: 'Nothing was applied (`outcome: "not_applied"`): queue full, waited too long, or the database is unreachable; safe to retry after Retry-After seconds',
   504: 'Sent and not acknowledged in time (`outcome: "unknown"`): may be partly applied'

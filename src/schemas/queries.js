@@ -1,7 +1,7 @@
 // Route schemas of the read API. Query values stay strings; query-params.js parses them.
 import { STEPS } from '../bucket/time.js'
 import { SERIES_NAME_PATTERN } from '../bucket/event-rules.js'
-import { MAX_SERIES_NAME_LENGTH } from '../tags/series-name.js'
+import { MAX_PARAM_LENGTH, MAX_QUERY_STRING_BYTES } from '../plugins/request-limits.js'
 import { MAX_FILTERS, MAX_FILTER_LENGTH } from '../tags/tag-filter.js'
 import { errorResponses } from './common.js'
 import { MAX_STAT_LENGTH, STATS_ACCEPTED } from '../bucket/distribution-stats.js'
@@ -14,8 +14,9 @@ const timeParam = description => ({ type: 'string', minLength: 1, maxLength: 40,
 const metricParams = {
   type: 'object',
   required: ['metric'],
-  // a name, or a tagged series' name (name;key=value…, a / in a value sent as %2F)
-  properties: { metric: { type: 'string', pattern: SERIES_NAME_PATTERN, maxLength: MAX_SERIES_NAME_LENGTH } }
+  // a name, or a tagged series' name (name;key=value…, a / in a value sent as %2F) up to the router's
+  // MAX_PARAM_LENGTH; a longer series is read through its name's tag filters
+  properties: { metric: { type: 'string', pattern: SERIES_NAME_PATTERN, maxLength: MAX_PARAM_LENGTH } }
 }
 // reads by tag (docs/tags.md#reads)
 const tagParam = {
@@ -41,7 +42,7 @@ export const listMetricsSchema = {
     properties: {
       prefix: { type: 'string', pattern: PREFIX_PATTERN },
       limit: { type: 'string', pattern: LIMIT_PATTERN, description: '1..10000, default 1000' },
-      after: { type: 'string', pattern: SERIES_NAME_PATTERN, maxLength: MAX_SERIES_NAME_LENGTH }
+      after: { type: 'string', pattern: SERIES_NAME_PATTERN, maxLength: MAX_QUERY_STRING_BYTES }
     }
   },
   response: {
@@ -64,7 +65,7 @@ export const listMetricsSchema = {
         next: { type: ['string', 'null'] }
       }
     },
-    ...errorResponses(400, 401, 403, 414, 429, 500, 503)
+    ...errorResponses(400, 401, 403, 414, 429, 431, 500, 503)
   }
 }
 
@@ -103,7 +104,7 @@ export const seriesSchema = {
         groups: { type: 'array', description: 'with by=: one per combination of the keys\' values', items: { type: 'object', properties: { tags: groupTags, series: seriesCount, values: nullableNumbers } } }
       }
     },
-    ...errorResponses(400, 401, 403, 404, 414, 429, 500, 503)
+    ...errorResponses(400, 401, 403, 404, 414, 429, 431, 500, 503)
   }
 }
 
@@ -150,7 +151,7 @@ export const ytdSchema = {
         groups: { type: 'array', description: 'with by=', items: { type: 'object', properties: { tags: groupTags, series: seriesCount, total: { type: 'number' }, sum: { type: 'number' }, months: { type: 'array', items: { type: 'object', properties: { month: { type: 'string' }, total: { type: ['number', 'null'] }, count: { type: ['number', 'null'] }, sum: { type: ['number', 'null'] } } } } } } }
       }
     },
-    ...errorResponses(400, 401, 403, 404, 414, 429, 500, 503)
+    ...errorResponses(400, 401, 403, 404, 414, 429, 431, 500, 503)
   }
 }
 
@@ -186,7 +187,7 @@ export const totalSchema = {
         groups: { type: 'array', description: 'with by=', items: { type: 'object', properties: { tags: groupTags, series: seriesCount, total: { type: 'number' }, count: { type: 'number' }, sum: { type: 'number' } } } }
       }
     },
-    ...errorResponses(400, 401, 403, 404, 414, 429, 500, 503)
+    ...errorResponses(400, 401, 403, 404, 414, 429, 431, 500, 503)
   }
 }
 
@@ -214,7 +215,7 @@ export const deleteMetricSchema = {
         }
       }
     },
-    ...errorResponses(400, 401, 403, 414, 429, 500, 503)
+    ...errorResponses(400, 401, 403, 414, 429, 431, 500, 503)
   }
 }
 
@@ -254,7 +255,7 @@ export const quantilesSchema = {
         documents: { type: 'integer', description: 'documents read' }
       }
     },
-    ...errorResponses(400, 401, 403, 404, 414, 429, 500, 503)
+    ...errorResponses(400, 401, 403, 404, 414, 429, 431, 500, 503)
   }
 }
 
@@ -290,7 +291,7 @@ export const kindsSchema = {
         }
       }
     },
-    ...errorResponses(400, 401, 403, 414, 429, 500, 503)
+    ...errorResponses(400, 401, 403, 414, 429, 431, 500, 503)
   }
 }
 
@@ -310,7 +311,7 @@ export const tagKeysSchema = {
         keys: { type: 'array', items: { type: 'object', properties: { key: { type: 'string' }, values: { type: 'integer' } } } }
       }
     },
-    ...errorResponses(400, 401, 403, 404, 414, 429, 500, 503)
+    ...errorResponses(400, 401, 403, 404, 414, 429, 431, 500, 503)
   }
 }
 
@@ -342,7 +343,7 @@ export const tagValuesSchema = {
         next: { type: ['string', 'null'] }
       }
     },
-    ...errorResponses(400, 401, 403, 404, 414, 429, 500, 503)
+    ...errorResponses(400, 401, 403, 404, 414, 429, 431, 500, 503)
   }
 }
 
@@ -378,7 +379,7 @@ export const topSchema = {
         documents: { type: 'integer', description: 'documents read' }
       }
     },
-    ...errorResponses(400, 401, 403, 404, 414, 429, 500, 503)
+    ...errorResponses(400, 401, 403, 404, 414, 429, 431, 500, 503)
   }
 }
 
@@ -413,6 +414,6 @@ export const cardinalitySchema = {
         }
       }
     },
-    ...errorResponses(400, 401, 403, 414, 429, 500, 503)
+    ...errorResponses(400, 401, 403, 414, 429, 431, 500, 503)
   }
 }
