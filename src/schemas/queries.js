@@ -2,7 +2,6 @@
 import { STEPS } from '../bucket/time.js'
 import { SERIES_NAME_PATTERN } from '../bucket/event-rules.js'
 import { MAX_PARAM_LENGTH, MAX_QUERY_STRING_BYTES } from '../plugins/request-limits.js'
-import { MAX_FILTERS, MAX_FILTER_LENGTH } from '../tags/tag-filter.js'
 import { errorResponses } from './common.js'
 import { MAX_STAT_LENGTH, STATS_ACCEPTED } from '../bucket/distribution-stats.js'
 import { KIND_NAMES } from '../kinds/index.js'
@@ -18,15 +17,18 @@ const metricParams = {
   // MAX_PARAM_LENGTH; a longer series is read through its name's tag filters
   properties: { metric: { type: 'string', pattern: SERIES_NAME_PATTERN, maxLength: MAX_PARAM_LENGTH } }
 }
-// reads by tag (docs/tags.md#reads)
+// reads by tag (docs/tags.md#reads): as many filters as a query string of MAX_QUERY_STRING_BYTES holds, and
+// bounded so that no query the schema refuses is past the HTTP server's 16 KiB either (a 414 or 400, never a 431)
+const QUERY_FILTERS = 8
+const QUERY_FILTER_LENGTH = 64
 const tagParam = {
   anyOf: [
-    { type: 'string', maxLength: MAX_FILTER_LENGTH },
-    { type: 'array', maxItems: MAX_FILTERS, items: { type: 'string', maxLength: MAX_FILTER_LENGTH } }
+    { type: 'string', maxLength: QUERY_FILTER_LENGTH },
+    { type: 'array', maxItems: QUERY_FILTERS, items: { type: 'string', maxLength: QUERY_FILTER_LENGTH } }
   ],
   description: 'a tag filter in Graphite\'s syntax (key=value, key!=value, key=~regex, key!=~regex; a regex is anchored at the start, RE2); repeat for several, all must match. The matching series of the metric are summed'
 }
-const byParam = { type: 'string', maxLength: 1100, description: 'tag keys, comma-separated: the matching series grouped by their values of these keys, each group summed (a series without a key: null)' }
+const byParam = { type: 'string', maxLength: 100, description: 'tag keys, comma-separated: the matching series grouped by their values of these keys, each group summed (a series without a key: null)' }
 const groupTags = { type: 'object', additionalProperties: { type: ['string', 'null'] } }
 const seriesCount = { type: 'integer', description: 'tagged series read (with tag= or by=)' }
 const nullableNumbers = { type: 'array', items: { type: ['number', 'null'] } }
