@@ -192,14 +192,14 @@ const MINUTE_READ = { day: '1', hour: '24', raw: '86,400' }
  */
 export function renderWtWrites (figures, { modes = figures.modes } = {}) {
   const k = FULL_DAY.timers / figures.timers
-  const out = [`**Write amplification on WiredTiger** (${figures.wiredtiger?.replace(/:.*/, '') ?? 'WiredTiger'}; ${figures.scale}: a day of ${fmt(figures.counters)} counters, ${fmt(figures.busy)} of them an event a second, and ${fmt(figures.timers)} timers a value a second each (of the day's ${FULL_DAY.timers}: their bytes × ${fmt(k)} in the day's total); ${figures.flushSeconds === 1 ? 'a flush a second' : `a flush every ${figures.flushSeconds} s`}; a checkpoint every 60 s; ${fmt(1440 / figures.every)} minutes measured, one drawn in each ${figures.every}). Written: the block manager's bytes and the journal's (statistics cursor) per event; stored: the tables' live bytes added by the day per event; CPU: WiredTiger's (and its Python binding's) per write.`, '']
+  const out = [`**Write amplification on WiredTiger** (${figures.wiredtiger?.replace(/:.*/, '') ?? 'WiredTiger'}; ${figures.scale}: a day of ${fmt(figures.counters)} counters, ${fmt(figures.busy)} of them an event a second, and ${fmt(figures.timers)} timers a value a second each (of the day's ${FULL_DAY.timers}: their bytes × ${fmt(k)} in the day's total); ${figures.flushSeconds === 1 ? 'a flush a second' : `a flush every ${figures.flushSeconds} s`}; a checkpoint every 60 s; ${fmt(1440 / figures.every)} minutes measured, one drawn in each ${figures.every}). Written: the block manager's bytes and the journal's (statistics cursor) per event; stored: the tables' live bytes added by the day per event; CPU: WiredTiger's (and its Python binding's) per write, and per event (× writes per event).`, '']
   for (const mode of modes) {
     const head = ['population', 'layout', 'writes / event (in place)', 'documents read, a day of minutes']
-    for (const c of COMPRESSORS) head.push(`${c}: written B / event (journal)`, `${c}: stored B / event`, `${c}: CPU µs / write (checkpoint)`)
+    for (const c of COMPRESSORS) head.push(`${c}: written B / event (journal)`, `${c}: stored B / event`, `${c}: CPU µs / write (checkpoint) · / event`)
     const rows = figures.rows.map((r) => {
       const runs = COMPRESSORS.map(c => r.runs.find(x => x.compressor === c && x.mode === mode))
       const cells = [r.population, LAYOUT_LABEL[r.layout], `${fmt(runs[0].writesPerEvent, 2)} (${fmt(100 * runs[0].inPlaceShare)} %)`, r.population === 'timers' && r.layout === 'raw' ? '86,400' : MINUTE_READ[r.layout]]
-      for (const x of runs) cells.push(`${fmt(x.writtenPerEvent)} (${fmt(x.logPerEvent)})`, fmt(x.storedPerEvent, 1), `${fmt(x.cpuPerWriteUs, 1)} (${fmt(x.checkpointCpuPerWriteUs, 1)})`)
+      for (const x of runs) cells.push(`${fmt(x.writtenPerEvent)} (${fmt(x.logPerEvent)})`, fmt(x.storedPerEvent, 1), `${fmt(x.cpuPerWriteUs, 1)} (${fmt(x.checkpointCpuPerWriteUs, 1)}) · ${fmt(x.cpuPerWriteUs * x.writesPerEvent, 1)}`)
       return cells
     })
     for (const t of figures.total) {

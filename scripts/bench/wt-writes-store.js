@@ -4,7 +4,8 @@
 // (mongod-update.js), encoded for scripts/bench/wiredtiger/writes.py. Pure
 // but for the Buffers it hands out.
 import { BSON, ObjectId } from 'mongodb'
-import { applyUpdate, collectionUuid, damagesOf, driverSession, idIndexEntry, inPlace, oplogDiff, oplogEncoder, patchBson } from './mongod-update.js'
+import { applyUpdate, damagesOf, inPlace, patchBson } from './mongod-update.js'
+import { collectionUuid, driverSession, idIndexEntry, oplogDiff, oplogEncoder } from './mongod-oplog.js'
 
 /** mongod's batches of an insertMany: at most this many documents a transaction (internalInsertMaxBatchSize) */
 export const INSERT_BATCH = 64

@@ -1,4 +1,4 @@
-// The WiredTiger write-amplification bench's pure parts (scripts/bench/mongod-update.js,
+// The WiredTiger write-amplification bench's pure parts (scripts/bench/mongod-update.js, mongod-oplog.js,
 // wt-writes-store.js, wt-writes-workload.js, bench-wt-writes.js): mongod's update
 // of a stored document, the in-place patches checked against a whole
 // serialization, the layouts against the writer's own day documents, the
@@ -7,7 +7,8 @@
 import { describe, expect, it } from 'vitest'
 import { BSON, Double, Long, ObjectId } from 'mongodb'
 import { isDeepStrictEqual } from 'node:util'
-import { applyEdits, applyUpdate, asStored, collectionUuid, comparePaths, damagesOf, driverSession, idIndexEntry, inPlace, incremented, oplogDiff, oplogEncoder, oplogEntry, patchBson } from '../../../scripts/bench/mongod-update.js'
+import { applyEdits, applyUpdate, asStored, comparePaths, damagesOf, inPlace, incremented, patchBson } from '../../../scripts/bench/mongod-update.js'
+import { collectionUuid, driverSession, idIndexEntry, oplogDiff, oplogEncoder, oplogEntry } from '../../../scripts/bench/mongod-oplog.js'
 import { createDatabase, createRecordStream, INSERT_BATCH } from '../../../scripts/bench/wt-writes-store.js'
 import { DAY, LAYOUTS, MINUTES_COLLECTION, createDay, hourLayoutOperations, runDay, sampledMinutes, writerOperations } from '../../../scripts/bench/wt-writes-workload.js'
 import { FULL_DAY, databaseFigures, dayTotal, parseFlushSeconds, parseModes, parseWritesScale } from '../../../scripts/bench/bench-wt-writes.js'
