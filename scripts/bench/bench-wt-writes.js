@@ -73,8 +73,10 @@ export function databaseFigures (report, segments, { inserted }) {
   const written = { block: 0, log: 0, checkpoint: 0 }
   const measured = { writes: 0, modifies: 0, updates: 0, modifiedUpdates: 0, inserts: 0, cpuOps: 0, cpuCheckpoint: 0, historyInserts: 0, historyFullValues: 0, historyReverseModifies: 0, historyBytes: 0, dirtyEvictions: 0, logPayloadBytes: 0 }
   let writes = 0
+  const perMinute = [] // bytes written per event of each measured minute: the spread of the estimate
   report.segments.forEach((seg, i) => {
     const w = segments[i].weight
+    perMinute.push(Math.round((seg.blockBytes + seg.logBytes) / segments[i].events))
     events += w * segments[i].events
     written.block += w * seg.blockBytes
     written.log += w * seg.logBytes
@@ -102,7 +104,8 @@ export function databaseFigures (report, segments, { inserted }) {
     storedPerEvent: stored / inserted,
     cpuPerWriteUs: measured.writes ? 1e6 * (measured.cpuOps + measured.cpuCheckpoint) / measured.writes : null,
     checkpointCpuPerWriteUs: measured.writes ? 1e6 * measured.cpuCheckpoint / measured.writes : null,
-    measured
+    measured,
+    perMinute
   }
 }
 

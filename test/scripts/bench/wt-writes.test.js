@@ -227,6 +227,7 @@ describe('bench-wt-writes: figures', () => {
     expect(f.inPlaceShare).toBeCloseTo(0.6)
     expect(f.storedPerEvent).toBeCloseTo(4200 / 70)
     expect(f.cpuPerWriteUs).toBeCloseTo(400)
+    expect(f.perMinute).toEqual([30, 35])
     expect(() => databaseFigures(report, [{ weight: 1, events: 1 }], { inserted: 1 })).toThrow(/segments/)
   })
 
