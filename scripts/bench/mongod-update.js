@@ -63,20 +63,29 @@ export function comparePaths (a, b) {
   const fa = a.slice(start, ea)
   const fb = b.slice(start, eb)
   if (fa === fb) return ea === a.length ? -1 : 1 // one path ends where the other goes on
-  const digits = /^\d+$/
-  if (digits.test(fa) && digits.test(fb)) return Number(fa) - Number(fb)
+  if (isDigits(fa) && isDigits(fb)) return Number(fa) - Number(fb)
   return fa < fb ? -1 : 1
+}
+
+function isDigits (s) {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i)
+    if (c < 48 || c > 57) return false
+  }
+  return s.length > 0
 }
 
 /**
  * Applies an update (the operators the writer sends: $inc, $setOnInsert,
  * $set, $min, $max) to doc (null: absent, so the upsert inserts), which it
- * changes. A new field is appended to its object.
+ * changes. A new field is appended to its object. ordered false: the fields
+ * in the update's order (a document that reaches WiredTiger only serialized
+ * whole, where field order changes no size).
  * → { doc, inserted, changes: [{ parts, created, before, after }] }
  *   created: the index in parts of the first component that did not exist (-1: the field existed);
  *   before/after: the value's type ('int', 'double', 'long', or null)
  */
-export function applyUpdate (doc, id, update) {
+export function applyUpdate (doc, id, update, { ordered = true } = {}) {
   const inserted = doc === null
   const out = inserted ? { _id: id } : doc
   const ops = []
@@ -85,7 +94,7 @@ export function applyUpdate (doc, id, update) {
   for (const [path, v] of Object.entries(update.$set ?? {})) ops.push([path, 'set', v])
   for (const [path, v] of Object.entries(update.$min ?? {})) ops.push([path, 'min', v])
   for (const [path, v] of Object.entries(update.$max ?? {})) ops.push([path, 'max', v])
-  ops.sort((a, b) => comparePaths(a[0], b[0]))
+  if (ordered) ops.sort((a, b) => comparePaths(a[0], b[0]))
   const changes = []
   const fresh = new Set() // the objects this update created
   for (const [path, op, v] of ops) {

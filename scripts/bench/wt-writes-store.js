@@ -147,7 +147,7 @@ export function createDatabase ({ stream, oplog = false, db = 'statbucket' }) {
     const c = collection(name)
     let e = c.docs.get(id)
     if (emit && e?.dirty) throw new Error(`${name} ${id}: changed since the last sync`)
-    const r = applyUpdate(e?.doc ?? null, id, update)
+    const r = applyUpdate(e?.doc ?? null, id, update, { ordered: emit })
     const outcome = r.inserted ? 'insert' : r.changes.length === 0 ? 'none' : inPlace(r) ? 'modify' : 'update'
     if (r.inserted) c.docs.set(id, e = { id, doc: r.doc, bson: null, cache: null, recordId: c.nextRecordId++, stored: false, dirty: false })
     if (emit) counts[outcome]++
