@@ -69,7 +69,6 @@ async function runBench (opts, { argv }) {
     const figures = {}
     if (opts.only.includes('wiredtiger')) figures.wiredtiger = await runWiredtiger(opts)
     if (opts.only.includes('amplification')) figures.amplification = await runAmplification(argv)
-    if (opts.only.includes('amplification')) figures.amplification = await runAmplification(argv)
     const markdown = [figures.wiredtiger && renderWiredtiger(figures.wiredtiger), figures.amplification && renderAmplification(figures.amplification)].filter(Boolean).join('\n')
     if (opts.json) {
       process.stderr.write('\n' + markdown)
