@@ -186,44 +186,46 @@ export async function benchWtWrites ({ scale = 'bench', modes = MODES, flushSeco
 }
 
 const fmt = (n, digits = 0) => n === null || n === undefined || !Number.isFinite(n) ? '–' : n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits })
-const LAYOUT_LABEL = { day: '(a) day documents (today)', hour: '(b) hour documents for minutes', raw: '(c) raw events, inserted' }
-/** documents read for a day of minutes of one busy metric, per layout */
-const MINUTE_READ = { day: '1', hour: '24', raw: '86,400' }
+const LAYOUT_LABEL = { day: '(a) day', hour: '(b) hour', raw: '(c) raw' }
 
-/**
- * The markdown: per mode (all the run's, or `modes`) a table (population ×
- * layout; per compressor: bytes written per event, of them the journal's,
- * bytes stored per event, CPU per write), then the day's total.
- */
+/** One mode's table: population × layout; per compressor bytes written per event (the journal's), stored per event, CPU per write (the checkpoint's) and per event; the day's total last */
+function modeTable (figures, mode) {
+  const head = ['', 'layout', 'writes / event (in place)']
+  for (const c of COMPRESSORS) head.push(`${c}: B written / event (journal)`, 'B stored / event', 'CPU µs / write (checkpoint) · / event')
+  const rows = figures.rows.map((r) => {
+    const cells = [r.population, LAYOUT_LABEL[r.layout]]
+    COMPRESSORS.map(c => r.runs.find(x => x.compressor === c && x.mode === mode)).forEach((x, i) => {
+      if (i === 0) cells.push(`${fmt(x.writesPerEvent, 2)} (${fmt(100 * x.inPlaceShare)} %)`)
+      cells.push(`${fmt(x.writtenPerEvent)} (${fmt(x.logPerEvent)})`, fmt(x.storedPerEvent, 1), `${fmt(x.cpuPerWriteUs)} (${fmt(x.checkpointCpuPerWriteUs)}) · ${fmt(x.cpuPerWriteUs * x.writesPerEvent)}`)
+    })
+    return cells
+  })
+  for (const t of figures.total) {
+    const cells = [`the day, ${fmt(FULL_DAY.timers)} timers`, LAYOUT_LABEL[t.layout], '']
+    for (const c of COMPRESSORS) {
+      const x = t.runs.find(y => y.compressor === c && y.mode === mode)
+      cells.push(`${fmt(x.writtenPerEvent)} (${fmt(x.writtenPerDay / 1e9, 1)} GB a day)`, fmt(x.storedPerEvent, 1), '')
+    }
+    rows.push(cells)
+  }
+  const what = mode === 'replset'
+    ? '*A replica set* (as docker/compose.yaml): collection tables unlogged, the journal holds the oplog; 300 s of history.'
+    : '*A standalone mongod*: every table logged, the journal holds each write (a whole document when not in place).'
+  return `${what}\n\n${table(head, rows)}\n`
+}
+
+/** The markdown: what was run, then per mode (all the run's, or `modes`) its table */
 export function renderWtWrites (figures, { modes = figures.modes } = {}) {
   const k = FULL_DAY.timers / figures.timers
-  const out = [`**Write amplification on WiredTiger** (${figures.wiredtiger?.replace(/:.*/, '') ?? 'WiredTiger'}; ${figures.scale}: a day of ${fmt(figures.counters)} counters, ${fmt(figures.busy)} of them an event a second, and ${fmt(figures.timers)} timers a value a second each${k === 1 ? '' : ` (of the day's ${FULL_DAY.timers}: their bytes × ${fmt(k)} in the day's total)`}; ${figures.flushSeconds === 1 ? 'a flush a second' : `a flush every ${figures.flushSeconds} s`}; a checkpoint every 60 s; minutes measured: one drawn in each ${figures.every.counters} for the counters, ${figures.every.timers} for the timers). Written: the block manager's bytes and the journal's (statistics cursor) per event; stored: the tables' live bytes added by the day per event; CPU: WiredTiger's (and its Python binding's) per write, and per event (× writes per event).`, '']
-  for (const mode of modes) {
-    const head = ['population', 'layout', 'writes / event (in place)', 'documents read, a day of minutes']
-    for (const c of COMPRESSORS) head.push(`${c}: written B / event (journal)`, `${c}: stored B / event`, `${c}: CPU µs / write (checkpoint) · / event`)
-    const rows = figures.rows.map((r) => {
-      const runs = COMPRESSORS.map(c => r.runs.find(x => x.compressor === c && x.mode === mode))
-      const cells = [r.population, LAYOUT_LABEL[r.layout], `${fmt(runs[0].writesPerEvent, 2)} (${fmt(100 * runs[0].inPlaceShare)} %)`, r.population === 'timers' && r.layout === 'raw' ? '86,400' : MINUTE_READ[r.layout]]
-      for (const x of runs) cells.push(`${fmt(x.writtenPerEvent)} (${fmt(x.logPerEvent)})`, fmt(x.storedPerEvent, 1), `${fmt(x.cpuPerWriteUs, 1)} (${fmt(x.checkpointCpuPerWriteUs, 1)}) · ${fmt(x.cpuPerWriteUs * x.writesPerEvent, 1)}`)
-      return cells
-    })
-    for (const t of figures.total) {
-      const runs = COMPRESSORS.map(c => t.runs.find(x => x.compressor === c && x.mode === mode))
-      const cells = [`the day (${fmt(FULL_DAY.timers)} timers)`, LAYOUT_LABEL[t.layout], '', '']
-      for (const x of runs) cells.push(`${fmt(x.writtenPerEvent)} (${fmt(x.writtenPerDay / 1e9, 1)} GB a day)`, fmt(x.storedPerEvent, 1), '')
-      rows.push(cells)
-    }
-    out.push(mode === 'replset'
-      ? '*A replica set* (as docker/compose.yaml runs MongoDB): collection tables unlogged, the journal holds the oplog; history kept 300 s.'
-      : '*A standalone mongod*: every table logged, the journal holds each write (a whole document when not in place).', '', table(head, rows), '')
-  }
+  const out = [`**Write amplification on WiredTiger** (${figures.wiredtiger?.replace(/:.*/, '') ?? 'WiredTiger'}; ${figures.scale}: a day of ${fmt(figures.counters)} counters, ${fmt(figures.busy)} of them an event a second, and ${fmt(figures.timers)} timers a value a second each${k === 1 ? '' : ` (of the day's ${FULL_DAY.timers}: their bytes × ${fmt(k)} in the day's total)`}; ${figures.flushSeconds === 1 ? 'a flush a second' : `a flush every ${figures.flushSeconds} s`}; a checkpoint every 60 s; minutes measured: one drawn in each ${figures.every.counters} for the counters, ${figures.every.timers} for the timers). Layouts: (a) today's day documents, (b) an hour document per metric for the minutes, (c) a document inserted per event; documents read for a busy metric's day of minutes: 1, 24, 86,400. Written: the block manager's bytes and the journal's (statistics cursor) per event; stored: the tables' live bytes added by the day per event; CPU: WiredTiger's (and its Python binding's).`, '']
+  for (const mode of modes) out.push(modeTable(figures, mode))
   return out.join('\n')
 }
 
 /** What docs/benchmarks.md keeps of a run (bench-docs.js writeSection 'amplification'): its date and command, the first mode's table */
 export function amplificationSection (figures) {
   if (figures.error) return `**Write amplification on WiredTiger**: n/a (${figures.error})`
-  return `**Run** ${figures.date} · \`${figures.command}\`\n\n` + renderWtWrites(figures, { modes: figures.modes.slice(0, 1) })
+  return `**Run** ${figures.date} · \`${figures.command}\`\n\n` + modeTable(figures, figures.modes[0])
 }
 
 function table (head, rows) {

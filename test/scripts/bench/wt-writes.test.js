@@ -11,7 +11,7 @@ import { applyEdits, applyUpdate, asStored, comparePaths, damagesOf, inPlace, in
 import { collectionUuid, driverSession, idIndexEntry, oplogDiff, oplogEncoder, oplogEntry } from '../../../scripts/bench/mongod-oplog.js'
 import { createDatabase, createRecordStream, INSERT_BATCH } from '../../../scripts/bench/wt-writes-store.js'
 import { DAY, LAYOUTS, MINUTES_COLLECTION, createDay, hourLayoutOperations, runDay, sampledMinutes, writerOperations } from '../../../scripts/bench/wt-writes-workload.js'
-import { FULL_DAY, databaseFigures, dayTotal, parseFlushSeconds, parseModes, parseWritesScale } from '../../../scripts/bench/bench-wt-writes.js'
+import { COMPRESSORS, FULL_DAY, amplificationSection, databaseFigures, dayTotal, parseFlushSeconds, parseModes, parseWritesScale, renderWtWrites } from '../../../scripts/bench/bench-wt-writes.js'
 import { buildWriteUnit } from '../../../src/kinds/write-unit.js'
 import { dayZeroIncrements } from '../../../src/bucket/minute-fields.js'
 import { incrementUpdate } from '../../../src/writer/write-operations.js'
@@ -238,6 +238,23 @@ describe('bench-wt-writes: figures', () => {
     expect(t.runs[0].events).toBe(200)
     expect(t.runs[0].writtenPerDay).toBe(100 * 10 + 5 * 20 * 100)
     expect(t.runs[0].writtenPerEvent).toBe(11_000 / 200)
+  })
+
+  it('renders a table per mode; the page keeps the run, its command and the first mode\'s table', () => {
+    const run = (compressor, mode) => ({ compressor, mode, events: 100, writesPerEvent: 2, inPlaceShare: 1, writtenPerEvent: 1625.4, logPerEvent: 890, storedPerEvent: 0.2, cpuPerWriteUs: 101.4, checkpointCpuPerWriteUs: 23.5 })
+    const runs = ['replset', 'standalone'].flatMap(mode => COMPRESSORS.map(c => run(c, mode)))
+    const rows = LAYOUTS.flatMap(layout => ['counters', 'timers'].map(population => ({ population, layout, runs })))
+    const figures = { scale: 'full', counters: 10_000, busy: 100, timers: 100, flushSeconds: 1, every: { counters: 15, timers: 60 }, modes: ['replset', 'standalone'], wiredtiger: 'WiredTiger 11.3.1: (…)', rows, date: '2026-11-28T20:06:25Z', command: 'node scripts/bench/bench-wt-writes.js --scale full' }
+    figures.total = dayTotal(rows, figures)
+    const text = renderWtWrites(figures)
+    expect(text).toContain('*A replica set*')
+    expect(text).toContain('*A standalone mongod*')
+    expect(text).toContain('| counters | (a) day | 2.00 (100 %) | 1,625 (890) | 0.2 | 101 (24) · 203 |')
+    const page = amplificationSection(figures)
+    expect(page.startsWith('**Run** 2026-11-28T20:06:25Z · `node scripts/bench/bench-wt-writes.js --scale full`')).toBe(true)
+    expect(page).not.toContain('standalone')
+    expect(page.split('\n').filter(l => l.startsWith('| ')).length).toBe(2 + 6 + 3)
+    expect(amplificationSection({ error: 'no venv' })).toBe('**Write amplification on WiredTiger**: n/a (no venv)')
   })
 
   it('parses --mode, --scale and --flush-seconds', () => {
