@@ -54,6 +54,7 @@ export const PROJECTS = {
       'test/scripts/bench/side-by-side.test.js',
       'test/scripts/bench/statsd-figures.test.js',
       'test/scripts/bench/wiredtiger.test.js',
+      'test/scripts/bench/wt-writes.test.js',
       'test/scripts/loadgen/minute-stats.test.js',
       'test/scripts/loadgen/sim-clock.test.js',
       'test/statsd/aggregator.test.js',

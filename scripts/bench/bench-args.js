@@ -1,7 +1,9 @@
 // Command line of scripts/bench/bench.js. Pure.
 import { UsageError, parseFlags } from '../../src/cli.js'
 
-export const SECTIONS = ['ingest', 'single', 'reads', 'graphite', 'statsd', 'storage', 'jobs']
+export const SECTIONS = ['ingest', 'single', 'reads', 'graphite', 'statsd', 'storage', 'jobs', 'amplification']
+// Sections that need no database: their own WiredTiger tables
+export const WITHOUT_DATABASE = ['wiredtiger', 'amplification']
 // Sections run only when asked with --only: the talk's experiment takes
 // 4 × 1450 simulated minutes (about 20 minutes at the talk's 300×);
 // wiredtiger builds WiredTiger from source the first time (about 4 minutes);
@@ -49,7 +51,11 @@ Every phase is bounded in time; the whole run takes a few minutes.
                  a 30-day p99 over busy timers; jobs: npm run check and a retention pass, documents/s;
                  graphite: /render sumSeries over the read metrics × 24 h against /series;
                  statsd: hot-shots over TCP as fast as the service reads, then over UDP
-                 at that rate; lines/s, service CPU per line, lines lost),
+                 at that rate; lines/s, service CPU per line, lines lost;
+                 amplification: a day of ingest written as mongod writes it into WiredTiger
+                 tables in three layouts, bytes written and stored per event, CPU per write,
+                 scripts/bench/bench-wt-writes.js --scale bench on a replica set; builds
+                 WiredTiger's Python venv the first time),
                  and, not run by default: talk, the 2012 talk's experiment (flat and
                  hierarchical layout, with and without preallocation, a simulated day each);
                  wiredtiger, bytes on disk of a month of documents (and of a busy timer's)
@@ -66,7 +72,9 @@ Every phase is bounded in time; the whole run takes a few minutes.
   --json         print the figures as JSON on stdout (the markdown goes to stderr)
   --keep         keep the benchmark's database (statbucket_bench_<random>) afterwards
   --write-docs   also write the run (its heading, targets and notes) into docs/benchmarks.md,
-                 between its bench:latest markers (a run of the default sections only)
+                 between its bench:latest markers (a run of the default sections only), and
+                 the amplification table between its bench:amplification markers (alone:
+                 --only amplification --write-docs)
   --help         this text
 `
 
@@ -109,7 +117,7 @@ export function parseBenchArgs (argv) {
   const wtScale = values['wt-scale'] ?? 'full'
   if (!['quick', 'full'].includes(wtScale)) throw new UsageError(`--wt-scale must be quick or full, got ${JSON.stringify(values['wt-scale'])}`)
   const writeDocs = Boolean(values['write-docs'])
-  if (writeDocs && values.only !== undefined) throw new UsageError('--write-docs records a run of the default sections: leave out --only')
+  if (writeDocs && values.only !== undefined && values.only.trim() !== 'amplification') throw new UsageError('--write-docs records a run of the default sections (or --only amplification): leave out --only')
   return { scale, seconds, only, talkSpeedup, statsdClients, wtScale, json: Boolean(values.json), keep: Boolean(values.keep), writeDocs }
 }
 

@@ -3,6 +3,8 @@
 // come in, the page with its marked section replaced goes out.
 export const LATEST_START = '<!-- bench:latest:start -->'
 export const LATEST_END = '<!-- bench:latest:end -->'
+/** The markers of a section of the page the bench writes: bench:<name>:start, bench:<name>:end */
+export const markersOf = (name) => ({ start: `<!-- bench:${name}:start -->`, end: `<!-- bench:${name}:end -->` })
 
 // The blocks the page keeps besides the targets, where a run printed them:
 // the yardsticks (with their table), the timers' CPU, the RSS of each phase
@@ -36,12 +38,18 @@ export function latestRunSection (runMarkdown) {
   return [heading, targets, ...kept, ...(notes ? [notes] : [])].join('\n\n')
 }
 
+/** The page with the text between the markers of section `name` replaced by `text`; throws when the markers are not there once each, in order */
+export function writeSection (page, name, text) {
+  const { start: START, end: END } = markersOf(name)
+  const start = page.indexOf(START)
+  const end = page.indexOf(END)
+  if (start < 0 || end < 0 || end < start || page.indexOf(START, start + 1) >= 0 || page.indexOf(END, end + 1) >= 0) {
+    throw new Error(`the page must hold ${START} and then ${END}, once each`)
+  }
+  return page.slice(0, start + START.length) + '\n\n' + text.trim() + '\n\n' + page.slice(end)
+}
+
 /** The page with the text between its markers replaced by the run's section; throws when the markers are not there once each, in order */
 export function writeLatestRun (page, runMarkdown) {
-  const start = page.indexOf(LATEST_START)
-  const end = page.indexOf(LATEST_END)
-  if (start < 0 || end < 0 || end < start || page.indexOf(LATEST_START, start + 1) >= 0 || page.indexOf(LATEST_END, end + 1) >= 0) {
-    throw new Error(`the page must hold ${LATEST_START} and then ${LATEST_END}, once each`)
-  }
-  return page.slice(0, start + LATEST_START.length) + '\n\n' + latestRunSection(runMarkdown) + '\n\n' + page.slice(end)
+  return writeSection(page, 'latest', latestRunSection(runMarkdown))
 }

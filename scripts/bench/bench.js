@@ -10,9 +10,9 @@ import { ConfigError, loadConfig } from '../../src/config.js'
 import { detectBackend } from '../../src/db/capabilities.js'
 import { NOISY_BELOW } from '../loadgen/summary.js'
 import { connectMongo } from '../loadgen/mongo-target.js'
-import { BENCH_HELP, SCALES, chooseScale, javaHeapFor, parseBenchArgs } from './bench-args.js'
+import { BENCH_HELP, SCALES, WITHOUT_DATABASE, chooseScale, javaHeapFor, parseBenchArgs } from './bench-args.js'
 import { evaluateTargets, fmt, renderMarkdown } from './bench-report.js'
-import { writeLatestRun } from './bench-docs.js'
+import { writeLatestRun, writeSection } from './bench-docs.js'
 import { describeBackend, describeMachine, versions } from './bench-env.js'
 import { benchHttpBatched, benchNaive, benchSingle, benchWriter, dailySum } from './bench-ingest.js'
 import { benchReads, seedReads } from './bench-reads.js'
@@ -25,6 +25,7 @@ import { benchCardinality } from './bench-cardinality.js'
 import { startServerProcess } from './server-process.js'
 import { documentSizes } from './bench-sizes.js'
 import { benchWiredtiger, renderWiredtiger, wiredtigerPython } from './bench-wiredtiger.js'
+import { amplificationSection, benchWtWrites, renderWtWrites } from './bench-wt-writes.js'
 import { benchTimerReads, distributionCount, seedTimerReads } from './bench-timers.js'
 import { benchYardstick } from './bench-yardstick.js'
 import { timerDocumentSizes } from './timer-workload.js'
@@ -45,16 +46,39 @@ async function runWiredtiger (opts) {
   return benchWiredtiger({ scale: opts.wtScale, python: wiredtigerPython({ log }), log })
 }
 
+/** The amplification section (bench-wt-writes.js at its bench scale, a replica set); a failure is the section's n/a, not the run's */
+async function runAmplification (argv) {
+  log('amplification: a day of ingest written as mongod writes it into WiredTiger tables, three layouts (bench-wt-writes.js --scale bench, a replica set)')
+  const started = new Date()
+  try {
+    const figures = await benchWtWrites({ scale: 'bench', modes: ['replset'], python: wiredtigerPython({ log }), log })
+    return { ...figures, date: started.toISOString().replace(/\.\d+Z$/, 'Z'), command: `npm run bench${argv.length ? ' -- ' + argv.filter(a => a !== '--write-docs').join(' ') : ''}` }
+  } catch (err) {
+    log(`amplification: n/a (${err.message})`)
+    return { error: err.message }
+  }
+}
+
+const renderAmplification = (figures) => figures.error ? amplificationSection(figures) + '\n' : renderWtWrites(figures)
+
+const BENCHMARKS_PAGE = join(import.meta.dirname, '../../docs/benchmarks.md')
+
 async function runBench (opts, { argv }) {
-  if (opts.only.length === 1 && opts.only[0] === 'wiredtiger') {
-    // needs no database: its own table only
+  if (opts.only.every(s => WITHOUT_DATABASE.includes(s))) {
+    // needs no database: their own tables only
     const started = Date.now()
-    const figures = { wiredtiger: await runWiredtiger(opts) }
-    const markdown = renderWiredtiger(figures.wiredtiger)
+    const figures = {}
+    if (opts.only.includes('wiredtiger')) figures.wiredtiger = await runWiredtiger(opts)
+    if (opts.only.includes('amplification')) figures.amplification = await runAmplification(argv)
+    const markdown = [figures.wiredtiger && renderWiredtiger(figures.wiredtiger), figures.amplification && renderAmplification(figures.amplification)].filter(Boolean).join('\n')
     if (opts.json) {
       process.stderr.write('\n' + markdown)
       process.stdout.write(JSON.stringify(figures, null, 2) + '\n')
     } else process.stdout.write('\n' + markdown)
+    if (opts.writeDocs && figures.amplification) {
+      writeFileSync(BENCHMARKS_PAGE, writeSection(readFileSync(BENCHMARKS_PAGE, 'utf8'), 'amplification', amplificationSection(figures.amplification)))
+      log('wrote the amplification table into docs/benchmarks.md (between its bench:amplification markers)')
+    }
     log(`done in ${((Date.now() - started) / 1000).toFixed(0)} s`)
     return EXIT.OK
   }
@@ -89,7 +113,7 @@ async function runBench (opts, { argv }) {
     }
     log(`database ${backend.description}; scale ${scaleName}; database name ${dbName}`)
 
-    const wantServer = opts.only.some(s => !['storage', 'talk', 'jobs', 'statsd', 'wiredtiger', 'cardinality'].includes(s))
+    const wantServer = opts.only.some(s => !['storage', 'talk', 'jobs', 'statsd', 'cardinality', ...WITHOUT_DATABASE].includes(s))
     const rssByPhase = {}
     if (wantServer) {
       server = await startServerProcess({ MONGODB_URI: database.uri, MONGODB_DB: dbName, LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn' })
@@ -209,6 +233,7 @@ async function runBench (opts, { argv }) {
     }
 
     if (opts.only.includes('wiredtiger')) figures.wiredtiger = await runWiredtiger(opts)
+    if (opts.only.includes('amplification')) figures.amplification = await runAmplification(argv)
 
     if (opts.only.includes('talk')) {
       figures.talk = await benchTalk({ uri: database.uri, dbName, speedup: opts.talkSpeedup, log })
@@ -222,7 +247,7 @@ async function runBench (opts, { argv }) {
       if (scale.cardinality.metrics !== full.metrics) figures.notes.push(`Cardinality scaled down (${scaleName}): ${fmt(scale.cardinality.metrics)} metrics (${fmt(scale.cardinality.busy)} busy) instead of ${fmt(full.metrics)} (${fmt(full.busy)}).`)
     }
 
-    const scaled = opts.only.some(x => !['talk', 'wiredtiger', 'cardinality'].includes(x))
+    const scaled = opts.only.some(x => !['talk', 'cardinality', ...WITHOUT_DATABASE].includes(x))
     if (figures.talk?.runs.some(r => r.requestsPerMinute < NOISY_BELOW)) {
       figures.notes.push(`The talk's runs averaged fewer than ${NOISY_BELOW} requests per simulated minute: their per-minute figures are noise; lower --talk-speedup.`)
     }
@@ -238,7 +263,8 @@ async function runBench (opts, { argv }) {
     await database.stop()
   }
 
-  const markdown = renderMarkdown(figures) + (figures.wiredtiger ? '\n' + renderWiredtiger(figures.wiredtiger) : '')
+  const run = renderMarkdown(figures)
+  const markdown = run + (figures.wiredtiger ? '\n' + renderWiredtiger(figures.wiredtiger) : '') + (figures.amplification ? '\n' + renderAmplification(figures.amplification) : '')
   if (opts.json) {
     process.stderr.write('\n' + markdown)
     process.stdout.write(JSON.stringify(figures, null, 2) + '\n')
@@ -246,9 +272,10 @@ async function runBench (opts, { argv }) {
     process.stdout.write('\n' + markdown)
   }
   if (opts.writeDocs) {
-    const page = join(import.meta.dirname, '../../docs/benchmarks.md')
-    writeFileSync(page, writeLatestRun(readFileSync(page, 'utf8'), markdown))
-    log('wrote the run into docs/benchmarks.md (between its bench:latest markers)')
+    let page = writeLatestRun(readFileSync(BENCHMARKS_PAGE, 'utf8'), run)
+    if (figures.amplification) page = writeSection(page, 'amplification', amplificationSection(figures.amplification))
+    writeFileSync(BENCHMARKS_PAGE, page)
+    log('wrote the run into docs/benchmarks.md (between its bench:latest markers, and the amplification table between its own)')
   }
   log(`done in ${((Date.now() - started) / 1000).toFixed(0)} s`)
   return EXIT.OK

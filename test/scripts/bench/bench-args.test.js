@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest'
 import { runNode as run } from '../../helpers/run-node.js'
 import { UsageError } from '../../../src/cli.js'
-import { CARDINALITY_JAVA_HEAP, OPTIONAL_SECTIONS, SCALES, SECTIONS, chooseScale, javaHeapFor, parseBenchArgs } from '../../../scripts/bench/bench-args.js'
+import { CARDINALITY_JAVA_HEAP, OPTIONAL_SECTIONS, SCALES, SECTIONS, WITHOUT_DATABASE, chooseScale, javaHeapFor, parseBenchArgs } from '../../../scripts/bench/bench-args.js'
 
 describe('parseBenchArgs', () => {
   it('defaults to every section at the scale the backend allows', () => {
@@ -18,6 +18,14 @@ describe('parseBenchArgs', () => {
     expect(chooseScale('auto', 'mongo-java-server')).toBe('small')
     expect(chooseScale('auto', 'mongod')).toBe('full')
     expect(chooseScale('quick', 'mongod')).toBe('quick')
+  })
+
+  it('runs the amplification section by default, with no database; --write-docs with --only for it alone', () => {
+    expect(SECTIONS).toContain('amplification')
+    expect(WITHOUT_DATABASE).toEqual(['wiredtiger', 'amplification'])
+    expect(parseBenchArgs(['--write-docs'])).toMatchObject({ only: SECTIONS, writeDocs: true })
+    expect(parseBenchArgs(['--only', 'amplification', '--write-docs'])).toMatchObject({ only: ['amplification'], writeDocs: true })
+    expect(() => parseBenchArgs(['--only', 'ingest', '--write-docs'])).toThrow(/--write-docs records a run of the default sections/)
   })
 
   it('runs the cardinality section only when asked, at 1,000,000 metrics unless --scale quick, on a JVM heap that holds them', () => {

@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { LATEST_END, LATEST_START, latestRunSection, writeLatestRun } from '../../../scripts/bench/bench-docs.js'
+import { LATEST_END, LATEST_START, latestRunSection, markersOf, writeLatestRun, writeSection } from '../../../scripts/bench/bench-docs.js'
 import { renderMarkdown } from '../../../scripts/bench/bench-report.js'
 import { benchEnv } from '../../helpers/bench-env.js'
 
@@ -60,5 +60,23 @@ describe('writeLatestRun', () => {
   it('finds its markers in docs/benchmarks.md', () => {
     const docs = readFileSync(join(import.meta.dirname, '../../../docs/benchmarks.md'), 'utf8')
     expect(() => writeLatestRun(docs, run)).not.toThrow()
+  })
+})
+
+describe('writeSection', () => {
+  const { start, end } = markersOf('amplification')
+  const withBoth = page.replace('## After', `## After\n\n${start}\n\nold table\n\n${end}`)
+
+  it('writes a named section between its own markers, leaving the latest run', () => {
+    const written = writeSection(writeLatestRun(withBoth, run), 'amplification', '**Write amplification** new table\n')
+    expect(written).not.toContain('old table')
+    expect(written).toContain(`${start}\n\n**Write amplification** new table\n\n${end}`)
+    expect(written).toContain('- Scaled down (small): a note.')
+    expect(() => writeSection(page, 'amplification', 'x')).toThrow(/bench:amplification:start/)
+  })
+
+  it('finds the amplification markers in docs/benchmarks.md', () => {
+    const docs = readFileSync(join(import.meta.dirname, '../../../docs/benchmarks.md'), 'utf8')
+    expect(() => writeSection(docs, 'amplification', 'x')).not.toThrow()
   })
 })
