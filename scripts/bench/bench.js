@@ -23,6 +23,7 @@ import { benchTalk } from './bench-talk.js'
 import { benchStatsd } from './bench-statsd.js'
 import { benchCardinality } from './bench-cardinality.js'
 import { benchTags } from './bench-tags.js'
+import { tagsTable } from './tags-report.js'
 import { startServerProcess } from './server-process.js'
 import { documentSizes } from './bench-sizes.js'
 import { benchWiredtiger, renderWiredtiger, wiredtigerPython } from './bench-wiredtiger.js'
@@ -61,6 +62,12 @@ async function runAmplification (argv) {
 }
 
 const renderAmplification = (figures) => figures.error ? amplificationSection(figures) + '\n' : renderWtWrites(figures)
+
+/** The tags table the page keeps: the run's heading line, the load, the table (tags-report.js) */
+function tagsDocSection ({ env, tags }) {
+  const m = env.machine
+  return [`**Run** ${env.date} · \`${env.command.replace(/ --write-docs/, '')}\` · ${env.backend.name ?? env.backend.description.split(' (')[0]}${tags.javaHeap ? ` (heap ${tags.javaHeap})` : ''} · ${m.cores} cores, load ${m.loadAverage?.toFixed(1) ?? 'n/a'}`, '', ...tagsTable(tags)].join('\n')
+}
 
 const BENCHMARKS_PAGE = join(import.meta.dirname, '../../docs/benchmarks.md')
 
@@ -280,7 +287,10 @@ async function runBench (opts, { argv }) {
   } else {
     process.stdout.write('\n' + markdown)
   }
-  if (opts.writeDocs) {
+  if (opts.writeDocs && figures.tags) {
+    writeFileSync(BENCHMARKS_PAGE, writeSection(readFileSync(BENCHMARKS_PAGE, 'utf8'), 'tags', tagsDocSection(figures)))
+    log('wrote the tags table into docs/benchmarks.md (between its bench:tags markers)')
+  } else if (opts.writeDocs) {
     let page = writeLatestRun(readFileSync(BENCHMARKS_PAGE, 'utf8'), run)
     if (figures.amplification) page = writeSection(page, 'amplification', amplificationSection(figures.amplification))
     writeFileSync(BENCHMARKS_PAGE, page)

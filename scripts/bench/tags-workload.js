@@ -12,7 +12,7 @@ export const BUSY_NAME = 'bench.busy'
 /** The name with `topSeries` series and a year of days: top's */
 export const TOP_NAME = 'bench.top'
 // The ingest names: `bench.<one part>`, as the rollup rule's glob `bench.*` matches them
-export const INGEST_PREFIXES = { untagged: 'bench.plain', tagged: 'bench.tagged', rollup: 'bench.rolled', warm: 'bench.warm' }
+export const INGEST_PREFIXES = { untagged: 'bench.plain', tagged: 'bench.tagged', rollup: 'bench.rolled' }
 /** The declared rollup of the third ingest variant (ROLLUP_RULES: a Graphite glob over the name, the tag-key subsets kept) */
 export const ROLLUP_RULES = [{ match: 'bench.*', by: [['route']] }]
 
