@@ -151,11 +151,15 @@ async function topFigures ({ server, seed, seconds, minRequests }) {
   return { path, requests: latencies.length, p50Ms: percentile(latencies, 50), p99Ms: percentile(latencies, 99), maxMs: Math.max(...latencies), documents: last.documents, of: last.of, groups: last.groups.length, check: same ? 'yes' : `**NO** (answered ${JSON.stringify(last.groups.slice(0, 3))}…, seeded ${JSON.stringify(expected.slice(0, 3))}…)` }
 }
 
-/** The names' and the series' day sums of the names starting with prefix: a tagged event counts toward both */
+/**
+ * The day sums of the names starting with prefix, of their series and of
+ * their rollups' series (`name;~keys;k=v`, docs/adr/0062-declared-rollups.md):
+ * a tagged event counts toward its series, its name and each rollup
+ */
 async function ingestSums (db, prefix) {
-  const sums = { names: 0, series: 0 }
+  const sums = { names: 0, series: 0, rollups: 0 }
   for await (const d of db.collection('daily').find({ _id: { $gte: prefix, $lt: prefix + '\uffff' } }, { projection: { metric: 1, daily: 1 } })) {
-    sums[d.metric.includes(';') ? 'series' : 'names'] += d.daily ?? 0
+    sums[d.metric.includes(';~') ? 'rollups' : d.metric.includes(';') ? 'series' : 'names'] += d.daily ?? 0
   }
   return sums
 }
@@ -173,7 +177,7 @@ async function settledSums (server, db, prefix) {
   for (let i = 0; i < 60; i++) {
     await new Promise(resolve => setTimeout(resolve, 1000))
     const now = { units: await answeredUnits(server), sums: await ingestSums(db, prefix) }
-    if (now.units === last.units && now.sums.names === last.sums.names && now.sums.series === last.sums.series) return now.sums
+    if (now.units === last.units && ['names', 'series', 'rollups'].every(k => now.sums[k] === last.sums[k])) return now.sums
     last = now
   }
   return last.sums
@@ -190,11 +194,14 @@ async function ingestRun ({ server, db, prefix, tagged, scale, dbPid, log }) {
   const before = await settledSums(server, db, prefix)
   const run = await benchHttpBatched({ ...load, seconds: scale.ingestSeconds })
   const after = await settledSums(server, db, prefix)
-  const stored = { names: after.names - before.names, series: after.series - before.series }
+  const stored = { names: after.names - before.names, series: after.series - before.series, rollups: after.rollups - before.rollups }
+  run.stored = stored
   const inRange = stored.names >= run.acknowledgedEvents && stored.names <= run.sentEvents
-  run.check = inRange && (!tagged || stored.series === stored.names)
-    ? `yes (${run.acknowledgedEvents} acknowledged, ${stored.names} stored in the names${tagged ? ' and as many in the series' : ''})`
-    : `**NO** (${run.acknowledgedEvents} acknowledged, ${run.sentEvents} sent, ${stored.names} stored in the names, ${stored.series} in the series)`
+  // a rollup of one key subset holds each event once; none where the service ignores ROLLUP_RULES
+  const rollupsOk = stored.rollups === 0 || stored.rollups === stored.names
+  run.check = inRange && (!tagged || stored.series === stored.names) && rollupsOk
+    ? `yes (${run.acknowledgedEvents} acknowledged, ${stored.names} stored in the names${tagged ? ', as many in the series' : ''}${stored.rollups ? ' and in the rollup' : ''})`
+    : `**NO** (${run.acknowledgedEvents} acknowledged, ${run.sentEvents} sent, ${stored.names} stored in the names, ${stored.series} in the series, ${stored.rollups} in rollups)`
   run.cpuUsPerEvent = run.service.cpuUsPerRequest === null ? null : run.service.cpuUsPerRequest / run.batch
   log(`  ${Math.round(run.eventsPerS)} events/s, ${run.cpuUsPerEvent?.toFixed(2)} µs of service CPU per event; stored: ${run.check}`)
   return run

@@ -52,7 +52,7 @@ export function tagsTable (t) {
   const row = (label, r) => [label, ms(r?.p50Ms), ms(r?.p99Ms), fmt(r?.requests)]
   const ingestRow = (label, r, base) => [label, fmt(r.eventsPerS), us(r.cpuUsPerEvent), base ? fmt(ratio(r.eventsPerS, base.eventsPerS), 2) : '', base ? fmt(ratio(base.cpuUsPerEvent, r.cpuUsPerEvent), 2) : '']
   return [
-    `Index: ${fmt(p.indexSeries)} series (${fmt(p.names)} names × ${fmt(p.combinations)}) + ${fmt(p.busySeries)} + ${fmt(p.topSeries)}. Alone: ${fmt(t.memory.rssBytesPerSeries)} B RSS (${fmt(t.memory.bytesPerSeries)} B heap) a series. The service (booted in ${fmt(t.service.bootSeconds, 0)} s, the index's series learned by its refresh in ${fmt(t.service.learnSeconds, 0)} s): ${bytes(t.service.bootedRssBytes)} → ${bytes(t.service.rssBytes)} RSS, ${fmt(t.service.rssBytesPerIndexSeries, 0)} B a series.`,
+    `${fmt(p.indexSeries)} series (${fmt(p.names)} names × ${fmt(p.combinations)}) + 2 names of ${fmt(p.busySeries)} and ${fmt(p.topSeries)}. Tag index alone: ${fmt(t.memory.rssBytesPerSeries)} B RSS (${fmt(t.memory.bytesPerSeries)} B heap) a series; in the service ${fmt(t.service.rssBytesPerIndexSeries, 0)} B (${bytes(t.service.rssBytes)}; learned in ${fmt(t.service.learnSeconds, 0)} s).`,
     '',
     table([`read (${t.readConnections} connections)`, 'p50', 'p99', 'requests'], [
       row('name alone, 1 h by minute', read('untagged')),
