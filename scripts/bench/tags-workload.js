@@ -58,6 +58,8 @@ const stored = (docs) => [...docs.values()].map(({ inc, ...doc }) => ({ ...doc, 
 export function busyHourDocuments ({ series, hourStart }) {
   const docs = new Map()
   let total = 0
+  // the name's documents of each minute (its increments are its series', under its own ids)
+  const ofName = Array.from({ length: 60 }, (_, m) => eventIncrements({ metric: BUSY_NAME, value: 0, time: hourStart + m * MINUTE_MS }).daily)
   for (let i = 0; i < series; i++) {
     const s = wideSeries(BUSY_NAME, i)
     for (let m = 0; m < 60; m++) {
@@ -65,7 +67,7 @@ export function busyHourDocuments ({ series, hourStart }) {
       const value = valueOf(i, time)
       const e = eventIncrements({ metric: s, value, time })
       addTo(docs, 'daily', s, e)
-      addTo(docs, 'daily', BUSY_NAME, eventIncrements({ metric: BUSY_NAME, value, time }))
+      addTo(docs, 'daily', BUSY_NAME, { daily: { ...ofName[m], inc: e.daily.inc } })
       total += value
     }
   }
