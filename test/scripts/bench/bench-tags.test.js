@@ -81,6 +81,36 @@ describe('what the tags section stores', () => {
   })
 })
 
+describe('the tags section\'s targets', () => {
+  const reads = [
+    { name: 'untagged', kind: 'beside', p99Ms: 3, failed: 0 },
+    { name: 'filter-one', kind: 'filter', p99Ms: 12, failed: 0 },
+    { name: 'filter', kind: 'filter', p99Ms: 40, failed: 0 },
+    { name: 'autocomplete-name', kind: 'autocomplete', p99Ms: 9, failed: 0 },
+    { name: 'autocomplete-all', kind: 'autocomplete', p99Ms: 25, failed: 0 }
+  ]
+  const ingest = { untagged: { eventsPerS: 10_000, cpuUsPerEvent: 10 }, tagged: { eventsPerS: 6000, cpuUsPerEvent: 25 }, rollup: { eventsPerS: 4000, cpuUsPerEvent: 15 } }
+  const judged = tags => Object.fromEntries(evaluateTargets({ tags }).filter(t => TAGS_TARGETS.some(x => x.key === t.key)).map(t => [t.key, [t.value, t.met]]))
+
+  it('judges the worst read of each kind and the ratios to untagged', () => {
+    expect(judged({ memory: { rssBytesPerSeries: 234 }, reads, ingest })).toEqual({
+      tagIndexRssPerSeries: [234, true],
+      tagFilterP99: [40, true],
+      autoCompleteP99: [25, false],
+      taggedIngestRatio: [0.6, true],
+      taggedCpuRatio: [0.4, false],
+      rollupIngestRatio: [0.4, false],
+      rollupCpuRatio: [10 / 15, true]
+    })
+  })
+
+  it('judges no read of a kind where one of its requests failed, and nothing not measured', () => {
+    const failing = reads.map(r => (r.name === 'filter-one' ? { ...r, failed: 2 } : r))
+    expect(judged({ memory: { rssBytesPerSeries: 234 }, reads: failing, ingest }).tagFilterP99).toEqual([null, null])
+    expect(Object.values(judged({})).every(([value, met]) => value === null && met === null)).toBe(true)
+  })
+})
+
 const isNumber = v => typeof v === 'number' && Number.isFinite(v)
 const QUICK_RUN = 'a quick-scale run against the suite\'s server'
 describe.skipIf(serverLacks('scale', QUICK_RUN))(QUICK_RUN, () => {
