@@ -246,12 +246,13 @@ export async function benchTags ({ uri, dbName, scale, dbPid = null, keep = fals
     log(`tags: seeding ${BUSY_NAME}'s ${scale.busySeries} series and busy hour, ${TOP_NAME}'s ${scale.topSeries} series and ${scale.topMonths} months`)
     const seed = await seedReadNames(db, scale, { log })
     const registryTotal = seed.registryEntries + indexSeries
+    const maxSeries = Math.max(scale.topSeries, scale.busySeries)
     let t0 = performance.now()
     server = await startServerProcess({
       ...env,
       MONGODB_DB: dbName,
       MAX_METRICS: String(registryTotal + 1000),
-      MAX_SERIES: String(Math.max(scale.topSeries, scale.busySeries)) // top reads every series of its name
+      MAX_SERIES: String(maxSeries) // top reads every series of its name
     }, { startTimeoutMs: 300_000 })
     const bootSeconds = (performance.now() - t0) / 1000
     const booted = await server.stats()
@@ -296,6 +297,7 @@ export async function benchTags ({ uri, dbName, scale, dbPid = null, keep = fals
       service,
       reads,
       readSeconds: scale.readSeconds,
+      maxSeries,
       readConnections: scale.readConnections,
       checks,
       top,

@@ -85,7 +85,7 @@ export function tagsSection (t) {
     '',
     table(['query', 'requests', 'answered/s', 'p50', 'p99', 'max', 'failed'], [
       ...t.reads.map(r => [r.label, fmt(r.requests), fmt(r.requestsPerS, 1), ms(r.p50Ms), ms(r.p99Ms), ms(r.maxMs), fmt(r.failed)]),
-      [`\`top?by=customer&k=10\` over ${p.topMonths} whole months (${fmt(t.top.of)} groups, ${fmt(t.top.documents)} documents read, the answer's \`documents\`), one connection, after a warm-up request`, fmt(t.top.requests), '', ms(t.top.p50Ms), ms(t.top.p99Ms), ms(t.top.maxMs), '0']
+      [`\`top?by=customer&k=10\` over ${p.topMonths} whole months (${fmt(t.top.of)} groups, ${fmt(t.top.documents)} documents read, the answer's \`documents\`; MAX_SERIES=${fmt(t.maxSeries)}: the default 1,000 refuses it), one connection, after a warm-up request`, fmt(t.top.requests), '', ms(t.top.p50Ms), ms(t.top.p99Ms), ms(t.top.maxMs), '0']
     ]),
     '',
     `Answers checked: ${t.checks.map(c => `${c.what}${c.ok ? '' : ' **(wrong)**'}`).join('; ')}; top's 10 groups equal the seeded totals: ${t.top.check}.${failed.length ? ` **Failed requests** in ${failed.map(r => r.name).join(', ')}.` : ''}`,
