@@ -65,6 +65,7 @@ export const PROJECTS = {
       'test/tags/series-name.test.js',
       'test/tags/tag-filter.test.js',
       'test/tags/tag-index.test.js',
+      'test/tags/rollups.test.js',
       'test/db/create-collections.test.js' // a stand-in database
     ]
   },
@@ -117,6 +118,7 @@ export const PROJECTS = {
       'test/statsd/timer-percentiles.test.js',
       'test/tags/tagged-reads.test.js',
       'test/tags/tagged-kinds.test.js',
+      'test/tags/declared-rollups.test.js',
       'test/db/collections-plugin.test.js'
     ],
     exclude: ['test/routes/ingest-reply.test.js']
