@@ -164,6 +164,20 @@ export function createIngestService ({ config, clock, registry, writer, idempote
   // a distribution's minute histograms: MINUTE_HISTOGRAM_DAYS, never past its minutes
   const minuteHistogramKeeper = keeperOf('minuteHistogramFrom')
 
+  /**
+   * The new names of `reserved` that `events` (what is left of a request)
+   * still write; the others give their places back at once: nothing of them
+   * is written (a new name beside a refused series does not keep a place)
+   */
+  function releaseUnwritten (reserved, events) {
+    if (reserved.length === 0) return reserved
+    const written = new Set(metricNames(events, events.some(e => isTagged(e.metric)), writtenTo))
+    const unwritten = reserved.filter(n => !written.has(n))
+    if (unwritten.length === 0) return reserved
+    registry.settle(unwritten, false)
+    return reserved.filter(n => written.has(n))
+  }
+
   function write (unit, events, key) {
     if (!key) return writer.submit(unit)
     return idempotency.submitOnce({
@@ -247,6 +261,7 @@ export function createIngestService ({ config, clock, registry, writer, idempote
           // another kind (each sent as one kind here), lose their events, no other
           const turnedAway = new Set([...refused, ...rateLimited, ...wrongKind.map(c => c.metric)])
           events = without(events, turnedAway, writtenTo)
+          reserved = releaseUnwritten(reserved, events)
           if (events.length === 0) {
             return refused.length || rateLimited.length
               ? { outcome: REJECTED, reason: 'registry_full', refusedMetrics: refused, rateLimited, kindConflicts: conflicts, message: `the registry is full: MAX_METRICS = ${config.maxMetrics}` }
@@ -261,9 +276,7 @@ export function createIngestService ({ config, clock, registry, writer, idempote
           const wide = new Set(buckets.metrics)
           for (const metric of wide) conflicts.push({ metric, stored: buckets.kind, asked: buckets.kind, reason: 'too_many_buckets' })
           events = without(events, wide, writtenTo)
-          // their new names give their places back: nothing of them is written
-          registry.settle(reserved.filter(n => wide.has(n)), false)
-          reserved = reserved.filter(n => !wide.has(n))
+          reserved = releaseUnwritten(reserved, events)
           if (events.length === 0) return { outcome: REJECTED, reason: 'too_many_buckets', refusedMetrics: refused, kindConflicts: conflicts, message: buckets.message }
           unit = buildWriteUnit(withNames(events, tagged, writtenTo), { keepsMinutes: minuteKeeper(now), keepsMinuteHistograms: minuteHistogramKeeper(now), kindOf: registry.kindOf })
         }

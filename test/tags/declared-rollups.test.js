@@ -234,13 +234,16 @@ describe('a registry too full for an event\'s rollup', () => {
   it('turns the whole event away (its series, its name and its rollups keep equal), over StatsD per series, over JSON the request', async () => {
     const app = await testApp('rollup_full', { clock: manualClock(NOW), env: { ROLLUP_RULES: JSON.stringify([{ match: 'cap.*', by: [['route'], ['route', 'status']] }]), MAX_METRICS: '5', STATSD_REGISTRY_SHARE: '100' } })
     try {
-      // 6 new entries asked, room for 5: the last event's second rollup series has no place
+      // 6 new entries asked, room for 5: the second event's last rollup series has no place
       const outcome = await app.ingest.submit([
         { metric: 'cap.req;route=/a', value: 3, time: NOW - HOUR },
         { metric: 'cap.req;route=/a;status=1', value: 4, time: NOW - HOUR }
       ], { admitPerName: true, statsd: true })
       expect(outcome).toMatchObject({ outcome: 'applied', accepted: 1 })
       expect(outcome.refusedMetrics).toEqual(['cap.req;~route,status;route=/a;status=1', 'cap.req;route=/a;status=1'])
+      // the series admitted beside its refused rollup gave its place back: nothing of it was written
+      expect(app.registry.size()).toBe(4)
+      expect(await app.ingest.submit([{ metric: 'cap.other', value: 1, time: NOW - HOUR }], { admitPerName: true, statsd: true })).toEqual({ outcome: 'applied', accepted: 1 })
       const total = (await app.inject(`/v1/metrics/cap.req/total?from=${NOW - DAY}&to=${NOW}`)).json()
       expect(total.total).toBe(3)
       const byRoute = (await app.inject(`/v1/metrics/cap.req/total?from=${NOW - DAY}&to=${NOW}&by=route`)).json()
