@@ -119,6 +119,8 @@ export const PROJECTS = {
       'test/tags/tagged-reads.test.js',
       'test/tags/tagged-kinds.test.js',
       'test/tags/declared-rollups.test.js',
+      'test/otlp/sdk-clients.test.js',
+      'test/otlp/otlp-door.test.js',
       'test/db/collections-plugin.test.js'
     ],
     exclude: ['test/routes/ingest-reply.test.js']

@@ -1,0 +1,129 @@
+// POST /v1/metrics by hand: OTLP JSON and protobuf built from the official
+// definitions, gzip, tokens, the answer's shape and partialSuccess, and
+// hostile bodies (a 2 MB attribute, 100,000 points, deep nesting, wrong
+// types, unknown fields, a truncated protobuf): a 4xx naming the problem,
+// never a 5xx.
+import { gzipSync } from 'node:zlib'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { manualClock } from '../../src/clock.js'
+import { ExportMetricsServiceRequest, ExportMetricsServiceResponse } from '../../src/otlp/otlp-codec.js'
+import { testApp } from '../helpers/test-app.js'
+
+const NOW = Date.UTC(2026, 10, 21, 12, 0, 30)
+const NANOS = String(BigInt(NOW - 30_000) * 1_000_000n) // 12:00:00
+const DAY = '/total?from=2026-11-21T00:00:00Z&to=2026-11-22T00:00:00Z'
+
+const attr = (key, value) => ({ key, value: typeof value === 'string' ? { stringValue: value } : { intValue: value } })
+const sum = (name, points, { temporality = 1, monotonic = true } = {}) => ({ name, sum: { aggregationTemporality: temporality, isMonotonic: monotonic, dataPoints: points } })
+const body = (metrics, resource = [attr('service.name', 'shop')]) => ({ resourceMetrics: [{ resource: { attributes: resource }, scopeMetrics: [{ scope: { name: 't' }, metrics }] }] })
+const point = (value, attributes = [], extra = {}) => ({ asInt: String(value), timeUnixNano: NANOS, attributes, ...extra })
+const json = (payload, headers = {}) => ({ method: 'POST', url: '/v1/metrics', payload: typeof payload === 'string' ? payload : JSON.stringify(payload), headers: { 'content-type': 'application/json', ...headers } })
+const proto = (object) => Buffer.from(ExportMetricsServiceRequest.encode(ExportMetricsServiceRequest.fromObject(object)).finish())
+
+describe('POST /v1/metrics', () => {
+  let app
+  const total = async (series) => (await app.inject({ url: `/v1/metrics/${encodeURIComponent(series)}${DAY}` })).json().total
+
+  beforeAll(async () => { app = await testApp('otlp_door', { clock: manualClock(NOW), env: { PREALLOC_PROBABILITY: '0', MAX_EVENTS_PER_REQUEST: '1000', WRITE_TOKENS: 'otlp-writer-token-1' } }) })
+  afterAll(async () => { await app?.close() })
+  const auth = { authorization: 'Bearer otlp-writer-token-1' }
+
+  it('stores a delta sum per attribute set, with the resource\'s service as a tag, and answers {}', async () => {
+    const res = await app.inject(json(body([sum('orders', [point(2, [attr('route', '/buy'), attr('code', 200)]), point(3, [attr('route', '/buy'), attr('code', 200)])])]), auth))
+    expect(res.statusCode, res.body).toBe(200)
+    expect(res.json()).toEqual({})
+    expect(await total('orders;code=200;route=/buy;service=shop')).toBe(5)
+    expect(await total('orders')).toBe(5)
+  })
+
+  it('answers protobuf in protobuf, gzip or not', async () => {
+    for (const gzip of [false, true]) {
+      const bytes = proto(body([sum('proto.orders', [point(4)])]))
+      const res = await app.inject({ method: 'POST', url: '/v1/metrics', payload: gzip ? gzipSync(bytes) : bytes, headers: { 'content-type': 'application/x-protobuf', ...(gzip ? { 'content-encoding': 'gzip' } : {}), ...auth } })
+      expect(res.statusCode, res.body).toBe(200)
+      expect(res.headers['content-type']).toMatch(/^application\/x-protobuf/)
+      expect(ExportMetricsServiceResponse.toObject(ExportMetricsServiceResponse.decode(res.rawPayload))).toEqual({})
+    }
+    expect(await total('proto.orders;service=shop')).toBe(8)
+  })
+
+  it('names renamed metrics and rejects only the points that break a rule, in partialSuccess', async () => {
+    const huge = 'x'.repeat(2 * 1024 * 1024 - 4096) // a 2 MB attribute: one point rejected, the body under the limit
+    const res = await app.inject(json(body([
+      sum('my metric/total', [point(1)]),
+      sum('mixed', [point(1, [attr('k', huge)]), point(6, [attr('k', 'ok')]), point(7, [attr('bad key!', 'v')])])
+    ]), auth))
+    expect(res.statusCode, res.body.slice(0, 300)).toBe(200)
+    const { partialSuccess } = res.json()
+    expect(partialSuccess.rejectedDataPoints).toBe(2)
+    expect(partialSuccess.errorMessage).toMatch(/longer than 128 characters/)
+    expect(partialSuccess.errorMessage).toMatch(/"bad key!" is not a tag key/)
+    expect(partialSuccess.errorMessage).toMatch(/"my metric\/total" → "my_metric-total"/)
+    expect(await total('mixed;k=ok;service=shop')).toBe(6)
+    expect(await total('my_metric-total;service=shop')).toBe(1)
+  })
+
+  it('rejects a point of a name stored as another kind, and a Summary, keeping the rest', async () => {
+    const res = await app.inject(json(body([
+      { name: 'orders', gauge: { dataPoints: [{ asDouble: 3, timeUnixNano: NANOS }] } },
+      { name: 'lat', summary: { dataPoints: [{ count: '1', sum: 2, timeUnixNano: NANOS }] } },
+      sum('orders', [point(1, [attr('route', '/buy'), attr('code', 200)])])
+    ]), auth))
+    expect(res.statusCode, res.body).toBe(200)
+    const { partialSuccess } = res.json()
+    expect(partialSuccess.rejectedDataPoints).toBe(2)
+    expect(partialSuccess.errorMessage).toMatch(/"orders" is a counter, so it cannot take a gauge's values/)
+    expect(partialSuccess.errorMessage).toMatch(/Summary/)
+    expect(await total('orders;code=200;route=/buy;service=shop')).toBe(6)
+  })
+
+  it('keeps a histogram\'s count, sum, min and max exact', async () => {
+    const res = await app.inject(json(body([{ name: 'rt', histogram: { aggregationTemporality: 1, dataPoints: [{ timeUnixNano: NANOS, count: '4', sum: 123.5, min: 0.5, max: 100, explicitBounds: [1, 10], bucketCounts: ['1', '2', '1'] }] } }]), auth))
+    expect(res.statusCode, res.body).toBe(200)
+    const q = (await app.inject({ url: `/v1/metrics/${encodeURIComponent('rt;service=shop')}/quantiles?from=2026-11-21T00:00:00Z&to=2026-11-22T00:00:00Z&q=0,1` })).json()
+    expect(q).toMatchObject({ count: 4, sum: 123.5, min: 0.5, max: 100 })
+  })
+
+  it('turns cumulative monotonic sums into increments from a baseline, starting over on a new start time', async () => {
+    const at = (s, value, start = '1') => ({ asInt: String(value), startTimeUnixNano: start, timeUnixNano: String(BigInt(NOW - 30_000 + s * 1000) * 1_000_000n) })
+    const send = (p) => app.inject(json(body([sum('cum', [p], { temporality: 2 })]), auth))
+    expect((await send(at(0, 100))).statusCode).toBe(200) // baseline
+    await send(at(1, 130)) // +30
+    const repeat = await send(at(1, 130)) // the same point again: nothing added, and said
+    expect(repeat.json().partialSuccess.errorMessage).toMatch(/not later than the previous point/)
+    await send(at(2, 5, '2')) // a new start: a new baseline
+    await send(at(3, 12, '2')) // +7
+    expect(await total('cum;service=shop')).toBe(37)
+  })
+
+  it('refuses without a token, with 401 naming WRITE_TOKENS', async () => {
+    const res = await app.inject(json(body([sum('orders', [point(1)])])))
+    expect(res.statusCode).toBe(401)
+    expect(res.json().message).toMatch(/WRITE_TOKENS/)
+  })
+
+  it.each([
+    ['a truncated protobuf', () => ({ payload: proto(body([sum('t', [point(1)])])).subarray(0, 20), type: 'application/x-protobuf' }), 400, /not an OTLP ExportMetricsServiceRequest in protobuf/],
+    ['bytes that are not protobuf', () => ({ payload: Buffer.from([0xff, 0xff, 0xff, 0xff, 0x0f]), type: 'application/x-protobuf' }), 400, /protobuf/],
+    ['JSON that does not parse', () => ({ payload: '{"resourceMetrics":[', type: 'application/json' }), 400, /not JSON/],
+    ['deep nesting in JSON', () => ({ payload: '{"a":' + '['.repeat(100_000) + ']'.repeat(100_000) + '}', type: 'application/json' }), 400, /nests deeper than 32/],
+    ['a wrong type', () => ({ payload: JSON.stringify({ resourceMetrics: [{ scopeMetrics: 'x' }] }), type: 'application/json' }), 400, /scopeMetrics: array expected/],
+    ['an array body', () => ({ payload: '[]', type: 'application/json' }), 400, /an object \{ resourceMetrics/],
+    ['100,000 points', () => ({ payload: proto(body([sum('many', Array.from({ length: 100_000 }, () => ({ asInt: '1' })))])), type: 'application/x-protobuf' }), 413, /MAX_EVENTS_PER_REQUEST = 1000 data points, got 100000/],
+    ['a gzip body that is not gzip', () => ({ payload: Buffer.from('not gzip'), type: 'application/json', encoding: 'gzip' }), 400, /gzip/],
+    ['an unknown content encoding', () => ({ payload: '{}', type: 'application/json', encoding: 'br' }), 415, /Content-Encoding br/],
+    ['text/plain', () => ({ payload: '{}', type: 'text/plain' }), 415, /application\/x-protobuf or application\/json/]
+  ])('answers %s with a 4xx naming the problem', async (what, make, status, message) => {
+    const { payload, type, encoding } = make()
+    const res = await app.inject({ method: 'POST', url: '/v1/metrics', payload, headers: { 'content-type': type, ...(encoding ? { 'content-encoding': encoding } : {}), ...auth } })
+    expect(res.statusCode, res.body.slice(0, 300)).toBe(status)
+    expect(res.json().message).toMatch(message)
+  })
+
+  it('ignores unknown fields and counts nothing twice', async () => {
+    const payload = body([{ ...sum('unknown.fields', [{ ...point(2), somethingNew: { deep: [1, 2] } }]), futureField: true }])
+    const res = await app.inject(json({ ...payload, extra: 'x' }, auth))
+    expect(res.statusCode, res.body).toBe(200)
+    expect(await total('unknown.fields;service=shop')).toBe(2)
+  })
+})
