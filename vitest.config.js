@@ -66,6 +66,7 @@ export const PROJECTS = {
       'test/tags/tag-filter.test.js',
       'test/tags/tag-index.test.js',
       'test/tags/rollups.test.js',
+      'test/otlp/otlp-points.test.js',
       'test/db/create-collections.test.js' // a stand-in database
     ]
   },

@@ -1,0 +1,140 @@
+// The pure parts of POST /v1/metrics: points → events (src/otlp/otlp-points.js),
+// a histogram's buckets (histogram-buckets.js), the cumulative baselines'
+// bound, a distribution event's summary in the bucket math, OTLP_RESOURCE_TAGS.
+import { describe, expect, it } from 'vitest'
+import { ExportMetricsServiceRequest } from '../../src/otlp/otlp-codec.js'
+import { pointsOf } from '../../src/otlp/otlp-points.js'
+import { histogramBuckets } from '../../src/otlp/histogram-buckets.js'
+import { createCumulativeBaselines } from '../../src/otlp/cumulative-baselines.js'
+import { buildDistributionUnit, distributionEventUpdates } from '../../src/bucket/distribution-increments.js'
+import { createMapping } from '../../src/bucket/distribution-sketch.js'
+import { loadConfig } from '../../src/config.js'
+
+const NOW = Date.UTC(2026, 10, 21, 12, 0, 30)
+const nanos = (ms) => String(BigInt(ms) * 1_000_000n)
+const config = { maxFutureMs: 300_000, maxAgeDays: 400 }
+const attr = (key, value) => ({ key, value: { stringValue: value } })
+const request = (metrics, resource = [attr('service.name', 'shop')]) => ExportMetricsServiceRequest.fromObject({ resourceMetrics: [{ resource: { attributes: resource }, scopeMetrics: [{ metrics }] }] })
+const map = (metrics, { baselines, resourceTags = [['service.name', 'service']] } = {}) => pointsOf(request(metrics), { now: NOW, config, resourceTags, baselines })
+const sum = (name, dataPoints, temporality = 1, isMonotonic = true) => ({ name, sum: { aggregationTemporality: temporality, isMonotonic, dataPoints } })
+
+describe('points → events', () => {
+  it('a delta sum adds to a counter at the point\'s time, tagged by its attributes and the resource\'s service', () => {
+    const out = map([sum('web/hits', [{ asInt: '3', timeUnixNano: nanos(NOW - 1000), attributes: [attr('route', '/a')] }])])
+    expect(out.events).toEqual([{ metric: 'web-hits;route=/a;service=shop', value: 3, time: NOW - 1000 }])
+    expect([...out.renamed]).toEqual([['web/hits', 'web-hits']])
+  })
+
+  it('a point\'s own attribute wins over the resource\'s tag of the same key; no time is the time of receipt', () => {
+    const out = map([{ name: 'g', gauge: { dataPoints: [{ asDouble: 1.5, attributes: [attr('service', 'mine')] }] } }])
+    expect(out.events).toEqual([{ metric: 'g;service=mine', value: 1.5, time: NOW, kind: 'gauge' }])
+  })
+
+  it('a cumulative non-monotonic sum is a gauge level', () => {
+    expect(map([sum('q', [{ asInt: '-4' }], 2, false)], { resourceTags: [] }).events).toEqual([{ metric: 'q', value: -4, time: NOW, kind: 'gauge' }])
+  })
+
+  it('a cumulative monotonic sum adds from its baseline; a new start or a lower value starts over', () => {
+    const baselines = createCumulativeBaselines({ max: 10 })
+    const send = (value, t, start = '1') => {
+      const out = map([sum('c', [{ asInt: String(value), startTimeUnixNano: start, timeUnixNano: nanos(NOW - 60_000 + t) }], 2)], { baselines, resourceTags: [] })
+      baselines.keep(out.baselineUpdates)
+      return out.events.map(e => e.value)
+    }
+    expect(send(100, 0)).toEqual([0])
+    expect(send(130, 1000)).toEqual([30])
+    expect(send(130, 2000)).toEqual([])
+    expect(send(10, 3000)).toEqual([0]) // lower: a reset
+    expect(send(15, 4000)).toEqual([5])
+    expect(send(7, 5000, '2')).toEqual([0]) // a new start
+    expect(send(9, 6000, '2')).toEqual([2])
+  })
+
+  it('rejects the points that break a rule alone, each with its reason', () => {
+    const out = map([
+      sum('ok', [{ asInt: '1' }, { asInt: '1', attributes: [attr('k', 'x'.repeat(200))] }]),
+      sum('bad name!!', [{ asInt: '1' }]),
+      sum('far', [{ asInt: '1', timeUnixNano: nanos(NOW + 3_600_000) }]),
+      { name: 's', summary: { dataPoints: [{ count: '1' }] } },
+      sum('u', [{ asInt: '1' }], 0)
+    ])
+    expect(out.events.map(e => e.metric)).toEqual(['ok;service=shop', 'bad_name;service=shop'])
+    expect([...out.rejected.values()]).toEqual([
+      expect.stringMatching(/longer than 128 characters/),
+      expect.stringMatching(/MAX_FUTURE_MS/),
+      expect.stringMatching(/Summary/),
+      expect.stringMatching(/aggregationTemporality is unspecified/)
+    ])
+    expect(out.points).toBe(6)
+  })
+
+  it('skips a point flagged as holding no value, and counts exemplars', () => {
+    const out = map([sum('x', [{ asInt: '1', flags: 1 }, { asInt: '2', exemplars: [{ asDouble: 1 }, { asDouble: 2 }] }])], { resourceTags: [] })
+    expect(out.events).toEqual([{ metric: 'x', value: 2, time: NOW }])
+    expect(out.exemplars).toBe(2)
+  })
+
+  it('a delta histogram is a distribution\'s values carrying the point\'s exact sum, min and max', () => {
+    const out = map([{ name: 'rt', histogram: { aggregationTemporality: 1, dataPoints: [{ count: '4', sum: 123.5, min: 0.5, max: 100, explicitBounds: [1, 10], bucketCounts: ['1', '2', '1'] }] } }], { resourceTags: [] })
+    const summary = { min: 0.5, max: 100 }
+    expect(out.events).toEqual([
+      { metric: 'rt', value: 0.5, time: NOW, kind: 'distribution', weight: 1, summary: { sum: 123.5, ...summary } },
+      { metric: 'rt', value: 5.5, time: NOW, kind: 'distribution', weight: 2, summary: { sum: 0, ...summary } },
+      { metric: 'rt', value: 100, time: NOW, kind: 'distribution', weight: 1, summary: { sum: 0, ...summary } }
+    ])
+  })
+})
+
+describe('a histogram\'s buckets', () => {
+  it('explicit: the middle of (lo, hi], the open ends at min and max, each clamped to them', () => {
+    expect(histogramBuckets('histogram', { count: 5, min: 2, max: 8, explicitBounds: [0, 3, 10], bucketCounts: [0, 2, 3, 0] }).buckets.map(b => b.slice(0, 2)))
+      .toEqual([[2, 0], [2, 2], [6.5, 3], [8, 0]])
+    expect(histogramBuckets('histogram', { count: 2, explicitBounds: [1], bucketCounts: [1, 2] }).problem).toMatch(/hold 3 values, the point's count is 2/)
+    expect(histogramBuckets('histogram', { count: 1, explicitBounds: [1, 1], bucketCounts: [1, 0, 0] }).problem).toMatch(/increase/)
+  })
+
+  it('exponential: (b^i, b^(i+1)] at 2·b^(i+1)/(1+b), negative buckets mirrored, the zero bucket at 0', () => {
+    const h = histogramBuckets('exponentialHistogram', { count: 4, scale: 0, zeroCount: 1, positive: { offset: 1, bucketCounts: [2] }, negative: { offset: 0, bucketCounts: [1] } })
+    // scale 0: base 2; positive bucket 1 is (2, 4]: 2·4/3; negative bucket 0 is −(1, 2]: −2·2/3
+    expect(h.buckets.map(b => b.slice(0, 2))).toEqual([[0, 1], [8 / 3, 2], [-4 / 3, 1]])
+  })
+})
+
+describe('the cumulative baselines', () => {
+  it('hold at most `max` series, the least recently seen forgotten first', () => {
+    const b = createCumulativeBaselines({ max: 2 })
+    b.keep(new Map([['a', 1], ['b', 2]]))
+    b.keep(new Map([['a', 3], ['c', 4]]))
+    expect([b.get('a'), b.get('b'), b.get('c'), b.size]).toEqual([3, undefined, 4, 2])
+  })
+})
+
+describe('a distribution event\'s summary', () => {
+  const mapping = createMapping(0.01)
+  const time = Date.UTC(2026, 10, 21, 13, 7, 45)
+  const events = [
+    { metric: 'rt', value: 5.5, time, kind: 'distribution', weight: 2, summary: { sum: 123.5, min: 0.5, max: 100 } },
+    { metric: 'rt', value: 100, time, kind: 'distribution', weight: 1, summary: { sum: 0, min: 0.5, max: 100 } }
+  ]
+
+  it('adds its sum and narrows min and max to its own, in the batch as in the one-event form', () => {
+    const unit = buildDistributionUnit(events, mapping)
+    const day = unit.daily.get('rt/20261121')
+    const one = events.map(e => distributionEventUpdates(e, mapping).daily)
+    expect(day.inc['daily.count']).toBe(3)
+    expect(day.inc['daily.sum']).toBe(123.5)
+    expect(day.min['daily.min']).toBe(0.5)
+    expect(day.max['daily.max']).toBe(100)
+    expect(one[0].inc['minute.13.7.sum'] + one[1].inc['minute.13.7.sum']).toBe(day.inc['minute.13.7.sum'])
+    expect(unit.minutes.get('rt/2026112113').inc['minute.7.sum']).toBe(123.5)
+  })
+})
+
+describe('OTLP_RESOURCE_TAGS', () => {
+  it('is service.name → service by default; attribute=tag or attribute, comma-separated; a bad tag key refused by name', () => {
+    expect(loadConfig({}).otlpResourceTags).toEqual([['service.name', 'service']])
+    expect(loadConfig({ OTLP_RESOURCE_TAGS: 'service.name=svc, deployment.environment' }).otlpResourceTags).toEqual([['service.name', 'svc'], ['deployment.environment', 'deployment.environment']])
+    expect(loadConfig({ OTLP_RESOURCE_TAGS: '' }).otlpResourceTags).toEqual([])
+    expect(() => loadConfig({ OTLP_RESOURCE_TAGS: 'host.name=bad key' })).toThrow(/OTLP_RESOURCE_TAGS/)
+  })
+})
