@@ -9,11 +9,12 @@
 // exact count, sum, min and max. A point that breaks a rule is rejected alone
 // and named (OTLP's partial success); the others go on. Pure: the clock's
 // reading and the baselines come in.
-import { findInvalidEvent, isMetricName } from '../bucket/event-rules.js'
+import { findInvalidEvent, isEventValue, isMetricName } from '../bucket/event-rules.js'
+import { DAY_MS } from '../bucket/time.js'
 import { DISTRIBUTION_KIND, GAUGE_KIND } from '../bucket/metric-kinds.js'
-import { KINDS } from '../kinds/index.js'
+import { kindNamed } from '../kinds/index.js'
 import { sanitizeName } from '../statsd/line-parser.js'
-import { checkTags, findInvalidSeries, formatSeriesName } from '../tags/series-name.js'
+import { checkTags, formatSeriesName } from '../tags/series-name.js'
 import { histogramBuckets } from './histogram-buckets.js'
 import { toNumber } from './otlp-codec.js'
 
@@ -46,15 +47,20 @@ function resourceTagsOf (resource, resourceTags) {
   return tags
 }
 
-/** The first problem a kind's rules find in a point's events (the ingest service's own rules, so that it refuses none), or null */
+/**
+ * The first problem the ingest service's rules find in a point's events (so
+ * that it refuses none), or null: each value and time as findInvalidEvent
+ * judges them (the name and tags are judged once, above), and a
+ * distribution's weights and summaries by its kind's own rules
+ */
 function eventsProblem (events, now, config) {
-  const invalid = findInvalidEvent(events, now, config) ?? findInvalidSeries(events)
-  if (invalid) return `${invalid.field}: ${invalid.message}`
-  for (const kind of KINDS) {
-    const bad = kind.findInvalidEvents(events)
-    if (bad) return `${bad.field}: ${bad.message}`
+  const e = events[0]
+  if (events.length === 1 && e.kind === undefined) {
+    // the common point, a counter's one event: no arrays walked
+    if (isEventValue(e.value) && e.time <= now + config.maxFutureMs && e.time >= now - config.maxAgeDays * DAY_MS) return null
   }
-  return null
+  const invalid = findInvalidEvent(events, now, config) ?? (e.kind === undefined ? null : kindNamed(e.kind).findInvalidEvents(events))
+  return invalid ? `${invalid.field}: ${invalid.message}` : null
 }
 
 const timeOf = (point, now) => {
