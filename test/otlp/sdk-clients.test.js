@@ -1,7 +1,7 @@
 // POST /v1/metrics against real OpenTelemetry clients: @opentelemetry/sdk-metrics
 // exporting through @opentelemetry/exporter-metrics-otlp-proto (protobuf) and
 // -http (OTLP JSON), delta and cumulative, to the app listening on a free
-// port. What they record is what series, total and quantiles answer.
+// port. What they record is what series, total, quantiles and Graphite answer.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { AggregationType, MeterProvider, PeriodicExportingMetricReader } from '@opentelemetry/sdk-metrics'
 import { OTLPMetricExporter as ProtoExporter } from '@opentelemetry/exporter-metrics-otlp-proto'
@@ -80,6 +80,15 @@ describe.each([
       expect((await read(`/v1/metrics/${enc(`${p}.requests;route=/login;service=checkout;status=200`)}/total`)).total).toBe(baseline ? 8 : 9)
       // the /home series first appears in the second export: its first point is its baseline when cumulative
       expect((await read(`/v1/metrics/${enc(`${p}.requests;route=/home;service=checkout;status=500`)}/total`)).total).toBe(baseline ? 0 : 2)
+      // Graphite: the untagged name is the sum of its series, and seriesByTag finds each
+      const render = async (target) => {
+        const now = Math.floor(Date.now() / 1000)
+        const res = await app.inject({ url: `/render?target=${enc(target)}&from=${now - 3600}&until=${now + 300}&format=json` })
+        expect(res.statusCode, res.body).toBe(200)
+        return res.json().map(s => s.datapoints.reduce((a, [v]) => a + (v ?? 0), 0))
+      }
+      expect(await render(`${p}.requests`)).toEqual([baseline ? 8 : 11])
+      expect(await render(`seriesByTag('name=${p}.requests','status=500')`)).toEqual([baseline ? 0 : 2])
       // an up-down counter is cumulative whatever the preference (the SDK's delta selector keeps it so): a level
       const queueRead = await read(`/v1/metrics/${enc(`${p}.queue;service=checkout`)}/series?step=day`)
       expect(queueRead.values.filter(v => v !== null)).toEqual([3])
