@@ -5,8 +5,10 @@
 // it is applied, when the answer is OTLP's ExportMetricsServiceResponse with
 // a partialSuccess counting the points not kept (a rule broken, a name the
 // registry turned away or of another kind) and naming why. The cumulative
-// series' last points are kept once a write may have happened (200 or 504),
-// so that a request refused or not applied and sent again adds the same.
+// series' last points are kept as the write starts and given back unless it
+// may have happened (200 or 504), so that concurrent requests of one series
+// add each step once, and a request refused or not applied and sent again
+// adds the same.
 import { createGunzip } from 'node:zlib'
 import { BadRequestError, TooLargeError, UnsupportedMediaTypeError } from '../errors.js'
 import { APPLIED, UNKNOWN } from '../writer/write-outcomes.js'
@@ -97,13 +99,18 @@ export default async function otlpRoutes (app) {
     if (points > config.maxEventsPerRequest) throw new TooLargeError(`a request holds at most MAX_EVENTS_PER_REQUEST = ${config.maxEventsPerRequest} data points, got ${points}; export fewer at a time (the SDK's or the Collector's batch size)`)
     const mapped = pointsOf(message, { now: clock.now(), config, resourceTags: config.otlpResourceTags, baselines })
     const { events, rejected, renamed } = mapped
+    // kept before the write, so that a request arriving meanwhile adds from these points, not from the ones before them
+    const replaced = baselines.keep(mapped.baselineUpdates)
     if (events.length > 0) {
-      const result = await ingest.submit(events, { admitPerName: true, where: (index, field) => `the point of ${events[index]?.metric}: ${field}` })
-      if (result.outcome === APPLIED || result.outcome === UNKNOWN) baselines.keep(mapped.baselineUpdates)
+      let result
+      try {
+        result = await ingest.submit(events, { admitPerName: true, where: (index, field) => `the point of ${events[index]?.metric}: ${field}` })
+      } finally {
+        // not written (refused, not applied, or a throw): the same points sent again add the same
+        if (result?.outcome !== APPLIED && result?.outcome !== UNKNOWN) baselines.giveBack(mapped.baselineUpdates, replaced)
+      }
       if (result.outcome !== APPLIED) replyToIngestOutcome(reply, result) // throws the answer: nothing kept, or unknown
       turnedAway(result, mapped, rejected, config.maxMetrics)
-    } else {
-      baselines.keep(mapped.baselineUpdates) // baselines alone: nothing to write
     }
     const partial = partialSuccess(rejected, renamed)
     reply.type(type)

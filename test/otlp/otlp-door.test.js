@@ -94,6 +94,9 @@ describe('POST /v1/metrics', () => {
     await send(at(2, 5, '2')) // a new start: a new baseline
     await send(at(3, 12, '2')) // +7
     expect(await total('cum;service=shop')).toBe(37)
+    // two requests of one series in flight at once: each step added once
+    await Promise.all([send(at(4, 20, '2')), send(at(5, 30, '2'))])
+    expect(await total('cum;service=shop')).toBe(55)
   })
 
   it('refuses without a token, with 401 naming WRITE_TOKENS', async () => {

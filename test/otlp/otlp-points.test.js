@@ -107,6 +107,19 @@ describe('the cumulative baselines', () => {
     b.keep(new Map([['a', 3], ['c', 4]]))
     expect([b.get('a'), b.get('b'), b.get('c'), b.size]).toEqual([3, undefined, 4, 2])
   })
+
+  it('give back what a request kept when its write did not happen, unless a later request kept its own since', () => {
+    const b = createCumulativeBaselines({ max: 10 })
+    b.keep(new Map([['a', 'a0']]))
+    const first = new Map([['a', 'a1'], ['n', 'n1']])
+    const replaced = b.keep(first)
+    b.giveBack(first, replaced)
+    expect([b.get('a'), b.get('n')]).toEqual(['a0', undefined])
+    const again = b.keep(first)
+    b.keep(new Map([['a', 'a2']]))
+    b.giveBack(first, again)
+    expect([b.get('a'), b.get('n')]).toEqual(['a2', undefined])
+  })
 })
 
 describe('a distribution event\'s summary', () => {
