@@ -4,7 +4,8 @@
 // one folder), and OTLP JSON (lowerCamelCase fields, 64-bit integers as
 // strings or numbers, enums as numbers) read through the same definitions'
 // fromObject. Both give the request as protobufjs messages; the answer
-// (ExportMetricsServiceResponse) is encoded as the request was. Pure but for
+// (ExportMetricsServiceResponse, or google.rpc.Status for an error) is
+// encoded as the request was. Pure but for
 // reading the definitions once, when the module is first loaded.
 import path from 'node:path'
 import protobuf from 'protobufjs'
@@ -18,6 +19,24 @@ root.resolveAll()
 
 export const ExportMetricsServiceRequest = root.lookupType('opentelemetry.proto.collector.metrics.v1.ExportMetricsServiceRequest')
 export const ExportMetricsServiceResponse = root.lookupType('opentelemetry.proto.collector.metrics.v1.ExportMetricsServiceResponse')
+
+// OTLP/HTTP's error body in protobuf: google.rpc.Status (google/rpc/status.proto: code 1, message 2; details
+// 3, a list of Any, never sent here). Not among opentelemetry-proto's files, so its two fields are declared here.
+const Status = new protobuf.Type('Status')
+  .add(new protobuf.Field('code', 1, 'int32'))
+  .add(new protobuf.Field('message', 2, 'string'))
+root.define('google.rpc').add(Status)
+
+// an HTTP status as google.rpc.Code (google/rpc/code.proto)
+const RPC_CODES = new Map([[400, 3], [401, 16], [403, 7], [404, 5], [413, 8], [415, 3], [429, 8], [500, 13], [503, 14], [504, 4]])
+
+/** An error answer (its HTTP status and message) as OTLP/HTTP sends it in protobuf: a google.rpc.Status */
+export function encodeStatus (httpStatus, message) {
+  return Buffer.from(Status.encode({ code: RPC_CODES.get(httpStatus) ?? 2, message }).finish()) // 2: UNKNOWN
+}
+
+/** A Status in protobuf → { code, message } */
+export const decodeStatus = (bytes) => Status.toObject(Status.decode(bytes))
 
 export const PROTOBUF = 'application/x-protobuf'
 export const JSON_TYPE = 'application/json'

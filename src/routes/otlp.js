@@ -13,7 +13,7 @@ import { createGunzip } from 'node:zlib'
 import { BadRequestError, TooLargeError, UnsupportedMediaTypeError } from '../errors.js'
 import { APPLIED, UNKNOWN } from '../writer/write-outcomes.js'
 import { postOtlpMetricsSchema } from '../schemas/otlp.js'
-import { JSON_TYPE, PROTOBUF, decodeRequest, encodeResponse } from '../otlp/otlp-codec.js'
+import { JSON_TYPE, PROTOBUF, decodeRequest, encodeResponse, encodeStatus } from '../otlp/otlp-codec.js'
 import { pointsOf } from '../otlp/otlp-points.js'
 import { createCumulativeBaselines } from '../otlp/cumulative-baselines.js'
 import { nameOfSeries } from '../tags/series-name.js'
@@ -90,6 +90,17 @@ export default async function otlpRoutes (app) {
   // this plugin's own parsers (it is encapsulated): both encodings as bytes, decoded in the handler
   app.removeAllContentTypeParsers()
   app.addContentTypeParser([PROTOBUF, JSON_TYPE], { parseAs: 'buffer' }, (request, body, done) => done(null, body))
+
+  // an error answer to a protobuf request is a google.rpc.Status in protobuf, as OTLP/HTTP says (JSON's stays ours: its `message` is Status's)
+  app.addHook('onSend', (request, reply, payload, done) => {
+    if (reply.statusCode < 400 || typeof payload !== 'string' || mediaType(request.headers['content-type']) !== PROTOBUF) return done(null, payload)
+    let message = payload
+    try {
+      message = JSON.parse(payload).message ?? payload
+    } catch {}
+    reply.type(PROTOBUF)
+    done(null, encodeStatus(reply.statusCode, message))
+  })
 
   app.post('/v1/metrics', { schema: postOtlpMetricsSchema, bodyLimit: config.bodyLimitBytes, onRequest: otlpOnly, preParsing: inflate }, async (request, reply) => {
     const type = mediaType(request.headers['content-type'])

@@ -6,7 +6,7 @@
 import { gzipSync } from 'node:zlib'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { manualClock } from '../../src/clock.js'
-import { ExportMetricsServiceRequest, ExportMetricsServiceResponse } from '../../src/otlp/otlp-codec.js'
+import { ExportMetricsServiceRequest, ExportMetricsServiceResponse, decodeStatus } from '../../src/otlp/otlp-codec.js'
 import { testApp } from '../helpers/test-app.js'
 
 const NOW = Date.UTC(2026, 10, 21, 12, 0, 30)
@@ -120,7 +120,17 @@ describe('POST /v1/metrics', () => {
     const { payload, type, encoding } = make()
     const res = await app.inject({ method: 'POST', url: '/v1/metrics', payload, headers: { 'content-type': type, ...(encoding ? { 'content-encoding': encoding } : {}), ...auth } })
     expect(res.statusCode, res.body.slice(0, 300)).toBe(status)
-    expect(res.json().message).toMatch(message)
+    // OTLP/HTTP: a protobuf request's error is a google.rpc.Status in protobuf
+    const answer = type === 'application/x-protobuf' ? decodeStatus(res.rawPayload) : res.json()
+    expect(answer.message).toMatch(message)
+    if (type === 'application/x-protobuf') expect(answer.code).toBe(status === 413 ? 8 : 3)
+  })
+
+  it('answers a protobuf request without a token with a 401 Status in protobuf', async () => {
+    const res = await app.inject({ method: 'POST', url: '/v1/metrics', payload: proto(body([sum('t', [point(1)])])), headers: { 'content-type': 'application/x-protobuf' } })
+    expect(res.statusCode).toBe(401)
+    expect(res.headers['content-type']).toMatch(/^application\/x-protobuf/)
+    expect(decodeStatus(res.rawPayload)).toEqual({ code: 16, message: expect.stringMatching(/WRITE_TOKENS/) })
   })
 
   it('ignores unknown fields and counts nothing twice', async () => {
