@@ -73,11 +73,12 @@ const pointValue = (p) => (p.value === 'asInt' ? toNumber(p.asInt) : p.asDouble 
 /**
  * request: an ExportMetricsServiceRequest message.
  * options: { now (epoch ms), config (maxFutureMs, maxAgeDays), resourceTags: [[attribute, tag]],
- *            baselines: ./cumulative-baselines.js (read here, written by the caller once the write may have happened) }
+ *            baselines: ./cumulative-baselines.js (read here, kept by the caller), maxEvents: the most events built }
+ * → { tooMany: n } past maxEvents, else
  * → { events, eventPoint: [point number of each event], points: n, rejected: Map point → reason,
  *     renamed: Map sent → stored, exemplars: n, baselineUpdates: Map key → state }
  */
-export function pointsOf (request, { now, config, resourceTags, baselines }) {
+export function pointsOf (request, { now, config, resourceTags, baselines, maxEvents = Infinity }) {
   const events = []
   const eventPoint = []
   const rejected = new Map()
@@ -119,6 +120,8 @@ export function pointsOf (request, { now, config, resourceTags, baselines }) {
           const invalid = eventsProblem(built.events, now, config)
           if (invalid) { reject(invalid); continue }
           for (const e of built.events) { events.push(e); eventPoint.push(point) }
+          // a histogram is an event per non-empty bucket: the writer holds at most MAX_PENDING_EVENTS, so no more is built
+          if (events.length > maxEvents) return { tooMany: events.length }
         }
       }
     }

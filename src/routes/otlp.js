@@ -108,7 +108,8 @@ export default async function otlpRoutes (app) {
     if (problem) throw new BadRequestError(problem)
     const points = countPoints(message)
     if (points > config.maxEventsPerRequest) throw new TooLargeError(`a request holds at most MAX_EVENTS_PER_REQUEST = ${config.maxEventsPerRequest} data points, got ${points}; export fewer at a time (the SDK's or the Collector's batch size)`)
-    const mapped = pointsOf(message, { now: clock.now(), config, resourceTags: config.otlpResourceTags, baselines })
+    const mapped = pointsOf(message, { now: clock.now(), config, resourceTags: config.otlpResourceTags, baselines, maxEvents: config.maxPendingEvents })
+    if (mapped.tooMany) throw new TooLargeError(`the request's points make more than MAX_PENDING_EVENTS = ${config.maxPendingEvents} events (a histogram's point one per non-empty bucket), more than the writer holds; export fewer at a time`)
     const { events, rejected, renamed } = mapped
     // kept before the write, so that a request arriving meanwhile adds from these points, not from the ones before them
     const replaced = baselines.keep(mapped.baselineUpdates)

@@ -24,7 +24,7 @@ describe('POST /v1/metrics', () => {
   let app
   const total = async (series) => (await app.inject({ url: `/v1/metrics/${encodeURIComponent(series)}${DAY}` })).json().total
 
-  beforeAll(async () => { app = await testApp('otlp_door', { clock: manualClock(NOW), env: { PREALLOC_PROBABILITY: '0', MAX_EVENTS_PER_REQUEST: '1000', WRITE_TOKENS: 'otlp-writer-token-1' } }) })
+  beforeAll(async () => { app = await testApp('otlp_door', { clock: manualClock(NOW), env: { PREALLOC_PROBABILITY: '0', MAX_EVENTS_PER_REQUEST: '1000', MAX_PENDING_EVENTS: '10000', WRITE_TOKENS: 'otlp-writer-token-1' } }) })
   afterAll(async () => { await app?.close() })
   const auth = { authorization: 'Bearer otlp-writer-token-1' }
 
@@ -113,6 +113,7 @@ describe('POST /v1/metrics', () => {
     ['a wrong type', () => ({ payload: JSON.stringify({ resourceMetrics: [{ scopeMetrics: 'x' }] }), type: 'application/json' }), 400, /scopeMetrics: array expected/],
     ['an array body', () => ({ payload: '[]', type: 'application/json' }), 400, /an object \{ resourceMetrics/],
     ['100,000 points', () => ({ payload: proto(body([sum('many', Array.from({ length: 100_000 }, () => ({ asInt: '1' })))])), type: 'application/x-protobuf' }), 413, /MAX_EVENTS_PER_REQUEST = 1000 data points, got 100000/],
+    ['histograms of more non-empty buckets than the writer holds', () => ({ payload: proto(body([{ name: 'wide', exponentialHistogram: { aggregationTemporality: 1, dataPoints: Array.from({ length: 20 }, () => ({ count: '1000', scale: 8, positive: { offset: 0, bucketCounts: Array(1000).fill('1') } })) } }])), type: 'application/x-protobuf' }), 413, /MAX_PENDING_EVENTS = 10000 events/],
     ['a gzip body that is not gzip', () => ({ payload: Buffer.from('not gzip'), type: 'application/json', encoding: 'gzip' }), 400, /gzip/],
     ['an unknown content encoding', () => ({ payload: '{}', type: 'application/json', encoding: 'br' }), 415, /Content-Encoding br/],
     ['text/plain', () => ({ payload: '{}', type: 'text/plain' }), 415, /application\/x-protobuf or application\/json/]
