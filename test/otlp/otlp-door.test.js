@@ -7,6 +7,8 @@ import { gzipSync } from 'node:zlib'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { manualClock } from '../../src/clock.js'
 import { ExportMetricsServiceRequest, ExportMetricsServiceResponse, decodeStatus } from '../../src/otlp/otlp-codec.js'
+import { minuteHistogramKeptFromFor } from '../../src/bucket/retention-horizons.js'
+import { checkApp } from '../helpers/job-runs.js'
 import { testApp } from '../helpers/test-app.js'
 
 const NOW = Date.UTC(2026, 10, 21, 12, 0, 30)
@@ -22,9 +24,10 @@ const proto = (object) => Buffer.from(ExportMetricsServiceRequest.encode(ExportM
 
 describe('POST /v1/metrics', () => {
   let app
+  const clock = manualClock(NOW)
   const total = async (series) => (await app.inject({ url: `/v1/metrics/${encodeURIComponent(series)}${DAY}` })).json().total
 
-  beforeAll(async () => { app = await testApp('otlp_door', { clock: manualClock(NOW), env: { PREALLOC_PROBABILITY: '0', MAX_EVENTS_PER_REQUEST: '1000', MAX_PENDING_EVENTS: '10000', WRITE_TOKENS: 'otlp-writer-token-1' } }) })
+  beforeAll(async () => { app = await testApp('otlp_door', { clock, env: { PREALLOC_PROBABILITY: '0', MAX_EVENTS_PER_REQUEST: '1000', MAX_PENDING_EVENTS: '10000', WRITE_TOKENS: 'otlp-writer-token-1' } }) })
   afterAll(async () => { await app?.close() })
   const auth = { authorization: 'Bearer otlp-writer-token-1' }
 
@@ -82,6 +85,17 @@ describe('POST /v1/metrics', () => {
     expect(res.statusCode, res.body).toBe(200)
     const q = (await app.inject({ url: `/v1/metrics/${encodeURIComponent('rt;service=shop')}/quantiles?from=2026-11-21T00:00:00Z&to=2026-11-22T00:00:00Z&q=0,1` })).json()
     expect(q).toMatchObject({ count: 4, sum: 123.5, min: 0.5, max: 100 })
+  })
+
+  it('leaves documents the check finds consistent: a histogram point\'s summary in every tier and minute histogram alike', async () => {
+    const res = await app.inject(json(body([{ name: 'rt2', exponentialHistogram: { aggregationTemporality: 1, dataPoints: [{ timeUnixNano: NANOS, count: '6', sum: 40.25, min: 0.25, max: 20, scale: 2, zeroCount: '1', positive: { offset: -8, bucketCounts: ['1', '0', '0', '0', '0', '0', '0', '0', '0', '0', '1', '0', '0', '0', '0', '0', '0', '0', '2', '1'] } }] } }]), auth))
+    expect(res.statusCode, res.body).toBe(200)
+    const found = []
+    const summary = await checkApp(app, clock, { minuteHistogramKeptFrom: minuteHistogramKeptFromFor(app.config, NOW), onViolation: (v) => found.push(v) })
+    expect(found).toEqual([])
+    expect(summary.violations).toBe(0)
+    const minute = (await app.inject({ url: `/v1/metrics/${encodeURIComponent('rt2;service=shop')}/quantiles?from=2026-11-21T12:00:00Z&to=2026-11-21T12:01:00Z&q=0,1` })).json()
+    expect(minute).toMatchObject({ count: 6, sum: 40.25, min: 0.25, max: 20, quantiles: [{ q: 0, value: 0.25 }, { q: 1, value: 20 }] }) // a percentile clamped to the exact [min, max]
   })
 
   it('turns cumulative monotonic sums into increments from a baseline, starting over on a new start time', async () => {
