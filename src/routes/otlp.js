@@ -22,6 +22,8 @@ import { acceptsOnly, mediaType } from './content-type.js'
 import { replyToIngestOutcome } from './ingest-reply.js'
 
 const REASONS_SHOWN = 5
+// a name as an answer shows it: a 2 MB name is not sent back whole
+const cut = (name) => (name.length > 200 ? `${name.slice(0, 200)}…` : name)
 const RENAMES_SHOWN = 20
 
 /** preParsing: a gzip body inflated as it is read (BODY_LIMIT_BYTES then bounds the inflated bytes) */
@@ -59,7 +61,7 @@ function partialSuccess (rejected, renamed) {
     parts.push(`${rejected.size} point(s) not kept: ${shown.join('; ')}${reasons.size > REASONS_SHOWN ? `; and ${reasons.size - REASONS_SHOWN} more reason(s)` : ''}`)
   }
   if (renamed.size > 0) {
-    const shown = [...renamed].slice(0, RENAMES_SHOWN).map(([from, to]) => `${JSON.stringify(from)} → ${JSON.stringify(to)}`)
+    const shown = [...renamed].slice(0, RENAMES_SHOWN).map(([from, to]) => `${JSON.stringify(cut(from))} → ${JSON.stringify(cut(to))}`)
     parts.push(`metric names made valid as StatsD names are: ${shown.join(', ')}${renamed.size > RENAMES_SHOWN ? ` and ${renamed.size - RENAMES_SHOWN} more` : ''}`)
   }
   return parts.length === 0 ? null : { rejectedDataPoints: rejected.size, errorMessage: parts.join('. ') }

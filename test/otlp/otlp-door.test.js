@@ -64,6 +64,11 @@ describe('POST /v1/metrics', () => {
     expect(partialSuccess.errorMessage).toMatch(/"my metric\/total" → "my_metric-total"/)
     expect(await total('mixed;k=ok;service=shop')).toBe(6)
     expect(await total('my_metric-total;service=shop')).toBe(1)
+    // a 2 MB name: rejected, and not sent back whole
+    const long = await app.inject(json(body([sum('n '.repeat(1024 * 1024 - 2048), [point(1)])]), auth))
+    expect(long.statusCode).toBe(200)
+    expect(long.json().partialSuccess.rejectedDataPoints).toBe(1)
+    expect(long.body.length).toBeLessThan(2000)
   })
 
   it('rejects a point of a name stored as another kind, and a Summary, keeping the rest', async () => {
