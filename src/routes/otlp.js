@@ -86,7 +86,7 @@ function turnedAway (result, { events, eventPoint }, rejected, maxMetrics) {
 }
 
 export default async function otlpRoutes (app) {
-  const { config, clock, ingest } = app
+  const { config, clock, ingest, telemetry } = app
   const baselines = createCumulativeBaselines({ max: config.otlpCumulativeSeries })
   const otlpOnly = acceptsOnly([PROTOBUF, JSON_TYPE], 'OTLP metrics')
   // this plugin's own parsers (it is encapsulated): both encodings as bytes, decoded in the handler
@@ -126,6 +126,7 @@ export default async function otlpRoutes (app) {
       if (result.outcome !== APPLIED) replyToIngestOutcome(reply, result) // throws the answer: nothing kept, or unknown
       turnedAway(result, mapped, rejected, config.maxMetrics)
     }
+    telemetry.publish('otlpReceived', { points: mapped.points, rejected: rejected.size, exemplars: mapped.exemplars })
     const partial = partialSuccess(rejected, renamed)
     reply.type(type)
     return encodeResponse(partial === null ? {} : { partialSuccess: partial }, type)

@@ -153,6 +153,19 @@ describe('POST /v1/metrics', () => {
     expect(decodeStatus(res.rawPayload)).toEqual({ code: 16, message: expect.stringMatching(/WRITE_TOKENS/) })
   })
 
+  it('counts the points kept and rejected, and the exemplars ignored, on /metrics', async () => {
+    const read = async () => {
+      const text = (await app.inject({ url: '/metrics', headers: { authorization: 'Bearer otlp-writer-token-1' } })).body
+      const n = (line) => Number(text.match(new RegExp(`^${line.replace(/[{}]/g, '\\$&')} (\\d+)$`, 'm'))?.[1] ?? 0)
+      return [n('statbucket_otlp_points_total{outcome="kept"}'), n('statbucket_otlp_points_total{outcome="rejected"}'), n('statbucket_otlp_exemplars_ignored_total')]
+    }
+    const before = await read()
+    const res = await app.inject(json(body([sum('ex', [point(1, [], { exemplars: [{ asDouble: 1, timeUnixNano: NANOS, traceId: '5b8efff798038103d269b633813fc60c', spanId: 'eee19b7ec3c1b174' }] }), point(1, [attr('bad key!', 'v')])])]), auth))
+    expect(res.statusCode, res.body).toBe(200)
+    const after = await read()
+    expect(after.map((n, i) => n - before[i])).toEqual([1, 1, 1])
+  })
+
   it('ignores unknown fields and counts nothing twice', async () => {
     const payload = body([{ ...sum('unknown.fields', [{ ...point(2), somethingNew: { deep: [1, 2] } }]), futureField: true }])
     const res = await app.inject(json({ ...payload, extra: 'x' }, auth))
