@@ -133,6 +133,8 @@ describe('POST /v1/metrics', () => {
     ['an array body', () => ({ payload: '[]', type: 'application/json' }), 400, /an object \{ resourceMetrics/],
     ['100,000 points', () => ({ payload: proto(body([sum('many', Array.from({ length: 100_000 }, () => ({ asInt: '1' })))])), type: 'application/x-protobuf' }), 413, /MAX_EVENTS_PER_REQUEST = 1000 data points, got 100000/],
     ['histograms of more non-empty buckets than the writer holds', () => ({ payload: proto(body([{ name: 'wide', exponentialHistogram: { aggregationTemporality: 1, dataPoints: Array.from({ length: 20 }, () => ({ count: '1000', scale: 8, positive: { offset: 0, bucketCounts: Array(1000).fill('1') } })) } }])), type: 'application/x-protobuf' }), 413, /MAX_PENDING_EVENTS = 10000 events/],
+    ['a body over BODY_LIMIT_BYTES', () => ({ payload: Buffer.alloc(2 * 1024 * 1024 + 1, 32), type: 'application/json' }), 413, /BODY_LIMIT_BYTES|too large/i],
+    ['a gzip body that inflates past BODY_LIMIT_BYTES', () => ({ payload: gzipSync(Buffer.alloc(8 * 1024 * 1024, 32)), type: 'application/json', encoding: 'gzip' }), 413, /BODY_LIMIT_BYTES|too large/i],
     ['a gzip body that is not gzip', () => ({ payload: Buffer.from('not gzip'), type: 'application/json', encoding: 'gzip' }), 400, /gzip/],
     ['an unknown content encoding', () => ({ payload: '{}', type: 'application/json', encoding: 'br' }), 415, /Content-Encoding br/],
     ['text/plain', () => ({ payload: '{}', type: 'text/plain' }), 415, /application\/x-protobuf or application\/json/]
