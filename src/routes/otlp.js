@@ -22,6 +22,7 @@ import { acceptsOnly, mediaType } from './content-type.js'
 import { replyToIngestOutcome } from './ingest-reply.js'
 
 const REASONS_SHOWN = 5
+const YIELD_BYTES = 64 * 1024
 // a name as an answer shows it: a 2 MB name is not sent back whole
 const cut = (name) => (name.length > 200 ? `${name.slice(0, 200)}…` : name)
 const RENAMES_SHOWN = 20
@@ -110,6 +111,8 @@ export default async function otlpRoutes (app) {
     if (problem) throw new BadRequestError(problem)
     const points = countPoints(message)
     if (points > config.maxEventsPerRequest) throw new TooLargeError(`a request holds at most MAX_EVENTS_PER_REQUEST = ${config.maxEventsPerRequest} data points, got ${points}; export fewer at a time (the SDK's or the Collector's batch size)`)
+    // a large body's decoding and its mapping are two turns of the event loop, not one: other requests go on between
+    if (request.body.length > YIELD_BYTES) await new Promise(resolve => setImmediate(resolve))
     const mapped = pointsOf(message, { now: clock.now(), config, resourceTags: config.otlpResourceTags, baselines, maxEvents: config.maxPendingEvents })
     if (mapped.tooMany) throw new TooLargeError(`the request's points make more than MAX_PENDING_EVENTS = ${config.maxPendingEvents} events (a histogram's point one per non-empty bucket), more than the writer holds; export fewer at a time`)
     const { events, rejected, renamed } = mapped
