@@ -14,7 +14,7 @@ import { DAY_MS } from '../bucket/time.js'
 import { DISTRIBUTION_KIND, GAUGE_KIND } from '../bucket/metric-kinds.js'
 import { kindNamed } from '../kinds/index.js'
 import { sanitizeName } from '../statsd/line-parser.js'
-import { checkTags, formatSeriesName } from '../tags/series-name.js'
+import { MAX_TAGS, checkTags, formatSeriesName } from '../tags/series-name.js'
 import { histogramBuckets } from './histogram-buckets.js'
 import { toNumber } from './otlp-codec.js'
 
@@ -104,8 +104,11 @@ export function pointsOf (request, { now, config, resourceTags, baselines, maxEv
           const reject = (reason) => rejected.set(point, `metric ${JSON.stringify(sent.slice(0, 200))}: ${reason}`)
           if (!isMetricName(name)) { reject(`${JSON.stringify(name.slice(0, 60))} is not a metric name once made valid as StatsD names are (letters, digits, _ . -; at most 200 characters)`); continue }
           if ((p.flags & NO_RECORDED_VALUE) !== 0) continue // a point that says it has no value: nothing to keep
+          const attributes = p.attributes ?? []
+          // a series has at most MAX_TAGS tags: more attributes are refused before any is read (no quadratic walk of 100,000)
+          if (attributes.length > MAX_TAGS) { reject(`${attributes.length} attributes: a series has at most ${MAX_TAGS} tags`); continue }
           const pairs = [...fromResource]
-          for (const { key, value } of p.attributes ?? []) {
+          for (const { key, value } of attributes) {
             const at = pairs.findIndex(([k]) => k === key)
             if (at !== -1) pairs.splice(at, 1) // a point's own attribute wins over a resource's
             pairs.push([key, attributeText(value)])

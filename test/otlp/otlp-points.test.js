@@ -56,16 +56,18 @@ describe('points → events', () => {
       sum('bad name!!', [{ asInt: '1' }]),
       sum('far', [{ asInt: '1', timeUnixNano: nanos(NOW + 3_600_000) }]),
       { name: 's', summary: { dataPoints: [{ count: '1' }] } },
-      sum('u', [{ asInt: '1' }], 0)
+      sum('u', [{ asInt: '1' }], 0),
+      sum('wide', [{ asInt: '1', attributes: Array.from({ length: 100_000 }, (_, i) => attr(`k${i}`, 'v')) }])
     ])
     expect(out.events.map(e => e.metric)).toEqual(['ok;service=shop', 'bad_name;service=shop'])
     expect([...out.rejected.values()]).toEqual([
       expect.stringMatching(/longer than 128 characters/),
       expect.stringMatching(/MAX_FUTURE_MS/),
       expect.stringMatching(/Summary/),
-      expect.stringMatching(/aggregationTemporality is unspecified/)
+      expect.stringMatching(/aggregationTemporality is unspecified/),
+      expect.stringMatching(/100000 attributes: a series has at most 16 tags/)
     ])
-    expect(out.points).toBe(6)
+    expect(out.points).toBe(7)
   })
 
   it('skips a point flagged as holding no value, and counts exemplars', () => {
