@@ -72,10 +72,10 @@ const shortened = value => (value.length > LABEL_VALUE_LENGTH ? `${value.slice(0
 /** A group's tags ({ key: value | null }) as a label: `status=500, route=(none)` (null: the series lack the key) */
 export const tagsLabel = tags => Object.entries(tags).map(([k, v]) => `${k}=${v === null ? '(none)' : shortened(v)}`).join(', ')
 
-/** A metric's line label: its base label, then its filters in brackets, then its group's tags in braces */
+/** A metric's line label: its base label, then its filters in brackets, then its group's tags in braces (long values shortened) */
 export function lineLabel (base, sel, groupTags = null) {
   let label = base
-  if (sel?.filters.length) label += ` [${sel.filters.map(shortened).join(', ')}]`
+  if (sel?.filters.length) label += ` [${sel.filters.join(', ')}]` // the API takes at most 64 characters a filter
   if (groupTags) label += ` {${tagsLabel(groupTags)}}`
   return label
 }
