@@ -26,6 +26,7 @@ export const PROJECTS = {
       'test/dashboard/partial.test.js',
       'test/dashboard/series-read.test.js',
       'test/dashboard/step-fit.test.js',
+      'test/dashboard/tag-selection.test.js',
       'test/dashboard/time-axis.test.js',
       'test/faults/writer-overload.test.js', // the writer against a stand-in collection, in process
       'test/graphite/attime.test.js',
