@@ -91,7 +91,7 @@ describe.skipIf(skip)('dashboard tags in headless Chromium', () => {
 
   const waitSeries = (page, n, chart = '#chart') => page.waitForSelector(`${chart}[data-series="${n}"]`, { timeout: 15_000 })
   const legendLabels = (page, chart = '#chart') => page.$$eval(`${chart} .u-legend .u-series:not(:first-child) .u-label`, els => els.map(el => el.textContent))
-  const hash = async page => new URLSearchParams(await page.evaluate(() => location.hash.slice(1)))
+  const hash = async page => new URLSearchParams(await page.evaluate(() => window.location.hash.slice(1)))
 
   /** The legend's values once the cursor is on the last point of the series chart (24 h at step hour) */
   async function lastPointValues (page) {
@@ -158,7 +158,7 @@ describe.skipIf(skip)('dashboard tags in headless Chromium', () => {
     const grouped = await apiAnswer(series, 'web.requests')
     expect(await lastPointValues(page)).toEqual(grouped.groups.map(g => lastOf(g.values)))
     expect(grouped.groups.map(g => lastOf(g.values))).toEqual(['1', '2'])
-    const link = await page.evaluate(() => location.hash.slice(1))
+    const link = await page.evaluate(() => window.location.hash.slice(1))
     expect(new URLSearchParams(link).getAll('by')).toEqual(['web.requests;route'])
     await context.close()
 
@@ -171,7 +171,7 @@ describe.skipIf(skip)('dashboard tags in headless Chromium', () => {
     expect(await lastPointValues(again.page)).toEqual(['1', '2'])
     // removing the filter: the groups of every status
     await again.page.click(`${row} .tag-filter button`)
-    await again.page.waitForFunction(() => !new URLSearchParams(location.hash.slice(1)).has('tag'))
+    await again.page.waitForFunction(() => !new URLSearchParams(window.location.hash.slice(1)).has('tag'))
     await again.page.waitForFunction(() => [...document.querySelectorAll('#chart .u-legend .u-label')].some(l => l.textContent === 'web.requests {route=/home}'))
     expect(await lastPointValues(again.page)).toEqual(['4', '7'])
     expect([...errors, ...again.errors]).toEqual([])
@@ -217,7 +217,7 @@ describe.skipIf(skip)('dashboard tags in headless Chromium', () => {
     await page.selectOption(`${row} .tag-op`, '!=')
     await page.fill(`${row} .tag-value`, 'a')
     await page.click(`${row} button[type=submit]`)
-    await page.waitForFunction(() => new URLSearchParams(location.hash.slice(1)).getAll('tag').length === 2)
+    await page.waitForFunction(() => new URLSearchParams(window.location.hash.slice(1)).getAll('tag').length === 2)
     await page.waitForFunction(() => [...document.querySelectorAll('#chart .u-legend .u-label')].some(l => l.textContent.endsWith(', host!=a]')))
     expect(await lastPointValues(page)).toEqual(['40'])
     await page.selectOption(`${row} .tag-op`, '=')

@@ -179,7 +179,7 @@ async function loadCharts () {
     $('series-title').textContent = `${formatIn(state.tz, window.from)} → ${formatIn(state.tz, window.to)}`
   }
   const unmatched = ok.filter(r => r.answer.groups?.length === 0).map(r => `${r.metric}: no series match`).join(' · ')
-  const summary = [lines.length ? `${ok[0].answer.timestamps.length.toLocaleString('en-US')} points per line at step ${ok[0].answer.step}` : '', unmatched].filter(Boolean).join(' · ')
+  const summary = [lines.length ? `${ok[0].answer.timestamps.length.toLocaleString('en-US')} points per metric at step ${ok[0].answer.step}` : '', unmatched].filter(Boolean).join(' · ')
   const errors = refusals(failed)
   setStatus([summary, errors].filter(Boolean).join(' · '), failed.length > 0)
   await Promise.all([loadLatency(seq, window), loadYtd(seq, windowYear(window, state.tz))])
