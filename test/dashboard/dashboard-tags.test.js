@@ -201,6 +201,23 @@ describe.skipIf(skip)('dashboard tags in headless Chromium', () => {
     await context.close()
   })
 
+  it('filters a distribution\'s series, latency panel and ytd alike', async () => {
+    const { page, context, errors, series } = await openPage('m=api.latency&r=24h&s=hour&tz=UTC&tag=api.latency%3Bregion%3Dus')
+    await waitSeries(page, 1)
+    expect(await legendLabels(page)).toEqual(['api.latency (count) [region=us]'])
+    expect(await lastPointValues(page)).toEqual(['2'])
+    await page.waitForSelector('#latency-chart[data-series="3"][data-metric="api.latency"]', { timeout: 15_000 })
+    const stats = series.filter(p => new URL(p, base).searchParams.has('stat'))
+    expect(stats.length).toBeGreaterThanOrEqual(3)
+    for (const p of stats) expect(new URL(p, base).searchParams.getAll('tag')).toEqual(['region=us'])
+    // us holds 100 and 200: the filtered p50 is 100 (within 1 %), the name's (with eu's 10, 20, 30) 30
+    const p50 = (await app.inject(stats.findLast(p => p.includes('stat=p50')))).json()
+    expect(p50.values.at(-1)).toBeCloseTo(100, -1)
+    await page.waitForFunction(() => document.getElementById('ytd-total').dataset.total === '2')
+    expect(errors).toEqual([])
+    await context.close()
+  })
+
   it('shows hostile and long tag values as text, never markup, in a column that does not widen', async () => {
     const filter = `host=${HOSTILE}`
     const { page, context, errors } = await openPage(`m=queue.size&r=24h&s=hour&tz=UTC&tag=${encodeURIComponent(`queue.size;${filter}`)}`)
