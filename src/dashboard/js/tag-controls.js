@@ -81,6 +81,7 @@ export function createTagControls (el, { onChange, onError }) {
       if (!sel.filters.includes(filter)) onChange(metric, { ...sel, filters: [...sel.filters, filter] })
     })
     if (keys.length) loadValues(false)
+    else form.hidden = true // its tags gone (deleted): only its filters, to remove
 
     const byKeys = [...new Set([...keys.map(k => k.key), ...sel.by])]
     const by = node('span', { className: 'tag-by' }, 'Group by', ...byKeys.map(key => {
