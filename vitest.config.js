@@ -67,6 +67,8 @@ export const PROJECTS = {
       'test/tags/tag-filter.test.js',
       'test/tags/tag-index.test.js',
       'test/tags/rollups.test.js',
+      'test/slos/definitions.test.js',
+      'test/slos/periods.test.js',
       'test/db/create-collections.test.js' // a stand-in database
     ]
   },
@@ -120,6 +122,7 @@ export const PROJECTS = {
       'test/tags/tagged-reads.test.js',
       'test/tags/tagged-kinds.test.js',
       'test/tags/declared-rollups.test.js',
+      'test/slos/slo-reports.test.js',
       'test/db/collections-plugin.test.js'
     ],
     exclude: ['test/routes/ingest-reply.test.js']
