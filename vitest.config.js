@@ -69,6 +69,7 @@ export const PROJECTS = {
       'test/tags/rollups.test.js',
       'test/slos/definitions.test.js',
       'test/slos/periods.test.js',
+      'test/slos/report.test.js',
       'test/db/create-collections.test.js' // a stand-in database
     ]
   },
@@ -123,6 +124,7 @@ export const PROJECTS = {
       'test/tags/tagged-kinds.test.js',
       'test/tags/declared-rollups.test.js',
       'test/slos/slo-reports.test.js',
+      'test/slos/slo-report.property.test.js',
       'test/db/collections-plugin.test.js'
     ],
     exclude: ['test/routes/ingest-reply.test.js']

@@ -131,10 +131,11 @@ function objective (objectives) {
     if (o[key] !== undefined) throw new SloDefinitionError(`${at}.${key}`, `is not supported${key === 'targetPercent' ? ': give target (0.999 for 99.9 %)' : ''}`)
   }
   if (o.displayName !== undefined) text(o.displayName, `${at}.displayName`)
-  const decimal = typeof o.target === 'number' ? String(o.target) : ''
-  const m = /^0\.(\d{1,9})$/.exec(decimal)
-  if (!m || /^0+$/.test(m[1])) throw new SloDefinitionError(`${at}.target`, `must be a number between 0 and 1 with at most 9 decimals (0.999), got ${JSON.stringify(o.target ?? null)}`)
-  return { target: o.target, targetParts: { numerator: BigInt(m[1]), denominator: 10n ** BigInt(m[1].length) }, objective: o.displayName ?? null }
+  // the target's decimal digits (0.0000001 prints as 1e-7): at most 9, and exactly the number given
+  const fixed = typeof o.target === 'number' && o.target > 0 && o.target < 1 ? o.target.toFixed(9).replace(/0+$/, '') : ''
+  const m = /^0\.(\d{1,9})$/.exec(fixed)
+  if (!m || Number(fixed) !== o.target) throw new SloDefinitionError(`${at}.target`, `must be a number between 0 and 1 with at most 9 decimals (0.999), got ${JSON.stringify(o.target ?? null)}`)
+  return { target: o.target, targetParts: { numerator: BigInt(m[1].replace(/^0+/, '') || '0'), denominator: 10n ** BigInt(m[1].length) }, objective: o.displayName ?? null }
 }
 
 /** One document's object → a definition */

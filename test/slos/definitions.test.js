@@ -44,6 +44,8 @@ describe('the supported subset', () => {
     expect(slo.indicator.total).toMatchObject({ metric: 'web.requests', tags: [], filters: [] })
     expect(slo.window).toEqual({ rolling: false, duration: '1M', zone: 'Europe/Berlin', weekStart: 1 })
     expect(slo.targetParts).toEqual({ numerator: 999n, denominator: 1000n })
+    expect(parseSlo(with_(s => { s.spec.objectives[0].target = 1e-7 })).targetParts).toEqual({ numerator: 1n, denominator: 10_000_000n })
+    expect(parseSlo(with_(s => { s.spec.objectives[0].target = 0.05 })).targetParts).toEqual({ numerator: 5n, denominator: 100n })
   })
 
   it.each([
@@ -113,7 +115,8 @@ describe('refused by name', () => {
     ['spec.objectives[0].target', s => { s.spec.objectives[0].target = 0 }, /between 0 and 1/],
     ['spec.objectives[0].target', s => { s.spec.objectives[0].target = '0.999' }, /between 0 and 1/],
     ['spec.objectives[0].target', s => { s.spec.objectives[0].target = 0.1234567891 }, /at most 9 decimals/],
-    ['spec.objectives[0].target', s => { s.spec.objectives[0].target = 1e-10 }, /between 0 and 1/]
+    ['spec.objectives[0].target', s => { s.spec.objectives[0].target = 1e-10 }, /at most 9 decimals/],
+    ['spec.objectives[0].target', s => { s.spec.objectives[0].target = -0.5 }, /between 0 and 1/]
   ])('%s', (field, edit, message) => {
     let caught
     try { parseSlo(with_(edit)) } catch (err) { caught = err }
