@@ -12,6 +12,7 @@ import { manualClock } from '../../src/clock.js'
 import { seededRandom } from '../../scripts/shared/workload.js'
 import { testApp } from '../helpers/test-app.js'
 import { intlWall } from '../helpers/intl-local-time.js'
+import { until } from '../statsd/helpers.js'
 
 const HOUR = 3_600_000
 const MINUTE = 60_000
@@ -180,5 +181,22 @@ describe('the listing, refusals and SLO_FILE read again', () => {
     const { status, body } = await get('/v1/slos/latency/report')
     expect(status).toBe(400)
     expect(body.message).toMatch(/"web.latency" is a distribution: an SLO counts a counter's events/)
+  })
+
+  it('SIGHUP reads SLO_FILE again, while an app that read one runs; its listener goes with it', async () => {
+    fs.writeFileSync(file, ERRORS)
+    const before = process.listenerCount('SIGHUP')
+    const other = await testApp('slo_hangup', { clock, random: () => 0.99, env: { SLO_FILE: file } })
+    try {
+      expect(process.listenerCount('SIGHUP')).toBe(before + 1)
+      expect((await other.slos.list()).map(s => s.name)).toEqual(['login-errors'])
+      fs.writeFileSync(file, [AVAILABILITY, ERRORS].join('---\n'))
+      process.kill(process.pid, 'SIGHUP')
+      await until(async () => (await other.slos.list()).length === 2, 'the SLOs read again on SIGHUP')
+      expect((await other.slos.list()).map(s => s.name)).toEqual(['availability', 'login-errors'])
+    } finally {
+      await other.close()
+    }
+    expect(process.listenerCount('SIGHUP')).toBe(before)
   })
 })
