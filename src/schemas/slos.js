@@ -14,7 +14,7 @@ const timeWindow = {
 
 export const listSlosSchema = {
   summary: 'Every SLO with its status',
-  description: 'The SLOs of SLO_FILE, each with its current period\'s good and total events, attainment and remaining error budget, and a status: `met`, `at risk` (the attainment the period ends at if the last hour\'s rates hold falls short of the target), `breached` (more bad events than the budget allows) or `no data`.',
+  description: 'The SLOs of SLO_FILE, each with its current period\'s good and total events, attainment and remaining error budget, and a status: `met`, `at risk` (the attainment the period ends at if the last hour\'s rates hold falls short of the target), `breached` (more bad events than the budget allows) `no data`, or `refused` with the `error` its report answers (a selector naming a distribution).',
   tags: ['slos'],
   response: {
     200: {
@@ -32,7 +32,8 @@ export const listSlosSchema = {
               target: { type: 'number' },
               timeWindow,
               period: { type: 'string' },
-              status: { type: 'string', enum: ['met', 'at risk', 'breached', 'no data'] },
+              status: { type: 'string', enum: ['met', 'at risk', 'breached', 'no data', 'refused'] },
+              error: { type: 'string', description: 'why its report is refused (status refused)' },
               attainment: nullableNumber,
               good: { type: 'number' },
               total: { type: 'number' },

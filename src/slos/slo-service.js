@@ -60,13 +60,24 @@ export function createSloService ({ reader, taggedReads, registry, clock, defini
     async list () {
       const slos = []
       for (const slo of definitions()) {
-        const r = await report(slo, undefined)
-        slos.push({
+        const described = {
           name: slo.name,
           displayName: slo.displayName,
           service: slo.service,
           target: slo.target,
-          timeWindow: { duration: slo.window.duration, rolling: slo.window.rolling, timeZone: slo.window.zone },
+          timeWindow: { duration: slo.window.duration, rolling: slo.window.rolling, timeZone: slo.window.zone }
+        }
+        let r
+        try {
+          r = await report(slo, undefined)
+        } catch (err) {
+          // one SLO its selectors cannot answer (a distribution, a read past MAX_SERIES) does not hide the others
+          if (!(err instanceof BadRequestError)) throw err
+          slos.push({ ...described, status: 'refused', error: err.message, documents: 0 })
+          continue
+        }
+        slos.push({
+          ...described,
           period: r.period,
           status: statusOf(r),
           attainment: r.attainment,

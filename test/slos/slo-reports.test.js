@@ -181,6 +181,9 @@ describe('the listing, refusals and SLO_FILE read again', () => {
     const { status, body } = await get('/v1/slos/latency/report')
     expect(status).toBe(400)
     expect(body.message).toMatch(/"web.latency" is a distribution: an SLO counts a counter's events/)
+    const listed = (await get('/v1/slos')).body.slos
+    expect(listed.map(s => s.status)).toEqual(['breached', 'refused'])
+    expect(listed[1]).toMatchObject({ name: 'latency', error: body.message, documents: 0 })
   })
 
   it('SIGHUP reads SLO_FILE again, while an app that read one runs; its listener goes with it', async () => {
