@@ -106,7 +106,10 @@ describe('the availability SLO in Europe/Berlin', () => {
     expect(long).toEqual([]) // labels are consecutive dates …
     expect(body.to - body.from).toBe((31 * 24 + hours - 24) * HOUR) // … and one of them is 23 or 25 hours
     expect(body.from).toBe(Date.UTC(2026, period === '2026-10' ? 8 : 1, period === '2026-10' ? 30 : 28, period === '2026-10' ? 22 : 23))
+    // each selector once: the name (1 series) and the good filter's 4 series (2 routes × 200, 404), a daily
+    // document per UTC day the local month touches (32: a Berlin day takes hours of two UTC days)
     expect(body.documents).toBeGreaterThan(0)
+    expect(body.documents).toBeLessThanOrEqual(5 * 32)
   })
 
   it('the current period: burn rates over the windows ending with the current minute, and the attainment the month ends at if the last hour holds', async () => {
