@@ -205,4 +205,17 @@ describe('the listing, refusals and SLO_FILE read again', () => {
     }
     expect(process.listenerCount('SIGHUP')).toBe(before)
   })
+
+  it('a rolling window past the minute retention is a 400 naming the horizon, never a count short of its first minutes', async () => {
+    fs.writeFileSync(file, ERRORS)
+    const short = await testApp('slo_short', { clock, random: () => 0.99, env: { SLO_FILE: file, MINUTE_RETENTION_DAYS: '7' }, sloReloadOnHangup: false })
+    try {
+      await short.inject({ method: 'POST', url: '/v1/events', payload: [{ metric: 'web.requests', tags: { route: '/login', status: '200' }, ts: NOW - HOUR }] })
+      const res = await short.inject('/v1/slos/login-errors/report')
+      expect(res.statusCode).toBe(400)
+      expect(res.json().message).toMatch(/minute detail is kept from \d{4}-\d{2}-\d{2} on/)
+    } finally {
+      await short.close()
+    }
+  })
 })
