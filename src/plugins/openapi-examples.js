@@ -199,6 +199,38 @@ export const operationExamples = {
       404: { statusCode: 404, error: 'Not Found', message: 'no SLO named "availability"' }
     }
   },
+  'PUT /v1/slos/{name}': {
+    parameters: { name: 'checkout-latency' },
+    requestBody: {
+      slo: {
+        summary: 'An availability SLO per calendar week in Kathmandu',
+        value: {
+          apiVersion: 'openslo/v1',
+          kind: 'SLO',
+          metadata: { name: 'checkout-latency' },
+          spec: {
+            indicator: { spec: { ratioMetric: { good: { metricSource: { type: 'statbucket', spec: { metric: 'api.requests', tags: ['status!=~5..'] } } }, total: { metricSource: { type: 'statbucket', spec: { metric: 'api.requests' } } } } } },
+            timeWindow: [{ duration: '1w', calendar: { timeZone: 'Asia/Kathmandu' } }],
+            budgetingMethod: 'Occurrences',
+            objectives: [{ target: 0.995 }]
+          }
+        }
+      }
+    },
+    responses: {
+      200: { name: 'checkout-latency', created: true },
+      400: { statusCode: 400, error: 'Bad Request', message: 'spec.budgetingMethod: only Occurrences is supported, got "Timeslices"', details: [{ path: 'spec.budgetingMethod', message: 'spec.budgetingMethod: only Occurrences is supported, got "Timeslices"' }] },
+      409: { statusCode: 409, error: 'Conflict', message: 'the SLO "availability" is defined in SLO_FILE: change it there, or give this one another name' }
+    }
+  },
+  'DELETE /v1/slos/{name}': {
+    parameters: { name: 'checkout-latency' },
+    responses: {
+      200: { name: 'checkout-latency', deleted: true },
+      404: { statusCode: 404, error: 'Not Found', message: 'no stored SLO named "checkout-latency"' },
+      409: { statusCode: 409, error: 'Conflict', message: 'the SLO "availability" is defined in SLO_FILE: take it out of the file' }
+    }
+  },
   'GET /v1/kinds': {
     responses: {
       200: {

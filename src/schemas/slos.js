@@ -38,6 +38,7 @@ export const listSlosSchema = {
               good: { type: 'number' },
               total: { type: 'number' },
               budgetRemainingRatio: nullableNumber,
+              source: { type: 'string', enum: ['file', 'stored'], description: 'SLO_FILE, or stored through PUT /v1/slos/{name}' },
               documents: { type: 'integer' }
             }
           }
@@ -96,5 +97,32 @@ export const sloReportSchema = {
       }
     },
     ...errorResponses(400, 401, 403, 404, 429, 500, 503)
+  }
+}
+
+export const putSloSchema = {
+  summary: 'Store an SLO',
+  description: 'Stores an OpenSLO v1 `kind: SLO` document (JSON) under its `metadata.name`, which must be the name in the path; the same subset as SLO_FILE, a field outside it refused by name (400). Replaces a stored SLO of that name; a name SLO_FILE defines is a 409. At most 200 stored SLOs. Every instance reads the stored SLOs on each use.',
+  tags: ['slos'],
+  params: sloParams,
+  body: { type: 'object', description: 'the OpenSLO document' },
+  response: {
+    200: {
+      type: 'object',
+      required: ['name', 'created'],
+      properties: { name: { type: 'string' }, created: { type: 'boolean', description: 'false: a stored SLO of that name was replaced' } }
+    },
+    ...errorResponses(400, 401, 403, 409, 413, 415, 429, 500, 503)
+  }
+}
+
+export const deleteSloSchema = {
+  summary: 'Delete a stored SLO',
+  description: 'Deletes an SLO stored through PUT; one SLO_FILE defines is a 409 (take it out of the file), one not stored a 404.',
+  tags: ['slos'],
+  params: sloParams,
+  response: {
+    200: { type: 'object', required: ['name', 'deleted'], properties: { name: { type: 'string' }, deleted: { type: 'boolean' } } },
+    ...errorResponses(400, 401, 403, 404, 409, 429, 500, 503)
   }
 }

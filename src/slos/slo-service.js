@@ -1,17 +1,23 @@
-// The SLO service (docs/slos.md): the definitions in force and their
-// reports. A report reads each selector once, through the one read path
-// (reader/reader.js counterTotals; reader/tagged-reads.js for a selector with
-// tag filters): the period's local days and the burn-rate windows are ranges
-// of one plan, read with one projected request per collection.
-import { BadRequestError, NotFoundError, withDetails } from '../errors.js'
+// The SLO service (docs/slos.md): the definitions in force — SLO_FILE's and
+// those stored through PUT /v1/slos/:name — and their reports. A report reads
+// each selector once, through the one read path (reader/reader.js
+// counterTotals; reader/tagged-reads.js for a selector with tag filters):
+// the period's local days and the burn-rate windows are ranges of one plan,
+// read with one projected request per collection.
+import { BadRequestError, ConflictError, NotFoundError, withDetails } from '../errors.js'
 import { descriptorOf } from '../kinds/index.js'
+import { MAX_SLOS, SloDefinitionError, parseSlo } from './definitions.js'
 import { PeriodError, burnWindows, periodOf } from './periods.js'
 import { buildReport, statusOf } from './report.js'
 
 const badPeriod = (message) => withDetails(new BadRequestError(`period: ${message}`), { details: [{ path: 'period', message }] })
+const badDefinition = (err) => withDetails(new BadRequestError(err.message), { details: [{ path: err.field, message: err.message }] })
 
-/** reader, taggedReads, registry: the app's; clock; definitions: () → [definition] (definitions.js), the ones in force */
-export function createSloService ({ reader, taggedReads, registry, clock, definitions }) {
+/**
+ * reader, taggedReads, registry: the app's; clock; definitions: () → [definition]
+ * (definitions.js), SLO_FILE's in force; stored: stored-slos.js's, or null
+ */
+export function createSloService ({ reader, taggedReads, registry, clock, definitions, stored = null }) {
   /** A selector's sums over each range → { values, documents }; a name never written counts nothing */
   async function countsOf ({ metric, filters }, ranges) {
     const kind = await registry.describe(metric)
@@ -29,8 +35,17 @@ export function createSloService ({ reader, taggedReads, registry, clock, defini
     }
   }
 
-  function find (name) {
-    const slo = definitions().find(s => s.name === name)
+  /** Every SLO in force: the file's, then the stored ones (a name in the file is the file's) → { slos, refused } */
+  async function inForce () {
+    const fromFile = definitions()
+    if (stored === null) return { slos: fromFile, refused: [] }
+    const names = new Set(fromFile.map(s => s.name))
+    const { slos, refused } = await stored.all()
+    return { slos: [...fromFile, ...slos.filter(s => !names.has(s.name))], refused }
+  }
+
+  async function find (name) {
+    const slo = (await inForce()).slos.find(s => s.name === name)
     if (slo === undefined) throw new NotFoundError(`no SLO named "${name}"`)
     return slo
   }
@@ -52,20 +67,24 @@ export function createSloService ({ reader, taggedReads, registry, clock, defini
     return buildReport(slo, period, windows, { good, total: total.values }, first.documents + total.documents, now)
   }
 
+  const inFile = (name) => definitions().some(s => s.name === name)
+
   return {
     /** The report of the SLO named `name` for the period `label` (undefined: the current one) */
-    report: (name, label) => report(find(name), label),
+    report: async (name, label) => report(await find(name), label),
 
     /** Every SLO with its current period's figures and status */
     async list () {
-      const slos = []
-      for (const slo of definitions()) {
+      const out = []
+      const { slos, refused } = await inForce()
+      for (const slo of slos) {
         const described = {
           name: slo.name,
           displayName: slo.displayName,
           service: slo.service,
           target: slo.target,
-          timeWindow: { duration: slo.window.duration, rolling: slo.window.rolling, timeZone: slo.window.zone }
+          timeWindow: { duration: slo.window.duration, rolling: slo.window.rolling, timeZone: slo.window.zone },
+          source: slo.stored ? 'stored' : 'file'
         }
         let r
         try {
@@ -73,10 +92,10 @@ export function createSloService ({ reader, taggedReads, registry, clock, defini
         } catch (err) {
           // one SLO its selectors cannot answer (a distribution, a read past MAX_SERIES) does not hide the others
           if (!(err instanceof BadRequestError)) throw err
-          slos.push({ ...described, status: 'refused', error: err.message, documents: 0 })
+          out.push({ ...described, status: 'refused', error: err.message, documents: 0 })
           continue
         }
-        slos.push({
+        out.push({
           ...described,
           period: r.period,
           status: statusOf(r),
@@ -87,7 +106,33 @@ export function createSloService ({ reader, taggedReads, registry, clock, defini
           documents: r.documents
         })
       }
-      return slos
+      for (const { name, error } of refused) out.push({ name, source: 'stored', status: 'refused', error, documents: 0 })
+      return out
+    },
+
+    /** Store an OpenSLO document under `name` (PUT /v1/slos/:name) → { name, created } */
+    async put (name, document) {
+      let slo
+      try {
+        slo = parseSlo(document)
+      } catch (err) {
+        if (err instanceof SloDefinitionError) throw badDefinition(err)
+        throw err
+      }
+      if (slo.name !== name) throw badDefinition(new SloDefinitionError('metadata.name', `must be the name in the path, "${name}", got "${slo.name}"`))
+      if (inFile(name)) throw new ConflictError(`the SLO "${name}" is defined in SLO_FILE: change it there, or give this one another name`)
+      const { slos } = await stored.all()
+      if (!slos.some(s => s.name === name) && await stored.count() >= MAX_SLOS) {
+        throw new BadRequestError(`at most ${MAX_SLOS} stored SLOs: delete one first`)
+      }
+      return { name, ...await stored.put(name, document, clock.now()) }
+    },
+
+    /** Delete a stored SLO (DELETE /v1/slos/:name) → { name, deleted } */
+    async delete (name) {
+      if (inFile(name)) throw new ConflictError(`the SLO "${name}" is defined in SLO_FILE: take it out of the file`)
+      if (!await stored.delete(name)) throw new NotFoundError(`no stored SLO named "${name}"`)
+      return { name, deleted: true }
     }
   }
 }

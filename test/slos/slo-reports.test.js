@@ -219,3 +219,74 @@ describe('the listing, refusals and SLO_FILE read again', () => {
     }
   })
 })
+
+describe('stored SLOs: PUT and DELETE /v1/slos/:name', () => {
+  const stored = (name, edit = () => {}) => {
+    const doc = {
+      apiVersion: 'openslo/v1',
+      kind: 'SLO',
+      metadata: { name, labels: { 'team.example/owner': 'web', $odd: 'kept as text' } },
+      spec: {
+        indicator: { spec: { ratioMetric: { good: { metricSource: { type: 'statbucket', spec: { metric: 'web.requests', tags: ['status!=~5..'] } } }, total: { metricSource: { type: 'statbucket', spec: { metric: 'web.requests' } } } } } },
+        timeWindow: [{ duration: '1M', calendar: { timeZone: 'Europe/Berlin' } }],
+        budgetingMethod: 'Occurrences',
+        objectives: [{ target: 0.999 }]
+      }
+    }
+    edit(doc)
+    return doc
+  }
+  const put = (name, payload, headers = {}) => app.inject({ method: 'PUT', url: `/v1/slos/${name}`, payload, headers })
+
+  it('stored, reported as the file\'s are, replaced, listed with its source, seen by another instance, deleted', async () => {
+    let res = await put('stored-availability', stored('stored-availability'))
+    expect([res.statusCode, res.json()]).toEqual([200, { name: 'stored-availability', created: true }])
+    res = await put('stored-availability', stored('stored-availability'))
+    expect(res.json()).toEqual({ name: 'stored-availability', created: false })
+    const fromFile = (await get('/v1/slos/availability/report?period=2026-10')).body
+    const fromStore = (await get('/v1/slos/stored-availability/report?period=2026-10')).body
+    expect({ ...fromStore, name: 'availability' }).toEqual(fromFile)
+    const listed = (await get('/v1/slos')).body.slos
+    expect(listed.find(s => s.name === 'stored-availability')).toMatchObject({ source: 'stored', status: 'breached' })
+    expect(listed.find(s => s.name === 'availability')).toMatchObject({ source: 'file' })
+
+    const other = await testApp('slo_stored', { clock, random: () => 0.99, env: { MONGODB_DB: app.config.mongodbDb }, keepDatabase: true, sloReloadOnHangup: false })
+    try {
+      expect((await other.inject('/v1/slos/stored-availability/report?period=2026-10')).json()).toEqual(fromStore)
+      expect((await other.inject({ method: 'DELETE', url: '/v1/slos/stored-availability' })).json()).toEqual({ name: 'stored-availability', deleted: true })
+    } finally {
+      await other.close()
+    }
+    expect((await get('/v1/slos/stored-availability/report')).status).toBe(404)
+    expect((await app.inject({ method: 'DELETE', url: '/v1/slos/stored-availability' })).statusCode).toBe(404)
+  })
+
+  it.each([
+    ['a field outside the subset, named', 'x', stored('x', d => { d.spec.budgetingMethod = 'Timeslices' }), {}, 400, /^spec.budgetingMethod: only Occurrences/],
+    ['an unknown zone, named', 'x', stored('x', d => { d.spec.timeWindow[0].calendar.timeZone = 'Europe/Berlim' }), {}, 400, /^spec.timeWindow\[0\].calendar.timeZone: unknown time zone/],
+    ['another kind', 'x', stored('x', d => { d.kind = 'Service' }), {}, 400, /^kind: "Service" is not supported/],
+    ['a name other than the path\'s', 'y', stored('x'), {}, 400, /^metadata.name: must be the name in the path, "y"/],
+    ['a name SLO_FILE defines', 'availability', stored('availability'), {}, 409, /is defined in SLO_FILE/],
+    ['YAML', 'x', 'kind: SLO', { 'content-type': 'application/yaml' }, 415, /Content-Type: application\/json/],
+    ['a __proto__ key', 'x', '{"__proto__":{"a":1}}', { 'content-type': 'application/json' }, 400, /./],
+    ['over 256 KiB', 'x', JSON.stringify(stored('x', d => { d.metadata.annotations = { a: 'x'.repeat(300_000) } })), { 'content-type': 'application/json' }, 413, /./]
+  ])('refused: %s', async (what, name, payload, headers, status, message) => {
+    const res = await put(name, payload, headers)
+    expect(res.statusCode, res.body).toBe(status)
+    expect(res.json().message).toMatch(message)
+    expect((await get(`/v1/slos/${name}/report`)).status).toBe(name === 'availability' ? 200 : 404)
+  })
+
+  it('a name SLO_FILE defines cannot be deleted; a stored document this version cannot read is listed as refused', async () => {
+    expect((await app.inject({ method: 'DELETE', url: '/v1/slos/availability' })).statusCode).toBe(409)
+    await app.mongo.db.collection('slos').insertOne({ _id: 'broken', text: JSON.stringify(stored('broken', d => { d.spec.extra = 1 })) })
+    try {
+      const broken = (await get('/v1/slos')).body.slos.find(s => s.name === 'broken')
+      expect(broken).toMatchObject({ source: 'stored', status: 'refused', documents: 0 })
+      expect(broken.error).toMatch(/^spec.extra: is not supported/)
+      expect((await get('/v1/slos/broken/report')).status).toBe(404)
+    } finally {
+      await app.mongo.db.collection('slos').deleteOne({ _id: 'broken' })
+    }
+  })
+})
