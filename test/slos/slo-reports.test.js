@@ -290,3 +290,25 @@ describe('stored SLOs: PUT and DELETE /v1/slos/:name', () => {
     }
   })
 })
+
+describe('tokens', () => {
+  it('reports take a read token; PUT and DELETE a write token', async () => {
+    fs.writeFileSync(file, ERRORS)
+    const [read, write] = ['r'.repeat(20), 'w'.repeat(20)]
+    const guarded = await testApp('slo_tokens', { clock, env: { SLO_FILE: file, READ_TOKENS: read, WRITE_TOKENS: write }, sloReloadOnHangup: false })
+    const bearer = token => ({ authorization: `Bearer ${token}` })
+    try {
+      const ask = async (method, url, token, payload) => (await guarded.inject({ method, url, headers: token ? bearer(token) : {}, payload })).statusCode
+      expect(await ask('GET', '/v1/slos')).toBe(401)
+      expect(await ask('GET', '/v1/slos/login-errors/report', read)).toBe(200)
+      const doc = { apiVersion: 'openslo/v1', kind: 'SLO', metadata: { name: 'x' }, spec: { indicator: { spec: { ratioMetric: { bad: { metricSource: { type: 'statbucket', spec: { metric: 'a.b' } } }, total: { metricSource: { type: 'statbucket', spec: { metric: 'a.c' } } } } } }, timeWindow: [{ duration: '1d' }], budgetingMethod: 'Occurrences', objectives: [{ target: 0.5 }] } }
+      expect(await ask('PUT', '/v1/slos/x', undefined, doc)).toBe(401)
+      expect(await ask('PUT', '/v1/slos/x', read, doc)).toBe(403)
+      expect(await ask('PUT', '/v1/slos/x', write, doc)).toBe(200)
+      expect(await ask('DELETE', '/v1/slos/x', read)).toBe(403)
+      expect(await ask('DELETE', '/v1/slos/x', write)).toBe(200)
+    } finally {
+      await guarded.close()
+    }
+  })
+})
