@@ -312,3 +312,21 @@ describe('tokens', () => {
     }
   })
 })
+
+describe('documents read', () => {
+  it('a UTC year reads each selector from its monthly documents and the days the burn windows touch: at most 13 + 4 a selector', async () => {
+    const YEAR = slo({ name: 'year', bad: source('year.errors'), total: source('year.requests'), window: '    - duration: 1y\n      isRolling: false' })
+    fs.writeFileSync(file, YEAR)
+    expect(app.slos.reload().map(s => s.name)).toEqual(['year'])
+    const random = seededRandom(64)
+    const sent = []
+    for (let i = 0; i < 400; i++) sent.push({ metric: random() < 0.1 ? 'year.errors' : 'year.requests', ts: Date.UTC(2026, 0, 1) + Math.floor(random() * (NOW - Date.UTC(2026, 0, 1))) })
+    sent.push(...sent.filter(e => e.metric === 'year.errors').map(e => ({ ...e, metric: 'year.requests' }))) // an error is a request too
+    expect((await app.inject({ method: 'POST', url: '/v1/events', payload: sent })).json()).toEqual({ accepted: sent.length })
+    const { body } = await get('/v1/slos/year/report')
+    expect(body).toMatchObject({ period: '2026', total: sent.filter(e => e.metric === 'year.requests').length, days: expect.any(Array) })
+    expect(body.good).toBe(body.total - sent.filter(e => e.metric === 'year.errors').length)
+    expect(body.days).toHaveLength(365)
+    expect(body.documents).toBeLessThanOrEqual(2 * (13 + 4))
+  })
+})
