@@ -67,6 +67,9 @@ export const PROJECTS = {
       'test/tags/tag-filter.test.js',
       'test/tags/tag-index.test.js',
       'test/tags/rollups.test.js',
+      'test/slos/definitions.test.js',
+      'test/slos/periods.test.js',
+      'test/slos/report.test.js',
       'test/db/create-collections.test.js' // a stand-in database
     ]
   },
@@ -120,6 +123,8 @@ export const PROJECTS = {
       'test/tags/tagged-reads.test.js',
       'test/tags/tagged-kinds.test.js',
       'test/tags/declared-rollups.test.js',
+      'test/slos/slo-reports.test.js',
+      'test/slos/slo-report.property.test.js',
       'test/db/collections-plugin.test.js'
     ],
     exclude: ['test/routes/ingest-reply.test.js']

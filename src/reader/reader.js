@@ -128,6 +128,28 @@ export function createReader ({ collections, registry, horizonsOf, maxPoints, ma
     },
 
     /**
+     * A counter's exact sums over each of `ranges` ([{ from, to }], epoch ms),
+     * planned together and read with one projected request per collection
+     * (an SLO's local days and burn-rate windows: src/slos/) → { values (0
+     * where nothing is held), documents }; a metric of a kind with stats is a 400
+     */
+    async counterTotals (metric, ranges) {
+      let plan
+      try {
+        plan = planRanges(metric, ranges, horizonsOf(metric))
+      } catch (err) {
+        throw rangeRefused(err)
+      }
+      const { descriptor } = await requireMetric(metric)
+      if (descriptor.stats.default !== null) {
+        const message = `metric "${metric}" is a ${descriptor.name}: an SLO counts a counter's events in this version`
+        throw withDetails(new BadRequestError(message), { details: [{ path: 'metric', message }] })
+      }
+      const docs = await documents.planDocs(plan)
+      return { values: evaluatePlan(plan, docs).map(r => r.value ?? 0), documents: docs.daily.length + docs.monthly.length }
+    },
+
+    /**
      * Year to date in `zone`: year, asOf and (outside UTC) yearStart as
      * routes/query-params.js parseYtdQuery gives them → { total, months }
      */

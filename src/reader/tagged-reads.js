@@ -135,6 +135,19 @@ export function createTaggedReads ({ reader, registry, tags, maxSeries, rollups 
     },
 
     /**
+     * A counter's exact sums of the matching series over each of `ranges`
+     * (reader.js counterTotals, series by series, summed) → { values, documents, series }
+     */
+    async counterTotals (name, ranges, { filters }) {
+      const { groups } = await groupsOf(name, { filters, by: null }, Math.min(...ranges.map(r => r.from)))
+      const [summed] = await perSeries(groups, s => reader.counterTotals(s, ranges), (answers) => ({
+        values: ranges.map((_, i) => answers.reduce((n, a) => n + a.values[i], 0)),
+        documents: sumOf(answers, 'documents') ?? 0
+      }))
+      return summed
+    },
+
+    /**
      * The k groups of the matching series `by` their keys with the largest
      * exact totals over [from, to) (ties by their tags, in order) →
      * { groups: [{ tags, series, total }], of (groups in all), documents }
