@@ -1,7 +1,12 @@
 // The documents a read needs: one request per collection and query for the documents' ids, projected
-// to the fields the answer needs.
+// to the fields the answer needs. A read of several series (a name's tagged series, reader/tagged-reads.js)
+// asks for all their documents in the same request, and each series is given its own, as its own read
+// would have been.
 import { DAY_MS, addMonths, dayId, monthId } from '../bucket/time.js'
 import { seriesReadPlan } from '../bucket/results.js'
+
+// the ids one request asks for at most: more are asked in several (a request stays far below 16 MB)
+export const IDS_PER_REQUEST = 10_000
 
 /** The ids of a metric's day (month) documents from first to last, inclusive */
 function idsBetween (metric, first, last, monthly) {
@@ -10,11 +15,51 @@ function idsBetween (metric, first, last, monthly) {
   return ids
 }
 
+/** Each list of ids' documents among those read (a Map by id), in its order */
+const own = (byId, ids) => ids.flatMap(id => (byId.has(id) ? [byId.get(id)] : []))
+
+/** The union of several field projections */
+const unionOf = (projections) => Object.assign({}, ...projections)
+
 export function createDocumentReader ({ collections }) {
-  // the documents' ids, listed: an exact lookup each, which every backend serves from the _id index
-  // (mongo-java-server scans a collection for an _id range; a range and a list read the same documents)
-  const byIds = (collection, monthly, metric, { first, last, projection }) =>
-    collection.find({ _id: { $in: idsBetween(metric, first, last, monthly) } }, { projection }).toArray()
+  /**
+   * Each list of ids' documents (lists: [[id]]) read with one projected
+   * request of their union (one per IDS_PER_REQUEST ids): the documents'
+   * ids, listed, an exact lookup each, which every backend serves from the
+   * _id index (mongo-java-server scans a collection for an _id range; a
+   * range and a list read the same documents) → [[docs]]
+   */
+  async function byIds (collection, lists, projection) {
+    const ids = [...new Set(lists.flat())]
+    const requests = []
+    for (let i = 0; i < ids.length; i += IDS_PER_REQUEST) {
+      requests.push(collection.find({ _id: { $in: ids.slice(i, i + IDS_PER_REQUEST) } }, { projection }).toArray())
+    }
+    const byId = new Map((await Promise.all(requests)).flat().map(d => [d._id, d]))
+    return lists.map(list => own(byId, list))
+  }
+
+  /** The documents of several range plans (bucket/range-plan.js) → [{ daily: [docs], monthly: [docs] }], a plan's own each */
+  async function plansDocs (plans) {
+    const fetch = (name) => byIds(collections[name], plans.map(p => p.reads[name].ids), unionOf(plans.map(p => p.reads[name].projection)))
+    const [daily, monthly] = await Promise.all([fetch('daily'), fetch('monthly')])
+    return plans.map((_, i) => ({ daily: daily[i], monthly: monthly[i] }))
+  }
+
+  /** The documents of several metrics' series at `step` over [start, end) → [{ docs, monthlyDocs }], a metric's own each */
+  async function seriesDocsOf (metrics, step, start, end) {
+    const plan = seriesReadPlan(step, start, end)
+    const read = (name, monthly) => plan[name]
+      ? byIds(collections[name], metrics.map(m => idsBetween(m, plan[name].first, plan[name].last, monthly)), plan[name].projection)
+      : metrics.map(() => [])
+    const [daily, monthlyDocs] = await Promise.all([read('daily', false), read('monthly', true)])
+    // month points come from the monthly documents, as day points do
+    return metrics.map((_, i) => step === 'month' ? { docs: monthlyDocs[i], monthlyDocs: [] } : { docs: daily[i], monthlyDocs: monthlyDocs[i] })
+  }
+
+  /** The monthly documents of January..asOf's month (≤ 12) of several metrics → [docs], a metric's own each */
+  const ytdDocsOf = (metrics, year, asOf) =>
+    byIds(collections.monthly, metrics.map(m => idsBetween(m, Date.UTC(year, 0, 1), asOf, true)), { monthly: 1, daily: 1 })
 
   return {
     /**
@@ -22,31 +67,18 @@ export function createDocumentReader ({ collections }) {
      * or monthly ones for day and month points (≤ 13 for a year of days).
      * → { docs (daily, or monthly for step month), monthlyDocs (day points) }
      */
-    async seriesDocs (metric, step, start, end) {
-      const plan = seriesReadPlan(step, start, end)
-      if (step === 'month') return { docs: await byIds(collections.monthly, true, metric, plan.monthly), monthlyDocs: [] }
-      const [docs, monthlyDocs] = await Promise.all([
-        plan.daily ? byIds(collections.daily, false, metric, plan.daily) : [],
-        plan.monthly ? byIds(collections.monthly, true, metric, plan.monthly) : []
-      ])
-      return { docs, monthlyDocs }
-    },
+    seriesDocs: async (metric, step, start, end) => (await seriesDocsOf([metric], step, start, end))[0],
+    seriesDocsOf,
 
     /**
      * The documents a range plan (bucket/range-plan.js) needs: one projected
      * request per collection. → { daily: [docs], monthly: [docs] }
      */
-    async planDocs ({ reads }) {
-      const fetch = (collection, { ids, projection }) => ids.length === 0
-        ? []
-        : collection.find({ _id: { $in: ids } }, { projection }).toArray()
-      const [daily, monthly] = await Promise.all([fetch(collections.daily, reads.daily), fetch(collections.monthly, reads.monthly)])
-      return { daily, monthly }
-    },
+    planDocs: async (plan) => (await plansDocs([plan]))[0],
+    plansDocs,
 
     /** The monthly documents of January..asOf's month (≤ 12) */
-    async ytdDocs (metric, year, asOf) {
-      return byIds(collections.monthly, true, metric, { first: Date.UTC(year, 0, 1), last: asOf, projection: { monthly: 1, daily: 1 } })
-    }
+    ytdDocs: async (metric, year, asOf) => (await ytdDocsOf([metric], year, asOf))[0],
+    ytdDocsOf
   }
 }
