@@ -117,6 +117,7 @@ export const PROJECTS = {
       'test/statsd/timer-percentiles.test.js',
       'test/tags/tagged-reads.test.js',
       'test/tags/tagged-kinds.test.js',
+      'test/tags/tagged-reads-io.test.js',
       'test/db/collections-plugin.test.js'
     ],
     exclude: ['test/routes/ingest-reply.test.js']

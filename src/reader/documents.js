@@ -5,8 +5,33 @@
 import { DAY_MS, addMonths, dayId, monthId } from '../bucket/time.js'
 import { seriesReadPlan } from '../bucket/results.js'
 
-// the ids one request asks for at most: more are asked in several (a request stays far below 16 MB)
-export const IDS_PER_REQUEST = 10_000
+// the ids a read of several series asks for at most in one request: more are asked batch by batch, each
+// batch's documents used before the next one is read (a few thousand documents held at once)
+export const IDS_PER_REQUEST = 2_000
+
+/**
+ * Several reads (a name's tagged series), each given its documents: the
+ * reads cut into batches in order, a batch asking for at most IDS_PER_REQUEST
+ * ids (idsOf(read): how many one asks for; a read is never cut), each batch's
+ * documents fetched together (fetch(batch) → a read's own documents each),
+ * then use(read, docs) awaited for each of its reads in order before the next
+ * batch is fetched → [use's results], in the order of reads
+ */
+export async function readInBatches (reads, idsOf, fetch, use) {
+  const results = []
+  for (let first = 0; first < reads.length;) {
+    let end = first + 1
+    for (let ids = idsOf(reads[first]); end < reads.length && ids + idsOf(reads[end]) <= IDS_PER_REQUEST; end++) ids += idsOf(reads[end])
+    const batch = reads.slice(first, end)
+    const docs = await fetch(batch)
+    for (let i = 0; i < batch.length; i++) results.push(await use(batch[i], docs[i]))
+    first = end
+  }
+  return results
+}
+
+/** How many ids a range plan (bucket/range-plan.js) asks for, for readInBatches */
+export const idsOfPlan = (plan) => plan.reads.daily.ids.length + plan.reads.monthly.ids.length
 
 /** The ids of a metric's day (month) documents from first to last, inclusive */
 function idsBetween (metric, first, last, monthly) {
@@ -21,21 +46,22 @@ const own = (byId, ids) => ids.flatMap(id => (byId.has(id) ? [byId.get(id)] : []
 /** The union of several field projections */
 const unionOf = (projections) => Object.assign({}, ...projections)
 
+/** The documents of `ids` (a list, without repeats) read with one projected request (none for no id) → Map by id */
+export async function findByIds (collection, ids, projection) {
+  const docs = ids.length === 0 ? [] : await collection.find({ _id: { $in: ids } }, { projection }).toArray()
+  return new Map(docs.map(d => [d._id, d]))
+}
+
 export function createDocumentReader ({ collections }) {
   /**
-   * Each list of ids' documents (lists: [[id]]) read with one projected
-   * request of their union (one per IDS_PER_REQUEST ids): the documents'
-   * ids, listed, an exact lookup each, which every backend serves from the
-   * _id index (mongo-java-server scans a collection for an _id range; a
-   * range and a list read the same documents) → [[docs]]
+   * Each list of ids' documents (lists: [[id]]) read together, findByIds of
+   * their union: the documents' ids, listed, an exact lookup each, which
+   * every backend serves from the _id index (mongo-java-server scans a
+   * collection for an _id range; a range and a list read the same documents)
+   * → [[docs]]
    */
   async function byIds (collection, lists, projection) {
-    const ids = [...new Set(lists.flat())]
-    const requests = []
-    for (let i = 0; i < ids.length; i += IDS_PER_REQUEST) {
-      requests.push(collection.find({ _id: { $in: ids.slice(i, i + IDS_PER_REQUEST) } }, { projection }).toArray())
-    }
-    const byId = new Map((await Promise.all(requests)).flat().map(d => [d._id, d]))
+    const byId = await findByIds(collection, [...new Set(lists.flat())], projection)
     return lists.map(list => own(byId, list))
   }
 
@@ -57,6 +83,13 @@ export function createDocumentReader ({ collections }) {
     return metrics.map((_, i) => step === 'month' ? { docs: monthlyDocs[i], monthlyDocs: [] } : { docs: daily[i], monthlyDocs: monthlyDocs[i] })
   }
 
+  /** How many ids a metric's series at `step` over [start, end) asks for, for readInBatches */
+  function idsOfSeries (step, start, end) {
+    const plan = seriesReadPlan(step, start, end)
+    const count = (name, monthly) => (plan[name] ? idsBetween('', plan[name].first, plan[name].last, monthly).length : 0)
+    return count('daily', false) + count('monthly', true)
+  }
+
   /** The monthly documents of January..asOf's month (≤ 12) of several metrics → [docs], a metric's own each */
   const ytdDocsOf = (metrics, year, asOf) =>
     byIds(collections.monthly, metrics.map(m => idsBetween(m, Date.UTC(year, 0, 1), asOf, true)), { monthly: 1, daily: 1 })
@@ -69,6 +102,7 @@ export function createDocumentReader ({ collections }) {
      */
     seriesDocs: async (metric, step, start, end) => (await seriesDocsOf([metric], step, start, end))[0],
     seriesDocsOf,
+    idsOfSeries,
 
     /**
      * The documents a range plan (bucket/range-plan.js) needs: one projected
