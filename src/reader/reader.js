@@ -5,7 +5,9 @@
 // zone. The JSON routes and the Graphite source both read through it. A
 // distribution's and a gauge's reads are planned the same way and merged tier
 // by tier (reader/distribution-reads.js, reader/gauge-reads.js): the
-// registry's kind of the metric says which.
+// registry's kind of the metric says which. Several series of one name (a
+// read by tag) are read at once: each judged and planned as its own read,
+// the documents of all fetched together, each answered by the same code.
 import { BadRequestError, NotFoundError, withDetails } from '../errors.js'
 import { assembleSeries, assembleYtd } from '../bucket/results.js'
 import { localSeriesValues } from '../bucket/local-plans.js'
@@ -62,8 +64,8 @@ function refusedRead (metric, descriptor, read) {
 }
 
 /**
- * collections: { daily, monthly }; registry: { exists(metric) } (an unknown
- * metric is a 404, after the request's parameters were judged);
+ * collections: { daily, monthly }; registry: { describe(metric), kindOf(metric) }
+ * (an unknown metric is a 404, after the request's parameters were judged);
  * horizonsOf(metric) → { minuteFrom, dailyFrom } kept now; maxPoints: MAX_POINTS;
  * maxReadBuckets: MAX_READ_BUCKETS (a distribution's read).
  */
@@ -124,9 +126,8 @@ export function createReader ({ collections, registry, horizonsOf, maxPoints, ma
       return readInBatches(planned, p => idsOfPlan(p.plan), batch => documents.plansDocs(batch.map(p => p.plan)), (p, docs) => localSeriesValues(p, docs))
     }
     const { step, start, end } = planned[0]
-    const reads = metrics.map((metric, i) => ({ metric, i }))
-    return readInBatches(reads, () => documents.idsOfSeries(step, start, end), batch => documents.seriesDocsOf(batch.map(r => r.metric), step, start, end),
-      (r, { docs, monthlyDocs }) => assembleSeries({ step, start, end, docs, monthlyDocs }).values)
+    return readInBatches(metrics, () => documents.idsOfSeries(step, start, end), batch => documents.seriesDocsOf(batch, step, start, end),
+      (metric, { docs, monthlyDocs }) => assembleSeries({ step, start, end, docs, monthlyDocs }).values)
   }
 
   /** A total read judged (a bad edge is a 400, no such metric a 404, a kind without totals a 400) and planned → { kind, plan } */
@@ -169,6 +170,7 @@ export function createReader ({ collections, registry, horizonsOf, maxPoints, ma
   /** Years to date of metrics of one kind (judged), their documents read together → [answer] */
   function readYtds (metrics, kind, { year, asOf, yearStart, zone }) {
     if (statReads.has(kind.kind)) return statReads.get(kind.kind).ytdsOf(metrics, kind, { asOf, yearStart: yearStart ?? Date.UTC(year, 0, 1), zone })
+    // in UTC at most 12 monthly documents a metric
     if (zone.isUtc) return readInBatches(metrics, () => 12, batch => documents.ytdDocsOf(batch, year, asOf), (metric, docs) => assembleYtd({ year, asOf, docs }))
     const planned = metrics.map(metric => planYtd(metric, { yearStart, asOf, zone, horizons: horizonsOf(metric) }))
     return readInBatches(planned, p => idsOfPlan(p.plan), batch => documents.plansDocs(batch.map(p => p.plan)), counterYtd)
