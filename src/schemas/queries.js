@@ -30,7 +30,8 @@ const tagParam = {
 }
 const byParam = { type: 'string', maxLength: 100, description: 'tag keys, comma-separated: the matching series grouped by their values of these keys, each group summed (a series without a key: null)' }
 const groupTags = { type: 'object', additionalProperties: { type: ['string', 'null'] } }
-const seriesCount = { type: 'integer', description: 'tagged series read (with tag= or by=)' }
+const seriesCount = { type: 'integer', description: 'tagged series read (with tag= or by=; one a group from a declared rollup)' }
+const rollupKeys = { type: 'array', items: { type: 'string' }, description: 'the keys of the declared rollup read (ROLLUP_RULES), when one answered' }
 const nullableNumbers = { type: 'array', items: { type: ['number', 'null'] } }
 /** The `groups` of an answer read with by=: each group's tags, its series read, and `fields`, what the answer holds for one group */
 const groupsOf = (fields, description) => ({
@@ -132,6 +133,7 @@ export const seriesSchema = {
         timestamps: { type: 'array', items: { type: 'integer' } },
         values: nullableNumbers,
         series: seriesCount,
+        rollup: rollupKeys,
         groups: groupsOf({ values: nullableNumbers }, 'with by=: one per combination of the keys\' values')
       }
     },
@@ -166,6 +168,7 @@ export const ytdSchema = {
         asOf: { type: 'integer' },
         ...ytdTotals,
         series: seriesCount,
+        rollup: rollupKeys,
         groups: groupsOf(ytdTotals, 'with by=')
       }
     },
@@ -200,6 +203,7 @@ export const totalSchema = {
         ...totals,
         documents: { type: 'integer', description: 'documents read' },
         series: seriesCount,
+        rollup: rollupKeys,
         groups: groupsOf(totals, 'with by=')
       }
     },
@@ -390,6 +394,7 @@ export const topSchema = {
         metric: { type: 'string' },
         from: { type: 'integer' },
         to: { type: 'integer' },
+        rollup: rollupKeys,
         groups: groupsOf({ total: totals.total }),
         of: { type: 'integer', description: 'groups in all' },
         documents: { type: 'integer', description: 'documents read' }
