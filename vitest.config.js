@@ -122,6 +122,7 @@ export const PROJECTS = {
       'test/statsd/timer-percentiles.test.js',
       'test/tags/tagged-reads.test.js',
       'test/tags/tagged-kinds.test.js',
+      'test/tags/tagged-reads-io.test.js',
       'test/tags/declared-rollups.test.js',
       'test/slos/slo-reports.test.js',
       'test/slos/slo-report.property.test.js',
