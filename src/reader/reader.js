@@ -182,6 +182,31 @@ export function createReader ({ collections, registry, horizonsOf, maxPoints, ma
     return judged.filter(j => j !== null)
   }
 
+  /** Each metric's plan of `ranges` (a range past the metric's retention: a 400) → [{ metric, plan }] */
+  function planCounterRanges (metrics, ranges) {
+    try {
+      return metrics.map(metric => ({ metric, plan: planRanges(metric, ranges, horizonsOf(metric)) }))
+    } catch (err) {
+      throw rangeRefused(err)
+    }
+  }
+
+  /** A counter's sums over ranges judged: no such metric a 404, a kind with stats a 400 */
+  async function judgeCounterTotals (metric) {
+    const { descriptor } = await requireMetric(metric)
+    if (descriptor.stats.default !== null) {
+      const message = `metric "${metric}" is a ${descriptor.name}: an SLO counts a counter's events in this version`
+      throw withDetails(new BadRequestError(message), { details: [{ path: 'metric', message }] })
+    }
+    return {}
+  }
+
+  /** Planned counter ranges read, their documents together → [{ values (0 where nothing is held), documents }] */
+  function readCounterTotals (planned) {
+    return readInBatches(planned, p => idsOfPlan(p.plan), batch => documents.plansDocs(batch.map(p => p.plan)),
+      (p, docs) => ({ values: evaluatePlan(p.plan, docs).map(r => r.value ?? 0), documents: docs.daily.length + docs.monthly.length }))
+  }
+
   /** Answers aligned with metrics from those of the present ones: null for a metric gone */
   const aligned = (metrics, present, answers) => {
     const byMetric = new Map(present.map((r, i) => [r.metric, answers[i]]))
@@ -275,19 +300,20 @@ export function createReader ({ collections, registry, horizonsOf, maxPoints, ma
      * where nothing is held), documents }; a metric of a kind with stats is a 400
      */
     async counterTotals (metric, ranges) {
-      let plan
-      try {
-        plan = planRanges(metric, ranges, horizonsOf(metric))
-      } catch (err) {
-        throw rangeRefused(err)
-      }
-      const { descriptor } = await requireMetric(metric)
-      if (descriptor.stats.default !== null) {
-        const message = `metric "${metric}" is a ${descriptor.name}: an SLO counts a counter's events in this version`
-        throw withDetails(new BadRequestError(message), { details: [{ path: 'metric', message }] })
-      }
-      const docs = await documents.planDocs(plan)
-      return { values: evaluatePlan(plan, docs).map(r => r.value ?? 0), documents: docs.daily.length + docs.monthly.length }
+      const [planned] = planCounterRanges([metric], ranges)
+      await judgeCounterTotals(metric)
+      return (await readCounterTotals([planned]))[0]
+    },
+
+    /**
+     * counterTotals of several series of one name (its tagged series), their
+     * documents read together → [answer as counterTotals', or null for a series gone]
+     */
+    async counterTotalsOf (metrics, ranges) {
+      const planned = planCounterRanges(metrics, ranges)
+      const present = new Set((await presentOf(metrics, judgeCounterTotals)).map(r => r.metric))
+      const read = planned.filter(p => present.has(p.metric))
+      return aligned(metrics, read, read.length ? await readCounterTotals(read) : [])
     },
 
     /**

@@ -96,15 +96,16 @@ export function createTaggedReads ({ reader, registry, tags, maxSeries, rollups 
 
     /**
      * A counter's exact sums of the matching series over each of `ranges`
-     * (reader.js counterTotals, series by series, summed) → { values, documents, series }
+     * (reader.js counterTotalsOf, their documents read together, summed) → { values, documents, series }
      */
     async counterTotals (name, ranges, { filters }) {
       const { groups } = await groupsOf(name, { filters, by: null }, Math.min(...ranges.map(r => r.from)))
-      const [summed] = await perSeries(groups, s => reader.counterTotals(s, ranges), (answers) => ({
+      const answers = (await reader.counterTotalsOf(groups[0].series, ranges)).filter(a => a !== null)
+      return {
         values: ranges.map((_, i) => answers.reduce((n, a) => n + a.values[i], 0)),
-        documents: sumOf(answers, 'documents') ?? 0
-      }))
-      return summed
+        documents: answers.reduce((n, a) => n + a.documents, 0),
+        series: answers.length
+      }
     },
 
     /**
