@@ -8,6 +8,7 @@ import { MAX_BSON_DOCUMENT_BYTES, largestDailyDocumentBytes } from './bucket/dis
 import { COMPRESSORS } from './db/create-collections.js'
 import { parseRollupRules } from './tags/rollups.js'
 import { keyProblem } from './tags/series-name.js'
+import { MAX_SLO_FILE_BYTES, SloDefinitionError, parseSloFile } from './slos/definitions.js'
 
 export class ConfigError extends Error {
   constructor (variable, message) {
@@ -124,6 +125,29 @@ function otlpResourceTags (env) {
 }
 
 /**
+ * SLO_FILE: OpenSLO v1 definitions, YAML (docs/slos.md#definitions) → [definition];
+ * read at boot and on SIGHUP (src/slos/plugin.js)
+ */
+export function loadSloFile (file) {
+  const fix = `fix it in ${file}, or unset SLO_FILE`
+  let text
+  try {
+    const { size } = fs.statSync(file)
+    if (size > MAX_SLO_FILE_BYTES) throw new ConfigError('SLO_FILE', `${file} is ${size} bytes, over the limit of ${MAX_SLO_FILE_BYTES}: split or shorten it, or unset SLO_FILE`)
+    text = fs.readFileSync(file, 'utf8')
+  } catch (err) {
+    if (err instanceof ConfigError) throw err
+    throw new ConfigError('SLO_FILE', `cannot read ${JSON.stringify(file)}: ${err.message}; set SLO_FILE to a readable YAML file, or unset it`)
+  }
+  try {
+    return parseSloFile(text)
+  } catch (err) {
+    if (err instanceof SloDefinitionError) throw new ConfigError('SLO_FILE', `${err.message}; ${fix}`)
+    throw err
+  }
+}
+
+/**
  * DISTRIBUTION_ACCURACY: the relative accuracy α of new distributions, no
  * finer than keeps every distribution document under BSON's 16 MiB whatever
  * is written to it (docs/adr/0037-distributions-ddsketch-histograms.md)
@@ -205,6 +229,8 @@ export function loadConfig (env = process.env) {
       : integer(env, 'DAILY_RETENTION_DAYS', null, { min: 1, max: 36_500 }),
     retentionRules: retentionRules(env),
     rollupRules: rollupRules(env),
+    sloFile: env.SLO_FILE || null,
+    slos: env.SLO_FILE ? loadSloFile(env.SLO_FILE) : [],
     // a new distribution's relative accuracy (a metric keeps the one it was created with)
     distributionAccuracy: distributionAccuracy(env),
     retentionCron: env.RETENTION_CRON || '17 * * * *',

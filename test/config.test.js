@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { spawnSync } from 'node:child_process'
-import { mkdtempSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { ConfigError, loadConfig } from '../src/config.js'
@@ -100,6 +100,19 @@ describe('configuration', () => {
     expect(result.status).toBe(2)
     expect(result.stderr).toBe('statbucket: bad configuration: COLLECTION_COMPRESSOR: must be one of zstd, snappy, none, got "lz4": ' +
       'unset it for zstd (the default), or set snappy (MongoDB\'s own default) or none (no compression)\n')
+  })
+
+  it('stops `npm start` at a refused SLO_FILE with one line naming the document, the field and the fix, exit code 2', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'config-slo-'))
+    const file = join(dir, 'slos.yaml')
+    writeFileSync(file, 'apiVersion: openslo/v1\nkind: SLO\nmetadata: { name: a }\nspec: { budgetingMethod: Timeslices }\n')
+    try {
+      const result = spawnSync(process.execPath, ['src/server.js'], { env: { ...process.env, SLO_FILE: file }, encoding: 'utf8', timeout: 20_000 })
+      expect(result.status).toBe(2)
+      expect(result.stderr).toBe(`statbucket: bad configuration: SLO_FILE: document 1, spec.timeWindow: is required; fix it in ${file}, or unset SLO_FILE\n`)
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
 
   it('stops `npm start` with a message naming the bad variable and exit code 2', () => {

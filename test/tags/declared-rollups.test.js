@@ -192,7 +192,7 @@ describe('when a declared rollup begins', () => {
 describe('a rollup\'s series', () => {
   let app
   beforeAll(async () => {
-    app = await testApp('rollup_series', { clock: manualClock(NOW), env: { ROLLUP_RULES: JSON.stringify([{ match: 'own.*', by: [['route'], ['route', 'status']] }]), MAX_SERIES_PER_NAME: '3' } })
+    app = await testApp('rollup_series', { clock: manualClock(NOW), random: () => 0.99, env: { ROLLUP_RULES: JSON.stringify([{ match: 'own.*', by: [['route'], ['route', 'status']] }]), MAX_SERIES_PER_NAME: '3' } })
     const body = [['/a', '200'], ['/a', '500'], ['/b', '200']].map(([route, status]) => ({ metric: 'own.req', tags: { route, status }, value: 2, ts: NOW - HOUR }))
     expect((await app.inject({ method: 'POST', url: '/v1/events', payload: body })).json()).toEqual({ accepted: 3 })
   })
