@@ -107,12 +107,13 @@ export default async function otlpRoutes (app) {
 
   app.post('/v1/metrics', { schema: postOtlpMetricsSchema, bodyLimit: config.bodyLimitBytes, onRequest: otlpOnly, preParsing: inflate }, async (request, reply) => {
     const type = mediaType(request.headers['content-type'])
-    const { request: message, problem } = decodeRequest(request.body, type)
+    const body = request.body ?? Buffer.alloc(0) // no body at all: the empty request
+    const { request: message, problem } = decodeRequest(body, type)
     if (problem) throw new BadRequestError(problem)
     const points = countPoints(message)
     if (points > config.maxEventsPerRequest) throw new TooLargeError(`a request holds at most MAX_EVENTS_PER_REQUEST = ${config.maxEventsPerRequest} data points, got ${points}; export fewer at a time (the SDK's or the Collector's batch size)`)
     // a large body's decoding and its mapping are two turns of the event loop, not one: other requests go on between
-    if (request.body.length > YIELD_BYTES) await new Promise(resolve => setImmediate(resolve))
+    if (body.length > YIELD_BYTES) await new Promise(resolve => setImmediate(resolve))
     const mapped = pointsOf(message, { now: clock.now(), config, resourceTags: config.otlpResourceTags, baselines, maxEvents: config.maxPendingEvents })
     if (mapped.tooMany) throw new TooLargeError(`the request's points make more than MAX_PENDING_EVENTS = ${config.maxPendingEvents} events (a histogram's point one per non-empty bucket), more than the writer holds; export fewer at a time`)
     const { events, rejected, renamed } = mapped

@@ -168,6 +168,16 @@ describe('POST /v1/metrics', () => {
     expect(after.map((n, i) => n - before[i])).toEqual([1, 1, 1])
   })
 
+  it('takes an empty protobuf body as the empty request it is, and refuses an empty JSON body', async () => {
+    const empty = await app.inject({ method: 'POST', url: '/v1/metrics', payload: Buffer.alloc(0), headers: { 'content-type': 'application/x-protobuf', ...auth } })
+    expect(empty.statusCode, empty.body).toBe(200)
+    expect(ExportMetricsServiceResponse.toObject(ExportMetricsServiceResponse.decode(empty.rawPayload))).toEqual({})
+    const none = await app.inject({ method: 'POST', url: '/v1/metrics', headers: { 'content-type': 'application/json', ...auth } })
+    expect(none.statusCode, none.body).toBe(400)
+    const text = await app.inject({ method: 'POST', url: '/v1/metrics', payload: '', headers: { 'content-type': 'application/json; charset=utf-8', ...auth } })
+    expect(text.statusCode, text.body).toBe(400)
+  })
+
   it('ignores unknown fields and counts nothing twice', async () => {
     const payload = body([{ ...sum('unknown.fields', [{ ...point(2), somethingNew: { deep: [1, 2] } }]), futureField: true }])
     const res = await app.inject(json({ ...payload, extra: 'x' }, auth))
