@@ -227,6 +227,7 @@ export const DOORS = [
   { id: 'tcp', name: 'StatsD TCP', transport: 'tcp' },
   { id: 'http', name: 'POST /v1/statsd', transport: 'http' },
   { id: 'json-tags', name: 'JSON tags', transport: 'json', tags: 'object' },
+  { id: 'udp-tags', name: 'StatsD UDP DogStatsD tags', transport: 'udp', tags: 'dogstatsd' },
   { id: 'tcp-tags', name: 'StatsD TCP DogStatsD tags', transport: 'tcp', tags: 'dogstatsd' },
   { id: 'http-tags', name: 'POST /v1/statsd Graphite tags', transport: 'http', tags: 'graphite' }
 ]
@@ -291,13 +292,15 @@ export function jsonRequests (kind, door, requests = 3) {
  * that may hold one (a preallocation may have run; preallocRan: it did), and
  * its horizons at now.
  */
-export function metricState (kind, metric, role, { now, preallocRan = false }) {
-  const events = rawEvents(kind, role)
+export function metricState (kind, metric, role, { now, preallocRan = false, shards = null }) {
+  // shards: the values of those of the name's series only (a read by tag), each series' documents its own
+  const events = shards ? rawEvents(kind, role).filter((_, i) => shards.includes(shardOf(i))) : rawEvents(kind, role)
   const docDays = new Set(events.map(e => startOfDay(e.t)))
   const maybeDays = new Set()
   // in any order of the jobs a preallocation may have run before a read, unless the read is the preallocation's
-  if (kind.preallocated) (preallocRan ? docDays : maybeDays).add(PREALLOC_DAY)
-  return { kind, metric, role, events, docDays, maybeDays, now, minuteFrom: minuteHorizon(role, now), histogramFrom: histogramHorizon(role, now) }
+  // (the name's: a series' day is made by the sweep alone, which may or may not find it busy)
+  if (kind.preallocated) (preallocRan && !shards ? docDays : maybeDays).add(PREALLOC_DAY)
+  return { kind, metric, role, events, docDays, maybeDays, now, preallocRan, minuteFrom: minuteHorizon(role, now), histogramFrom: histogramHorizon(role, now) }
 }
 
 const eventsIn = (state, from, to) => state.events.filter(e => e.t >= from && e.t < to)
@@ -503,8 +506,38 @@ export function readCells (kind) {
   return cells
 }
 
-/** The request of a cell for `metric` */
+/**
+ * The reads by tag of a tagged door's name (docs/tags.md#reads), each a
+ * selection of its series: one by `tag=`, every one by a regex `tag=` (their
+ * merge, which the name's own read must equal), every one grouped `by=`.
+ * groups: the shards of each group the answer holds, in its order (a
+ * filter's answer is one group, not listed by tags); every: the groups hold
+ * every series, so the name's read is their sum or merge.
+ */
+export const SELECTIONS = [
+  { id: 'tag=shard=s1', query: `tag=${encodeURIComponent('shard=s1')}`, by: false, groups: [['s1']], every: false },
+  { id: 'tag=shard=~s', query: `tag=${encodeURIComponent('shard=~s')}`, by: false, groups: [SHARDS], every: true },
+  { id: 'by=shard', query: 'by=shard', by: true, groups: SHARDS.map(s => [s]), every: true }
+]
+/** The series reads by tag: a step per zone, minute (its horizon) to day, each in one zone */
+const TAG_SERIES = [{ step: 'minute', tz: 'UTC' }, { step: 'hour', tz: CHATHAM }, { step: 'day', tz: 'UTC' }]
+
+/**
+ * A tagged door's reads by tag, columns besides readCells: each { ...base,
+ * base, selection }, base the name's read of the same window and stat
+ */
+export function tagReadCells (kind) {
+  const bases = readCells(kind).filter(c => (c.read === 'series' && TAG_SERIES.some(s => s.step === c.step && s.tz === c.tz)) || c.read === 'total' || c.read === 'ytd')
+  return bases.flatMap(base => SELECTIONS.map(selection => ({ ...base, id: `${base.id} × ${selection.id}`, base, selection })))
+}
+
+/** The request of a cell for `metric` (a read by tag: the name's, with its selection) */
 export function urlOf (cell, metric) {
+  const url = nameUrlOf(cell, metric)
+  return cell.selection ? `${url}&${cell.selection.query}` : url
+}
+
+function nameUrlOf (cell, metric) {
   const m = encodeURIComponent(metric)
   switch (cell.read) {
     case 'series': {
