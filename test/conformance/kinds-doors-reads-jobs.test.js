@@ -229,11 +229,13 @@ async function ensure (row, jobs) {
  * documents compared whole), so their reads are the preallocation's.
  */
 const PAGES = [
-  { id: 'written', jobs: [], suffix: '', role: 'main' },
-  { id: 'kept', jobs: ['preallocation', 'check'], suffix: ' × after preallocation, check, check --repair', role: 'main', preallocRan: true },
-  { id: 'aged', jobs: ['retention'], suffix: ' × after retention', role: 'aged' },
+  { id: 'written', jobs: [], suffix: '', role: 'main', byTag: true },
+  // no reads by tag here: the jobs of this page change no document a read by tag reads but a day of the name's (the
+  // table also runs on FerretDB, .ci/run)
+  { id: 'kept', jobs: ['preallocation', 'check'], suffix: ' × after preallocation, check, check --repair', role: 'main', preallocRan: true, byTag: false },
+  { id: 'aged', jobs: ['retention'], suffix: ' × after retention', role: 'aged', byTag: true },
   // every read of the deleted metric; the others' documents are compared whole (JOB_CELLS.deletion)
-  { id: 'deleted', jobs: ['deletion'], suffix: ' × after deletion', role: 'doomed', deleted: true }
+  { id: 'deleted', jobs: ['deletion'], suffix: ' × after deletion', role: 'doomed', deleted: true, byTag: true }
 ]
 
 // ---------------------------------------------------------------- a cell: one read of one metric against the model
@@ -653,9 +655,10 @@ for (const kind of M.KINDS) {
             expect(problems.list).toEqual([])
           }, CELL_TIMEOUT_MS)
         }
-        for (const cell of cells) {
+        const pageCells = cells.filter(cell => !cell.selection || page.byTag)
+        for (const cell of pageCells) {
           it(`× ${cell.id}${page.suffix}`, async () => {
-            const { now, answer } = await pageReads(row, page, cells)
+            const { now, answer } = await pageReads(row, page, pageCells)
             const problems = problemsOf()
             const metric = row.metric(page.role)
             if (page.deleted) checkDeleted(answer, row, metric, cell, problems)

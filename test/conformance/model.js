@@ -112,6 +112,7 @@ const number = (v) => String(v) // plain decimals only: the values below never n
  *   statsd(metric, value, i, previous): the StatsD line for it (previous: the level this door sent the metric last)
  *   seriesStats: the series' stat parameter per stat (null: the kind takes none)
  *   stats: name → stat (the model of each)
+ *   tagStats: the stats a tagged door's series reads by tag (tagReadCells) ask
  *   total / ytd: 'counter' | 'distribution' | null (no total: a documented 400)
  *   quantiles: whether it keeps histograms (else a documented 400)
  *   leaves: its Graphite stat leaves as /metrics/find lists them (null: the metric is a leaf itself)
@@ -128,6 +129,7 @@ export const COUNTER = {
   statsd: (metric, value) => `${metric}:${number(value)}|c`,
   seriesStats: { sum: null },
   stats: { sum: stat('sum', (es) => sumOf(es.map(e => e.v)), { additive: true }) },
+  tagStats: ['sum'],
   total: 'counter',
   ytd: 'counter',
   quantiles: false,
@@ -157,6 +159,8 @@ export const DISTRIBUTION = {
     p99: percentile('p99', 0.99),
     p999: percentile('p999', 0.999)
   },
+  // its series merged: a count adds, a max bounds, a percentile from the merged histograms
+  tagStats: ['count', 'max', 'p99'],
   total: 'distribution',
   ytd: 'distribution',
   quantiles: true,
@@ -188,6 +192,8 @@ export const GAUGE = {
     count: COUNT,
     sum: SUM
   },
+  // its series merged: a count adds, the latest level of all, a mean of all
+  tagStats: ['count', 'last', 'mean'],
   total: null,
   ytd: null,
   quantiles: false,
@@ -515,20 +521,27 @@ export function readCells (kind) {
  * every series, so the name's read is their sum or merge.
  */
 export const SELECTIONS = [
-  { id: 'tag=shard=s1', query: `tag=${encodeURIComponent('shard=s1')}`, by: false, groups: [['s1']], every: false },
-  { id: 'tag=shard=~s', query: `tag=${encodeURIComponent('shard=~s')}`, by: false, groups: [SHARDS], every: true },
-  { id: 'by=shard', query: 'by=shard', by: true, groups: SHARDS.map(s => [s]), every: true }
+  // one series: a total's and a year's (a series' points are each group's of by=)
+  { id: 'tag=shard=s1', query: `tag=${encodeURIComponent('shard=s1')}`, by: false, groups: [['s1']], every: false, reads: ['total', 'ytd'] },
+  { id: 'tag=shard=~s', query: `tag=${encodeURIComponent('shard=~s')}`, by: false, groups: [SHARDS], every: true, reads: ['series', 'total', 'ytd'] },
+  { id: 'by=shard', query: 'by=shard', by: true, groups: SHARDS.map(s => [s]), every: true, reads: ['series', 'total', 'ytd'] }
 ]
-/** The series reads by tag: a step per zone, minute (its horizon) to day, each in one zone */
-const TAG_SERIES = [{ step: 'minute', tz: 'UTC' }, { step: 'hour', tz: CHATHAM }, { step: 'day', tz: 'UTC' }]
+/**
+ * The series reads by tag, fewer than the name's (each reads every series
+ * besides the name: the table also runs on FerretDB, .ci/run): minutes (their
+ * horizon) in UTC, hours in Chatham (its local days, its DST), of the kind's tagStats
+ */
+const TAG_SERIES = [{ step: 'minute', tz: 'UTC' }, { step: 'hour', tz: CHATHAM }]
 
 /**
  * A tagged door's reads by tag, columns besides readCells: each { ...base,
  * base, selection }, base the name's read of the same window and stat
  */
 export function tagReadCells (kind) {
-  const bases = readCells(kind).filter(c => (c.read === 'series' && TAG_SERIES.some(s => s.step === c.step && s.tz === c.tz)) || c.read === 'total' || c.read === 'ytd')
-  return bases.flatMap(base => SELECTIONS.map(selection => ({ ...base, id: `${base.id} × ${selection.id}`, base, selection })))
+  const bases = readCells(kind).filter(c => c.read === 'total' || c.read === 'ytd' ||
+    (c.read === 'series' && kind.tagStats.includes(c.stat) && TAG_SERIES.some(s => s.step === c.step && s.tz === c.tz)))
+  return bases.flatMap(base => SELECTIONS.filter(selection => selection.reads.includes(base.read))
+    .map(selection => ({ ...base, id: `${base.id} × ${selection.id}`, base, selection })))
 }
 
 /** The request of a cell for `metric` (a read by tag: the name's, with its selection) */
