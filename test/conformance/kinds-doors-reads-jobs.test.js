@@ -1,7 +1,10 @@
 // The conformance table (issue 27, item 3): every kind × every door × every
 // read × every job, against a model of the raw values (./model.js). The
 // tagged doors (model.js DOORS) send each value to one of two series of the
-// metric: every read of the name still equals the model of all the values.
+// metric: every read of the name still equals the model of all the values,
+// and (issue 28) its reads by tag (model.js tagReadCells: series, total and
+// ytd with tag= and by=) equal the model of each series' values, the name's
+// own read their sum or merge.
 //
 // Rows: the kinds (model.js KINDS) × the doors (DOORS); one app per row, on a
 // database of its own, whose door writes three metrics of that kind: `main`
@@ -12,7 +15,7 @@
 // sends `ts`, out of order. Columns: the reads (model.js readCells) — series
 // at every step in UTC and Pacific/Chatham for every stat, total, ytd,
 // quantiles, /render of every stat leaf with and without maxDataPoints,
-// /metrics/find. Pages (PAGES): the written data, then the jobs, each run once
+// /metrics/find; on a tagged row the reads by tag besides. Pages (PAGES): the written data, then the jobs, each run once
 // per row when a cell first needs it, after which every read runs again
 // against the model; each job has cells of its own besides (JOB_CELLS). Every
 // cell is a test named `kind × door × read[ × stat][ × after jobs]`; each
