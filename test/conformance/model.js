@@ -7,8 +7,9 @@
 //
 // The table's rows are KINDS (how a kind's value is sent through each door,
 // and each stat over a span of raw values) and DOORS; its columns are the
-// reads (readCells); its pages the jobs (in the test file). A kind, door or
-// read added later is one more entry in these lists.
+// reads (readCells; a tagged door's reads by tag besides, tagReadCells); its
+// pages the jobs (in the test file). A kind, door or read added later is one
+// more entry in these lists.
 import { intlBoundaries, intlWall } from '../helpers/intl-local-time.js'
 import { KINDS as SERVICE_KINDS } from '../../src/kinds/index.js'
 
