@@ -6,6 +6,7 @@ import cron from 'node-cron'
 import { accuracyProblem, createMapping } from './bucket/distribution-sketch.js'
 import { MAX_BSON_DOCUMENT_BYTES, largestDailyDocumentBytes } from './bucket/distribution-increments.js'
 import { COMPRESSORS } from './db/create-collections.js'
+import { parseRollupRules } from './tags/rollups.js'
 
 export class ConfigError extends Error {
   constructor (variable, message) {
@@ -79,6 +80,26 @@ function retentionRules (env) {
     }
   }
   return Object.freeze(rules.map(r => Object.freeze({ ...r })))
+}
+
+/**
+ * ROLLUP_RULES: declared rollups (docs/tags.md#declared-rollups), JSON inline
+ * (starting with `[`) or the path of a JSON file
+ */
+function rollupRules (env) {
+  const value = env.ROLLUP_RULES
+  if (value === undefined || value.trim() === '') return []
+  let text = value
+  if (!value.trim().startsWith('[')) {
+    try {
+      text = fs.readFileSync(value, 'utf8')
+    } catch (err) {
+      throw new ConfigError('ROLLUP_RULES', `is neither inline JSON (starting with [) nor a readable file: ${err.message}`)
+    }
+  }
+  const { rules, problem } = parseRollupRules(text)
+  if (problem) throw new ConfigError('ROLLUP_RULES', problem)
+  return rules
 }
 
 /**
@@ -162,6 +183,7 @@ export function loadConfig (env = process.env) {
       ? null
       : integer(env, 'DAILY_RETENTION_DAYS', null, { min: 1, max: 36_500 }),
     retentionRules: retentionRules(env),
+    rollupRules: rollupRules(env),
     // a new distribution's relative accuracy (a metric keeps the one it was created with)
     distributionAccuracy: distributionAccuracy(env),
     retentionCron: env.RETENTION_CRON || '17 * * * *',

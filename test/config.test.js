@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { spawnSync } from 'node:child_process'
+import { mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { ConfigError, loadConfig } from '../src/config.js'
 
 describe('configuration', () => {
@@ -74,6 +77,18 @@ describe('configuration', () => {
       expect(() => loadConfig({ COLLECTION_COMPRESSOR: bad })).toThrow(`COLLECTION_COMPRESSOR: must be one of zstd, snappy, none, got ${JSON.stringify(bad)}: ` +
         'unset it for zstd (the default), or set snappy (MongoDB\'s own default) or none (no compression)')
     }
+  })
+
+  it('takes ROLLUP_RULES inline or from a file; a bad one stops the start naming the rule', () => {
+    const inline = '[{"match":"web.*","by":[["status","route"]]}]'
+    expect(loadConfig({ ROLLUP_RULES: inline }).rollupRules).toEqual([{ match: 'web.*', by: [['route', 'status']] }])
+    expect(loadConfig({}).rollupRules).toEqual([])
+    const file = join(mkdtempSync(join(tmpdir(), 'rollups-')), 'rollups.json')
+    writeFileSync(file, inline)
+    expect(loadConfig({ ROLLUP_RULES: file }).rollupRules).toEqual([{ match: 'web.*', by: [['route', 'status']] }])
+    expect(() => loadConfig({ ROLLUP_RULES: '[{"match":"web.*","by":[["__proto__"]]}]' })).toThrow(/^ROLLUP_RULES: rule 0: by\[0\]: tag key "__proto__" is reserved/)
+    expect(() => loadConfig({ ROLLUP_RULES: '[{"match":"web.*"' })).toThrow(/^ROLLUP_RULES: is not JSON/)
+    expect(() => loadConfig({ ROLLUP_RULES: '/no/such/rules.json' })).toThrow(/^ROLLUP_RULES: is neither inline JSON \(starting with \[\) nor a readable file: ENOENT/)
   })
 
   it('refuses MAX_PENDING_EVENTS below MAX_EVENTS_PER_REQUEST', () => {

@@ -10,6 +10,7 @@
 import { BadRequestError, NotFoundError, withDetails } from '../errors.js'
 import { descriptorOf } from '../kinds/index.js'
 import { tagsOfSeries } from '../tags/series-name.js'
+import { createRollups } from '../tags/rollups.js'
 
 const READS_AT_ONCE = 8
 
@@ -44,30 +45,40 @@ const unlessGone = (err) => {
   throw err
 }
 
-/** reader: ./reader.js's; registry: { describe, kindOf }; tags: the tag index (registry/tag-index.js); maxSeries: MAX_SERIES */
-export function createTaggedReads ({ reader, registry, tags, maxSeries }) {
+/** reader: ./reader.js's; registry: { describe, kindOf }; tags: the tag index (registry/tag-index.js); maxSeries: MAX_SERIES; rollups: tags/rollups.js's */
+export function createTaggedReads ({ reader, registry, tags, maxSeries, rollups = createRollups() }) {
   /**
    * The series of `name` the filters match, grouped by the `by` keys (null:
-   * one group) → { kind, groups: [{ tags, series: [] }] }
+   * one group), read from a window starting at `from` → { kind, rollup
+   * (the keys of the declared rollup read, or null), groups: [{ tags, series: [] }] }.
+   * A declared rollup holding every key the filters and `by` use, begun by
+   * `from`, answers with its own series, one a group (docs/tags.md#declared-rollups).
    */
-  async function groupsOf (name, { filters, by }) {
+  async function groupsOf (name, { filters, by }, from) {
     const kind = await registry.describe(name)
-    const series = filters.length ? tags.match(name, filters) : [...tags.seriesOf(name)].sort()
+    const used = [...new Set([...filters.map(f => f.key), ...(by ?? [])])]
+    const rollup = rollups.answering(name, used, from)
+    let found
+    if (rollup !== null) found = tags.matchRollup(name, rollup.keys, filters)
+    else {
+      const series = filters.length ? tags.match(name, filters) : [...tags.seriesOf(name)].sort()
+      found = series.map(s => ({ series: s, tags: new Map(tagsOfSeries(s)) }))
+    }
     const param = filters.length ? 'tag' : 'by'
-    if (series.length > maxSeries) throw bad(param, `the filters match ${series.length} series of "${name}", over the limit MAX_SERIES = ${maxSeries}; narrow the filters`)
+    if (found.length > maxSeries) throw bad(param, `the filters match ${found.length} series of "${name}", over the limit MAX_SERIES = ${maxSeries}; narrow the filters${rollup === null ? ', or declare a rollup by these keys (ROLLUP_RULES)' : ''}`)
     // a distribution's series merge their histograms: one mapping (DISTRIBUTION_ACCURACY when each was first written)
-    const other = series.find(s => registry.kindOf(s) !== undefined && registry.kindOf(s).accuracy !== kind?.accuracy)
-    if (other !== undefined) throw bad(param, `series "${other}" keeps its histograms at another accuracy than "${name}" (DISTRIBUTION_ACCURACY changed since): read it alone`)
-    if (by === null) return { kind, groups: [{ tags: null, series }] }
+    const other = found.find(({ series: s }) => registry.kindOf(s) !== undefined && registry.kindOf(s).accuracy !== kind?.accuracy)
+    if (other !== undefined) throw bad(param, `series "${other.series}" keeps its histograms at another accuracy than "${name}" (DISTRIBUTION_ACCURACY changed since): read it alone`)
+    const keys = rollup === null ? null : rollup.keys
+    if (by === null) return { kind, rollup: keys, groups: [{ tags: null, series: found.map(f => f.series) }] }
     const groups = new Map()
-    for (const s of series) {
-      const own = new Map(tagsOfSeries(s))
+    for (const { series: s, tags: own } of found) {
       const groupTags = Object.fromEntries(by.map(k => [k, own.get(k) ?? null]))
       const key = JSON.stringify(by.map(k => groupTags[k]))
       if (!groups.has(key)) groups.set(key, { tags: groupTags, series: [] })
       groups.get(key).series.push(s)
     }
-    return { kind, groups: [...groups.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, g]) => g) }
+    return { kind, rollup: keys, groups: [...groups.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, g]) => g) }
   }
 
   /** Each group's reads of its series, one read a series, combined */
@@ -85,7 +96,7 @@ export function createTaggedReads ({ reader, registry, tags, maxSeries }) {
     /** A series of the name's matching series together (or, with by, of each group) → the name's answer shape, or { …, groups } */
     async series (name, options, selection) {
       const shape = await reader.series(name, options)
-      const { kind, groups } = await groupsOf(name, selection)
+      const { kind, rollup, groups } = await groupsOf(name, selection, options.from)
       const window = { from: options.from, to: options.to, step: shape.step, zone: options.zone }
       const nulls = () => shape.values.map(() => null)
       let read
@@ -103,22 +114,24 @@ export function createTaggedReads ({ reader, registry, tags, maxSeries }) {
         }
       }
       const { values, ...rest } = shape
-      if (selection.by === null) return { ...rest, series: read[0].series, values: read[0].values }
-      return { ...rest, groups: read }
+      const from = rollup === null ? {} : { rollup }
+      if (selection.by === null) return { ...rest, ...from, series: read[0].series, values: read[0].values }
+      return { ...rest, ...from, groups: read }
     },
 
     /** The exact total of the matching series (or of each group) → { total, count?, sum?, documents, series } or { groups, documents } */
     async total (name, options, selection) {
       await reader.total(name, options)
-      const { groups } = await groupsOf(name, selection)
+      const { rollup, groups } = await groupsOf(name, selection, options.from)
       const summed = await perSeries(groups, s => reader.total(s, options), (answers) => defined({
         total: sumOf(answers, 'total') ?? 0,
         count: sumOf(answers, 'count'),
         sum: sumOf(answers, 'sum'),
         documents: sumOf(answers, 'documents') ?? 0
       }))
-      if (selection.by === null) return summed[0]
-      return { groups: summed.map(({ documents, ...g }) => g), documents: summed.reduce((n, g) => n + g.documents, 0) }
+      const from = rollup === null ? {} : { rollup }
+      if (selection.by === null) return { ...summed[0], ...from }
+      return { ...from, groups: summed.map(({ documents, ...g }) => g), documents: summed.reduce((n, g) => n + g.documents, 0) }
     },
 
     /**
@@ -127,15 +140,15 @@ export function createTaggedReads ({ reader, registry, tags, maxSeries }) {
      * { groups: [{ tags, series, total }], of (groups in all), documents }
      */
     async top (name, options, selection, k) {
-      const { groups, documents } = await this.total(name, options, selection)
+      const { groups, documents, rollup } = await this.total(name, options, selection)
       const ranked = [...groups].sort((a, b) => b.total - a.total || (JSON.stringify(a.tags) < JSON.stringify(b.tags) ? -1 : 1))
-      return { groups: ranked.slice(0, k), of: groups.length, documents }
+      return { ...(rollup === undefined ? {} : { rollup }), groups: ranked.slice(0, k), of: groups.length, documents }
     },
 
     /** Year to date of the matching series (or of each group) → { total, sum?, months, series } or { groups } */
     async ytd (name, options, selection) {
       const shape = await reader.ytd(name, options)
-      const { groups } = await groupsOf(name, selection)
+      const { rollup, groups } = await groupsOf(name, selection, options.yearStart ?? Date.UTC(options.year, 0, 1))
       const summed = await perSeries(groups, s => reader.ytd(s, options), (answers) => {
         const months = shape.months.map(({ month }, i) => {
           const held = answers.map(a => a.months[i]).filter(m => m.total !== null)
@@ -144,8 +157,9 @@ export function createTaggedReads ({ reader, registry, tags, maxSeries }) {
         })
         return defined({ total: months.reduce((n, m) => n + (m.total ?? 0), 0), sum: sumOf(answers, 'sum'), months })
       })
-      if (selection.by === null) return summed[0]
-      return { groups: summed }
+      const from = rollup === null ? {} : { rollup }
+      if (selection.by === null) return { ...summed[0], ...from }
+      return { ...from, groups: summed }
     }
   }
 }

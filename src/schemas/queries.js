@@ -30,7 +30,8 @@ const tagParam = {
 }
 const byParam = { type: 'string', maxLength: 100, description: 'tag keys, comma-separated: the matching series grouped by their values of these keys, each group summed (a series without a key: null)' }
 const groupTags = { type: 'object', additionalProperties: { type: ['string', 'null'] } }
-const seriesCount = { type: 'integer', description: 'tagged series read (with tag= or by=)' }
+const seriesCount = { type: 'integer', description: 'tagged series read (with tag= or by=; one a group from a declared rollup)' }
+const rollupKeys = { type: 'array', items: { type: 'string' }, description: 'the keys of the declared rollup read (ROLLUP_RULES), when one answered' }
 const nullableNumbers = { type: 'array', items: { type: ['number', 'null'] } }
 const tzParam = { type: 'string', minLength: 1, maxLength: 64, description: 'an IANA time zone (Europe/Berlin, Asia/Kathmandu), default UTC; unknown zones answer 400' }
 
@@ -103,6 +104,7 @@ export const seriesSchema = {
         timestamps: { type: 'array', items: { type: 'integer' } },
         values: nullableNumbers,
         series: seriesCount,
+        rollup: rollupKeys,
         groups: { type: 'array', description: 'with by=: one per combination of the keys\' values', items: { type: 'object', properties: { tags: groupTags, series: seriesCount, values: nullableNumbers } } }
       }
     },
@@ -150,6 +152,7 @@ export const ytdSchema = {
           }
         },
         series: seriesCount,
+        rollup: rollupKeys,
         groups: { type: 'array', description: 'with by=', items: { type: 'object', properties: { tags: groupTags, series: seriesCount, total: { type: 'number' }, sum: { type: 'number' }, months: { type: 'array', items: { type: 'object', properties: { month: { type: 'string' }, total: { type: ['number', 'null'] }, count: { type: ['number', 'null'] }, sum: { type: ['number', 'null'] } } } } } } }
       }
     },
@@ -186,6 +189,7 @@ export const totalSchema = {
         sum: { type: 'number', description: 'a distribution\'s sum of values (absent for a counter)' },
         documents: { type: 'integer', description: 'documents read' },
         series: seriesCount,
+        rollup: rollupKeys,
         groups: { type: 'array', description: 'with by=', items: { type: 'object', properties: { tags: groupTags, series: seriesCount, total: { type: 'number' }, count: { type: 'number' }, sum: { type: 'number' } } } }
       }
     },
@@ -376,6 +380,7 @@ export const topSchema = {
         metric: { type: 'string' },
         from: { type: 'integer' },
         to: { type: 'integer' },
+        rollup: rollupKeys,
         groups: { type: 'array', items: { type: 'object', properties: { tags: groupTags, series: seriesCount, total: { type: 'number' } } } },
         of: { type: 'integer', description: 'groups in all' },
         documents: { type: 'integer', description: 'documents read' }
