@@ -160,8 +160,8 @@ export const DISTRIBUTION = {
     p99: percentile('p99', 0.99),
     p999: percentile('p999', 0.999)
   },
-  // its series merged: a count adds, a max bounds, a percentile from the merged histograms
-  tagStats: ['count', 'max', 'p99'],
+  // its series merged: a count adds, a percentile from the merged histograms
+  tagStats: ['count', 'p99'],
   total: 'distribution',
   ytd: 'distribution',
   quantiles: true,
@@ -193,8 +193,8 @@ export const GAUGE = {
     count: COUNT,
     sum: SUM
   },
-  // its series merged: a count adds, the latest level of all, a mean of all
-  tagStats: ['count', 'last', 'mean'],
+  // its series merged: the latest level of all, a mean of all (their counts and sums added)
+  tagStats: ['last', 'mean'],
   total: null,
   ytd: null,
   quantiles: false,
@@ -534,12 +534,15 @@ export const SELECTIONS = [
  */
 const TAG_SERIES = [{ step: 'minute', tz: 'UTC' }, { step: 'hour', tz: CHATHAM }]
 
+/** The totals by tag: over quarter-hour edges, and the year to date in Chatham (its local months) */
+const TAG_TOTALS = ['total quarter-hour edges', `ytd ${CHATHAM}`]
+
 /**
  * A tagged door's reads by tag, columns besides readCells: each { ...base,
  * base, selection }, base the name's read of the same window and stat
  */
 export function tagReadCells (kind) {
-  const bases = readCells(kind).filter(c => c.read === 'total' || c.read === 'ytd' ||
+  const bases = readCells(kind).filter(c => TAG_TOTALS.includes(c.id) ||
     (c.read === 'series' && kind.tagStats.includes(c.stat) && TAG_SERIES.some(s => s.step === c.step && s.tz === c.tz)))
   return bases.flatMap(base => SELECTIONS.filter(selection => selection.reads.includes(base.read))
     .map(selection => ({ ...base, id: `${base.id} × ${selection.id}`, base, selection })))
