@@ -1,8 +1,12 @@
 // The pure parts of POST /v1/metrics: points → events (src/otlp/otlp-points.js),
 // a histogram's buckets (histogram-buckets.js), the cumulative baselines'
 // bound, a distribution event's summary in the bucket math, OTLP_RESOURCE_TAGS.
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { ExportMetricsServiceRequest } from '../../src/otlp/otlp-codec.js'
+import { ExportMetricsServiceRequest, decodeRequest } from '../../src/otlp/otlp-codec.js'
+import { findInvalidEvent } from '../../src/bucket/event-rules.js'
+import { findInvalidSeries } from '../../src/tags/series-name.js'
+import { KINDS } from '../../src/kinds/index.js'
 import { pointsOf } from '../../src/otlp/otlp-points.js'
 import { histogramBuckets } from '../../src/otlp/histogram-buckets.js'
 import { createCumulativeBaselines } from '../../src/otlp/cumulative-baselines.js'
@@ -151,5 +155,59 @@ describe('OTLP_RESOURCE_TAGS', () => {
     expect(loadConfig({ OTLP_RESOURCE_TAGS: 'service.name=svc, deployment.environment' }).otlpResourceTags).toEqual([['service.name', 'svc'], ['deployment.environment', 'deployment.environment']])
     expect(loadConfig({ OTLP_RESOURCE_TAGS: '' }).otlpResourceTags).toEqual([])
     expect(() => loadConfig({ OTLP_RESOURCE_TAGS: 'host.name=bad key' })).toThrow(/OTLP_RESOURCE_TAGS/)
+  })
+})
+
+describe('hostile OTLP JSON', () => {
+  // OTLP-shaped objects whose fields take any JSON value: the decoder answers a problem or a request, and the mapping never throws
+  const anyJson = fc.letrec(tie => ({
+    value: fc.oneof({ depthSize: 'small' }, fc.constant(null), fc.boolean(), fc.double(), fc.integer(), fc.string({ maxLength: 8 }), fc.constantFrom('1', '-1', '1e400', 'NaN', '9223372036854775807'), fc.array(tie('value'), { maxLength: 3 }), fc.dictionary(fc.string({ maxLength: 4 }), tie('value'), { maxKeys: 3 }))
+  })).value
+  // a field of the right shape mostly, of any JSON sometimes
+  const maybe = (arb) => fc.oneof({ weight: 30, arbitrary: arb }, { weight: 1, arbitrary: anyJson })
+  const point = fc.record({
+    asInt: maybe(fc.constantFrom('1', '7')),
+    asDouble: maybe(fc.double()),
+    timeUnixNano: maybe(fc.constant(nanos(NOW))),
+    startTimeUnixNano: maybe(fc.constant('1')),
+    count: maybe(fc.constantFrom('0', '2')),
+    sum: maybe(fc.double()),
+    min: maybe(fc.double()),
+    max: maybe(fc.double()),
+    explicitBounds: maybe(fc.array(fc.double(), { maxLength: 3 })),
+    bucketCounts: maybe(fc.array(fc.constantFrom('0', '1'), { maxLength: 4 })),
+    scale: maybe(fc.integer({ min: -12, max: 22 })),
+    zeroCount: maybe(fc.constantFrom('0', '1')),
+    positive: maybe(fc.record({ offset: fc.integer({ min: -2000, max: 2000 }), bucketCounts: fc.array(fc.constantFrom('0', '1', '3'), { maxLength: 4 }) })),
+    attributes: maybe(fc.array(fc.record({ key: maybe(fc.constantFrom('k', 'service', 'bad key')), value: maybe(fc.record({ stringValue: fc.string({ maxLength: 5 }) })) }), { maxLength: 3 })),
+    flags: maybe(fc.constantFrom(0, 0, 0, 1))
+  }, { requiredKeys: [] })
+  const data = (pts) => fc.oneof(
+    fc.record({ sum: fc.record({ aggregationTemporality: maybe(fc.integer({ min: 0, max: 3 })), isMonotonic: maybe(fc.boolean()), dataPoints: pts }, { requiredKeys: [] }) }),
+    fc.record({ gauge: fc.record({ dataPoints: pts }, { requiredKeys: [] }) }),
+    fc.record({ histogram: fc.record({ aggregationTemporality: maybe(fc.integer({ min: 0, max: 3 })), dataPoints: pts }, { requiredKeys: [] }) }),
+    fc.record({ exponentialHistogram: fc.record({ aggregationTemporality: maybe(fc.integer({ min: 0, max: 3 })), dataPoints: pts }, { requiredKeys: [] }) }),
+    fc.record({ summary: fc.record({ dataPoints: pts }, { requiredKeys: [] }) })
+  )
+  const metric = fc.tuple(maybe(fc.constantFrom('m', 'a b', '')), data(maybe(fc.array(point, { maxLength: 3 })))).map(([name, d]) => ({ name, ...d }))
+  const body = fc.record({ resourceMetrics: maybe(fc.array(fc.record({ resource: maybe(fc.record({ attributes: fc.constant([attr('service.name', 'x')]) })), scopeMetrics: maybe(fc.array(fc.record({ metrics: maybe(fc.array(metric, { maxLength: 3 })) }), { maxLength: 2 })) }, { requiredKeys: [] }), { maxLength: 2 })) }, { requiredKeys: [] })
+
+  it('is answered with a problem or mapped to events, never a throw; every event one the ingest service takes', () => {
+    const seen = { problems: 0, events: 0, rejected: 0 }
+    fc.assert(fc.property(body, (object) => {
+      const { request, problem } = decodeRequest(Buffer.from(JSON.stringify(object)), 'application/json')
+      if (problem) { seen.problems++; return typeof problem === 'string' }
+      const baselines = createCumulativeBaselines({ max: 100 })
+      const out = pointsOf(request, { now: NOW, config, resourceTags: [['service.name', 'service']], baselines })
+      baselines.keep(out.baselineUpdates)
+      const invalid = findInvalidEvent(out.events, NOW, config) ?? findInvalidSeries(out.events) ?? KINDS.reduce((found, k) => found ?? k.findInvalidEvents(out.events), null)
+      expect(invalid).toBeNull()
+      expect(out.eventPoint.length).toBe(out.events.length)
+      if (out.events.length > 0) seen.events++
+      if (out.rejected.size > 0) seen.rejected++
+      return true
+    }), { numRuns: 1000 })
+    // the runs reached each outcome: refused bodies, kept points, rejected points
+    expect(Object.values(seen).every(n => n >= 10), JSON.stringify(seen)).toBe(true)
   })
 })
