@@ -210,4 +210,21 @@ describe('hostile OTLP JSON', () => {
     // the runs reached each outcome: refused bodies, kept points, rejected points
     expect(Object.values(seen).every(n => n >= 10), JSON.stringify(seen)).toBe(true)
   })
+
+  it('as protobuf, cut short or with bytes flipped: a problem or events, never a throw', () => {
+    fc.assert(fc.property(body, fc.nat(), fc.nat(255), (object, at, byte) => {
+      const { request } = decodeRequest(Buffer.from(JSON.stringify(object)), 'application/json')
+      if (!request) return true
+      const bytes = Buffer.from(ExportMetricsServiceRequest.encode(request).finish())
+      if (bytes.length === 0) return true
+      const flipped = Buffer.from(bytes)
+      flipped[at % bytes.length] = byte
+      for (const damaged of [bytes.subarray(0, at % bytes.length), flipped]) {
+        const decoded = decodeRequest(damaged, 'application/x-protobuf')
+        if (decoded.problem) continue
+        pointsOf(decoded.request, { now: NOW, config, resourceTags: [], baselines: createCumulativeBaselines({ max: 10 }) })
+      }
+      return true
+    }), { numRuns: 500 })
+  })
 })
