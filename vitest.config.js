@@ -67,6 +67,7 @@ export const PROJECTS = {
       'test/tags/tag-filter.test.js',
       'test/tags/tag-index.test.js',
       'test/tags/rollups.test.js',
+      'test/otlp/otlp-points.test.js',
       'test/slos/definitions.test.js',
       'test/slos/periods.test.js',
       'test/slos/report.test.js',
@@ -124,6 +125,8 @@ export const PROJECTS = {
       'test/tags/tagged-kinds.test.js',
       'test/tags/tagged-reads-io.test.js',
       'test/tags/declared-rollups.test.js',
+      'test/otlp/sdk-clients.test.js',
+      'test/otlp/otlp-door.test.js',
       'test/slos/slo-reports.test.js',
       'test/slos/slo-report.property.test.js',
       'test/db/collections-plugin.test.js'

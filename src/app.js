@@ -29,6 +29,7 @@ import { errorSchema } from './schemas/common.js'
 import { schemaErrorFormatter } from './schemas/validation-errors.js'
 import eventsRoutes from './routes/events.js'
 import statsdRoutes from './routes/statsd.js'
+import otlpRoutes from './routes/otlp.js'
 import healthRoutes from './routes/health.js'
 import metricsRoutes from './routes/metrics.js'
 import kindsRoutes from './routes/kinds.js'
@@ -118,6 +119,7 @@ async function registerAll (app, options, config, uri) {
   await app.register(healthRoutes)
   await app.register(eventsRoutes)
   await app.register(statsdRoutes)
+  await app.register(otlpRoutes)
   await app.register(metricsRoutes)
   await app.register(kindsRoutes)
   await app.register(graphiteRoutes)

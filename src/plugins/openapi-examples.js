@@ -87,6 +87,14 @@ export const operationExamples = {
       415: { statusCode: 415, error: 'Unsupported Media Type', message: 'send StatsD lines with Content-Type: text/plain (got application/json)' }
     }
   },
+  'POST /v1/metrics': {
+    responses: {
+      200: { partialSuccess: { rejectedDataPoints: 1, errorMessage: '1 point(s) not kept: 1 × metric "http.server.duration": tag "url.full": the value "https://shop.example/cart?session=…" is longer than 128 characters; a tag value is 1–128 printable characters without ; or =, not starting with ~' } },
+      400: { statusCode: 400, error: 'Bad Request', message: 'the body is not an OTLP ExportMetricsServiceRequest in protobuf: index out of range: 412 + 10 > 418' },
+      413: { statusCode: 413, error: 'Payload Too Large', message: 'a request holds at most MAX_EVENTS_PER_REQUEST = 10000 data points, got 12000; export fewer at a time (the SDK\'s or the Collector\'s batch size)' },
+      415: { statusCode: 415, error: 'Unsupported Media Type', message: 'send OTLP metrics with Content-Type: application/x-protobuf or application/json (got text/plain)' }
+    }
+  },
   'GET /v1/metrics': {
     parameters: { prefix: 'api.', limit: '2', after: 'api.errors' },
     responses: {

@@ -29,6 +29,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { manualClock } from '../../src/clock.js'
+import { ExportMetricsServiceRequest } from '../../src/otlp/otlp-codec.js'
 import { minuteHistogramKeptFromFor } from '../../src/bucket/retention-horizons.js'
 import { fakeTimers } from '../helpers/fake-timers.js'
 import { checkApp } from '../helpers/job-runs.js'
@@ -113,6 +114,17 @@ async function setUp (row) {
     for (const payload of M.jsonRequests(kind, door)) {
       const res = await app.inject({ method: 'POST', url: '/v1/events', payload })
       expect(res.statusCode, res.body).toBe(200)
+    }
+    return
+  }
+  if (door.transport === 'otlp') {
+    clock.set(M.T_READ)
+    for (const body of M.otlpRequests(kind, door)) {
+      const res = await app.inject(door.protobuf
+        ? { method: 'POST', url: '/v1/metrics', payload: Buffer.from(ExportMetricsServiceRequest.encode(ExportMetricsServiceRequest.fromObject(body)).finish()), headers: { 'content-type': 'application/x-protobuf' } }
+        : { method: 'POST', url: '/v1/metrics', payload: body })
+      expect(res.statusCode, res.body).toBe(200)
+      if (!door.protobuf) expect(res.json(), 'no point rejected').toEqual({})
     }
     return
   }

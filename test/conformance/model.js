@@ -223,7 +223,8 @@ export const KINDS = SERVICE_KINDS.map(descriptor => {
 /**
  * The doors, each a row; `transport` says how the test file drives it, and
  * `tags` how a tagged door names the event's series (docs/tags.md#doors): a
- * JSON `tags` object, DogStatsD's `|#k:v`, or Graphite tags in the name.
+ * JSON `tags` object, DogStatsD's `|#k:v`, Graphite tags in the name, or
+ * OTLP point attributes.
  * A tagged door sends each value to one of two series of the metric
  * (SHARDS), and every read of the name must still equal the model of all
  * the values: the name is the sum (the merge) of its series.
@@ -236,7 +237,9 @@ export const DOORS = [
   { id: 'json-tags', name: 'JSON tags', transport: 'json', tags: 'object' },
   { id: 'udp-tags', name: 'StatsD UDP DogStatsD tags', transport: 'udp', tags: 'dogstatsd' },
   { id: 'tcp-tags', name: 'StatsD TCP DogStatsD tags', transport: 'tcp', tags: 'dogstatsd' },
-  { id: 'http-tags', name: 'POST /v1/statsd Graphite tags', transport: 'http', tags: 'graphite' }
+  { id: 'http-tags', name: 'POST /v1/statsd Graphite tags', transport: 'http', tags: 'graphite' },
+  { id: 'otlp', name: 'OTLP JSON', transport: 'otlp' },
+  { id: 'otlp-tags', name: 'OTLP protobuf attributes', transport: 'otlp', tags: 'attributes', protobuf: true }
 ]
 
 export const SHARDS = ['s0', 's1']
@@ -290,6 +293,22 @@ export function jsonRequests (kind, door, requests = 3) {
   const size = Math.ceil(events.length / requests)
   return Array.from({ length: requests }, (_, r) => events.slice(r * size, (r + 1) * size))
 }
+
+/**
+ * A JSON door's event as an OTLP metric of one point at its time (docs/otlp.md):
+ * a counter's a delta sum, a gauge's a gauge, a distribution's value a delta
+ * histogram of count 1 whose sum, min and max are the value (no buckets: the
+ * value itself, exactly); its tags as the point's attributes
+ */
+function otlpMetric ({ metric, value, ts, kind, tags }) {
+  const point = { timeUnixNano: String(BigInt(ts) * 1_000_000n), attributes: Object.entries(tags ?? {}).map(([key, v]) => ({ key, value: { stringValue: v } })) }
+  if (kind === 'distribution') return { name: metric, histogram: { aggregationTemporality: 1, dataPoints: [{ ...point, count: '1', sum: value, min: value, max: value }] } }
+  if (kind === 'gauge') return { name: metric, gauge: { dataPoints: [{ ...point, asDouble: value }] } }
+  return { name: metric, sum: { aggregationTemporality: 1, isMonotonic: true, dataPoints: [{ ...point, asDouble: value }] } }
+}
+
+/** For an OTLP door: the JSON door's requests as OTLP ExportMetricsServiceRequests (JSON objects), no resource attributes */
+export const otlpRequests = (kind, door) => jsonRequests(kind, door).map(events => ({ resourceMetrics: [{ scopeMetrics: [{ metrics: events.map(otlpMetric) }] }] }))
 
 // ---------------------------------------------------------------- the model of a metric's state
 
