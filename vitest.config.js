@@ -26,6 +26,7 @@ export const PROJECTS = {
       'test/dashboard/partial.test.js',
       'test/dashboard/series-read.test.js',
       'test/dashboard/step-fit.test.js',
+      'test/dashboard/tag-selection.test.js',
       'test/dashboard/time-axis.test.js',
       'test/faults/writer-overload.test.js', // the writer against a stand-in collection, in process
       'test/graphite/attime.test.js',
@@ -65,6 +66,11 @@ export const PROJECTS = {
       'test/tags/series-name.test.js',
       'test/tags/tag-filter.test.js',
       'test/tags/tag-index.test.js',
+      'test/tags/rollups.test.js',
+      'test/otlp/otlp-points.test.js',
+      'test/slos/definitions.test.js',
+      'test/slos/periods.test.js',
+      'test/slos/report.test.js',
       'test/db/create-collections.test.js' // a stand-in database
     ]
   },
@@ -118,6 +124,12 @@ export const PROJECTS = {
       'test/statsd/timer-percentiles.test.js',
       'test/tags/tagged-reads.test.js',
       'test/tags/tagged-kinds.test.js',
+      'test/tags/tagged-reads-io.test.js',
+      'test/tags/declared-rollups.test.js',
+      'test/otlp/sdk-clients.test.js',
+      'test/otlp/otlp-door.test.js',
+      'test/slos/slo-reports.test.js',
+      'test/slos/slo-report.property.test.js',
       'test/db/collections-plugin.test.js'
     ],
     exclude: ['test/routes/ingest-reply.test.js']
@@ -143,7 +155,7 @@ export const PROJECTS = {
   // the dashboard's page in headless Chromium, on the suite's database
   browser: {
     database: true,
-    include: ['test/dashboard/dashboard.test.js']
+    include: ['test/dashboard/dashboard.test.js', 'test/dashboard/dashboard-tags.test.js']
   },
   // the graphite-web oracle and the Python StatsD client (venvs from PyPI), on the suite's database
   oracle: {

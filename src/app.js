@@ -16,6 +16,7 @@ import registry from './registry/plugin.js'
 import preallocation from './jobs/preallocation-plugin.js'
 import reader from './reader/plugin.js'
 import ingest from './ingest/plugin.js'
+import slos from './slos/plugin.js'
 import retention from './jobs/retention-plugin.js'
 import statsd from './statsd/plugin.js'
 import openapi from './plugins/openapi.js'
@@ -28,10 +29,12 @@ import { errorSchema } from './schemas/common.js'
 import { schemaErrorFormatter } from './schemas/validation-errors.js'
 import eventsRoutes from './routes/events.js'
 import statsdRoutes from './routes/statsd.js'
+import otlpRoutes from './routes/otlp.js'
 import healthRoutes from './routes/health.js'
 import metricsRoutes from './routes/metrics.js'
 import kindsRoutes from './routes/kinds.js'
 import graphiteRoutes from './routes/graphite.js'
+import slosRoutes from './routes/slos.js'
 
 /**
  * options:
@@ -50,6 +53,7 @@ import graphiteRoutes from './routes/graphite.js'
  *   statsdTimers  the StatsD pipelines' timers (src/clock.js), for tests
  *   sweepTimers  the timers that pace the preallocation sweep (src/clock.js), for tests
  *   onClose     async () => {} run after everything else closed (e.g. stop the embedded database)
+ *   sloReloadOnHangup  read SLO_FILE again on SIGHUP (default true; only when SLO_FILE is set)
  */
 export async function buildApp (options = {}) {
   const config = options.config ?? loadConfig()
@@ -108,15 +112,18 @@ async function registerAll (app, options, config, uri) {
   await app.register(registry)
   await app.register(preallocation, { random: options.random, sweepSchedule: options.sweepSchedule ?? true, timers: options.sweepTimers })
   await app.register(reader)
+  await app.register(slos, { sighup: options.sloReloadOnHangup ?? true })
   await app.register(ingest)
   await app.register(retention, { schedule: options.retentionSchedule ?? options.sweepSchedule ?? true })
   await app.register(statsd, { timers: options.statsdTimers })
   await app.register(healthRoutes)
   await app.register(eventsRoutes)
   await app.register(statsdRoutes)
+  await app.register(otlpRoutes)
   await app.register(metricsRoutes)
   await app.register(kindsRoutes)
   await app.register(graphiteRoutes)
+  await app.register(slosRoutes)
   await app.register(dashboard)
   await app.ready()
 }

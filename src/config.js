@@ -6,6 +6,9 @@ import cron from 'node-cron'
 import { accuracyProblem, createMapping } from './bucket/distribution-sketch.js'
 import { MAX_BSON_DOCUMENT_BYTES, largestDailyDocumentBytes } from './bucket/distribution-increments.js'
 import { COMPRESSORS } from './db/create-collections.js'
+import { parseRollupRules } from './tags/rollups.js'
+import { keyProblem } from './tags/series-name.js'
+import { MAX_SLO_FILE_BYTES, SloDefinitionError, parseSloFile } from './slos/definitions.js'
 
 export class ConfigError extends Error {
   constructor (variable, message) {
@@ -79,6 +82,69 @@ function retentionRules (env) {
     }
   }
   return Object.freeze(rules.map(r => Object.freeze({ ...r })))
+}
+
+/**
+ * ROLLUP_RULES: declared rollups (docs/tags.md#declared-rollups), JSON inline
+ * (starting with `[`) or the path of a JSON file
+ */
+function rollupRules (env) {
+  const value = env.ROLLUP_RULES
+  if (value === undefined || value.trim() === '') return []
+  let text = value
+  if (!value.trim().startsWith('[')) {
+    try {
+      text = fs.readFileSync(value, 'utf8')
+    } catch (err) {
+      throw new ConfigError('ROLLUP_RULES', `is neither inline JSON (starting with [) nor a readable file: ${err.message}`)
+    }
+  }
+  const { rules, problem } = parseRollupRules(text)
+  if (problem) throw new ConfigError('ROLLUP_RULES', problem)
+  return rules
+}
+
+/**
+ * OTLP_RESOURCE_TAGS: the resource attributes an OTLP point's series takes as
+ * tags, `attribute=tag` or `attribute` (the tag named as it), comma-separated;
+ * default `service.name=service`; empty: none (docs/otlp.md)
+ */
+function otlpResourceTags (env) {
+  const value = env.OTLP_RESOURCE_TAGS ?? 'service.name=service'
+  const pairs = []
+  for (const item of value.split(',')) {
+    const text = item.trim()
+    if (text === '') continue
+    const at = text.indexOf('=')
+    const [attribute, tag] = at === -1 ? [text, text] : [text.slice(0, at).trim(), text.slice(at + 1).trim()]
+    const problem = attribute === '' ? `"${text}" names no attribute` : keyProblem(tag)
+    if (problem) throw new ConfigError('OTLP_RESOURCE_TAGS', `${problem} (write attribute=tag, comma-separated)`)
+    pairs.push(Object.freeze([attribute, tag]))
+  }
+  return Object.freeze(pairs)
+}
+
+/**
+ * SLO_FILE: OpenSLO v1 definitions, YAML (docs/slos.md#definitions) → [definition];
+ * read at boot and on SIGHUP (src/slos/plugin.js)
+ */
+export function loadSloFile (file) {
+  const fix = `fix it in ${file}, or unset SLO_FILE`
+  let text
+  try {
+    const { size } = fs.statSync(file)
+    if (size > MAX_SLO_FILE_BYTES) throw new ConfigError('SLO_FILE', `${file} is ${size} bytes, over the limit of ${MAX_SLO_FILE_BYTES}: split or shorten it, or unset SLO_FILE`)
+    text = fs.readFileSync(file, 'utf8')
+  } catch (err) {
+    if (err instanceof ConfigError) throw err
+    throw new ConfigError('SLO_FILE', `cannot read ${JSON.stringify(file)}: ${err.message}; set SLO_FILE to a readable YAML file, or unset it`)
+  }
+  try {
+    return parseSloFile(text)
+  } catch (err) {
+    if (err instanceof SloDefinitionError) throw new ConfigError('SLO_FILE', `${err.message}; ${fix}`)
+    throw err
+  }
 }
 
 /**
@@ -162,6 +228,9 @@ export function loadConfig (env = process.env) {
       ? null
       : integer(env, 'DAILY_RETENTION_DAYS', null, { min: 1, max: 36_500 }),
     retentionRules: retentionRules(env),
+    rollupRules: rollupRules(env),
+    sloFile: env.SLO_FILE || null,
+    slos: env.SLO_FILE ? loadSloFile(env.SLO_FILE) : [],
     // a new distribution's relative accuracy (a metric keeps the one it was created with)
     distributionAccuracy: distributionAccuracy(env),
     retentionCron: env.RETENTION_CRON || '17 * * * *',
@@ -176,7 +245,10 @@ export function loadConfig (env = process.env) {
     statsdTcpMaxConnections: integer(env, 'STATSD_TCP_MAX_CONNECTIONS', 256, { min: 1, max: 100_000 }),
     statsdTcpIdleTimeoutMs: integer(env, 'STATSD_TCP_IDLE_TIMEOUT_MS', 300_000, { min: 1000, max: 86_400_000 }),
     // gauges whose level the StatsD doors hold for deltas (`+3|g`), least recently used forgotten past it
-    statsdGaugeLevels: integer(env, 'STATSD_GAUGE_LEVELS', 100_000, { min: 1, max: 10_000_000 })
+    statsdGaugeLevels: integer(env, 'STATSD_GAUGE_LEVELS', 100_000, { min: 1, max: 10_000_000 }),
+    // POST /v1/metrics (docs/otlp.md): the resource attributes that become tags, and the cumulative series whose last point is held
+    otlpResourceTags: otlpResourceTags(env),
+    otlpCumulativeSeries: integer(env, 'OTLP_CUMULATIVE_SERIES', 100_000, { min: 1, max: 10_000_000 })
   }
   if (!/^[^\s/]+$/.test(config.statsdHost)) {
     throw new ConfigError('STATSD_HOST', `must be a host name or IP address, got ${JSON.stringify(config.statsdHost)}`)

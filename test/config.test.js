@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { spawnSync } from 'node:child_process'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { ConfigError, loadConfig } from '../src/config.js'
 
 describe('configuration', () => {
@@ -76,6 +79,18 @@ describe('configuration', () => {
     }
   })
 
+  it('takes ROLLUP_RULES inline or from a file; a bad one stops the start naming the rule', () => {
+    const inline = '[{"match":"web.*","by":[["status","route"]]}]'
+    expect(loadConfig({ ROLLUP_RULES: inline }).rollupRules).toEqual([{ match: 'web.*', by: [['route', 'status']] }])
+    expect(loadConfig({}).rollupRules).toEqual([])
+    const file = join(mkdtempSync(join(tmpdir(), 'rollups-')), 'rollups.json')
+    writeFileSync(file, inline)
+    expect(loadConfig({ ROLLUP_RULES: file }).rollupRules).toEqual([{ match: 'web.*', by: [['route', 'status']] }])
+    expect(() => loadConfig({ ROLLUP_RULES: '[{"match":"web.*","by":[["__proto__"]]}]' })).toThrow(/^ROLLUP_RULES: rule 0: by\[0\]: tag key "__proto__" is reserved/)
+    expect(() => loadConfig({ ROLLUP_RULES: '[{"match":"web.*"' })).toThrow(/^ROLLUP_RULES: is not JSON/)
+    expect(() => loadConfig({ ROLLUP_RULES: '/no/such/rules.json' })).toThrow(/^ROLLUP_RULES: is neither inline JSON \(starting with \[\) nor a readable file: ENOENT/)
+  })
+
   it('refuses MAX_PENDING_EVENTS below MAX_EVENTS_PER_REQUEST', () => {
     expect(() => loadConfig({ MAX_PENDING_EVENTS: '10', MAX_EVENTS_PER_REQUEST: '100' })).toThrow(/^MAX_PENDING_EVENTS: must be ≥ MAX_EVENTS_PER_REQUEST/)
   })
@@ -85,6 +100,19 @@ describe('configuration', () => {
     expect(result.status).toBe(2)
     expect(result.stderr).toBe('statbucket: bad configuration: COLLECTION_COMPRESSOR: must be one of zstd, snappy, none, got "lz4": ' +
       'unset it for zstd (the default), or set snappy (MongoDB\'s own default) or none (no compression)\n')
+  })
+
+  it('stops `npm start` at a refused SLO_FILE with one line naming the document, the field and the fix, exit code 2', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'config-slo-'))
+    const file = join(dir, 'slos.yaml')
+    writeFileSync(file, 'apiVersion: openslo/v1\nkind: SLO\nmetadata: { name: a }\nspec: { budgetingMethod: Timeslices }\n')
+    try {
+      const result = spawnSync(process.execPath, ['src/server.js'], { env: { ...process.env, SLO_FILE: file }, encoding: 'utf8', timeout: 20_000 })
+      expect(result.status).toBe(2)
+      expect(result.stderr).toBe(`statbucket: bad configuration: SLO_FILE: document 1, spec.timeWindow: is required; fix it in ${file}, or unset SLO_FILE\n`)
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
 
   it('stops `npm start` with a message naming the bad variable and exit code 2', () => {

@@ -24,13 +24,13 @@ import { DAILY_TIER, DAY_OF_MONTH_TIERS, HOURLY_TIERS, MINUTE_HISTOGRAM_TIERS, M
 import { HOUR_MS, bucketId, hourId } from './time.js'
 
 /** { inc, min, max } of one value at tiers with a histogram and tiers without */
-function valueUpdate (histogramTiers, plainTiers, value, weight, field) {
+function valueUpdate (histogramTiers, plainTiers, value, weight, field, { sum = value * weight, min = value, max = value } = {}) {
   const update = { inc: {}, min: {}, max: {} }
   for (const tier of [...histogramTiers, ...plainTiers]) {
     update.inc[`${tier}.count`] = weight
-    update.inc[`${tier}.sum`] = value * weight
-    update.min[`${tier}.min`] = value
-    update.max[`${tier}.max`] = value
+    update.inc[`${tier}.sum`] = sum
+    update.min[`${tier}.min`] = min
+    update.max[`${tier}.max`] = max
   }
   for (const tier of histogramTiers) update.inc[`${tier}.${field}`] = weight
   return update
@@ -47,9 +47,10 @@ function valueUpdate (histogramTiers, plainTiers, value, weight, field) {
  * (MINUTE_HISTOGRAM_DAYS; never where the minute itself is not kept). Throws
  * RangeError for a value a distribution may not hold (bucketField).
  */
-export function distributionEventUpdates ({ metric, value, time, weight = 1 }, mapping, { keepsMinutes, keepsMinuteHistograms } = {}) {
+export function distributionEventUpdates ({ metric, value, time, weight = 1, summary }, mapping, { keepsMinutes, keepsMinuteHistograms } = {}) {
   const field = bucketField(mapping, value)
   const v = value === 0 ? 0 : value // −0 is stored as 0
+  const stats = summary ?? { sum: v * weight, min: v, max: v }
   const { dayStart, day, hour, minute } = slotOf(time, null)
   const minutes = !keepsMinutes || keepsMinutes(metric, dayStart)
   const histograms = minutes && (!keepsMinuteHistograms || keepsMinuteHistograms(metric, dayStart))
@@ -58,13 +59,13 @@ export function distributionEventUpdates ({ metric, value, time, weight = 1 }, m
     daily: {
       id: bucketId(metric, day.dayKey),
       date: dayStart,
-      ...valueUpdate(dayTiers, minutes ? [minuteField(hour, minute)] : [], v, weight, field),
+      ...valueUpdate(dayTiers, minutes ? [minuteField(hour, minute)] : [], v, weight, field, stats),
       // a day written without its minute says so, as for counters
       ...(minutes ? {} : { detail: QUARTER_HOUR_DETAIL })
     },
-    monthly: { id: bucketId(metric, day.monthKey), date: day.monthStart, ...valueUpdate(['monthly', `daily.${day.dayOfMonth}`], [], v, weight, field) },
+    monthly: { id: bucketId(metric, day.monthKey), date: day.monthStart, ...valueUpdate(['monthly', `daily.${day.dayOfMonth}`], [], v, weight, field, stats) },
     // the minute's histogram, in its hour's document, while the day keeps minutes
-    minutes: histograms ? { id: hourId(metric, time), date: dayStart + hour * HOUR_MS, inc: { [`minute.${minute}.count`]: weight, [`minute.${minute}.sum`]: v * weight, [`minute.${minute}.${field}`]: weight } } : null
+    minutes: histograms ? { id: hourId(metric, time), date: dayStart + hour * HOUR_MS, inc: { [`minute.${minute}.count`]: weight, [`minute.${minute}.sum`]: stats.sum, [`minute.${minute}.${field}`]: weight } } : null
   }
 }
 
@@ -104,9 +105,13 @@ export function buildDistributionTiers (events, mapping, { keepsMinutes, keepsMi
   const days = new Map()
   const last = new Map() // metric → its documents of the day it was last seen on in this batch
   const { fieldOf } = bucketFields(mapping)
-  for (const { metric, value, time, weight = 1 } of events) {
+  for (const { metric, value, time, weight = 1, summary } of events) {
     const field = fieldOf(value)
     const v = value === 0 ? 0 : value
+    // an OTLP histogram's bucket: the point's exact sum, min and max (docs/adr/0063-otlp-mapping.md)
+    const sum = summary === undefined ? v * weight : summary.sum
+    const lo = summary === undefined ? v : summary.min
+    const hi = summary === undefined ? v : summary.max
     const { dayStart, day, hour, minute } = slotOf(time, days)
     let docs = last.get(metric)
     if (docs?.dayStart !== dayStart) {
@@ -117,11 +122,11 @@ export function buildDistributionTiers (events, mapping, { keepsMinutes, keepsMi
       docs = { dayStart, minutes, histograms, daily: dayDoc, monthly: documentIn(monthly, bucketId(metric, day.monthKey), metric, day.monthStart), dayTier: DAY_OF_MONTH_TIERS[day.dayOfMonth] }
       last.set(metric, docs)
     }
-    addValueAt(docs.daily, DAILY_TIER, v, weight, field)
-    addValueAt(docs.daily, HOURLY_TIERS[hour], v, weight, field)
-    addValueAt(docs.daily, QUARTER_HOURLY_TIERS[hour * 4 + Math.floor(minute / 15)], v, weight, field)
+    addValueAt(docs.daily, DAILY_TIER, v, weight, field, sum, lo, hi)
+    addValueAt(docs.daily, HOURLY_TIERS[hour], v, weight, field, sum, lo, hi)
+    addValueAt(docs.daily, QUARTER_HOURLY_TIERS[hour * 4 + Math.floor(minute / 15)], v, weight, field, sum, lo, hi)
     if (docs.minutes) {
-      addValueAt(docs.daily, tierPaths(minuteField(hour, minute)), v, weight, null)
+      addValueAt(docs.daily, tierPaths(minuteField(hour, minute)), v, weight, null, sum, lo, hi)
     }
     if (docs.histograms) {
       if (docs.hour !== hour) {
@@ -131,11 +136,11 @@ export function buildDistributionTiers (events, mapping, { keepsMinutes, keepsMi
       const tier = MINUTE_HISTOGRAM_TIERS[minute]
       const path = tier.bucketPath(field)
       docs.minuteHour[tier.count] = (docs.minuteHour[tier.count] ?? 0) + weight
-      docs.minuteHour[tier.sum] = (docs.minuteHour[tier.sum] ?? 0) + v * weight
+      docs.minuteHour[tier.sum] = (docs.minuteHour[tier.sum] ?? 0) + sum
       docs.minuteHour[path] = (docs.minuteHour[path] ?? 0) + weight
     }
-    addValueAt(docs.monthly, MONTHLY_TIER, v, weight, field)
-    addValueAt(docs.monthly, docs.dayTier, v, weight, field)
+    addValueAt(docs.monthly, MONTHLY_TIER, v, weight, field, sum, lo, hi)
+    addValueAt(docs.monthly, docs.dayTier, v, weight, field, sum, lo, hi)
     widenSeen(metrics, metric, time, time)
   }
   return { daily, monthly, minutes: minuteHours, metrics, events: events.length }

@@ -1,6 +1,6 @@
 // The rules a distribution's values meet beyond every event's
 // (event-rules.js), whatever door they came through. Pure.
-import { MAX_ABS_VALUE } from './event-rules.js'
+import { MAX_ABS_VALUE, isEventValue } from './event-rules.js'
 import { DISTRIBUTION_KIND } from './metric-kinds.js'
 import { DAILY_TIER } from './tier-paths.js'
 import { bucketsAt } from './tiered-document.js'
@@ -11,10 +11,28 @@ import { bucketsAt } from './tiered-document.js'
 // enough that one update of a document stays small (docs/adr/0037-distributions-ddsketch-histograms.md)
 export const MAX_BUCKETS_PER_REQUEST = 2000
 
-/** events as findInvalidEvent takes them → null, or the first bad weight: { index, field: 'weight', message } */
+/**
+ * Why a distribution event's summary { sum, min, max } cannot stand for its
+ * values: what the event adds to the sum and narrows min and max to, instead
+ * of value × weight and value (an OTLP histogram's bucket carries its point's
+ * exact ones, docs/adr/0063-otlp-mapping.md). A message, or null.
+ */
+function summaryProblem (summary, weight = 1) {
+  if (typeof summary !== 'object' || summary === null) return 'must be { sum, min, max }'
+  const { sum, min, max } = summary
+  if (!isEventValue(min) || !isEventValue(max) || !(min <= max)) return 'min and max must be values an event may carry, min ≤ max'
+  if (typeof sum !== 'number' || !Number.isFinite(sum) || Math.abs(sum) > MAX_ABS_VALUE * weight) return `sum must be a finite number with |sum| ≤ ${MAX_ABS_VALUE} × weight`
+  return null
+}
+
+/** events as findInvalidEvent takes them → null, or the first bad weight or summary: { index, field: 'weight'|'summary', message } */
 export function findInvalidDistributionEvent (events) {
   for (let i = 0; i < events.length; i++) {
-    const { kind, weight } = events[i]
+    const { kind, weight, summary } = events[i]
+    if (summary !== undefined && kind === DISTRIBUTION_KIND) {
+      const problem = summaryProblem(summary, weight)
+      if (problem) return { index: i, field: 'summary', message: problem }
+    }
     if (weight === undefined) continue
     if (kind !== DISTRIBUTION_KIND) return { index: i, field: 'weight', message: 'only a distribution\'s value has a weight' }
     if (typeof weight !== 'number' || !Number.isFinite(weight) || weight <= 0 || weight > MAX_ABS_VALUE) {

@@ -7,7 +7,8 @@ import { DAY_MS } from './time.js'
 export const METRIC_NAME_PATTERN = '^[A-Za-z0-9][A-Za-z0-9_.:-]{0,199}$'
 export const METRIC_NAME_RE = new RegExp(METRIC_NAME_PATTERN)
 // a metric name, then any `;…`: a tagged series' name (src/tags/series-name.js judges its tags, with messages naming the rules)
-export const SERIES_NAME_PATTERN = `${METRIC_NAME_PATTERN.slice(0, -1)}(?:;.*)?$`
+// (a `;~` after the name is a declared rollup's series, tags/rollups.js: the service's own, never a client's)
+export const SERIES_NAME_PATTERN = `${METRIC_NAME_PATTERN.slice(0, -1)}(?:;(?:[^~].*)?)?$`
 // |value| of one event at most: sums stay exact integers up to 2^53 for a long while
 export const MAX_ABS_VALUE = 1e15
 

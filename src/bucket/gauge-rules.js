@@ -4,7 +4,7 @@
 // of one minute (the StatsD doors) adds their summary { count, sum, min, max },
 // value being the last of them, at `time`.
 import { isEventValue } from './event-rules.js'
-import { GAUGE_KIND } from './metric-kinds.js'
+import { DISTRIBUTION_KIND, GAUGE_KIND } from './metric-kinds.js'
 
 /** Why a summary cannot be a gauge's merge of values with last value `value` (a message), or null */
 function summaryProblem (summary, value) {
@@ -22,7 +22,8 @@ export function findInvalidGaugeEvent (events) {
   for (let i = 0; i < events.length; i++) {
     const { kind, summary, value } = events[i]
     if (summary === undefined) continue
-    if (kind !== GAUGE_KIND) return { index: i, field: 'summary', message: 'only a gauge\'s values are summarised' }
+    if (kind === DISTRIBUTION_KIND) continue // its own summary: distribution-rules.js
+    if (kind !== GAUGE_KIND) return { index: i, field: 'summary', message: 'only a gauge\'s or a distribution\'s values are summarised' }
     const problem = summaryProblem(summary, value)
     if (problem) return { index: i, field: 'summary', message: problem }
   }

@@ -2,21 +2,13 @@
 // configuration: the first UTC day that still has minute detail, the first
 // whose distribution minutes keep their histograms, and the first that still
 // has a daily document (null = forever). Pure.
-import { RE2JS } from 're2js'
+import { ruleGlob } from './rule-glob.js'
 import { DAY_MS } from './time.js'
 import { nameOfSeries } from './event-rules.js'
 
-// A rule's glob runs against every metric name a client sends, on the ingest
-// path: on a linear-time engine (RE2), so no name can make a rule such as
-// `**a**a**a**c` backtrack (a backtracking engine took 3 s for a 60-character name).
-function globToMatcher (glob) {
-  const parts = glob.split('**').map(p => p.split('*').map(s => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('[^.]*'))
-  return RE2JS.compile(`^${parts.join('.*')}$`)
-}
-
 /** retentionFor(metric or series) → { minuteDays, dailyDays } from config (first matching rule, else the variables) */
 export function retentionRulesOf (config) {
-  const rules = (config.retentionRules ?? []).map(r => ({ ...r, re: globToMatcher(r.match) }))
+  const rules = (config.retentionRules ?? []).map(r => ({ ...r, re: ruleGlob(r.match) }))
   const fallback = { minuteDays: config.minuteRetentionDays ?? null, dailyDays: config.dailyRetentionDays ?? null }
   // a tagged series keeps what its name keeps: the name stays the sum of its series at every tier
   return series => {

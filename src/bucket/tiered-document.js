@@ -42,17 +42,21 @@ export class TieredDocument {
   }
 }
 
-/** Adds one value at a tier (its TierPaths) of `doc`; field: its bucket field, null at a tier without a histogram */
-export function addValueAt (doc, paths, value, weight, field) {
+/**
+ * Adds one value at a tier (its TierPaths) of `doc`; field: its bucket field, null at a tier without a histogram.
+ * sum, lo, hi: what it adds to the sum and narrows min and max to (a value's own by default; an OTLP
+ * histogram's bucket carries the point's exact ones, docs/adr/0063-otlp-mapping.md)
+ */
+export function addValueAt (doc, paths, value, weight, field, sum = value * weight, lo = value, hi = value) {
   let tier = doc.tiers.get(paths)
   if (tier === undefined) {
-    tier = new Tier(paths, value, value, field !== null)
+    tier = new Tier(paths, lo, hi, field !== null)
     doc.tiers.set(paths, tier)
   }
   tier.count += weight
-  tier.sum += value * weight
-  if (value < tier.min) tier.min = value
-  if (value > tier.max) tier.max = value
+  tier.sum += sum
+  if (lo < tier.min) tier.min = lo
+  if (hi > tier.max) tier.max = hi
   if (field !== null) tier.buckets.set(field, (tier.buckets.get(field) ?? 0) + weight)
 }
 

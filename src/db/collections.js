@@ -8,20 +8,24 @@ import { KIND_COLLECTIONS } from '../kinds/index.js'
 export const METRICS_COLLECTION = 'metrics'
 /** The jobs' leases and progress (jobs/lease.js) */
 export const JOBS_COLLECTION = 'jobs'
+/** When each declared rollup began (registry/rollup-records.js) */
+export const ROLLUPS_COLLECTION = 'rollups'
+/** SLO definitions stored through PUT /v1/slos/:name (slos/stored-slos.js) */
+export const SLOS_COLLECTION = 'slos'
 /** Idempotency-Key's records (idempotency/idempotency-store.js), used only where transactions work */
 export const KEYS_COLLECTION = 'idempotency_keys'
 
 export function collectionsOf (db) {
-  const collections = { metrics: db.collection(METRICS_COLLECTION) }
+  const collections = { metrics: db.collection(METRICS_COLLECTION), rollups: db.collection(ROLLUPS_COLLECTION), slos: db.collection(SLOS_COLLECTION) }
   for (const name of KIND_COLLECTIONS) collections[name] = db.collection(name)
   return collections
 }
 
 /**
  * Every collection statbucket creates (db/create-collections.js): the
- * registry, every kind's, the jobs'; Idempotency-Key's only where it is used
+ * registry, every kind's, the jobs', the rollups', the SLOs'; Idempotency-Key's only where it is used
  * (`keys`: the deployment has transactions).
  */
 export function collectionNames ({ keys }) {
-  return [METRICS_COLLECTION, ...KIND_COLLECTIONS, JOBS_COLLECTION, ...(keys ? [KEYS_COLLECTION] : [])]
+  return [METRICS_COLLECTION, ...KIND_COLLECTIONS, JOBS_COLLECTION, ROLLUPS_COLLECTION, SLOS_COLLECTION, ...(keys ? [KEYS_COLLECTION] : [])]
 }

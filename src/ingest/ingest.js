@@ -24,38 +24,47 @@ import { APPLIED, KEY_UNSUPPORTED, NOT_APPLIED, REJECTED, REPLAYED, UNKNOWN } fr
 import { bodyHash, keyId } from '../idempotency/idempotency-store.js'
 import { findInvalidEvent } from '../bucket/event-rules.js'
 import { findInvalidSeries, isTagged, nameOfSeries } from '../tags/series-name.js'
+import { createRollups } from '../tags/rollups.js'
 
 const defaultWhere = (index, field) => `events[${index}].${field}`
 const NOTHING_RESERVED = Object.freeze({ reserved: Object.freeze([]), refused: Object.freeze([]) })
 
-/** The distinct metric names of `events` (a tagged event's series and its name), in order of first appearance */
-function metricNames (events, tagged) {
+/** The distinct metrics `events` are written to (./rollups.js writtenTo: a tagged event's series, name and rollups), in order of first appearance */
+function metricNames (events, tagged, writtenTo) {
   if (!tagged) return events.length === 1 ? [events[0].metric] : [...new Set(events.map(e => e.metric))]
   const names = new Set()
-  for (const e of events) {
-    names.add(e.metric)
-    if (isTagged(e.metric)) names.add(nameOfSeries(e.metric))
-  }
+  for (const e of events) for (const m of writtenTo(e.metric)) names.add(m)
   return [...names]
 }
 
 /**
- * The events the writer applies: a tagged event counts toward its series
- * and toward its name, in the same unit, so one flush writes both and the
- * name is always the sum of its series (docs/tags.md#tags)
+ * The events the writer applies: a tagged event counts toward its series,
+ * its name and its name's declared rollups, in the same unit, so one flush
+ * writes them all and the name and each rollup are always the sum of the
+ * series (docs/tags.md#tags)
  */
-function withNames (events, tagged) {
+function withNames (events, tagged, writtenTo) {
   if (!tagged) return events
   const written = []
   for (const e of events) {
     written.push(e)
-    if (isTagged(e.metric)) written.push({ ...e, metric: nameOfSeries(e.metric) })
+    const targets = writtenTo(e.metric)
+    for (let i = 1; i < targets.length; i++) written.push({ ...e, metric: targets[i] })
   }
   return written
 }
 
-/** Events without those whose series or name is in `names` (a Set) */
-const without = (events, names) => events.filter(e => !names.has(e.metric) && !names.has(nameOfSeries(e.metric)))
+/** Events without those written to any metric in `names` (a Set): a series goes with its name and its rollups */
+const without = (events, names, writtenTo) => events.filter(e => !writtenTo(e.metric).some(m => names.has(m)))
+
+/** `names` (turned away) and the series of `events` written to one of them, in order */
+function withSeriesOf (names, events, writtenTo) {
+  if (names.length === 0) return names
+  const away = new Set(names)
+  const more = new Set()
+  for (const e of events) if (!away.has(e.metric) && writtenTo(e.metric).some(m => away.has(m))) more.add(e.metric)
+  return more.size === 0 ? names : [...names, ...more]
+}
 
 /** The kind an event asks for its name, as its kind says (a known distribution keeps its own α, a new one takes `accuracy`) */
 const askedKind = (e, registry, accuracy) => descriptorOfEvent(e).askedKind(registry.kindOf(e.metric), { accuracy })
@@ -84,15 +93,15 @@ function unitProblem (unit) {
  * distribution: of accuracy α; a known one keeps its own), or { conflict:
  * index, kinds: [two kind names] } where one request sends a name as two kinds.
  */
-function requestKinds (events, registry, accuracy) {
+function requestKinds (events, registry, accuracy, writtenTo) {
   let i = 0
   while (i < events.length && isCounterEvent(events[i])) i++
   if (i === events.length) return null
   const kinds = new Map()
   for (let j = 0; j < events.length; j++) {
     const { metric } = events[j]
-    // a series has its name's kind: the name's events of the request are asked as one kind too
-    for (const name of isTagged(metric) ? [metric, nameOfSeries(metric)] : [metric]) {
+    // a series has its name's kind: the name's (and its rollups') events of the request are asked as one kind too
+    for (const name of writtenTo(metric)) {
       const asked = askedKind({ ...events[j], metric: name }, registry, accuracy)
       const earlier = kinds.get(name)
       if (earlier === undefined) kinds.set(name, asked)
@@ -132,7 +141,8 @@ const kindMessage = ({ metric, stored, asked }) => `metric "${metric}" is a ${st
 /** Whether the increments of an answer may be in the database (its new metrics then count toward MAX_METRICS) */
 const maybeWritten = (answer) => answer !== null && (answer.outcome === APPLIED || answer.outcome === UNKNOWN || answer.outcome === REPLAYED)
 
-export function createIngestService ({ config, clock, registry, writer, idempotency, preallocator, backend }) {
+export function createIngestService ({ config, clock, registry, writer, idempotency, preallocator, backend, rollups = createRollups() }) {
+  const { writtenTo } = rollups
   const horizons = horizonsFor(config)
   const perMetricRules = (config.retentionRules ?? []).length > 0
   /**
@@ -153,6 +163,20 @@ export function createIngestService ({ config, clock, registry, writer, idempote
   const minuteKeeper = keeperOf('minuteFrom')
   // a distribution's minute histograms: MINUTE_HISTOGRAM_DAYS, never past its minutes
   const minuteHistogramKeeper = keeperOf('minuteHistogramFrom')
+
+  /**
+   * The new names of `reserved` that `events` (what is left of a request)
+   * still write; the others give their places back at once: nothing of them
+   * is written (a new name beside a refused series does not keep a place)
+   */
+  function releaseUnwritten (reserved, events) {
+    if (reserved.length === 0) return reserved
+    const written = new Set(metricNames(events, events.some(e => isTagged(e.metric)), writtenTo))
+    const unwritten = reserved.filter(n => !written.has(n))
+    if (unwritten.length === 0) return reserved
+    registry.settle(unwritten, false)
+    return reserved.filter(n => written.has(n))
+  }
 
   function write (unit, events, key) {
     if (!key) return writer.submit(unit)
@@ -194,8 +218,8 @@ export function createIngestService ({ config, clock, registry, writer, idempote
           if (events.length === 0) return { outcome: REJECTED, reason: 'kind_mismatch', refusedMetrics: [], kindConflicts: conflicts, message: kindMessage(conflicts[0]) }
         }
         tagged = events.some(e => isTagged(e.metric))
-        const names = metricNames(events, tagged)
-        kinds = requestKinds(events, registry, config.distributionAccuracy)
+        const names = metricNames(events, tagged, writtenTo)
+        kinds = requestKinds(events, registry, config.distributionAccuracy, writtenTo)
         if (kinds?.conflict !== undefined) {
           const path = where(kinds.conflict, 'kind')
           const [one, other] = inKindOrder(kinds.kinds)
@@ -206,7 +230,7 @@ export function createIngestService ({ config, clock, registry, writer, idempote
         const admission = registry.knowsAll(names, kinds) ? NOTHING_RESERVED : await registry.admit(names, { partial: admitPerName, kinds, statsd, now })
         if (admission.conflicts?.length && !admitPerName) {
           const conflict = admission.conflicts[0]
-          const indexOf = (metric) => events.findIndex(e => e.metric === metric || nameOfSeries(e.metric) === metric)
+          const indexOf = (metric) => events.findIndex(e => writtenTo(e.metric).includes(metric))
           const path = where(indexOf(conflict.metric), 'kind')
           return { outcome: REJECTED, reason: 'kind_mismatch', message: `${path}: ${kindMessage(conflict)}`, details: admission.conflicts.map(c => ({ path: where(indexOf(c.metric), 'kind'), message: kindMessage(c) })) }
         }
@@ -227,34 +251,34 @@ export function createIngestService ({ config, clock, registry, writer, idempote
           return { outcome: REJECTED, reason: 'registry_full', message: `the registry is full: MAX_METRICS = ${limit}; this request would add ${newMetrics} new metric(s)`, details: [admission.refusal] }
         }
         reserved = admission.reserved
-        refused = admission.refused ?? []
-        rateLimited = admission.rateLimited ?? []
+        // a series turned away because its name or a rollup of it was is named too: a door counts its losses by the series it sent
+        refused = withSeriesOf(admission.refused ?? [], events, writtenTo)
+        rateLimited = withSeriesOf(admission.rateLimited ?? [], events, writtenTo)
         const wrongKind = admission.conflicts ?? []
         conflicts = conflicts.concat(wrongKind)
         if (refused.length > 0 || wrongKind.length > 0 || rateLimited.length > 0) {
           // per name (the StatsD doors): the new names the registry has no room for, and the names of
           // another kind (each sent as one kind here), lose their events, no other
           const turnedAway = new Set([...refused, ...rateLimited, ...wrongKind.map(c => c.metric)])
-          events = without(events, turnedAway)
+          events = without(events, turnedAway, writtenTo)
+          reserved = releaseUnwritten(reserved, events)
           if (events.length === 0) {
             return refused.length || rateLimited.length
               ? { outcome: REJECTED, reason: 'registry_full', refusedMetrics: refused, rateLimited, kindConflicts: conflicts, message: `the registry is full: MAX_METRICS = ${config.maxMetrics}` }
               : { outcome: REJECTED, reason: 'kind_mismatch', refusedMetrics: refused, kindConflicts: conflicts, message: kindMessage(conflicts[0]) }
           }
         }
-        let unit = buildWriteUnit(withNames(events, tagged), { keepsMinutes: minuteKeeper(now), keepsMinuteHistograms: minuteHistogramKeeper(now), kindOf: registry.kindOf })
+        let unit = buildWriteUnit(withNames(events, tagged, writtenTo), { keepsMinutes: minuteKeeper(now), keepsMinuteHistograms: minuteHistogramKeeper(now), kindOf: registry.kindOf })
         const buckets = kinds === null ? null : unitProblem(unit)
         if (buckets && !admitPerName) return { outcome: REJECTED, reason: 'too_many_buckets', message: `events: ${buckets.message}`, details: [{ path: 'events', message: buckets.message, metrics: buckets.metrics }] }
         if (buckets) {
           // per name (the StatsD doors): those distributions' values are lost, no other
           const wide = new Set(buckets.metrics)
           for (const metric of wide) conflicts.push({ metric, stored: buckets.kind, asked: buckets.kind, reason: 'too_many_buckets' })
-          events = without(events, wide)
-          // their new names give their places back: nothing of them is written
-          registry.settle(reserved.filter(n => wide.has(n)), false)
-          reserved = reserved.filter(n => !wide.has(n))
+          events = without(events, wide, writtenTo)
+          reserved = releaseUnwritten(reserved, events)
           if (events.length === 0) return { outcome: REJECTED, reason: 'too_many_buckets', refusedMetrics: refused, kindConflicts: conflicts, message: buckets.message }
-          unit = buildWriteUnit(withNames(events, tagged), { keepsMinutes: minuteKeeper(now), keepsMinuteHistograms: minuteHistogramKeeper(now), kindOf: registry.kindOf })
+          unit = buildWriteUnit(withNames(events, tagged, writtenTo), { keepsMinutes: minuteKeeper(now), keepsMinuteHistograms: minuteHistogramKeeper(now), kindOf: registry.kindOf })
         }
         answer = await write(unit, events, key)
       } catch (err) {
@@ -267,7 +291,7 @@ export function createIngestService ({ config, clock, registry, writer, idempote
       const turnedAway = refused.length || conflicts.length || rateLimited.length
       if (answer.outcome !== APPLIED) return turnedAway ? { ...answer, refusedMetrics: refused, rateLimited, kindConflicts: conflicts } : answer
       // the kinds preallocated (a counter's; kinds/*.js preallocated)
-      preallocator.consider(kinds === null ? withNames(events, tagged) : withNames(events, tagged).filter(e => descriptorOfEvent(e).preallocated))
+      preallocator.consider(kinds === null ? withNames(events, tagged, writtenTo) : withNames(events, tagged, writtenTo).filter(e => descriptorOfEvent(e).preallocated))
       return turnedAway ? { outcome: APPLIED, accepted: events.length, refusedMetrics: refused, rateLimited, kindConflicts: conflicts } : { outcome: APPLIED, accepted: events.length }
     },
 

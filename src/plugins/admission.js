@@ -1,5 +1,5 @@
 // Admission before work (docs/adr/0027-admission-before-work.md): a write
-// (POST /v1/events, POST /v1/statsd) is refused with 503 + Retry-After before
+// (POST /v1/events, POST /v1/statsd, POST /v1/metrics) is refused with 503 + Retry-After before
 // its body is read or parsed when the service cannot take it:
 //   - the writer is full (no room for the events the body can hold),
 //   - the bodies of the writes already admitted add up to MAX_INFLIGHT_WRITE_BYTES,
@@ -12,7 +12,7 @@ import fp from 'fastify-plugin'
 import underPressure from '@fastify/under-pressure'
 import { errorBody } from './error-handler.js'
 
-const WRITE_URLS = new Set(['/v1/events', '/v1/statsd']) // POST only
+const WRITE_URLS = new Set(['/v1/events', '/v1/statsd', '/v1/metrics']) // POST only (GET /v1/metrics reads the registry)
 // the smallest event a JSON body can hold, {"metric":"a"}, and a separator: a body of n bytes holds at most n / 15 events
 const MIN_EVENT_BYTES = 15
 

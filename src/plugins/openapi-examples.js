@@ -87,6 +87,14 @@ export const operationExamples = {
       415: { statusCode: 415, error: 'Unsupported Media Type', message: 'send StatsD lines with Content-Type: text/plain (got application/json)' }
     }
   },
+  'POST /v1/metrics': {
+    responses: {
+      200: { partialSuccess: { rejectedDataPoints: 1, errorMessage: '1 point(s) not kept: 1 × metric "http.server.duration": tag "url.full": the value "https://shop.example/cart?session=…" is longer than 128 characters; a tag value is 1–128 printable characters without ; or =, not starting with ~' } },
+      400: { statusCode: 400, error: 'Bad Request', message: 'the body is not an OTLP ExportMetricsServiceRequest in protobuf: index out of range: 412 + 10 > 418' },
+      413: { statusCode: 413, error: 'Payload Too Large', message: 'a request holds at most MAX_EVENTS_PER_REQUEST = 10000 data points, got 12000; export fewer at a time (the SDK\'s or the Collector\'s batch size)' },
+      415: { statusCode: 415, error: 'Unsupported Media Type', message: 'send OTLP metrics with Content-Type: application/x-protobuf or application/json (got text/plain)' }
+    }
+  },
   'GET /v1/metrics': {
     parameters: { prefix: 'api.', limit: '2', after: 'api.errors' },
     responses: {
@@ -165,6 +173,70 @@ export const operationExamples = {
     responses: {
       200: { metric: 'api.requests', from: Date.UTC(2026, 10, 20, 10, 30), to: Date.UTC(2026, 10, 21, 10, 30), total: 86012, documents: 2 },
       400: { statusCode: 400, error: 'Bad Request', message: 'from: 2026-06-10T10:07:00.000Z falls inside a quarter-hour slot, the finest detail kept there (minute detail is kept from 2026-08-23 on); the nearest usable edges are 2026-06-10T10:00:00.000Z and 2026-06-10T10:15:00.000Z', details: [{ path: 'from', message: 'from: 2026-06-10T10:07:00.000Z falls inside a quarter-hour slot, the finest detail kept there (minute detail is kept from 2026-08-23 on); the nearest usable edges are 2026-06-10T10:00:00.000Z and 2026-06-10T10:15:00.000Z', before: Date.UTC(2026, 5, 10, 10, 0), after: Date.UTC(2026, 5, 10, 10, 15) }] }
+    }
+  },
+  'GET /v1/slos': {
+    responses: {
+      200: {
+        slos: [{ name: 'availability', displayName: 'Checkout availability', service: 'checkout', target: 0.999, timeWindow: { duration: '1M', rolling: false, timeZone: 'Europe/Berlin' }, period: '2026-11', status: 'met', attainment: 0.99952, good: 2_499_880, total: 2_501_080, budgetRemainingRatio: 0.52, documents: 70 }],
+        documents: 70
+      }
+    }
+  },
+  'GET /v1/slos/{name}/report': {
+    parameters: { name: 'availability', period: '2026-11' },
+    responses: {
+      200: {
+        name: 'availability',
+        period: '2026-11',
+        timeZone: 'Europe/Berlin',
+        from: Date.UTC(2026, 9, 31, 23),
+        to: Date.UTC(2026, 10, 30, 23),
+        good: 2_499_880,
+        total: 2_501_080,
+        attainment: 0.9995202075,
+        target: 0.999,
+        budget: { allowed: 2501, consumed: 1200, remaining: 1301, remainingRatio: 0.5201919232 },
+        days: [{ day: '2026-11-01', good: 99_950, total: 100_000 }, { day: '2026-11-02', good: 99_980, total: 100_000 }],
+        burnRates: { '5m': 0, '30m': 0.4, '1h': 0.45, '6h': 0.5, '1d': 0.48, '3d': 0.47 },
+        projectedAttainment: 0.99953,
+        documents: 70,
+        asOf: Date.UTC(2026, 10, 21, 12)
+      },
+      400: { statusCode: 400, error: 'Bad Request', message: 'period: a 1M SLO\'s period is YYYY-MM (2026-11), got "2026-11-01"', details: [{ path: 'period', message: 'a 1M SLO\'s period is YYYY-MM (2026-11), got "2026-11-01"' }] },
+      404: { statusCode: 404, error: 'Not Found', message: 'no SLO named "availability"' }
+    }
+  },
+  'PUT /v1/slos/{name}': {
+    parameters: { name: 'checkout-latency' },
+    requestBody: {
+      slo: {
+        summary: 'An availability SLO per calendar week in Kathmandu',
+        value: {
+          apiVersion: 'openslo/v1',
+          kind: 'SLO',
+          metadata: { name: 'checkout-latency' },
+          spec: {
+            indicator: { spec: { ratioMetric: { good: { metricSource: { type: 'statbucket', spec: { metric: 'api.requests', tags: ['status!=~5..'] } } }, total: { metricSource: { type: 'statbucket', spec: { metric: 'api.requests' } } } } } },
+            timeWindow: [{ duration: '1w', calendar: { timeZone: 'Asia/Kathmandu' } }],
+            budgetingMethod: 'Occurrences',
+            objectives: [{ target: 0.995 }]
+          }
+        }
+      }
+    },
+    responses: {
+      200: { name: 'checkout-latency', created: true },
+      400: { statusCode: 400, error: 'Bad Request', message: 'spec.budgetingMethod: only Occurrences is supported, got "Timeslices"', details: [{ path: 'spec.budgetingMethod', message: 'spec.budgetingMethod: only Occurrences is supported, got "Timeslices"' }] },
+      409: { statusCode: 409, error: 'Conflict', message: 'the SLO "availability" is defined in SLO_FILE: change it there, or give this one another name' }
+    }
+  },
+  'DELETE /v1/slos/{name}': {
+    parameters: { name: 'checkout-latency' },
+    responses: {
+      200: { name: 'checkout-latency', deleted: true },
+      404: { statusCode: 404, error: 'Not Found', message: 'no stored SLO named "checkout-latency"' },
+      409: { statusCode: 409, error: 'Conflict', message: 'the SLO "availability" is defined in SLO_FILE: take it out of the file' }
     }
   },
   'GET /v1/kinds': {

@@ -141,6 +141,7 @@ async function openapi (app) {
       tags: [
         { name: 'events', description: 'Ingest' },
         { name: 'metrics', description: 'Queries' },
+        { name: 'slos', description: 'Calendar SLOs: OpenSLO definitions and their reports' },
         { name: 'health', description: 'Liveness and readiness' },
         { name: 'monitoring', description: 'Prometheus metrics' },
         { name: 'graphite', description: 'The Graphite API, for Grafana\'s Graphite data source' }

@@ -88,6 +88,17 @@ export function createServiceMetrics ({ getWriterStats } = {}) {
       labelNames: ['transport'],
       registers: [register]
     }),
+    otlpPoints: new Counter({
+      name: 'statbucket_otlp_points_total',
+      help: 'OTLP data points of applied POST /v1/metrics requests, by outcome (kept, rejected: named in partialSuccess) (docs/otlp.md).',
+      labelNames: ['outcome'],
+      registers: [register]
+    }),
+    otlpExemplars: new Counter({
+      name: 'statbucket_otlp_exemplars_ignored_total',
+      help: 'Exemplars of OTLP data points, read and ignored (docs/otlp.md).',
+      registers: [register]
+    }),
     statsdDropped: new Counter({
       name: 'statbucket_statsd_dropped_total',
       help: 'StatsD values not kept, by reason (docs/statsd.md); reason "tags" counts lines whose tags were dropped (their values were kept).',
@@ -148,6 +159,11 @@ export function createServiceMetrics ({ getWriterStats } = {}) {
     },
     statsdReceived ({ transport, values }) {
       m.statsdReceived.inc({ transport }, values)
+    },
+    otlpReceived ({ points, rejected, exemplars }) {
+      m.otlpPoints.inc({ outcome: 'kept' }, points - rejected)
+      if (rejected > 0) m.otlpPoints.inc({ outcome: 'rejected' }, rejected)
+      if (exemplars > 0) m.otlpExemplars.inc(exemplars)
     },
     statsdDropped ({ reason, values }) {
       m.statsdDropped.inc({ reason }, values)

@@ -8,13 +8,12 @@
 import { BadRequestError, withDetails } from '../errors.js'
 import { addTierInto, addTotalsInto, bucketsIn, histogramHoldsCount, statHorizons, statValue } from '../bucket/distribution-stats.js'
 import { quantiles as rankQuantiles, rankHistogram, rankedQuantile } from '../bucket/distribution-sketch.js'
-import { planLocalYtd } from '../bucket/local-plans.js'
 import { QUARTER_HOUR_MS } from '../bucket/time.js'
 import { RangeRefusal, SKIPPED, docsById, pieceNodes, planRanges } from '../bucket/range-plan.js'
-import { createDocumentReader } from './documents.js'
+import { createDocumentReader, findByIds, idsOfPlan, readInBatches } from './documents.js'
 import { distribution } from '../kinds/distribution.js'
-import { graftMinuteHistograms } from './minute-histograms.js'
-import { localRefusal, planSeriesRanges } from './series-plan.js'
+import { graftMinuteHistograms, minutePiecesByHour } from './minute-histograms.js'
+import { planSeriesRanges, planYtd } from './series-plan.js'
 
 function bad (param, message) {
   return withDetails(new BadRequestError(`${param}: ${message}`), { details: [{ path: param, message }] })
@@ -34,16 +33,6 @@ function minutesWithoutHistogram (from, to) {
     ? `${param}: the minutes of this range hold values without their histogram (a write cut short), so its quantiles cannot be ranked; use quarter-hour edges`
     : `${param}: the histograms of this range do not hold the values it counts (a document written in part; npm run check reports it), so its quantiles cannot be ranked`
   return withDetails(new BadRequestError(message), { details: [{ path: param, message, ...edge(param === 'from' ? from : to) }] })
-}
-
-/** Two points' count, sum, min and max (a read that ranks nothing) as one, new */
-function addTotals (total, tier) {
-  const out = { count: (total?.count ?? 0) + (tier.count ?? 0), sum: (total?.sum ?? 0) + (tier.sum ?? 0) }
-  const min = Math.min(total?.min ?? Infinity, tier.min ?? Infinity)
-  const max = Math.max(total?.max ?? -Infinity, tier.max ?? -Infinity)
-  if (min !== Infinity) out.min = min
-  if (max !== -Infinity) out.max = max
-  return out
 }
 
 // histogram buckets merged or ranked between two turns of the event loop (a
@@ -98,6 +87,21 @@ export function createDistributionReads ({ collections, horizonsOf, maxPoints, m
   }
 
   /**
+   * The documents of several reads ([{ metric, plan }]) fetched together: one
+   * request per collection, and one for the minute-hour documents of their
+   * minutes where minuteHistograms (a percentile's read) → [{ daily, monthly,
+   * hours (the minute-hour documents read, by id) }], a read's own each
+   */
+  async function fetchReads (reads, { minuteHistograms = false } = {}) {
+    const hourIds = minuteHistograms ? [...new Set(reads.flatMap(({ metric, plan }) => [...minutePiecesByHour(metric, plan).keys()]))] : []
+    const [docs, hours] = await Promise.all([documents.plansDocs(reads.map(r => r.plan)), findByIds(minuteHourDocuments, hourIds, { minute: 1 })])
+    return docs.map(d => ({ ...d, hours }))
+  }
+
+  /** The documents of one read (fetchReads) */
+  const fetchRead = async (metric, plan, options) => (await fetchReads([{ metric, plan }], options))[0]
+
+  /**
    * evaluatePlan merging tiers (range-plan.js's walk of each range's pieces),
    * each piece added into its range's tier in place (distribution-stats.js
    * addTierInto: a piece costs its own buckets, not the range's so far; with
@@ -106,12 +110,11 @@ export function createDistributionReads ({ collections, horizonsOf, maxPoints, m
    * refused past maxReadBuckets merged (a 400) before it is all done.
    * budget: { buckets } shared by the reads of one request (a Graphite
    * render's), and so is their pacer; else the read's own. minuteHistograms: the minutes'
-   * histograms are read and merged too (a percentile's read).
+   * histograms are merged too (a percentile's read: docs, fetchReads', hold them).
    * → [{ value, documents }], with minuteHourDocuments and pace (the
    * read's pacer, or its budget's, for ranking its points: rankedPoints)
    */
-  async function evaluate (metric, plan, { minuteHistograms = false, strictDays = false, buckets: withBuckets = true, budget = null } = {}) {
-    const docs = await documents.planDocs(plan)
+  async function evaluate (metric, plan, docs, { minuteHistograms = false, strictDays = false, buckets: withBuckets = true, budget = null } = {}) {
     const pace = pacerOf(budget)
     const spent = budget ?? { buckets: 0 }
     const requestLimit = budget ? maxReadBuckets * REQUEST_BUCKETS_READS : Infinity
@@ -129,7 +132,7 @@ export function createDistributionReads ({ collections, horizonsOf, maxPoints, m
       }
       return pace(buckets)
     }
-    const minuteHours = minuteHistograms ? await graftMinuteHistograms(minuteHourDocuments, metric, plan, docs.daily, { charge: chargeWalk }) : 0
+    const minuteHours = minuteHistograms ? await graftMinuteHistograms(docs.hours, metric, plan, docs.daily, { charge: chargeWalk }) : 0
     const byId = docsById(docs)
     let own = 0
     const add = withBuckets ? addTierInto : addTotalsInto
@@ -188,35 +191,53 @@ export function createDistributionReads ({ collections, horizonsOf, maxPoints, m
   const planningStat = (percentile) => ({ kind: percentile ? 'percentile' : 'count' })
 
   /**
+   * A series read of [from, to) at `step` in `zone` planned (planSeriesRanges
+   * at the horizons of what it reads: a percentile's, or any other stat's):
+   * its shape and its plan, nothing read → { step, from, to, timestamps, plan }
+   */
+  function seriesPlan (metric, { from, to, step, zone, percentile }) {
+    const { start, end, timestamps, plan, ...planned } = planSeriesRanges({ from, to, step, zone, maxPoints, horizons: statHorizons(planningStat(percentile), horizonsOf(metric)), metric })
+    return { step: planned.step, from: start, to: end, timestamps, plan }
+  }
+
+  /** How a series read evaluates its plan */
+  const seriesEvaluation = (step, percentile, budget) => ({ strictDays: step === 'day', minuteHistograms: percentile, buckets: percentile, budget })
+
+  /**
    * A series of [from, to) at `step` in `zone` merged once, for any number
    * of stats: percentile true reads the buckets (and minutes where their
    * histograms are kept), false count, sum, min and max only.
    * → { step, from, to, timestamps, values(stat) → Promise<values> }
    */
   async function mergedSeries (metric, kind, { from, to, step, zone, percentile, budget }) {
-    const { start, end, timestamps, plan, ...planned } = planSeriesRanges({ from, to, step, zone, maxPoints, horizons: statHorizons(planningStat(percentile), horizonsOf(metric)), metric })
-    const points = await evaluate(metric, plan, { strictDays: planned.step === 'day', minuteHistograms: percentile, buckets: percentile, budget })
-    return { step: planned.step, from: start, to: end, timestamps, values: (stat) => statValues(points, stat, kind.mapping) }
+    const { plan, ...shape } = seriesPlan(metric, { from, to, step, zone, percentile })
+    const points = await evaluate(metric, plan, await fetchRead(metric, plan, { minuteHistograms: percentile }), seriesEvaluation(shape.step, percentile, budget))
+    return { ...shape, values: (stat) => statValues(points, stat, kind.mapping) }
   }
 
   /**
-   * mergedSeries of several metrics of one mapping (a name's tagged series,
-   * reader/tagged-reads.js), each point merged across them: the reads share
-   * one budget (each at most MAX_READ_BUCKETS, all REQUEST_BUCKETS_READS ×).
+   * mergedSeries of groups of metrics of one mapping (a name's tagged series
+   * by group, reader/tagged-reads.js), the documents of all read together,
+   * each group's points merged across its metrics as evaluate adds a piece
+   * into a point: the reads of a group share one budget (each at most
+   * MAX_READ_BUCKETS, all REQUEST_BUCKETS_READS ×). groups: [[metric]].
+   * → [values(stat) → Promise<values>, or null for an empty group]
    */
-  async function mergedSeriesOf (metrics, kind, { from, to, step, zone, percentile }) {
-    const budget = { buckets: 0 }
-    let shape = null
-    let merged = null
-    for (const metric of metrics) {
-      const { start, end, timestamps, plan, ...planned } = planSeriesRanges({ from, to, step, zone, maxPoints, horizons: statHorizons(planningStat(percentile), horizonsOf(metric)), metric })
-      const points = await evaluate(metric, plan, { strictDays: planned.step === 'day', minuteHistograms: percentile, buckets: percentile, budget })
-      shape ??= { step: planned.step, from: start, to: end, timestamps }
-      merged ??= points.map(() => ({ value: null }))
-      points.forEach((p, i) => { if (p.value !== null) merged[i].value = percentile ? addTierInto(merged[i].value, p.value) : addTotals(merged[i].value, p.value) })
-    }
-    merged.pace = pacerOf(budget)
-    return { ...shape, values: (stat) => statValues(merged, stat, kind.mapping) }
+  async function mergedSeriesOfGroups (groups, kind, { from, to, step, zone, percentile }) {
+    const add = percentile ? addTierInto : addTotalsInto
+    const merged = groups.map(() => ({ points: null, budget: { buckets: 0 } }))
+    const reads = groups.flatMap((metrics, group) => metrics.map(metric => ({ metric, group, ...seriesPlan(metric, { from, to, step, zone, percentile }) })))
+    await readInBatches(reads, r => idsOfPlan(r.plan), batch => fetchReads(batch, { minuteHistograms: percentile }), async ({ metric, group, plan, step: at }, docs) => {
+      const into = merged[group]
+      const points = await evaluate(metric, plan, docs, seriesEvaluation(at, percentile, into.budget))
+      into.points ??= points.map(() => ({ value: null }))
+      points.forEach((p, i) => { if (p.value !== null) into.points[i].value = add(into.points[i].value, p.value) })
+    })
+    return merged.map(({ points, budget }) => {
+      if (points === null) return null
+      points.pace = pacerOf(budget)
+      return (stat) => statValues(points, stat, kind.mapping)
+    })
   }
 
   /** Ranges ([{ from, to }], as many as MAX_POINTS) merged once, each from the fewest documents, for any number of stats → { values(stat) } */
@@ -228,8 +249,45 @@ export function createDistributionReads ({ collections, horizonsOf, maxPoints, m
     } catch (err) {
       throw rangeRefused(err)
     }
-    const points = await evaluate(metric, plan, { strictDays: true, minuteHistograms: percentile, buckets: percentile, budget })
+    const points = await evaluate(metric, plan, await fetchRead(metric, plan, { minuteHistograms: percentile }), { strictDays: true, minuteHistograms: percentile, buckets: percentile, budget })
     return { values: (stat) => statValues(points, stat, kind.mapping) }
+  }
+
+  /** count and sum over [from, to) of each metric from the fewest documents, their documents read together → [{ total (= count), count, sum, documents }] */
+  async function totalsOf (metrics, kind, { from, to }) {
+    const reads = metrics.map(metric => {
+      try {
+        return { metric, plan: planRanges(metric, [{ from, to }], horizonsOf(metric)) }
+      } catch (err) {
+        throw rangeRefused(err)
+      }
+    })
+    return readInBatches(reads, r => idsOfPlan(r.plan), fetchReads, async ({ metric, plan }, docs) => {
+      // count and sum only: no bucket is merged (nor counted against MAX_READ_BUCKETS)
+      const [{ value, documents: used }] = await evaluate(metric, plan, docs, { buckets: false })
+      const count = value?.count ?? 0
+      return { total: count, count, sum: value?.sum ?? 0, documents: used }
+    })
+  }
+
+  /** A year to date from its months' points (null: no document read) */
+  function ytdAnswer (planned, points) {
+    const months = planned.months.map((month, i) => {
+      const tier = points?.[i].value ?? null
+      return tier === null ? { month, total: null, count: null, sum: null } : { month, total: tier.count ?? 0, count: tier.count ?? 0, sum: tier.sum ?? 0 }
+    })
+    return {
+      total: months.reduce((n, m) => n + (m.count ?? 0), 0),
+      sum: months.reduce((n, m) => n + (m.sum ?? 0), 0),
+      months
+    }
+  }
+
+  /** Years to date in `zone` (UTC included) of several metrics, their documents read together → [answer] */
+  async function ytdsOf (metrics, kind, options) {
+    const reads = metrics.map(metric => ({ metric, planned: planYtd(metric, { ...options, horizons: horizonsOf(metric) }) }))
+    return readInBatches(reads, r => idsOfPlan(r.planned.plan), batch => fetchReads(batch.map(r => ({ metric: r.metric, plan: r.planned.plan }))),
+      async ({ metric, planned }, docs) => ytdAnswer(planned, await evaluate(metric, planned.plan, docs, { buckets: false })))
   }
 
   return {
@@ -252,7 +310,13 @@ export function createDistributionReads ({ collections, horizonsOf, maxPoints, m
      * the request's reads. → { step, from, to, timestamps, values(stat) }
      */
     mergedSeries,
-    mergedSeriesOf,
+    mergedSeriesOfGroups,
+
+    /** A series read's shape (judged as its read judges it: a 400 for a window it cannot answer), nothing read → { step, from, to, timestamps } */
+    seriesShape: (metric, options) => {
+      const { plan, ...shape } = seriesPlan(metric, options)
+      return shape
+    },
 
     /**
      * One stat of each of `ranges` ([{ from, to }], epoch ms, as many as
@@ -263,18 +327,10 @@ export function createDistributionReads ({ collections, horizonsOf, maxPoints, m
     mergedRanges,
 
     /** count and sum over [from, to) from the fewest documents → { total (= count), count, sum, documents } */
-    async total (metric, kind, { from, to }) {
-      let plan
-      try {
-        plan = planRanges(metric, [{ from, to }], horizonsOf(metric))
-      } catch (err) {
-        throw rangeRefused(err)
-      }
-      // count and sum only: no bucket is merged (nor counted against MAX_READ_BUCKETS)
-      const [{ value, documents: used }] = await evaluate(metric, plan, { buckets: false })
-      const count = value?.count ?? 0
-      return { total: count, count, sum: value?.sum ?? 0, documents: used }
-    },
+    total: async (metric, kind, { from, to }) => (await totalsOf([metric], kind, { from, to }))[0],
+
+    /** total of several metrics (a name's tagged series), their documents read together → [answer] */
+    totalsOf,
 
     /**
      * Quantiles qs (each in [0, 1]) over [from, to), merged from the fewest
@@ -292,7 +348,7 @@ export function createDistributionReads ({ collections, horizonsOf, maxPoints, m
       } catch (err) {
         throw rangeRefused(err)
       }
-      const points = await evaluate(metric, plan, { minuteHistograms: true })
+      const points = await evaluate(metric, plan, await fetchRead(metric, plan, { minuteHistograms: true }), { minuteHistograms: true })
       const [{ value, documents: used }] = points
       if (value !== null && !histogramHoldsCount(value)) throw minutesWithoutHistogram(from, to)
       const stat = (kindName) => statValue(value, { kind: kindName }, kind.mapping)
@@ -309,23 +365,12 @@ export function createDistributionReads ({ collections, horizonsOf, maxPoints, m
     },
 
     /** Year to date in `zone` (UTC included) as local months → { total (= count), sum, months: [{ month, total, count, sum }] } */
-    async ytd (metric, kind, { asOf, yearStart, zone }) {
-      let planned
-      try {
-        planned = planLocalYtd(metric, zone, yearStart, asOf, { horizons: horizonsOf(metric) })
-      } catch (err) {
-        throw err instanceof RangeRefusal ? localRefusal(err, null, zone) : err
-      }
-      const points = await evaluate(metric, planned.plan, { buckets: false })
-      const months = planned.months.map((month, i) => {
-        const tier = points[i].value
-        return tier === null ? { month, total: null, count: null, sum: null } : { month, total: tier.count ?? 0, count: tier.count ?? 0, sum: tier.sum ?? 0 }
-      })
-      return {
-        total: months.reduce((n, m) => n + (m.count ?? 0), 0),
-        sum: months.reduce((n, m) => n + (m.sum ?? 0), 0),
-        months
-      }
-    }
+    ytd: async (metric, kind, options) => (await ytdsOf([metric], kind, options))[0],
+
+    /** ytd of several metrics (a name's tagged series), their documents read together → [answer] */
+    ytdsOf,
+
+    /** A year to date's answer over no documents (its months, each null), judged as ytd judges it: nothing read */
+    ytdShape: (metric, kind, options) => ytdAnswer(planYtd(metric, { ...options, horizons: horizonsOf(metric) }), null)
   }
 }

@@ -6,7 +6,7 @@
 import { evaluateGaugePlan, gaugeStatValue, mergeGaugeTiers } from '../bucket/gauge-stats.js'
 import { BadRequestError } from '../errors.js'
 import { planRanges } from '../bucket/range-plan.js'
-import { createDocumentReader } from './documents.js'
+import { createDocumentReader, idsOfPlan, readInBatches } from './documents.js'
 import { gauge } from '../kinds/gauge.js'
 import { metricIdPrefix } from '../bucket/time.js'
 import { rangeRefused } from './distribution-reads.js'
@@ -18,35 +18,48 @@ export function createGaugeReads ({ collections, horizonsOf, maxPoints }) {
   const monthly = collections[gauge.collections.monthly]
   const documents = createDocumentReader({ collections: { daily, monthly } })
 
+  /** A series read of [from, to) at `step` in `zone` planned, as a counter's series is (reader/series-plan.js): nothing read → { step, from, to, timestamps, plan } */
+  function seriesPlan (metric, { from, to, step, zone }) {
+    const { start, end, timestamps, plan, ...planned } = planSeriesRanges({ from, to, step, zone, maxPoints, horizons: horizonsOf(metric), metric })
+    return { step: planned.step, from: start, to: end, timestamps, plan }
+  }
+
   /**
-   * A series of [from, to) at `step` in `zone`, as a counter's series is
-   * planned (reader/series-plan.js), merged once for any number of stats.
+   * A series of [from, to) at `step` in `zone` merged once for any number of stats.
    * → { step, from, to, timestamps, values(stat) → Promise<values> }
    */
   async function mergedSeries (metric, kind, { from, to, step, zone }) {
-    const horizons = horizonsOf(metric)
-    const { start, end, timestamps, plan, ...planned } = planSeriesRanges({ from, to, step, zone, maxPoints, horizons, metric })
-    const points = evaluateGaugePlan(plan, await documents.planDocs(plan), { strictDays: planned.step === 'day' })
-    return { step: planned.step, from: start, to: end, timestamps, values: async (stat) => points.map(p => gaugeStatValue(p.value, stat)) }
+    const { plan, ...shape } = seriesPlan(metric, { from, to, step, zone })
+    const points = evaluateGaugePlan(plan, await documents.planDocs(plan), { strictDays: shape.step === 'day' })
+    return { ...shape, values: async (stat) => points.map(p => gaugeStatValue(p.value, stat)) }
   }
 
-  /** mergedSeries of several gauges (a name's tagged series, reader/tagged-reads.js), each point merged across them */
-  async function mergedSeriesOf (metrics, kind, { from, to, step, zone }) {
-    let shape = null
-    let merged = null
-    for (const metric of metrics) {
-      const { start, end, timestamps, plan, ...planned } = planSeriesRanges({ from, to, step, zone, maxPoints, horizons: horizonsOf(metric), metric })
-      const points = evaluateGaugePlan(plan, await documents.planDocs(plan), { strictDays: planned.step === 'day' })
-      shape ??= { step: planned.step, from: start, to: end, timestamps }
-      merged ??= points.map(() => null)
-      points.forEach((p, i) => { if (p.value !== null) merged[i] = mergeGaugeTiers(merged[i], p.value) })
-    }
-    return { ...shape, values: async (stat) => merged.map(tier => gaugeStatValue(tier, stat)) }
+  /**
+   * mergedSeries of groups of gauges (a name's tagged series by group,
+   * reader/tagged-reads.js), the documents of all read together, each
+   * group's points merged across its gauges. groups: [[metric]].
+   * → [values(stat) → Promise<values>, or null for an empty group]
+   */
+  async function mergedSeriesOfGroups (groups, kind, { from, to, step, zone }) {
+    const merged = groups.map(() => null)
+    const reads = groups.flatMap((metrics, group) => metrics.map(metric => ({ group, ...seriesPlan(metric, { from, to, step, zone }) })))
+    await readInBatches(reads, r => idsOfPlan(r.plan), batch => documents.plansDocs(batch.map(r => r.plan)), ({ group, plan, step: at }, docs) => {
+      const points = evaluateGaugePlan(plan, docs, { strictDays: at === 'day' })
+      merged[group] ??= points.map(() => null)
+      points.forEach((p, i) => { if (p.value !== null) merged[group][i] = mergeGaugeTiers(merged[group][i], p.value) })
+    })
+    return merged.map(tiers => tiers && (async (stat) => tiers.map(tier => gaugeStatValue(tier, stat))))
   }
 
   return {
     mergedSeries,
-    mergedSeriesOf,
+    mergedSeriesOfGroups,
+
+    /** A series read's shape (a 400 for a window it cannot answer), nothing read → { step, from, to, timestamps } */
+    seriesShape: (metric, options) => {
+      const { plan, ...shape } = seriesPlan(metric, options)
+      return shape
+    },
 
     /** A series of one stat (gauge-stats.js) → { stat, step, from, to, timestamps, values } */
     async series (metric, kind, { from, to, step, zone, stat }) {

@@ -51,21 +51,21 @@ export function minutePiecesByHour (metric, plan) {
 }
 
 /**
- * Reads the minute-hour documents of the plan's minute pieces (one request,
- * their `minute` only) and sets each piece's minute tier in `dailyDocs` (the
- * plan's day documents, changed in place) to hold its histogram: the hour
- * document's, or none. Judging a stored minute walks its buckets, so
- * charge(n) is awaited with each minute's before it is walked: the caller's
- * pacing and budget (it throws past a limit). → the number of minute-hour
- * documents read
+ * Sets each minute piece's tier of the plan in `dailyDocs` (the plan's day
+ * documents, changed in place) to hold its histogram: its hour document's in
+ * `hourDocs` (the minute-hour documents read, a Map by id, their `minute`
+ * at least: minutePiecesByHour's keys), or none. Judging a stored minute
+ * walks its buckets, so charge(n) is awaited with each minute's before it is
+ * walked: the caller's pacing and budget (it throws past a limit). → the
+ * number of the plan's minute-hour documents among hourDocs
  */
-export async function graftMinuteHistograms (collection, metric, plan, dailyDocs, { charge = () => null } = {}) {
+export async function graftMinuteHistograms (hourDocs, metric, plan, dailyDocs, { charge = () => null } = {}) {
   const byHour = minutePiecesByHour(metric, plan)
   if (byHour.size === 0) return 0
-  const hours = await collection.find({ _id: { $in: [...byHour.keys()] } }, { projection: { minute: 1 } }).toArray()
-  const hourDocs = new Map(hours.map(d => [d._id, d]))
   const days = new Map(dailyDocs.map(d => [d._id, d]))
+  let read = 0
   for (const [key, pieces] of byHour) {
+    if (hourDocs.has(key)) read++
     const minutes = hourDocs.get(key)?.minute
     for (const { dayId, hour, minute } of pieces) {
       const tier = days.get(dayId)?.minute?.[hour]?.[minute]
@@ -77,5 +77,5 @@ export async function graftMinuteHistograms (collection, metric, plan, dailyDocs
       for (const part of HISTOGRAM_PARTS) tier[part] = parts === null ? undefined : parts[part]
     }
   }
-  return hours.length
+  return read
 }

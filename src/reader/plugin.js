@@ -17,7 +17,7 @@ async function reader (app) {
   })
   app.decorate('reader', instance)
   // reads by tag: the name's series the tag index (registry/tag-index.js) finds, each read as above
-  app.decorate('taggedReads', createTaggedReads({ reader: instance, registry, tags: app.nameIndex.tags, maxSeries: config.maxSeries }))
+  app.decorate('taggedReads', createTaggedReads({ reader: instance, registry, tags: app.nameIndex.tags, maxSeries: config.maxSeries, rollups: app.rollups }))
 }
 
 export default fp(reader, { name: 'reader', dependencies: ['collections', 'registry'] })

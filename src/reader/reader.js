@@ -5,20 +5,22 @@
 // zone. The JSON routes and the Graphite source both read through it. A
 // distribution's and a gauge's reads are planned the same way and merged tier
 // by tier (reader/distribution-reads.js, reader/gauge-reads.js): the
-// registry's kind of the metric says which.
+// registry's kind of the metric says which. Several series of one name (a
+// read by tag) are read at once: each judged and planned as its own read,
+// the documents of all fetched together, each answered by the same code.
 import { BadRequestError, NotFoundError, withDetails } from '../errors.js'
 import { assembleSeries, assembleYtd } from '../bucket/results.js'
-import { localSeriesValues, planLocalYtd } from '../bucket/local-plans.js'
-import { RangeRefusal, evaluatePlan, planRanges } from '../bucket/range-plan.js'
+import { localSeriesValues } from '../bucket/local-plans.js'
+import { evaluatePlan, planRanges } from '../bucket/range-plan.js'
 import { timeZone } from '../bucket/time-zone.js'
-import { createDocumentReader } from './documents.js'
+import { createDocumentReader, idsOfPlan, readInBatches } from './documents.js'
 import { createDistributionReads, rangeRefused } from './distribution-reads.js'
 import { createGaugeReads } from './gauge-reads.js'
 import { parseStat } from '../bucket/distribution-stats.js'
 import { distribution } from '../kinds/distribution.js'
 import { gauge } from '../kinds/gauge.js'
 import { descriptorOf } from '../kinds/index.js'
-import { localRefusal, planSeries } from './series-plan.js'
+import { planSeries, planYtd } from './series-plan.js'
 
 const UTC = timeZone('UTC')
 
@@ -41,6 +43,20 @@ function refusedKind (metric, kind) {
   return withDetails(new BadRequestError(message), { details: [{ path: 'metric', message }] })
 }
 
+/** A read of a series gone (deleted through another instance since the tag index listed it): null, no longer one of them */
+function unlessGone (err) {
+  if (err instanceof NotFoundError) return null
+  throw err
+}
+
+/** Pointwise sums of value arrays into `into` (null where every series is null): a counter's series merged */
+function addValues (into, values) {
+  for (let i = 0; i < values.length; i++) {
+    if (values[i] !== null) into[i] = (into[i] ?? 0) + values[i]
+  }
+  return into
+}
+
 /** The 400 of a read (total, year-to-date total, quantiles) the metric's kind has not */
 function refusedRead (metric, descriptor, read) {
   const message = `metric "${metric}" is a ${descriptor.name}: ${descriptor.refusals[read]}`
@@ -48,8 +64,8 @@ function refusedRead (metric, descriptor, read) {
 }
 
 /**
- * collections: { daily, monthly }; registry: { exists(metric) } (an unknown
- * metric is a 404, after the request's parameters were judged);
+ * collections: { daily, monthly }; registry: { describe(metric), kindOf(metric) }
+ * (an unknown metric is a 404, after the request's parameters were judged);
  * horizonsOf(metric) → { minuteFrom, dailyFrom } kept now; maxPoints: MAX_POINTS;
  * maxReadBuckets: MAX_READ_BUCKETS (a distribution's read).
  */
@@ -81,6 +97,122 @@ export function createReader ({ collections, registry, horizonsOf, maxPoints, ma
     return { kind, descriptor }
   }
 
+  /**
+   * A series read judged — a bad window or stat is a 400, no such metric a
+   * 404 — and planned as a counter's (reader/series-plan.js)
+   * → { kind, descriptor, planned, stat (the stat read, for a kind with stats) }
+   */
+  async function judgeSeries (metric, { from, to, step, zone, stat }) {
+    // planned as a counter's first: a bad window is a 400 before an unknown metric is a 404
+    const planned = planSeries({ from, to, step, zone, maxPoints, horizons: horizonsOf(metric), metric })
+    const { kind, descriptor } = await requireMetric(metric)
+    if (stat !== undefined && (descriptor.stats.default === null || !answersStat(descriptor, stat))) throw refusedStat(metric, descriptor, stat)
+    return { kind, descriptor, planned, stat: descriptor.stats.default === null ? undefined : stat ?? parseStat(descriptor.stats.default).stat }
+  }
+
+  /** A planned counter series' shape: { step, from, to, timestamps } */
+  const counterShape = (planned) => ({
+    step: planned.step,
+    from: planned.start,
+    to: planned.end,
+    timestamps: planned.timestamps ?? assembleSeries({ step: planned.step, start: planned.start, end: planned.end, docs: [] }).timestamps
+  })
+
+  /** Counters' series planned alike (planSeries at one step), their documents read together → [values] */
+  async function counterValues (metrics, planned) {
+    if (metrics.length === 0) return []
+    if (planned[0].plan) {
+      // local hour, day and month points: one planned range each
+      return readInBatches(planned, p => idsOfPlan(p.plan), batch => documents.plansDocs(batch.map(p => p.plan)), (p, docs) => localSeriesValues(p, docs))
+    }
+    const { step, start, end } = planned[0]
+    return readInBatches(metrics, () => documents.idsOfSeries(step, start, end), batch => documents.seriesDocsOf(batch, step, start, end),
+      (metric, { docs, monthlyDocs }) => assembleSeries({ step, start, end, docs, monthlyDocs }).values)
+  }
+
+  /** A total read judged (a bad edge is a 400, no such metric a 404, a kind without totals a 400) and planned → { kind, plan } */
+  async function judgeTotal (metric, { from, to }) {
+    let plan
+    try {
+      plan = planRanges(metric, [{ from, to }], horizonsOf(metric))
+    } catch (err) {
+      throw rangeRefused(err)
+    }
+    const { kind, descriptor } = await requireMetric(metric)
+    if (!descriptor.reads.total) throw refusedRead(metric, descriptor, 'total')
+    return { kind, plan }
+  }
+
+  /** Totals of judged reads ([{ metric, kind, plan }], one kind), their documents read together → [answer] */
+  function readTotals (reads, { from, to }) {
+    const { kind } = reads[0]
+    if (statReads.has(kind.kind)) return statReads.get(kind.kind).totalsOf(reads.map(r => r.metric), kind, { from, to })
+    return readInBatches(reads, r => idsOfPlan(r.plan), batch => documents.plansDocs(batch.map(r => r.plan)), (r, docs) => {
+      const [{ value, documents: used }] = evaluatePlan(r.plan, docs)
+      return { total: value ?? 0, documents: used }
+    })
+  }
+
+  /** A year-to-date read judged (no such metric a 404, a kind without it a 400) → { kind } */
+  async function judgeYtd (metric) {
+    const { kind, descriptor } = await requireMetric(metric)
+    if (!descriptor.reads.ytd) throw refusedRead(metric, descriptor, 'ytd')
+    return { kind }
+  }
+
+  /** A counter's year to date from the documents its plan read */
+  function counterYtd (planned, docs) {
+    const values = evaluatePlan(planned.plan, docs)
+    const months = planned.months.map((month, i) => ({ month, total: values[i].value }))
+    return { total: months.reduce((sum, m) => sum + (m.total ?? 0), 0), months }
+  }
+
+  /** Years to date of metrics of one kind (judged), their documents read together → [answer] */
+  function readYtds (metrics, kind, { year, asOf, yearStart, zone }) {
+    if (statReads.has(kind.kind)) return statReads.get(kind.kind).ytdsOf(metrics, kind, { asOf, yearStart: yearStart ?? Date.UTC(year, 0, 1), zone })
+    // in UTC at most 12 monthly documents a metric
+    if (zone.isUtc) return readInBatches(metrics, () => 12, batch => documents.ytdDocsOf(batch, year, asOf), (metric, docs) => assembleYtd({ year, asOf, docs }))
+    const planned = metrics.map(metric => planYtd(metric, { yearStart, asOf, zone, horizons: horizonsOf(metric) }))
+    return readInBatches(planned, p => idsOfPlan(p.plan), batch => documents.plansDocs(batch.map(p => p.plan)), counterYtd)
+  }
+
+  /** Each of metrics judged as its own read (judge) is, those gone since the index listed them left out → [{ metric, …judged }] */
+  async function presentOf (metrics, judge) {
+    const judged = await Promise.all(metrics.map(metric => judge(metric).then(j => ({ metric, ...j }), unlessGone)))
+    return judged.filter(j => j !== null)
+  }
+
+  /** Each metric's plan of `ranges` (a range past the metric's retention: a 400) → [{ metric, plan }] */
+  function planCounterRanges (metrics, ranges) {
+    try {
+      return metrics.map(metric => ({ metric, plan: planRanges(metric, ranges, horizonsOf(metric)) }))
+    } catch (err) {
+      throw rangeRefused(err)
+    }
+  }
+
+  /** A counter's sums over ranges judged: no such metric a 404, a kind with stats a 400 */
+  async function judgeCounterTotals (metric) {
+    const { descriptor } = await requireMetric(metric)
+    if (descriptor.stats.default !== null) {
+      const message = `metric "${metric}" is a ${descriptor.name}: an SLO counts a counter's events in this version`
+      throw withDetails(new BadRequestError(message), { details: [{ path: 'metric', message }] })
+    }
+    return {}
+  }
+
+  /** Planned counter ranges read, their documents together → [{ values (0 where nothing is held), documents }] */
+  function readCounterTotals (planned) {
+    return readInBatches(planned, p => idsOfPlan(p.plan), batch => documents.plansDocs(batch.map(p => p.plan)),
+      (p, docs) => ({ values: evaluatePlan(p.plan, docs).map(r => r.value ?? 0), documents: docs.daily.length + docs.monthly.length }))
+  }
+
+  /** Answers aligned with metrics from those of the present ones: null for a metric gone */
+  const aligned = (metrics, present, answers) => {
+    const byMetric = new Map(present.map((r, i) => [r.metric, answers[i]]))
+    return metrics.map(m => byMetric.get(m) ?? null)
+  }
+
   return {
     /**
      * A series of [from, to) at `step` (undefined: the finest that fits) in
@@ -90,22 +222,51 @@ export function createReader ({ collections, registry, horizonsOf, maxPoints, ma
      * point's time, 0 where one does and the slot is zero.
      */
     async series (metric, { from, to, step, zone = UTC, stat }) {
-      const horizons = horizonsOf(metric)
-      // planned as a counter's first: a bad window is a 400 before an unknown metric is a 404
-      const planned = planSeries({ from, to, step, zone, maxPoints, horizons, metric })
-      const { kind, descriptor } = await requireMetric(metric)
-      if (stat !== undefined && (descriptor.stats.default === null || !answersStat(descriptor, stat))) throw refusedStat(metric, descriptor, stat)
-      if (descriptor.stats.default !== null) {
-        return statReadsOf(metric, kind).series(metric, kind, { from, to, step, zone, stat: stat ?? parseStat(descriptor.stats.default).stat })
+      const { kind, planned, stat: chosen } = await judgeSeries(metric, { from, to, step, zone, stat })
+      if (chosen !== undefined) return statReadsOf(metric, kind).series(metric, kind, { from, to, step, zone, stat: chosen })
+      const [values] = await counterValues([metric], [planned])
+      return { ...counterShape(planned), values }
+    },
+
+    /**
+     * A read of several series of one name (its tagged series by group,
+     * reader/tagged-reads.js) planned: `name` judged as its own series read
+     * is (a 400 for a bad window or stat, a 404 for no such name), giving the
+     * answer's shape — step, window, timestamps, stat — without a read of its
+     * documents. → { shape, read(groups: [[series]]) → [{ series (how many
+     * were read), values }] }: the series read at the shape's step, the
+     * documents of all of them together (one request per collection), each
+     * group's merged point by point as a point merges its tiers (a counter's
+     * summed); a series gone since the index listed it is left out.
+     */
+    async planSeriesOf (name, { from, to, step, zone = UTC, stat }) {
+      const { kind, planned, stat: chosen } = await judgeSeries(name, { from, to, step, zone, stat })
+      if (chosen !== undefined) {
+        const reads = statReadsOf(name, kind)
+        const percentile = chosen.kind === 'percentile'
+        const shape = reads.seriesShape(name, { from, to, step, zone, percentile })
+        const nulls = shape.timestamps.map(() => null)
+        const read = async (groups) => {
+          // a series the registry no longer knows is gone
+          const present = groups.map(g => g.filter(s => registry.kindOf(s) !== undefined))
+          const merged = await reads.mergedSeriesOfGroups(present, kind, { from, to, step: shape.step, zone, percentile })
+          const answers = []
+          for (let i = 0; i < present.length; i++) answers.push({ series: present[i].length, values: merged[i] === null ? nulls : await merged[i](chosen) })
+          return answers
+        }
+        return { shape: { stat: chosen.name, ...shape }, read }
       }
-      const { start, end } = planned
-      if (planned.plan) {
-        // local hour, day and month points: one planned range each
-        const values = localSeriesValues(planned, await documents.planDocs(planned.plan))
-        return { step: planned.step, from: start, to: end, timestamps: planned.timestamps, values }
+      const shape = counterShape(planned)
+      const read = async (groups) => {
+        const present = (await presentOf(groups.flat(), requireMetric)).map(r => r.metric)
+        const values = await counterValues(present, present.map(metric => planSeries({ from, to, step: shape.step, zone, maxPoints, horizons: horizonsOf(metric), metric })))
+        const bySeries = new Map(present.map((s, i) => [s, values[i]]))
+        return groups.map(g => {
+          const read = g.filter(s => bySeries.has(s))
+          return { series: read.length, values: read.reduce((into, s) => addValues(into, bySeries.get(s)), shape.timestamps.map(() => null)) }
+        })
       }
-      const { docs, monthlyDocs } = await documents.seriesDocs(metric, planned.step, start, end)
-      return { step: planned.step, from: start, to: end, ...assembleSeries({ step: planned.step, start, end, docs, monthlyDocs }) }
+      return { shape, read }
     },
 
     /**
@@ -113,18 +274,46 @@ export function createReader ({ collections, registry, horizonsOf, maxPoints, ma
      * for a distribution { total (its count), count, sum, documents }
      */
     async total (metric, { from, to }) {
-      let plan
-      try {
-        plan = planRanges(metric, [{ from, to }], horizonsOf(metric))
-      } catch (err) {
-        throw rangeRefused(err)
+      const judged = await judgeTotal(metric, { from, to })
+      return (await readTotals([{ metric, ...judged }], { from, to }))[0]
+    },
+
+    /**
+     * A read of the totals of several series of one name (its tagged series)
+     * planned: `name` judged as its own total is (400s, a 404), its documents
+     * not read. → { read(metrics) → [answer as total's, or null for a series
+     * gone] }, the series' documents read together
+     */
+    async planTotalsOf (name, { from, to }) {
+      await judgeTotal(name, { from, to })
+      const read = async (metrics) => {
+        const present = await presentOf(metrics, metric => judgeTotal(metric, { from, to }))
+        return aligned(metrics, present, present.length ? await readTotals(present, { from, to }) : [])
       }
-      const { kind, descriptor } = await requireMetric(metric)
-      if (!descriptor.reads.total) throw refusedRead(metric, descriptor, 'total')
-      if (statReads.has(kind.kind)) return statReads.get(kind.kind).total(metric, kind, { from, to })
-      const docs = await documents.planDocs(plan)
-      const [{ value }] = evaluatePlan(plan, docs)
-      return { total: value ?? 0, documents: docs.daily.length + docs.monthly.length }
+      return { read }
+    },
+
+    /**
+     * A counter's exact sums over each of `ranges` ([{ from, to }], epoch ms),
+     * planned together and read with one projected request per collection
+     * (an SLO's local days and burn-rate windows: src/slos/) → { values (0
+     * where nothing is held), documents }; a metric of a kind with stats is a 400
+     */
+    async counterTotals (metric, ranges) {
+      const [planned] = planCounterRanges([metric], ranges)
+      await judgeCounterTotals(metric)
+      return (await readCounterTotals([planned]))[0]
+    },
+
+    /**
+     * counterTotals of several series of one name (its tagged series), their
+     * documents read together → [answer as counterTotals', or null for a series gone]
+     */
+    async counterTotalsOf (metrics, ranges) {
+      const planned = planCounterRanges(metrics, ranges)
+      const present = new Set((await presentOf(metrics, judgeCounterTotals)).map(r => r.metric))
+      const read = planned.filter(p => present.has(p.metric))
+      return aligned(metrics, read, read.length ? await readCounterTotals(read) : [])
     },
 
     /**
@@ -132,34 +321,28 @@ export function createReader ({ collections, registry, horizonsOf, maxPoints, ma
      * routes/query-params.js parseYtdQuery gives them → { total, months }
      */
     async ytd (metric, { year, asOf, yearStart, zone = UTC }) {
-      const { kind, descriptor } = await requireMetric(metric)
-      if (!descriptor.reads.ytd) throw refusedRead(metric, descriptor, 'ytd')
-      if (statReads.has(kind.kind)) return statReads.get(kind.kind).ytd(metric, kind, { asOf, yearStart: yearStart ?? Date.UTC(year, 0, 1), zone })
-      if (zone.isUtc) {
-        return assembleYtd({ year, asOf, docs: await documents.ytdDocs(metric, year, asOf) })
-      }
-      let planned
-      try {
-        planned = planLocalYtd(metric, zone, yearStart, asOf, { horizons: horizonsOf(metric) })
-      } catch (err) {
-        throw err instanceof RangeRefusal ? localRefusal(err, null, zone) : err
-      }
-      const values = evaluatePlan(planned.plan, await documents.planDocs(planned.plan))
-      const months = planned.months.map((month, i) => ({ month, total: values[i].value }))
-      return { total: months.reduce((sum, m) => sum + (m.total ?? 0), 0), months }
+      const { kind } = await judgeYtd(metric)
+      return (await readYtds([metric], kind, { year, asOf, yearStart, zone }))[0]
     },
 
     /**
-     * One stat's series of several series of one kind (a name's tagged
-     * series: reader/tagged-reads.js), each point merged across them as a
-     * point merges its tiers. kind: their registry kind.
-     * → { step, from, to, timestamps, values }
+     * A read of the years to date of several series of one name (its tagged
+     * series) planned: `name` judged as its own ytd is (a 404, a 400), its
+     * answer over no documents the shape (its months, each null), its
+     * documents not read. → { shape, read(metrics) → [answer as ytd's, or
+     * null for a series gone] }, the series' documents read together
      */
-    async statSeriesOf (metrics, kind, { from, to, step, zone = UTC, stat }) {
-      const descriptor = descriptorOf(kind)
-      const chosen = stat ?? parseStat(descriptor.stats.default).stat
-      const { values, ...shape } = await statReadsOf(metrics[0], kind).mergedSeriesOf(metrics, kind, { from, to, step, zone, percentile: chosen.kind === 'percentile' })
-      return { stat: chosen.name, ...shape, values: await values(chosen) }
+    async planYtdsOf (name, { year, asOf, yearStart, zone = UTC }) {
+      const { kind } = await judgeYtd(name)
+      const options = { year, asOf, yearStart, zone }
+      let shape
+      if (statReads.has(kind.kind)) shape = statReads.get(kind.kind).ytdShape(name, kind, { asOf, yearStart: yearStart ?? Date.UTC(year, 0, 1), zone })
+      else shape = zone.isUtc ? assembleYtd({ year, asOf, docs: [] }) : counterYtd(planYtd(name, { ...options, horizons: horizonsOf(name) }), { daily: [], monthly: [] })
+      const read = async (metrics) => {
+        const present = await presentOf(metrics, judgeYtd)
+        return aligned(metrics, present, present.length ? await readYtds(present.map(r => r.metric), present[0].kind, options) : [])
+      }
+      return { shape, read }
     },
 
     /** The stored last level of a gauge (reader/gauge-reads.js storedLast), or null: where a StatsD delta starts */

@@ -9,7 +9,7 @@ import { seriesWindow } from '../bucket/results.js'
 import { defaultStep, finestKeptStep, isKept, keptFrom } from '../bucket/detail-kept.js'
 import { timeZone } from '../bucket/time-zone.js'
 import { isZoneFree } from '../bucket/local-time.js'
-import { planLocalSeries } from '../bucket/local-plans.js'
+import { planLocalSeries, planLocalYtd } from '../bucket/local-plans.js'
 import { RangeRefusal, planRanges } from '../bucket/range-plan.js'
 
 const UTC = timeZone('UTC')
@@ -102,4 +102,17 @@ export function planSeriesRanges (options) {
     ranges.push({ from: t, to: nextStep(t, planned.step) })
   }
   return { ...planned, timestamps, plan: planRanges(options.metric, ranges, options.horizons) }
+}
+
+/**
+ * A year to date in `zone` (UTC included) planned: one range per local
+ * month (bucket/local-plans.js planLocalYtd), a month edge finer than the
+ * detail kept there a 400 → { months, plan }
+ */
+export function planYtd (metric, { asOf, yearStart, zone, horizons }) {
+  try {
+    return planLocalYtd(metric, zone, yearStart, asOf, { horizons })
+  } catch (err) {
+    throw err instanceof RangeRefusal ? localRefusal(err, null, zone) : err
+  }
 }

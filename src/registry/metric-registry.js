@@ -6,6 +6,10 @@
 // same moment elsewhere; the registry itself is written by the writer's flush.
 import { COUNTER, kindOfEntry } from '../bucket/metric-kinds.js'
 import { isTagged, nameOfSeries } from '../tags/series-name.js'
+import { isRollupSeries } from '../tags/rollups.js'
+
+// a name's tagged series, as MAX_SERIES_PER_NAME counts them: its declared rollups' series are not (they are as many as its series at most)
+const isCountedSeries = (series) => isTagged(series) && !isRollupSeries(series)
 
 /** Smallest string greater than every string starting with prefix */
 function prefixEnd (prefix) {
@@ -29,7 +33,7 @@ export function createMetricRegistry ({ collection, maxMetrics, maxSeriesPerName
   const KIND_PROJECTION = { _id: 1, kind: 1, accuracy: 1 }
 
   const countInto = (counts, series, by) => {
-    if (!isTagged(series)) return
+    if (!isCountedSeries(series)) return
     const name = nameOfSeries(series)
     const n = (counts.get(name) ?? 0) + by
     if (n === 0) counts.delete(name)
@@ -52,7 +56,7 @@ export function createMetricRegistry ({ collection, maxMetrics, maxSeriesPerName
     const over = new Set()
     let refusal = null
     for (const series of fresh) {
-      if (!isTagged(series)) continue
+      if (!isCountedSeries(series)) continue
       const name = nameOfSeries(series)
       if (!room.has(name)) room.set(name, maxSeriesPerName - (seriesOf.get(name) ?? 0) - (heldSeriesOf.get(name) ?? 0))
       const left = room.get(name)
@@ -207,7 +211,7 @@ export function createMetricRegistry ({ collection, maxMetrics, maxSeriesPerName
       return known.get(name)
     },
 
-    /** One page of the registry sorted by name; `next` is the cursor for the following page. */
+    /** One page of the registry sorted by name, without rollup series; `next` is the cursor for the following page (null: the last). */
     async list ({ prefix = '', limit, after }) {
       const range = {}
       if (prefix) { range.$gte = prefix; range.$lt = prefixEnd(prefix) }
@@ -220,7 +224,8 @@ export function createMetricRegistry ({ collection, maxMetrics, maxSeriesPerName
         .sort({ _id: 1 }).limit(limit + 1).toArray()
       const page = docs.slice(0, limit)
       return {
-        metrics: page.map(d => ({ name: d._id, kind: kindOfEntry(d).kind, firstSeen: d.firstSeen?.toISOString() ?? null, lastSeen: d.lastSeen?.toISOString() ?? null })),
+        // a declared rollup's series are the service's own, not listed: a page may hold fewer than `limit`
+        metrics: page.filter(d => !isRollupSeries(d._id)).map(d => ({ name: d._id, kind: kindOfEntry(d).kind, firstSeen: d.firstSeen?.toISOString() ?? null, lastSeen: d.lastSeen?.toISOString() ?? null })),
         next: docs.length > limit ? page[page.length - 1]._id : null
       }
     }

@@ -6,6 +6,8 @@ import { createMetricRegistry } from './metric-registry.js'
 import { createNameIndex } from './name-index.js'
 import { createNameIndexRefresh } from './name-index-refresh.js'
 import { realTimers } from '../clock.js'
+import { createRollups } from '../tags/rollups.js'
+import { recordRollups } from './rollup-records.js'
 
 /** options: nameIndexRefresh (start the periodic look; default true), timers */
 async function registry (app, { nameIndexRefresh = true, timers = realTimers } = {}) {
@@ -19,6 +21,9 @@ async function registry (app, { nameIndexRefresh = true, timers = realTimers } =
   const refresh = createNameIndexRefresh({ index: names, metrics, clock: app.clock, timers, logger: app.log.child({ component: 'graphite-names' }) })
   await refresh.load()
   if (nameIndexRefresh) refresh.start()
+  // declared rollups (docs/tags.md#declared-rollups): each read only from when it began
+  const sinceOf = await recordRollups(app.collections.rollups, app.config.rollupRules ?? [], app.clock.now())
+  app.decorate('rollups', createRollups(app.config.rollupRules ?? [], sinceOf))
   app.decorate('registry', instance)
   app.decorate('nameIndex', Object.assign(names, { refresh: refresh.refresh }))
   app.addHook('onClose', () => refresh.stop())

@@ -3,8 +3,11 @@
 // filter or a listing costs the series of that one name, never the
 // registry's. Fed as the Graphite name index is (./name-index.js hands it
 // every series name, ./name-index-refresh.js keeps both fresh across
-// instances). Pure data structure.
+// instances). A declared rollup's series (tags/rollups.js) are kept apart:
+// found by their name and subset, never listed or matched as series. Pure
+// data structure.
 import { nameOfSeries, tagsOfSeries } from '../tags/series-name.js'
+import { isRollupSeries, parseRollupSeries } from '../tags/rollups.js'
 
 function newName () {
   return { series: new Set(), keys: new Map() }
@@ -12,11 +15,23 @@ function newName () {
 
 export function createTagIndex () {
   let names = new Map() // name → { series: Set, keys: Map key → Map value → Set series }
+  let rollups = new Map() // `name;~keys` → Set of that rollup's series
   let size = 0
+  /** A rollup series' rollup: its text up to its first tag (`name;~keys`) */
+  const rollupOf = (series) => {
+    const end = series.indexOf(';', series.indexOf(';~') + 2)
+    return end === -1 ? series : series.slice(0, end)
+  }
 
   return {
     /** Adds a tagged series (idempotent) */
     add (series) {
+      if (isRollupSeries(series)) {
+        const rollup = rollupOf(series)
+        if (!rollups.has(rollup)) rollups.set(rollup, new Set())
+        rollups.get(rollup).add(series)
+        return
+      }
       const name = nameOfSeries(series)
       let entry = names.get(name)
       if (!entry) names.set(name, (entry = newName()))
@@ -33,6 +48,11 @@ export function createTagIndex () {
     },
     /** Removes a series (a deleted one) */
     remove (series) {
+      if (isRollupSeries(series)) {
+        const held = rollups.get(rollupOf(series))
+        if (held?.delete(series) && held.size === 0) rollups.delete(rollupOf(series))
+        return
+      }
       const name = nameOfSeries(series)
       const entry = names.get(name)
       if (!entry?.series.delete(series)) return
@@ -78,14 +98,26 @@ export function createTagIndex () {
       }
       return found.sort()
     },
+    /**
+     * The series of a name's rollup over `keys` (sorted) that every filter
+     * matches, sorted → [{ series, tags: Map }]
+     */
+    matchRollup (name, keys, filters) {
+      const found = []
+      for (const series of rollups.get(`${name};~${keys.join(',')}`) ?? []) {
+        const tags = new Map(parseRollupSeries(series).tags)
+        if (filters.every(f => f.matches(tags.get(f.key)))) found.push({ series, tags })
+      }
+      return found.sort((a, b) => (a.series < b.series ? -1 : 1))
+    },
     /** Every name with tagged series, with their number → [{ name, series }] */
     names: () => [...names].map(([name, entry]) => ({ name, series: entry.series.size })),
     size: () => size,
     /** Takes another index's series as its own, at once (a rebuild built beside it) */
     adopt (other) {
-      names = other.state()
+      ({ names, rollups } = other.state())
       size = other.size()
     },
-    state: () => names
+    state: () => ({ names, rollups })
   }
 }

@@ -3,6 +3,7 @@ import { BadRequestError, NotFoundError, UnavailableError, isDatabaseError } fro
 import { MAX_TOP, cardinalitySchema, deleteMetricSchema, listMetricsSchema, quantilesSchema, seriesSchema, tagKeysSchema, tagValuesSchema, topSchema, totalSchema, ytdSchema } from '../schemas/queries.js'
 import { parseQuantilesQuery, parseSeriesQuery, parseTagSelection, parseTotalQuery, parseYtdQuery, parseZone } from './query-params.js'
 import { createMetricDeletion } from '../registry/metric-deletion.js'
+import { isRollupSeries } from '../tags/rollups.js'
 
 export default async function metricsRoutes (app) {
   const { clock, registry, reader, taggedReads, writer, nameIndex } = app
@@ -64,8 +65,8 @@ export default async function metricsRoutes (app) {
     const window = parseSeriesQuery(request.query, { now: clock.now() })
     const selection = parseTagSelection(request.query)
     if (selection) {
-      const { step, from, to, timestamps, values, series, groups, stat } = await taggedReads.series(metric, { ...window, zone }, selection)
-      return { metric, ...(stat ? { stat } : {}), step, tz: zone.name, from, to, timestamps, ...(groups ? { groups } : { series, values }) }
+      const { step, from, to, timestamps, values, series, groups, stat, rollup } = await taggedReads.series(metric, { ...window, zone }, selection)
+      return { metric, ...(stat ? { stat } : {}), step, tz: zone.name, from, to, timestamps, ...(rollup ? { rollup } : {}), ...(groups ? { groups } : { series, values }) }
     }
     const { step, from, to, timestamps, values, stat } = await reader.series(metric, { ...window, zone })
     return { metric, ...(stat ? { stat } : {}), step, tz: zone.name, from, to, timestamps, values }
@@ -106,7 +107,7 @@ export default async function metricsRoutes (app) {
         const gone = await deletion.deleteMetric(series)
         forget(series)
         for (const field of Object.keys(gone)) deleted[field] += gone[field]
-        deleted.series++
+        if (!isRollupSeries(series)) deleted.series++
       }
       forget(metric)
       const gone = await deletion.deleteMetric(metric)

@@ -30,8 +30,38 @@ const tagParam = {
 }
 const byParam = { type: 'string', maxLength: 100, description: 'tag keys, comma-separated: the matching series grouped by their values of these keys, each group summed (a series without a key: null)' }
 const groupTags = { type: 'object', additionalProperties: { type: ['string', 'null'] } }
-const seriesCount = { type: 'integer', description: 'tagged series read (with tag= or by=)' }
+const seriesCount = { type: 'integer', description: 'tagged series read (with tag= or by=; one a group from a declared rollup)' }
+const rollupKeys = { type: 'array', items: { type: 'string' }, description: 'the keys of the declared rollup read (ROLLUP_RULES), when one answered' }
 const nullableNumbers = { type: 'array', items: { type: ['number', 'null'] } }
+/** The `groups` of an answer read with by=: each group's tags, its series read, and `fields`, what the answer holds for one group */
+const groupsOf = (fields, description) => ({
+  type: 'array',
+  ...(description ? { description } : {}),
+  items: { type: 'object', properties: { tags: groupTags, series: seriesCount, ...fields } }
+})
+// what a total answers, for the metric or for a group
+const totals = {
+  total: { type: 'number', description: 'a counter\'s sum; a distribution\'s count of values' },
+  count: { type: 'number', description: 'a distribution\'s count of values (absent for a counter)' },
+  sum: { type: 'number', description: 'a distribution\'s sum of values (absent for a counter)' }
+}
+// what a year to date answers, for the metric or for a group
+const ytdTotals = {
+  total: totals.total,
+  sum: totals.sum,
+  months: {
+    type: 'array',
+    items: {
+      type: 'object',
+      properties: {
+        month: { type: 'string' },
+        total: { type: ['number', 'null'] },
+        count: { type: ['number', 'null'], description: 'a distribution\'s' },
+        sum: { type: ['number', 'null'], description: 'a distribution\'s' }
+      }
+    }
+  }
+}
 const tzParam = { type: 'string', minLength: 1, maxLength: 64, description: 'an IANA time zone (Europe/Berlin, Asia/Kathmandu), default UTC; unknown zones answer 400' }
 
 export const listMetricsSchema = {
@@ -103,7 +133,8 @@ export const seriesSchema = {
         timestamps: { type: 'array', items: { type: 'integer' } },
         values: nullableNumbers,
         series: seriesCount,
-        groups: { type: 'array', description: 'with by=: one per combination of the keys\' values', items: { type: 'object', properties: { tags: groupTags, series: seriesCount, values: nullableNumbers } } }
+        rollup: rollupKeys,
+        groups: groupsOf({ values: nullableNumbers }, 'with by=: one per combination of the keys\' values')
       }
     },
     ...errorResponses(400, 401, 403, 404, 414, 429, 431, 500, 503)
@@ -135,22 +166,10 @@ export const ytdSchema = {
         year: { type: 'integer' },
         tz: { type: 'string' },
         asOf: { type: 'integer' },
-        total: { type: 'number', description: 'a counter\'s sum; a distribution\'s count of values' },
-        sum: { type: 'number', description: 'a distribution\'s sum of values (absent for a counter)' },
-        months: {
-          type: 'array',
-          items: {
-            type: 'object',
-            properties: {
-              month: { type: 'string' },
-              total: { type: ['number', 'null'] },
-              count: { type: ['number', 'null'], description: 'a distribution\'s' },
-              sum: { type: ['number', 'null'], description: 'a distribution\'s' }
-            }
-          }
-        },
+        ...ytdTotals,
         series: seriesCount,
-        groups: { type: 'array', description: 'with by=', items: { type: 'object', properties: { tags: groupTags, series: seriesCount, total: { type: 'number' }, sum: { type: 'number' }, months: { type: 'array', items: { type: 'object', properties: { month: { type: 'string' }, total: { type: ['number', 'null'] }, count: { type: ['number', 'null'] }, sum: { type: ['number', 'null'] } } } } } } }
+        rollup: rollupKeys,
+        groups: groupsOf(ytdTotals, 'with by=')
       }
     },
     ...errorResponses(400, 401, 403, 404, 414, 429, 431, 500, 503)
@@ -181,12 +200,11 @@ export const totalSchema = {
         metric: { type: 'string' },
         from: { type: 'integer' },
         to: { type: 'integer' },
-        total: { type: 'number', description: 'a counter\'s sum; a distribution\'s count of values' },
-        count: { type: 'number', description: 'a distribution\'s count of values (absent for a counter)' },
-        sum: { type: 'number', description: 'a distribution\'s sum of values (absent for a counter)' },
+        ...totals,
         documents: { type: 'integer', description: 'documents read' },
         series: seriesCount,
-        groups: { type: 'array', description: 'with by=', items: { type: 'object', properties: { tags: groupTags, series: seriesCount, total: { type: 'number' }, count: { type: 'number' }, sum: { type: 'number' } } } }
+        rollup: rollupKeys,
+        groups: groupsOf(totals, 'with by=')
       }
     },
     ...errorResponses(400, 401, 403, 404, 414, 429, 431, 500, 503)
@@ -376,7 +394,8 @@ export const topSchema = {
         metric: { type: 'string' },
         from: { type: 'integer' },
         to: { type: 'integer' },
-        groups: { type: 'array', items: { type: 'object', properties: { tags: groupTags, series: seriesCount, total: { type: 'number' } } } },
+        rollup: rollupKeys,
+        groups: groupsOf({ total: totals.total }),
         of: { type: 'integer', description: 'groups in all' },
         documents: { type: 'integer', description: 'documents read' }
       }

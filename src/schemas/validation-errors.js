@@ -37,6 +37,10 @@ function describe (error) {
       return 'must hold at least one event'
     case 'type':
       return `must be ${[].concat(error.params.type).join(' or ')}`
+    case 'maxLength':
+      return `must be at most ${error.params.limit} characters`
+    case 'maxItems':
+      return `may be given at most ${error.params.limit} times`
     default:
       return error.message
   }
@@ -44,7 +48,12 @@ function describe (error) {
 
 export function schemaErrorFormatter (errors, dataVar) {
   // if/then/else adds an 'if' error of its own after the branch's errors.
-  const useful = errors.filter(e => e.keyword !== 'if')
+  let useful = errors.filter(e => e.keyword !== 'if')
+  // anyOf (a query value given once or repeated): the branch of the value's own type tells what is wrong
+  if (useful.some(e => e.keyword === 'anyOf')) {
+    const telling = useful.filter(e => e.keyword !== 'anyOf' && e.keyword !== 'type')
+    if (telling.length > 0) useful = telling
+  }
   const details = useful.map(e => ({ path: where(dataVar, e.instancePath), message: describe(e) }))
   const first = details[0] ?? { path: dataVar, message: 'is invalid' }
   return withDetails(new BadRequestError(`${first.path}: ${first.message}`), { details })

@@ -11,8 +11,9 @@
 //   statsdReceived  { transport: 'udp'|'tcp'|'http', values }               (StatsD values read)
 //   statsdDropped   { transport, reason, values }                           (StatsD values or tags not kept)
 //   statsdConnectionClosed { reason: 'connection_cap'|'idle_timeout' }     (a StatsD TCP connection refused or closed)
+//   otlpReceived  { points, rejected, exemplars }                           (an applied POST /v1/metrics: points read, not kept, exemplars ignored)
 //   refused       { reason: 'writer_full'|'inflight_bytes'|'event_loop_delay'|'heap'|'shutting_down' }  (a write refused before its body was read)
-export const TELEMETRY_EVENTS = Object.freeze(['flushed', 'answered', 'preallocated', 'retention', 'statsdReceived', 'statsdDropped', 'statsdConnectionClosed', 'refused'])
+export const TELEMETRY_EVENTS = Object.freeze(['flushed', 'answered', 'preallocated', 'retention', 'statsdReceived', 'statsdDropped', 'statsdConnectionClosed', 'otlpReceived', 'refused'])
 
 export function createTelemetry ({ logger } = {}) {
   const subscribers = new Map(TELEMETRY_EVENTS.map(name => [name, []]))

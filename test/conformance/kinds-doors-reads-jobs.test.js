@@ -1,7 +1,10 @@
 // The conformance table (issue 27, item 3): every kind × every door × every
 // read × every job, against a model of the raw values (./model.js). The
 // tagged doors (model.js DOORS) send each value to one of two series of the
-// metric: every read of the name still equals the model of all the values.
+// metric: every read of the name still equals the model of all the values,
+// and (issue 28) its reads by tag (model.js tagReadCells: series, total and
+// ytd with tag= and by=) equal the model of each series' values, the name's
+// own read their sum or merge.
 //
 // Rows: the kinds (model.js KINDS) × the doors (DOORS); one app per row, on a
 // database of its own, whose door writes three metrics of that kind: `main`
@@ -12,7 +15,7 @@
 // sends `ts`, out of order. Columns: the reads (model.js readCells) — series
 // at every step in UTC and Pacific/Chatham for every stat, total, ytd,
 // quantiles, /render of every stat leaf with and without maxDataPoints,
-// /metrics/find. Pages (PAGES): the written data, then the jobs, each run once
+// /metrics/find; on a tagged row the reads by tag besides. Pages (PAGES): the written data, then the jobs, each run once
 // per row when a cell first needs it, after which every read runs again
 // against the model; each job has cells of its own besides (JOB_CELLS). Every
 // cell is a test named `kind × door × read[ × stat][ × after jobs]`; each
@@ -26,6 +29,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { manualClock } from '../../src/clock.js'
+import { ExportMetricsServiceRequest } from '../../src/otlp/otlp-codec.js'
 import { minuteHistogramKeptFromFor } from '../../src/bucket/retention-horizons.js'
 import { fakeTimers } from '../helpers/fake-timers.js'
 import { checkApp } from '../helpers/job-runs.js'
@@ -110,6 +114,17 @@ async function setUp (row) {
     for (const payload of M.jsonRequests(kind, door)) {
       const res = await app.inject({ method: 'POST', url: '/v1/events', payload })
       expect(res.statusCode, res.body).toBe(200)
+    }
+    return
+  }
+  if (door.transport === 'otlp') {
+    clock.set(M.T_READ)
+    for (const body of M.otlpRequests(kind, door)) {
+      const res = await app.inject(door.protobuf
+        ? { method: 'POST', url: '/v1/metrics', payload: Buffer.from(ExportMetricsServiceRequest.encode(ExportMetricsServiceRequest.fromObject(body)).finish()), headers: { 'content-type': 'application/x-protobuf' } }
+        : { method: 'POST', url: '/v1/metrics', payload: body })
+      expect(res.statusCode, res.body).toBe(200)
+      if (!door.protobuf) expect(res.json(), 'no point rejected').toEqual({})
     }
     return
   }
@@ -229,11 +244,13 @@ async function ensure (row, jobs) {
  * documents compared whole), so their reads are the preallocation's.
  */
 const PAGES = [
-  { id: 'written', jobs: [], suffix: '', role: 'main' },
-  { id: 'kept', jobs: ['preallocation', 'check'], suffix: ' × after preallocation, check, check --repair', role: 'main', preallocRan: true },
-  { id: 'aged', jobs: ['retention'], suffix: ' × after retention', role: 'aged' },
+  { id: 'written', jobs: [], suffix: '', role: 'main', byTag: true },
+  // no reads by tag here: the jobs of this page change no document a read by tag reads but a day of the name's (the
+  // table also runs on FerretDB, .ci/run)
+  { id: 'kept', jobs: ['preallocation', 'check'], suffix: ' × after preallocation, check, check --repair', role: 'main', preallocRan: true, byTag: false },
+  { id: 'aged', jobs: ['retention'], suffix: ' × after retention', role: 'aged', byTag: true },
   // every read of the deleted metric; the others' documents are compared whole (JOB_CELLS.deletion)
-  { id: 'deleted', jobs: ['deletion'], suffix: ' × after deletion', role: 'doomed', deleted: true }
+  { id: 'deleted', jobs: ['deletion'], suffix: ' × after deletion', role: 'doomed', deleted: true, byTag: true }
 ]
 
 // ---------------------------------------------------------------- a cell: one read of one metric against the model
@@ -346,7 +363,11 @@ const findUrl = (query) => `/metrics/find?query=${encodeURIComponent(query)}`
 const findQueries = (row, metric) => [`conf.${row.kind.id}.*.${metric.slice(metric.lastIndexOf('.') + 1)}`, `${metric}.*`]
 
 /** The requests a cell makes of a metric */
-const cellUrls = (row, cell, metric) => (cell.read === 'find' ? findQueries(row, metric).map(findUrl) : [M.urlOf(cell, metric)])
+const cellUrls = (row, cell, metric) => {
+  if (cell.read === 'find') return findQueries(row, metric).map(findUrl)
+  // a read by tag is judged beside the name's own read
+  return cell.base ? [M.urlOf(cell, metric), M.urlOf(cell.base, metric)] : [M.urlOf(cell, metric)]
+}
 
 function checkFind (answer, row, state, problems) {
   const [glob, below] = findQueries(row, state.metric)
@@ -357,7 +378,142 @@ function checkFind (answer, row, state, problems) {
   }
 }
 
+// ---------------------------------------------------------------- a read by tag: its series' values, grouped in the model
+
+/**
+ * The model of each group of a read by tag (model.js SELECTIONS): the name's
+ * raw values of that group's series only → [{ tags, series, state }]
+ */
+const groupsOf = (cell, stateOf) => cell.selection.groups.map(shards => ({
+  tags: cell.selection.by ? { shard: shards[0] } : undefined,
+  series: shards.length,
+  state: stateOf(shards)
+}))
+
+/** The answer's groups in the model's order, each { tags, series, … } (a filter's answer: itself); null, and said, where they differ */
+function answerGroups (problems, body, cell, expected) {
+  if (!cell.selection.by) return [body]
+  const groups = body.groups ?? []
+  const tags = JSON.stringify(groups.map(g => g.tags))
+  if (tags !== JSON.stringify(expected.map(g => g.tags))) { problems.add(`groups: got ${tags}, expected ${JSON.stringify(expected.map(g => g.tags))}`); return null }
+  return groups
+}
+
+/** Each group's count of series, as the model has it */
+const seriesCounts = (problems, got, expected) => expected.forEach((g, i) => {
+  if (got[i].series !== g.series) problems.add(`${g.tags ? `${JSON.stringify(g.tags)} ` : ''}series: got ${got[i].series}, expected ${g.series}`)
+})
+
+/**
+ * A series read by tag: every group's points against the model of its
+ * series' values; the name's own read, the sum (a counter) or merge of its
+ * series: equal to the merged read of every series wherever the model
+ * expects a value, and to the sum, least or most of the groups' where the
+ * stat adds (count, sum) or bounds (min, max)
+ */
+function checkTaggedSeries (answer, state, stateOf, cell, problems) {
+  const expected = groupsOf(cell, stateOf).map(g => ({ ...g, answer: M.expectSeries(g.state, cell) }))
+  const first = expected[0].answer
+  const got = answer(M.urlOf(cell, state.metric))
+  if (first.status !== 200) return refusal(problems, got, first)
+  if (got.status !== 200) return problems.add(`status ${got.status}: ${JSON.stringify(got.body).slice(0, 300)}`)
+  const { body } = got
+  for (const [field, value] of Object.entries(first.body)) if (body[field] !== value) problems.add(`${field}: got ${JSON.stringify(body[field])}, expected ${JSON.stringify(value)}`)
+  if (cell.param && body.stat !== cell.param) problems.add(`stat: got ${JSON.stringify(body.stat)}, expected ${cell.param}`)
+  const ts = first.points.map(p => p.t)
+  if (JSON.stringify(body.timestamps) !== JSON.stringify(ts)) return problems.add(`timestamps: got ${body.timestamps?.length} from ${iso(body.timestamps?.[0])}, expected ${ts.length} from ${iso(ts[0])}`)
+  const groups = answerGroups(problems, body, cell, expected)
+  if (!groups) return
+  seriesCounts(problems, groups, expected)
+  expected.forEach((g, k) => g.answer.points.forEach((p, i) => {
+    agreeOrSay(problems, state.kind, cell.stat, () => `${g.tags ? `${JSON.stringify(g.tags)} ` : ''}${iso(p.t)}`, groups[k].values?.[i], p.expected)
+  }))
+  holdsData(problems, expected.flatMap(g => g.answer.points.map(p => p.expected)))
+  // the name's own read: the sum or merge of its series (the merged read of a filter matching every one, or the groups' by)
+  if (!cell.selection.every) return
+  const name = answer(M.urlOf(cell.base, state.metric))
+  if (name.status !== 200) return problems.add(`the name's read: status ${name.status}`)
+  const merge = cell.selection.by ? COMBINE[cell.stat] : (vs) => vs[0]
+  if (!merge) return
+  ts.forEach((t, i) => {
+    // a day only the name's preallocation made
+    if (expected.every(g => g.answer.points[i].expected === M.NULL_OR_ZERO || g.answer.points[i].expected === null) && name.body.values[i] === 0) return
+    const merged = merge(groups.map(g => g.values[i]))
+    if (!sameValue(state.kind, cell.stat, name.body.values[i], merged)) problems.add(`${iso(t)}: the name ${JSON.stringify(name.body.values[i])}, its series ${JSON.stringify(merged)}`)
+  })
+}
+
+/** How the groups' values of a stat make the name's, where they alone do (null: none of them has one) */
+const present = (vs) => vs.filter(v => v !== null)
+const COMBINE = {
+  sum: (vs) => (present(vs).length ? present(vs).reduce((a, b) => a + b, 0) : null),
+  count: (vs) => (present(vs).length ? present(vs).reduce((a, b) => a + b, 0) : null),
+  min: (vs) => (present(vs).length ? Math.min(...present(vs)) : null),
+  max: (vs) => (present(vs).length ? Math.max(...present(vs)) : null)
+}
+
+/** The name's value and its series' equal: exactly, or up to the rounding of sums added in another order */
+const sameValue = (kind, stat, a, b) => a === b || (typeof a === 'number' && typeof b === 'number' && kind.stats[stat].compare === M.CLOSE && Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(a)))
+
+/** A total by tag: every group's against the model of its series' values; the name's, their sum */
+function checkTaggedRange (answer, state, stateOf, cell, problems) {
+  const expected = groupsOf(cell, stateOf).map(g => ({ ...g, answer: M.expectRange(g.state, cell) }))
+  const first = expected[0].answer
+  const got = answer(M.urlOf(cell, state.metric))
+  if (first.status !== 200) return refusal(problems, got, first)
+  if (got.status !== 200) return problems.add(`status ${got.status}: ${JSON.stringify(got.body).slice(0, 300)}`)
+  compareFields(problems, got.body, { from: cell.range.from, to: cell.range.to })
+  const groups = answerGroups(problems, got.body, cell, expected)
+  if (!groups) return
+  seriesCounts(problems, groups, expected)
+  expected.forEach((g, k) => compareFields(problems, groups[k], g.answer.fields, g.tags ? `${JSON.stringify(g.tags)} ` : ''))
+  if (!cell.selection.every) return
+  const name = answer(M.urlOf(cell.base, state.metric))
+  if (name.status !== 200) return problems.add(`the name's read: status ${name.status}`)
+  const sums = Object.fromEntries(Object.keys(first.fields).map(f => [f, groups.reduce((n, g) => n + g[f], 0)]))
+  compareFields(problems, sums, Object.fromEntries(Object.keys(first.fields).map(f => [f, name.body[f]])), 'the sum of its series: ')
+}
+
+/** A year to date by tag: every group's against the model of its series' values; the name's, their sum month by month */
+function checkTaggedYtd (answer, state, stateOf, cell, problems) {
+  const expected = groupsOf(cell, stateOf).map(g => ({ ...g, answer: M.expectYtd(g.state, cell) }))
+  const first = expected[0].answer
+  const got = answer(M.urlOf(cell, state.metric))
+  if (first.status !== 200) return refusal(problems, got, first)
+  if (got.status !== 200) return problems.add(`status ${got.status}: ${JSON.stringify(got.body).slice(0, 300)}`)
+  const { total, sum, ...top } = first.fields
+  compareFields(problems, got.body, top)
+  const groups = answerGroups(problems, got.body, cell, expected)
+  if (!groups) return
+  seriesCounts(problems, groups, expected)
+  const totals = (fields) => Object.fromEntries(Object.entries(fields).filter(([f]) => f === 'total' || f === 'sum'))
+  expected.forEach((g, k) => {
+    const where = g.tags ? `${JSON.stringify(g.tags)} ` : ''
+    compareFields(problems, groups[k], totals(g.answer.fields), where)
+    const months = groups[k].months ?? []
+    if (months.length !== g.answer.months.length) problems.add(`${where}months: got ${JSON.stringify(months.map(m => m.month))}, expected ${JSON.stringify(g.answer.months.map(m => m.month))}`)
+    g.answer.months.forEach((m, i) => compareFields(problems, months[i] ?? {}, m, `${where}${m.month} `))
+  })
+  if (!cell.selection.every) return
+  const name = answer(M.urlOf(cell.base, state.metric))
+  if (name.status !== 200) return problems.add(`the name's read: status ${name.status}`)
+  const add = (vs) => (vs.every(v => v === null || v === undefined) ? vs[0] : vs.reduce((n, v) => n + (v ?? 0), 0))
+  const fields = Object.keys(totals(first.fields))
+  compareFields(problems, Object.fromEntries(fields.map(f => [f, add(groups.map(g => g[f]))])), Object.fromEntries(fields.map(f => [f, name.body[f]])), 'the sum of its series: ')
+  name.body.months.forEach((m, i) => {
+    const summed = Object.fromEntries(Object.keys(m).map(f => [f, f === 'month' ? m.month : add(groups.map(g => g.months?.[i]?.[f]))]))
+    compareFields(problems, summed, m, `the sum of its series: ${m.month} `)
+  })
+}
+
 function checkCell (answer, row, state, cell, problems) {
+  if (cell.selection) {
+    const stateOf = (shards) => M.metricState(state.kind, state.metric, state.role, { now: state.now, preallocRan: state.preallocRan, shards })
+    if (cell.read === 'series') return checkTaggedSeries(answer, state, stateOf, cell, problems)
+    if (cell.read === 'total') return checkTaggedRange(answer, state, stateOf, cell, problems)
+    if (cell.read === 'ytd') return checkTaggedYtd(answer, state, stateOf, cell, problems)
+    throw new Error(`no check of ${cell.read} by tag`)
+  }
   switch (cell.read) {
     case 'series': return checkSeries(answer, state, cell, problems)
     case 'total':
@@ -501,7 +657,7 @@ for (const kind of M.KINDS) {
   for (const door of M.DOORS) {
     describe(`${kind.name} × ${door.name}`, () => {
       const row = rowOf(kind, door)
-      const cells = M.readCells(kind)
+      const cells = door.tags ? [...M.readCells(kind), ...M.tagReadCells(kind)] : M.readCells(kind)
       beforeAll(() => setUp(row), 120_000)
       afterAll(() => tearDown(row))
 
@@ -514,9 +670,10 @@ for (const kind of M.KINDS) {
             expect(problems.list).toEqual([])
           }, CELL_TIMEOUT_MS)
         }
-        for (const cell of cells) {
+        const pageCells = cells.filter(cell => !cell.selection || page.byTag)
+        for (const cell of pageCells) {
           it(`× ${cell.id}${page.suffix}`, async () => {
-            const { now, answer } = await pageReads(row, page, cells)
+            const { now, answer } = await pageReads(row, page, pageCells)
             const problems = problemsOf()
             const metric = row.metric(page.role)
             if (page.deleted) checkDeleted(answer, row, metric, cell, problems)

@@ -7,8 +7,9 @@
 //
 // The table's rows are KINDS (how a kind's value is sent through each door,
 // and each stat over a span of raw values) and DOORS; its columns are the
-// reads (readCells); its pages the jobs (in the test file). A kind, door or
-// read added later is one more entry in these lists.
+// reads (readCells; a tagged door's reads by tag besides, tagReadCells); its
+// pages the jobs (in the test file). A kind, door or read added later is one
+// more entry in these lists.
 import { intlBoundaries, intlWall } from '../helpers/intl-local-time.js'
 import { KINDS as SERVICE_KINDS } from '../../src/kinds/index.js'
 
@@ -112,6 +113,7 @@ const number = (v) => String(v) // plain decimals only: the values below never n
  *   statsd(metric, value, i, previous): the StatsD line for it (previous: the level this door sent the metric last)
  *   seriesStats: the series' stat parameter per stat (null: the kind takes none)
  *   stats: name → stat (the model of each)
+ *   tagStats: the stats a tagged door's series reads by tag (tagReadCells) ask
  *   total / ytd: 'counter' | 'distribution' | null (no total: a documented 400)
  *   quantiles: whether it keeps histograms (else a documented 400)
  *   leaves: its Graphite stat leaves as /metrics/find lists them (null: the metric is a leaf itself)
@@ -128,6 +130,7 @@ export const COUNTER = {
   statsd: (metric, value) => `${metric}:${number(value)}|c`,
   seriesStats: { sum: null },
   stats: { sum: stat('sum', (es) => sumOf(es.map(e => e.v)), { additive: true }) },
+  tagStats: ['sum'],
   total: 'counter',
   ytd: 'counter',
   quantiles: false,
@@ -157,6 +160,8 @@ export const DISTRIBUTION = {
     p99: percentile('p99', 0.99),
     p999: percentile('p999', 0.999)
   },
+  // its series merged: a count adds, a percentile from the merged histograms
+  tagStats: ['count', 'p99'],
   total: 'distribution',
   ytd: 'distribution',
   quantiles: true,
@@ -188,6 +193,8 @@ export const GAUGE = {
     count: COUNT,
     sum: SUM
   },
+  // its series merged: the latest level of all, a mean of all (their counts and sums added)
+  tagStats: ['last', 'mean'],
   total: null,
   ytd: null,
   quantiles: false,
@@ -216,7 +223,8 @@ export const KINDS = SERVICE_KINDS.map(descriptor => {
 /**
  * The doors, each a row; `transport` says how the test file drives it, and
  * `tags` how a tagged door names the event's series (docs/tags.md#doors): a
- * JSON `tags` object, DogStatsD's `|#k:v`, or Graphite tags in the name.
+ * JSON `tags` object, DogStatsD's `|#k:v`, Graphite tags in the name, or
+ * OTLP point attributes.
  * A tagged door sends each value to one of two series of the metric
  * (SHARDS), and every read of the name must still equal the model of all
  * the values: the name is the sum (the merge) of its series.
@@ -227,8 +235,11 @@ export const DOORS = [
   { id: 'tcp', name: 'StatsD TCP', transport: 'tcp' },
   { id: 'http', name: 'POST /v1/statsd', transport: 'http' },
   { id: 'json-tags', name: 'JSON tags', transport: 'json', tags: 'object' },
+  { id: 'udp-tags', name: 'StatsD UDP DogStatsD tags', transport: 'udp', tags: 'dogstatsd' },
   { id: 'tcp-tags', name: 'StatsD TCP DogStatsD tags', transport: 'tcp', tags: 'dogstatsd' },
-  { id: 'http-tags', name: 'POST /v1/statsd Graphite tags', transport: 'http', tags: 'graphite' }
+  { id: 'http-tags', name: 'POST /v1/statsd Graphite tags', transport: 'http', tags: 'graphite' },
+  { id: 'otlp', name: 'OTLP JSON', transport: 'otlp' },
+  { id: 'otlp-tags', name: 'OTLP protobuf attributes', transport: 'otlp', tags: 'attributes', protobuf: true }
 ]
 
 export const SHARDS = ['s0', 's1']
@@ -283,6 +294,22 @@ export function jsonRequests (kind, door, requests = 3) {
   return Array.from({ length: requests }, (_, r) => events.slice(r * size, (r + 1) * size))
 }
 
+/**
+ * A JSON door's event as an OTLP metric of one point at its time (docs/otlp.md):
+ * a counter's a delta sum, a gauge's a gauge, a distribution's value a delta
+ * histogram of count 1 whose sum, min and max are the value (no buckets: the
+ * value itself, exactly); its tags as the point's attributes
+ */
+function otlpMetric ({ metric, value, ts, kind, tags }) {
+  const point = { timeUnixNano: String(BigInt(ts) * 1_000_000n), attributes: Object.entries(tags ?? {}).map(([key, v]) => ({ key, value: { stringValue: v } })) }
+  if (kind === 'distribution') return { name: metric, histogram: { aggregationTemporality: 1, dataPoints: [{ ...point, count: '1', sum: value, min: value, max: value }] } }
+  if (kind === 'gauge') return { name: metric, gauge: { dataPoints: [{ ...point, asDouble: value }] } }
+  return { name: metric, sum: { aggregationTemporality: 1, isMonotonic: true, dataPoints: [{ ...point, asDouble: value }] } }
+}
+
+/** For an OTLP door: the JSON door's requests as OTLP ExportMetricsServiceRequests (JSON objects), no resource attributes */
+export const otlpRequests = (kind, door) => jsonRequests(kind, door).map(events => ({ resourceMetrics: [{ scopeMetrics: [{ metrics: events.map(otlpMetric) }] }] }))
+
 // ---------------------------------------------------------------- the model of a metric's state
 
 /**
@@ -291,13 +318,15 @@ export function jsonRequests (kind, door, requests = 3) {
  * that may hold one (a preallocation may have run; preallocRan: it did), and
  * its horizons at now.
  */
-export function metricState (kind, metric, role, { now, preallocRan = false }) {
-  const events = rawEvents(kind, role)
+export function metricState (kind, metric, role, { now, preallocRan = false, shards = null }) {
+  // shards: the values of those of the name's series only (a read by tag), each series' documents its own
+  const events = shards ? rawEvents(kind, role).filter((_, i) => shards.includes(shardOf(i))) : rawEvents(kind, role)
   const docDays = new Set(events.map(e => startOfDay(e.t)))
   const maybeDays = new Set()
   // in any order of the jobs a preallocation may have run before a read, unless the read is the preallocation's
-  if (kind.preallocated) (preallocRan ? docDays : maybeDays).add(PREALLOC_DAY)
-  return { kind, metric, role, events, docDays, maybeDays, now, minuteFrom: minuteHorizon(role, now), histogramFrom: histogramHorizon(role, now) }
+  // (the name's: a series' day is made by the sweep alone, which may or may not find it busy)
+  if (kind.preallocated) (preallocRan && !shards ? docDays : maybeDays).add(PREALLOC_DAY)
+  return { kind, metric, role, events, docDays, maybeDays, now, preallocRan, minuteFrom: minuteHorizon(role, now), histogramFrom: histogramHorizon(role, now) }
 }
 
 const eventsIn = (state, from, to) => state.events.filter(e => e.t >= from && e.t < to)
@@ -503,8 +532,48 @@ export function readCells (kind) {
   return cells
 }
 
-/** The request of a cell for `metric` */
+/**
+ * The reads by tag of a tagged door's name (docs/tags.md#reads), each a
+ * selection of its series: one by `tag=`, every one by a regex `tag=` (their
+ * merge, which the name's own read must equal), every one grouped `by=`.
+ * groups: the shards of each group the answer holds, in its order (a
+ * filter's answer is one group, not listed by tags); every: the groups hold
+ * every series, so the name's read is their sum or merge.
+ */
+export const SELECTIONS = [
+  // one series: a total's and a year's (a series' points are each group's of by=)
+  { id: 'tag=shard=s1', query: `tag=${encodeURIComponent('shard=s1')}`, by: false, groups: [['s1']], every: false, reads: ['total', 'ytd'] },
+  { id: 'tag=shard=~s', query: `tag=${encodeURIComponent('shard=~s')}`, by: false, groups: [SHARDS], every: true, reads: ['series', 'total', 'ytd'] },
+  { id: 'by=shard', query: 'by=shard', by: true, groups: SHARDS.map(s => [s]), every: true, reads: ['series', 'total', 'ytd'] }
+]
+/**
+ * The series reads by tag, fewer than the name's (each reads every series
+ * besides the name: the table also runs on FerretDB, .ci/run): minutes (their
+ * horizon) in UTC, hours in Chatham (its local days, its DST), of the kind's tagStats
+ */
+const TAG_SERIES = [{ step: 'minute', tz: 'UTC' }, { step: 'hour', tz: CHATHAM }]
+
+/** The totals by tag: over quarter-hour edges, and the year to date in Chatham (its local months) */
+const TAG_TOTALS = ['total quarter-hour edges', `ytd ${CHATHAM}`]
+
+/**
+ * A tagged door's reads by tag, columns besides readCells: each { ...base,
+ * base, selection }, base the name's read of the same window and stat
+ */
+export function tagReadCells (kind) {
+  const bases = readCells(kind).filter(c => TAG_TOTALS.includes(c.id) ||
+    (c.read === 'series' && kind.tagStats.includes(c.stat) && TAG_SERIES.some(s => s.step === c.step && s.tz === c.tz)))
+  return bases.flatMap(base => SELECTIONS.filter(selection => selection.reads.includes(base.read))
+    .map(selection => ({ ...base, id: `${base.id} × ${selection.id}`, base, selection })))
+}
+
+/** The request of a cell for `metric` (a read by tag: the name's, with its selection) */
 export function urlOf (cell, metric) {
+  const url = nameUrlOf(cell, metric)
+  return cell.selection ? `${url}&${cell.selection.query}` : url
+}
+
+function nameUrlOf (cell, metric) {
   const m = encodeURIComponent(metric)
   switch (cell.read) {
     case 'series': {

@@ -90,4 +90,14 @@ describe('readSeries', () => {
     ])
     expect(results.map(r => [r.metric, r.answer.stat])).toEqual([['web.hits', 'count'], ['api.latency', 'count']])
   })
+
+  it('asks each metric with its own parameters (its tag filters and group-by), at every step it retries', async () => {
+    const asked = stubFetch(url => (url.searchParams.get('step') === 'minute' ? [400, { message: 'step: too fine', details: [{ path: 'step', message: 'too fine', coarsest: 'hour' }] }] : ok(url)))
+    const params = { 'web.requests': { tag: ['status=~5', 'route!=/home'], by: 'route' } }
+    await readSeries(['web.requests', 'web.hits'], { query: QUERY, step: 'minute', coarsen: true }, m => params[m] ?? {})
+    expect(asked.map(u => [u.pathname.split('/')[3], u.searchParams.getAll('tag'), u.searchParams.get('by')])).toEqual([
+      ['web.requests', ['status=~5', 'route!=/home'], 'route'], ['web.hits', [], null],
+      ['web.requests', ['status=~5', 'route!=/home'], 'route'], ['web.hits', [], null]
+    ])
+  })
 })

@@ -6,6 +6,9 @@ import Ajv from 'ajv'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { manualClock } from '../../src/clock.js'
 import { testApp } from '../helpers/test-app.js'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
 
 const NOW = Date.UTC(2026, 10, 21, 12, 0)
 const MAX_EVENTS = 50
@@ -14,14 +17,29 @@ let doc // as served
 let resolved // $refs dereferenced
 const ajv = new Ajv({ strict: false, allErrors: true }) // OpenAPI 3.0 `nullable` is built into Ajv
 
+// the SLO the report's example names (docs/slos.md), over the counter the events' examples write
+const sloDir = fs.mkdtempSync(path.join(os.tmpdir(), 'openapi-slos-'))
+const SLO_FILE = path.join(sloDir, 'slos.yaml')
+fs.writeFileSync(SLO_FILE, `apiVersion: openslo/v1
+kind: SLO
+metadata: { name: availability }
+spec:
+  indicator: { spec: { ratioMetric: { good: { metricSource: { type: statbucket, spec: { metric: api.requests, tags: ["status!=~5.."] } } }, total: { metricSource: { type: statbucket, spec: { metric: api.requests } } } } } }
+  timeWindow: [{ duration: 1M, calendar: { timeZone: Europe/Berlin } }]
+  budgetingMethod: Occurrences
+  objectives: [{ target: 0.999 }]
+`)
+
 beforeAll(async () => {
   app = await testApp('openapi', {
+    sloReloadOnHangup: false,
     clock: manualClock(NOW),
     env: {
       PREALLOC_PROBABILITY: '0',
       MAX_EVENTS_PER_REQUEST: String(MAX_EVENTS),
       MAX_PENDING_EVENTS: String(MAX_EVENTS),
-      FLUSH_INTERVAL_MS: '150' // a queued request stays queued long enough to fill the queue
+      FLUSH_INTERVAL_MS: '150', // a queued request stays queued long enough to fill the queue
+      SLO_FILE
     }
   })
   const res = await app.inject('/docs/json')
@@ -29,7 +47,10 @@ beforeAll(async () => {
   doc = res.json()
   resolved = await SwaggerParser.dereference(structuredClone(doc))
 })
-afterAll(async () => { await app?.close() })
+afterAll(async () => {
+  await app?.close()
+  fs.rmSync(sloDir, { recursive: true, force: true })
+})
 
 function operations (document) {
   return Object.entries(document.paths).flatMap(([path, item]) =>

@@ -3,44 +3,30 @@
 // every supported function and glob must answer the same timestamps, nulls,
 // values and target names, with relative and absolute from/until.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { manualClock } from '../../src/clock.js'
-import { testApp } from '../helpers/test-app.js'
-import { askGraphiteWeb, oracleVenv } from './graphite-oracle.js'
-
-// 2025-03-10T09:00:30Z. Days with events: 03-08 and 03-10; 03-09 has none (null).
-const NOW = Date.UTC(2025, 2, 10, 9, 0, 30)
-const NOW_S = NOW / 1000
-const clock = manualClock(NOW)
+import { NOW_S, askGraphiteWeb, eventTime, expectSameRender, form, oracleApp, oracleVenv, seededRandom } from './graphite-oracle.js'
 
 function seededEvents () {
-  let seed = 12345
-  const random = () => { seed = (seed * 1103515245 + 12345) % 2147483648; return seed / 2147483648 }
+  const random = seededRandom(12345)
   const metrics = ['app.web.requests', 'app.api.requests', 'app.db.errors', 'app.web.bytes', 'other.x']
   const events = []
-  const days = [Date.UTC(2025, 2, 8), Date.UTC(2025, 2, 10)]
   for (let i = 0; i < 600; i++) {
-    const day = days[i % 2]
-    const span = day === days[1] ? 9 * 3_600_000 : 86_400_000 // today: until now
-    const time = day + Math.floor(random() * span)
+    const time = eventTime(random, i)
     const metric = metrics[Math.floor(random() * metrics.length)]
     const r = random()
     const value = r < 0.1 ? 0 : r < 0.15 ? -Math.ceil(random() * 5) : r < 0.3 ? Math.round(random() * 40) / 4 : Math.ceil(random() * 20)
     events.push({ metric, value, time })
   }
-  events.push({ metric: 'zero.only', value: 0, time: days[0] + 3_600_000 })
+  events.push({ metric: 'zero.only', value: 0, time: Date.UTC(2025, 2, 8, 1) })
   return events
 }
 
 // a distribution's values: statbucket stores lat.api as one; graphite-web gets what its count and sum
 // leaves must answer, as the counters a StatsD timer used to make (lat.api.count +1 and lat.api.sum +v per value)
 function seededLatencies () {
-  let seed = 777
-  const random = () => { seed = (seed * 1103515245 + 12345) % 2147483648; return seed / 2147483648 }
-  const days = [Date.UTC(2025, 2, 8), Date.UTC(2025, 2, 10)]
+  const random = seededRandom(777)
   return Array.from({ length: 400 }, (_, i) => {
-    const day = days[i % 2]
-    const span = day === days[1] ? 9 * 3_600_000 : 86_400_000
-    return { metric: 'lat.api', value: 1 + Math.floor(random() * 300), time: day + Math.floor(random() * span) }
+    const value = 1 + Math.floor(random() * 300)
+    return { metric: 'lat.api', value, time: eventTime(random, i) }
   })
 }
 const asCounters = latencies => latencies.flatMap(e => [{ metric: 'lat.api.count', value: 1, time: e.time }, { metric: 'lat.api.sum', value: e.value, time: e.time }])
@@ -98,35 +84,17 @@ const latencies = seededLatencies()
 // what graphite-web is given: the counters, and the latencies as count and sum counters
 const oracleEvents = [...events, ...asCounters(latencies)]
 
+const counterBody = events.map(e => ({ metric: e.metric, value: e.value, ts: e.time }))
+
 beforeAll(async () => {
   venv = oracleVenv()
-  app = await testApp('graphite_oracle', { clock, env: { PREALLOC_PROBABILITY: '0' } })
-  const res = await app.inject({ method: 'POST', url: '/v1/events', payload: events.map(e => ({ metric: e.metric, value: e.value, ts: e.time })) })
-  expect(res.statusCode).toBe(200)
-  const dist = await app.inject({ method: 'POST', url: '/v1/events', payload: latencies.map(e => ({ metric: e.metric, kind: 'distribution', value: e.value, ts: e.time })) })
-  expect(dist.statusCode, dist.body).toBe(200)
+  app = await oracleApp('graphite_oracle', [counterBody, latencies.map(e => ({ metric: e.metric, kind: 'distribution', value: e.value, ts: e.time }))])
 }, 600_000)
 afterAll(async () => { await app?.close() })
 
-const query = params => params.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&')
 const statbucket = async (path, params, on = app) => {
-  const res = await on.inject({ method: 'GET', url: `${path}?${query(params)}` })
+  const res = await on.inject({ method: 'GET', url: `${path}?${form(params)}` })
   return { status: res.statusCode, body: res.json() }
-}
-
-/** equal but for float rounding in the last bits */
-function expectSameRender (ours, theirs, label, theirName = name => name) {
-  expect(ours.map(s => theirName(s.target)), label).toEqual(theirs.map(s => s.target))
-  ours.forEach((series, i) => {
-    const expected = theirs[i].datapoints
-    expect(series.datapoints.map(p => p[1]), `${label} ${series.target} timestamps`).toEqual(expected.map(p => p[1]))
-    expect(series.datapoints.map(p => p[0] === null), `${label} ${series.target} nulls`).toEqual(expected.map(p => p[0] === null))
-    series.datapoints.forEach(([v], k) => {
-      if (v === null) return
-      const e = expected[k][0]
-      expect(Math.abs(v - e) <= 1e-9 * Math.max(1, Math.abs(e)), `${label} ${series.target} at ${expected[k][1]}: ${v} vs ${e}`).toBe(true)
-    })
-  })
 }
 
 async function compare (cases, { on = app, minuteFrom } = {}) {
@@ -135,7 +103,7 @@ async function compare (cases, { on = app, minuteFrom } = {}) {
     const ours = await statbucket(cases[i].path, cases[i].ours, on)
     expect(answers[i].status, `graphite-web ${cases[i].label}: ${JSON.stringify(answers[i].body).slice(0, 300)}`).toBe(200)
     expect(ours.status, `${cases[i].label}: ${JSON.stringify(ours.body).slice(0, 300)}`).toBe(200)
-    if (cases[i].path === '/render') expectSameRender(ours.body, answers[i].body, cases[i].label, cases[i].theirName)
+    if (cases[i].path === '/render') expectSameRender(ours.body, answers[i].body, cases[i].label, { theirName: cases[i].theirName })
     else expect(ours.body, cases[i].label).toEqual(answers[i].body)
   }
 }
@@ -216,9 +184,7 @@ describe('/render past the minute retention against graphite-web 1.1.10 with arc
   const MINUTE_FROM = Date.UTC(2025, 2, 9)
   let tiered
   beforeAll(async () => {
-    tiered = await testApp('graphite_oracle_tiers', { clock, env: { PREALLOC_PROBABILITY: '0', MINUTE_RETENTION_DAYS: '1' } })
-    const res = await tiered.inject({ method: 'POST', url: '/v1/events', payload: events.map(e => ({ metric: e.metric, value: e.value, ts: e.time })) })
-    expect(res.statusCode).toBe(200)
+    tiered = await oracleApp('graphite_oracle_tiers', [counterBody], { MINUTE_RETENTION_DAYS: '1' })
   })
   afterAll(async () => { await tiered?.close() })
 

@@ -8,14 +8,9 @@
 // graphite-web's database ids (`id` in /tags and /tags/<tag>) are left out
 // of the comparison: statbucket has no such rows (docs/adr/0060-graphite-tag-api.md).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { manualClock } from '../../src/clock.js'
-import { testApp } from '../helpers/test-app.js'
-import { askGraphiteWeb, oracleVenv } from './graphite-oracle.js'
+import { NOW_S, askGraphiteWeb, eventTime, expectSameRender, form, oracleApp, oracleVenv, seededRandom } from './graphite-oracle.js'
 
-// 2025-03-10T09:00:30Z; events on 03-08 and 03-10 (03-09 has none: null)
-const NOW = Date.UTC(2025, 2, 10, 9, 0, 30)
-const NOW_S = NOW / 1000
-const clock = manualClock(NOW)
+// events on 03-08 and 03-10 (03-09 has none: null), graphite-oracle.js's clock
 
 // tagged series: two names, tags that some series lack (dc), a value with a dot
 const SERIES = [
@@ -30,18 +25,14 @@ const SERIES = [
 const canonical = (name, tags) => [name, ...Object.entries(tags).sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, v]) => `${k}=${v}`)].join(';')
 
 function seededEvents () {
-  let seed = 4242
-  const random = () => { seed = (seed * 1103515245 + 12345) % 2147483648; return seed / 2147483648 }
-  const days = [Date.UTC(2025, 2, 8), Date.UTC(2025, 2, 10)]
+  const random = seededRandom(4242)
   const events = []
   for (let i = 0; i < 500; i++) {
-    const day = days[i % 2]
-    const span = day === days[1] ? 9 * 3_600_000 : 86_400_000
     const [name, tags] = SERIES[Math.floor(random() * SERIES.length)]
     const value = random() < 0.1 ? 0 : Math.ceil(random() * 20)
-    events.push({ name, tags, value, time: day + Math.floor(random() * span) })
+    events.push({ name, tags, value, time: eventTime(random, i) })
   }
-  events.push({ name: 'plain.counter', tags: {}, value: 3, time: days[0] + 3_600_000 })
+  events.push({ name: 'plain.counter', tags: {}, value: 3, time: Date.UTC(2025, 2, 8, 1) })
   return events
 }
 
@@ -53,13 +44,10 @@ let venv
 
 beforeAll(async () => {
   venv = oracleVenv()
-  app = await testApp('graphite_tags_oracle', { clock, env: { PREALLOC_PROBABILITY: '0' } })
-  const res = await app.inject({ method: 'POST', url: '/v1/events', payload: events.map(e => ({ metric: e.name, ...(Object.keys(e.tags).length ? { tags: e.tags } : {}), value: e.value, ts: e.time })) })
-  expect(res.statusCode, res.body).toBe(200)
+  app = await oracleApp('graphite_tags_oracle', [events.map(e => ({ metric: e.name, ...(Object.keys(e.tags).length ? { tags: e.tags } : {}), value: e.value, ts: e.time }))])
 }, 600_000)
 afterAll(async () => { await app?.close() })
 
-const form = params => params.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&')
 async function statbucket ({ path, params, method = 'GET' }) {
   const res = method === 'POST'
     ? await app.inject({ method, url: path, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: form(params) })
@@ -69,21 +57,6 @@ async function statbucket ({ path, params, method = 'GET' }) {
 
 /** graphite-web's rows without their database ids */
 const withoutIds = body => JSON.parse(JSON.stringify(body, (key, value) => (key === 'id' && typeof value === 'number' ? undefined : value)))
-
-function expectSameRender (ours, theirs, label, { tags = true } = {}) {
-  expect(ours.map(s => s.target), label).toEqual(theirs.map(s => s.target))
-  ours.forEach((series, i) => {
-    if (tags) expect(series.tags, `${label} ${series.target} tags`).toEqual(theirs[i].tags)
-    const expected = theirs[i].datapoints
-    expect(series.datapoints.map(p => p[1]), `${label} ${series.target} timestamps`).toEqual(expected.map(p => p[1]))
-    expect(series.datapoints.map(p => p[0] === null), `${label} ${series.target} nulls`).toEqual(expected.map(p => p[0] === null))
-    series.datapoints.forEach(([v], k) => {
-      if (v === null) return
-      const e = expected[k][0]
-      expect(Math.abs(v - e) <= 1e-9 * Math.max(1, Math.abs(e)), `${label} ${series.target} at ${expected[k][1]}: ${v} vs ${e}`).toBe(true)
-    })
-  })
-}
 
 /** cases: [{ label, path, params, method?, tags?: false, empty?: true (a render of no series), refused?: true (both answer 4xx/5xx: graphite-web may fail with a 500 where statbucket names the rule) }] */
 async function compare (cases) {
@@ -102,7 +75,7 @@ async function compare (cases) {
     expect(ours.status, `${label}: ${JSON.stringify(ours.body).slice(0, 300)}`).toBe(200)
     // a comparison of nothing proves nothing: every render but the one of no series holds values
     if (path === '/render' && !cases[i].empty) expect(theirs.body.some(s => s.datapoints.some(([v]) => v !== null)), `graphite-web ${label} holds values`).toBe(true)
-    if (path === '/render') expectSameRender(ours.body, theirs.body, label, cases[i])
+    if (path === '/render') expectSameRender(ours.body, theirs.body, label, { tags: cases[i].tags ?? true })
     else expect(ours.body, label).toEqual(withoutIds(theirs.body))
   }
 }

@@ -55,11 +55,3 @@ export function distributionDocumentsOf (events, mapping, { batch = 100, keepsMi
   }
   return { daily: [...daily.values()], monthly: [...monthly.values()], minutes: [...minutes.values()] }
 }
-
-/** minute-hour documents as a driver collection a read finds them in (find({ _id: { $in } }).toArray()) */
-export function minutesCollection (docs) {
-  const byId = new Map(docs.map(d => [d._id, d]))
-  return {
-    find: ({ _id: { $in: ids } }) => ({ toArray: async () => ids.filter(id => byId.has(id)).map(id => structuredClone(byId.get(id))) })
-  }
-}

@@ -29,6 +29,12 @@ export const close = (a, b, scale = 0) => a === b || Math.abs(a - b) <= 1e-9 * M
 /** The time of an event `back` minutes before now (a millisecond before the minute: never on a boundary) */
 export const before = (now, back) => now - back * MINUTE - 1
 
+/** A series' canonical name (docs/tags.md#series-names), written out again: the name, then `;key=value`, keys sorted */
+export const seriesName = (metric, tags) => [metric, ...Object.keys(tags).sort().map(k => `${k}=${tags[k]}`)].join(';')
+/** An event's own tags, when it has some; the model's entry names its series (null: none) */
+const withTags = (e, event) => (e.tags ? { ...event, tags: e.tags } : event)
+const seriesOf = (e) => (e.tags ? seriesName(e.metric, e.tags) : null)
+
 /**
  * How each kind of metric is written and what its model keeps. collections:
  * what a run empties; event(generated, now): the event POST /v1/events sends
@@ -41,24 +47,25 @@ export const before = (now, back) => now - back * MINUTE - 1
 export const KINDS = {
   counter: {
     collections: ['daily', 'monthly', 'metrics', 'jobs'],
-    event: (e, now) => ({ metric: e.metric, value: e.value, ts: before(now, e.back) }),
-    acknowledged: e => e
+    event: (e, now) => withTags(e, { metric: e.metric, value: e.value, ts: before(now, e.back) }),
+    acknowledged: e => ({ ...e, series: seriesOf(e) })
   },
   gauge: {
     collections: ['gaugeDaily', 'gaugeMonthly', 'metrics', 'jobs'],
-    event: (e, now) => ({ metric: e.metric, kind: 'gauge', value: e.value, ts: before(now, e.back) }),
-    acknowledged: e => ({ metric: e.metric, value: e.value, time: e.ts }),
+    event: (e, now) => withTags(e, { metric: e.metric, kind: 'gauge', value: e.value, ts: before(now, e.back) }),
+    acknowledged: e => ({ metric: e.metric, series: seriesOf(e), value: e.value, time: e.ts }),
     cut: (db, entry, h) => writeGauges(db, [entry], { parts: ['daily'], keepsMinutes: (metric, dayStart) => dayStart >= h.span().minuteFrom })
   },
   distribution: {
     collections: ['distributionDaily', 'distributionMonthly', 'distributionMinutes', 'metrics', 'jobs'],
-    event: (e, now) => ({ metric: e.metric, kind: 'distribution', value: e.value, ts: before(now, e.back) }),
-    acknowledged: e => ({ metric: e.metric, value: e.value === 0 ? 0 : e.value, time: e.ts, weight: 1 }),
+    event: (e, now) => withTags(e, { metric: e.metric, kind: 'distribution', value: e.value, ts: before(now, e.back) }),
+    acknowledged: e => ({ metric: e.metric, series: seriesOf(e), value: e.value === 0 ? 0 : e.value, time: e.ts, weight: 1 }),
     cut: (db, entry, h) => writeDistributions(db, [entry], h.mapping, { parts: ['daily'], keepsMinutes: (metric, dayStart) => dayStart >= h.span().minuteFrom }),
     statsd: {
-      text: lines => lines.map(l => `${l.metric}:${l.value}|ms${l.rate === 1 ? '' : `|@${l.rate}`}`).join('\n'),
+      // a line's tags as DogStatsD's `|#k:v,k2:v2`
+      text: lines => lines.map(l => `${l.metric}:${l.value}|ms${l.rate === 1 ? '' : `|@${l.rate}`}${l.tags ? `|#${Object.entries(l.tags).map(([k, v]) => `${k}:${v}`).join(',')}` : ''}`).join('\n'),
       // a StatsD value at rate r weighs 1/r, at the minute it arrived in
-      acknowledged: (l, now) => ({ metric: l.metric, value: l.value, time: now - (now % MINUTE), weight: 1 / l.rate })
+      acknowledged: (l, now) => ({ metric: l.metric, series: seriesOf(l), value: l.value, time: now - (now % MINUTE), weight: 1 / l.rate })
     }
   }
 }
@@ -69,8 +76,13 @@ export const steps = {
   back: maxAgeDays => fc.integer({ min: 0, max: (maxAgeDays - 1) * 24 * 60 - 1 }),
   /** 1..maxLength events of the metrics, `value` each, `back` minutes before now */
   ingest: (metrics, value, back, maxLength) => fc.record({ kind: fc.constant('ingest'), events: fc.array(fc.record({ metric: fc.constantFrom(...metrics), value, back }), { minLength: 1, maxLength }) }),
-  /** StatsD timers: 1..4 lines of the metrics at one of `rates` */
-  statsd: (metrics, value, rates) => fc.record({ kind: fc.constant('statsd'), lines: fc.array(fc.record({ metric: fc.constantFrom(...metrics), value, rate: fc.constantFrom(...rates) }), { minLength: 1, maxLength: 4 }) }),
+  /** 1..maxLength events of the tagged name `metric`, each with one of `tagSets` (so the name is the sum of its series) */
+  taggedIngest: (metric, tagSets, value, back, maxLength) => fc.record({ kind: fc.constant('ingest'), events: fc.array(fc.record({ metric: fc.constant(metric), tags: fc.constantFrom(...tagSets), value, back }), { minLength: 1, maxLength }) }),
+  /** StatsD timers: 1..4 lines of the metrics at one of `rates` (tagSets: each line with one, as DogStatsD tags) */
+  statsd: (metrics, value, rates, tagSets = null) => fc.record({
+    kind: fc.constant('statsd'),
+    lines: fc.array(fc.record({ metric: fc.constantFrom(...metrics), value, rate: fc.constantFrom(...rates), ...(tagSets ? { tags: fc.constantFrom(...tagSets) } : {}) }), { minLength: 1, maxLength: 4 })
+  }),
   /** a flush of one event cut half-way */
   cut: (metrics, value, back) => fc.record({ kind: fc.constant('cut'), metric: fc.constantFrom(...metrics), value, back }),
   advance: fc.record({ kind: fc.constant('advance'), hours: fc.integer({ min: 1, max: 40 }) }),
@@ -121,7 +133,7 @@ export function lifecycleHarness ({ label, kind, start, metrics, env }) {
      * the model's entries of what ingest or StatsD had answered 200 (default: pushed); retentionPass (what every pass
      * answers, default { status: 'done' }); beforeRetention(model) → what
      * afterRetention(pass, model, before) compares; repairSummary (what every repair
-     * answers, default: anything); afterRepair(model)
+     * answers, default: anything); afterRepair(model); afterStep(step, model): after every step
      */
     async run ({ action, minLength = 3, maxLength = 14, numRuns, examples, model: newModel, end, ...hooks }) {
       let run = 0
@@ -129,10 +141,39 @@ export function lifecycleHarness ({ label, kind, start, metrics, env }) {
         run++
         await freshRun(app, clock, { collections: kind.collections, metrics, at: start + run * 3 * DAY })
         const model = newModel ? newModel() : Object.assign([], { firstDay: h.span().today - maxAgeDays * DAY })
-        for (const step of sequence) await perform(step, model, hooks)
+        for (const step of sequence) {
+          await perform(step, model, hooks)
+          await hooks.afterStep?.(step, model)
+        }
         await end(model)
       }), { numRuns, examples })
     }
+  }
+
+  /**
+   * The day points of the tagged name `metric` over [from, to), for each of
+   * `stats` (null: a counter's, no stat=) read three ways: the name's own
+   * read, each series' (by= every key of `keys`: a group is one series, named
+   * by its tags) and every series merged (a tag= filter all of them match) →
+   * { timestamps, name: { stat: values }, series: Map(series → { stat: values }), merged: { stat: values } }
+   */
+  h.taggedDays = async (metric, { from, to, keys, stats = [null] }) => {
+    const out = { timestamps: null, name: {}, series: new Map(), merged: {} }
+    for (const stat of stats) {
+      const url = `/v1/metrics/${encodeURIComponent(metric)}/series?from=${from}&to=${to}&step=day${stat ? `&stat=${stat}` : ''}`
+      const name = await h.get(url)
+      out.timestamps = name.timestamps
+      out.name[stat] = name.values
+      out.merged[stat] = (await h.get(`${url}&tag=${encodeURIComponent(`${keys[0]}!=none`)}`)).values
+      for (const group of (await h.get(`${url}&by=${keys.join(',')}`)).groups) {
+        expect(group.series, JSON.stringify(group.tags)).toBe(1)
+        const tags = Object.fromEntries(Object.entries(group.tags).filter(([, v]) => v !== null))
+        const series = seriesName(metric, tags)
+        if (!out.series.has(series)) out.series.set(series, {})
+        out.series.get(series)[stat] = group.values
+      }
+    }
+    return out
   }
 
   const post = async (url, payload, headers) => {

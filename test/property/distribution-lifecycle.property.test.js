@@ -15,18 +15,29 @@
 // flushes' values, or without them where only a month past the daily horizon
 // answers — p50/p90/p99 within α of the model's exact weighted quantile,
 // minutes where they are kept answer their count, and `check` finds nothing.
+// A tagged name (`dl.t`) gets values of three series (docs/tags.md; JSON
+// tags and DogStatsD tags on StatsD timers): after every step each series'
+// day points and the name's answer count, max and p90 as the model of what was
+// acknowledged (no step loses a count), and the name's are the merge of its
+// series' (counts added, the largest max; by=) and agree with their merge as
+// one read (tag=: its p90 from the merged histograms within α of the model).
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { DAY, HOUR, KINDS, QUARTER, close, lifecycleHarness, steps } from '../helpers/lifecycle-harness.js'
+import { DAY, HOUR, KINDS, QUARTER, close, lifecycleHarness, seriesName, steps } from '../helpers/lifecycle-harness.js'
 
 const MAX_AGE_DAYS = 6
 const ALPHA = 0.01
 const START = Date.UTC(2026, 10, 27, 20) // four days before December
 const metrics = ['dl.a', 'dl.b']
+const TAGGED = 'dl.t'
+const TAG_SETS = [{ host: 'h1' }, { host: 'h2' }, { host: 'h1', dc: 'x' }]
+const SERIES = TAG_SETS.map(tags => seriesName(TAGGED, tags))
+/** the names every answer is checked of: the untagged ones (and their flushes cut half-way), and the tagged one */
+const names = [...metrics, TAGGED]
 const env = { PREALLOC_PROBABILITY: '0', MAX_AGE_DAYS: String(MAX_AGE_DAYS), MINUTE_RETENTION_DAYS: '2', DAILY_RETENTION_DAYS: String(MAX_AGE_DAYS + 1), RETENTION_RATE: '1000000', DISTRIBUTION_ACCURACY: String(ALPHA) }
-const h = lifecycleHarness({ label: 'distlifeprop', kind: KINDS.distribution, start: START, metrics, env })
+const h = lifecycleHarness({ label: 'distlifeprop', kind: KINDS.distribution, start: START, metrics: [...names, ...SERIES], env })
 const { clock, seen } = h
-seen.kept = 0
+Object.assign(seen, { kept: 0, tagged: 0 })
 
 // latencies that spread over many buckets, with exact repeats, zeros and negatives (an h/d value may be)
 const value = fc.oneof(
@@ -35,8 +46,10 @@ const value = fc.oneof(
   { weight: 1, arbitrary: fc.double({ min: -300, max: -0.01, noNaN: true }).map(v => Math.round(v * 100) / 100) }
 )
 const action = fc.oneof(
-  { weight: 5, arbitrary: steps.ingest(metrics, value, steps.back(MAX_AGE_DAYS), 8) },
+  { weight: 4, arbitrary: steps.ingest(metrics, value, steps.back(MAX_AGE_DAYS), 8) },
+  { weight: 2, arbitrary: steps.taggedIngest(TAGGED, TAG_SETS, value, steps.back(MAX_AGE_DAYS), 8) },
   { weight: 2, arbitrary: steps.statsd(metrics, fc.integer({ min: 0, max: 5000 }), [1, 0.5, 0.3, 0.1]) },
+  { weight: 1, arbitrary: steps.statsd([TAGGED], fc.integer({ min: 0, max: 5000 }), [1, 0.5, 0.3, 0.1], TAG_SETS) },
   { weight: 1, arbitrary: steps.cut(metrics, value, steps.back(MAX_AGE_DAYS)) },
   { weight: 2, arbitrary: steps.advance },
   { weight: 2, arbitrary: steps.retention },
@@ -86,7 +99,44 @@ const property = {
     await expectCountsEqualModel(model)
   },
   repairSummary: { unrepaired: 0, unsettled: 0 },
-  afterRepair: model => expectCountsEqualModel(model)
+  afterRepair: model => expectCountsEqualModel(model),
+  afterStep: (step, model) => expectSeriesHold(model)
+}
+
+/**
+ * After every step: every day since the run's first of the tagged name and of
+ * each of its series answers count (up to rounding), max and p90 (within α)
+ * as the model of what was acknowledged, and the name's are its series'
+ * merged: read apart (by=: the counts added, the largest max) and as one
+ * (tag=: count and max the name's, p90 within α of the model)
+ */
+async function expectSeriesHold (model) {
+  if (!model.some(e => e.metric === TAGGED)) return
+  seen.tagged++
+  const days = await h.taggedDays(TAGGED, { from: model.firstDay, to: span().to, keys: ['host', 'dc'], stats: ['count', 'max', 'p90'] })
+  for (const series of days.series.keys()) expect(SERIES, 'a series no event named').toContain(series)
+  const ofSeries = new Map(SERIES.map(s => [s, model.filter(e => e.series === s).map(e => ({ ...e, metric: s }))]))
+  days.timestamps.forEach((t, i) => {
+    const what = new Date(t).toISOString()
+    const at = (read) => ({ count: read?.count[i] ?? 0, max: read?.max[i] ?? null, p90: read?.p90[i] ?? null })
+    const agrees = (got, truth, label) => {
+      expect(close(got.count, truth.count), `${label}: count ${got.count} vs ${truth.count}`).toBe(true)
+      expect(got.max, `${label}: max`).toBe(truth.max)
+      if (truth.values.length) expect(withinAlpha(truth, 0.9, got.p90), `${label}: p90 ${got.p90}`).toBe(true)
+    }
+    const name = at(days.name)
+    agrees(name, exact(model, TAGGED, t, t + DAY), `${TAGGED} ${what}`)
+    const parts = SERIES.map(s => {
+      const part = at(days.series.get(s))
+      agrees(part, exact(ofSeries.get(s), s, t, t + DAY), `${s} ${what}`)
+      return part
+    }).filter(p => p.max !== null)
+    expect(close(name.count, parts.reduce((n, p) => n + p.count, 0)), `${TAGGED} ${what}: the sum of its series' counts`).toBe(true)
+    expect(name.max, `${TAGGED} ${what}: the largest of its series' max`).toBe(parts.length ? Math.max(...parts.map(p => p.max)) : null)
+    const merged = at(days.merged)
+    expect(close(merged.count, name.count) && merged.max === name.max, `${TAGGED} ${what}: its series merged as one read ${JSON.stringify(merged)} vs ${JSON.stringify(name)}`).toBe(true)
+    agrees(merged, exact(model, TAGGED, t, t + DAY), `${TAGGED} ${what}: its series merged as one read`)
+  })
 }
 
 /** acknowledged ≤ count ≤ acknowledged + cut (up to rounding) */
@@ -99,7 +149,7 @@ function countBetween (count, model, metric, from, to) {
 /** No acknowledged count went down: every day point (its daily document, or its month past the daily horizon) and the total */
 async function expectCountsEqualModel (model) {
   const { to } = span()
-  for (const metric of metrics) {
+  for (const metric of names) {
     if (!model.some(e => e.metric === metric)) continue
     const from = model.firstDay
     const days = await get(`/v1/metrics/${metric}/series?from=${from}&to=${to}&step=day&stat=count`)
@@ -150,7 +200,7 @@ async function expectAnswersEqualModel (model) {
   const { today, to } = span()
   const minuteFrom = today - 2 * DAY
   const dailyFrom = today - (MAX_AGE_DAYS + 1) * DAY
-  for (const metric of metrics) {
+  for (const metric of names) {
     if (!model.some(e => e.metric === metric)) continue
     const from = model.firstDay
     // every day since the first written: from its daily document, or its month's day past the daily horizon
@@ -211,5 +261,6 @@ describe('the lifecycle never lowers an acknowledged count of a distribution, no
     expect(seen.downsampled).toBeGreaterThan(0)
     expect(seen.deleted).toBeGreaterThan(0)
     expect(seen.cut).toBeGreaterThan(0)
-  }, 240_000)
+    expect(seen.tagged).toBeGreaterThan(0)
+  }, 300_000)
 })

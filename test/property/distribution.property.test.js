@@ -24,7 +24,7 @@ import { evaluatePlan, planRanges } from '../../src/bucket/range-plan.js'
 import { timeZone } from '../../src/bucket/time-zone.js'
 import { addMonths, startOfMonth } from '../../src/bucket/time.js'
 import { graftMinuteHistograms } from '../../src/reader/minute-histograms.js'
-import { distributionDocumentsOf, minutesCollection } from '../helpers/distribution-documents.js'
+import { distributionDocumentsOf } from '../helpers/distribution-documents.js'
 import { documentsOf } from '../helpers/documents.js'
 
 // plans from the quarter-hours up: a percentile read without the minutes' histograms (the hours' documents)
@@ -174,7 +174,7 @@ for (const accuracy of [0.01, 0.05]) {
       const ranges = Array.from({ length: 300 }, () => rangeOf(random, { minutesFrom: START - DAY }))
       const plan = planRanges('m', ranges, {})
       const grafted = structuredClone(docs)
-      const read = await graftMinuteHistograms(minutesCollection(docs.minutes), 'm', plan, grafted.daily)
+      const read = await graftMinuteHistograms(new Map(grafted.minutes.map(d => [d._id, d])), 'm', plan, grafted.daily)
       expect(read).toBeGreaterThan(50)
       const values = evaluateDistributionPlan(plan, grafted)
       let minuteEdged = 0

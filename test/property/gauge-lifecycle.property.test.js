@@ -13,18 +13,28 @@
 // yet); at the end of each sequence (after a last repair where a flush
 // was cut) every day and hour answers count, sum (within rounding), min, max,
 // mean and last as the model does, the kept minutes their count and last, and
-// `check` finds nothing.
+// `check` finds nothing. A tagged name (`gl.t`) gets levels of three series
+// (docs/tags.md): after every step each series' day points and the name's
+// answer count, last and max as the model of what was acknowledged (no step
+// loses a count), and the name's are the merge of its series' (counts
+// added, the largest max, a last among theirs; by=) and equal their merge as
+// one read (tag=).
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { DAY, HOUR, KINDS, close, lifecycleHarness, steps } from '../helpers/lifecycle-harness.js'
+import { DAY, HOUR, KINDS, close, lifecycleHarness, seriesName, steps } from '../helpers/lifecycle-harness.js'
 
 const MAX_AGE_DAYS = 6
 const START = Date.UTC(2026, 10, 27, 20) // four days before December
 const metrics = ['gl.a', 'gl.b']
+const TAGGED = 'gl.t'
+const TAG_SETS = [{ host: 'h1' }, { host: 'h2' }, { host: 'h1', dc: 'x' }]
+const SERIES = TAG_SETS.map(tags => seriesName(TAGGED, tags))
+/** the names every answer is checked of: the untagged ones (and their flushes cut half-way), and the tagged one */
+const names = [...metrics, TAGGED]
 const env = { PREALLOC_PROBABILITY: '0', MAX_AGE_DAYS: String(MAX_AGE_DAYS), MINUTE_RETENTION_DAYS: '2', DAILY_RETENTION_DAYS: String(MAX_AGE_DAYS + 1), RETENTION_RATE: '1000000' }
-const h = lifecycleHarness({ label: 'gaugelifeprop', kind: KINDS.gauge, start: START, metrics, env })
+const h = lifecycleHarness({ label: 'gaugelifeprop', kind: KINDS.gauge, start: START, metrics: [...names, ...SERIES], env })
 const { seen } = h
-Object.assign(seen, { kept: 0, ties: 0 })
+Object.assign(seen, { kept: 0, ties: 0, tagged: 0 })
 
 const level = fc.oneof(
   { weight: 4, arbitrary: fc.integer({ min: -50, max: 50 }) },
@@ -34,7 +44,8 @@ const level = fc.oneof(
 // minutes back from now: a few shared often, so levels of one metric often share an event time
 const back = fc.oneof(steps.back(MAX_AGE_DAYS), fc.constantFrom(30, 3000, 6000))
 const action = fc.oneof(
-  { weight: 5, arbitrary: steps.ingest(metrics, level, back, 8) },
+  { weight: 4, arbitrary: steps.ingest(metrics, level, back, 8) },
+  { weight: 3, arbitrary: steps.taggedIngest(TAGGED, TAG_SETS, level, back, 8) },
   { weight: 1, arbitrary: steps.cut(metrics, level, back) },
   { weight: 2, arbitrary: steps.advance },
   { weight: 2, arbitrary: steps.retention },
@@ -80,7 +91,39 @@ const property = {
     const { dailyFrom } = span()
     for (const e of model) if (e.cut && e.time >= dailyFrom) e.repaired = true
     await expectDaysHold(model)
-  }
+  },
+  afterStep: (step, model) => expectSeriesHold(model)
+}
+
+/**
+ * After every step: every day since the run's first of the tagged name and of
+ * each of its series answers count, last and max as the model of what was
+ * acknowledged, and the name's are its series' merged: read apart (by=: the
+ * counts added, the largest max, a last among theirs) and as one (tag=: equal)
+ */
+async function expectSeriesHold (model) {
+  if (!model.some(e => e.metric === TAGGED)) return
+  seen.tagged++
+  const stats = ['count', 'last', 'max']
+  const days = await h.taggedDays(TAGGED, { from: model.firstDay, to: span().to, keys: ['host', 'dc'], stats })
+  for (const series of days.series.keys()) expect(SERIES, 'a series no event named').toContain(series)
+  const ofSeries = new Map(SERIES.map(s => [s, model.filter(e => e.series === s).map(e => ({ ...e, metric: s }))]))
+  days.timestamps.forEach((t, i) => {
+    const what = new Date(t).toISOString()
+    const at = (read) => ({ count: read?.count[i] ?? 0, last: read?.last[i] ?? null, max: read?.max[i] ?? null })
+    const model3 = ({ count, last, max }) => ({ count, last, max })
+    const name = at(days.name)
+    expect(name, `${TAGGED} ${what}`).toEqual(model3(exact(model, TAGGED, t, t + DAY)))
+    const parts = SERIES.map(s => {
+      const part = at(days.series.get(s))
+      expect(part, `${s} ${what}`).toEqual(model3(exact(ofSeries.get(s), s, t, t + DAY)))
+      return part
+    }).filter(p => p.count > 0)
+    expect(name.count, `${TAGGED} ${what}: the sum of its series' counts`).toBe(parts.reduce((n, p) => n + p.count, 0))
+    expect(name.max, `${TAGGED} ${what}: the largest of its series' max`).toBe(parts.length ? Math.max(...parts.map(p => p.max)) : null)
+    if (parts.length) expect(parts.map(p => p.last), `${TAGGED} ${what}: a last of its series'`).toContain(name.last)
+    expect(at(days.merged), `${TAGGED} ${what}: its series merged as one read`).toEqual(name)
+  })
 }
 
 async function seriesOf (metric, from, to, step, stats = ['count', 'sum', 'min', 'max', 'mean', 'last']) {
@@ -119,7 +162,7 @@ function expectPoint (answers, i, model, metric, from, to, what, { withoutCut = 
  */
 async function expectDaysHold (model) {
   const { to } = span()
-  for (const metric of metrics) {
+  for (const metric of names) {
     if (!model.some(e => e.metric === metric)) continue
     const days = await seriesOf(metric, model.firstDay, to, 'day', ['count', 'min', 'max', 'last'])
     days.count.timestamps.forEach((t, i) => {
@@ -135,7 +178,7 @@ async function expectDaysHold (model) {
 
 async function expectAnswersEqualModel (model) {
   const { to, dailyFrom, minuteFrom } = span()
-  for (const metric of metrics) {
+  for (const metric of names) {
     if (!model.some(e => e.metric === metric)) continue
     const days = await seriesOf(metric, model.firstDay, to, 'day')
     days.count.timestamps.forEach((t, i) => expectPoint(days, i, model, metric, t, t + DAY, `${metric} day ${new Date(t).toISOString()}`, { withoutCut: t < dailyFrom }))
@@ -198,5 +241,6 @@ describe('the lifecycle never lowers an acknowledged count of a gauge, nor moves
     expect(seen.deleted).toBeGreaterThan(0)
     expect(seen.cut).toBeGreaterThan(0)
     expect(seen.ties).toBeGreaterThan(0)
-  }, 240_000)
+    expect(seen.tagged).toBeGreaterThan(0)
+  }, 300_000)
 })

@@ -9,24 +9,34 @@
 // exactly where the day has no daily document, and `check` reports no
 // violation. A preallocation cut short between its two documents (tomorrow's
 // daily document without its month's field) may be mixed in anywhere:
-// `check --repair` completes it without moving any count.
+// `check --repair` completes it without moving any count. A tagged name
+// (`lp.t`) gets events of three series (docs/tags.md): after every step each
+// series' day points and the name's equal the model's acknowledged sums (no
+// step loses a count), and the name's equal the sum of its series' (by=) and
+// their sum as one read (tag=).
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { dayZeroIncrements } from '../../src/bucket/minute-fields.js'
 import { dayId } from '../../src/bucket/time.js'
 import { incrementUpdate } from '../../src/writer/write-operations.js'
-import { DAY, HOUR, KINDS, lifecycleHarness, steps } from '../helpers/lifecycle-harness.js'
+import { DAY, HOUR, KINDS, lifecycleHarness, seriesName, steps } from '../helpers/lifecycle-harness.js'
 
 const MAX_AGE_DAYS = 6
 const START = Date.UTC(2026, 10, 28, 20) // four days before December
-const metrics = ['lp.a', 'lp.b']
+const TAGGED = 'lp.t'
+const TAG_SETS = [{ host: 'h1' }, { host: 'h2' }, { host: 'h1', dc: 'x' }]
+const SERIES = TAG_SETS.map(tags => seriesName(TAGGED, tags))
+const metrics = ['lp.a', 'lp.b', TAGGED]
 const env = { PREALLOC_PROBABILITY: '1', MAX_AGE_DAYS: String(MAX_AGE_DAYS), MINUTE_RETENTION_DAYS: '2', DAILY_RETENTION_DAYS: String(MAX_AGE_DAYS + 1), RETENTION_RATE: '1000000' }
-const h = lifecycleHarness({ label: 'lifecycleprop', kind: KINDS.counter, start: START, metrics, env })
+const h = lifecycleHarness({ label: 'lifecycleprop', kind: KINDS.counter, start: START, metrics: [...metrics, ...SERIES], env })
 const { clock } = h
 let cutSteps = 0
+let taggedSteps = 0
 
+const value = fc.integer({ min: -3, max: 9 })
 const action = fc.oneof(
-  { weight: 5, arbitrary: steps.ingest(metrics, fc.integer({ min: -3, max: 9 }), steps.back(MAX_AGE_DAYS), 6) },
+  { weight: 4, arbitrary: steps.ingest(metrics.filter(m => m !== TAGGED), value, steps.back(MAX_AGE_DAYS), 6) },
+  { weight: 3, arbitrary: steps.taggedIngest(TAGGED, TAG_SETS, value, steps.back(MAX_AGE_DAYS), 6) },
   { weight: 2, arbitrary: steps.advance },
   { weight: 1, arbitrary: fc.constant({ kind: 'sweep' }) },
   { weight: 1, arbitrary: steps.retention },
@@ -53,10 +63,38 @@ const property = {
       cutSteps++
     }
   },
-  afterRepair (model) { model.cut = false }
+  afterRepair (model) { model.cut = false },
+  afterStep: (step, model) => expectSeriesHold(model)
 }
 
 const sumWhere = (model, metric, from, to) => model.filter(e => e.metric === metric && e.ts >= from && e.ts < to).reduce((s, e) => s + e.value, 0)
+const sumOfSeries = (model, series, from, to) => model.filter(e => e.series === series && e.ts >= from && e.ts < to).reduce((s, e) => s + e.value, 0)
+
+/**
+ * After every step: every day since the run's first of the tagged name and of
+ * each of its series equals the model's sum of what was acknowledged (null a
+ * day without a document, or 0 a day only preallocated), and the name's
+ * equals the sum of its series', read apart (by=) and as one (tag=)
+ */
+async function expectSeriesHold (model) {
+  if (!model.some(e => e.metric === TAGGED)) return
+  taggedSteps++
+  const days = await h.taggedDays(TAGGED, { from: model.firstDay, to: h.span().to, keys: ['host', 'dc'] })
+  for (const series of days.series.keys()) expect(SERIES, 'a series no event named').toContain(series)
+  days.timestamps.forEach((t, i) => {
+    const what = `${new Date(t).toISOString()}`
+    const name = days.name[null][i] ?? 0
+    expect(name, `${TAGGED} ${what}`).toBe(sumWhere(model, TAGGED, t, t + DAY))
+    let sum = 0
+    for (const series of SERIES) {
+      const value = days.series.get(series)?.[null][i] ?? 0
+      expect(value, `${series} ${what}`).toBe(sumOfSeries(model, series, t, t + DAY))
+      sum += value
+    }
+    expect(name, `${TAGGED} ${what}: the sum of its series`).toBe(sum)
+    expect(days.merged[null][i] ?? 0, `${TAGGED} ${what}: its series as one read`).toBe(name)
+  })
+}
 
 async function expectAnswersEqualModel (model, { nulls = true } = {}) {
   const app = h.app
@@ -90,7 +128,7 @@ describe('the lifecycle never lowers an acknowledged count', () => {
       ...property,
       action,
       numRuns: 25,
-      model: () => [],
+      model: () => Object.assign([], { firstDay: h.span().today - MAX_AGE_DAYS * DAY }),
       async end (model) {
         if (model.cut) {
           // a preallocation cut short: its repair changes no answer's count
@@ -103,5 +141,6 @@ describe('the lifecycle never lowers an acknowledged count', () => {
       }
     })
     expect(cutSteps).toBeGreaterThan(0)
-  }, 120_000)
+    expect(taggedSteps).toBeGreaterThan(0)
+  }, 180_000)
 })

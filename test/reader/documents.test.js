@@ -1,7 +1,7 @@
 // The reader alone (src/reader/documents.js) against the suite's database server,
 // in a database of its own: which documents each read returns.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createDocumentReader as createReader } from '../../src/reader/documents.js'
+import { IDS_PER_REQUEST, createDocumentReader as createReader, readInBatches } from '../../src/reader/documents.js'
 import { directDb, uniqueDbName } from '../helpers/test-app.js'
 
 let client, db, reader
@@ -73,5 +73,30 @@ describe('reader', () => {
       }
     })
     expect(out).toEqual({ daily: [{ _id: 'a/20261121', daily: 2 }], monthly: [] })
+  })
+  it('plansDocs reads several plans with one request per collection and gives each plan its own documents', async () => {
+    const asked = []
+    const counting = name => ({ find: (filter, options) => { asked.push([name, filter._id.$in.length]); return db.collection(name).find(filter, options) } })
+    const counted = createReader({ collections: { daily: counting('daily'), monthly: counting('monthly') } })
+    const plan = (daily, monthly) => ({ reads: { daily: { ids: daily, projection: { daily: 1 } }, monthly: { ids: monthly, projection: { monthly: 1 } } } })
+    const out = await counted.plansDocs([plan(['a/20261121'], ['a/202611']), plan(['ab/20261121', 'ab/20261122'], [])])
+    expect(asked.sort()).toEqual([['daily', 3], ['monthly', 1]])
+    expect(out).toEqual([
+      { daily: [{ _id: 'a/20261121', daily: 2 }], monthly: [{ _id: 'a/202611', monthly: 3 }] },
+      { daily: [{ _id: 'ab/20261121', daily: 7 }], monthly: [] }
+    ])
+  })
+})
+
+describe('readInBatches', () => {
+  it('cuts the reads where a batch would ask for more than IDS_PER_REQUEST ids, never a read, and uses each batch before the next is fetched', async () => {
+    const events = []
+    const sizes = [IDS_PER_REQUEST / 2, IDS_PER_REQUEST / 2, 1, IDS_PER_REQUEST * 2, 3]
+    const results = await readInBatches(sizes.map((size, i) => ({ i, size })), r => r.size, async batch => {
+      events.push(['fetch', batch.map(r => r.i)])
+      return batch.map(r => `docs ${r.i}`)
+    }, async (r, docs) => { events.push(['use', r.i]); return docs })
+    expect(results).toEqual(['docs 0', 'docs 1', 'docs 2', 'docs 3', 'docs 4'])
+    expect(events).toEqual([['fetch', [0, 1]], ['use', 0], ['use', 1], ['fetch', [2]], ['use', 2], ['fetch', [3]], ['use', 3], ['fetch', [4]], ['use', 4]])
   })
 })

@@ -76,13 +76,14 @@ const enc = encodeURIComponent
 
 /**
  * The one place a query string is built: every parameter given (undefined
- * and null left out), as text. A parameter the API gains is one more key
- * in the object the caller passes.
+ * and null left out), as text; an array repeats its parameter (`tag=`). A
+ * parameter the API gains is one more key in the object the caller passes.
  */
 export function toQuery (params) {
   const q = new URLSearchParams()
   for (const [name, value] of Object.entries(params)) {
-    if (value !== undefined && value !== null) q.set(name, String(value))
+    if (Array.isArray(value)) for (const item of value) q.append(name, String(item))
+    else if (value !== undefined && value !== null) q.set(name, String(value))
   }
   return q
 }
@@ -96,12 +97,22 @@ export function listMetrics ({ prefix = '', after, limit = 10000 } = {}, opts) {
   return getJson(`/v1/metrics?${toQuery({ limit, prefix: prefix || undefined, after })}`, opts)
 }
 
-/** params: { from, to, step } (epoch ms; step one of the API's) */
+/** params: { from, to, step } (epoch ms; step one of the API's), and tag, by (tag-selection.js tagQuery) */
 export function getSeries (metric, params, opts) {
   return getJson(`/v1/metrics/${enc(metric)}/series?${toQuery(params)}`, opts)
 }
 
-/** params: { year } */
+/** params: { year }, and tag, by */
 export function getYtd (metric, params, opts) {
   return getJson(`/v1/metrics/${enc(metric)}/ytd?${toQuery(params)}`, opts)
+}
+
+/** A metric's tag keys: { series, keys: [{ key, values }] } (docs/tags.md#listings) */
+export function getTagKeys (metric, opts) {
+  return getJson(`/v1/metrics/${enc(metric)}/tags`, opts)
+}
+
+/** A page of a tag key's values: { values: [{ value, series }], next } (pass next as after) */
+export function getTagValues (metric, key, { limit, after } = {}, opts) {
+  return getJson(`/v1/metrics/${enc(metric)}/tags/${enc(key)}?${toQuery({ limit, after })}`, opts)
 }

@@ -332,17 +332,14 @@ export function createYtdChart (el) {
   let partial = false // the last month is not over
   const isPartial = () => partial
   const bars = UPlot.paths.bars({ size: [0.6, 80] })
+  const line = withoutPartial(UPlot.paths.linear(), isPartial)
 
-  function build (color, label, data) {
+  /** lines: null for one metric's bars, else [{ label, color }] a line each (the groups of a read by=) */
+  function build (color, label, data, lines = null) {
     plot?.destroy()
-    plot = plotIn(el, {
-      padding: [paddingTop(1), null, null, null], // room for the axis title; the others as uPlot fits them
-      // bars stand on 0: a bar's height is its month's total (below 0 too, when totals are negative)
-      scales: { x: { time: false, range: [0.5, 12.5] }, y: { range: fromZero } },
-      cursor: { drag: { x: false, y: false } },
-      series: [
-        { label: 'month', value: (u, v) => (v ? MONTHS[v - 1] : '—') },
-        {
+    const series = lines
+      ? lines.map(l => ({ label: l.label, stroke: l.color, width: 1.5, paths: line, points: { show: true, size: 5, filter: (u, si, show) => (partial ? u.data[0].slice(0, -1).map((x, i) => i) : null) }, value: legendValue(isPartial) }))
+      : [{
           label: 'total',
           stroke: color,
           fill: color + '99',
@@ -350,14 +347,19 @@ export function createYtdChart (el) {
           paths: withoutPartial(bars, isPartial),
           points: { show: false },
           value: legendValue(isPartial)
-        }
-      ],
+        }]
+    plot = plotIn(el, {
+      padding: [paddingTop(1), null, null, null], // room for the axis title; the others as uPlot fits them
+      // bars stand on 0: a bar's height is its month's total (below 0 too, when totals are negative)
+      scales: { x: { time: false, range: [0.5, 12.5] }, y: { range: fromZero } },
+      cursor: { drag: { x: false, y: false } },
+      series: [{ label: 'month', value: (u, v) => (v ? MONTHS[v - 1] : '—') }, ...series],
       axes: [
         { stroke: '#555', grid: { show: false }, splits: () => [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12], values: (u, splits) => splits.map(m => MONTHS[m - 1]) },
         yAxis('y', 0)
       ],
       // a month without data: its slot hatched; x runs from 1, one per month
-      plugins: [noDataPlugin(u => noDataRuns([u.data[1]], u.data[0].length), 0.5), partialPlugin(isPartial, bars), axisTitlesPlugin([label])]
+      plugins: [noDataPlugin(u => noDataRuns(u.data.slice(1), u.data[0].length), 0.5), partialPlugin(isPartial, lines ? null : bars), axisTitlesPlugin([label])]
     }, data)
   }
 
@@ -376,6 +378,22 @@ export function createYtdChart (el) {
       if (plot && shape === key) plot.setData(data)
       else { build(color, label, data); shape = key }
       el.dataset.months = String(answer.months.length)
+      el.dataset.series = '1'
+      el.dataset.partial = String(partial)
+      return partial
+    },
+    /**
+     * A line per group: answer: the groups summed (its months); lines: [{
+     * label, color, values (a total per month) }] → as render
+     */
+    renderLines (answer, lines, label, now = Date.now()) {
+      partial = ytdLastPartial(answer, now)
+      const data = [answer.months.map((m, i) => i + 1), ...lines.map(l => l.values)]
+      const key = JSON.stringify([lines.map(l => [l.label, l.color]), label])
+      if (plot && shape === key) plot.setData(data)
+      else { build(null, label, data, lines); shape = key }
+      el.dataset.months = String(answer.months.length)
+      el.dataset.series = String(lines.length)
       el.dataset.partial = String(partial)
       return partial
     },

@@ -1,5 +1,7 @@
 // The dashboard: state (kept in the URL hash, so a view can be linked and
 // survives a reload), the controls, and the loading of series, latency and ytd.
+// A metric's tag filters and group-by keys (tag-selection.js) go with each
+// of its reads; a grouped read draws a line per group.
 // What a metric gets (its panels, badge, series label, y axis) its kind
 // decides, as GET /v1/kinds describes it, asked once (kind-views.js).
 import { getKinds, getYtd, listMetrics } from './api.js'
@@ -14,12 +16,15 @@ import { formatNumber } from './format.js'
 import { PRESETS, fromInputValue, presetWindow, toInputValue, windowYear } from './ranges.js'
 import { readSeries } from './series-read.js'
 import { fitStep } from './step-fit.js'
+import { createTagControls } from './tag-controls.js'
+import { isEmpty, lineLabel, linesOf, readTagParams, tagQuery, writeTagParams, ytdOfGroups } from './tag-selection.js'
 import { formatIn, isZone, viewerZone, zoneNames } from './zone.js'
 
 const $ = id => document.getElementById(id)
 
 const state = {
   selected: [],
+  tags: new Map(), // metric → { filters, by }: its tag selection (tag-selection.js), none when empty
   range: '24h',
   custom: null, // { from, to } when range is 'custom'
   step: 'auto',
@@ -34,6 +39,7 @@ const state = {
 function readHash () {
   const q = new URLSearchParams(location.hash.slice(1))
   if (q.get('m')) state.selected = q.get('m').split(',').filter(Boolean)
+  state.tags = readTagParams(q, state.selected)
   if (q.get('r') in PRESETS || q.get('r') === 'custom') state.range = q.get('r')
   if (state.range === 'custom') {
     const from = Number(q.get('from')); const to = Number(q.get('to'))
@@ -51,6 +57,7 @@ function readHash () {
 function writeHash () {
   const q = new URLSearchParams()
   if (state.selected.length) q.set('m', state.selected.join(','))
+  writeTagParams(q, state.tags, state.selected)
   q.set('r', state.range)
   if (state.range === 'custom') { q.set('from', state.custom.from); q.set('to', state.custom.to) }
   q.set('s', state.step)
@@ -118,6 +125,7 @@ async function loadCharts () {
   const metrics = [...state.selected]
   $('chart-empty').hidden = metrics.length > 0
   renderChips()
+  tagControls.show(metrics, state.tags)
   if (metrics.length === 0) {
     showYtdPicker([], [])
     showLatency([])
@@ -145,20 +153,24 @@ async function loadCharts () {
   showYtdPicker(withYtd, metrics.filter(m => !withYtd.includes(m)))
   // one y axis per kind of point: the plot's width, and so the step `auto` fits, depends on how many
   askedStep = stepFor(window, chartAxes(metrics.map(kindOf), 'minute').axes.length)
-  const { step, results } = await readSeries(metrics, { query: { from: window.from, to: window.to, tz: state.tz }, step: askedStep, coarsen: state.step === 'auto' })
+  const { step, results } = await readSeries(metrics, { query: { from: window.from, to: window.to, tz: state.tz }, step: askedStep, coarsen: state.step === 'auto' }, m => tagQuery(state.tags.get(m)))
   if (seq !== loadSeq) return
   seriesStep = step
   showLatency(namesWithPanel(metrics, kindOf, 'latency')) // before the series chart is drawn: the panel takes its height from it
   const ok = results.filter(r => r.answer)
   const failed = results.filter(r => r.error)
-  if (ok.length) {
+  // a metric's line, or with by= one per group (the groups after the metrics in the colours: a metric keeps its own)
+  const lines = ok.flatMap(r => linesOf(r.metric, r.answer).map(line => ({ ...line, metric: r.metric })))
+  if (lines.length) {
     const first = ok[0].answer
-    const colors = colorsOf(metrics)
-    $('series-partial-key').hidden = !seriesChart.render(ok.map(r => seriesLabel(r.metric, kindOf(r.metric))), ok.map(r => colors[metrics.indexOf(r.metric)]), {
+    const groupKeys = lines.filter(l => l.tags).map(l => l.key)
+    const colors = colorsOf([...metrics, ...groupKeys])
+    const colorOfLine = l => colors[l.tags ? metrics.length + groupKeys.indexOf(l.key) : metrics.indexOf(l.metric)]
+    $('series-partial-key').hidden = !seriesChart.render(lines.map(l => lineLabel(seriesLabel(l.metric, kindOf(l.metric)), state.tags.get(l.metric), l.tags)), lines.map(colorOfLine), {
       timestamps: first.timestamps,
-      valuesList: ok.map(r => r.answer.values),
+      valuesList: lines.map(l => l.values),
       to: first.to
-    }, chartAxes(ok.map(r => kindOf(r.metric)), first.step))
+    }, chartAxes(lines.map(l => kindOf(l.metric)), first.step))
     $('step').options[0].textContent = state.step === 'auto' ? `auto (${first.step})` : 'auto'
     $('series-title').textContent = `${formatIn(state.tz, first.from)} → ${formatIn(state.tz, first.to)}`
   } else {
@@ -166,7 +178,8 @@ async function loadCharts () {
     $('series-partial-key').hidden = true
     $('series-title').textContent = `${formatIn(state.tz, window.from)} → ${formatIn(state.tz, window.to)}`
   }
-  const summary = ok.length ? `${ok[0].answer.timestamps.length.toLocaleString('en-US')} points per metric at step ${ok[0].answer.step}` : ''
+  const unmatched = ok.filter(r => r.answer.groups?.length === 0).map(r => `${r.metric}: no series match`).join(' · ')
+  const summary = [lines.length ? `${ok[0].answer.timestamps.length.toLocaleString('en-US')} points per metric at step ${ok[0].answer.step}` : '', unmatched].filter(Boolean).join(' · ')
   const errors = refusals(failed)
   setStatus([summary, errors].filter(Boolean).join(' · '), failed.length > 0)
   await Promise.all([loadLatency(seq, window), loadYtd(seq, windowYear(window, state.tz))])
@@ -186,8 +199,9 @@ function showLatency (distributions) {
 /** The latency panel's lines over `window`, at the series chart's step (coarser under `auto` where the API refuses it) */
 async function loadLatency (seq, window) {
   if (!state.latencyMetric || seq !== loadSeq) return
+  const filters = state.tags.get(state.latencyMetric)?.filters ?? [] // its filters; the panel's lines are its percentiles, never groups
   await latency.load(state.latencyMetric, {
-    query: { from: window.from, to: window.to, tz: state.tz },
+    query: { from: window.from, to: window.to, tz: state.tz, ...tagQuery({ filters, by: [] }) },
     seriesStep,
     coarsen: state.step === 'auto'
   })
@@ -234,10 +248,21 @@ async function loadYtd (seq, year) {
     return
   }
   try {
-    const answer = await getYtd(metric, { year, tz: state.tz })
+    const sel = state.tags.get(metric)
+    const answer = await getYtd(metric, { year, tz: state.tz, ...tagQuery(sel) })
     if (seq !== loadSeq) return
-    $('ytd-partial-key').hidden = !ytdChart.render(answer, colorOf(metric), axisLabel(kindOfShown(metric), 'month'))
-    setYtdTotal(answer)
+    const label = axisLabel(kindOfShown(metric), 'month')
+    if (answer.groups) {
+      // a line per group over the months, their colours as on the series chart
+      const keys = answer.groups.map(g => `${metric} ${JSON.stringify(g.tags)}`)
+      const colors = colorsOf([...state.selected, ...keys]).slice(state.selected.length)
+      const summed = ytdOfGroups(answer)
+      $('ytd-partial-key').hidden = !ytdChart.renderLines(summed, answer.groups.map((g, i) => ({ label: lineLabel('', null, g.tags).trim(), color: colors[i], values: g.months.map(m => m.total) })), label)
+      setYtdTotal(summed)
+    } else {
+      $('ytd-partial-key').hidden = !ytdChart.render(answer, colorOf(metric), label)
+      setYtdTotal(answer)
+    }
   } catch (err) {
     if (seq !== loadSeq) return
     ytdChart.clear()
@@ -268,13 +293,26 @@ function renderChips () {
 function toggleMetric (name) {
   const i = state.selected.indexOf(name)
   if (i === -1) state.selected.push(name)
-  else state.selected.splice(i, 1)
+  else {
+    state.selected.splice(i, 1)
+    state.tags.delete(name)
+  }
   picker.refresh()
   writeHash()
   loadCharts()
 }
 
 // ---- controls
+const tagControls = createTagControls($('tag-controls'), {
+  onChange: (metric, sel) => {
+    if (isEmpty(sel)) state.tags.delete(metric)
+    else state.tags.set(metric, sel)
+    writeHash()
+    loadCharts()
+  },
+  onError: err => setStatus(`tags: ${err.message}`, true)
+})
+
 /** The zone in the picker and beside the custom range's inputs */
 function showZone () {
   $('tz').value = state.tz

@@ -10,7 +10,8 @@ import { STEPS, stepAfterRefusal } from './step-fit.js'
 const coarser = (a, b) => (b !== null && (a === null || STEPS.indexOf(b) > STEPS.indexOf(a)) ? b : a)
 
 /**
- * reads: [{ metric, stat? }] (no stat: the metric's default series);
+ * reads: [{ metric, stat?, params? }] (no stat: the metric's default
+ * series; params: more of its own, as tag and by);
  * query: every parameter but step and stat ({ from, to, … }); step: one of
  * the API's steps.
  * → { step, results: [{ metric, stat?, answer } | { metric, stat?, error }] },
@@ -19,7 +20,7 @@ const coarser = (a, b) => (b !== null && (a === null || STEPS.indexOf(b) > STEPS
 async function readAtOneStep (reads, { query, step, coarsen }) {
   let asked = step
   for (;;) {
-    const settled = await Promise.allSettled(reads.map(({ metric, stat }) => getSeries(metric, { ...query, stat, step: asked })))
+    const settled = await Promise.allSettled(reads.map(({ metric, stat, params }) => getSeries(metric, { ...query, ...params, stat, step: asked })))
     const results = settled.map((r, i) => (r.status === 'fulfilled' ? { ...reads[i], answer: r.value } : { ...reads[i], error: r.reason }))
     const retry = coarsen ? results.filter(r => r.error).map(r => stepAfterRefusal(asked, r.error)).reduce(coarser, null) : null
     if (retry === null) return { step: asked, results }
@@ -27,9 +28,9 @@ async function readAtOneStep (reads, { query, step, coarsen }) {
   }
 }
 
-/** The default series of each of `metrics` (names); options and answer as readAtOneStep's */
-export function readSeries (metrics, options) {
-  return readAtOneStep(metrics.map(metric => ({ metric })), options)
+/** The default series of each of `metrics` (names), with paramsOf(metric)'s parameters; options and answer as readAtOneStep's */
+export function readSeries (metrics, options, paramsOf = () => ({})) {
+  return readAtOneStep(metrics.map(metric => ({ metric, params: paramsOf(metric) })), options)
 }
 
 /** The series of each of `stats` (e.g. p50, p90, p99) of the distribution `metric`; options and answer as readAtOneStep's */

@@ -1,0 +1,77 @@
+// An OTLP histogram point's buckets as [representative value, count]
+// (docs/adr/0063-otlp-mapping.md): an explicit-bounds bucket
+// (lo, hi] at its middle, the open first and last ones at the point's min and
+// max (else their one bound); an exponential bucket (base^i, base^(i+1)] at
+// 2·base^(i+1)/(1+base), the value of least relative error over it, as
+// DDSketch places its own; the zero bucket at 0. Each value clamped to the
+// point's [min, max] where it has them. Pure.
+import { toNumber } from './otlp-codec.js'
+
+const MAX_BUCKETS = 16_384 // more than any SDK sends (exponential: 160 by default), few enough to walk
+
+const optional = (p, field) => (p[field] === null || p[field] === undefined ? null : p[field])
+const clamp = (v, min, max) => Math.min(max ?? Infinity, Math.max(min ?? -Infinity, v))
+
+/**
+ * kindOfData: 'histogram' | 'exponentialHistogram'; p: its data point →
+ * { buckets: [[value, count, key]] (key: the bucket's place, the same in every point of the shape), count, sum, hasSum, min, max, shape } (shape:
+ * what must not change between two cumulative points of one series), or { problem }
+ */
+export function histogramBuckets (kindOfData, p) {
+  const count = toNumber(p.count)
+  // proto3 `optional`: protobufjs leaves an absent one null (JSON: undefined)
+  const sum = optional(p, 'sum')
+  const min = optional(p, 'min')
+  const max = optional(p, 'max')
+  const buckets = kindOfData === 'histogram' ? explicitBuckets(p, min, max, sum, count) : exponentialBuckets(p, min, max)
+  if (buckets.problem) return buckets
+  let total = 0
+  for (const [, n] of buckets.list) total += n
+  if (total !== count) return { problem: `the buckets hold ${total} values, the point's count is ${count}` }
+  return { buckets: buckets.list, count, sum, hasSum: sum !== null, min, max, shape: buckets.shape }
+}
+
+function explicitBuckets (p, min, max, sum, count) {
+  const bounds = p.explicitBounds ?? []
+  const counts = (p.bucketCounts ?? []).map(toNumber)
+  if (counts.length === 0) {
+    // no buckets: the count alone, at the mean
+    return { list: count > 0 ? [[clamp(sum === null ? 0 : sum / count, min, max), count, 0]] : [], shape: 'none' }
+  }
+  if (counts.length !== bounds.length + 1) return { problem: `${counts.length} bucketCounts for ${bounds.length} explicitBounds: a histogram has one more count than bounds` }
+  if (counts.length > MAX_BUCKETS) return { problem: `${counts.length} buckets: at most ${MAX_BUCKETS}` }
+  for (let i = 1; i < bounds.length; i++) if (!(bounds[i] > bounds[i - 1])) return { problem: 'explicitBounds must increase' }
+  const list = []
+  for (let i = 0; i < counts.length; i++) {
+    const lo = i === 0 ? null : bounds[i - 1]
+    const hi = i === bounds.length ? null : bounds[i]
+    const middle = lo === null ? (min ?? hi) : hi === null ? (max ?? lo) : (lo + hi) / 2
+    list.push([clamp(middle, min, max), counts[i], i])
+  }
+  return { list, shape: bounds.join(',') }
+}
+
+function exponentialBuckets (p, min, max) {
+  const scale = p.scale ?? 0
+  if (!Number.isInteger(scale) || scale < -10 || scale > 20) return { problem: `scale ${scale} is outside [-10, 20]` }
+  const base = Math.pow(2, Math.pow(2, -scale))
+  const list = []
+  const zero = toNumber(p.zeroCount)
+  if (zero > 0) list.push([0, zero, 'z'])
+  const sides = [[p.positive, 1], [p.negative, -1]]
+  let n = 0
+  for (const [side] of sides) n += side?.bucketCounts?.length ?? 0
+  if (n > MAX_BUCKETS) return { problem: `${n} buckets: at most ${MAX_BUCKETS}` }
+  for (const [side, sign] of sides) {
+    const offset = side?.offset ?? 0
+    const counts = side?.bucketCounts ?? []
+    for (let k = 0; k < counts.length; k++) {
+      const c = toNumber(counts[k])
+      if (c === 0) continue
+      const upper = Math.pow(base, offset + k + 1)
+      list.push([clamp(sign * 2 * upper / (1 + base), min, max), c, sign * (offset + k) + (sign > 0 ? 'p' : 'n')])
+    }
+  }
+  // cumulative points of one series keep their scale (their buckets are told by value); a change starts over (shape)
+  return { list, shape: `e${scale}` }
+}

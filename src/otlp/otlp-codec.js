@@ -1,0 +1,108 @@
+// OTLP/HTTP's two encodings of ExportMetricsService (docs/otlp.md): binary
+// protobuf decoded by protobufjs against the official definitions
+// (./proto/, opentelemetry-proto v1.11.0, Apache-2.0, kept as published, in
+// one folder), and OTLP JSON (lowerCamelCase fields, 64-bit integers as
+// strings or numbers, enums as numbers) read through the same definitions'
+// fromObject. Both give the request as protobufjs messages; the answer
+// (ExportMetricsServiceResponse, or google.rpc.Status for an error) is
+// encoded as the request was. Pure but for
+// reading the definitions once, when the module is first loaded.
+import path from 'node:path'
+import protobuf from 'protobufjs'
+
+const PROTO_DIR = path.join(import.meta.dirname, 'proto')
+const root = new protobuf.Root()
+// the definitions import each other by their path in opentelemetry-proto; here they share one folder
+root.resolvePath = (origin, target) => path.join(PROTO_DIR, path.basename(target))
+root.loadSync('metrics_service.proto', { keepCase: false })
+root.resolveAll()
+
+export const ExportMetricsServiceRequest = root.lookupType('opentelemetry.proto.collector.metrics.v1.ExportMetricsServiceRequest')
+export const ExportMetricsServiceResponse = root.lookupType('opentelemetry.proto.collector.metrics.v1.ExportMetricsServiceResponse')
+
+// OTLP/HTTP's error body in protobuf: google.rpc.Status (google/rpc/status.proto: code 1, message 2; details
+// 3, a list of Any, never sent here). Not among opentelemetry-proto's files, so its two fields are declared here.
+const Status = new protobuf.Type('Status')
+  .add(new protobuf.Field('code', 1, 'int32'))
+  .add(new protobuf.Field('message', 2, 'string'))
+root.define('google.rpc').add(Status)
+
+// an HTTP status as google.rpc.Code (google/rpc/code.proto)
+const RPC_CODES = new Map([[400, 3], [401, 16], [403, 7], [404, 5], [413, 8], [415, 3], [429, 8], [500, 13], [503, 14], [504, 4]])
+
+/** An error answer (its HTTP status and message) as OTLP/HTTP sends it in protobuf: a google.rpc.Status */
+export function encodeStatus (httpStatus, message) {
+  return Buffer.from(Status.encode({ code: RPC_CODES.get(httpStatus) ?? 2, message }).finish()) // 2: UNKNOWN
+}
+
+/** A Status in protobuf → { code, message } */
+export const decodeStatus = (bytes) => Status.toObject(Status.decode(bytes))
+
+export const PROTOBUF = 'application/x-protobuf'
+export const JSON_TYPE = 'application/json'
+
+// how deep OTLP JSON may nest: a request is 7 levels to a point's attribute,
+// an attribute's value (arrays and key-value lists of values) a few more
+export const MAX_JSON_DEPTH = 32
+
+/** The depth of nested arrays and objects in `text` (JSON), counted without parsing; stops past `limit` */
+export function jsonDepth (text, limit) {
+  let depth = 0
+  let most = 0
+  let inString = false
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i)
+    if (inString) {
+      if (c === 92) i++ // \ escapes the next character
+      else if (c === 34) inString = false
+    } else if (c === 34) inString = true
+    else if (c === 123 || c === 91) {
+      if (++depth > most && (most = depth) > limit) return most
+    } else if (c === 125 || c === 93) depth--
+  }
+  return most
+}
+
+/**
+ * The body (a Buffer, already inflated) of `type` → { request } (an
+ * ExportMetricsServiceRequest message) or { problem } (a message naming what
+ * is wrong: not protobuf, not JSON, too deep, a field of the wrong type)
+ */
+export function decodeRequest (body, type) {
+  if (type === PROTOBUF) {
+    try {
+      return { request: ExportMetricsServiceRequest.decode(body) }
+    } catch (err) {
+      return { problem: `the body is not an OTLP ExportMetricsServiceRequest in protobuf: ${err instanceof RangeError && !/index out of range/.test(err.message) ? 'nested too deep' : err.message}` }
+    }
+  }
+  const text = body.toString('utf8')
+  const depth = jsonDepth(text, MAX_JSON_DEPTH)
+  if (depth > MAX_JSON_DEPTH) return { problem: `the JSON nests deeper than ${MAX_JSON_DEPTH} levels, more than an OTLP ExportMetricsServiceRequest needs` }
+  let object
+  try {
+    object = JSON.parse(text)
+  } catch (err) {
+    return { problem: `the body is not JSON: ${err.message}` }
+  }
+  if (typeof object !== 'object' || object === null || Array.isArray(object)) return { problem: 'the body is not an OTLP ExportMetricsServiceRequest in JSON: an object { resourceMetrics: [...] } is expected' }
+  try {
+    return { request: ExportMetricsServiceRequest.fromObject(object) }
+  } catch (err) {
+    return { problem: `the body is not an OTLP ExportMetricsServiceRequest in JSON: ${err.message}` }
+  }
+}
+
+/** An OTLP 64-bit integer (a protobufjs Long, a number or a decimal string) as a number */
+export function toNumber (v) {
+  if (typeof v === 'number') return v
+  if (v === null || v === undefined) return 0
+  if (typeof v === 'string') return Number(v)
+  return typeof v.toNumber === 'function' ? v.toNumber() : Number(v)
+}
+
+/** The answer { partialSuccess? } encoded as the request was: a Buffer (protobuf) or an object (JSON) */
+export function encodeResponse (answer, type) {
+  if (type !== PROTOBUF) return answer
+  return Buffer.from(ExportMetricsServiceResponse.encode(ExportMetricsServiceResponse.fromObject(answer)).finish())
+}

@@ -1,0 +1,25 @@
+// When each declared rollup began (docs/tags.md#declared-rollups): a rollup
+// holds every event from the first whole minute after an instance first ran
+// with its rule, and is read only for windows from then on; before that a
+// read sums the name's series. One record per rule's glob and subset in the
+// `rollups` collection, written once ($setOnInsert), so every instance and
+// every restart agrees on it. A record whose rule is no longer declared is
+// deleted: declared again later, its rollup begins again then (the events
+// between were not counted in it).
+import { rollupId } from '../tags/rollups.js'
+
+const MINUTE_MS = 60_000
+
+/**
+ * Records the rules' rollups not recorded yet and forgets the others
+ * → sinceOf(match, keys) → epoch ms, or undefined
+ */
+export async function recordRollups (collection, rules, now) {
+  const since = new Date(Math.floor(now / MINUTE_MS) * MINUTE_MS + MINUTE_MS)
+  const ids = rules.flatMap(r => r.by.map(keys => rollupId(r.match, keys)))
+  await collection.deleteMany({ _id: { $nin: ids } })
+  for (const id of ids) await collection.updateOne({ _id: id }, { $setOnInsert: { since } }, { upsert: true })
+  const records = ids.length === 0 ? [] : await collection.find({ _id: { $in: ids } }).toArray()
+  const sinceById = new Map(records.map(r => [r._id, r.since.getTime()]))
+  return (match, keys) => sinceById.get(rollupId(match, keys))
+}

@@ -1,0 +1,138 @@
+// POST /v1/metrics: OTLP/HTTP metrics (docs/otlp.md). The body, inflated
+// when gzip, is decoded (src/otlp/otlp-codec.js), its points mapped to events
+// (src/otlp/otlp-points.js) and handed to the ingest service per name, as the
+// StatsD doors are; its outcome becomes the answer in ingest-reply.js unless
+// it is applied, when the answer is OTLP's ExportMetricsServiceResponse with
+// a partialSuccess counting the points not kept (a rule broken, a name the
+// registry turned away or of another kind) and naming why. The cumulative
+// series' last points are kept as the write starts and given back unless it
+// may have happened (200 or 504), so that concurrent requests of one series
+// add each step once, and a request refused or not applied and sent again
+// adds the same.
+import { createGunzip } from 'node:zlib'
+import { BadRequestError, TooLargeError, UnsupportedMediaTypeError } from '../errors.js'
+import { APPLIED, UNKNOWN } from '../writer/write-outcomes.js'
+import { postOtlpMetricsSchema } from '../schemas/otlp.js'
+import { JSON_TYPE, PROTOBUF, decodeRequest, encodeResponse, encodeStatus } from '../otlp/otlp-codec.js'
+import { pointsOf } from '../otlp/otlp-points.js'
+import { createCumulativeBaselines } from '../otlp/cumulative-baselines.js'
+import { nameOfSeries } from '../tags/series-name.js'
+import { eventKindName } from '../bucket/metric-kinds.js'
+import { acceptsOnly, mediaType } from './content-type.js'
+import { replyToIngestOutcome } from './ingest-reply.js'
+
+const REASONS_SHOWN = 5
+const YIELD_BYTES = 64 * 1024
+// a name as an answer shows it: a 2 MB name is not sent back whole
+const cut = (name) => (name.length > 200 ? `${name.slice(0, 200)}…` : name)
+const RENAMES_SHOWN = 20
+
+/** preParsing: a gzip body inflated as it is read (BODY_LIMIT_BYTES then bounds the inflated bytes) */
+function inflate (request, reply, payload, done) {
+  const encoding = String(request.headers['content-encoding'] ?? 'identity').trim().toLowerCase()
+  if (encoding === 'identity' || encoding === '') return done(null, payload)
+  if (encoding !== 'gzip') return done(new UnsupportedMediaTypeError(`Content-Encoding ${encoding.slice(0, 40)} is not supported: send the body as it is or with gzip`))
+  const inflated = createGunzip()
+  inflated.receivedEncodedLength = 0
+  payload.on('data', chunk => { inflated.receivedEncodedLength += chunk.length })
+  payload.on('error', err => inflated.destroy(err))
+  inflated.on('error', err => { err.statusCode = 400; err.message = `the gzip body cannot be inflated: ${err.message}` })
+  payload.pipe(inflated)
+  done(null, inflated)
+}
+
+/** How many data points a request holds, counted before any is mapped */
+function countPoints (request) {
+  let n = 0
+  for (const rm of request.resourceMetrics ?? []) {
+    for (const sm of rm.scopeMetrics ?? []) {
+      for (const m of sm.metrics ?? []) n += (m.data ? m[m.data]?.dataPoints?.length : 0) ?? 0
+    }
+  }
+  return n
+}
+
+/** The partialSuccess of an answer: points not kept (Map point → reason) and names made valid, or null */
+function partialSuccess (rejected, renamed) {
+  const parts = []
+  if (rejected.size > 0) {
+    const reasons = new Map()
+    for (const reason of rejected.values()) reasons.set(reason, (reasons.get(reason) ?? 0) + 1)
+    const shown = [...reasons].slice(0, REASONS_SHOWN).map(([reason, n]) => `${n} × ${reason}`)
+    parts.push(`${rejected.size} point(s) not kept: ${shown.join('; ')}${reasons.size > REASONS_SHOWN ? `; and ${reasons.size - REASONS_SHOWN} more reason(s)` : ''}`)
+  }
+  if (renamed.size > 0) {
+    const shown = [...renamed].slice(0, RENAMES_SHOWN).map(([from, to]) => `${JSON.stringify(cut(from))} → ${JSON.stringify(cut(to))}`)
+    parts.push(`metric names made valid as StatsD names are: ${shown.join(', ')}${renamed.size > RENAMES_SHOWN ? ` and ${renamed.size - RENAMES_SHOWN} more` : ''}`)
+  }
+  return parts.length === 0 ? null : { rejectedDataPoints: rejected.size, errorMessage: parts.join('. ') }
+}
+
+/** The points whose events the ingest service turned away per name (registry full, another kind), with why */
+function turnedAway (result, { events, eventPoint }, rejected, maxMetrics) {
+  const refused = new Set(result.refusedMetrics ?? [])
+  // a name's events of the kind asked were turned away, not those of its own kind
+  const conflicts = new Map((result.kindConflicts ?? []).map(c => [`${c.metric}\n${c.asked}`, c]))
+  if (refused.size === 0 && conflicts.size === 0) return
+  for (let i = 0; i < events.length; i++) {
+    const { metric } = events[i]
+    const conflict = conflicts.get(`${nameOfSeries(metric)}\n${eventKindName(events[i])}`)
+    if (refused.has(metric)) rejected.set(eventPoint[i], `series ${JSON.stringify(metric)}: the registry is full (MAX_METRICS = ${maxMetrics})`)
+    else if (conflict) {
+      rejected.set(eventPoint[i], conflict.reason === 'too_many_buckets'
+        ? `metric "${conflict.metric}": too many histogram buckets in one day for one request`
+        : `metric "${conflict.metric}" is a ${conflict.stored}, so it cannot take a ${conflict.asked}'s values`)
+    }
+  }
+}
+
+export default async function otlpRoutes (app) {
+  const { config, clock, ingest, telemetry } = app
+  const baselines = createCumulativeBaselines({ max: config.otlpCumulativeSeries })
+  const otlpOnly = acceptsOnly([PROTOBUF, JSON_TYPE], 'OTLP metrics')
+  // this plugin's own parsers (it is encapsulated): both encodings as bytes, decoded in the handler
+  app.removeAllContentTypeParsers()
+  app.addContentTypeParser([PROTOBUF, JSON_TYPE], { parseAs: 'buffer' }, (request, body, done) => done(null, body))
+
+  // an error answer to a protobuf request is a google.rpc.Status in protobuf, as OTLP/HTTP says (JSON's stays ours: its `message` is Status's)
+  app.addHook('onSend', (request, reply, payload, done) => {
+    if (reply.statusCode < 400 || typeof payload !== 'string' || mediaType(request.headers['content-type']) !== PROTOBUF) return done(null, payload)
+    let message = payload
+    try {
+      message = JSON.parse(payload).message ?? payload
+    } catch {}
+    reply.type(PROTOBUF)
+    done(null, encodeStatus(reply.statusCode, message))
+  })
+
+  app.post('/v1/metrics', { schema: postOtlpMetricsSchema, bodyLimit: config.bodyLimitBytes, onRequest: otlpOnly, preParsing: inflate }, async (request, reply) => {
+    const type = mediaType(request.headers['content-type'])
+    const body = request.body ?? Buffer.alloc(0) // no body at all: the empty request
+    const { request: message, problem } = decodeRequest(body, type)
+    if (problem) throw new BadRequestError(problem)
+    const points = countPoints(message)
+    if (points > config.maxEventsPerRequest) throw new TooLargeError(`a request holds at most MAX_EVENTS_PER_REQUEST = ${config.maxEventsPerRequest} data points, got ${points}; export fewer at a time (the SDK's or the Collector's batch size)`)
+    // a large body's decoding and its mapping are two turns of the event loop, not one: other requests go on between
+    if (body.length > YIELD_BYTES) await new Promise(resolve => setImmediate(resolve))
+    const mapped = pointsOf(message, { now: clock.now(), config, resourceTags: config.otlpResourceTags, baselines, maxEvents: config.maxPendingEvents })
+    if (mapped.tooMany) throw new TooLargeError(`the request's points make more than MAX_PENDING_EVENTS = ${config.maxPendingEvents} events (a histogram's point one per non-empty bucket), more than the writer holds; export fewer at a time`)
+    const { events, rejected, renamed } = mapped
+    // kept before the write, so that a request arriving meanwhile adds from these points, not from the ones before them
+    const replaced = baselines.keep(mapped.baselineUpdates)
+    if (events.length > 0) {
+      let result
+      try {
+        result = await ingest.submit(events, { admitPerName: true, where: (index, field) => `the point of ${events[index]?.metric}: ${field}` })
+      } finally {
+        // not written (refused, not applied, or a throw): the same points sent again add the same
+        if (result?.outcome !== APPLIED && result?.outcome !== UNKNOWN) baselines.giveBack(mapped.baselineUpdates, replaced)
+      }
+      if (result.outcome !== APPLIED) replyToIngestOutcome(reply, result) // throws the answer: nothing kept, or unknown
+      turnedAway(result, mapped, rejected, config.maxMetrics)
+    }
+    telemetry.publish('otlpReceived', { points: mapped.points, rejected: rejected.size, exemplars: mapped.exemplars })
+    const partial = partialSuccess(rejected, renamed)
+    reply.type(type)
+    return encodeResponse(partial === null ? {} : { partialSuccess: partial }, type)
+  })
+}

@@ -1,0 +1,25 @@
+// GET /v1/slos, GET /v1/slos/:name/report, PUT and DELETE /v1/slos/:name (docs/slos.md)
+import { deleteSloSchema, listSlosSchema, putSloSchema, sloReportSchema } from '../schemas/slos.js'
+import { MAX_SLO_FILE_BYTES } from '../slos/definitions.js'
+import { acceptsOnly } from './content-type.js'
+
+export default async function slosRoutes (app) {
+  const { slos } = app
+
+  app.get('/v1/slos', { schema: listSlosSchema }, async () => {
+    const list = await slos.list()
+    return { slos: list, documents: list.reduce((n, s) => n + s.documents, 0) }
+  })
+
+  app.get('/v1/slos/:name/report', { schema: sloReportSchema }, async (request) => {
+    return slos.report(request.params.name, request.query.period)
+  })
+
+  app.put('/v1/slos/:name', {
+    schema: putSloSchema,
+    bodyLimit: MAX_SLO_FILE_BYTES,
+    onRequest: acceptsOnly(['application/json'], 'the OpenSLO document as JSON')
+  }, async (request) => slos.put(request.params.name, request.body))
+
+  app.delete('/v1/slos/:name', { schema: deleteSloSchema }, async (request) => slos.delete(request.params.name))
+}

@@ -1,0 +1,36 @@
+// The SLOs (docs/slos.md): the definitions of SLO_FILE, read at boot by
+// config.js and again on SIGHUP (a file that no longer parses is logged and
+// the definitions in force are kept), those stored through PUT /v1/slos/:name
+// (stored-slos.js), and their reports (slo-service.js).
+import fp from 'fastify-plugin'
+import { ConfigError, loadSloFile } from '../config.js'
+import { createSloService } from './slo-service.js'
+import { createStoredSlos } from './stored-slos.js'
+
+/** options.sighup: reload SLO_FILE on SIGHUP (default true; only when SLO_FILE is set) */
+async function slos (app, { sighup = true } = {}) {
+  const { config, clock, reader, taggedReads, registry, log, collections } = app
+  let inForce = config.slos
+  const service = createSloService({ reader, taggedReads, registry, clock, definitions: () => inForce, stored: createStoredSlos(collections.slos) })
+
+  /** SLO_FILE read again → the definitions now in force (the old ones kept when it does not parse) */
+  service.reload = () => {
+    try {
+      inForce = loadSloFile(config.sloFile)
+      log.info({ slos: inForce.length, file: config.sloFile }, 'SLO definitions reloaded')
+    } catch (err) {
+      if (!(err instanceof ConfigError)) throw err
+      log.error(`SLO definitions kept, SLO_FILE not reloaded: ${err.message}`)
+    }
+    return inForce
+  }
+  app.decorate('slos', service)
+
+  if (config.sloFile && sighup) {
+    const onHangup = () => service.reload()
+    process.on('SIGHUP', onHangup)
+    app.addHook('onClose', async () => { process.off('SIGHUP', onHangup) })
+  }
+}
+
+export default fp(slos, { name: 'slos', dependencies: ['reader', 'registry', 'collections'] })

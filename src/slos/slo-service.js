@@ -1,0 +1,138 @@
+// The SLO service (docs/slos.md): the definitions in force — SLO_FILE's and
+// those stored through PUT /v1/slos/:name — and their reports. A report reads
+// each selector once, through the one read path (reader/reader.js
+// counterTotals; reader/tagged-reads.js for a selector with tag filters):
+// the period's local days and the burn-rate windows are ranges of one plan,
+// read with one projected request per collection.
+import { BadRequestError, ConflictError, NotFoundError, withDetails } from '../errors.js'
+import { descriptorOf } from '../kinds/index.js'
+import { MAX_SLOS, SloDefinitionError, parseSlo } from './definitions.js'
+import { PeriodError, burnWindows, periodOf } from './periods.js'
+import { buildReport, statusOf } from './report.js'
+
+const badPeriod = (message) => withDetails(new BadRequestError(`period: ${message}`), { details: [{ path: 'period', message }] })
+const badDefinition = (err) => withDetails(new BadRequestError(err.message), { details: [{ path: err.field, message: err.message }] })
+
+/**
+ * reader, taggedReads, registry: the app's; clock; definitions: () → [definition]
+ * (definitions.js), SLO_FILE's in force; stored: stored-slos.js's, or null
+ */
+export function createSloService ({ reader, taggedReads, registry, clock, definitions, stored = null }) {
+  /** A selector's sums over each range → { values, documents }; a name never written counts nothing */
+  async function countsOf ({ metric, filters }, ranges) {
+    const kind = await registry.describe(metric)
+    if (kind === null) return { values: ranges.map(() => 0), documents: 0 }
+    if (descriptorOf(kind)?.stats.default !== null) {
+      const message = `metric "${metric}" is a ${kind.kind}: an SLO counts a counter's events in this version`
+      throw withDetails(new BadRequestError(message), { details: [{ path: 'metric', message }] })
+    }
+    try {
+      // the name is the exact sum of its series (docs/tags.md): no filter, one read
+      return filters.length === 0 ? await reader.counterTotals(metric, ranges) : await taggedReads.counterTotals(metric, ranges, { filters })
+    } catch (err) {
+      if (err instanceof NotFoundError) return { values: ranges.map(() => 0), documents: 0 } // deleted meanwhile
+      throw err
+    }
+  }
+
+  /** Every SLO in force: the file's, then the stored ones (a name in the file is the file's) → { slos, refused } */
+  async function inForce () {
+    const fromFile = definitions()
+    if (stored === null) return { slos: fromFile, refused: [] }
+    const names = new Set(fromFile.map(s => s.name))
+    const { slos, refused } = await stored.all()
+    return { slos: [...fromFile, ...slos.filter(s => !names.has(s.name))], refused }
+  }
+
+  async function find (name) {
+    const slo = (await inForce()).slos.find(s => s.name === name)
+    if (slo === undefined) throw new NotFoundError(`no SLO named "${name}"`)
+    return slo
+  }
+
+  async function report (slo, label) {
+    const now = clock.now()
+    let period
+    try {
+      period = periodOf(slo.window, label, now)
+    } catch (err) {
+      if (err instanceof PeriodError) throw badPeriod(err.message)
+      throw err
+    }
+    const windows = period.current ? burnWindows(now) : []
+    const ranges = [...period.days, ...windows].map(({ from, to }) => ({ from, to }))
+    const { indicator } = slo
+    const [first, total] = await Promise.all([countsOf(indicator.good ?? indicator.bad, ranges), countsOf(indicator.total, ranges)])
+    const good = indicator.good ? first.values : total.values.map((t, i) => t - first.values[i])
+    return buildReport(slo, period, windows, { good, total: total.values }, first.documents + total.documents, now)
+  }
+
+  const inFile = (name) => definitions().some(s => s.name === name)
+
+  return {
+    /** The report of the SLO named `name` for the period `label` (undefined: the current one) */
+    report: async (name, label) => report(await find(name), label),
+
+    /** Every SLO with its current period's figures and status */
+    async list () {
+      const out = []
+      const { slos, refused } = await inForce()
+      for (const slo of slos) {
+        const described = {
+          name: slo.name,
+          displayName: slo.displayName,
+          service: slo.service,
+          target: slo.target,
+          timeWindow: { duration: slo.window.duration, rolling: slo.window.rolling, timeZone: slo.window.zone },
+          source: slo.stored ? 'stored' : 'file'
+        }
+        let r
+        try {
+          r = await report(slo, undefined)
+        } catch (err) {
+          // one SLO its selectors cannot answer (a distribution, a read past MAX_SERIES) does not hide the others
+          if (!(err instanceof BadRequestError)) throw err
+          out.push({ ...described, status: 'refused', error: err.message, documents: 0 })
+          continue
+        }
+        out.push({
+          ...described,
+          period: r.period,
+          status: statusOf(r),
+          attainment: r.attainment,
+          good: r.good,
+          total: r.total,
+          budgetRemainingRatio: r.budget.remainingRatio,
+          documents: r.documents
+        })
+      }
+      for (const { name, error } of refused) out.push({ name, source: 'stored', status: 'refused', error, documents: 0 })
+      return out
+    },
+
+    /** Store an OpenSLO document under `name` (PUT /v1/slos/:name) → { name, created } */
+    async put (name, document) {
+      let slo
+      try {
+        slo = parseSlo(document)
+      } catch (err) {
+        if (err instanceof SloDefinitionError) throw badDefinition(err)
+        throw err
+      }
+      if (slo.name !== name) throw badDefinition(new SloDefinitionError('metadata.name', `must be the name in the path, "${name}", got "${slo.name}"`))
+      if (inFile(name)) throw new ConflictError(`the SLO "${name}" is defined in SLO_FILE: change it there, or give this one another name`)
+      const { slos } = await stored.all()
+      if (!slos.some(s => s.name === name) && await stored.count() >= MAX_SLOS) {
+        throw new BadRequestError(`at most ${MAX_SLOS} stored SLOs: delete one first`)
+      }
+      return { name, ...await stored.put(name, document, clock.now()) }
+    },
+
+    /** Delete a stored SLO (DELETE /v1/slos/:name) → { name, deleted } */
+    async delete (name) {
+      if (inFile(name)) throw new ConflictError(`the SLO "${name}" is defined in SLO_FILE: take it out of the file`)
+      if (!await stored.delete(name)) throw new NotFoundError(`no stored SLO named "${name}"`)
+      return { name, deleted: true }
+    }
+  }
+}

@@ -1,0 +1,230 @@
+// The pure parts of POST /v1/metrics: points → events (src/otlp/otlp-points.js),
+// a histogram's buckets (histogram-buckets.js), the cumulative baselines'
+// bound, a distribution event's summary in the bucket math, OTLP_RESOURCE_TAGS.
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import { ExportMetricsServiceRequest, decodeRequest } from '../../src/otlp/otlp-codec.js'
+import { findInvalidEvent } from '../../src/bucket/event-rules.js'
+import { findInvalidSeries } from '../../src/tags/series-name.js'
+import { KINDS } from '../../src/kinds/index.js'
+import { pointsOf } from '../../src/otlp/otlp-points.js'
+import { histogramBuckets } from '../../src/otlp/histogram-buckets.js'
+import { createCumulativeBaselines } from '../../src/otlp/cumulative-baselines.js'
+import { buildDistributionUnit, distributionEventUpdates } from '../../src/bucket/distribution-increments.js'
+import { createMapping } from '../../src/bucket/distribution-sketch.js'
+import { loadConfig } from '../../src/config.js'
+
+const NOW = Date.UTC(2026, 10, 21, 12, 0, 30)
+const nanos = (ms) => String(BigInt(ms) * 1_000_000n)
+const config = { maxFutureMs: 300_000, maxAgeDays: 400 }
+const attr = (key, value) => ({ key, value: { stringValue: value } })
+const request = (metrics, resource = [attr('service.name', 'shop')]) => ExportMetricsServiceRequest.fromObject({ resourceMetrics: [{ resource: { attributes: resource }, scopeMetrics: [{ metrics }] }] })
+const map = (metrics, { baselines, resourceTags = [['service.name', 'service']] } = {}) => pointsOf(request(metrics), { now: NOW, config, resourceTags, baselines })
+const sum = (name, dataPoints, temporality = 1, isMonotonic = true) => ({ name, sum: { aggregationTemporality: temporality, isMonotonic, dataPoints } })
+
+describe('points → events', () => {
+  it('a delta sum adds to a counter at the point\'s time, tagged by its attributes and the resource\'s service', () => {
+    const out = map([sum('web/hits', [{ asInt: '3', timeUnixNano: nanos(NOW - 1000), attributes: [attr('route', '/a')] }])])
+    expect(out.events).toEqual([{ metric: 'web-hits;route=/a;service=shop', value: 3, time: NOW - 1000 }])
+    expect([...out.renamed]).toEqual([['web/hits', 'web-hits']])
+  })
+
+  it('a point\'s own attribute wins over the resource\'s tag of the same key; no time is the time of receipt', () => {
+    const out = map([{ name: 'g', gauge: { dataPoints: [{ asDouble: 1.5, attributes: [attr('service', 'mine')] }] } }])
+    expect(out.events).toEqual([{ metric: 'g;service=mine', value: 1.5, time: NOW, kind: 'gauge' }])
+  })
+
+  it('a cumulative non-monotonic sum is a gauge level', () => {
+    expect(map([sum('q', [{ asInt: '-4' }], 2, false)], { resourceTags: [] }).events).toEqual([{ metric: 'q', value: -4, time: NOW, kind: 'gauge' }])
+  })
+
+  it('a cumulative monotonic sum adds from its baseline; a new start or a lower value starts over', () => {
+    const baselines = createCumulativeBaselines({ max: 10 })
+    const send = (value, t, start = '1') => {
+      const out = map([sum('c', [{ asInt: String(value), startTimeUnixNano: start, timeUnixNano: nanos(NOW - 60_000 + t) }], 2)], { baselines, resourceTags: [] })
+      baselines.keep(out.baselineUpdates)
+      return out.events.map(e => e.value)
+    }
+    expect(send(100, 0)).toEqual([0])
+    expect(send(130, 1000)).toEqual([30])
+    expect(send(130, 2000)).toEqual([])
+    expect(send(10, 3000)).toEqual([0]) // lower: a reset
+    expect(send(15, 4000)).toEqual([5])
+    expect(send(7, 5000, '2')).toEqual([0]) // a new start
+    expect(send(9, 6000, '2')).toEqual([2])
+  })
+
+  it('rejects the points that break a rule alone, each with its reason', () => {
+    const out = map([
+      sum('ok', [{ asInt: '1' }, { asInt: '1', attributes: [attr('k', 'x'.repeat(200))] }]),
+      sum('bad name!!', [{ asInt: '1' }]),
+      sum('far', [{ asInt: '1', timeUnixNano: nanos(NOW + 3_600_000) }]),
+      { name: 's', summary: { dataPoints: [{ count: '1' }] } },
+      sum('u', [{ asInt: '1' }], 0),
+      sum('wide', [{ asInt: '1', attributes: Array.from({ length: 100_000 }, (_, i) => attr(`k${i}`, 'v')) }])
+    ])
+    expect(out.events.map(e => e.metric)).toEqual(['ok;service=shop', 'bad_name;service=shop'])
+    expect([...out.rejected.values()]).toEqual([
+      expect.stringMatching(/longer than 128 characters/),
+      expect.stringMatching(/MAX_FUTURE_MS/),
+      expect.stringMatching(/Summary/),
+      expect.stringMatching(/aggregationTemporality is unspecified/),
+      expect.stringMatching(/100000 attributes: a series has at most 16 tags/)
+    ])
+    expect(out.points).toBe(7)
+  })
+
+  it('skips a point flagged as holding no value, and counts exemplars', () => {
+    const out = map([sum('x', [{ asInt: '1', flags: 1 }, { asInt: '2', exemplars: [{ asDouble: 1 }, { asDouble: 2 }] }])], { resourceTags: [] })
+    expect(out.events).toEqual([{ metric: 'x', value: 2, time: NOW }])
+    expect(out.exemplars).toBe(2)
+  })
+
+  it('a delta histogram is a distribution\'s values carrying the point\'s exact sum, min and max', () => {
+    const out = map([{ name: 'rt', histogram: { aggregationTemporality: 1, dataPoints: [{ count: '4', sum: 123.5, min: 0.5, max: 100, explicitBounds: [1, 10], bucketCounts: ['1', '2', '1'] }] } }], { resourceTags: [] })
+    const summary = { min: 0.5, max: 100 }
+    expect(out.events).toEqual([
+      { metric: 'rt', value: 0.5, time: NOW, kind: 'distribution', weight: 1, summary: { sum: 123.5, ...summary } },
+      { metric: 'rt', value: 5.5, time: NOW, kind: 'distribution', weight: 2, summary: { sum: 0, ...summary } },
+      { metric: 'rt', value: 100, time: NOW, kind: 'distribution', weight: 1, summary: { sum: 0, ...summary } }
+    ])
+  })
+})
+
+describe('a histogram\'s buckets', () => {
+  it('explicit: the middle of (lo, hi], the open ends at min and max, each clamped to them', () => {
+    expect(histogramBuckets('histogram', { count: 5, min: 2, max: 8, explicitBounds: [0, 3, 10], bucketCounts: [0, 2, 3, 0] }).buckets.map(b => b.slice(0, 2)))
+      .toEqual([[2, 0], [2, 2], [6.5, 3], [8, 0]])
+    expect(histogramBuckets('histogram', { count: 2, explicitBounds: [1], bucketCounts: [1, 2] }).problem).toMatch(/hold 3 values, the point's count is 2/)
+    expect(histogramBuckets('histogram', { count: 1, explicitBounds: [1, 1], bucketCounts: [1, 0, 0] }).problem).toMatch(/increase/)
+  })
+
+  it('exponential: (b^i, b^(i+1)] at 2·b^(i+1)/(1+b), negative buckets mirrored, the zero bucket at 0', () => {
+    const h = histogramBuckets('exponentialHistogram', { count: 4, scale: 0, zeroCount: 1, positive: { offset: 1, bucketCounts: [2] }, negative: { offset: 0, bucketCounts: [1] } })
+    // scale 0: base 2; positive bucket 1 is (2, 4]: 2·4/3; negative bucket 0 is −(1, 2]: −2·2/3
+    expect(h.buckets.map(b => b.slice(0, 2))).toEqual([[0, 1], [8 / 3, 2], [-4 / 3, 1]])
+  })
+})
+
+describe('the cumulative baselines', () => {
+  it('hold at most `max` series, the least recently seen forgotten first', () => {
+    const b = createCumulativeBaselines({ max: 2 })
+    b.keep(new Map([['a', 1], ['b', 2]]))
+    b.keep(new Map([['a', 3], ['c', 4]]))
+    expect([b.get('a'), b.get('b'), b.get('c'), b.size]).toEqual([3, undefined, 4, 2])
+  })
+
+  it('give back what a request kept when its write did not happen, unless a later request kept its own since', () => {
+    const b = createCumulativeBaselines({ max: 10 })
+    b.keep(new Map([['a', 'a0']]))
+    const first = new Map([['a', 'a1'], ['n', 'n1']])
+    const replaced = b.keep(first)
+    b.giveBack(first, replaced)
+    expect([b.get('a'), b.get('n')]).toEqual(['a0', undefined])
+    const again = b.keep(first)
+    b.keep(new Map([['a', 'a2']]))
+    b.giveBack(first, again)
+    expect([b.get('a'), b.get('n')]).toEqual(['a2', undefined])
+  })
+})
+
+describe('a distribution event\'s summary', () => {
+  const mapping = createMapping(0.01)
+  const time = Date.UTC(2026, 10, 21, 13, 7, 45)
+  const events = [
+    { metric: 'rt', value: 5.5, time, kind: 'distribution', weight: 2, summary: { sum: 123.5, min: 0.5, max: 100 } },
+    { metric: 'rt', value: 100, time, kind: 'distribution', weight: 1, summary: { sum: 0, min: 0.5, max: 100 } }
+  ]
+
+  it('adds its sum and narrows min and max to its own, in the batch as in the one-event form', () => {
+    const unit = buildDistributionUnit(events, mapping)
+    const day = unit.daily.get('rt/20261121')
+    const one = events.map(e => distributionEventUpdates(e, mapping).daily)
+    expect(day.inc['daily.count']).toBe(3)
+    expect(day.inc['daily.sum']).toBe(123.5)
+    expect(day.min['daily.min']).toBe(0.5)
+    expect(day.max['daily.max']).toBe(100)
+    expect(one[0].inc['minute.13.7.sum'] + one[1].inc['minute.13.7.sum']).toBe(day.inc['minute.13.7.sum'])
+    expect(unit.minutes.get('rt/2026112113').inc['minute.7.sum']).toBe(123.5)
+  })
+})
+
+describe('OTLP_RESOURCE_TAGS', () => {
+  it('is service.name → service by default; attribute=tag or attribute, comma-separated; a bad tag key refused by name', () => {
+    expect(loadConfig({}).otlpResourceTags).toEqual([['service.name', 'service']])
+    expect(loadConfig({ OTLP_RESOURCE_TAGS: 'service.name=svc, deployment.environment' }).otlpResourceTags).toEqual([['service.name', 'svc'], ['deployment.environment', 'deployment.environment']])
+    expect(loadConfig({ OTLP_RESOURCE_TAGS: '' }).otlpResourceTags).toEqual([])
+    expect(() => loadConfig({ OTLP_RESOURCE_TAGS: 'host.name=bad key' })).toThrow(/OTLP_RESOURCE_TAGS/)
+  })
+})
+
+describe('hostile OTLP JSON', () => {
+  // OTLP-shaped objects whose fields take any JSON value: the decoder answers a problem or a request, and the mapping never throws
+  const anyJson = fc.letrec(tie => ({
+    value: fc.oneof({ depthSize: 'small' }, fc.constant(null), fc.boolean(), fc.double(), fc.integer(), fc.string({ maxLength: 8 }), fc.constantFrom('1', '-1', '1e400', 'NaN', '9223372036854775807'), fc.array(tie('value'), { maxLength: 3 }), fc.dictionary(fc.string({ maxLength: 4 }), tie('value'), { maxKeys: 3 }))
+  })).value
+  // a field of the right shape mostly, of any JSON sometimes
+  const maybe = (arb) => fc.oneof({ weight: 30, arbitrary: arb }, { weight: 1, arbitrary: anyJson })
+  const point = fc.record({
+    asInt: maybe(fc.constantFrom('1', '7')),
+    asDouble: maybe(fc.double()),
+    timeUnixNano: maybe(fc.constant(nanos(NOW))),
+    startTimeUnixNano: maybe(fc.constant('1')),
+    count: maybe(fc.constantFrom('0', '2')),
+    sum: maybe(fc.double()),
+    min: maybe(fc.double()),
+    max: maybe(fc.double()),
+    explicitBounds: maybe(fc.array(fc.double(), { maxLength: 3 })),
+    bucketCounts: maybe(fc.array(fc.constantFrom('0', '1'), { maxLength: 4 })),
+    scale: maybe(fc.integer({ min: -12, max: 22 })),
+    zeroCount: maybe(fc.constantFrom('0', '1')),
+    positive: maybe(fc.record({ offset: fc.integer({ min: -2000, max: 2000 }), bucketCounts: fc.array(fc.constantFrom('0', '1', '3'), { maxLength: 4 }) })),
+    attributes: maybe(fc.array(fc.record({ key: maybe(fc.constantFrom('k', 'service', 'bad key')), value: maybe(fc.record({ stringValue: fc.string({ maxLength: 5 }) })) }), { maxLength: 3 })),
+    flags: maybe(fc.constantFrom(0, 0, 0, 1))
+  }, { requiredKeys: [] })
+  const data = (pts) => fc.oneof(
+    fc.record({ sum: fc.record({ aggregationTemporality: maybe(fc.integer({ min: 0, max: 3 })), isMonotonic: maybe(fc.boolean()), dataPoints: pts }, { requiredKeys: [] }) }),
+    fc.record({ gauge: fc.record({ dataPoints: pts }, { requiredKeys: [] }) }),
+    fc.record({ histogram: fc.record({ aggregationTemporality: maybe(fc.integer({ min: 0, max: 3 })), dataPoints: pts }, { requiredKeys: [] }) }),
+    fc.record({ exponentialHistogram: fc.record({ aggregationTemporality: maybe(fc.integer({ min: 0, max: 3 })), dataPoints: pts }, { requiredKeys: [] }) }),
+    fc.record({ summary: fc.record({ dataPoints: pts }, { requiredKeys: [] }) })
+  )
+  const metric = fc.tuple(maybe(fc.constantFrom('m', 'a b', '')), data(maybe(fc.array(point, { maxLength: 3 })))).map(([name, d]) => ({ name, ...d }))
+  const body = fc.record({ resourceMetrics: maybe(fc.array(fc.record({ resource: maybe(fc.record({ attributes: fc.constant([attr('service.name', 'x')]) })), scopeMetrics: maybe(fc.array(fc.record({ metrics: maybe(fc.array(metric, { maxLength: 3 })) }), { maxLength: 2 })) }, { requiredKeys: [] }), { maxLength: 2 })) }, { requiredKeys: [] })
+
+  it('is answered with a problem or mapped to events, never a throw; every event one the ingest service takes', () => {
+    const seen = { problems: 0, events: 0, rejected: 0 }
+    fc.assert(fc.property(body, (object) => {
+      const { request, problem } = decodeRequest(Buffer.from(JSON.stringify(object)), 'application/json')
+      if (problem) { seen.problems++; return typeof problem === 'string' }
+      const baselines = createCumulativeBaselines({ max: 100 })
+      const out = pointsOf(request, { now: NOW, config, resourceTags: [['service.name', 'service']], baselines })
+      baselines.keep(out.baselineUpdates)
+      const invalid = findInvalidEvent(out.events, NOW, config) ?? findInvalidSeries(out.events) ?? KINDS.reduce((found, k) => found ?? k.findInvalidEvents(out.events), null)
+      expect(invalid).toBeNull()
+      expect(out.eventPoint.length).toBe(out.events.length)
+      if (out.events.length > 0) seen.events++
+      if (out.rejected.size > 0) seen.rejected++
+      return true
+    }), { numRuns: 1000 })
+    // the runs reached each outcome: refused bodies, kept points, rejected points
+    expect(Object.values(seen).every(n => n >= 10), JSON.stringify(seen)).toBe(true)
+  })
+
+  it('as protobuf, cut short or with bytes flipped: a problem or events, never a throw', () => {
+    fc.assert(fc.property(body, fc.nat(), fc.nat(255), (object, at, byte) => {
+      const { request } = decodeRequest(Buffer.from(JSON.stringify(object)), 'application/json')
+      if (!request) return true
+      const bytes = Buffer.from(ExportMetricsServiceRequest.encode(request).finish())
+      if (bytes.length === 0) return true
+      const flipped = Buffer.from(bytes)
+      flipped[at % bytes.length] = byte
+      for (const damaged of [bytes.subarray(0, at % bytes.length), flipped]) {
+        const decoded = decodeRequest(damaged, 'application/x-protobuf')
+        if (decoded.problem) continue
+        pointsOf(decoded.request, { now: NOW, config, resourceTags: [], baselines: createCumulativeBaselines({ max: 10 }) })
+      }
+      return true
+    }), { numRuns: 500 })
+  })
+})

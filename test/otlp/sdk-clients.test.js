@@ -1,0 +1,120 @@
+// POST /v1/metrics against real OpenTelemetry clients: @opentelemetry/sdk-metrics
+// exporting through @opentelemetry/exporter-metrics-otlp-proto (protobuf) and
+// -http (OTLP JSON), delta and cumulative, to the app listening on a free
+// port. What they record is what series, total, quantiles and Graphite answer.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { AggregationType, MeterProvider, PeriodicExportingMetricReader } from '@opentelemetry/sdk-metrics'
+import { OTLPMetricExporter as ProtoExporter } from '@opentelemetry/exporter-metrics-otlp-proto'
+import { AggregationTemporalityPreference, OTLPMetricExporter as JsonExporter } from '@opentelemetry/exporter-metrics-otlp-http'
+import { resourceFromAttributes } from '@opentelemetry/resources'
+import { testApp } from '../helpers/test-app.js'
+
+const LATENCIES = [3, 7, 7, 12, 40, 95, 180, 250, 600, 1200]
+
+/** A meter provider exporting to `url` through `Exporter` with `temporality`, its reader flushed by hand */
+function client (Exporter, url, temporality, service) {
+  const exporter = new Exporter({ url, temporalityPreference: temporality })
+  const reader = new PeriodicExportingMetricReader({ exporter, exportIntervalMillis: 3_600_000 })
+  const provider = new MeterProvider({
+    resource: resourceFromAttributes({ 'service.name': service }),
+    readers: [reader],
+    views: [{ instrumentName: '*.exp', aggregation: { type: AggregationType.EXPONENTIAL_HISTOGRAM } }]
+  })
+  return { meter: provider.getMeter('test'), flush: () => provider.forceFlush(), shutdown: () => provider.shutdown() }
+}
+
+describe.each([
+  ['protobuf', ProtoExporter],
+  ['JSON', JsonExporter]
+])('an OpenTelemetry SDK exporting OTLP/HTTP %s', (encoding, Exporter) => {
+  let app
+  let url
+  const prefix = encoding === 'JSON' ? 'j' : 'p'
+  const DAY = 86_400_000
+  // whole UTC days around now: the SDK stamps its points with the wall clock
+  const from = Math.floor(Date.now() / DAY) * DAY - DAY
+  const to = from + 3 * DAY
+  const read = async (path) => {
+    const res = await app.inject({ url: `${path}${path.includes('?') ? '&' : '?'}from=${from}&to=${to}` })
+    expect(res.statusCode, res.body).toBe(200)
+    return res.json()
+  }
+  const enc = encodeURIComponent
+
+  beforeAll(async () => {
+    app = await testApp(`otlp_sdk_${prefix}`, { env: { PREALLOC_PROBABILITY: '0' } })
+    await app.listen({ port: 0, host: '127.0.0.1' })
+    url = `http://127.0.0.1:${app.server.address().port}/v1/metrics`
+  })
+  afterAll(async () => { await app?.close() })
+
+  for (const [temporality, name] of [[AggregationTemporalityPreference.DELTA, 'delta'], [AggregationTemporalityPreference.CUMULATIVE, 'cumulative']]) {
+    it(`stores ${name} counters, up-down counters, gauges and histograms per attribute set, exactly`, async () => {
+      const p = `${prefix}.${name}`
+      const c = client(Exporter, url, temporality, 'checkout')
+      const requests = c.meter.createCounter(`${p}.requests`)
+      const queue = c.meter.createUpDownCounter(`${p}.queue`)
+      const temperature = c.meter.createGauge(`${p}.temperature`)
+      const latency = c.meter.createHistogram(`${p}.latency`, { advice: { explicitBucketBoundaries: [5, 10, 50, 100, 500, 1000] } })
+      const exp = c.meter.createHistogram(`${p}.latency.exp`)
+
+      // three exports: for cumulative, the first point of each series is its baseline
+      requests.add(1, { route: '/login', status: 200 })
+      queue.add(1)
+      await c.flush()
+      requests.add(5, { route: '/login', status: 200 })
+      requests.add(2, { route: '/home', status: 500 })
+      queue.add(4)
+      temperature.record(21.5, { room: 'a' })
+      for (const v of LATENCIES) { latency.record(v, { route: '/login' }); exp.record(v) }
+      await c.flush()
+      requests.add(3, { route: '/login', status: 200 })
+      queue.add(-2)
+      temperature.record(19, { room: 'a' })
+      for (const v of LATENCIES) { latency.record(v * 2, { route: '/login' }); exp.record(v * 2) }
+      await c.flush()
+      await c.shutdown()
+
+      const baseline = name === 'cumulative'
+      // delta: every increment; cumulative: what the series grew by after its first point
+      expect((await read(`/v1/metrics/${enc(`${p}.requests;route=/login;service=checkout;status=200`)}/total`)).total).toBe(baseline ? 8 : 9)
+      // the /home series first appears in the second export: its first point is its baseline when cumulative
+      expect((await read(`/v1/metrics/${enc(`${p}.requests;route=/home;service=checkout;status=500`)}/total`)).total).toBe(baseline ? 0 : 2)
+      // Graphite: the untagged name is the sum of its series, and seriesByTag finds each
+      const render = async (target) => {
+        const now = Math.floor(Date.now() / 1000)
+        const res = await app.inject({ url: `/render?target=${enc(target)}&from=${now - 3600}&until=${now + 300}&format=json` })
+        expect(res.statusCode, res.body).toBe(200)
+        return res.json().map(s => s.datapoints.reduce((a, [v]) => a + (v ?? 0), 0))
+      }
+      expect(await render(`${p}.requests`)).toEqual([baseline ? 8 : 11])
+      expect(await render(`seriesByTag('name=${p}.requests','status=500')`)).toEqual([baseline ? 0 : 2])
+      // an up-down counter is cumulative whatever the preference (the SDK's delta selector keeps it so): a level
+      const queueRead = await read(`/v1/metrics/${enc(`${p}.queue;service=checkout`)}/series?step=day`)
+      expect(queueRead.values.filter(v => v !== null)).toEqual([3])
+      const temp = await read(`/v1/metrics/${enc(`${p}.temperature;room=a;service=checkout`)}/series?step=day`)
+      expect(temp.values.filter(v => v !== null)).toEqual([19])
+
+      // histograms: count, sum, min and max exact (cumulative: the first point is the baseline, the next adds its count and sum)
+      const sum = LATENCIES.reduce((a, b) => a + b, 0)
+      const q = await read(`/v1/metrics/${enc(`${p}.latency;route=/login;service=checkout`)}/quantiles?q=0,0.5,1`)
+      const qe = await read(`/v1/metrics/${enc(`${p}.latency.exp;service=checkout`)}/quantiles?q=0,0.5,1`)
+      const within = (value, exact, alpha) => expect(Math.abs(value - exact) / exact).toBeLessThanOrEqual(alpha)
+      if (baseline) {
+        for (const r of [q, qe]) expect(r).toMatchObject({ count: 10, sum: 2 * sum })
+        // min and max of a cumulative point are its whole period's: the added values are placed at their buckets' values
+        // (the doubled median, 80, in the bucket (50, 100]: its middle, 75, within the sketch's α)
+        within(q.quantiles[1].value, 75, 0.01)
+        within(qe.quantiles[1].value, 80, 0.02)
+      } else {
+        for (const r of [q, qe]) expect(r).toMatchObject({ count: 20, sum: 3 * sum, min: 3, max: 2400 })
+        expect(q.quantiles[0].value).toBe(3)
+        expect(q.quantiles[2].value).toBe(2400)
+        // the median (the 10th of 20 values, rank ⌊0.5·19⌋), 80, lies in the bucket (50, 100]: at its middle, within α
+        within(q.quantiles[1].value, 75, 0.01)
+        // exponential buckets at the SDK's scale are about as fine as α: a bucket's value and the sketch's, each within ~1 %
+        within(qe.quantiles[1].value, 80, 0.02)
+      }
+    })
+  }
+})
