@@ -112,6 +112,7 @@ export const PROJECTS = {
       'test/reader/unreadable-kind.test.js',
       'test/registry/metric-deletion.test.js',
       'test/scripts/bench/bench-cardinality.test.js',
+      'test/scripts/bench/bench-tags.test.js',
       'test/scripts/bench/bench-timers.test.js',
       'test/scripts/loadgen/loadgen-run.test.js',
       'test/security/access.test.js',

@@ -9,7 +9,8 @@ export const WITHOUT_DATABASE = ['wiredtiger', 'amplification']
 // wiredtiger builds WiredTiger from source the first time (about 4 minutes);
 // cardinality writes a registry of 1,000,000 metrics and runs the sweep at
 // its default rate (about 13 minutes here; docs/benchmarks.md#cardinality).
-export const OPTIONAL_SECTIONS = ['talk', 'wiredtiger', 'cardinality']
+// tags seeds 1,000,000 series' registry entries and a service loads them (docs/benchmarks.md#tags).
+export const OPTIONAL_SECTIONS = ['talk', 'wiredtiger', 'cardinality', 'tags']
 
 // Sizes per scale. "small" is for the offline substitute (mongo-java-server
 // keeps whole documents on a 512 MB JVM heap); "quick" is a smoke run.
@@ -20,10 +21,13 @@ export const OPTIONAL_SECTIONS = ['talk', 'wiredtiger', 'cardinality']
 // The cardinality section holds its 1,000,000 metrics at full and small
 // alike (its point is the size), on a larger JVM heap (CARDINALITY_JAVA_HEAP).
 const CARDINALITY = { metrics: 1_000_000, busy: 10_000, windowSeconds: 60, findSeconds: 5, busyPerMinute: 60 }
+// The tags section (issue 28): names × combinations series in the tag index, a name of busySeries series
+// with a busy hour, a name of topSeries series with topMonths whole months; full and small alike (its point is the size).
+const TAGS = { names: 1000, combinations: 1000, busySeries: 10_000, topSeries: 10_000, topMonths: 12, ingestSeconds: 10, ingestConnections: 16, warmupSeconds: 2, readSeconds: 5, readConnections: 4, readMinRequests: 8, topSeconds: 20, topMinRequests: 3 }
 export const SCALES = {
-  full: { phaseSeconds: 10, warmupSeconds: 2, readSeconds: 5, yardstick: { connections: [1, 32], rounds: 5, seconds: 5, warmupSeconds: 1 }, reads: { metrics: 100, days: 400, perDay: 24 }, timerReads: { metrics: 100, days: 30 }, storage: { metrics: 100, perDay: 96, k: 200 }, jobs: { metrics: 100, days: 120 }, cardinality: CARDINALITY },
-  small: { phaseSeconds: 8, warmupSeconds: 2, readSeconds: 5, yardstick: { connections: [1, 32], rounds: 5, seconds: 4, warmupSeconds: 1 }, reads: { metrics: 25, days: 400, perDay: 24 }, timerReads: { metrics: 3, days: 30 }, storage: { metrics: 25, perDay: 96, k: 100 }, jobs: { metrics: 25, days: 120 }, cardinality: CARDINALITY },
-  quick: { phaseSeconds: 2, warmupSeconds: 1, readSeconds: 2, yardstick: { connections: [1, 32], rounds: 1, seconds: 2, warmupSeconds: 1 }, reads: { metrics: 5, days: 400, perDay: 24 }, timerReads: { metrics: 2, days: 30 }, storage: { metrics: 5, perDay: 24, k: 20 }, jobs: { metrics: 5, days: 40 }, cardinality: { metrics: 20_000, busy: 200, windowSeconds: 20, findSeconds: 2, busyPerMinute: 60 } }
+  full: { phaseSeconds: 10, warmupSeconds: 2, readSeconds: 5, yardstick: { connections: [1, 32], rounds: 5, seconds: 5, warmupSeconds: 1 }, reads: { metrics: 100, days: 400, perDay: 24 }, timerReads: { metrics: 100, days: 30 }, storage: { metrics: 100, perDay: 96, k: 200 }, jobs: { metrics: 100, days: 120 }, cardinality: CARDINALITY, tags: TAGS },
+  small: { phaseSeconds: 8, warmupSeconds: 2, readSeconds: 5, yardstick: { connections: [1, 32], rounds: 5, seconds: 4, warmupSeconds: 1 }, reads: { metrics: 25, days: 400, perDay: 24 }, timerReads: { metrics: 3, days: 30 }, storage: { metrics: 25, perDay: 96, k: 100 }, jobs: { metrics: 25, days: 120 }, cardinality: CARDINALITY, tags: TAGS },
+  quick: { phaseSeconds: 2, warmupSeconds: 1, readSeconds: 2, yardstick: { connections: [1, 32], rounds: 1, seconds: 2, warmupSeconds: 1 }, reads: { metrics: 5, days: 400, perDay: 24 }, timerReads: { metrics: 2, days: 30 }, storage: { metrics: 5, perDay: 24, k: 20 }, jobs: { metrics: 5, days: 40 }, cardinality: { metrics: 20_000, busy: 200, windowSeconds: 20, findSeconds: 2, busyPerMinute: 60 }, tags: { names: 20, combinations: 100, busySeries: 1000, topSeries: 500, topMonths: 12, ingestSeconds: 2, ingestConnections: 4, warmupSeconds: 1, readSeconds: 1, readConnections: 4, readMinRequests: 4, topSeconds: 1, topMinRequests: 5 } }
 }
 
 // mongo-java-server keeps every document on its JVM heap: 1,000,000 metrics'
@@ -31,10 +35,14 @@ export const SCALES = {
 // 12 GB heap was 85 % full (a 14 GB one did not leave the machine's 23.5 GB
 // enough); 512 MB (the launcher's default) holds the quick scale.
 export const CARDINALITY_JAVA_HEAP = '12g'
+// the tags section's 1,020,002 registry entries, 10,001 day and 120,012 monthly documents
+export const TAGS_JAVA_HEAP = '8g'
 
 /** The embedded JVM's heap for a run (null: the launcher's default) */
 export function javaHeapFor ({ only, scale }) {
-  return only.includes('cardinality') && scale !== 'quick' ? CARDINALITY_JAVA_HEAP : null
+  if (scale === 'quick') return null
+  if (only.includes('cardinality')) return CARDINALITY_JAVA_HEAP
+  return only.includes('tags') ? TAGS_JAVA_HEAP : null
 }
 
 export const BENCH_HELP = `Usage: npm run bench -- [options]
@@ -63,7 +71,10 @@ Every phase is bounded in time; the whole run takes a few minutes.
                  needs no database); cardinality, 1,000,000 registered metrics (10,000
                  busy) through a simulated day and its midnight: the sweep, bytes per
                  metric-day, ingest across midnight, /metrics/find (~13 min;
-                 --scale quick: 20,000 metrics, ~1 min)
+                 --scale quick: 20,000 metrics, ~1 min); tags, 1,000,000 tagged series:
+                 the tag index's RSS per series, a tag= filter and /tags/autoComplete/values
+                 p99, batched ingest with 3 tags (and a declared rollup) beside untagged,
+                 top?by=…&k=10 over a year of 10,000 series (--scale quick: seconds)
   --wt-scale S   quick | full: the wiredtiger section's size (default full; quick takes seconds)
   --statsd-clients N  hot-shots processes of the statsd section (default 2: more lines/s
                  than 1 on 2 cores; they share the cores with the service)
@@ -74,7 +85,8 @@ Every phase is bounded in time; the whole run takes a few minutes.
   --write-docs   also write the run (its heading, targets and notes) into docs/benchmarks.md,
                  between its bench:latest markers (a run of the default sections only), and
                  the amplification table between its bench:amplification markers (alone:
-                 --only amplification --write-docs)
+                 --only amplification --write-docs), the tags table between its own
+                 (--only tags --write-docs)
   --help         this text
 `
 
@@ -117,7 +129,7 @@ export function parseBenchArgs (argv) {
   const wtScale = values['wt-scale'] ?? 'full'
   if (!['quick', 'full'].includes(wtScale)) throw new UsageError(`--wt-scale must be quick or full, got ${JSON.stringify(values['wt-scale'])}`)
   const writeDocs = Boolean(values['write-docs'])
-  if (writeDocs && values.only !== undefined && values.only.trim() !== 'amplification') throw new UsageError('--write-docs records a run of the default sections (or --only amplification): leave out --only')
+  if (writeDocs && values.only !== undefined && !['amplification', 'tags'].includes(values.only.trim())) throw new UsageError('--write-docs records a run of the default sections (or --only amplification, or --only tags): leave out --only')
   return { scale, seconds, only, talkSpeedup, statsdClients, wtScale, json: Boolean(values.json), keep: Boolean(values.keep), writeDocs }
 }
 

@@ -137,22 +137,28 @@ export function timerBodies (names, batch, count = TIMER_BODIES) {
   })
 }
 
+/** `count` bodies of `batch` counter events over names, event k of them tagged tagsOf(k) (docs/tags.md) */
+export function taggedBodies (names, batch, tagsOf, count = TIMER_BODIES) {
+  return Array.from({ length: count }, (_, b) => JSON.stringify(Array.from({ length: batch }, (_, i) => ({ metric: names[i % names.length], tags: tagsOf(b * batch + i) }))))
+}
+
 /**
  * Batched HTTP ingest: constant bodies of `batch` events over 100 metrics (no
  * ts: the server's clock). timers: each event a timer's value instead
  * ({ metric, value, kind: 'distribution' }, a latency in ms), the bodies
- * rotating over TIMER_BODIES sets of values.
+ * rotating over TIMER_BODIES sets of values. tagsOf: each event a tagged
+ * counter increment instead, event k of the bodies tagged tagsOf(k).
  */
-export async function benchHttpBatched ({ server, seconds, warmupSeconds, connections = 16, batch = 1000, prefix = 'bench.http.', timers = false, dbPid = null }) {
+export async function benchHttpBatched ({ server, seconds, warmupSeconds, connections = 16, batch = 1000, prefix = 'bench.http.', timers = false, tagsOf = null, warmupPrefix = timers ? 'bench.timer.warm.' : 'bench.warm.', dbPid = null }) {
   const bodyOf = (names) => JSON.stringify(Array.from({ length: batch }, (_, i) => ({ metric: names[i % names.length] })))
   const base = { url: server.url + '/v1/events', method: 'POST', headers: { 'content-type': 'application/json' }, connections }
   const load = (names) => {
-    if (!timers) return { ...base, body: bodyOf(names) }
-    const bodies = timerBodies(names, batch)
+    if (!timers && !tagsOf) return { ...base, body: bodyOf(names) }
+    const bodies = timers ? timerBodies(names, batch) : taggedBodies(names, batch, tagsOf)
     let next = 0
     return { url: server.url, connections, requests: [{ method: 'POST', path: '/v1/events', headers: base.headers, setupRequest: req => ({ ...req, body: bodies[next++ % bodies.length] }) }] }
   }
-  if (warmupSeconds) await cannon({ ...load(metricNames(timers ? 'bench.timer.warm.' : 'bench.warm.', 100)), duration: warmupSeconds })
+  if (warmupSeconds) await cannon({ ...load(metricNames(warmupPrefix, 100)), duration: warmupSeconds })
   const measured = load(metricNames(prefix, 100))
   const before = await server.stats()
   await server.resetPeak()
@@ -171,6 +177,7 @@ export async function benchHttpBatched ({ server, seconds, warmupSeconds, connec
     connections,
     batch,
     kind: timers ? 'distribution' : 'counter',
+    tagged: Boolean(tagsOf),
     seconds: result.duration,
     p50Ms: result.latency.p50,
     p99Ms: result.latency.p99,

@@ -3,6 +3,7 @@
 // figure prints as n/a with its reason.
 import { bytes, fmt } from './bench-format.js'
 import { CARDINALITY_TARGETS, cardinalityFigures, cardinalitySection } from './cardinality-report.js'
+import { TAGS_TARGETS, tagsFigures, tagsSection } from './tags-report.js'
 
 export { bytes, fmt }
 
@@ -113,6 +114,10 @@ export function evaluateTargets (figures) {
     const f = cardinalityFigures(figures.cardinality)
     for (const t of CARDINALITY_TARGETS) out.push({ ...t, value: f[t.key], met: judge(t, f[t.key]) })
   }
+  if (figures.tags) {
+    const f = tagsFigures(figures.tags)
+    for (const t of TAGS_TARGETS) out.push({ ...t, value: f[t.key], met: judge(t, f[t.key]) })
+  }
   if (figures.talk) {
     const f = talkFigures(figures.talk)
     const realMongod = figures.env?.backend?.name === 'mongod'
@@ -125,7 +130,7 @@ export function evaluateTargets (figures) {
 
 function fmtValue (t) {
   if (!isNum(t.value)) return 'n/a'
-  const digits = t.key === 'statementsPerEvent' ? 4 : ['httpOverhead', 'singleVsNaive32', 'singleVsNaive1', 'adaptiveVsFixed', 'timerCpuPerValue', 'timerIngestRatio', 'statsdTimerRatio', 'hierEndOfDay', 'flatEndOfDayGap', 'dipGain', 'sweepCheckedPerBusy', 'sweepShareOfDayLeft'].includes(t.key) ? 2 : t.key === 'coalescingGain' ? 1 : ['rssMB', 'singleRps', 'statsdTcpPerCore', 'statsdTcpLost', 'bytesPerSparseMetricDay', 'sparsePreallocatedBySweep', 'midnightP99', 'countsAddUp'].includes(t.key) ? 0 : 1
+  const digits = t.key === 'statementsPerEvent' ? 4 : ['httpOverhead', 'singleVsNaive32', 'singleVsNaive1', 'adaptiveVsFixed', 'timerCpuPerValue', 'timerIngestRatio', 'statsdTimerRatio', 'hierEndOfDay', 'flatEndOfDayGap', 'dipGain', 'sweepCheckedPerBusy', 'sweepShareOfDayLeft', 'taggedIngestRatio', 'taggedCpuRatio', 'rollupIngestRatio', 'rollupCpuRatio'].includes(t.key) ? 2 : t.key === 'coalescingGain' ? 1 : ['rssMB', 'singleRps', 'statsdTcpPerCore', 'statsdTcpLost', 'bytesPerSparseMetricDay', 'sparsePreallocatedBySweep', 'midnightP99', 'countsAddUp', 'tagIndexRssPerSeries'].includes(t.key) ? 0 : 1
   return `${fmt(t.value, digits)}${t.unit}`
 }
 
@@ -347,6 +352,7 @@ export function renderMarkdown (figures) {
     ]))
   }
   if (figures.cardinality) out.push('', ...cardinalitySection(figures.cardinality))
+  if (figures.tags) out.push('', ...tagsSection(figures.tags))
   const talk = figures.talk
   if (talk) {
     out.push('', `**The talk's experiment**: ${talk.metrics} metrics, ${talk.concurrency} workers, one upsert of the daily and one of the monthly document per event, ${fmt(talk.simMinutes)} simulated minutes from 00:00 at ${fmt(talk.speedup)}× (${fmt(talk.simMinutes * 60 / talk.speedup)} s each):`, '')

@@ -22,6 +22,8 @@ import { benchJobs } from './bench-jobs.js'
 import { benchTalk } from './bench-talk.js'
 import { benchStatsd } from './bench-statsd.js'
 import { benchCardinality } from './bench-cardinality.js'
+import { benchTags } from './bench-tags.js'
+import { tagsTable } from './tags-report.js'
 import { startServerProcess } from './server-process.js'
 import { documentSizes } from './bench-sizes.js'
 import { benchWiredtiger, renderWiredtiger, wiredtigerPython } from './bench-wiredtiger.js'
@@ -60,6 +62,12 @@ async function runAmplification (argv) {
 }
 
 const renderAmplification = (figures) => figures.error ? amplificationSection(figures) + '\n' : renderWtWrites(figures)
+
+/** The tags table the page keeps: the run's heading line, the load, the table (tags-report.js) */
+function tagsDocSection ({ env, tags }) {
+  const m = env.machine
+  return [`**Run** ${env.date} · \`${env.command.replace(/ --write-docs/, '')}\` · ${env.backend.name ?? env.backend.description.split(' (')[0]}${tags.javaHeap ? ` (heap ${tags.javaHeap})` : ''} · ${m.cores} cores, load ${m.loadAverage?.toFixed(1) ?? 'n/a'}`, '', ...tagsTable(tags)].join('\n')
+}
 
 const BENCHMARKS_PAGE = join(import.meta.dirname, '../../docs/benchmarks.md')
 
@@ -113,7 +121,7 @@ async function runBench (opts, { argv }) {
     }
     log(`database ${backend.description}; scale ${scaleName}; database name ${dbName}`)
 
-    const wantServer = opts.only.some(s => !['storage', 'talk', 'jobs', 'statsd', 'cardinality', ...WITHOUT_DATABASE].includes(s))
+    const wantServer = opts.only.some(s => !['storage', 'talk', 'jobs', 'statsd', 'cardinality', 'tags', ...WITHOUT_DATABASE].includes(s))
     const rssByPhase = {}
     if (wantServer) {
       server = await startServerProcess({ MONGODB_URI: database.uri, MONGODB_DB: dbName, LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn' })
@@ -247,7 +255,15 @@ async function runBench (opts, { argv }) {
       if (scale.cardinality.metrics !== full.metrics) figures.notes.push(`Cardinality scaled down (${scaleName}): ${fmt(scale.cardinality.metrics)} metrics (${fmt(scale.cardinality.busy)} busy) instead of ${fmt(full.metrics)} (${fmt(full.busy)}).`)
     }
 
-    const scaled = opts.only.some(x => !['talk', 'cardinality', ...WITHOUT_DATABASE].includes(x))
+    if (opts.only.includes('tags')) {
+      // its own service children and databases (dropped when it ends)
+      figures.tags = await benchTags({ uri: database.uri, dbName: `${dbName}_tags`, scale: scale.tags, dbPid: database.pid, keep: opts.keep, log })
+      figures.tags.javaHeap = database.javaHeap ?? null
+      const full = SCALES.full.tags
+      if (scale.tags.names * scale.tags.combinations !== full.names * full.combinations) figures.notes.push(`Tags scaled down (${scaleName}): ${fmt(scale.tags.names * scale.tags.combinations)} series in the index, ${fmt(scale.tags.busySeries)} on the filtered name, top over ${fmt(scale.tags.topSeries)} instead of ${fmt(full.names * full.combinations)}, ${fmt(full.busySeries)} and ${fmt(full.topSeries)}.`)
+    }
+
+    const scaled = opts.only.some(x => !['talk', 'cardinality', 'tags', ...WITHOUT_DATABASE].includes(x))
     if (figures.talk?.runs.some(r => r.requestsPerMinute < NOISY_BELOW)) {
       figures.notes.push(`The talk's runs averaged fewer than ${NOISY_BELOW} requests per simulated minute: their per-minute figures are noise; lower --talk-speedup.`)
     }
@@ -271,7 +287,10 @@ async function runBench (opts, { argv }) {
   } else {
     process.stdout.write('\n' + markdown)
   }
-  if (opts.writeDocs) {
+  if (opts.writeDocs && figures.tags) {
+    writeFileSync(BENCHMARKS_PAGE, writeSection(readFileSync(BENCHMARKS_PAGE, 'utf8'), 'tags', tagsDocSection(figures)))
+    log('wrote the tags table into docs/benchmarks.md (between its bench:tags markers)')
+  } else if (opts.writeDocs) {
     let page = writeLatestRun(readFileSync(BENCHMARKS_PAGE, 'utf8'), run)
     if (figures.amplification) page = writeSection(page, 'amplification', amplificationSection(figures.amplification))
     writeFileSync(BENCHMARKS_PAGE, page)

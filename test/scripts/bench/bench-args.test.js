@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest'
 import { runNode as run } from '../../helpers/run-node.js'
 import { UsageError } from '../../../src/cli.js'
-import { CARDINALITY_JAVA_HEAP, OPTIONAL_SECTIONS, SCALES, SECTIONS, WITHOUT_DATABASE, chooseScale, javaHeapFor, parseBenchArgs } from '../../../scripts/bench/bench-args.js'
+import { CARDINALITY_JAVA_HEAP, OPTIONAL_SECTIONS, TAGS_JAVA_HEAP, SCALES, SECTIONS, WITHOUT_DATABASE, chooseScale, javaHeapFor, parseBenchArgs } from '../../../scripts/bench/bench-args.js'
 
 describe('parseBenchArgs', () => {
   it('defaults to every section at the scale the backend allows', () => {
@@ -40,6 +40,18 @@ describe('parseBenchArgs', () => {
     expect(javaHeapFor({ only: ['ingest', 'cardinality'], scale: 'full' })).toBe(CARDINALITY_JAVA_HEAP)
     expect(javaHeapFor({ only: ['cardinality'], scale: 'quick' })).toBeNull()
     expect(javaHeapFor({ only: SECTIONS, scale: 'auto' })).toBeNull()
+  })
+
+  it('runs the tags section only when asked, at 1,000,000 series unless --scale quick, on a JVM heap that holds them', () => {
+    expect(SECTIONS).not.toContain('tags')
+    expect(OPTIONAL_SECTIONS).toContain('tags')
+    expect(parseBenchArgs(['--only', 'tags', '--scale', 'quick'])).toMatchObject({ only: ['tags'], scale: 'quick' })
+    expect(SCALES.small.tags).toMatchObject({ names: 1000, combinations: 1000, busySeries: 10_000, topSeries: 10_000, topMonths: 12 })
+    expect(SCALES.full.tags).toEqual(SCALES.small.tags)
+    expect(SCALES.quick.tags.names * SCALES.quick.tags.combinations).toBeLessThan(10_000)
+    expect(javaHeapFor({ only: ['tags'], scale: 'auto' })).toBe(TAGS_JAVA_HEAP)
+    expect(javaHeapFor({ only: ['tags', 'cardinality'], scale: 'full' })).toBe(CARDINALITY_JAVA_HEAP)
+    expect(javaHeapFor({ only: ['tags'], scale: 'quick' })).toBeNull()
   })
 
   it.each([
