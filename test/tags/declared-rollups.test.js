@@ -199,7 +199,7 @@ describe('a rollup\'s series', () => {
   afterAll(async () => { await app?.close() })
 
   it('are not listed, not tag values, not counted toward MAX_SERIES_PER_NAME (3 series and their 5 rollup series were admitted)', async () => {
-    const list = (await app.inject('/v1/metrics?prefix=own.')).json()
+    const list = (await app.inject('/v1/metrics?prefix=own.req')).json()
     expect(list.metrics.map(m => m.name)).toEqual(['own.req', 'own.req;route=/a;status=200', 'own.req;route=/a;status=500', 'own.req;route=/b;status=200'])
     expect(list.next).toBeNull()
     expect((await app.inject('/v1/metrics/own.req/tags')).json().keys).toEqual([{ key: 'route', values: 2 }, { key: 'status', values: 2 }])
@@ -217,13 +217,17 @@ describe('a rollup\'s series', () => {
   })
 
   it('go with their name\'s deletion, counted as documents, not as series', async () => {
-    const res = await app.inject({ method: 'DELETE', url: '/v1/metrics/own.req' })
+    // a name of its own: the other tests read own.req whatever the order
+    const body = [['/a', '200'], ['/a', '500'], ['/b', '200']].map(([route, status]) => ({ metric: 'own.gone', tags: { route, status }, value: 2, ts: NOW - HOUR }))
+    expect((await app.inject({ method: 'POST', url: '/v1/events', payload: body })).json()).toEqual({ accepted: 3 })
+    const res = await app.inject({ method: 'DELETE', url: '/v1/metrics/own.gone' })
     expect(res.statusCode).toBe(200)
     expect(res.json().deleted).toMatchObject({ series: 3, daily: 1 + 3 + 5 })
     const { client, db } = await directDb(app.config.mongodbDb)
     try {
-      expect(await db.collection('metrics').countDocuments({ _id: { $regex: '^own\\.req' } })).toBe(0)
-      expect(await db.collection('daily').countDocuments({ _id: { $regex: '^own\\.req' } })).toBe(0)
+      expect(await db.collection('metrics').countDocuments({ _id: { $regex: '^own\\.gone' } })).toBe(0)
+      expect(await db.collection('daily').countDocuments({ _id: { $regex: '^own\\.gone' } })).toBe(0)
+      expect(await db.collection('metrics').countDocuments({ _id: { $regex: '^own\\.req' } })).toBe(9)
     } finally {
       await client.close()
     }
