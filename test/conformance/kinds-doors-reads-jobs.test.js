@@ -103,12 +103,14 @@ async function setUp (row) {
       RETENTION_RULES: rulesFile,
       RETENTION_RATE: '100000',
       MINUTE_RETENTION_DAYS: String(M.MINUTE_RETENTION_DAYS),
-      STATSD_FLUSH_INTERVAL_MS: String(STATSD_FLUSH_MS)
+      STATSD_FLUSH_INTERVAL_MS: String(STATSD_FLUSH_MS),
+      ...(door.rollup ? { ROLLUP_RULES: JSON.stringify(M.ROLLUP_RULES) } : {})
     },
     // the StatsD listeners on a free port of 127.0.0.1 (test/helpers/test-app.js)
     statsd: listens
   })
   const app = row.app
+  row.rollupSince = M.rollupSince(clock.now())
   if (door.transport === 'json') {
     clock.set(M.T_READ)
     for (const payload of M.jsonRequests(kind, door)) {
@@ -222,7 +224,7 @@ const JOBS = {
     // a day the preallocation made (the sweep makes it for a counter busy on the clock's day) is deleted too, the
     // name's and its series' (a tagged door's)
     const day = M.isoDay(M.PREALLOC_DAY).replaceAll('-', '')
-    const preallocated = await row.app.mongo.db.collection(row.kind.documents.daily).countDocuments({ _id: { $in: [doomed, ...M.seriesNames(row.door, doomed)].map(m => `${m}/${day}`) } })
+    const preallocated = await row.app.mongo.db.collection(row.kind.documents.daily).countDocuments({ _id: { $in: [doomed, ...M.seriesNames(row.door, doomed), ...M.rollupSeriesNames(row.door, doomed)].map(m => `${m}/${day}`) } })
     const before = await snapshot(row.app)
     const res = await row.app.inject({ method: 'DELETE', url: `/v1/metrics/${doomed}` })
     row.results.deletion = { status: res.statusCode, body: res.json(), preallocated, before, after: await snapshot(row.app) }
@@ -399,6 +401,11 @@ function answerGroups (problems, body, cell, expected) {
   return groups
 }
 
+/** The declared rollup the answer says it read (docs/tags.md#declared-rollups): the model's, or none */
+function rollupRead (problems, body, rollup) {
+  if (JSON.stringify(body.rollup ?? null) !== JSON.stringify(rollup)) problems.add(`rollup: got ${JSON.stringify(body.rollup)}, expected ${JSON.stringify(rollup ?? undefined)}`)
+}
+
 /** Each group's count of series, as the model has it */
 const seriesCounts = (problems, got, expected) => expected.forEach((g, i) => {
   if (got[i].series !== g.series) problems.add(`${g.tags ? `${JSON.stringify(g.tags)} ` : ''}series: got ${got[i].series}, expected ${g.series}`)
@@ -411,13 +418,14 @@ const seriesCounts = (problems, got, expected) => expected.forEach((g, i) => {
  * expects a value, and to the sum, least or most of the groups' where the
  * stat adds (count, sum) or bounds (min, max)
  */
-function checkTaggedSeries (answer, state, stateOf, cell, problems) {
+function checkTaggedSeries (answer, state, stateOf, cell, rollup, problems) {
   const expected = groupsOf(cell, stateOf).map(g => ({ ...g, answer: M.expectSeries(g.state, cell) }))
   const first = expected[0].answer
   const got = answer(M.urlOf(cell, state.metric))
   if (first.status !== 200) return refusal(problems, got, first)
   if (got.status !== 200) return problems.add(`status ${got.status}: ${JSON.stringify(got.body).slice(0, 300)}`)
   const { body } = got
+  rollupRead(problems, body, rollup)
   for (const [field, value] of Object.entries(first.body)) if (body[field] !== value) problems.add(`${field}: got ${JSON.stringify(body[field])}, expected ${JSON.stringify(value)}`)
   if (cell.param && body.stat !== cell.param) problems.add(`stat: got ${JSON.stringify(body.stat)}, expected ${cell.param}`)
   const ts = first.points.map(p => p.t)
@@ -456,13 +464,14 @@ const COMBINE = {
 const sameValue = (kind, stat, a, b) => a === b || (typeof a === 'number' && typeof b === 'number' && kind.stats[stat].compare === M.CLOSE && Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(a)))
 
 /** A total by tag: every group's against the model of its series' values; the name's, their sum */
-function checkTaggedRange (answer, state, stateOf, cell, problems) {
+function checkTaggedRange (answer, state, stateOf, cell, rollup, problems) {
   const expected = groupsOf(cell, stateOf).map(g => ({ ...g, answer: M.expectRange(g.state, cell) }))
   const first = expected[0].answer
   const got = answer(M.urlOf(cell, state.metric))
   if (first.status !== 200) return refusal(problems, got, first)
   if (got.status !== 200) return problems.add(`status ${got.status}: ${JSON.stringify(got.body).slice(0, 300)}`)
   compareFields(problems, got.body, { from: cell.range.from, to: cell.range.to })
+  rollupRead(problems, got.body, rollup)
   const groups = answerGroups(problems, got.body, cell, expected)
   if (!groups) return
   seriesCounts(problems, groups, expected)
@@ -475,7 +484,7 @@ function checkTaggedRange (answer, state, stateOf, cell, problems) {
 }
 
 /** A year to date by tag: every group's against the model of its series' values; the name's, their sum month by month */
-function checkTaggedYtd (answer, state, stateOf, cell, problems) {
+function checkTaggedYtd (answer, state, stateOf, cell, rollup, problems) {
   const expected = groupsOf(cell, stateOf).map(g => ({ ...g, answer: M.expectYtd(g.state, cell) }))
   const first = expected[0].answer
   const got = answer(M.urlOf(cell, state.metric))
@@ -483,6 +492,7 @@ function checkTaggedYtd (answer, state, stateOf, cell, problems) {
   if (got.status !== 200) return problems.add(`status ${got.status}: ${JSON.stringify(got.body).slice(0, 300)}`)
   const { total, sum, ...top } = first.fields
   compareFields(problems, got.body, top)
+  rollupRead(problems, got.body, rollup)
   const groups = answerGroups(problems, got.body, cell, expected)
   if (!groups) return
   seriesCounts(problems, groups, expected)
@@ -509,9 +519,10 @@ function checkTaggedYtd (answer, state, stateOf, cell, problems) {
 function checkCell (answer, row, state, cell, problems) {
   if (cell.selection) {
     const stateOf = (shards) => M.metricState(state.kind, state.metric, state.role, { now: state.now, preallocRan: state.preallocRan, shards })
-    if (cell.read === 'series') return checkTaggedSeries(answer, state, stateOf, cell, problems)
-    if (cell.read === 'total') return checkTaggedRange(answer, state, stateOf, cell, problems)
-    if (cell.read === 'ytd') return checkTaggedYtd(answer, state, stateOf, cell, problems)
+    const rollup = M.rollupOf(row.door, M.readFrom(cell), row.rollupSince)
+    if (cell.read === 'series') return checkTaggedSeries(answer, state, stateOf, cell, rollup, problems)
+    if (cell.read === 'total') return checkTaggedRange(answer, state, stateOf, cell, rollup, problems)
+    if (cell.read === 'ytd') return checkTaggedYtd(answer, state, stateOf, cell, rollup, problems)
     throw new Error(`no check of ${cell.read} by tag`)
   }
   switch (cell.read) {
@@ -594,10 +605,11 @@ const JOB_CELLS = {
       const pass = row.results.retention
       // the pass drops minutes of days more than a day past the minute horizon (docs/operations.md#commands)
       const before = M.minuteHorizon('aged', M.T_LATE) - M.DAY
-      // the name's days, and each of its series' (a tagged door's: a series keeps what its name keeps)
+      // the name's days, and each of its series' and rollup series' (a tagged door's: a series keeps what its name keeps)
       const aged = row.metric('aged')
       const daysOf = (indexes) => new Set(indexes.filter(i => M.SCHEDULE[i] < before).map(i => M.isoDay(M.SCHEDULE[i])))
-      const days = [M.SCHEDULE.map((_, i) => i), ...M.seriesNames(row.door, aged).map(s => M.indexesOf(row.door, s))].map(daysOf)
+      const series = [...M.seriesNames(row.door, aged), ...M.rollupSeriesNames(row.door, aged)]
+      const days = [M.SCHEDULE.map((_, i) => i), ...series.map(s => M.indexesOf(row.door, s))].map(daysOf)
       compareFields(problems, pass, { status: 'done', downsampled: days.reduce((n, d) => n + d.size, 0), unvouched: 0 })
     }
   },
@@ -631,15 +643,17 @@ const JOB_CELLS = {
     async check (row, problems) {
       const { status, body, preallocated, before, after } = row.results.deletion
       const doomed = row.metric('doomed')
-      // the name's days and months, and each of its series' (a tagged door's: the series goes with its name)
+      // the name's days and months, and each of its series' and rollup series' (a tagged door's: they go with their name;
+      // a rollup series is no series of the client's, but a registry entry of the service's)
       const series = M.seriesNames(row.door, doomed)
+      const rollups = M.rollupSeriesNames(row.door, doomed)
       const daysOf = (indexes) => new Set(indexes.map(i => M.isoDay(M.SCHEDULE[i])))
       const all = M.SCHEDULE.map((_, i) => i)
-      const days = [all, ...series.map(s => M.indexesOf(row.door, s))].map(daysOf)
+      const days = [all, ...[...series, ...rollups].map(s => M.indexesOf(row.door, s))].map(daysOf)
       const months = days.map(d => new Set([...d].map(day => day.slice(0, 7))))
       const count = (sets) => sets.reduce((n, set) => n + set.size, 0)
       if (status !== 200) problems.add(`status ${status}: ${JSON.stringify(body)}`)
-      compareFields(problems, body.deleted ?? {}, { registry: 1 + series.length, series: series.length, daily: count(days) + preallocated, monthly: count(months) })
+      compareFields(problems, body.deleted ?? {}, { registry: 1 + series.length + rollups.length, series: series.length, daily: count(days) + preallocated, monthly: count(months) })
       // the other metrics untouched: every other document as it was
       const mine = (id) => id === doomed || id.startsWith(`${doomed}/`) || id.startsWith(`${doomed};`)
       const others = docs => docs.filter(d => !mine(String(d._id)))

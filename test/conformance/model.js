@@ -239,8 +239,18 @@ export const DOORS = [
   { id: 'tcp-tags', name: 'StatsD TCP DogStatsD tags', transport: 'tcp', tags: 'dogstatsd' },
   { id: 'http-tags', name: 'POST /v1/statsd Graphite tags', transport: 'http', tags: 'graphite' },
   { id: 'otlp', name: 'OTLP JSON', transport: 'otlp' },
-  { id: 'otlp-tags', name: 'OTLP protobuf attributes', transport: 'otlp', tags: 'attributes', protobuf: true }
+  { id: 'otlp-tags', name: 'OTLP protobuf attributes', transport: 'otlp', tags: 'attributes', protobuf: true },
+  // JSON tags into a declared rollup by the shard (ROLLUP_RULES): a read by the shard reads the rollup's series
+  { id: 'json-rollup', name: 'JSON tags, a declared rollup', transport: 'json', tags: 'object', rollup: ['shard'] }
 ]
+
+/** ROLLUP_RULES of the apps: the rollup door's metrics keep a rollup series per shard (docs/tags.md#declared-rollups) */
+export const ROLLUP_RULES = [{ match: 'conf.*.json-rollup.*', by: [['shard']] }]
+/**
+ * The first minute a rollup answers: the whole minute after its app first
+ * ran with the rule (the row's clock starts a minute before SCHEDULE[0])
+ */
+export const rollupSince = (bootedAt) => Math.floor(bootedAt / MINUTE) * MINUTE + MINUTE
 
 export const SHARDS = ['s0', 's1']
 const shardOf = (i) => SHARDS[i % SHARDS.length]
@@ -248,6 +258,14 @@ const shardOf = (i) => SHARDS[i % SHARDS.length]
 export const seriesOf = (door, metric, i) => (door.tags ? `${metric};shard=${shardOf(i)}` : metric)
 /** Every series of `metric` a door writes: none for an untagged door */
 export const seriesNames = (door, metric) => (door.tags ? SHARDS.map(s => `${metric};shard=${s}`) : [])
+/** Every rollup series of `metric` a door writes (the service's own, named `name;~keys;k=v`): none without a rollup */
+export const rollupSeriesNames = (door, metric) => (door.rollup ? SHARDS.map(s => `${metric};~${door.rollup.join(',')};shard=${s}`) : [])
+/**
+ * The rollup keys a read by tag (SELECTIONS: each by the shard alone) over a
+ * window starting at `from` answers with: the door's rollup once it began
+ * (`since`), else null (the read sums the series)
+ */
+export const rollupOf = (door, from, since) => (door.rollup && from >= since ? door.rollup : null)
 /** The schedule indexes a series of `metric` gets */
 export const indexesOf = (door, series) => SCHEDULE.map((_, i) => i).filter(i => !door.tags || series.endsWith(`=${shardOf(i)}`))
 
@@ -632,6 +650,9 @@ export function expectRange (state, cell) {
     quantiles: QUANTILES.map(q => ({ q, value: rank(values, q) }))
   }
 }
+
+/** Where a cell's read begins: a series' window, a range, or a ytd's local year */
+export const readFrom = (cell) => (cell.read === 'ytd' ? boundariesOf('month', cell.tz)[0] : cell.read === 'series' ? cell.window.from : cell.range.from)
 
 /** The model's answer to a ytd cell: the local months of 2026 up to the end of asOf's local day */
 export function expectYtd (state, cell) {
