@@ -13,7 +13,9 @@
 // (`lp.t`) gets events of three series (docs/tags.md): after every step each
 // series' day points and the name's equal the model's acknowledged sums (no
 // step loses a count), and the name's equal the sum of its series' (by=) and
-// their sum as one read (tag=).
+// their sum as one read (tag=). A declared rollup of it by `host`
+// (ROLLUP_RULES) answers the reads by host from its own series once it
+// began, each host's days equal to the model's sums.
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { dayZeroIncrements } from '../../src/bucket/minute-fields.js'
@@ -26,12 +28,25 @@ const START = Date.UTC(2026, 10, 28, 20) // four days before December
 const TAGGED = 'lp.t'
 const TAG_SETS = [{ host: 'h1' }, { host: 'h2' }, { host: 'h1', dc: 'x' }]
 const SERIES = TAG_SETS.map(tags => seriesName(TAGGED, tags))
+const HOSTS = ['h1', 'h2']
+// the rollup's series (docs/tags.md#declared-rollups), written out again: `name;~keys;key=value`
+const ROLLUP_SERIES = HOSTS.map(host => `${TAGGED};~host;host=${host}`)
+// the rollup answers windows from the whole minute after the app first ran with its rule (at START); a day read, from the next day
+const ROLLUP_FROM = START - (START % DAY) + DAY
 const metrics = ['lp.a', 'lp.b', TAGGED]
-const env = { PREALLOC_PROBABILITY: '1', MAX_AGE_DAYS: String(MAX_AGE_DAYS), MINUTE_RETENTION_DAYS: '2', DAILY_RETENTION_DAYS: String(MAX_AGE_DAYS + 1), RETENTION_RATE: '1000000' }
-const h = lifecycleHarness({ label: 'lifecycleprop', kind: KINDS.counter, start: START, metrics: [...metrics, ...SERIES], env })
+const env = {
+  PREALLOC_PROBABILITY: '1',
+  MAX_AGE_DAYS: String(MAX_AGE_DAYS),
+  MINUTE_RETENTION_DAYS: '2',
+  DAILY_RETENTION_DAYS: String(MAX_AGE_DAYS + 1),
+  RETENTION_RATE: '1000000',
+  ROLLUP_RULES: JSON.stringify([{ match: TAGGED, by: [['host']] }])
+}
+const h = lifecycleHarness({ label: 'lifecycleprop', kind: KINDS.counter, start: START, metrics: [...metrics, ...SERIES, ...ROLLUP_SERIES], env })
 const { clock } = h
 let cutSteps = 0
 let taggedSteps = 0
+let rollupReads = 0
 
 const value = fc.integer({ min: -3, max: 9 })
 const action = fc.oneof(
@@ -69,6 +84,7 @@ const property = {
 
 const sumWhere = (model, metric, from, to) => model.filter(e => e.metric === metric && e.ts >= from && e.ts < to).reduce((s, e) => s + e.value, 0)
 const sumOfSeries = (model, series, from, to) => model.filter(e => e.series === series && e.ts >= from && e.ts < to).reduce((s, e) => s + e.value, 0)
+const sumOfHost = (model, host, from, to) => model.filter(e => e.metric === TAGGED && e.tags?.host === host && e.ts >= from && e.ts < to).reduce((s, e) => s + e.value, 0)
 
 /**
  * After every step: every day since the run's first of the tagged name and of
@@ -94,6 +110,16 @@ async function expectSeriesHold (model) {
     expect(name, `${TAGGED} ${what}: the sum of its series`).toBe(sum)
     expect(days.merged[null][i] ?? 0, `${TAGGED} ${what}: its series as one read`).toBe(name)
   })
+  // by host: the declared rollup's series, one a host, each day the model's sum of that host's events
+  const from = Math.max(model.firstDay, ROLLUP_FROM)
+  const byHost = await h.get(`/v1/metrics/${TAGGED}/series?from=${from}&to=${h.span().to}&step=day&by=host`)
+  expect(byHost.rollup, 'the read by host reads the rollup').toEqual(['host'])
+  rollupReads++
+  for (const host of HOSTS) {
+    const group = byHost.groups.find(g => g.tags.host === host)
+    byHost.timestamps.forEach((t, i) => expect(group?.values[i] ?? 0, `${TAGGED} host=${host} ${new Date(t).toISOString()} (the rollup)`).toBe(sumOfHost(model, host, t, t + DAY)))
+  }
+  for (const group of byHost.groups) expect(HOSTS, 'a host no event named').toContain(group.tags.host)
 }
 
 async function expectAnswersEqualModel (model, { nulls = true } = {}) {
@@ -142,5 +168,6 @@ describe('the lifecycle never lowers an acknowledged count', () => {
     })
     expect(cutSteps).toBeGreaterThan(0)
     expect(taggedSteps).toBeGreaterThan(0)
+    expect(rollupReads).toBeGreaterThan(0)
   }, 180_000)
 })
