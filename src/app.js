@@ -35,6 +35,7 @@ import metricsRoutes from './routes/metrics.js'
 import kindsRoutes from './routes/kinds.js'
 import graphiteRoutes from './routes/graphite.js'
 import slosRoutes from './routes/slos.js'
+import { PLUGIN_TIMEOUT_MS } from './boot-timeout.js'
 
 /**
  * options:
@@ -65,6 +66,7 @@ export async function buildApp (options = {}) {
       ? { loggerInstance: options.loggerInstance }
       : { logger: withRedaction(options.logger ?? defaultLogger(config.logLevel)) }),
     bodyLimit: config.bodyLimitBytes,
+    pluginTimeout: PLUGIN_TIMEOUT_MS,
     // requestTimeout longer than any flush; header size and slow-client timeouts
     ...serverOptions(config),
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, useDefaults: true, allErrors: false, allowUnionTypes: true } },

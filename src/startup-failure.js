@@ -1,6 +1,7 @@
 // A failure to start as one line that names the cause and what fixes it
 // (README "Quick start"). Pure: the error and the configuration come in.
 import { COMPRESSORS } from './db/create-collections.js'
+import { PLUGIN_TIMEOUT_MS } from './boot-timeout.js'
 
 /** mongodb://user:secret@host → mongodb://user:***@host */
 export function redactUri (uri) {
@@ -32,6 +33,10 @@ export function describeStartupFailure (err, config = {}) {
     return `cannot reach MongoDB at ${redactUri(config.mongodbUri ?? '(embedded)')}${code ? ` (${code})` : ''}: check MONGODB_URI and that the server runs, or unset MONGODB_URI to use the embedded database`
   }
   if (err?.collection) return describeCollectionFailure(err, err.collection)
+  if (err?.code === 'AVV_ERR_PLUGIN_EXEC_TIMEOUT' || err?.code === 'FST_ERR_PLUGIN_TIMEOUT') {
+    const step = /'([^']+)'/.exec(message)?.[1] ?? 'a boot step'
+    return `the boot step "${step}" did not finish in ${PLUGIN_TIMEOUT_MS / 1000} s (the registry's load grows with its entries): check that MongoDB at ${redactUri(config.mongodbUri ?? '(embedded)')} answers quickly, or delete unused metrics (docs/operations.md#boot)`
+  }
   if (/file is locked/i.test(message)) {
     return `the embedded database's data directory (${config.dataDir ?? './data'}) is locked by another running statbucket: stop that one, set STATBUCKET_DATA_DIR to another directory, or set MONGODB_URI`
   }

@@ -6,10 +6,13 @@ import fs from 'node:fs'
 import net from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
+import Fastify from 'fastify'
+import fp from 'fastify-plugin'
 import { MongoServerError, MongoServerSelectionError } from 'mongodb'
 import { afterAll, describe, expect, it } from 'vitest'
 import { startJavaServer } from '../src/db/java-server.js'
 import { describeStartupFailure, redactUri } from '../src/startup-failure.js'
+import { PLUGIN_TIMEOUT_MS } from '../src/boot-timeout.js'
 
 const cleanups = []
 afterAll(async () => { while (cleanups.length) await cleanups.pop()().catch(() => {}) })
@@ -102,6 +105,18 @@ describe('describeStartupFailure', () => {
     // a lost connection during the create is not a refusal
     const lost = Object.assign(new MongoServerSelectionError('Server selection timed out', {}), { collection: { name: 'daily', compressor: 'zstd' } })
     expect(describeStartupFailure(lost, { mongodbUri: 'mongodb://h:1' })).toMatch(/^cannot reach MongoDB at mongodb:\/\/h:1/)
+  })
+
+  it('names the boot step that outlived Fastify\'s plugin timeout (avvio\'s own error) and the registry', async () => {
+    const hangs = fp(async () => { await new Promise(() => {}) }, { name: 'registry' })
+    // buildApp awaits each register (avvio's error); ready() wraps it (Fastify's)
+    const registered = await Fastify({ pluginTimeout: 20 }).register(hangs).then(() => null, e => e)
+    const ready = await Fastify({ pluginTimeout: 20 }).register(hangs).ready().then(() => null, e => e)
+    expect([registered?.code, ready?.code]).toEqual(['AVV_ERR_PLUGIN_EXEC_TIMEOUT', 'FST_ERR_PLUGIN_TIMEOUT'])
+    for (const err of [registered, ready]) {
+      expect(describeStartupFailure(err, { mongodbUri: 'mongodb://u:pw@db:27017' })).toBe(
+        `the boot step "registry" did not finish in ${PLUGIN_TIMEOUT_MS / 1000} s (the registry's load grows with its entries): check that MongoDB at mongodb://u:***@db:27017 answers quickly, or delete unused metrics (docs/operations.md#boot)`)
+    }
   })
 
   it('falls back to the first line of anything else, pointing at LOG_LEVEL=debug', () => {

@@ -7,6 +7,7 @@
 import { COUNTER, kindOfEntry } from '../bucket/metric-kinds.js'
 import { isTagged, nameOfSeries } from '../tags/series-name.js'
 import { isRollupSeries } from '../tags/rollups.js'
+import { READ_BATCH } from './name-index-refresh.js'
 
 // a name's tagged series, as MAX_SERIES_PER_NAME counts them: its declared rollups' series are not (they are as many as its series at most)
 const isCountedSeries = (series) => isTagged(series) && !isRollupSeries(series)
@@ -82,9 +83,16 @@ export function createMetricRegistry ({ collection, maxMetrics, maxSeriesPerName
   }
 
   return {
-    async load () {
-      const cursor = collection.find({}, { projection: KIND_PROJECTION })
-      for await (const entry of cursor) learn(entry)
+    /**
+     * Every entry read once, `READ_BATCH` a round trip; visit(entry) sees each
+     * too (the boot builds the Graphite name index from the same read) → entries known
+     */
+    async load (visit = null) {
+      const cursor = collection.find({}, { projection: KIND_PROJECTION, batchSize: READ_BATCH })
+      for await (const entry of cursor) {
+        learn(entry)
+        visit?.(entry)
+      }
       return known.size
     },
 

@@ -23,11 +23,17 @@ export function createNameIndexRefresh ({ index, metrics, clock, timers, interva
   let running = null
   let stopped = false
 
-  async function rebuild () {
+  /** Every entry of the registry to visit(entry), a batch at a time */
+  async function readAll (visit) {
+    for await (const entry of metrics.find({}, { projection: PROJECTION, batchSize: READ_BATCH })) visit(entry)
+  }
+
+  /** scan(visit): every registry entry to visit (default: read here) */
+  async function rebuild (scan = readAll) {
     const started = clock.now()
     // built beside the one in use, a batch at a time, and swapped in whole
     const fresh = createNameIndex()
-    for await (const entry of metrics.find({}, { projection: PROJECTION, batchSize: READ_BATCH })) fresh.add(entry._id, kindOfEntry(entry).kind)
+    await scan(entry => fresh.add(entry._id, kindOfEntry(entry).kind))
     index.adopt(fresh)
     lastLook = started
     lastRebuild = started
@@ -53,8 +59,11 @@ export function createNameIndexRefresh ({ index, metrics, clock, timers, interva
   }
 
   return {
-    /** The first full load (at boot) */
-    load: rebuild,
+    /**
+     * The first full load (at boot); scan(visit) hands every registry entry
+     * over, so the boot reads the registry once (./plugin.js)
+     */
+    load: (scan) => rebuild(scan),
     start () {
       timer = timers.setTimeout(tick, intervalMs)
       timer?.unref?.()

@@ -17,9 +17,9 @@ async function registry (app, { nameIndexRefresh = true, timers = realTimers } =
   await metrics.createIndex({ busyDay: 1, _id: 1 }, { name: 'busyDay' })
   const names = createNameIndex()
   const instance = createMetricRegistry({ collection: metrics, maxMetrics: app.config.maxMetrics, maxSeriesPerName: app.config.maxSeriesPerName, statsdNewPerMinute: app.config.statsdNewMetricsPerMinute, statsdShare: app.config.statsdRegistryPercent / 100, names })
-  await instance.load()
   const refresh = createNameIndexRefresh({ index: names, metrics, clock: app.clock, timers, logger: app.log.child({ component: 'graphite-names' }) })
-  await refresh.load()
+  // one read of the registry fills both: a boot's cost grows with its entries (docs/operations.md#boot)
+  await refresh.load(visit => instance.load(visit))
   if (nameIndexRefresh) refresh.start()
   // declared rollups (docs/tags.md#declared-rollups): each read only from when it began
   const sinceOf = await recordRollups(app.collections.rollups, app.config.rollupRules ?? [], app.clock.now())
