@@ -25,6 +25,8 @@ export const PROJECTS = {
       'test/dashboard/metric-kinds.test.js',
       'test/dashboard/partial.test.js',
       'test/dashboard/series-read.test.js',
+      'test/dashboard/slo-periods.test.js',
+      'test/dashboard/slo-view.test.js',
       'test/dashboard/step-fit.test.js',
       'test/dashboard/tag-selection.test.js',
       'test/dashboard/time-axis.test.js',
