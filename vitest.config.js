@@ -157,7 +157,7 @@ export const PROJECTS = {
   // the dashboard's page in headless Chromium, on the suite's database
   browser: {
     database: true,
-    include: ['test/dashboard/dashboard.test.js', 'test/dashboard/dashboard-tags.test.js']
+    include: ['test/dashboard/dashboard.test.js', 'test/dashboard/dashboard-tags.test.js', 'test/dashboard/dashboard-slos.test.js']
   },
   // the graphite-web oracle and the Python StatsD client (venvs from PyPI), on the suite's database
   oracle: {
