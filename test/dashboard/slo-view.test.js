@@ -1,7 +1,7 @@
 // The SLO page's figures from a report (src/dashboard/js/slo-view.js): the
 // burn-down, the day bars, the days begun, the formats.
 import { describe, expect, it } from 'vitest'
-import { burnDown, dayBars, daysBegun, formatBurnRate, formatPercent } from '../../src/dashboard/js/slo-view.js'
+import { burnDown, dayBars, dayName, daysBegun, formatBurnRate, formatPercent } from '../../src/dashboard/js/slo-view.js'
 
 // October 2026 in Berlin, asOf 2026-10-25 22:30Z (23:30 local, CET): 25 days begun
 const days = Array.from({ length: 31 }, (_, i) => ({ day: `2026-10-${String(i + 1).padStart(2, '0')}`, good: 1000 - i, total: 1000 + (i % 3) }))
@@ -50,6 +50,17 @@ describe('dayBars', () => {
     expect(bars.x.slice(0, 3)).toEqual([0.5, 1.5, 2.5])
     expect(bars.good.slice(0, 3)).toEqual([1000, 999, null])
     expect(bars.bad.slice(0, 3)).toEqual([0, 2, null])
+  })
+})
+
+describe('dayName', () => {
+  it('adds the hours of a day the clock changes in', () => {
+    expect(dayName('Europe/Berlin', '2026-10-25')).toBe('2026-10-25 (25 h)')
+    expect(dayName('Europe/Berlin', '2026-03-29')).toBe('2026-03-29 (23 h)')
+    expect(dayName('Europe/Berlin', '2026-10-24')).toBe('2026-10-24')
+    expect(dayName('Australia/Lord_Howe', '2026-04-05')).toBe('2026-04-05 (24.5 h)')
+    expect(dayName('America/Sao_Paulo', '2026-12-31')).toBe('2026-12-31')
+    expect(dayName('UTC', '2026-10-25')).toBe('2026-10-25')
   })
 })
 

@@ -5,7 +5,7 @@
 // on their own axis (right): beside 99.9 % good they would not show.
 import { axisTitlesPlugin, fromZero, paddingTop, plotIn, sizeIn, yAxis } from './charts.js'
 import { formatNumber } from './format.js'
-import { formatPercent } from './slo-view.js'
+import { dayName, formatPercent } from './slo-view.js'
 import { AXIS_FONT, labelSpace } from './time-axis.js'
 
 const UPlot = globalThis.uPlot
@@ -86,13 +86,14 @@ export function createBurnDownChart (el) {
 
 /** Good and bad events per local day (slo-view.js dayBars): a pair of bars each, good on the left axis, bad on the right */
 export function createDayBarsChart (el) {
+  let zone = 'UTC' // the report's: a day the clock changes in is named with its hours
   const bars = align => UPlot.paths.bars({ size: [0.45, 40], align })
   const chart = chartIn(el, days => ({
     padding: [paddingTop(2), null, null, null],
     scales: { x: scaleOver(days), good: { range: fromZero }, bad: { range: fromZero } },
     cursor: { drag: { x: false, y: false } },
     series: [
-      { label: 'day', value: (u, x) => (x === null || x === undefined ? '—' : days[Math.floor(x)].day) },
+      { label: 'day', value: (u, x) => (x === null || x === undefined ? '—' : dayName(zone, days[Math.floor(x)].day)) },
       { label: 'good', scale: 'good', stroke: COLORS.good, fill: COLORS.good + '99', width: 1, paths: bars(-1), points: { show: false }, value: legend(formatNumber) },
       { label: 'bad', scale: 'bad', stroke: COLORS.bad, fill: COLORS.bad + '99', width: 1, paths: bars(1), points: { show: false }, value: legend(formatNumber) }
     ],
@@ -100,8 +101,11 @@ export function createDayBarsChart (el) {
     plugins: [axisTitlesPlugin(['good per day', 'bad per day'])]
   }))
   return {
-    /** days: the report's; data: dayBars' */
-    render: (days, { x, good, bad }) => chart.render(days, [x, good, bad]),
+    /** days: the report's; data: dayBars'; tz: the report's zone */
+    render (days, { x, good, bad }, tz) {
+      zone = tz
+      chart.render(days, [x, good, bad])
+    },
     clear: chart.clear,
     resize: chart.resize
   }

@@ -75,6 +75,7 @@ function renderHeader (slo, label, current) {
   $('slo-name').textContent = slo.displayName ?? slo.name
   $('slo-status').textContent = slo.status
   $('slo-status').dataset.status = slo.status
+  $('slo-status').title = 'the current period\'s status (GET /v1/slos)'
   const w = slo.timeWindow
   $('slo-window').textContent = w ? `${w.rolling ? 'rolling' : 'calendar'} ${w.duration}${w.rolling ? '' : `, ${w.timeZone}`}` : ''
   const picker = w !== undefined && hasPicker(w)
@@ -115,7 +116,7 @@ function renderReport (slo, report) {
   $('slo-attainment').classList.toggle('short', report.attainment !== null && report.attainment < report.target)
   const begun = daysBegun(report, slo.timeWindow?.rolling ?? false)
   burnDownChart.render(report.days, burnDown(report, begun), current ? begun : -1)
-  dayBarsChart.render(report.days, dayBars(report, begun))
+  dayBarsChart.render(report.days, dayBars(report, begun), report.timeZone)
   renderBurnRates(report.burnRates)
 }
 

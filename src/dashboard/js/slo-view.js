@@ -8,7 +8,7 @@
 // point is the report's remainingRatio, computed alike. Days not begun (after
 // the report's asOf, in its zone) are null. Pure.
 import { formatNumber } from './format.js'
-import { partsIn } from './zone.js'
+import { instantOf, partsIn } from './zone.js'
 
 const pad = n => String(n).padStart(2, '0')
 
@@ -16,6 +16,18 @@ const pad = n => String(n).padStart(2, '0')
 export function dayOf (tz, ms) {
   const p = partsIn(tz, ms)
   return `${String(p.year).padStart(4, '0')}-${pad(p.month)}-${pad(p.day)}`
+}
+
+/** The hours local day `day` ('YYYY-MM-DD') lasts in `tz`: 24, or 23, 25 (24.5 at Lord Howe) where the clock changes */
+export function dayHours (tz, day) {
+  const [y, m, d] = day.split('-').map(Number)
+  return (instantOf(tz, y, m, d + 1) - instantOf(tz, y, m, d)) / 3_600_000
+}
+
+/** A day as the legend names it: its date, and its hours when not 24 ('2026-10-25 (25 h)') */
+export function dayName (tz, day) {
+  const hours = dayHours(tz, day)
+  return hours === 24 ? day : `${day} (${hours} h)`
 }
 
 /** How many of the report's days have begun at its asOf (a rolling period's all have) */
