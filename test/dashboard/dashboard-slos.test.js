@@ -247,6 +247,16 @@ describe.skipIf(skip)('the SLO page in headless Chromium', () => {
       await waitReport(page, '2026-11', 30)
       expect(await page.$eval('#status', el => el.classList.contains('error'))).toBe(false)
 
+      // a hostile label in the URL: the API's 400, shown as text
+      await page.goto(`${base}/slos.html#slo=availability&period=${encodeURIComponent('<b id="x">2026</b>')}`)
+      await page.reload() // the hash alone changed: load the page anew
+      await page.waitForFunction(() => document.getElementById('status').classList.contains('error'))
+      expect(await page.textContent('#status')).toBe('availability <b id="x">2026</b>: querystring.period: must be at most 16 characters')
+      expect(await page.$('#x')).toBe(null)
+      expect(await page.isHidden('#period-prev')).toBe(false)
+      await page.click('#period-current')
+      await waitReport(page, '2026-11', 30)
+
       // the database gone: the API's 503, as the server answers it
       const report = app.slos.report
       app.slos.report = async () => { throw new UnavailableError('the database is unavailable') }

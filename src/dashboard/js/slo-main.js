@@ -16,6 +16,7 @@ const $ = id => document.getElementById(id)
 
 const state = { slo: null, period: null }
 let slos = [] // GET /v1/slos's
+let shownPeriod = null // the label of the period the picker steps from (the report's, or the one asked for when refused)
 let loadSeq = 0
 
 function readHash () {
@@ -79,6 +80,7 @@ function renderHeader (slo, label, current) {
   const w = slo.timeWindow
   $('slo-window').textContent = w ? `${w.rolling ? 'rolling' : 'calendar'} ${w.duration}${w.rolling ? '' : `, ${w.timeZone}`}` : ''
   const picker = w !== undefined && hasPicker(w)
+  shownPeriod = label
   $('period-picker').hidden = !picker
   $('period-label').textContent = label ?? ''
   if (!picker) return
@@ -175,8 +177,7 @@ function pick (name, period) {
 /** The period `delta` steps from the one shown */
 function step (delta) {
   const w = selected()?.timeWindow
-  const label = $('period-label').textContent
-  const next = w && stepPeriod(w.duration, label, delta)
+  const next = w && shownPeriod !== null && stepPeriod(w.duration, shownPeriod, delta)
   if (next) pick(state.slo, next)
 }
 
