@@ -25,6 +25,8 @@ export const PROJECTS = {
       'test/dashboard/metric-kinds.test.js',
       'test/dashboard/partial.test.js',
       'test/dashboard/series-read.test.js',
+      'test/dashboard/slo-periods.test.js',
+      'test/dashboard/slo-view.test.js',
       'test/dashboard/step-fit.test.js',
       'test/dashboard/tag-selection.test.js',
       'test/dashboard/time-axis.test.js',
@@ -155,7 +157,7 @@ export const PROJECTS = {
   // the dashboard's page in headless Chromium, on the suite's database
   browser: {
     database: true,
-    include: ['test/dashboard/dashboard.test.js', 'test/dashboard/dashboard-tags.test.js']
+    include: ['test/dashboard/dashboard.test.js', 'test/dashboard/dashboard-tags.test.js', 'test/dashboard/dashboard-slos.test.js']
   },
   // the graphite-web oracle and the Python StatsD client (venvs from PyPI), on the suite's database
   oracle: {

@@ -4,8 +4,7 @@
 // by key, each line checked against the API's answer to the same request,
 // the choice kept in the URL, hostile tag values shown as text.
 // docs/adr/0061-dashboard-tags.md
-import { execFileSync } from 'node:child_process'
-import { existsSync, mkdirSync } from 'node:fs'
+import { mkdirSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { manualClock } from '../../src/clock.js'
 import { formatNumber } from '../../src/dashboard/js/format.js'
@@ -13,19 +12,9 @@ import { VALUES_PAGE } from '../../src/dashboard/js/tag-controls.js'
 import { LABEL_VALUE_LENGTH } from '../../src/dashboard/js/tag-selection.js'
 import { formatIn } from '../../src/dashboard/js/zone.js'
 import { testApp } from '../helpers/test-app.js'
+import { CHROMIUM_FLAGS, findChromium } from './chromium.js'
 import { isSeriesRequest } from './page-probes.js'
 
-const CHROMIUM_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync']
-
-function findChromium () {
-  if (process.env.CHROMIUM_PATH) return process.env.CHROMIUM_PATH
-  if (existsSync('/usr/bin/chromium')) return '/usr/bin/chromium'
-  try {
-    return execFileSync('sh', ['-c', 'command -v chromium || command -v chromium-browser'], { encoding: 'utf8' }).trim() || null
-  } catch {
-    return null
-  }
-}
 const chromiumPath = findChromium()
 const skip = !chromiumPath && !process.env.CI // CI installs it: there a missing browser fails
 if (skip) console.log('dashboard tags browser test skipped: no chromium on this machine (apt-get install chromium)')

@@ -2,8 +2,7 @@
 // driven by playwright-core, against a listening statbucket with known data
 // and 10,000 more metrics in the registry. The browser's clock is set to the
 // app's manual clock so that "last hour" means the same to both.
-import { execFileSync } from 'node:child_process'
-import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -12,25 +11,11 @@ import { colorOf } from '../../src/dashboard/js/colors.js'
 import { formatNumber } from '../../src/dashboard/js/format.js'
 import { countPoints } from '../../src/dashboard/js/step-fit.js'
 import { testApp } from '../helpers/test-app.js'
+import { CHROMIUM_FLAGS, findChromium } from './chromium.js'
 import {
   FINER, chartLabels, isSeriesRequest, overlappingPairs, plotWidth, pointsAsked, recordCanvasText,
   recordSeriesRequests, seriesRequest
 } from './page-probes.js'
-
-const CHROMIUM_FLAGS = [
-  '--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
-  '--disable-component-update', '--no-first-run', '--disable-sync'
-]
-
-function findChromium () {
-  if (process.env.CHROMIUM_PATH) return process.env.CHROMIUM_PATH
-  if (existsSync('/usr/bin/chromium')) return '/usr/bin/chromium'
-  try {
-    return execFileSync('sh', ['-c', 'command -v chromium || command -v chromium-browser'], { encoding: 'utf8' }).trim() || null
-  } catch {
-    return null
-  }
-}
 
 const chromiumPath = findChromium()
 // In CI the browser is installed by .ci/run: a missing one must fail, not skip.

@@ -96,3 +96,21 @@ export function overlappingPairs (boxes) {
   }
   return pairs
 }
+
+/** For page.addInitScript: every uPlot the page makes, kept in window.__plots (uPlot is the global its script defines) */
+export function recordPlots () {
+  window.__plots = []
+  let recorded
+  Object.defineProperty(window, 'uPlot', {
+    configurable: true,
+    get: () => recorded,
+    set: real => {
+      recorded = new Proxy(real, { construct: (target, args) => { const u = Reflect.construct(target, args); window.__plots.push(u); return u } })
+    }
+  })
+}
+
+/** The data (uPlot's data arrays: x, then each series) of the live uPlot drawn in the element `selector` */
+export function plotData (page, selector) {
+  return page.$eval(selector, el => window.__plots.filter(u => u.root.isConnected && el.contains(u.root)).at(-1)?.data ?? null)
+}

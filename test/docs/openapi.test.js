@@ -75,7 +75,7 @@ function appRoutes () {
 
 const asOpenapiPath = url => url.replace(/:([A-Za-z0-9_]+)/g, '{$1}')
 // Routes that are not the API: the dashboard's files and the docs themselves.
-const NOT_API = /^(HEAD|OPTIONS) |^GET \/(docs|vendor\/|css\/|js\/|index\.html$|$)/
+const NOT_API = /^(HEAD|OPTIONS) |^GET \/(docs|vendor\/|css\/|js\/|(index|slos)\.html$|$)/
 
 /** Checks one answer of the app against the document: status declared, headers, body schema. */
 function conformsToDocument (method, path, res) {

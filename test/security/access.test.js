@@ -55,9 +55,11 @@ describe('with WRITE_TOKENS and READ_TOKENS', () => {
   it('/healthz, /readyz, the dashboard and /docs stay open', async () => {
     expect((await get('/healthz')).statusCode).toBe(200)
     expect((await get('/readyz')).statusCode).toBe(200)
-    const page = await get('/')
-    expect(page.statusCode).toBe(200)
-    expect(page.headers['content-type']).toMatch(/text\/html/)
+    for (const url of ['/', '/slos.html']) {
+      const page = await get(url)
+      expect(page.statusCode, url).toBe(200)
+      expect(page.headers['content-type']).toMatch(/text\/html/)
+    }
     expect((await get('/docs/json')).statusCode).toBe(200)
   })
 

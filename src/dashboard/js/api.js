@@ -116,3 +116,13 @@ export function getTagKeys (metric, opts) {
 export function getTagValues (metric, key, { limit, after } = {}, opts) {
   return getJson(`/v1/metrics/${enc(metric)}/tags/${enc(key)}?${toQuery({ limit, after })}`, opts)
 }
+
+/** Every SLO with its current period's status (docs/slos.md#reports) */
+export function listSlos (opts) {
+  return getJson('/v1/slos', opts)
+}
+
+/** An SLO's report for `period` (a label; undefined: the current one) */
+export function getSloReport (name, period, opts) {
+  return getJson(`/v1/slos/${enc(name)}/report?${toQuery({ period })}`, opts)
+}

@@ -12,7 +12,8 @@
 // minute", "level"), written level above its column of tick labels (a
 // title along the axis would not fit a short chart): one axis per title,
 // the first left of the plot, the next right, and so on outwards, a column
-// farther out titled a line higher. An axis of sums starts at 0.
+// farther out titled a line higher. An axis of sums starts at 0. The SLO
+// page's charts (slo-charts.js) share the sizing, axes and titles.
 import { formatNumber } from './format.js'
 import { seriesLastPartial, ytdLastPartial } from './partial.js'
 import { formatIn } from './zone.js'
@@ -44,13 +45,13 @@ function hatchPattern (ctx, pxRatio) {
 }
 
 /** The size of a uPlot filling `el`: its width, and its height less the legend's (measured on `plot` when there is one) */
-function sizeIn (el, plot) {
+export function sizeIn (el, plot) {
   const legend = plot ? plot.root.offsetHeight - plot.height : LEGEND_GUESS
   return { width: Math.max(MIN_WIDTH, el.clientWidth), height: Math.max(MIN_HEIGHT, el.clientHeight - legend) }
 }
 
 /** A uPlot in `el`, sized to fill it once it is drawn and its legend can be measured */
-function plotIn (el, opts, data) {
+export function plotIn (el, opts, data) {
   const fit = u => {
     const size = sizeIn(el, u)
     if (size.width !== u.width || size.height !== u.height) u.setSize(size)
@@ -133,7 +134,7 @@ function partialPlugin (isPartial, bars = null) {
 }
 
 /** A y range that holds 0: bars and sums stand on it (below 0 too, where values are negative) */
-const fromZero = (u, min, max) => UPlot.rangeNum(Math.min(0, min ?? 0), Math.max(0, max ?? 0), 0.1, true)
+export const fromZero = (u, min, max) => UPlot.rangeNum(Math.min(0, min ?? 0), Math.max(0, max ?? 0), 0.1, true)
 /** A y range around the values, or 0 to 1 when there is none: the axis and its title stay */
 const aroundValues = (u, min, max) => (min === null || max === null ? [0, 1] : UPlot.rangeNum(min, max, 0.1, true))
 
@@ -141,10 +142,10 @@ const aroundValues = (u, min, max) => (min === null || max === null ? [0, 1] : U
 const isLeft = k => k % 2 === 0
 const depthOf = k => Math.floor(k / 2)
 /** The padding above a plot of `count` y axes: room for a line of titles per column on the fuller side */
-const paddingTop = count => 8 + TITLE_LINE * Math.ceil(Math.max(1, count) / 2)
+export const paddingTop = count => 8 + TITLE_LINE * Math.ceil(Math.max(1, count) / 2)
 
 /** Y axis k on scale `scale`, the first with the grid */
-function yAxis (scale, k) {
+export function yAxis (scale, k) {
   return {
     scale,
     side: isLeft(k) ? 3 : 1,
@@ -157,7 +158,7 @@ function yAxis (scale, k) {
 }
 
 /** Draws titles[k] above y axis k's column: left-aligned at its outer edge left of the plot, right-aligned right of it */
-function axisTitlesPlugin (titles) {
+export function axisTitlesPlugin (titles) {
   return {
     hooks: {
       draw: u => {
