@@ -129,6 +129,8 @@ export const PROJECTS = {
       'test/otlp/sdk-clients.test.js',
       'test/otlp/otlp-door.test.js',
       'test/slos/slo-reports.test.js',
+      'test/slos/slo-metrics.test.js',
+      'test/slos/slo-put-yaml.test.js',
       'test/slos/slo-report.property.test.js',
       'test/db/collections-plugin.test.js'
     ],
