@@ -71,6 +71,8 @@ export const PROJECTS = {
       'test/slos/definitions.test.js',
       'test/slos/periods.test.js',
       'test/slos/report.test.js',
+      'test/slos/settle-limited.test.js',
+      'test/slos/slo-samples.test.js',
       'test/db/create-collections.test.js' // a stand-in database
     ]
   },
