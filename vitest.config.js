@@ -134,6 +134,7 @@ export const PROJECTS = {
       'test/slos/slo-metrics.test.js',
       'test/slos/slo-put-yaml.test.js',
       'test/slos/slo-alert-rules.test.js',
+      'test/slos/slo-grafana.test.js',
       'test/slos/slo-report.property.test.js',
       'test/db/collections-plugin.test.js'
     ],

@@ -226,6 +226,21 @@ describe('the running app answers as documented', () => {
     }
   })
 
+  it('for PUT /v1/slos/{name}: JSON, and YAML as a string, each example stored as sent', async () => {
+    const { content } = resolved.paths['/v1/slos/{name}'].put.requestBody
+    expect(Object.keys(content)).toEqual(['application/json', 'application/yaml', 'application/x-yaml'])
+    expect(content['application/json'].schema.type).toBe('object')
+    for (const [type, media] of Object.entries(content)) {
+      if (type !== 'application/json') expect(media.schema.type, type).toBe('string') // schemathesis sends a string there
+      for (const { value } of Object.values(media.examples)) {
+        const res = await app.inject({ method: 'PUT', url: '/v1/slos/checkout-latency', payload: typeof value === 'string' ? value : JSON.stringify(value), headers: { 'content-type': type } })
+        expect(res.statusCode, `${type}: ${res.body}`).toBe(200)
+        conformsToDocument('PUT', '/v1/slos/{name}', res)
+        expect((await app.inject({ method: 'DELETE', url: '/v1/slos/checkout-latency' })).statusCode).toBe(200)
+      }
+    }
+  })
+
   it('for the error answers of the events route', async () => {
     const answers = {
       400: await post([]),
