@@ -166,7 +166,7 @@ export const PROJECTS = {
   // the graphite-web oracle and the Python StatsD client (venvs from PyPI), on the suite's database
   oracle: {
     database: true,
-    include: ['test/graphite/render-oracle.test.js', 'test/graphite/tags-oracle.test.js', 'test/statsd/python-client.test.js']
+    include: ['test/graphite/render-oracle.test.js', 'test/graphite/tags-oracle.test.js', 'test/statsd/python-client.test.js', 'test/slos/slo-alert-rules-oracle.test.js']
   }
 }
 
