@@ -73,6 +73,8 @@ export const PROJECTS = {
       'test/slos/definitions.test.js',
       'test/slos/periods.test.js',
       'test/slos/report.test.js',
+      'test/slos/settle-limited.test.js',
+      'test/slos/slo-samples.test.js',
       'test/db/create-collections.test.js' // a stand-in database
     ]
   },
@@ -131,6 +133,10 @@ export const PROJECTS = {
       'test/otlp/sdk-clients.test.js',
       'test/otlp/otlp-door.test.js',
       'test/slos/slo-reports.test.js',
+      'test/slos/slo-metrics.test.js',
+      'test/slos/slo-put-yaml.test.js',
+      'test/slos/slo-alert-rules.test.js',
+      'test/slos/slo-grafana.test.js',
       'test/slos/slo-report.property.test.js',
       'test/db/collections-plugin.test.js'
     ],
@@ -162,7 +168,7 @@ export const PROJECTS = {
   // the graphite-web oracle and the Python StatsD client (venvs from PyPI), on the suite's database
   oracle: {
     database: true,
-    include: ['test/graphite/render-oracle.test.js', 'test/graphite/tags-oracle.test.js', 'test/statsd/python-client.test.js']
+    include: ['test/graphite/render-oracle.test.js', 'test/graphite/tags-oracle.test.js', 'test/statsd/python-client.test.js', 'test/slos/slo-alert-rules-oracle.test.js']
   }
 }
 

@@ -15,7 +15,11 @@ async function errorHandler (app) {
     let message = err.message
     const body = {}
     if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
-      message = `the body is larger than BODY_LIMIT_BYTES = ${app.config.bodyLimitBytes} bytes; split the batch`
+      const limit = request.routeOptions.bodyLimit ?? app.config.bodyLimitBytes
+      // a route of its own limit (PUT /v1/slos/:name: an SLO document) names it, not BODY_LIMIT_BYTES
+      message = limit === app.config.bodyLimitBytes
+        ? `the body is larger than BODY_LIMIT_BYTES = ${app.config.bodyLimitBytes} bytes; split the batch`
+        : `the body is larger than ${limit} bytes, the limit of ${request.method} ${request.routeOptions.url}`
     } else if (err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
       message = 'send the events as JSON with Content-Type: application/json'
     } else if (err.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') {

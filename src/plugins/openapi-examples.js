@@ -2,8 +2,24 @@
 // document spells the path. Kept apart from the route schemas so that they
 // document without taking part in validation.
 
+import { stringify } from 'yaml'
+import { YAML_TYPES } from '../schemas/slos.js'
+
 const T0 = Date.UTC(2026, 10, 21, 10, 0)
 const MINUTE = 60_000
+
+/** The stored SLO of PUT /v1/slos/{name}'s examples, in JSON and YAML */
+const PUT_SLO = {
+  apiVersion: 'openslo/v1',
+  kind: 'SLO',
+  metadata: { name: 'checkout-latency' },
+  spec: {
+    indicator: { spec: { ratioMetric: { good: { metricSource: { type: 'statbucket', spec: { metric: 'api.requests', tags: ['status!=~5..'] } } }, total: { metricSource: { type: 'statbucket', spec: { metric: 'api.requests' } } } } } },
+    timeWindow: [{ duration: '1w', calendar: { timeZone: 'Asia/Kathmandu' } }],
+    budgetingMethod: 'Occurrences',
+    objectives: [{ target: 0.995 }]
+  }
+}
 
 export const errorExamples = {
   400: { statusCode: 400, error: 'Bad Request', message: 'events[1].metric: must be a metric name: letters, digits and _ . : - only (metric names cannot contain spaces), at most 200 characters, starting with a letter or digit', details: [{ path: 'events[1].metric', message: 'must be a metric name: letters, digits and _ . : - only (metric names cannot contain spaces), at most 200 characters, starting with a letter or digit' }] },
@@ -210,20 +226,8 @@ export const operationExamples = {
   'PUT /v1/slos/{name}': {
     parameters: { name: 'checkout-latency' },
     requestBody: {
-      slo: {
-        summary: 'An availability SLO per calendar week in Kathmandu',
-        value: {
-          apiVersion: 'openslo/v1',
-          kind: 'SLO',
-          metadata: { name: 'checkout-latency' },
-          spec: {
-            indicator: { spec: { ratioMetric: { good: { metricSource: { type: 'statbucket', spec: { metric: 'api.requests', tags: ['status!=~5..'] } } }, total: { metricSource: { type: 'statbucket', spec: { metric: 'api.requests' } } } } } },
-            timeWindow: [{ duration: '1w', calendar: { timeZone: 'Asia/Kathmandu' } }],
-            budgetingMethod: 'Occurrences',
-            objectives: [{ target: 0.995 }]
-          }
-        }
-      }
+      'application/json': { slo: { summary: 'An availability SLO per calendar week in Kathmandu', value: PUT_SLO } },
+      ...Object.fromEntries(YAML_TYPES.map(type => [type, { slo: { summary: 'The same SLO in YAML, as in SLO_FILE', value: stringify(PUT_SLO) } }]))
     },
     responses: {
       200: { name: 'checkout-latency', created: true },

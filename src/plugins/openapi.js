@@ -94,7 +94,8 @@ function decorateDocument (doc) {
       const examples = operationExamples[`${method.toUpperCase()} ${path}`] ?? {}
       addParameterExamples(operation, examples.parameters)
       if (examples.requestBody && operation.requestBody) {
-        for (const media of Object.values(operation.requestBody.content)) media.examples = examples.requestBody
+        // a body of several media types (JSON or YAML) may have examples of each: requestBody[type]
+        for (const [type, media] of Object.entries(operation.requestBody.content)) media.examples = examples.requestBody[type] ?? examples.requestBody
       }
       for (const [status, response] of Object.entries(operation.responses)) {
         const code = Number(status)

@@ -5,6 +5,7 @@
 import fp from 'fastify-plugin'
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client'
 import { errorResponses } from '../schemas/common.js'
+import { registerSloGauges } from './slo-gauges.js'
 
 const EVENTS_ROUTE = '/v1/events'
 
@@ -13,8 +14,12 @@ function eventsInBody (body) {
   return body !== null && typeof body === 'object' ? 1 : 0
 }
 
-/** The metrics and the telemetry subscribers that feed them */
-export function createServiceMetrics ({ getWriterStats } = {}) {
+/**
+ * The metrics and the telemetry subscribers that feed them; currentReports:
+ * the SLO service's (slo-gauges.js), read at scrape time; log: where a failed
+ * SLO report is told
+ */
+export function createServiceMetrics ({ getWriterStats, currentReports, log } = {}) {
   const register = new Registry()
   collectDefaultMetrics({ register })
 
@@ -138,6 +143,7 @@ export function createServiceMetrics ({ getWriterStats } = {}) {
   writerGauge('statbucket_pending_events', 'Events queued or in flight in the writer (limit MAX_PENDING_EVENTS).', 'pendingEvents')
   writerGauge('statbucket_queued_requests', 'Requests waiting in the writer queue.', 'queuedUnits')
   writerGauge('statbucket_queued_documents', 'Distinct documents waiting in the writer queue.', 'queuedDocs')
+  if (currentReports) registerSloGauges(register, { currentReports, log })
 
   const writesByOutcome = new Map() // outcome → its series of m.writes, made once
   const subscribers = {
@@ -208,8 +214,12 @@ export function createServiceMetrics ({ getWriterStats } = {}) {
 }
 
 async function prometheus (app) {
-  // the writer's gauges are read at scrape time: no order between this plugin and the writer's
-  const metrics = createServiceMetrics({ getWriterStats: () => (app.hasDecorator('writer') ? app.writer.stats() : null) })
+  // the writer's gauges and the SLO reports are read at scrape time: no order between this plugin and theirs
+  const metrics = createServiceMetrics({
+    getWriterStats: () => (app.hasDecorator('writer') ? app.writer.stats() : null),
+    currentReports: (options) => (app.hasDecorator('slos') ? app.slos.currentReports(options) : null),
+    log: app.log
+  })
   for (const [name, fn] of Object.entries(metrics.subscribers)) app.telemetry.subscribe(name, fn)
   app.decorate('metricsRegister', metrics.register)
 
@@ -228,7 +238,7 @@ async function prometheus (app) {
     logLevel: 'warn',
     schema: {
       summary: 'Prometheus metrics',
-      description: 'Counters, histograms and gauges of ingest, flushes, preallocation and HTTP, plus process metrics, in the Prometheus text format. Guarded by METRICS_TOKENS (or READ_TOKENS) where set.',
+      description: 'Counters, histograms and gauges of ingest, flushes, preallocation and HTTP, each SLO\'s current attainment, error budget and burn rates (docs/slos.md), plus process metrics, in the Prometheus text format. Guarded by METRICS_TOKENS (or READ_TOKENS) where set.',
       tags: ['monitoring'],
       produces: ['text/plain'],
       response: { 200: { type: 'string', description: 'Prometheus text exposition format 0.0.4' }, ...errorResponses(401, 403, 429, 500) }

@@ -8,11 +8,11 @@ export function mediaType (header) {
   return typeof header === 'string' ? header.split(';')[0].trim().toLowerCase() : ''
 }
 
-/** onRequest hook: types, e.g. ['application/json']; what: how to name the body in the message */
-export function acceptsOnly (types, what) {
+/** onRequest hook: types, e.g. ['application/json']; what: how to name the body in the message; orNone: a request without the header passes too */
+export function acceptsOnly (types, what, { orNone = false } = {}) {
   return function checkContentType (request, reply, done) {
     const header = request.headers['content-type']
-    if (types.includes(header)) return done() // the common case, exactly as named: no parsing
+    if (types.includes(header) || (orNone && header === undefined)) return done() // the common case, exactly as named: no parsing
     const type = mediaType(header)
     if (!types.includes(type)) {
       return done(new UnsupportedMediaTypeError(`send ${what} with Content-Type: ${types.join(' or ')}${type ? ` (got ${type})` : ' (none was sent)'}`))

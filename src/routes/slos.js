@@ -1,5 +1,5 @@
 // GET /v1/slos, GET /v1/slos/:name/report, PUT and DELETE /v1/slos/:name (docs/slos.md)
-import { deleteSloSchema, listSlosSchema, putSloSchema, sloReportSchema } from '../schemas/slos.js'
+import { YAML_TYPES, deleteSloSchema, listSlosSchema, putSloSchema, sloReportSchema } from '../schemas/slos.js'
 import { MAX_SLO_FILE_BYTES } from '../slos/definitions.js'
 import { acceptsOnly } from './content-type.js'
 
@@ -15,11 +15,16 @@ export default async function slosRoutes (app) {
     return slos.report(request.params.name, request.query.period)
   })
 
-  app.put('/v1/slos/:name', {
-    schema: putSloSchema,
-    bodyLimit: MAX_SLO_FILE_BYTES,
-    onRequest: acceptsOnly(['application/json'], 'the OpenSLO document as JSON')
-  }, async (request) => slos.put(request.params.name, request.body))
+  // JSON, or the YAML of SLO_FILE, one document: with a YAML type or none (`curl -T slo.yaml`), read as text
+  // and parsed within SLO_FILE's budget by the service; any other type is a 415 before the body is read
+  await app.register(async function putSlo (scope) {
+    scope.addContentTypeParser([...YAML_TYPES, '*'], { parseAs: 'string' }, (request, body, done) => done(null, body))
+    scope.put('/v1/slos/:name', {
+      schema: putSloSchema,
+      bodyLimit: MAX_SLO_FILE_BYTES,
+      onRequest: acceptsOnly(['application/json', ...YAML_TYPES], 'the OpenSLO document as JSON or YAML', { orNone: true })
+    }, async (request) => slos.put(request.params.name, request.body))
+  })
 
   app.delete('/v1/slos/:name', { schema: deleteSloSchema }, async (request) => slos.delete(request.params.name))
 }

@@ -1,6 +1,9 @@
 // Route schemas of the SLO reads (docs/slos.md#reports).
 import { errorResponses } from './common.js'
 
+/** The media types PUT /v1/slos/:name reads as YAML */
+export const YAML_TYPES = ['application/yaml', 'application/x-yaml']
+
 const nullableNumber = { type: ['number', 'null'] }
 const sloParams = {
   type: 'object',
@@ -102,10 +105,15 @@ export const sloReportSchema = {
 
 export const putSloSchema = {
   summary: 'Store an SLO',
-  description: 'Stores an OpenSLO v1 `kind: SLO` document (JSON) under its `metadata.name`, which must be the name in the path; the same subset as SLO_FILE, a field outside it refused by name (400). Replaces a stored SLO of that name; a name SLO_FILE defines is a 409. At most 200 stored SLOs. Every instance reads the stored SLOs on each use.',
+  description: 'Stores an OpenSLO v1 `kind: SLO` document (JSON, or YAML: one document, at most 64 aliases) under its `metadata.name`, which must be the name in the path; the same subset as SLO_FILE, a field outside it refused by name (400). Replaces a stored SLO of that name; a name SLO_FILE defines is a 409. At most 200 stored SLOs, 256 KiB a document. Every instance reads the stored SLOs on each use.',
   tags: ['slos'],
   params: sloParams,
-  body: { type: 'object', description: 'the OpenSLO document' },
+  body: {
+    content: {
+      'application/json': { schema: { type: 'object', description: 'the OpenSLO document' } },
+      ...Object.fromEntries(YAML_TYPES.map(type => [type, { schema: { type: 'string', description: 'the OpenSLO document as YAML, as in SLO_FILE' } }]))
+    }
+  },
   response: {
     200: {
       type: 'object',

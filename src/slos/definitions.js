@@ -163,25 +163,34 @@ export function parseSlo (object) {
 }
 
 /**
+ * YAML text → the objects of its documents (null: an empty one), read within
+ * the budget of a file (bytes, documents, aliases); `what` names the text in
+ * a refusal. Throws SloDefinitionError naming the document (1-based).
+ */
+function yamlDocuments (text, what) {
+  const bytes = Buffer.byteLength(text, 'utf8')
+  if (bytes > MAX_SLO_FILE_BYTES) throw new SloDefinitionError(what, `is ${bytes} bytes, over the limit of ${MAX_SLO_FILE_BYTES}`)
+  const documents = parseAllDocuments(text, { uniqueKeys: true, prettyErrors: false, schema: 'core' })
+  if (!Array.isArray(documents)) return [] // an empty stream
+  if (documents.length > MAX_SLOS) throw new SloDefinitionError(what, `holds ${documents.length} documents, over the limit of ${MAX_SLOS} SLOs`)
+  return documents.map((doc, i) => {
+    if (doc.errors.length) throw new SloDefinitionError('(yaml)', doc.errors[0].message.split('\n')[0], i + 1)
+    try {
+      return doc.toJS({ maxAliasCount: MAX_ALIASES })
+    } catch (err) {
+      throw new SloDefinitionError('(yaml)', `${err.message.split('\n')[0]} (at most ${MAX_ALIASES} aliases)`, i + 1)
+    }
+  })
+}
+
+/**
  * The text of an SLO file → [definition], in the file's order; throws
  * SloDefinitionError naming the document (1-based) and the field
  */
 export function parseSloFile (text) {
-  const bytes = Buffer.byteLength(text, 'utf8')
-  if (bytes > MAX_SLO_FILE_BYTES) throw new SloDefinitionError('(file)', `is ${bytes} bytes, over the limit of ${MAX_SLO_FILE_BYTES}`)
-  const documents = parseAllDocuments(text, { uniqueKeys: true, prettyErrors: false, schema: 'core' })
-  if (!Array.isArray(documents)) return [] // an empty stream
-  if (documents.length > MAX_SLOS) throw new SloDefinitionError('(file)', `holds ${documents.length} documents, over the limit of ${MAX_SLOS} SLOs`)
   const slos = []
   const names = new Set()
-  documents.forEach((doc, i) => {
-    if (doc.errors.length) throw new SloDefinitionError('(yaml)', doc.errors[0].message.split('\n')[0], i + 1)
-    let object
-    try {
-      object = doc.toJS({ maxAliasCount: MAX_ALIASES })
-    } catch (err) {
-      throw new SloDefinitionError('(yaml)', `${err.message.split('\n')[0]} (at most ${MAX_ALIASES} aliases)`, i + 1)
-    }
+  yamlDocuments(text, '(file)').forEach((object, i) => {
     if (object === null) return // an empty document (a trailing ---)
     let slo
     try {
@@ -195,4 +204,11 @@ export function parseSloFile (text) {
     slos.push(slo)
   })
   return slos
+}
+
+/** A request's YAML body (PUT /v1/slos/:name) → its one document's object, read within SLO_FILE's budget */
+export function parseSloYamlBody (text) {
+  const objects = yamlDocuments(text, '(body)').filter(o => o !== null)
+  if (objects.length !== 1) throw new SloDefinitionError('(body)', `holds ${objects.length} YAML documents: send one SLO a request (SLO_FILE takes several)`)
+  return objects[0]
 }

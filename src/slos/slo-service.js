@@ -4,11 +4,12 @@
 // counterTotals; reader/tagged-reads.js for a selector with tag filters):
 // the period's local days and the burn-rate windows are ranges of one plan,
 // read with one projected request per collection.
-import { BadRequestError, ConflictError, NotFoundError, withDetails } from '../errors.js'
+import { BadRequestError, ConflictError, NotFoundError, isDatabaseError, withDetails } from '../errors.js'
 import { descriptorOf } from '../kinds/index.js'
-import { MAX_SLOS, SloDefinitionError, parseSlo } from './definitions.js'
+import { MAX_SLOS, SloDefinitionError, parseSlo, parseSloYamlBody } from './definitions.js'
 import { PeriodError, burnWindows, periodOf } from './periods.js'
 import { buildReport, statusOf } from './report.js'
+import { settleLimited } from './settle-limited.js'
 
 const badPeriod = (message) => withDetails(new BadRequestError(`period: ${message}`), { details: [{ path: 'period', message }] })
 const badDefinition = (err) => withDetails(new BadRequestError(err.message), { details: [{ path: err.field, message: err.message }] })
@@ -110,10 +111,11 @@ export function createSloService ({ reader, taggedReads, registry, clock, defini
       return out
     },
 
-    /** Store an OpenSLO document under `name` (PUT /v1/slos/:name) → { name, created } */
-    async put (name, document) {
-      let slo
+    /** Store an OpenSLO document (an object, or YAML text) under `name` (PUT /v1/slos/:name) → { name, created } */
+    async put (name, body) {
+      let document, slo
       try {
+        document = typeof body === 'string' ? parseSloYamlBody(body) : body
         slo = parseSlo(document)
       } catch (err) {
         if (err instanceof SloDefinitionError) throw badDefinition(err)
@@ -133,6 +135,26 @@ export function createSloService ({ reader, taggedReads, registry, clock, defini
       if (inFile(name)) throw new ConflictError(`the SLO "${name}" is defined in SLO_FILE: take it out of the file`)
       if (!await stored.delete(name)) throw new NotFoundError(`no stored SLO named "${name}"`)
       return { name, deleted: true }
+    },
+
+    /**
+     * The current period's report of every SLO in force, at most `concurrency`
+     * read at once (GET /metrics, docs/adr/0067-slo-metrics.md) → [{ name,
+     * report } | { name, refused: message } | { name, failed: error (null: not
+     * read, after a database error) }]; a database error stops the reads not begun.
+     */
+    async currentReports ({ concurrency }) {
+      const { slos, refused } = await inForce()
+      const outcomes = await settleLimited(slos, concurrency, slo => report(slo, undefined), { stopsAll: isDatabaseError })
+      return [
+        ...outcomes.map(({ status, value, reason }, i) => {
+          const { name } = slos[i]
+          if (status === 'fulfilled') return { name, report: value }
+          if (reason instanceof BadRequestError) return { name, refused: reason.message }
+          return { name, failed: reason ?? null }
+        }),
+        ...refused.map(({ name, error }) => ({ name, refused: error }))
+      ]
     }
   }
 }

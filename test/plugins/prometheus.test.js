@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { manualClock } from '../../src/clock.js'
 import { testApp } from '../helpers/test-app.js'
+import { parseMetrics } from '../helpers/prometheus-text.js'
 
 const NOW = Date.UTC(2026, 10, 21, 12, 0)
 const clock = manualClock(NOW)
@@ -23,17 +24,6 @@ beforeAll(async () => {
   })
 })
 afterAll(async () => { await app?.close() })
-
-/** Prometheus text → Map of 'name{labels}' → number (labels as printed) */
-function parseMetrics (text) {
-  const samples = new Map()
-  for (const line of text.split('\n')) {
-    if (!line || line.startsWith('#')) continue
-    const m = /^([a-zA-Z_:][\w:]*(?:\{.*\})?) (\S+)$/.exec(line)
-    if (m) samples.set(m[1], Number(m[2]))
-  }
-  return samples
-}
 
 async function scrape (instance = app) {
   const res = await instance.inject('/metrics')

@@ -279,7 +279,7 @@ describe('stored SLOs: PUT and DELETE /v1/slos/:name', () => {
     ['another kind', 'x', stored('x', d => { d.kind = 'Service' }), {}, 400, /^kind: "Service" is not supported/],
     ['a name other than the path\'s', 'y', stored('x'), {}, 400, /^metadata.name: must be the name in the path, "y"/],
     ['a name SLO_FILE defines', 'availability', stored('availability'), {}, 409, /is defined in SLO_FILE/],
-    ['YAML', 'x', 'kind: SLO', { 'content-type': 'application/yaml' }, 415, /Content-Type: application\/json/],
+    ['neither JSON nor YAML', 'x', 'kind: SLO', { 'content-type': 'text/plain' }, 415, /Content-Type: application\/json or application\/yaml/],
     ['a __proto__ key', 'x', '{"__proto__":{"a":1}}', { 'content-type': 'application/json' }, 400, /./],
     ['over 256 KiB', 'x', JSON.stringify(stored('x', d => { d.metadata.annotations = { a: 'x'.repeat(300_000) } })), { 'content-type': 'application/json' }, 413, /./]
   ])('refused: %s', async (what, name, payload, headers, status, message) => {
