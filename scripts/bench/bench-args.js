@@ -1,7 +1,7 @@
 // Command line of scripts/bench/bench.js. Pure.
 import { UsageError, parseFlags } from '../../src/cli.js'
 
-export const SECTIONS = ['ingest', 'single', 'reads', 'graphite', 'statsd', 'storage', 'jobs', 'amplification']
+export const SECTIONS = ['ingest', 'single', 'reads', 'graphite', 'statsd', 'otlp', 'storage', 'jobs', 'amplification']
 // Sections that need no database: their own WiredTiger tables
 export const WITHOUT_DATABASE = ['wiredtiger', 'amplification']
 // Sections run only when asked with --only: the talk's experiment takes
@@ -60,6 +60,8 @@ Every phase is bounded in time; the whole run takes a few minutes.
                  graphite: /render sumSeries over the read metrics × 24 h against /series;
                  statsd: hot-shots over TCP as fast as the service reads, then over UDP
                  at that rate; lines/s, service CPU per line, lines lost;
+                 otlp: OTLP/HTTP protobuf exports of the real SDK beside StatsD TCP lines in
+                 one service process, points (lines) per second of its CPU;
                  amplification: a day of ingest written as mongod writes it into WiredTiger
                  tables in three layouts, bytes written and stored per event, CPU per write,
                  scripts/bench/bench-wt-writes.js --scale bench on a replica set; builds

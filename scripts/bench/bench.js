@@ -21,6 +21,7 @@ import { benchStorage } from './bench-storage.js'
 import { benchJobs } from './bench-jobs.js'
 import { benchTalk } from './bench-talk.js'
 import { benchStatsd } from './bench-statsd.js'
+import { benchOtlp } from './bench-otlp.js'
 import { benchCardinality } from './bench-cardinality.js'
 import { benchTags } from './bench-tags.js'
 import { tagsTable } from './tags-report.js'
@@ -121,7 +122,7 @@ async function runBench (opts, { argv }) {
     }
     log(`database ${backend.description}; scale ${scaleName}; database name ${dbName}`)
 
-    const wantServer = opts.only.some(s => !['storage', 'talk', 'jobs', 'statsd', 'cardinality', 'tags', ...WITHOUT_DATABASE].includes(s))
+    const wantServer = opts.only.some(s => !['storage', 'talk', 'jobs', 'statsd', 'otlp', 'cardinality', 'tags', ...WITHOUT_DATABASE].includes(s))
     const rssByPhase = {}
     if (wantServer) {
       server = await startServerProcess({ MONGODB_URI: database.uri, MONGODB_DB: dbName, LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn' })
@@ -224,7 +225,12 @@ async function runBench (opts, { argv }) {
       figures.statsd = await benchStatsd({ uri: database.uri, dbName, db, dbPid: database.pid, seconds: scale.phaseSeconds, warmupSeconds: scale.warmupSeconds, clients: opts.statsdClients, log })
       rssByPhase.statsd = figures.statsd.rssPeakBytes
     }
-    if (wantServer || opts.only.includes('statsd')) {
+    if (opts.only.includes('otlp')) {
+      // its own child with StatsD on: OTLP points and StatsD lines per core of one process
+      figures.otlp = await benchOtlp({ uri: database.uri, dbName, db, dbPid: database.pid, seconds: scale.phaseSeconds, warmupSeconds: scale.warmupSeconds, clients: opts.statsdClients, log })
+      rssByPhase.otlp = figures.otlp.rssPeakBytes
+    }
+    if (wantServer || opts.only.includes('statsd') || opts.only.includes('otlp')) {
       figures.rss = { peakBytes: Math.max(0, ...Object.values(rssByPhase)), byPhase: rssByPhase }
     }
     if (opts.only.includes('storage')) {

@@ -5,9 +5,9 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { ExportMetricsServiceRequest, decodeRequest } from '../../src/otlp/otlp-codec.js'
 import { findInvalidEvent } from '../../src/bucket/event-rules.js'
-import { findInvalidSeries } from '../../src/tags/series-name.js'
+import { checkTags, findInvalidSeries, formatSeriesName } from '../../src/tags/series-name.js'
 import { KINDS } from '../../src/kinds/index.js'
-import { pointsOf } from '../../src/otlp/otlp-points.js'
+import { pointsOf, seriesOf } from '../../src/otlp/otlp-points.js'
 import { histogramBuckets } from '../../src/otlp/histogram-buckets.js'
 import { createCumulativeBaselines } from '../../src/otlp/cumulative-baselines.js'
 import { buildDistributionUnit, distributionEventUpdates } from '../../src/bucket/distribution-increments.js'
@@ -88,6 +88,48 @@ describe('points → events', () => {
       { metric: 'rt', value: 5.5, time: NOW, kind: 'distribution', weight: 2, summary: { sum: 0, ...summary } },
       { metric: 'rt', value: 100, time: NOW, kind: 'distribution', weight: 1, summary: { sum: 0, ...summary } }
     ])
+  })
+})
+
+describe('a point\'s series, judged once per name and pairs', () => {
+  // the tags' own functions, uncached, are the model
+  const model = (name, pairs) => {
+    const { tags, problem } = checkTags(pairs)
+    return problem ? { problem } : { series: formatSeriesName(name, tags) }
+  }
+  const text = fc.string({ unit: fc.constantFrom('a', 'b', ';', '=', '1', '\u0000', ':', '~'), maxLength: 4 })
+
+  it('answers what checkTags and formatSeriesName answer, the first time and again, for any pairs (no two lists make one key)', () => {
+    fc.assert(fc.property(fc.constantFrom('n', 'n:1', 'n1'), fc.array(fc.tuple(text, text), { maxLength: 4 }), (name, pairs) => {
+      expect(seriesOf(name, pairs)).toEqual(model(name, pairs))
+      expect(seriesOf(name, pairs)).toEqual(model(name, pairs))
+    }), { numRuns: 2000 })
+  })
+
+  it('tells apart pairs whose parts join alike', () => {
+    expect(seriesOf('n', [['a', 'b1:c'], ['d', 'e']])).toEqual({ series: 'n;a=b1:c;d=e' })
+    expect(seriesOf('n', [['a', 'b'], ['c', 'd'], ['d', 'e']])).toEqual({ series: 'n;a=b;c=d;d=e' })
+    expect(seriesOf('n', [['a', 'b1:c']]).series).toBe('n;a=b1:c')
+  })
+})
+
+describe('protobuf oneofs (a point\'s value, a metric\'s data)', () => {
+  it('name the member read last, as protobufjs\'s own accessors do, decoded or built from JSON', () => {
+    // asDouble (field 4, 1.5) then asInt (field 6, 7) on the wire in one NumberDataPoint: the last read wins
+    const dp = Buffer.concat([Buffer.from([0x21]), Buffer.from(new Float64Array([1.5]).buffer), Buffer.from([0x31, 7, 0, 0, 0, 0, 0, 0, 0])])
+    const gauge = Buffer.concat([Buffer.from([0x0a, dp.length]), dp])
+    const metric = Buffer.concat([Buffer.from([0x0a, 1, 0x67, 0x2a, gauge.length]), gauge]) // name "g", gauge (field 5)
+    const sm = Buffer.concat([Buffer.from([0x12, metric.length]), metric])
+    const rm = Buffer.concat([Buffer.from([0x12, sm.length]), sm])
+    const whole = Buffer.concat([Buffer.from([0x0a, rm.length]), rm])
+    const { request: decoded } = decodeRequest(whole, 'application/x-protobuf')
+    const m = decoded.resourceMetrics[0].scopeMetrics[0].metrics[0]
+    expect(m.data).toBe('gauge')
+    expect(m.gauge.dataPoints[0].value).toBe('asInt')
+    expect(pointsOf(decoded, { now: NOW, config, resourceTags: [], baselines: null }).events).toEqual([{ metric: 'g', value: 7, time: NOW, kind: 'gauge' }])
+    const built = request([{ name: 'g', gauge: { dataPoints: [{ asDouble: 2.5 }] } }])
+    expect(built.resourceMetrics[0].scopeMetrics[0].metrics[0].data).toBe('gauge')
+    expect(built.resourceMetrics[0].scopeMetrics[0].metrics[0].gauge.dataPoints[0].value).toBe('asDouble')
   })
 })
 
