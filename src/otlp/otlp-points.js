@@ -183,7 +183,7 @@ function eventsOfPoint (kindOfData, data, p, series, time, previousOf, baselineU
       if (d.problem) return d
       if (d.delta === null || d.delta.get('count') === 0) return { events: [] }
       const buckets = []
-      for (const [value, , place] of h.buckets) if (d.delta.get(place) > 0) buckets.push([value, d.delta.get(place)])
+      for (const [value, , place, error] of h.buckets) if (d.delta.get(place) > 0) buckets.push([value, d.delta.get(place), place, error])
       return { events: distributionEvents(series, time, { buckets, sum: h.hasSum ? d.delta.get('sum') : null, min: null, max: null }) }
     }
     case 'summary':
@@ -220,7 +220,7 @@ function sinceBaseline (key, p, time, values, previousOf, baselineUpdates) {
   return { delta }
 }
 
-/** A histogram's events: each non-empty bucket's count at its value, carrying the point's sum (once), min and max */
+/** A histogram's events: each non-empty bucket's count at its value, carrying the point's sum (once), min and max and the bucket's error */
 function distributionEvents (series, time, { buckets, sum, min, max }) {
   const events = []
   let lo = Infinity
@@ -235,9 +235,9 @@ function distributionEvents (series, time, { buckets, sum, min, max }) {
   const low = min ?? lo
   const high = max ?? hi
   let first = true
-  for (const [value, count] of buckets) {
+  for (const [value, count, , error] of buckets) {
     if (count <= 0) continue
-    events.push({ metric: series, value, time, kind: DISTRIBUTION_KIND, weight: count, summary: { sum: first ? (sum ?? approximate) : 0, min: low, max: high } })
+    events.push({ metric: series, value, time, kind: DISTRIBUTION_KIND, weight: count, summary: { sum: first ? (sum ?? approximate) : 0, min: low, max: high, bucketError: error } })
     first = false
   }
   return events
