@@ -87,8 +87,8 @@ Every phase is bounded in time; the whole run takes a few minutes.
   --write-docs   also write the run (its heading, targets and notes) into docs/benchmarks.md,
                  between its bench:latest markers (a run of the default sections only), and
                  the amplification table between its bench:amplification markers (alone:
-                 --only amplification --write-docs), the tags table between its own
-                 (--only tags --write-docs)
+                 --only amplification --write-docs), the tags and otlp tables between
+                 their own (--only tags --write-docs, --only otlp --write-docs)
   --help         this text
 `
 
@@ -131,7 +131,7 @@ export function parseBenchArgs (argv) {
   const wtScale = values['wt-scale'] ?? 'full'
   if (!['quick', 'full'].includes(wtScale)) throw new UsageError(`--wt-scale must be quick or full, got ${JSON.stringify(values['wt-scale'])}`)
   const writeDocs = Boolean(values['write-docs'])
-  if (writeDocs && values.only !== undefined && !['amplification', 'tags'].includes(values.only.trim())) throw new UsageError('--write-docs records a run of the default sections (or --only amplification, or --only tags): leave out --only')
+  if (writeDocs && values.only !== undefined && !['amplification', 'tags', 'otlp'].includes(values.only.trim())) throw new UsageError('--write-docs records a run of the default sections (or --only amplification, tags or otlp): leave out --only')
   return { scale, seconds, only, talkSpeedup, statsdClients, wtScale, json: Boolean(values.json), keep: Boolean(values.keep), writeDocs }
 }
 

@@ -22,6 +22,7 @@ import { benchJobs } from './bench-jobs.js'
 import { benchTalk } from './bench-talk.js'
 import { benchStatsd } from './bench-statsd.js'
 import { benchOtlp } from './bench-otlp.js'
+import { otlpSection } from './otlp-report.js'
 import { benchCardinality } from './bench-cardinality.js'
 import { benchTags } from './bench-tags.js'
 import { tagsTable } from './tags-report.js'
@@ -68,6 +69,13 @@ const renderAmplification = (figures) => figures.error ? amplificationSection(fi
 function tagsDocSection ({ env, tags }) {
   const m = env.machine
   return [`**Run** ${env.date} · \`${env.command.replace(/ --write-docs/, '')}\` · ${env.backend.name ?? env.backend.description.split(' (')[0]}${tags.javaHeap ? ` (heap ${tags.javaHeap})` : ''} · ${m.cores} cores, load ${m.loadAverage?.toFixed(1) ?? 'n/a'}`, '', ...tagsTable(tags)].join('\n')
+}
+
+/** The otlp table the page keeps: the run's heading line and target, the section's table and check (otlp-report.js; the page says what it measures) */
+function otlpDocSection ({ env, otlp, targets }) {
+  const m = env.machine
+  const judged = targets.find(t => t.key === 'otlpVsStatsd')
+  return [`**Run** ${env.date} · \`${env.command.replace(/ --write-docs/, '')}\` · ${env.backend.name ?? env.backend.description.split(' (')[0]} · ${m.cores} cores, load ${m.loadAverage?.toFixed(1) ?? 'n/a'} · ratio ${fmt(judged?.value, 2)} (target ≥ 0.5: ${judged?.met ? 'met' : '**not met**'})`, '', ...otlpSection(otlp).slice(2)].join('\n')
 }
 
 const BENCHMARKS_PAGE = join(import.meta.dirname, '../../docs/benchmarks.md')
@@ -296,6 +304,9 @@ async function runBench (opts, { argv }) {
   if (opts.writeDocs && figures.tags) {
     writeFileSync(BENCHMARKS_PAGE, writeSection(readFileSync(BENCHMARKS_PAGE, 'utf8'), 'tags', tagsDocSection(figures)))
     log('wrote the tags table into docs/benchmarks.md (between its bench:tags markers)')
+  } else if (opts.writeDocs && figures.otlp && opts.only.length === 1) {
+    writeFileSync(BENCHMARKS_PAGE, writeSection(readFileSync(BENCHMARKS_PAGE, 'utf8'), 'otlp', otlpDocSection(figures)))
+    log('wrote the otlp table into docs/benchmarks.md (between its bench:otlp markers)')
   } else if (opts.writeDocs) {
     let page = writeLatestRun(readFileSync(BENCHMARKS_PAGE, 'utf8'), run)
     if (figures.amplification) page = writeSection(page, 'amplification', amplificationSection(figures.amplification))
