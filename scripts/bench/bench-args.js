@@ -1,7 +1,7 @@
 // Command line of scripts/bench/bench.js. Pure.
 import { UsageError, parseFlags } from '../../src/cli.js'
 
-export const SECTIONS = ['ingest', 'single', 'reads', 'graphite', 'statsd', 'storage', 'jobs', 'amplification']
+export const SECTIONS = ['ingest', 'single', 'reads', 'graphite', 'statsd', 'otlp', 'storage', 'jobs', 'amplification']
 // Sections that need no database: their own WiredTiger tables
 export const WITHOUT_DATABASE = ['wiredtiger', 'amplification']
 // Sections run only when asked with --only: the talk's experiment takes
@@ -60,6 +60,8 @@ Every phase is bounded in time; the whole run takes a few minutes.
                  graphite: /render sumSeries over the read metrics × 24 h against /series;
                  statsd: hot-shots over TCP as fast as the service reads, then over UDP
                  at that rate; lines/s, service CPU per line, lines lost;
+                 otlp: OTLP/HTTP protobuf exports of the real SDK beside StatsD TCP lines in
+                 one service process, points (lines) per second of its CPU;
                  amplification: a day of ingest written as mongod writes it into WiredTiger
                  tables in three layouts, bytes written and stored per event, CPU per write,
                  scripts/bench/bench-wt-writes.js --scale bench on a replica set; builds
@@ -85,8 +87,8 @@ Every phase is bounded in time; the whole run takes a few minutes.
   --write-docs   also write the run (its heading, targets and notes) into docs/benchmarks.md,
                  between its bench:latest markers (a run of the default sections only), and
                  the amplification table between its bench:amplification markers (alone:
-                 --only amplification --write-docs), the tags table between its own
-                 (--only tags --write-docs)
+                 --only amplification --write-docs), the tags and otlp tables between
+                 their own (--only tags --write-docs, --only otlp --write-docs)
   --help         this text
 `
 
@@ -129,7 +131,7 @@ export function parseBenchArgs (argv) {
   const wtScale = values['wt-scale'] ?? 'full'
   if (!['quick', 'full'].includes(wtScale)) throw new UsageError(`--wt-scale must be quick or full, got ${JSON.stringify(values['wt-scale'])}`)
   const writeDocs = Boolean(values['write-docs'])
-  if (writeDocs && values.only !== undefined && !['amplification', 'tags'].includes(values.only.trim())) throw new UsageError('--write-docs records a run of the default sections (or --only amplification, or --only tags): leave out --only')
+  if (writeDocs && values.only !== undefined && !['amplification', 'tags', 'otlp'].includes(values.only.trim())) throw new UsageError('--write-docs records a run of the default sections (or --only amplification, tags or otlp): leave out --only')
   return { scale, seconds, only, talkSpeedup, statsdClients, wtScale, json: Boolean(values.json), keep: Boolean(values.keep), writeDocs }
 }
 

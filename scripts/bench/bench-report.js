@@ -4,6 +4,7 @@
 import { bytes, fmt } from './bench-format.js'
 import { CARDINALITY_TARGETS, cardinalityFigures, cardinalitySection } from './cardinality-report.js'
 import { TAGS_TARGETS, tagsFigures, tagsSection } from './tags-report.js'
+import { OTLP_TARGETS, otlpFigures, otlpSection } from './otlp-report.js'
 
 export { bytes, fmt }
 
@@ -110,6 +111,10 @@ export function evaluateTargets (figures) {
     const f = statsdFigures(figures.statsd)
     for (const t of STATSD_TARGETS) out.push({ ...t, value: f[t.key], met: judge(t, f[t.key]) })
   }
+  if (figures.otlp) {
+    const f = otlpFigures(figures.otlp)
+    for (const t of OTLP_TARGETS) out.push({ ...t, value: f[t.key], met: judge(t, f[t.key]) })
+  }
   if (figures.cardinality) {
     const f = cardinalityFigures(figures.cardinality)
     for (const t of CARDINALITY_TARGETS) out.push({ ...t, value: f[t.key], met: judge(t, f[t.key]) })
@@ -130,7 +135,7 @@ export function evaluateTargets (figures) {
 
 function fmtValue (t) {
   if (!isNum(t.value)) return 'n/a'
-  const digits = t.key === 'statementsPerEvent' ? 4 : ['httpOverhead', 'singleVsNaive32', 'singleVsNaive1', 'adaptiveVsFixed', 'timerCpuPerValue', 'timerIngestRatio', 'statsdTimerRatio', 'hierEndOfDay', 'flatEndOfDayGap', 'dipGain', 'sweepCheckedPerBusy', 'sweepShareOfDayLeft', 'taggedIngestRatio', 'taggedCpuRatio', 'rollupIngestRatio', 'rollupCpuRatio'].includes(t.key) ? 2 : t.key === 'coalescingGain' ? 1 : ['rssMB', 'singleRps', 'statsdTcpPerCore', 'statsdTcpLost', 'bytesPerSparseMetricDay', 'sparsePreallocatedBySweep', 'midnightP99', 'countsAddUp', 'tagIndexRssPerSeries'].includes(t.key) ? 0 : 1
+  const digits = t.digits ?? (t.key === 'statementsPerEvent' ? 4 : ['httpOverhead', 'singleVsNaive32', 'singleVsNaive1', 'adaptiveVsFixed', 'timerCpuPerValue', 'timerIngestRatio', 'statsdTimerRatio', 'hierEndOfDay', 'flatEndOfDayGap', 'dipGain', 'sweepCheckedPerBusy', 'sweepShareOfDayLeft', 'taggedIngestRatio', 'taggedCpuRatio', 'rollupIngestRatio', 'rollupCpuRatio'].includes(t.key) ? 2 : t.key === 'coalescingGain' ? 1 : ['rssMB', 'singleRps', 'statsdTcpPerCore', 'statsdTcpLost', 'bytesPerSparseMetricDay', 'sparsePreallocatedBySweep', 'midnightP99', 'countsAddUp', 'tagIndexRssPerSeries'].includes(t.key) ? 0 : 1)
   return `${fmt(t.value, digits)}${t.unit}`
 }
 
@@ -325,6 +330,7 @@ export function renderMarkdown (figures) {
   }
   const sd = figures.statsd
   if (sd) out.push('', ...statsdSection(sd))
+  if (figures.otlp) out.push('', ...otlpSection(figures.otlp))
   for (const z of figures.sizes ?? []) {
     const kind = Number.isInteger(z.value) ? 'whole counts (int32)' : 'fractional sums (double)'
     out.push('', `**Document sizes**, ${kind} in every slot (BSON, 18-character metric name): daily with minute detail ${bytes(z.dailyBytes)}, downsampled to quarter-hours ${bytes(z.downsampledBytes)}, monthly ${bytes(z.monthlyBytes)}. Projected for ${fmt(z.metrics)} metrics:`, '')

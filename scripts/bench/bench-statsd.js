@@ -25,6 +25,9 @@ const readText = path => { try { return fs.readFileSync(path, 'utf8') } catch { 
 // UDP: 1432, the size StatsD's own documentation gives for datagrams over an Ethernet MTU; TCP has no MTU to fit.
 export const TCP_BUFFER_BYTES = 8192
 export const UDP_BUFFER_BYTES = 1432
+export const STATSD_FLUSH_INTERVAL_MS = 1000 // the default
+// the sums stop changing at most a flush interval after the last line read; allow for a slow write too
+export const QUIET_MS = 3 * STATSD_FLUSH_INTERVAL_MS + 2000
 
 /** Forks `count` load processes, connected and ready → { go(seconds, rate) → [done messages] , kill() } */
 async function startClients ({ count, protocol, port, prefix, maxBufferSize, kind = 'counter' }) {
@@ -96,7 +99,7 @@ async function scrape (server, token) {
 }
 
 /** One transport's measured run: clients sending for `seconds` (at `rate` lines/s in all, or as fast as they can) */
-async function measuredRun ({ db, server, token, protocol, prefix, clients, seconds, rate, quietMs, dbPid, log, kind = 'counter' }) {
+export async function measuredRun ({ db, server, token, protocol, prefix, clients, seconds, rate, quietMs = QUIET_MS, dbPid, log, kind = 'counter' }) {
   const load = await startClients({ count: clients, protocol, port: server.statsdPort, prefix, maxBufferSize: protocol === 'tcp' ? TCP_BUFFER_BYTES : UDP_BUFFER_BYTES, kind })
   const metricsBefore = await scrape(server, token)
   const udpBefore = udpCounters(readText('/proc/net/snmp') ?? '')
@@ -152,9 +155,8 @@ const fmtN = n => Math.round(n).toLocaleString('en-US')
  */
 export async function benchStatsd ({ uri, dbName, db, dbPid = null, seconds, warmupSeconds, clients = 2, log }) {
   const token = randomBytes(12).toString('hex')
-  const flushIntervalMs = 1000 // STATSD_FLUSH_INTERVAL_MS, the default
-  // the sums stop changing at most a flush interval after the last line read; allow for a slow write too
-  const quietMs = 3 * flushIntervalMs + 2000
+  const flushIntervalMs = STATSD_FLUSH_INTERVAL_MS
+  const quietMs = QUIET_MS
   const server = await startServerProcess({
     MONGODB_URI: uri,
     MONGODB_DB: dbName,

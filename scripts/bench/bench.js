@@ -21,6 +21,8 @@ import { benchStorage } from './bench-storage.js'
 import { benchJobs } from './bench-jobs.js'
 import { benchTalk } from './bench-talk.js'
 import { benchStatsd } from './bench-statsd.js'
+import { benchOtlp } from './bench-otlp.js'
+import { otlpSection } from './otlp-report.js'
 import { benchCardinality } from './bench-cardinality.js'
 import { benchTags } from './bench-tags.js'
 import { tagsTable } from './tags-report.js'
@@ -67,6 +69,13 @@ const renderAmplification = (figures) => figures.error ? amplificationSection(fi
 function tagsDocSection ({ env, tags }) {
   const m = env.machine
   return [`**Run** ${env.date} · \`${env.command.replace(/ --write-docs/, '')}\` · ${env.backend.name ?? env.backend.description.split(' (')[0]}${tags.javaHeap ? ` (heap ${tags.javaHeap})` : ''} · ${m.cores} cores, load ${m.loadAverage?.toFixed(1) ?? 'n/a'}`, '', ...tagsTable(tags)].join('\n')
+}
+
+/** The otlp table the page keeps: the run's heading line and target, the section's table and check (otlp-report.js; the page says what it measures) */
+function otlpDocSection ({ env, otlp, targets }) {
+  const m = env.machine
+  const judged = targets.find(t => t.key === 'otlpVsStatsd')
+  return [`**Run** ${env.date} · \`${env.command.replace(/ --write-docs/, '')}\` · ${env.backend.name ?? env.backend.description.split(' (')[0]} · ${m.cores} cores, load ${m.loadAverage?.toFixed(1) ?? 'n/a'} · ratio ${fmt(judged?.value, 2)} (target ≥ 0.5: ${judged?.met ? 'met' : '**not met**'})`, '', ...otlpSection(otlp).slice(2)].join('\n')
 }
 
 const BENCHMARKS_PAGE = join(import.meta.dirname, '../../docs/benchmarks.md')
@@ -121,7 +130,7 @@ async function runBench (opts, { argv }) {
     }
     log(`database ${backend.description}; scale ${scaleName}; database name ${dbName}`)
 
-    const wantServer = opts.only.some(s => !['storage', 'talk', 'jobs', 'statsd', 'cardinality', 'tags', ...WITHOUT_DATABASE].includes(s))
+    const wantServer = opts.only.some(s => !['storage', 'talk', 'jobs', 'statsd', 'otlp', 'cardinality', 'tags', ...WITHOUT_DATABASE].includes(s))
     const rssByPhase = {}
     if (wantServer) {
       server = await startServerProcess({ MONGODB_URI: database.uri, MONGODB_DB: dbName, LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn' })
@@ -224,7 +233,12 @@ async function runBench (opts, { argv }) {
       figures.statsd = await benchStatsd({ uri: database.uri, dbName, db, dbPid: database.pid, seconds: scale.phaseSeconds, warmupSeconds: scale.warmupSeconds, clients: opts.statsdClients, log })
       rssByPhase.statsd = figures.statsd.rssPeakBytes
     }
-    if (wantServer || opts.only.includes('statsd')) {
+    if (opts.only.includes('otlp')) {
+      // its own child with StatsD on: OTLP points and StatsD lines per core of one process
+      figures.otlp = await benchOtlp({ uri: database.uri, dbName, db, dbPid: database.pid, seconds: scale.phaseSeconds, warmupSeconds: scale.warmupSeconds, clients: opts.statsdClients, log })
+      rssByPhase.otlp = figures.otlp.rssPeakBytes
+    }
+    if (wantServer || opts.only.includes('statsd') || opts.only.includes('otlp')) {
       figures.rss = { peakBytes: Math.max(0, ...Object.values(rssByPhase)), byPhase: rssByPhase }
     }
     if (opts.only.includes('storage')) {
@@ -290,6 +304,9 @@ async function runBench (opts, { argv }) {
   if (opts.writeDocs && figures.tags) {
     writeFileSync(BENCHMARKS_PAGE, writeSection(readFileSync(BENCHMARKS_PAGE, 'utf8'), 'tags', tagsDocSection(figures)))
     log('wrote the tags table into docs/benchmarks.md (between its bench:tags markers)')
+  } else if (opts.writeDocs && figures.otlp && opts.only.length === 1) {
+    writeFileSync(BENCHMARKS_PAGE, writeSection(readFileSync(BENCHMARKS_PAGE, 'utf8'), 'otlp', otlpDocSection(figures)))
+    log('wrote the otlp table into docs/benchmarks.md (between its bench:otlp markers)')
   } else if (opts.writeDocs) {
     let page = writeLatestRun(readFileSync(BENCHMARKS_PAGE, 'utf8'), run)
     if (figures.amplification) page = writeSection(page, 'amplification', amplificationSection(figures.amplification))

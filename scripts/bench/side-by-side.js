@@ -11,6 +11,7 @@ import autocannon from 'autocannon'
 import { UsageError, defineCommand, parseFlags, positiveFlag, runIfMain } from '../../src/cli.js'
 import { procCpuMs } from './process-cpu.js'
 import { timerBodies } from './bench-ingest.js'
+import { captureOtlpExport } from './otlp-workload.js'
 
 const USAGE = `Usage: node scripts/bench/side-by-side.js --base DIR [--rounds N] [--seconds N] [--phases LIST]
 
@@ -19,8 +20,10 @@ checkout with node_modules, e.g. \`git worktree add ../base <commit>\`) and of
 this checkout on one embedded database (MONGODB_URI unset), each taking the
 --phases (comma-separated, default batched,single-1,single-32): batched
 (16 connections of 1,000 counter events over 100 metrics), timers (the same
-batches of timer values, the bench's timer phase), single-N (N connections
-of one-event requests), --seconds each (default 5, after 2 of warm-up).
+batches of timer values, the bench's timer phase), otlp (16 connections of
+the bench's OTLP protobuf export, 200 points: an event is a point),
+single-N (N connections of one-event requests), --seconds each (default 5,
+after 2 of warm-up).
 Prints a markdown table of every run and the median (and the range) of
 each side: events/s, the service's and the database's CPU per event,
 requests per flush, p99, the service's RSS at the end of the phase.
@@ -90,6 +93,7 @@ async function run (opts, { out }) {
   const batch = JSON.stringify(Array.from({ length: 1000 }, (_, i) => ({ metric: names[i % 100] })))
   const timers = timerBodies(names.map(n => n.replace('.m', '.t')), 1000)
   const singles = names.map(metric => JSON.stringify({ metric }))
+  const otlp = opts.phases.includes('otlp') ? await captureOtlpExport({ prefix: 'bench.side.otlp.' }) : null
   const rotating = (url, connections, bodies) => {
     let i = 0
     return { url, connections, requests: [{ method: 'POST', path: '/v1/events', headers: { 'content-type': 'application/json' }, setupRequest: r => ({ ...r, body: bodies[i++ % bodies.length] }) }] }
@@ -106,8 +110,10 @@ async function run (opts, { out }) {
             const connections = phase.startsWith('single-') ? Number(phase.slice(7)) : 16
             const load = phase === 'batched'
               ? { url: `${server.url}/v1/events`, method: 'POST', connections, headers: { 'content-type': 'application/json' }, body: batch }
-              : rotating(server.url, connections, phase === 'timers' ? timers : singles)
-            phases[phase] = await measure(server, load, { seconds: opts.seconds, eventsPerRequest: phase === 'batched' || phase === 'timers' ? 1000 : 1, dbPid: database.pid })
+              : phase === 'otlp'
+                ? { url: `${server.url}/v1/metrics`, method: 'POST', connections, headers: otlp.headers, body: otlp.body }
+                : rotating(server.url, connections, phase === 'timers' ? timers : singles)
+            phases[phase] = await measure(server, load, { seconds: opts.seconds, eventsPerRequest: phase === 'otlp' ? otlp.points : phase === 'batched' || phase === 'timers' ? 1000 : 1, dbPid: database.pid })
           }
           runs.push({ side, round, phases })
           process.stderr.write(`side-by-side: ${side} round ${round} done\n`)
@@ -128,8 +134,8 @@ function parse (argv) {
   if (values.help) return { help: true }
   if (!values.base) throw new UsageError('--base DIR is required: the checkout to measure beside this one')
   const phases = (values.phases ?? 'batched,single-1,single-32').split(',').map(p => p.trim()).filter(Boolean)
-  const bad = phases.find(p => !['batched', 'timers'].includes(p) && !/^single-[1-9]\d{0,3}$/.test(p))
-  if (bad !== undefined || phases.length === 0) throw new UsageError(`--phases takes batched, timers and single-N (N connections), comma-separated; got ${JSON.stringify(values.phases)}`)
+  const bad = phases.find(p => !['batched', 'timers', 'otlp'].includes(p) && !/^single-[1-9]\d{0,3}$/.test(p))
+  if (bad !== undefined || phases.length === 0) throw new UsageError(`--phases takes batched, timers, otlp and single-N (N connections), comma-separated; got ${JSON.stringify(values.phases)}`)
   return { base: path.resolve(values.base), rounds: positiveFlag('rounds', values.rounds, 3), seconds: positiveFlag('seconds', values.seconds, 5), phases }
 }
 

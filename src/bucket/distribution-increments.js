@@ -24,13 +24,14 @@ import { DAILY_TIER, DAY_OF_MONTH_TIERS, HOURLY_TIERS, MINUTE_HISTOGRAM_TIERS, M
 import { HOUR_MS, bucketId, hourId } from './time.js'
 
 /** { inc, min, max } of one value at tiers with a histogram and tiers without */
-function valueUpdate (histogramTiers, plainTiers, value, weight, field, { sum = value * weight, min = value, max = value } = {}) {
+function valueUpdate (histogramTiers, plainTiers, value, weight, field, { sum = value * weight, min = value, max = value, bucketError = 0 } = {}) {
   const update = { inc: {}, min: {}, max: {} }
   for (const tier of [...histogramTiers, ...plainTiers]) {
     update.inc[`${tier}.count`] = weight
     update.inc[`${tier}.sum`] = sum
     update.min[`${tier}.min`] = min
     update.max[`${tier}.max`] = max
+    if (bucketError > 0) update.max[`${tier}.bucketError`] = bucketError
   }
   for (const tier of histogramTiers) update.inc[`${tier}.${field}`] = weight
   return update
@@ -112,6 +113,7 @@ export function buildDistributionTiers (events, mapping, { keepsMinutes, keepsMi
     const sum = summary === undefined ? v * weight : summary.sum
     const lo = summary === undefined ? v : summary.min
     const hi = summary === undefined ? v : summary.max
+    const error = summary?.bucketError ?? 0
     const { dayStart, day, hour, minute } = slotOf(time, days)
     let docs = last.get(metric)
     if (docs?.dayStart !== dayStart) {
@@ -122,11 +124,11 @@ export function buildDistributionTiers (events, mapping, { keepsMinutes, keepsMi
       docs = { dayStart, minutes, histograms, daily: dayDoc, monthly: documentIn(monthly, bucketId(metric, day.monthKey), metric, day.monthStart), dayTier: DAY_OF_MONTH_TIERS[day.dayOfMonth] }
       last.set(metric, docs)
     }
-    addValueAt(docs.daily, DAILY_TIER, v, weight, field, sum, lo, hi)
-    addValueAt(docs.daily, HOURLY_TIERS[hour], v, weight, field, sum, lo, hi)
-    addValueAt(docs.daily, QUARTER_HOURLY_TIERS[hour * 4 + Math.floor(minute / 15)], v, weight, field, sum, lo, hi)
+    addValueAt(docs.daily, DAILY_TIER, v, weight, field, sum, lo, hi, error)
+    addValueAt(docs.daily, HOURLY_TIERS[hour], v, weight, field, sum, lo, hi, error)
+    addValueAt(docs.daily, QUARTER_HOURLY_TIERS[hour * 4 + Math.floor(minute / 15)], v, weight, field, sum, lo, hi, error)
     if (docs.minutes) {
-      addValueAt(docs.daily, tierPaths(minuteField(hour, minute)), v, weight, null, sum, lo, hi)
+      addValueAt(docs.daily, tierPaths(minuteField(hour, minute)), v, weight, null, sum, lo, hi, error)
     }
     if (docs.histograms) {
       if (docs.hour !== hour) {
@@ -139,8 +141,8 @@ export function buildDistributionTiers (events, mapping, { keepsMinutes, keepsMi
       docs.minuteHour[tier.sum] = (docs.minuteHour[tier.sum] ?? 0) + sum
       docs.minuteHour[path] = (docs.minuteHour[path] ?? 0) + weight
     }
-    addValueAt(docs.monthly, MONTHLY_TIER, v, weight, field, sum, lo, hi)
-    addValueAt(docs.monthly, docs.dayTier, v, weight, field, sum, lo, hi)
+    addValueAt(docs.monthly, MONTHLY_TIER, v, weight, field, sum, lo, hi, error)
+    addValueAt(docs.monthly, docs.dayTier, v, weight, field, sum, lo, hi, error)
     widenSeen(metrics, metric, time, time)
   }
   return { daily, monthly, minutes: minuteHours, metrics, events: events.length }

@@ -12,7 +12,7 @@ import { bucketsAt } from './tiered-document.js'
 export const MAX_BUCKETS_PER_REQUEST = 2000
 
 /**
- * Why a distribution event's summary { sum, min, max } cannot stand for its
+ * Why a distribution event's summary { sum, min, max, bucketError? } cannot stand for its
  * values: what the event adds to the sum and narrows min and max to, instead
  * of value × weight and value (an OTLP histogram's bucket carries its point's
  * exact ones, docs/adr/0063-otlp-mapping.md). A message, or null.
@@ -22,6 +22,8 @@ function summaryProblem (summary, weight = 1) {
   const { sum, min, max } = summary
   if (!isEventValue(min) || !isEventValue(max) || !(min <= max)) return 'min and max must be values an event may carry, min ≤ max'
   if (typeof sum !== 'number' || !Number.isFinite(sum) || Math.abs(sum) > MAX_ABS_VALUE * weight) return `sum must be a finite number with |sum| ≤ ${MAX_ABS_VALUE} × weight`
+  const { bucketError } = summary
+  if (bucketError !== undefined && !(typeof bucketError === 'number' && bucketError >= 0)) return 'bucketError must be a relative error ≥ 0 (Infinity: unbounded)'
   return null
 }
 

@@ -200,6 +200,8 @@ export function addHistogramInto (target, b) {
   if (max !== -Infinity) target.max = max
   addSide(target.positive, b.positive)
   addSide(target.negative, b.negative)
+  // the worst error of a value placed at an OTLP bucket's representative (docs/adr/0065-otlp-quantile-accuracy.md)
+  if (b.bucketError > (target.bucketError ?? 0)) target.bucketError = b.bucketError
   return target
 }
 

@@ -81,7 +81,21 @@ function tierProblem (node) {
   for (const name of ['sum', 'min', 'max']) {
     if (node[name] !== undefined && !Number.isFinite(node[name])) return `tier ${name} is ${node[name]}, not a finite number`
   }
+  if (node.bucketError !== undefined && !(typeof node.bucketError === 'number' && node.bucketError >= 0)) return `tier bucketError is ${node.bucketError}, not a relative error`
   return null
+}
+
+/**
+ * How accurate a quantile of a merged tier is (docs/adr/0065-otlp-quantile-accuracy.md): within the sketch's α of
+ * the value it placed, which is within the tier's bucketError (0 where no OTLP bucket fed it) of the value recorded
+ * → { relativeError: (1 + e)(1 + α) − 1, or α where e is 0, null where unbounded; limitedBy: 'buckets' where e > α, else 'sketch' }
+ */
+export function quantileAccuracy (tier, alpha) {
+  const e = tier?.bucketError ?? 0
+  return {
+    relativeError: e === 0 ? alpha : Number.isFinite(e) ? (1 + e) * (1 + alpha) - 1 : null,
+    limitedBy: e > alpha ? 'buckets' : 'sketch'
+  }
 }
 
 function tierOf (node) {

@@ -19,6 +19,7 @@ class TierPaths {
     this.sum = internalized(`${path}.sum`)
     this.min = internalized(`${path}.min`)
     this.max = internalized(`${path}.max`)
+    this.bucketError = internalized(`${path}.bucketError`) // $max: docs/adr/0065-otlp-quantile-accuracy.md
     this.buckets = new Map() // bucket field → `${path}.${field}`
   }
 

@@ -19,6 +19,8 @@ class Tier {
     this.sum = 0
     this.min = min
     this.max = max
+    // the worst relative error of a value it holds from an OTLP bucket's representative (docs/adr/0065-otlp-quantile-accuracy.md)
+    this.bucketError = 0
     // bucket field → its count: a number, no object per bucket (a timer value adds one at each of five tiers)
     this.buckets = histogram ? new Map() : null
   }
@@ -45,9 +47,9 @@ export class TieredDocument {
 /**
  * Adds one value at a tier (its TierPaths) of `doc`; field: its bucket field, null at a tier without a histogram.
  * sum, lo, hi: what it adds to the sum and narrows min and max to (a value's own by default; an OTLP
- * histogram's bucket carries the point's exact ones, docs/adr/0063-otlp-mapping.md)
+ * histogram's bucket carries the point's exact ones, docs/adr/0063-otlp-mapping.md, and its error)
  */
-export function addValueAt (doc, paths, value, weight, field, sum = value * weight, lo = value, hi = value) {
+export function addValueAt (doc, paths, value, weight, field, sum = value * weight, lo = value, hi = value, bucketError = 0) {
   let tier = doc.tiers.get(paths)
   if (tier === undefined) {
     tier = new Tier(paths, lo, hi, field !== null)
@@ -57,6 +59,7 @@ export function addValueAt (doc, paths, value, weight, field, sum = value * weig
   tier.sum += sum
   if (lo < tier.min) tier.min = lo
   if (hi > tier.max) tier.max = hi
+  if (bucketError > tier.bucketError) tier.bucketError = bucketError
   if (field !== null) tier.buckets.set(field, (tier.buckets.get(field) ?? 0) + weight)
 }
 
@@ -89,7 +92,7 @@ export function addTieredDocument (docs, id, doc) {
   return into
 }
 
-function addTier (into, { paths, count, sum, min, max, buckets }) {
+function addTier (into, { paths, count, sum, min, max, bucketError, buckets }) {
   let tier = into.tiers.get(paths)
   if (tier === undefined) {
     tier = new Tier(paths, Infinity, -Infinity, buckets !== null)
@@ -100,6 +103,7 @@ function addTier (into, { paths, count, sum, min, max, buckets }) {
   tier.sum += sum
   tier.min = Math.min(tier.min, min)
   tier.max = Math.max(tier.max, max)
+  tier.bucketError = Math.max(tier.bucketError, bucketError)
   return tier
 }
 
@@ -148,6 +152,7 @@ function narrowTier ({ inc, min, max }, tier) {
   addPath(inc, paths.sum, tier.sum)
   min[paths.min] = Math.min(min[paths.min] ?? Infinity, tier.min)
   max[paths.max] = Math.max(max[paths.max] ?? -Infinity, tier.max)
+  if (tier.bucketError > 0) max[paths.bucketError] = Math.max(max[paths.bucketError] ?? 0, tier.bucketError)
 }
 
 function mergeFlat (into, { inc, min, max }) {
@@ -159,11 +164,12 @@ function mergeFlat (into, { inc, min, max }) {
 /** A part's entry as its flat update: a TieredDocument's tiers (updateOfTiers), or the flat update a flush merged (addTiersToUpdate) */
 export const updateOf = (doc) => (doc instanceof TieredDocument ? updateOfTiers(doc) : doc)
 
-function addTierUpdate (update, { paths, count, sum, min, max }) {
+function addTierUpdate (update, { paths, count, sum, min, max, bucketError }) {
   update.inc[paths.count] = count
   update.inc[paths.sum] = sum
   update.min[paths.min] = min
   update.max[paths.max] = max
+  if (bucketError > 0) update.max[paths.bucketError] = bucketError
 }
 
 /** The document's update as { metric, date, inc, min, max, detail? } (distribution-increments.js): its tiers and buckets in the order of their paths */

@@ -4,7 +4,9 @@
 // max (else their one bound); an exponential bucket (base^i, base^(i+1)] at
 // 2·base^(i+1)/(1+base), the value of least relative error over it, as
 // DDSketch places its own; the zero bucket at 0. Each value clamped to the
-// point's [min, max] where it has them. Pure.
+// point's [min, max] where it has them, with the worst relative error it makes
+// for a value of its bucket (the bucket's part inside [min, max]; Infinity
+// where that part reaches 0 or is open): docs/adr/0065-otlp-quantile-accuracy.md. Pure.
 import { toNumber } from './otlp-codec.js'
 
 const MAX_BUCKETS = 16_384 // more than any SDK sends (exponential: 160 by default), few enough to walk
@@ -13,8 +15,21 @@ const optional = (p, field) => (p[field] === null || p[field] === undefined ? nu
 const clamp = (v, min, max) => Math.min(max ?? Infinity, Math.max(min ?? -Infinity, v))
 
 /**
+ * The worst relative error |r − x| / |x| of representing any x of the bucket (lo, hi] (null: open) inside the
+ * point's [min, max] (null: unknown) by r: 0 for a bucket of one value, Infinity where x may be 0 or unbounded
+ */
+export function bucketError (r, lo, hi, min, max) {
+  const low = Math.max(lo ?? -Infinity, min ?? -Infinity)
+  const high = Math.min(hi ?? Infinity, max ?? Infinity)
+  if (low === high) return low === r ? 0 : Math.abs(r - low) / Math.abs(low)
+  if (!(low >= 0 || high <= 0) || low === 0 || high === 0 || !Number.isFinite(low) || !Number.isFinite(high)) return Infinity
+  return Math.max(Math.abs(r - low) / Math.abs(low), Math.abs(high - r) / Math.abs(high))
+}
+
+/**
  * kindOfData: 'histogram' | 'exponentialHistogram'; p: its data point →
- * { buckets: [[value, count, key]] (key: the bucket's place, the same in every point of the shape), count, sum, hasSum, min, max, shape } (shape:
+ * { buckets: [[value, count, key, error]] (key: the bucket's place, the same in every point of the shape; error: bucketError's),
+ * count, sum, hasSum, min, max, shape } (shape:
  * what must not change between two cumulative points of one series), or { problem }
  */
 export function histogramBuckets (kindOfData, p) {
@@ -36,7 +51,8 @@ function explicitBuckets (p, min, max, sum, count) {
   const counts = (p.bucketCounts ?? []).map(toNumber)
   if (counts.length === 0) {
     // no buckets: the count alone, at the mean
-    return { list: count > 0 ? [[clamp(sum === null ? 0 : sum / count, min, max), count, 0]] : [], shape: 'none' }
+    const mean = clamp(sum === null ? 0 : sum / count, min, max)
+    return { list: count > 0 ? [[mean, count, 0, bucketError(mean, null, null, min, max)]] : [], shape: 'none' }
   }
   if (counts.length !== bounds.length + 1) return { problem: `${counts.length} bucketCounts for ${bounds.length} explicitBounds: a histogram has one more count than bounds` }
   if (counts.length > MAX_BUCKETS) return { problem: `${counts.length} buckets: at most ${MAX_BUCKETS}` }
@@ -46,7 +62,8 @@ function explicitBuckets (p, min, max, sum, count) {
     const lo = i === 0 ? null : bounds[i - 1]
     const hi = i === bounds.length ? null : bounds[i]
     const middle = lo === null ? (min ?? hi) : hi === null ? (max ?? lo) : (lo + hi) / 2
-    list.push([clamp(middle, min, max), counts[i], i])
+    const value = clamp(middle, min, max)
+    list.push([value, counts[i], i, bucketError(value, lo, hi, min, max)])
   }
   return { list, shape: bounds.join(',') }
 }
@@ -57,7 +74,7 @@ function exponentialBuckets (p, min, max) {
   const base = Math.pow(2, Math.pow(2, -scale))
   const list = []
   const zero = toNumber(p.zeroCount)
-  if (zero > 0) list.push([0, zero, 'z'])
+  if (zero > 0) list.push([0, zero, 'z', 0]) // as the sketch's own zero bucket
   const sides = [[p.positive, 1], [p.negative, -1]]
   let n = 0
   for (const [side] of sides) n += side?.bucketCounts?.length ?? 0
@@ -69,7 +86,10 @@ function exponentialBuckets (p, min, max) {
       const c = toNumber(counts[k])
       if (c === 0) continue
       const upper = Math.pow(base, offset + k + 1)
-      list.push([clamp(sign * 2 * upper / (1 + base), min, max), c, sign * (offset + k) + (sign > 0 ? 'p' : 'n')])
+      const lower = upper / base
+      const value = clamp(sign * 2 * upper / (1 + base), min, max)
+      const error = sign > 0 ? bucketError(value, lower, upper, min, max) : bucketError(-value, lower, upper, max === null ? null : -max, min === null ? null : -min)
+      list.push([value, c, sign * (offset + k) + (sign > 0 ? 'p' : 'n'), error])
     }
   }
   // cumulative points of one series keep their scale (their buckets are told by value); a change starts over (shape)

@@ -14,8 +14,35 @@ const PROTO_DIR = path.join(import.meta.dirname, 'proto')
 const root = new protobuf.Root()
 // the definitions import each other by their path in opentelemetry-proto; here they share one folder
 root.resolvePath = (origin, target) => path.join(PROTO_DIR, path.basename(target))
-root.loadSync('metrics_service.proto', { keepCase: false })
-root.resolveAll()
+
+/** Every message type under a namespace */
+const typesIn = (ns) => (ns.nestedArray ?? []).flatMap(n => [...(n instanceof protobuf.Type ? [n] : []), ...typesIn(n)])
+
+// protobufjs's oneof accessors (a point's value, an attribute's, a metric's data, proto3 optionals) delete the
+// other members on every set and list the message's keys on every get: the decoder sets one for each member it
+// reads, which turns each message into a slow dictionary. These types' accessors, made with their constructors
+// here, once, keep the name of the member read last instead (protobufjs's would answer it too) and answer it; a
+// message built by fromObject, which sets none, is answered as protobufjs does.
+const { oneOfGetter, oneOfSetter } = protobuf.util
+const slots = new WeakMap() // a oneof's member names (one array, given to its getter and setter) → its slot
+const slotOf = (names) => slots.get(names) ?? slots.set(names, Symbol(names.join())).get(names)
+protobuf.util.oneOfGetter = (names) => {
+  const listed = oneOfGetter(names)
+  const slot = slotOf(names)
+  return function () { return this[slot] ?? listed.call(this) }
+}
+protobuf.util.oneOfSetter = (names) => {
+  const slot = slotOf(names)
+  return function (name) { this[slot] = name }
+}
+try {
+  root.loadSync('metrics_service.proto', { keepCase: false })
+  root.resolveAll()
+  for (const type of typesIn(root)) if (!type.ctor) throw new Error(`no constructor for ${type.name}`)
+} finally {
+  protobuf.util.oneOfGetter = oneOfGetter
+  protobuf.util.oneOfSetter = oneOfSetter
+}
 
 export const ExportMetricsServiceRequest = root.lookupType('opentelemetry.proto.collector.metrics.v1.ExportMetricsServiceRequest')
 export const ExportMetricsServiceResponse = root.lookupType('opentelemetry.proto.collector.metrics.v1.ExportMetricsServiceResponse')

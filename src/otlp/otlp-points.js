@@ -63,6 +63,28 @@ function eventsProblem (events, now, config) {
   return invalid ? `${invalid.field}: ${invalid.message}` : null
 }
 
+// The series of a name and its tags' pairs, or its problem, as checkTags and formatSeriesName give them, kept for
+// pairs short enough: an export names the same series again and again (per metric, per export), each judged once
+const SERIES_KEPT = 10_000
+const KEY_KEPT_CHARS = 2048
+const seriesKept = new Map()
+
+/** name and pairs [[key, value text]] → { series } or { problem } */
+export function seriesOf (name, pairs) {
+  // each part after its length: no two lists of parts make one key
+  let key = `${name.length}:${name}`
+  for (const [k, v] of pairs) key += `${k.length}:${k}${v.length}:${v}`
+  const kept = key.length <= KEY_KEPT_CHARS ? seriesKept.get(key) : undefined
+  if (kept !== undefined) return kept
+  const { tags, problem } = checkTags(pairs)
+  const found = problem ? { problem } : { series: formatSeriesName(name, tags) }
+  if (key.length <= KEY_KEPT_CHARS) {
+    if (seriesKept.size >= SERIES_KEPT) seriesKept.clear()
+    seriesKept.set(key, found)
+  }
+  return found
+}
+
 const timeOf = (point, now) => {
   const nanos = toNumber(point.timeUnixNano)
   return nanos > 0 ? Math.floor(nanos / 1e6) : now
@@ -98,11 +120,12 @@ export function pointsOf (request, { now, config, resourceTags, baselines, maxEv
         const kindOfData = metric.data
         const data = kindOfData ? metric[kindOfData] : null
         const dataPoints = data?.dataPoints ?? []
+        const validName = isMetricName(name)
         for (const p of dataPoints) {
           const point = points++
           exemplars += p.exemplars?.length ?? 0
           const reject = (reason) => rejected.set(point, `metric ${JSON.stringify(sent.slice(0, 200))}: ${reason}`)
-          if (!isMetricName(name)) { reject(`${JSON.stringify(name.slice(0, 60))} is not a metric name once made valid as StatsD names are (letters, digits, _ . -; at most 200 characters)`); continue }
+          if (!validName) { reject(`${JSON.stringify(name.slice(0, 60))} is not a metric name once made valid as StatsD names are (letters, digits, _ . -; at most 200 characters)`); continue }
           if ((p.flags & NO_RECORDED_VALUE) !== 0) continue // a point that says it has no value: nothing to keep
           const attributes = p.attributes ?? []
           // a series has at most MAX_TAGS tags: more attributes are refused before any is read (no quadratic walk of 100,000)
@@ -113,9 +136,8 @@ export function pointsOf (request, { now, config, resourceTags, baselines, maxEv
             if (at !== -1) pairs.splice(at, 1) // a point's own attribute wins over a resource's
             pairs.push([key, attributeText(value)])
           }
-          const { tags, problem } = checkTags(pairs)
+          const { series, problem } = seriesOf(name, pairs)
           if (problem) { reject(problem); continue }
-          const series = formatSeriesName(name, tags)
           const time = timeOf(p, now)
           const built = eventsOfPoint(kindOfData, data, p, series, time, previousOf, baselineUpdates)
           if (built.problem) { reject(built.problem); continue }
@@ -161,7 +183,7 @@ function eventsOfPoint (kindOfData, data, p, series, time, previousOf, baselineU
       if (d.problem) return d
       if (d.delta === null || d.delta.get('count') === 0) return { events: [] }
       const buckets = []
-      for (const [value, , place] of h.buckets) if (d.delta.get(place) > 0) buckets.push([value, d.delta.get(place)])
+      for (const [value, , place, error] of h.buckets) if (d.delta.get(place) > 0) buckets.push([value, d.delta.get(place), place, error])
       return { events: distributionEvents(series, time, { buckets, sum: h.hasSum ? d.delta.get('sum') : null, min: null, max: null }) }
     }
     case 'summary':
@@ -198,7 +220,7 @@ function sinceBaseline (key, p, time, values, previousOf, baselineUpdates) {
   return { delta }
 }
 
-/** A histogram's events: each non-empty bucket's count at its value, carrying the point's sum (once), min and max */
+/** A histogram's events: each non-empty bucket's count at its value, carrying the point's sum (once), min and max and the bucket's error */
 function distributionEvents (series, time, { buckets, sum, min, max }) {
   const events = []
   let lo = Infinity
@@ -213,9 +235,9 @@ function distributionEvents (series, time, { buckets, sum, min, max }) {
   const low = min ?? lo
   const high = max ?? hi
   let first = true
-  for (const [value, count] of buckets) {
+  for (const [value, count, , error] of buckets) {
     if (count <= 0) continue
-    events.push({ metric: series, value, time, kind: DISTRIBUTION_KIND, weight: count, summary: { sum: first ? (sum ?? approximate) : 0, min: low, max: high } })
+    events.push({ metric: series, value, time, kind: DISTRIBUTION_KIND, weight: count, summary: { sum: first ? (sum ?? approximate) : 0, min: low, max: high, bucketError: error } })
     first = false
   }
   return events

@@ -173,6 +173,8 @@ export const operationExamples = {
         max: 1912,
         quantiles: [{ q: 0.5, value: 87.1 }, { q: 0.9, value: 140.3 }, { q: 0.99, value: 212.4 }],
         accuracy: 0.01,
+        relativeError: 0.01,
+        limitedBy: 'sketch',
         documents: 1
       },
       400: { statusCode: 400, error: 'Bad Request', message: 'to: 2026-11-21T10:07:00.000Z falls inside a quarter-hour slot, the finest detail kept there (minute histograms, which a minute\'s percentile is read from, are kept from 2026-11-22 on (MINUTE_HISTOGRAM_DAYS)); the nearest usable edges are 2026-11-21T10:00:00.000Z and 2026-11-21T10:15:00.000Z', details: [{ path: 'to', message: 'to: 2026-11-21T10:07:00.000Z falls inside a quarter-hour slot, the finest detail kept there (minute histograms, which a minute\'s percentile is read from, are kept from 2026-11-22 on (MINUTE_HISTOGRAM_DAYS)); the nearest usable edges are 2026-11-21T10:00:00.000Z and 2026-11-21T10:15:00.000Z', before: T0, after: T0 + QUARTER_HOUR }] }

@@ -6,7 +6,7 @@
 // tier (bucket/distribution-stats.js) instead of summed. A percentile that
 // reads minutes reads their histograms too (minute-histograms.js).
 import { BadRequestError, withDetails } from '../errors.js'
-import { addTierInto, addTotalsInto, bucketsIn, histogramHoldsCount, statHorizons, statValue } from '../bucket/distribution-stats.js'
+import { addTierInto, addTotalsInto, bucketsIn, histogramHoldsCount, quantileAccuracy, statHorizons, statValue } from '../bucket/distribution-stats.js'
 import { quantiles as rankQuantiles, rankHistogram, rankedQuantile } from '../bucket/distribution-sketch.js'
 import { QUARTER_HOUR_MS } from '../bucket/time.js'
 import { RangeRefusal, SKIPPED, docsById, pieceNodes, planRanges } from '../bucket/range-plan.js'
@@ -339,7 +339,7 @@ export function createDistributionReads ({ collections, horizonsOf, maxPoints, m
      * 400 naming the nearest usable edges, as for a counter); a range whose
      * minutes have no histogram that holds their values is a 400 too, naming
      * the nearest quarter-hour edges.
-     * → { count, sum, min, max, quantiles: [{ q, value }], documents } (null stats where nothing was written)
+     * → { count, sum, min, max, quantiles: [{ q, value }], relativeError, limitedBy, documents } (null stats where nothing was written)
      */
     async quantiles (metric, kind, { from, to, qs }) {
       let plan
@@ -360,6 +360,7 @@ export function createDistributionReads ({ collections, horizonsOf, maxPoints, m
         min: stat('min'),
         max: stat('max'),
         quantiles: qs.map((q, i) => ({ q, value: ranked[i] })),
+        ...quantileAccuracy(value, kind.accuracy),
         documents: used + points.minuteHourDocuments
       }
     },

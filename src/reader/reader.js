@@ -373,7 +373,7 @@ export function createReader ({ collections, registry, horizonsOf, maxPoints, ma
 
     /**
      * Quantiles qs over [from, to) of a distribution (a counter is a 400) →
-     * { count, sum, min, max, quantiles: [{ q, value }], documents, accuracy }
+     * { count, sum, min, max, quantiles: [{ q, value }], relativeError, limitedBy, documents, accuracy }
      */
     async quantiles (metric, { from, to, qs }) {
       const { kind, descriptor } = await requireMetric(metric)

@@ -258,7 +258,7 @@ export const quantilesSchema = {
   response: {
     200: {
       type: 'object',
-      required: ['metric', 'from', 'to', 'count', 'sum', 'min', 'max', 'quantiles', 'accuracy', 'documents'],
+      required: ['metric', 'from', 'to', 'count', 'sum', 'min', 'max', 'quantiles', 'accuracy', 'relativeError', 'limitedBy', 'documents'],
       properties: {
         metric: { type: 'string' },
         from: { type: 'integer' },
@@ -272,6 +272,8 @@ export const quantilesSchema = {
           items: { type: 'object', required: ['q', 'value'], properties: { q: { type: 'number' }, value: { type: ['number', 'null'] } } }
         },
         accuracy: { type: 'number', description: 'the metric\'s relative accuracy α' },
+        relativeError: { type: ['number', 'null'], description: 'each quantile is within this of the value at its rank: α, or more where values came as OTLP histogram buckets coarser than α (null: a bucket without bounds)' },
+        limitedBy: { type: 'string', enum: ['sketch', 'buckets'], description: 'what limits relativeError: the sketch\'s α, or the OTLP histogram buckets the values came in' },
         documents: { type: 'integer', description: 'documents read' }
       }
     },

@@ -31,6 +31,14 @@ describe('POST /v1/metrics', () => {
   afterAll(async () => { await app?.close() })
   const auth = { authorization: 'Bearer otlp-writer-token-1' }
 
+  it('a histogram whose open bucket has no min or max to close it: quantiles unbounded by its buckets, so say (relativeError null)', async () => {
+    const hist = { name: 'open.rt', histogram: { aggregationTemporality: 1, dataPoints: [{ count: '3', sum: 30, explicitBounds: [10], bucketCounts: ['1', '2'], timeUnixNano: NANOS }] } }
+    const res = await app.inject(json(body([hist]), auth))
+    expect(res.statusCode, res.body).toBe(200)
+    const q = (await app.inject({ url: `/v1/metrics/${encodeURIComponent('open.rt;service=shop')}/quantiles?q=0.5&from=2026-11-21T00:00:00Z&to=2026-11-22T00:00:00Z` })).json()
+    expect(q).toMatchObject({ count: 3, accuracy: 0.01, relativeError: null, limitedBy: 'buckets' })
+  })
+
   it('stores a delta sum per attribute set, with the resource\'s service as a tag, and answers {}', async () => {
     const res = await app.inject(json(body([sum('orders', [point(2, [attr('route', '/buy'), attr('code', 200)]), point(3, [attr('route', '/buy'), attr('code', 200)])])]), auth))
     expect(res.statusCode, res.body).toBe(200)

@@ -5,10 +5,11 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { ExportMetricsServiceRequest, decodeRequest } from '../../src/otlp/otlp-codec.js'
 import { findInvalidEvent } from '../../src/bucket/event-rules.js'
-import { findInvalidSeries } from '../../src/tags/series-name.js'
+import { checkTags, findInvalidSeries, formatSeriesName } from '../../src/tags/series-name.js'
 import { KINDS } from '../../src/kinds/index.js'
-import { pointsOf } from '../../src/otlp/otlp-points.js'
-import { histogramBuckets } from '../../src/otlp/histogram-buckets.js'
+import { pointsOf, seriesOf } from '../../src/otlp/otlp-points.js'
+import { bucketError, histogramBuckets } from '../../src/otlp/histogram-buckets.js'
+import { quantileAccuracy } from '../../src/bucket/distribution-stats.js'
 import { createCumulativeBaselines } from '../../src/otlp/cumulative-baselines.js'
 import { buildDistributionUnit, distributionEventUpdates } from '../../src/bucket/distribution-increments.js'
 import { createMapping } from '../../src/bucket/distribution-sketch.js'
@@ -80,14 +81,86 @@ describe('points → events', () => {
     expect(out.exemplars).toBe(2)
   })
 
-  it('a delta histogram is a distribution\'s values carrying the point\'s exact sum, min and max', () => {
+  it('a delta histogram is a distribution\'s values carrying the point\'s exact sum, min and max, and each bucket\'s worst relative error', () => {
     const out = map([{ name: 'rt', histogram: { aggregationTemporality: 1, dataPoints: [{ count: '4', sum: 123.5, min: 0.5, max: 100, explicitBounds: [1, 10], bucketCounts: ['1', '2', '1'] }] } }], { resourceTags: [] })
     const summary = { min: 0.5, max: 100 }
+    // [0.5, 1] at 0.5: 1 is 50 % off; (1, 10] at 5.5: 1 is 450 % off; (10, 100] at 100: 10 is 900 % off
     expect(out.events).toEqual([
-      { metric: 'rt', value: 0.5, time: NOW, kind: 'distribution', weight: 1, summary: { sum: 123.5, ...summary } },
-      { metric: 'rt', value: 5.5, time: NOW, kind: 'distribution', weight: 2, summary: { sum: 0, ...summary } },
-      { metric: 'rt', value: 100, time: NOW, kind: 'distribution', weight: 1, summary: { sum: 0, ...summary } }
+      { metric: 'rt', value: 0.5, time: NOW, kind: 'distribution', weight: 1, summary: { sum: 123.5, ...summary, bucketError: 0.5 } },
+      { metric: 'rt', value: 5.5, time: NOW, kind: 'distribution', weight: 2, summary: { sum: 0, ...summary, bucketError: 4.5 } },
+      { metric: 'rt', value: 100, time: NOW, kind: 'distribution', weight: 1, summary: { sum: 0, ...summary, bucketError: 9 } }
     ])
+  })
+})
+
+describe('a point\'s series, judged once per name and pairs', () => {
+  // the tags' own functions, uncached, are the model
+  const model = (name, pairs) => {
+    const { tags, problem } = checkTags(pairs)
+    return problem ? { problem } : { series: formatSeriesName(name, tags) }
+  }
+  const text = fc.string({ unit: fc.constantFrom('a', 'b', ';', '=', '1', '\u0000', ':', '~'), maxLength: 4 })
+
+  it('answers what checkTags and formatSeriesName answer, the first time and again, for any pairs (no two lists make one key)', () => {
+    fc.assert(fc.property(fc.constantFrom('n', 'n:1', 'n1'), fc.array(fc.tuple(text, text), { maxLength: 4 }), (name, pairs) => {
+      expect(seriesOf(name, pairs)).toEqual(model(name, pairs))
+      expect(seriesOf(name, pairs)).toEqual(model(name, pairs))
+    }), { numRuns: 2000 })
+  })
+
+  it('tells apart pairs whose parts join alike', () => {
+    expect(seriesOf('n', [['a', 'b1:c'], ['d', 'e']])).toEqual({ series: 'n;a=b1:c;d=e' })
+    expect(seriesOf('n', [['a', 'b'], ['c', 'd'], ['d', 'e']])).toEqual({ series: 'n;a=b;c=d;d=e' })
+    expect(seriesOf('n', [['a', 'b1:c']]).series).toBe('n;a=b1:c')
+  })
+})
+
+describe('protobuf oneofs (a point\'s value, a metric\'s data)', () => {
+  it('name the member read last, as protobufjs\'s own accessors do, decoded or built from JSON', () => {
+    // asDouble (field 4, 1.5) then asInt (field 6, 7) on the wire in one NumberDataPoint: the last read wins
+    const dp = Buffer.concat([Buffer.from([0x21]), Buffer.from(new Float64Array([1.5]).buffer), Buffer.from([0x31, 7, 0, 0, 0, 0, 0, 0, 0])])
+    const gauge = Buffer.concat([Buffer.from([0x0a, dp.length]), dp])
+    const metric = Buffer.concat([Buffer.from([0x0a, 1, 0x67, 0x2a, gauge.length]), gauge]) // name "g", gauge (field 5)
+    const sm = Buffer.concat([Buffer.from([0x12, metric.length]), metric])
+    const rm = Buffer.concat([Buffer.from([0x12, sm.length]), sm])
+    const whole = Buffer.concat([Buffer.from([0x0a, rm.length]), rm])
+    const { request: decoded } = decodeRequest(whole, 'application/x-protobuf')
+    const m = decoded.resourceMetrics[0].scopeMetrics[0].metrics[0]
+    expect(m.data).toBe('gauge')
+    expect(m.gauge.dataPoints[0].value).toBe('asInt')
+    expect(pointsOf(decoded, { now: NOW, config, resourceTags: [], baselines: null }).events).toEqual([{ metric: 'g', value: 7, time: NOW, kind: 'gauge' }])
+    const built = request([{ name: 'g', gauge: { dataPoints: [{ asDouble: 2.5 }] } }])
+    expect(built.resourceMetrics[0].scopeMetrics[0].metrics[0].data).toBe('gauge')
+    expect(built.resourceMetrics[0].scopeMetrics[0].metrics[0].gauge.dataPoints[0].value).toBe('asDouble')
+  })
+})
+
+describe('a bucket\'s worst relative error', () => {
+  it('bounds |r − x| / |x| for every x of the bucket inside [min, max], and is reached at one of its ends', () => {
+    const finite = fc.double({ min: -1e6, max: 1e6, noNaN: true, noDefaultInfinity: true })
+    fc.assert(fc.property(fc.array(finite, { minLength: 4, maxLength: 4 }), fc.double({ min: 0, max: 1, noNaN: true }), (four, t) => {
+      const [lo, min, max, hi] = [...four].sort((a, b) => a - b) // min, max inside (lo, hi]: a bucket and the point's range
+      fc.pre(lo < hi && min <= max && lo < min)
+      const r = min + (max - min) * 0.37 // the representative: inside [min, max]
+      const x = min + (max - min) * t // any value of the bucket the point may hold
+      const e = bucketError(r, lo, hi, min, max)
+      if (x !== 0) expect(Math.abs(r - x) / Math.abs(x)).toBeLessThanOrEqual(e * (1 + 1e-9) + 1e-12) // x = min + (max − min)·t rounds
+      const atEnds = [min, max].filter(v => v !== 0).map(v => Math.abs(r - v) / Math.abs(v))
+      if (Number.isFinite(e)) expect(atEnds.length ? Math.max(...atEnds) : 0).toBeCloseTo(e, 9) // min = max = 0: one value, 0 off
+      else expect((min <= 0 && max >= 0) || Math.max(...atEnds) === Infinity).toBe(true) // reaching 0, or past doubles
+    }), { numRuns: 3000 })
+  })
+
+  it('is Infinity for an open bucket with no min or max to close it, 0 for a bucket of one value', () => {
+    expect(bucketError(5, null, 10, null, null)).toBe(Infinity)
+    expect(bucketError(7, 5, 10, 7, 7)).toBe(0)
+  })
+
+  it('says what limits a quantile: the buckets where their error passes α, else the sketch', () => {
+    expect(quantileAccuracy({ count: 3 }, 0.01)).toEqual({ relativeError: 0.01, limitedBy: 'sketch' })
+    expect(quantileAccuracy({ count: 3, bucketError: 0.005 }, 0.01)).toEqual({ relativeError: 1.005 * 1.01 - 1, limitedBy: 'sketch' })
+    expect(quantileAccuracy({ count: 3, bucketError: 0.25 }, 0.01)).toEqual({ relativeError: 1.25 * 1.01 - 1, limitedBy: 'buckets' })
+    expect(quantileAccuracy({ count: 3, bucketError: Infinity }, 0.01)).toEqual({ relativeError: null, limitedBy: 'buckets' })
   })
 })
 

@@ -117,4 +117,41 @@ describe.each([
       }
     })
   }
+
+  it('says what limits a quantile: buckets coarser than α, or the sketch (a fine exponential scale, values sent one by one)', async () => {
+    const p = `${prefix}.acc`
+    const c = client(Exporter, url, AggregationTemporalityPreference.DELTA, 'checkout')
+    const coarse = c.meter.createHistogram(`${p}.coarse`, { advice: { explicitBucketBoundaries: [10, 100, 1000] } })
+    const fine = c.meter.createHistogram(`${p}.fine.exp`) // values 1 % apart in all: a fine scale
+    const fineValues = Array.from({ length: 50 }, (_, i) => 100 + i * 0.02)
+    for (const v of LATENCIES) coarse.record(v)
+    for (const v of fineValues) fine.record(v)
+    await c.flush()
+    await c.shutdown()
+    const events = await app.inject({ method: 'POST', url: '/v1/events', payload: fineValues.map(value => ({ metric: `${p}.json`, kind: 'distribution', value })) })
+    expect(events.statusCode, events.body).toBe(200)
+
+    // every answer keeps the promise it makes: each quantile within relativeError of the value at its rank
+    const promiseKept = (answer, values) => {
+      const sorted = [...values].sort((a, b) => a - b)
+      for (const { q, value } of answer.quantiles) {
+        const exact = sorted[Math.floor(q * (sorted.length - 1))]
+        expect(Math.abs(value - exact) / exact).toBeLessThanOrEqual(answer.relativeError * (1 + 1e-9))
+      }
+    }
+    const qs = 'q=0,0.25,0.5,0.9,1'
+    const c1 = await read(`/v1/metrics/${enc(`${p}.coarse;service=checkout`)}/quantiles?${qs}`)
+    // the median, 40, counted in (10, 100] at 55: that bucket's values may be 4.5 × off, far coarser than α
+    expect(c1).toMatchObject({ accuracy: 0.01, limitedBy: 'buckets' })
+    expect(c1.relativeError).toBeCloseTo((1 + 4.5) * 1.01 - 1, 9)
+    promiseKept(c1, LATENCIES)
+    const f1 = await read(`/v1/metrics/${enc(`${p}.fine.exp;service=checkout`)}/quantiles?${qs}`)
+    expect(f1).toMatchObject({ accuracy: 0.01, limitedBy: 'sketch' })
+    expect(f1.relativeError).toBeGreaterThan(0.01)
+    expect(f1.relativeError).toBeLessThan(0.0101) // 160 buckets over 1 %: each a few 1e-5 wide
+    promiseKept(f1, fineValues)
+    const j1 = await read(`/v1/metrics/${enc(`${p}.json`)}/quantiles?${qs}`)
+    expect(j1).toMatchObject({ accuracy: 0.01, relativeError: 0.01, limitedBy: 'sketch' })
+    promiseKept(j1, fineValues)
+  })
 })

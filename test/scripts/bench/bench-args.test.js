@@ -25,6 +25,7 @@ describe('parseBenchArgs', () => {
     expect(WITHOUT_DATABASE).toEqual(['wiredtiger', 'amplification'])
     expect(parseBenchArgs(['--write-docs'])).toMatchObject({ only: SECTIONS, writeDocs: true })
     expect(parseBenchArgs(['--only', 'amplification', '--write-docs'])).toMatchObject({ only: ['amplification'], writeDocs: true })
+    expect(parseBenchArgs(['--only', 'otlp', '--write-docs'])).toMatchObject({ only: ['otlp'], writeDocs: true })
     expect(() => parseBenchArgs(['--only', 'ingest', '--write-docs'])).toThrow(/--write-docs records a run of the default sections/)
   })
 

@@ -308,3 +308,25 @@ describe('the yardsticks', () => {
     expect(md).toMatch(/Requests not answered 200\*\*: service at 32: 2\./)
   })
 })
+
+describe('the otlp section', () => {
+  const statsdRun = { appliedPerS: 100_000, linesPerCoreS: 400_000, cpuUsPerLine: 2.5, databaseCores: 0.2 }
+  const otlpRun = (over = {}) => ({ mix: { deltaSums: 100, explicitHistograms: 50, exponentialHistograms: 10, gauges: 20, upDownCounters: 20, valuesPerHistogram: 20 }, pointsPerRequest: 200, bodyBytes: 39_000, connections: 32, seconds: 8, requests: 100, acknowledged: 90, pointsPerS: 2250, pointsPerCoreS: 100_000, cpuUsPerPoint: 10, statementsPerPoint: 0.2, databaseCpuUsPerPoint: 30, p99Ms: 900, counterCheck: { expected: 900, sent: 1000, stored: 900 }, ...over })
+  const otlp = { statsd: statsdRun, otlp: otlpRun(), sumsOnly: otlpRun({ pointsPerCoreS: 200_000 }), ratio: 0.25 }
+
+  it('judges the ratio of OTLP points to StatsD lines per core against 0.5, and increments missing or past what was sent', () => {
+    const rows = (o) => evaluateTargets({ env, otlp: o }).filter(t => t.key.startsWith('otlp')).map(t => [t.key, t.value, t.met])
+    expect(rows(otlp)).toEqual([['otlpVsStatsd', 0.25, false], ['otlpCountersStored', 0, true]])
+    expect(rows({ ...otlp, ratio: 0.6, otlp: otlpRun({ counterCheck: { expected: 900, sent: 1000, stored: 850 } }) })).toEqual([['otlpVsStatsd', 0.6, true], ['otlpCountersStored', 50, false]])
+    expect(rows({ ...otlp, sumsOnly: otlpRun({ counterCheck: { expected: 900, sent: 1000, stored: 1010 } }) })[1]).toEqual(['otlpCountersStored', 10, false])
+    expect(evaluateTargets({ env }).some(t => t.key.startsWith('otlp'))).toBe(false)
+  })
+
+  it('prints both doors\' rows, the mix and the sums alone, and n/a for what was not measured', () => {
+    const md = renderMarkdown({ env, otlp: { ...otlp, otlp: otlpRun({ databaseCpuUsPerPoint: null }) } })
+    expect(md).toContain('| StatsD TCP counter lines | 100,000 | 400,000 | 2.50 µs / line |')
+    expect(md).toContain('| OTLP protobuf points, the mix | 2,250 | 100,000 | 10.00 µs / point | 0.200 / point | n/a / point | 90 / 100 (900 ms) |')
+    expect(md).toContain('| the same, 200 delta sums an export (information) | 2,250 | 200,000 |')
+    expect(md).toMatch(/\| OTLP\/HTTP protobuf points ÷ StatsD TCP lines .* \| ≥ 0\.50 \| 0\.25 \| \*\*no\*\* \|/)
+  })
+})
