@@ -1,0 +1,45 @@
+// The SLO section's targets and markdown (bench-report.js joins them to the
+// report; docs/benchmarks.md#slos keeps its table). Pure: a figure not
+// measured prints as n/a.
+import { fmt } from './bench-format.js'
+
+export const SLOS_TARGETS = [
+  { key: 'sloYearReportP99', label: 'SLOs: a report over a calendar year of minute data, p99 over HTTP (worst zone)', op: '≤', limit: 20, unit: ' ms' },
+  { key: 'sloYearDocuments', label: 'SLOs: documents a year report reads per selector (worst zone, the most of its SLOs)', op: '≤', limit: 30, unit: '' },
+  { key: 'sloMetricsP99', label: 'SLOs: GET /metrics with 100 SLOs, p99', op: '≤', limit: 100, unit: ' ms' }
+]
+
+const isNum = v => typeof v === 'number' && Number.isFinite(v)
+const worstOf = (values) => (values.length && values.every(isNum) ? Math.max(...values) : null)
+
+/** The section's judged figures (null when not measured; a report that disagreed with the model or failed: null) */
+export function slosFigures (s) {
+  const year = (s?.reports ?? []).filter(r => r.kind === 'year')
+  const trusted = s?.checks?.wrong === 0 && year.every(r => !r.failed)
+  return {
+    sloYearReportP99: trusted ? worstOf(year.map(r => r.p99Ms)) : null,
+    sloYearDocuments: trusted ? worstOf(year.map(r => r.documentsPerSelectorMax)) : null,
+    sloMetricsP99: s?.metrics && !s.metrics.failed ? s.metrics.p99Ms ?? null : null
+  }
+}
+
+const ms = (v, digits = 1) => (isNum(v) ? `${fmt(v, digits)} ms` : 'n/a')
+
+function table (header, rows) {
+  return [`| ${header.join(' | ')} |`, `|${header.map(() => '---').join('|')}|`, ...rows.map(r => `| ${r.join(' | ')} |`)].join('\n')
+}
+
+/** The table docs/benchmarks.md keeps (`--only slos --write-docs`), and the run's section: lines of markdown */
+export function slosTable (s) {
+  const p = s.population
+  const m = s.metrics
+  return [
+    `${fmt(p.slos)} SLOs over ${fmt(p.series)} series (${fmt(p.plain)} counter pairs, ${fmt(p.tagged)} names × 4 tagged series, good \`status!=~5..\`), an event a minute from ${new Date(p.seededFrom).toISOString().slice(0, 10)}: ${fmt(p.dailyDocs)} day (minutes on the last ${p.minuteDays}, \`MINUTE_RETENTION_DAYS=${p.minuteRetentionDays}\`) and ${fmt(p.monthlyDocs)} monthly documents. ${fmt(s.checks.reports - s.checks.wrong)} of ${fmt(s.checks.reports)} reports equal the model${s.checks.wrong ? ' (**not all**)' : ''}.`,
+    '',
+    table([`report (${s.readConnections} conn.)`, 'days', 'docs / selector', 'p50', 'p99', 'requests'], s.reports.map(r => [
+      r.name, fmt(r.days), `${fmt(r.documentsPerSelector, 1)} (max ${fmt(r.documentsPerSelectorMax, 1)})`, ms(r.p50Ms), ms(r.p99Ms), `${fmt(r.requests)}${r.failed ? ` (${fmt(r.failed)} failed)` : ''}`
+    ])),
+    '',
+    `\`GET /v1/slos\` (${fmt(s.list.slos)}, ${fmt(s.list.documents)} documents): p50 ${ms(s.list.p50Ms, 0)}, p99 ${ms(s.list.p99Ms, 0)}. \`GET /metrics\` (${fmt(m.bytes)} B, ${fmt(m.sloSeries)} SLO series): p50 ${ms(m.p50Ms, 0)}, p99 ${ms(m.p99Ms, 0)}; 1 connection each.`
+  ]
+}
