@@ -113,8 +113,8 @@ export async function benchSlos ({ uri, dbName, scale, keep = false, log = () =>
     log(`slos: GET /v1/slos (all ${slos.length}) and GET /metrics, one connection each`)
     const list = await timedGets(server, '/v1/slos', scale)
     const listed = await httpRequest(server.url, { path: '/v1/slos', timeoutMs: 120_000 })
-    list.documents = (listed.json ?? []).reduce((n, s) => n + (s.documents ?? 0), 0)
-    list.slos = listed.json?.length ?? 0
+    list.documents = listed.json?.documents ?? null
+    list.slos = listed.json?.slos?.length ?? 0
     const metrics = await timedGets(server, '/metrics', scale)
     const scraped = await httpRequest(server.url, { path: '/metrics', timeoutMs: 120_000, headers: { accept: 'text/plain' } })
     metrics.sloSeries = sloSeriesLines(scraped.text ?? '')

@@ -50,7 +50,8 @@ export function createSloService ({ reader, taggedReads, registry, clock, defini
     return slo
   }
 
-  async function report (slo, label) {
+  /** options.days false: a summary (the listing) — the period read as one range, from its months where each local day outside UTC would need its day document (docs/adr/0068-slo-reads-outside-utc.md) */
+  async function report (slo, label, { days = true } = {}) {
     const now = clock.now()
     let period
     try {
@@ -60,6 +61,7 @@ export function createSloService ({ reader, taggedReads, registry, clock, defini
       throw err
     }
     const windows = period.current ? burnWindows(now) : []
+    if (!days) period = { ...period, days: [{ day: null, from: period.from, to: period.to }] }
     const ranges = [...period.days, ...windows].map(({ from, to }) => ({ from, to }))
     const { indicator } = slo
     const [first, total] = await Promise.all([countsOf(indicator.good ?? indicator.bad, ranges), countsOf(indicator.total, ranges)])
@@ -88,7 +90,7 @@ export function createSloService ({ reader, taggedReads, registry, clock, defini
         }
         let r
         try {
-          r = await report(slo, undefined)
+          r = await report(slo, undefined, { days: false })
         } catch (err) {
           // one SLO its selectors cannot answer (a distribution, a read past MAX_SERIES) does not hide the others
           if (!(err instanceof BadRequestError)) throw err
