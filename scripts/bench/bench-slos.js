@@ -17,6 +17,7 @@ import { percentile, seededRandom } from '../shared/workload.js'
 import { closedLoopGets, insertAll, readFigures } from './bench-tags.js'
 import { registryEntry } from './tags-workload.js'
 import { startServerProcess } from './server-process.js'
+import { shapeVariants } from './slo-shape-variants.js'
 import { SLO_GROUPS, groupKey, modelSum, seriesDocuments, sloFile, sloList, sources } from './slos-workload.js'
 
 /** The series of /metrics' answer that are an SLO's (statbucket_slo_…) */
@@ -120,7 +121,11 @@ export async function benchSlos ({ uri, dbName, scale, keep = false, log = () =>
     metrics.sloSeries = sloSeriesLines(scraped.text ?? '')
     metrics.bytes = Buffer.byteLength(scraped.text ?? '')
     log(`  /v1/slos p50 ${list.p50Ms?.toFixed(0)} ms, p99 ${list.p99Ms?.toFixed(0)} ms, ${list.documents} documents; /metrics p99 ${metrics.p99Ms?.toFixed(0)} ms, ${metrics.sloSeries} SLO series`)
+    log('slos: a month document as stored, (a) with each day\'s hours, (b) with each local day of 2 zones: BSON bytes, database time per event, in turns')
+    const shapes = await shapeVariants(db, scale.shapes)
+    log(`  ${Object.entries(shapes).map(([v, f]) => `${v} ${f.bytes} B, ${f.usPerEvent.toFixed(1)} µs/event`).join('; ')}`)
     return {
+      shapes,
       population: { sources: all.length, plain: scale.plain, tagged: scale.tagged, slos: slos.length, minuteDays: scale.minuteDays, minuteRetentionDays: scale.minuteRetentionDays, previousYear, ...seeded },
       readConnections: scale.readConnections,
       readSeconds: scale.readSeconds,

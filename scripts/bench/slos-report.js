@@ -40,6 +40,7 @@ export function slosTable (s) {
       r.name, fmt(r.days), `${fmt(r.documentsPerSelector, 1)} (max ${fmt(r.documentsPerSelectorMax, 1)})`, ms(r.p50Ms), ms(r.p99Ms), `${fmt(r.requests)}${r.failed ? ` (${fmt(r.failed)} failed)` : ''}`
     ])),
     '',
+    ...(s.shapes ? [`A month document with an event a minute (${['stored', 'hours', 'zones'].map(v => `${{ stored: 'as stored', hours: '(a) + `hourly.D.H`', zones: '(b) + 2 zones\' local days' }[v]}: ${fmt(s.shapes[v].bytes)} B, ${fmt(s.shapes[v].usPerEvent, 1)} µs of database time an event`).join('; ')}; a flush's updates, in turns).`, ''] : []),
     `\`GET /v1/slos\` (${fmt(s.list.slos)}, ${fmt(s.list.documents)} documents): p50 ${ms(s.list.p50Ms, 0)}, p99 ${ms(s.list.p99Ms, 0)}. \`GET /metrics\` (${fmt(m.bytes)} B, ${fmt(m.sloSeries)} SLO series): p50 ${ms(m.p50Ms, 0)}, p99 ${ms(m.p99Ms, 0)}; 1 connection each.`
   ]
 }
