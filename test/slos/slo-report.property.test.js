@@ -181,12 +181,13 @@ describe('an SLO report equals the model of the raw events', () => {
           expect(Number.isInteger(documents) && documents >= 0).toBe(true)
         }
         if (period.current) {
-          // the listing reads the period as one range: the same figures, never more documents
+          // the listing reads the period as one range: the same figures, from at most the period's months and
+          // the month before (13), its 2 edge days and the 4 days the 3d burn window touches, a series read
           const listed = (await app.inject('/v1/slos')).json().slos.find(s => s.name === name)
-          const report = (await app.inject(`/v1/slos/${name}/report`)).json()
           expect([listed.good, listed.total, listed.attainment, listed.budgetRemainingRatio]).toEqual([expected.good, expected.total, expected.attainment, expected.budget.remainingRatio])
           expect(listed.status).toBe(modelStatus(expected))
-          expect(listed.documents).toBeLessThanOrEqual(report.documents)
+          const series = new Set(events.map(e => `${e.status} ${e.route}`)).size
+          expect(listed.documents).toBeLessThanOrEqual((13 + 2 + 4) * (2 * series + 1))
           listedChecked++
         }
       }), { numRuns: 30, endOnFailure: true })
