@@ -63,12 +63,12 @@ export const SLO_GROUPS = [
 export const groupKey = ({ duration, zone }) => (zone === null ? `${duration} rolling` : `${duration} ${zone}`)
 const slug = zone => (zone === null ? 'rolling' : zone.split('/').at(-1).toLowerCase())
 
-/** The 100 SLOs: SLO i over source i mod sources → [{ name, group, source }] */
+/** The 100 SLOs: SLO i over source 7i mod sources (a permutation when 7 does not divide their number: each group mixes plain and tagged) → [{ name, group, source }] */
 export function sloList (allSources, groups = SLO_GROUPS) {
   const slos = []
   for (const group of groups) {
     for (let j = 0; j < group.count; j++) {
-      const source = allSources[slos.length % allSources.length]
+      const source = allSources[(slos.length * 7) % allSources.length]
       slos.push({ name: `s${String(slos.length).padStart(3, '0')}-${group.duration.toLowerCase()}-${slug(group.zone)}`, group: groupKey(group), duration: group.duration, zone: group.zone, source })
     }
   }
