@@ -30,7 +30,7 @@ function table (header, rows) {
 }
 
 const short = name => name.replace('Europe/', '').replace('Asia/', '')
-const judged = (v, limit) => (isNum(v) ? `${fmt(v, v < 100 ? 1 : 0)} (${v <= limit ? 'met' : '**not met**'})` : 'n/a')
+const judged = (v, limit, unit = '') => (isNum(v) ? `${fmt(v, v < 100 ? 1 : 0)}${unit} (${v <= limit ? 'met' : '**not met**'})` : 'n/a')
 
 /** The table docs/benchmarks.md keeps (`--only slos --write-docs`), and the run's section: lines of markdown */
 export function slosTable (s) {
@@ -39,7 +39,7 @@ export function slosTable (s) {
   const f = slosFigures(s)
   const shape = v => `${fmt(s.shapes[v].bytes)} B, ${fmt(s.shapes[v].usPerEvent, 1)} µs`
   return [
-    `${fmt(p.slos)} SLOs, ${fmt(p.series)} series (${fmt(p.plain)} counter pairs, ${fmt(p.tagged)} names × 4 tagged series), an event a minute from ${new Date(p.seededFrom).toISOString().slice(0, 10)}: ${fmt(p.dailyDocs)} day (minutes on the last ${p.minuteDays}, \`MINUTE_RETENTION_DAYS=${p.minuteRetentionDays}\`) and ${fmt(p.monthlyDocs)} monthly documents. ${fmt(s.checks.reports - s.checks.wrong)} of ${fmt(s.checks.reports)} reports equal the model. Targets: a year's report p99 ${judged(f.sloYearReportP99, 20)} ms, ${judged(f.sloYearDocuments, 30)} documents a selector, \`/metrics\` p99 ${judged(f.sloMetricsP99, 100)} ms.`,
+    `${fmt(p.slos)} SLOs, ${fmt(p.series)} series (${fmt(p.plain)} counter pairs, ${fmt(p.tagged)} names × 4 tagged), an event a minute since ${new Date(p.seededFrom).toISOString().slice(0, 10)}: ${fmt(p.dailyDocs)} day (minutes: the last ${p.minuteDays}) and ${fmt(p.monthlyDocs)} month documents; ${fmt(s.checks.reports - s.checks.wrong)} of ${fmt(s.checks.reports)} reports equal the model. Targets: a year's report p99 ${judged(f.sloYearReportP99, 20, ' ms')}, documents a selector ${judged(f.sloYearDocuments, 30)}, \`/metrics\` p99 ${judged(f.sloMetricsP99, 100, ' ms')}.`,
     '',
     table([`report (${s.readConnections} conn.)`, 'days', 'docs / selector (max)', 'p50 ms', 'p99 ms', 'n'], s.reports.map(r => [
       short(r.name), fmt(r.days), `${fmt(r.documentsPerSelector, 1)} (${fmt(r.documentsPerSelectorMax, 1)})`, fmt(r.p50Ms), fmt(r.p99Ms), `${fmt(r.requests)}${r.failed ? ` (${fmt(r.failed)} failed)` : ''}`
