@@ -117,6 +117,7 @@ export const PROJECTS = {
       'test/registry/metric-deletion.test.js',
       'test/scripts/bench/bench-cardinality.test.js',
       'test/scripts/bench/bench-tags.test.js',
+      'test/scripts/bench/bench-slos.test.js',
       'test/scripts/bench/bench-timers.test.js',
       'test/scripts/loadgen/loadgen-run.test.js',
       'test/security/access.test.js',

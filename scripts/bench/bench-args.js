@@ -9,8 +9,9 @@ export const WITHOUT_DATABASE = ['wiredtiger', 'amplification']
 // wiredtiger builds WiredTiger from source the first time (about 4 minutes);
 // cardinality writes a registry of 1,000,000 metrics and runs the sweep at
 // its default rate (about 13 minutes here; docs/benchmarks.md#cardinality).
-// tags seeds 1,000,000 series' registry entries and a service loads them (docs/benchmarks.md#tags).
-export const OPTIONAL_SECTIONS = ['talk', 'wiredtiger', 'cardinality', 'tags']
+// tags seeds 1,000,000 series' registry entries and a service loads them (docs/benchmarks.md#tags);
+// slos seeds ~2 years of minutes of ~100 series for 100 SLOs (docs/benchmarks.md#slos).
+export const OPTIONAL_SECTIONS = ['talk', 'wiredtiger', 'cardinality', 'tags', 'slos']
 
 // Sizes per scale. "small" is for the offline substitute (mongo-java-server
 // keeps whole documents on a 512 MB JVM heap); "quick" is a smoke run.
@@ -24,10 +25,15 @@ const CARDINALITY = { metrics: 1_000_000, busy: 10_000, windowSeconds: 60, findS
 // The tags section (issue 28): names × combinations series in the tag index, a name of busySeries series
 // with a busy hour, a name of topSeries series with topMonths whole months; full and small alike (its point is the size).
 const TAGS = { names: 1000, combinations: 1000, busySeries: 10_000, topSeries: 10_000, topMonths: 12, ingestSeconds: 10, ingestConnections: 16, warmupSeconds: 2, readSeconds: 5, readConnections: 4, readMinRequests: 8, topSeconds: 20, topMinRequests: 3 }
+// The SLO section (issue 29): `plain` pairs of counters and `tagged` names of 4 series, an event a
+// minute since the UTC day before the previous year, minutes on the last `minuteDays` days
+// (MINUTE_RETENTION_DAYS=minuteRetentionDays, above the 31 a rolling month needs); one connection: a
+// report's own latency, not a queue behind others on 2 cores; full and small alike.
+const SLOS = { plain: 40, tagged: 5, minuteDays: 34, minuteRetentionDays: 32, warmupSeconds: 1, readSeconds: 5, readConnections: 1, readMinRequests: 20, shapes: { metrics: 100, batch: 1000, rounds: 5 } }
 export const SCALES = {
-  full: { phaseSeconds: 10, warmupSeconds: 2, readSeconds: 5, yardstick: { connections: [1, 32], rounds: 5, seconds: 5, warmupSeconds: 1 }, reads: { metrics: 100, days: 400, perDay: 24 }, timerReads: { metrics: 100, days: 30 }, storage: { metrics: 100, perDay: 96, k: 200 }, jobs: { metrics: 100, days: 120 }, cardinality: CARDINALITY, tags: TAGS },
-  small: { phaseSeconds: 8, warmupSeconds: 2, readSeconds: 5, yardstick: { connections: [1, 32], rounds: 5, seconds: 4, warmupSeconds: 1 }, reads: { metrics: 25, days: 400, perDay: 24 }, timerReads: { metrics: 3, days: 30 }, storage: { metrics: 25, perDay: 96, k: 100 }, jobs: { metrics: 25, days: 120 }, cardinality: CARDINALITY, tags: TAGS },
-  quick: { phaseSeconds: 2, warmupSeconds: 1, readSeconds: 2, yardstick: { connections: [1, 32], rounds: 1, seconds: 2, warmupSeconds: 1 }, reads: { metrics: 5, days: 400, perDay: 24 }, timerReads: { metrics: 2, days: 30 }, storage: { metrics: 5, perDay: 24, k: 20 }, jobs: { metrics: 5, days: 40 }, cardinality: { metrics: 20_000, busy: 200, windowSeconds: 20, findSeconds: 2, busyPerMinute: 60 }, tags: { names: 20, combinations: 100, busySeries: 1000, topSeries: 500, topMonths: 12, ingestSeconds: 2, ingestConnections: 4, warmupSeconds: 1, readSeconds: 1, readConnections: 4, readMinRequests: 4, topSeconds: 1, topMinRequests: 5 } }
+  full: { phaseSeconds: 10, warmupSeconds: 2, readSeconds: 5, yardstick: { connections: [1, 32], rounds: 5, seconds: 5, warmupSeconds: 1 }, reads: { metrics: 100, days: 400, perDay: 24 }, timerReads: { metrics: 100, days: 30 }, storage: { metrics: 100, perDay: 96, k: 200 }, jobs: { metrics: 100, days: 120 }, cardinality: CARDINALITY, tags: TAGS, slos: SLOS },
+  small: { phaseSeconds: 8, warmupSeconds: 2, readSeconds: 5, yardstick: { connections: [1, 32], rounds: 5, seconds: 4, warmupSeconds: 1 }, reads: { metrics: 25, days: 400, perDay: 24 }, timerReads: { metrics: 3, days: 30 }, storage: { metrics: 25, perDay: 96, k: 100 }, jobs: { metrics: 25, days: 120 }, cardinality: CARDINALITY, tags: TAGS, slos: SLOS },
+  quick: { phaseSeconds: 2, warmupSeconds: 1, readSeconds: 2, yardstick: { connections: [1, 32], rounds: 1, seconds: 2, warmupSeconds: 1 }, reads: { metrics: 5, days: 400, perDay: 24 }, timerReads: { metrics: 2, days: 30 }, storage: { metrics: 5, perDay: 24, k: 20 }, jobs: { metrics: 5, days: 40 }, cardinality: { metrics: 20_000, busy: 200, windowSeconds: 20, findSeconds: 2, busyPerMinute: 60 }, tags: { names: 20, combinations: 100, busySeries: 1000, topSeries: 500, topMonths: 12, ingestSeconds: 2, ingestConnections: 4, warmupSeconds: 1, readSeconds: 1, readConnections: 4, readMinRequests: 4, topSeconds: 1, topMinRequests: 5 }, slos: { plain: 3, tagged: 1, minuteDays: 34, minuteRetentionDays: 32, warmupSeconds: 0, readSeconds: 0, readConnections: 2, readMinRequests: 2, shapes: { metrics: 5, batch: 50, rounds: 1 } } }
 }
 
 // mongo-java-server keeps every document on its JVM heap: 1,000,000 metrics'
@@ -37,12 +43,15 @@ export const SCALES = {
 export const CARDINALITY_JAVA_HEAP = '12g'
 // the tags section's 1,020,002 registry entries, 10,001 day and 120,012 monthly documents
 export const TAGS_JAVA_HEAP = '8g'
+// the SLO section's ~72,000 day documents (~3,500 with every minute) and ~2,500 monthly ones
+export const SLOS_JAVA_HEAP = '6g'
 
 /** The embedded JVM's heap for a run (null: the launcher's default) */
 export function javaHeapFor ({ only, scale }) {
   if (scale === 'quick') return null
   if (only.includes('cardinality')) return CARDINALITY_JAVA_HEAP
-  return only.includes('tags') ? TAGS_JAVA_HEAP : null
+  if (only.includes('tags')) return TAGS_JAVA_HEAP
+  return only.includes('slos') ? SLOS_JAVA_HEAP : null
 }
 
 export const BENCH_HELP = `Usage: npm run bench -- [options]
@@ -76,7 +85,10 @@ Every phase is bounded in time; the whole run takes a few minutes.
                  --scale quick: 20,000 metrics, ~1 min); tags, 1,000,000 tagged series:
                  the tag index's RSS per series, a tag= filter and /tags/autoComplete/values
                  p99, batched ingest with 3 tags (and a declared rollup) beside untagged,
-                 top?by=…&k=10 over a year of 10,000 series (--scale quick: seconds)
+                 top?by=…&k=10 over a year of 10,000 series (--scale quick: seconds);
+                 slos, 100 SLOs over ~100 series of minutes since the previous year began:
+                 each window kind and zone's report p50/p99 and documents per selector,
+                 GET /v1/slos and GET /metrics (--scale quick: 4 sources, seconds)
   --wt-scale S   quick | full: the wiredtiger section's size (default full; quick takes seconds)
   --statsd-clients N  hot-shots processes of the statsd section (default 2: more lines/s
                  than 1 on 2 cores; they share the cores with the service)
@@ -87,8 +99,8 @@ Every phase is bounded in time; the whole run takes a few minutes.
   --write-docs   also write the run (its heading, targets and notes) into docs/benchmarks.md,
                  between its bench:latest markers (a run of the default sections only), and
                  the amplification table between its bench:amplification markers (alone:
-                 --only amplification --write-docs), the tags and otlp tables between
-                 their own (--only tags --write-docs, --only otlp --write-docs)
+                 --only amplification --write-docs), the tags, otlp and slos tables between
+                 their own (--only tags, otlp or slos, with --write-docs)
   --help         this text
 `
 
@@ -131,7 +143,7 @@ export function parseBenchArgs (argv) {
   const wtScale = values['wt-scale'] ?? 'full'
   if (!['quick', 'full'].includes(wtScale)) throw new UsageError(`--wt-scale must be quick or full, got ${JSON.stringify(values['wt-scale'])}`)
   const writeDocs = Boolean(values['write-docs'])
-  if (writeDocs && values.only !== undefined && !['amplification', 'tags', 'otlp'].includes(values.only.trim())) throw new UsageError('--write-docs records a run of the default sections (or --only amplification, tags or otlp): leave out --only')
+  if (writeDocs && values.only !== undefined && !['amplification', 'tags', 'otlp', 'slos'].includes(values.only.trim())) throw new UsageError('--write-docs records a run of the default sections (or --only amplification, tags, otlp or slos): leave out --only')
   return { scale, seconds, only, talkSpeedup, statsdClients, wtScale, json: Boolean(values.json), keep: Boolean(values.keep), writeDocs }
 }
 

@@ -5,6 +5,7 @@ import { bytes, fmt } from './bench-format.js'
 import { CARDINALITY_TARGETS, cardinalityFigures, cardinalitySection } from './cardinality-report.js'
 import { TAGS_TARGETS, tagsFigures, tagsSection } from './tags-report.js'
 import { OTLP_TARGETS, otlpFigures, otlpSection } from './otlp-report.js'
+import { SLOS_TARGETS, slosFigures, slosTable } from './slos-report.js'
 
 export { bytes, fmt }
 
@@ -122,6 +123,10 @@ export function evaluateTargets (figures) {
   if (figures.tags) {
     const f = tagsFigures(figures.tags)
     for (const t of TAGS_TARGETS) out.push({ ...t, value: f[t.key], met: judge(t, f[t.key]) })
+  }
+  if (figures.slos) {
+    const f = slosFigures(figures.slos)
+    for (const t of SLOS_TARGETS) out.push({ ...t, value: f[t.key], met: judge(t, f[t.key]) })
   }
   if (figures.talk) {
     const f = talkFigures(figures.talk)
@@ -359,6 +364,7 @@ export function renderMarkdown (figures) {
   }
   if (figures.cardinality) out.push('', ...cardinalitySection(figures.cardinality))
   if (figures.tags) out.push('', ...tagsSection(figures.tags))
+  if (figures.slos) out.push('', '**SLOs**', '', ...slosTable(figures.slos))
   const talk = figures.talk
   if (talk) {
     out.push('', `**The talk's experiment**: ${talk.metrics} metrics, ${talk.concurrency} workers, one upsert of the daily and one of the monthly document per event, ${fmt(talk.simMinutes)} simulated minutes from 00:00 at ${fmt(talk.speedup)}× (${fmt(talk.simMinutes * 60 / talk.speedup)} s each):`, '')

@@ -36,7 +36,7 @@ export async function tagIndexMemory ({ series, combinations }) {
   return JSON.parse(stdout)
 }
 
-async function insertAll (collection, docs) {
+export async function insertAll (collection, docs) {
   let batch = []
   let n = 0
   for (const doc of docs) {
@@ -96,7 +96,7 @@ async function seriesLearned (server, expected, timeoutMs = 900_000) {
  * slow ones a time-boxed load tool would cut off at its end too
  * → { requests, ok, failed, seconds, latencies }
  */
-async function closedLoopGets ({ server, make, random, seconds, connections, minRequests = 0 }) {
+export async function closedLoopGets ({ server, make, random, seconds, connections, minRequests = 0 }) {
   const latencies = []
   let failed = 0
   const started = performance.now()
@@ -117,7 +117,7 @@ async function closedLoopGets ({ server, make, random, seconds, connections, min
 }
 
 /** One read query: a warm-up, then `seconds` (at least `minRequests`) on `connections` connections → latency figures */
-async function readFigures ({ server, query, seconds, connections, warmupSeconds, minRequests, random }) {
+export async function readFigures ({ server, query, seconds, connections, warmupSeconds, minRequests, random }) {
   if (warmupSeconds) await closedLoopGets({ server, make: query.make, random, seconds: warmupSeconds, connections, minRequests: connections })
   const r = await closedLoopGets({ server, make: query.make, random, seconds, connections, minRequests })
   return { name: query.name, kind: query.kind, label: query.label, requests: r.requests, requestsPerS: r.ok / r.seconds, p50Ms: percentile(r.latencies, 50), p99Ms: percentile(r.latencies, 99), maxMs: r.ok ? Math.max(...r.latencies) : null, failed: r.failed }

@@ -26,6 +26,8 @@ import { otlpSection } from './otlp-report.js'
 import { benchCardinality } from './bench-cardinality.js'
 import { benchTags } from './bench-tags.js'
 import { tagsTable } from './tags-report.js'
+import { benchSlos } from './bench-slos.js'
+import { slosTable } from './slos-report.js'
 import { startServerProcess } from './server-process.js'
 import { documentSizes } from './bench-sizes.js'
 import { benchWiredtiger, renderWiredtiger, wiredtigerPython } from './bench-wiredtiger.js'
@@ -76,6 +78,12 @@ function otlpDocSection ({ env, otlp, targets }) {
   const m = env.machine
   const judged = targets.find(t => t.key === 'otlpVsStatsd')
   return [`**Run** ${env.date} · \`${env.command.replace(/ --write-docs/, '')}\` · ${env.backend.name ?? env.backend.description.split(' (')[0]} · ${m.cores} cores, load ${m.loadAverage?.toFixed(1) ?? 'n/a'} · ratio ${fmt(judged?.value, 2)} (target ≥ 0.5: ${judged?.met ? 'met' : '**not met**'})`, '', ...otlpSection(otlp).slice(2)].join('\n')
+}
+
+/** The slos table the page keeps: the run's heading line, the table (slos-report.js) */
+function slosDocSection ({ env, slos }) {
+  const m = env.machine
+  return [`**Run** ${env.date} · \`${env.command.replace(/ --write-docs/, '')}\` · ${env.backend.name ?? env.backend.description.split(' (')[0]}${slos.javaHeap ? ` (heap ${slos.javaHeap})` : ''} · ${m.cores} cores, load ${m.loadAverage?.toFixed(1) ?? 'n/a'}`, '', ...slosTable(slos)].join('\n')
 }
 
 const BENCHMARKS_PAGE = join(import.meta.dirname, '../../docs/benchmarks.md')
@@ -130,7 +138,7 @@ async function runBench (opts, { argv }) {
     }
     log(`database ${backend.description}; scale ${scaleName}; database name ${dbName}`)
 
-    const wantServer = opts.only.some(s => !['storage', 'talk', 'jobs', 'statsd', 'otlp', 'cardinality', 'tags', ...WITHOUT_DATABASE].includes(s))
+    const wantServer = opts.only.some(s => !['storage', 'talk', 'jobs', 'statsd', 'otlp', 'cardinality', 'tags', 'slos', ...WITHOUT_DATABASE].includes(s))
     const rssByPhase = {}
     if (wantServer) {
       server = await startServerProcess({ MONGODB_URI: database.uri, MONGODB_DB: dbName, LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn' })
@@ -277,7 +285,13 @@ async function runBench (opts, { argv }) {
       if (scale.tags.names * scale.tags.combinations !== full.names * full.combinations) figures.notes.push(`Tags scaled down (${scaleName}): ${fmt(scale.tags.names * scale.tags.combinations)} series in the index, ${fmt(scale.tags.busySeries)} on the filtered name, top over ${fmt(scale.tags.topSeries)} instead of ${fmt(full.names * full.combinations)}, ${fmt(full.busySeries)} and ${fmt(full.topSeries)}.`)
     }
 
-    const scaled = opts.only.some(x => !['talk', 'cardinality', 'tags', ...WITHOUT_DATABASE].includes(x))
+    if (opts.only.includes('slos')) {
+      // its own service child and database (dropped when it ends)
+      figures.slos = await benchSlos({ uri: database.uri, dbName: `${dbName}_slos`, scale: scale.slos, keep: opts.keep, log })
+      figures.slos.javaHeap = database.javaHeap ?? null
+    }
+
+    const scaled = opts.only.some(x => !['talk', 'cardinality', 'tags', 'slos', ...WITHOUT_DATABASE].includes(x))
     if (figures.talk?.runs.some(r => r.requestsPerMinute < NOISY_BELOW)) {
       figures.notes.push(`The talk's runs averaged fewer than ${NOISY_BELOW} requests per simulated minute: their per-minute figures are noise; lower --talk-speedup.`)
     }
@@ -301,7 +315,10 @@ async function runBench (opts, { argv }) {
   } else {
     process.stdout.write('\n' + markdown)
   }
-  if (opts.writeDocs && figures.tags) {
+  if (opts.writeDocs && figures.slos) {
+    writeFileSync(BENCHMARKS_PAGE, writeSection(readFileSync(BENCHMARKS_PAGE, 'utf8'), 'slos', slosDocSection(figures)))
+    log('wrote the slos table into docs/benchmarks.md (between its bench:slos markers)')
+  } else if (opts.writeDocs && figures.tags) {
     writeFileSync(BENCHMARKS_PAGE, writeSection(readFileSync(BENCHMARKS_PAGE, 'utf8'), 'tags', tagsDocSection(figures)))
     log('wrote the tags table into docs/benchmarks.md (between its bench:tags markers)')
   } else if (opts.writeDocs && figures.otlp && opts.only.length === 1) {

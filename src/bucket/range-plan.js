@@ -95,6 +95,14 @@ function piecesOf (metric, from, to) {
 }
 
 /**
+ * What a piece's path projects: its field and, below it, the hour or day
+ * (`hourly.5`, `minute.5`, `daily.12`), so a read of a few minutes or of
+ * each local day's hours does not bring every minute of its documents; one
+ * depth for every path, so that projections never collide (`minute` beside `minute.5`)
+ */
+const projectedPath = (path) => (path.length > 1 ? `${path[0]}.${path[1]}` : path[0])
+
+/**
  * ranges: [{ from, to }] (epoch ms, from < to); horizons: { minuteFrom,
  * dailyFrom } (the first UTC day with minute detail / with a daily document;
  * null = forever; minuteFrom Infinity: no minute is read on any day, with
@@ -113,7 +121,7 @@ export function planRanges (metric, ranges, horizons = {}) {
     const pieces = piecesOf(metric, from, to)
     for (const p of pieces) {
       reads[p.collection].ids.add(p.id)
-      reads[p.collection].projection[p.path[0]] = 1
+      reads[p.collection].projection[projectedPath(p.path)] = 1
     }
     return pieces
   })

@@ -75,7 +75,9 @@ describe('documents a local day series reads', () => {
     const year = [Date.UTC(2025, 10, 21), Date.UTC(2026, 10, 21)]
     const abidjan = planLocalSeries('m', timeZone('Africa/Abidjan'), ...year, 'day', opts)
     expect(abidjan.timestamps).toHaveLength(365)
-    expect(abidjan.plan.reads).toMatchObject({ monthly: { ids: expect.any(Array), projection: { daily: 1 } }, daily: { ids: [] } })
+    expect(abidjan.plan.reads).toMatchObject({ monthly: { ids: expect.any(Array) }, daily: { ids: [] } })
+    // each day of the month it reads, not the whole `daily` (a field per day: they never collide)
+    expect(Object.keys(abidjan.plan.reads.monthly.projection).sort()).toEqual(Array.from({ length: 31 }, (_, d) => `daily.${d + 1}`).sort())
     expect(abidjan.plan.reads.monthly.ids).toHaveLength(13)
     // London: its winter days are whole UTC days (monthly documents); a summer day (UTC+1) is two UTC days' hours
     const london = planLocalSeries('m', timeZone('Europe/London'), ...year, 'day', opts)

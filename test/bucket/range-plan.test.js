@@ -116,3 +116,17 @@ describe('range planner', () => {
     expect(evaluatePlan(plan, documentsOf(events, {}))[0].value).toBe(1 + 2 + 3 + 4 + 5 + 6)
   })
 })
+
+describe('what a plan projects', () => {
+  it('the hours, quarter-hours and minutes of the hours it reads, and the days of the months: never a whole tier, never a path under another', () => {
+    const day = Date.UTC(2026, 10, 20)
+    // a local day at UTC+1 (23:00–23:00) and the last 5 minutes before 10:07
+    const plan = planRanges('m', [{ from: day - 3_600_000, to: day + 23 * 3_600_000 }, { from: day + 10 * 3_600_000 + 2 * 60_000, to: day + 10 * 3_600_000 + 7 * 60_000 }, { from: Date.UTC(2026, 9, 1), to: Date.UTC(2026, 9, 3) }])
+    const daily = Object.keys(plan.reads.daily.projection)
+    expect(daily).toEqual(expect.arrayContaining(['hourly.23', 'hourly.0', 'hourly.22', 'minute.10']))
+    expect(daily).not.toContain('minute.11')
+    expect(Object.keys(plan.reads.monthly.projection).sort()).toEqual(['daily.1', 'daily.2'])
+    const all = [...daily, ...Object.keys(plan.reads.monthly.projection)]
+    for (const a of all) for (const b of all) expect(b.startsWith(`${a}.`)).toBe(false)
+  })
+})

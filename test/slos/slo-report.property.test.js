@@ -109,6 +109,10 @@ function modelReport (period, events, target, variant) {
   }
 }
 
+/** The listing's status of a model report (docs/slos.md#reports) */
+const modelStatus = ({ total, budget, projectedAttainment, target }) =>
+  total === 0 ? 'no data' : budget.remaining < 0 ? 'breached' : projectedAttainment !== null && projectedAttainment < target ? 'at risk' : 'met'
+
 const event = fc.record({
   where: fc.constantFrom('any', 'first', 'last', 'recent', 'recent'),
   at: fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }),
@@ -131,6 +135,7 @@ describe('an SLO report equals the model of the raw events', () => {
     let run = 0
     let counted = 0
     let currentWithRates = 0
+    let listedChecked = 0
     await fc.assert(fc.asyncProperty(
       fc.constantFrom(...ZONES), fc.constantFrom(...DURATIONS), fc.integer({ min: Date.UTC(2025, 1, 1), max: Date.UTC(2026, 9, 31) }),
       fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }), fc.boolean(), fc.constantFrom(...TARGETS), fc.constantFrom('good', 'bad'),
@@ -175,9 +180,20 @@ describe('an SLO report equals the model of the raw events', () => {
           expect([got, timeZone, asOf]).toEqual([name, period.zone, period.now])
           expect(Number.isInteger(documents) && documents >= 0).toBe(true)
         }
+        if (period.current) {
+          // the listing reads the period as one range: the same figures, from at most the period's months and
+          // the month before (13), its 2 edge days and the 4 days the 3d burn window touches, a series read
+          const listed = (await app.inject('/v1/slos')).json().slos.find(s => s.name === name)
+          expect([listed.good, listed.total, listed.attainment, listed.budgetRemainingRatio]).toEqual([expected.good, expected.total, expected.attainment, expected.budget.remainingRatio])
+          expect(listed.status).toBe(modelStatus(expected))
+          const series = new Set(events.map(e => `${e.status} ${e.route}`)).size
+          expect(listed.documents).toBeLessThanOrEqual((13 + 2 + 4) * (2 * series + 1))
+          listedChecked++
+        }
       }), { numRuns: 30, endOnFailure: true })
     // the property was not met vacuously: most runs count events, and some current periods have burn rates
     expect(counted).toBeGreaterThan(run / 4)
     expect(currentWithRates).toBeGreaterThan(0)
+    expect(listedChecked).toBeGreaterThan(0)
   }, 300_000)
 })

@@ -341,4 +341,26 @@ describe('documents read', () => {
     expect(body.days).toHaveLength(365)
     expect(body.documents).toBeLessThanOrEqual(2 * (13 + 4))
   })
+
+  it('a Berlin year: the report reads the day documents its local days need; the listing reads the year from its months, the same figures', async () => {
+    const YEAR = slo({ name: 'berlin-year', bad: source('berlin.errors'), total: source('berlin.requests'), window: '    - duration: 1y\n      isRolling: false\n      calendar:\n        timeZone: Europe/Berlin' })
+    fs.writeFileSync(file, YEAR)
+    expect(app.slos.reload().map(s => s.name)).toEqual(['berlin-year'])
+    const random = seededRandom(68)
+    // the year's first and last local hours (UTC's previous day) too
+    const from = Date.UTC(2025, 11, 31, 23)
+    const sent = []
+    for (let i = 0; i < 600; i++) sent.push({ metric: random() < 0.1 ? 'berlin.errors' : 'berlin.requests', ts: from + Math.floor(random() * (NOW - from)) })
+    sent.push(...sent.filter(e => e.metric === 'berlin.errors').map(e => ({ ...e, metric: 'berlin.requests' })))
+    expect((await app.inject({ method: 'POST', url: '/v1/events', payload: sent })).json()).toEqual({ accepted: sent.length })
+    const requests = sent.filter(e => e.metric === 'berlin.requests').length
+    const errors = sent.filter(e => e.metric === 'berlin.errors').length
+    const { body: report } = await get('/v1/slos/berlin-year/report')
+    expect([report.period, report.total, report.good, report.days.length]).toEqual(['2026', requests, requests - errors, 365])
+    const utcDays = new Set(sent.map(e => new Date(e.ts).toISOString().slice(0, 10))).size
+    expect(report.documents).toBeGreaterThan(utcDays) // a day document a UTC day with events, beside the months
+    const listed = (await get('/v1/slos')).body.slos.find(s => s.name === 'berlin-year')
+    expect([listed.total, listed.good, listed.attainment, listed.budgetRemainingRatio]).toEqual([report.total, report.good, report.attainment, report.budget.remainingRatio])
+    expect(listed.documents).toBeLessThanOrEqual(2 * (13 + 2 + 4))
+  })
 })
