@@ -149,14 +149,15 @@ export function createSloService ({ reader, taggedReads, registry, clock, defini
     },
 
     /**
-     * The current period's report of every SLO in force, at most `concurrency`
+     * The current period's summary report (no local days) of every SLO in force, at most `concurrency`
      * read at once (GET /metrics, docs/adr/0067-slo-metrics.md) → [{ name,
      * report } | { name, refused: message } | { name, failed: error (null: not
      * read, after a database error) }]; a database error stops the reads not begun.
      */
     async currentReports ({ concurrency }) {
       const { slos, refused } = await inForce()
-      const outcomes = await settleLimited(slos, concurrency, slo => report(slo, undefined), { stopsAll: isDatabaseError })
+      // a summary: the series need no local day, so the period is read as one range (as the listing reads it)
+      const outcomes = await settleLimited(slos, concurrency, slo => report(slo, undefined, { days: false }), { stopsAll: isDatabaseError })
       return [
         ...outcomes.map(({ status, value, reason }, i) => {
           const { name } = slos[i]
