@@ -9,8 +9,8 @@ export const WITHOUT_DATABASE = ['wiredtiger', 'amplification']
 // wiredtiger builds WiredTiger from source the first time (about 4 minutes);
 // cardinality writes a registry of 1,000,000 metrics and runs the sweep at
 // its default rate (about 13 minutes here; docs/benchmarks.md#cardinality).
-// tags seeds 1,000,000 series' registry entries and a service loads them (docs/benchmarks.md#tags);
-// slos seeds ~2 years of minutes of ~100 series for 100 SLOs (docs/benchmarks.md#slos).
+// tags seeds 1,000,000 series' registry entries and a service loads them (docs/benchmarks-tags-otlp-slos.md#tags);
+// slos seeds ~2 years of minutes of ~100 series for 100 SLOs (docs/benchmarks-tags-otlp-slos.md#slos).
 export const OPTIONAL_SECTIONS = ['talk', 'wiredtiger', 'cardinality', 'tags', 'slos']
 
 // Sizes per scale. "small" is for the offline substitute (mongo-java-server
@@ -99,8 +99,8 @@ Every phase is bounded in time; the whole run takes a few minutes.
   --write-docs   also write the run (its heading, targets and notes) into docs/benchmarks.md,
                  between its bench:latest markers (a run of the default sections only), and
                  the amplification table between its bench:amplification markers (alone:
-                 --only amplification --write-docs), the tags, otlp and slos tables between
-                 their own (--only tags, otlp or slos, with --write-docs)
+                 --only amplification --write-docs); the tags, otlp and slos tables between
+                 their own in docs/benchmarks-tags-otlp-slos.md (--only tags, otlp or slos)
   --help         this text
 `
 

@@ -1,4 +1,4 @@
-// The SLO section (`npm run bench -- --only slos`; docs/benchmarks.md#slos):
+// The SLO section (`npm run bench -- --only slos`; docs/benchmarks-tags-otlp-slos.md#slos):
 // issue 29's targets. A service with 100 SLOs (SLO_FILE, ./slos-workload.js)
 // over ~100 series holding an event a minute since the UTC day before the
 // previous calendar year, seeded in the stored shape (a year of minutes

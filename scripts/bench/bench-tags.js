@@ -1,4 +1,4 @@
-// The tags section (`npm run bench -- --only tags`; docs/benchmarks.md#tags):
+// The tags section (`npm run bench -- --only tags`; docs/benchmarks-tags-otlp-slos.md#tags):
 // issue 28's targets beside the untagged figures, in one run.
 // 1. The tag index: its resident memory per series (tag-index-memory.js, a
 //    child process building the index alone), and a service holding

@@ -87,6 +87,8 @@ function slosDocSection ({ env, slos }) {
 }
 
 const BENCHMARKS_PAGE = join(import.meta.dirname, '../../docs/benchmarks.md')
+// the tables of OTLP's, the tags' and the SLOs' sections (docs/benchmarks-tags-otlp-slos.md)
+const SECTIONS_PAGE = join(import.meta.dirname, '../../docs/benchmarks-tags-otlp-slos.md')
 
 async function runBench (opts, { argv }) {
   if (opts.only.every(s => WITHOUT_DATABASE.includes(s))) {
@@ -316,14 +318,14 @@ async function runBench (opts, { argv }) {
     process.stdout.write('\n' + markdown)
   }
   if (opts.writeDocs && figures.slos) {
-    writeFileSync(BENCHMARKS_PAGE, writeSection(readFileSync(BENCHMARKS_PAGE, 'utf8'), 'slos', slosDocSection(figures)))
-    log('wrote the slos table into docs/benchmarks.md (between its bench:slos markers)')
+    writeFileSync(SECTIONS_PAGE, writeSection(readFileSync(SECTIONS_PAGE, 'utf8'), 'slos', slosDocSection(figures)))
+    log('wrote the slos table into docs/benchmarks-tags-otlp-slos.md (between its bench:slos markers)')
   } else if (opts.writeDocs && figures.tags) {
-    writeFileSync(BENCHMARKS_PAGE, writeSection(readFileSync(BENCHMARKS_PAGE, 'utf8'), 'tags', tagsDocSection(figures)))
-    log('wrote the tags table into docs/benchmarks.md (between its bench:tags markers)')
+    writeFileSync(SECTIONS_PAGE, writeSection(readFileSync(SECTIONS_PAGE, 'utf8'), 'tags', tagsDocSection(figures)))
+    log('wrote the tags table into docs/benchmarks-tags-otlp-slos.md (between its bench:tags markers)')
   } else if (opts.writeDocs && figures.otlp && opts.only.length === 1) {
-    writeFileSync(BENCHMARKS_PAGE, writeSection(readFileSync(BENCHMARKS_PAGE, 'utf8'), 'otlp', otlpDocSection(figures)))
-    log('wrote the otlp table into docs/benchmarks.md (between its bench:otlp markers)')
+    writeFileSync(SECTIONS_PAGE, writeSection(readFileSync(SECTIONS_PAGE, 'utf8'), 'otlp', otlpDocSection(figures)))
+    log('wrote the otlp table into docs/benchmarks-tags-otlp-slos.md (between its bench:otlp markers)')
   } else if (opts.writeDocs) {
     let page = writeLatestRun(readFileSync(BENCHMARKS_PAGE, 'utf8'), run)
     if (figures.amplification) page = writeSection(page, 'amplification', amplificationSection(figures.amplification))

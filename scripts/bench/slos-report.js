@@ -1,5 +1,5 @@
 // The SLO section's targets and markdown (bench-report.js joins them to the
-// report; docs/benchmarks.md#slos keeps its table). Pure: a figure not
+// report; docs/benchmarks-tags-otlp-slos.md#slos keeps its table). Pure: a figure not
 // measured prints as n/a.
 import { fmt } from './bench-format.js'
 
@@ -32,7 +32,7 @@ function table (header, rows) {
 const short = name => name.replace('Europe/', '').replace('Asia/', '')
 const judged = (v, limit, unit = '') => (isNum(v) ? `${fmt(v, v < 100 ? 1 : 0)}${unit} (${v <= limit ? 'met' : '**not met**'})` : 'n/a')
 
-/** The table docs/benchmarks.md keeps (`--only slos --write-docs`), and the run's section: lines of markdown */
+/** The table docs/benchmarks-tags-otlp-slos.md keeps (`--only slos --write-docs`), and the run's section: lines of markdown */
 export function slosTable (s) {
   const p = s.population
   const m = s.metrics

@@ -1,5 +1,5 @@
 // The tags section's targets and markdown (bench-report.js joins them to
-// the report; docs/benchmarks.md#tags keeps its table). Pure: a figure not
+// the report; docs/benchmarks-tags-otlp-slos.md#tags keeps its table). Pure: a figure not
 // measured prints as n/a.
 import { bytes, fmt } from './bench-format.js'
 
@@ -43,7 +43,7 @@ function table (header, rows) {
   return [`| ${header.join(' | ')} |`, `|${header.map(() => '---').join('|')}|`, ...rows.map(r => `| ${r.join(' | ')} |`)].join('\n')
 }
 
-/** The compact table docs/benchmarks.md keeps (`--only tags --write-docs`): lines of markdown */
+/** The compact table docs/benchmarks-tags-otlp-slos.md keeps (`--only tags --write-docs`): lines of markdown */
 export function tagsTable (t) {
   const p = t.population
   const i = t.ingest

@@ -79,4 +79,9 @@ describe('writeSection', () => {
     const docs = readFileSync(join(import.meta.dirname, '../../../docs/benchmarks.md'), 'utf8')
     expect(() => writeSection(docs, 'amplification', 'x')).not.toThrow()
   })
+
+  it('finds the otlp, tags and slos markers in docs/benchmarks-tags-otlp-slos.md', () => {
+    const docs = readFileSync(join(import.meta.dirname, '../../../docs/benchmarks-tags-otlp-slos.md'), 'utf8')
+    for (const name of ['otlp', 'tags', 'slos']) expect(() => writeSection(docs, name, 'x'), name).not.toThrow()
+  })
 })
