@@ -7,6 +7,7 @@ import { accuracyProblem, createMapping } from './bucket/distribution-sketch.js'
 import { MAX_BSON_DOCUMENT_BYTES, largestDailyDocumentBytes } from './bucket/distribution-increments.js'
 import { COMPRESSORS } from './db/create-collections.js'
 import { parseRollupRules } from './tags/rollups.js'
+import { parseThresholdRules } from './bucket/distribution-thresholds.js'
 import { keyProblem } from './tags/series-name.js'
 import { MAX_SLO_FILE_BYTES, SloDefinitionError, parseSloFile } from './slos/definitions.js'
 
@@ -101,6 +102,15 @@ function rollupRules (env) {
   }
   const { rules, problem } = parseRollupRules(text)
   if (problem) throw new ConfigError('ROLLUP_RULES', problem)
+  return rules
+}
+
+/** DISTRIBUTION_THRESHOLDS: declared thresholds (docs/kinds/distribution.md#thresholds), JSON inline */
+function thresholdRules (env) {
+  const value = env.DISTRIBUTION_THRESHOLDS
+  if (value === undefined || value.trim() === '') return []
+  const { rules, problem } = parseThresholdRules(value)
+  if (problem) throw new ConfigError('DISTRIBUTION_THRESHOLDS', problem)
   return rules
 }
 
@@ -229,6 +239,7 @@ export function loadConfig (env = process.env) {
       : integer(env, 'DAILY_RETENTION_DAYS', null, { min: 1, max: 36_500 }),
     retentionRules: retentionRules(env),
     rollupRules: rollupRules(env),
+    thresholdRules: thresholdRules(env),
     sloFile: env.SLO_FILE || null,
     slos: env.SLO_FILE ? loadSloFile(env.SLO_FILE) : [],
     // a new distribution's relative accuracy (a metric keeps the one it was created with)

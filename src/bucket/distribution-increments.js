@@ -19,12 +19,13 @@ import { bucketFields } from './bucket-fields.js'
 import { minuteField } from './minute-fields.js'
 import { bucketField } from './distribution-sketch.js'
 import { QUARTER_HOUR_DETAIL, mergeUnitsWith, slotOf, widenSeen } from './increments.js'
-import { TieredDocument, addValueAt, updateOfTiers } from './tiered-document.js'
+import { TieredDocument, addThresholdsAt, addValueAt, updateOfTiers } from './tiered-document.js'
+import { firstAtLeast } from './distribution-thresholds.js'
 import { DAILY_TIER, DAY_OF_MONTH_TIERS, HOURLY_TIERS, MINUTE_HISTOGRAM_TIERS, MONTHLY_TIER, QUARTER_HOURLY_TIERS, tierPaths } from './tier-paths.js'
 import { HOUR_MS, bucketId, hourId } from './time.js'
 
-/** { inc, min, max } of one value at tiers with a histogram and tiers without */
-function valueUpdate (histogramTiers, plainTiers, value, weight, field, { sum = value * weight, min = value, max = value } = {}) {
+/** { inc, min, max } of one value at tiers with a histogram and tiers without; le: the threshold fields it counts at */
+function valueUpdate (histogramTiers, plainTiers, value, weight, field, { sum = value * weight, min = value, max = value } = {}, le = []) {
   const update = { inc: {}, min: {}, max: {} }
   for (const tier of [...histogramTiers, ...plainTiers]) {
     update.inc[`${tier}.count`] = weight
@@ -33,8 +34,12 @@ function valueUpdate (histogramTiers, plainTiers, value, weight, field, { sum = 
     update.max[`${tier}.max`] = max
   }
   for (const tier of histogramTiers) update.inc[`${tier}.${field}`] = weight
+  for (const tier of [...histogramTiers, ...plainTiers]) for (const f of le) update.inc[`${tier}.${f}`] = weight
   return update
 }
+
+/** The threshold fields ('le.<key>') value counts at, of `thresholds` (distribution-thresholds.js createThresholds' of(metric), or null) */
+const thresholdFields = (thresholds, value) => (thresholds === null ? [] : thresholds.fields.slice(firstAtLeast(thresholds.values, value)))
 
 /**
  * The update of one value: its daily document (day, hour and quarter-hour
@@ -46,8 +51,9 @@ function valueUpdate (histogramTiers, plainTiers, value, weight, field, { sum = 
  * keepsMinuteHistograms(metric, dayStart) likewise for the minute's histogram
  * (MINUTE_HISTOGRAM_DAYS; never where the minute itself is not kept). Throws
  * RangeError for a value a distribution may not hold (bucketField).
+ * thresholdsOf(metric): its declared thresholds (distribution-thresholds.js), each tier's `le.<key>`.
  */
-export function distributionEventUpdates ({ metric, value, time, weight = 1, summary }, mapping, { keepsMinutes, keepsMinuteHistograms } = {}) {
+export function distributionEventUpdates ({ metric, value, time, weight = 1, summary }, mapping, { keepsMinutes, keepsMinuteHistograms, thresholdsOf } = {}) {
   const field = bucketField(mapping, value)
   const v = value === 0 ? 0 : value // −0 is stored as 0
   const stats = summary ?? { sum: v * weight, min: v, max: v }
@@ -55,15 +61,16 @@ export function distributionEventUpdates ({ metric, value, time, weight = 1, sum
   const minutes = !keepsMinutes || keepsMinutes(metric, dayStart)
   const histograms = minutes && (!keepsMinuteHistograms || keepsMinuteHistograms(metric, dayStart))
   const dayTiers = ['daily', `hourly.${hour}`, `quarterHourly.${hour}.${Math.floor(minute / 15)}`]
+  const le = thresholdFields(thresholdsOf?.(metric) ?? null, v)
   return {
     daily: {
       id: bucketId(metric, day.dayKey),
       date: dayStart,
-      ...valueUpdate(dayTiers, minutes ? [minuteField(hour, minute)] : [], v, weight, field, stats),
+      ...valueUpdate(dayTiers, minutes ? [minuteField(hour, minute)] : [], v, weight, field, stats, le),
       // a day written without its minute says so, as for counters
       ...(minutes ? {} : { detail: QUARTER_HOUR_DETAIL })
     },
-    monthly: { id: bucketId(metric, day.monthKey), date: day.monthStart, ...valueUpdate(['monthly', `daily.${day.dayOfMonth}`], [], v, weight, field, stats) },
+    monthly: { id: bucketId(metric, day.monthKey), date: day.monthStart, ...valueUpdate(['monthly', `daily.${day.dayOfMonth}`], [], v, weight, field, stats, le) },
     // the minute's histogram, in its hour's document, while the day keeps minutes
     minutes: histograms ? { id: hourId(metric, time), date: dayStart + hour * HOUR_MS, inc: { [`minute.${minute}.count`]: weight, [`minute.${minute}.sum`]: stats.sum, [`minute.${minute}.${field}`]: weight } } : null
   }
@@ -97,7 +104,7 @@ function minuteHourIn (docs, metric, time, dayStart, hour) {
  * monthly ones as TieredDocuments (tiered-document.js), which the write path
  * keeps so until a flush builds its operations.
  */
-export function buildDistributionTiers (events, mapping, { keepsMinutes, keepsMinuteHistograms } = {}) {
+export function buildDistributionTiers (events, mapping, { keepsMinutes, keepsMinuteHistograms, thresholdsOf } = {}) {
   const daily = new Map()
   const monthly = new Map()
   const minuteHours = new Map()
@@ -119,14 +126,21 @@ export function buildDistributionTiers (events, mapping, { keepsMinutes, keepsMi
       const histograms = minutes && (!keepsMinuteHistograms || keepsMinuteHistograms(metric, dayStart))
       const dayDoc = documentIn(daily, bucketId(metric, day.dayKey), metric, dayStart)
       if (!minutes) dayDoc.detail = QUARTER_HOUR_DETAIL
-      docs = { dayStart, minutes, histograms, daily: dayDoc, monthly: documentIn(monthly, bucketId(metric, day.monthKey), metric, day.monthStart), dayTier: DAY_OF_MONTH_TIERS[day.dayOfMonth] }
+      docs = { dayStart, minutes, histograms, daily: dayDoc, monthly: documentIn(monthly, bucketId(metric, day.monthKey), metric, day.monthStart), dayTier: DAY_OF_MONTH_TIERS[day.dayOfMonth], thresholds: thresholdsOf?.(metric) ?? null }
       last.set(metric, docs)
     }
+    const quarter = QUARTER_HOURLY_TIERS[hour * 4 + Math.floor(minute / 15)]
     addValueAt(docs.daily, DAILY_TIER, v, weight, field, sum, lo, hi)
     addValueAt(docs.daily, HOURLY_TIERS[hour], v, weight, field, sum, lo, hi)
-    addValueAt(docs.daily, QUARTER_HOURLY_TIERS[hour * 4 + Math.floor(minute / 15)], v, weight, field, sum, lo, hi)
-    if (docs.minutes) {
-      addValueAt(docs.daily, tierPaths(minuteField(hour, minute)), v, weight, null, sum, lo, hi)
+    addValueAt(docs.daily, quarter, v, weight, field, sum, lo, hi)
+    const minuteTier = docs.minutes ? tierPaths(minuteField(hour, minute)) : null
+    if (minuteTier !== null) addValueAt(docs.daily, minuteTier, v, weight, null, sum, lo, hi)
+    // the thresholds v is at most, at every tier it counts in (docs/kinds/distribution.md#thresholds)
+    const { thresholds } = docs
+    const from = thresholds === null ? 0 : firstAtLeast(thresholds.values, v)
+    if (thresholds !== null && from < thresholds.values.length) {
+      for (const tier of [DAILY_TIER, HOURLY_TIERS[hour], quarter]) addThresholdsAt(docs.daily, tier, thresholds.fields, from, weight)
+      if (minuteTier !== null) addThresholdsAt(docs.daily, minuteTier, thresholds.fields, from, weight)
     }
     if (docs.histograms) {
       if (docs.hour !== hour) {
@@ -141,6 +155,10 @@ export function buildDistributionTiers (events, mapping, { keepsMinutes, keepsMi
     }
     addValueAt(docs.monthly, MONTHLY_TIER, v, weight, field, sum, lo, hi)
     addValueAt(docs.monthly, docs.dayTier, v, weight, field, sum, lo, hi)
+    if (thresholds !== null && from < thresholds.values.length) {
+      addThresholdsAt(docs.monthly, MONTHLY_TIER, thresholds.fields, from, weight)
+      addThresholdsAt(docs.monthly, docs.dayTier, thresholds.fields, from, weight)
+    }
     widenSeen(metrics, metric, time, time)
   }
   return { daily, monthly, minutes: minuteHours, metrics, events: events.length }
