@@ -91,6 +91,14 @@ describe('configuration', () => {
     expect(() => loadConfig({ ROLLUP_RULES: '/no/such/rules.json' })).toThrow(/^ROLLUP_RULES: is neither inline JSON \(starting with \[\) nor a readable file: ENOENT/)
   })
 
+  it('takes DISTRIBUTION_THRESHOLDS inline; a bad one stops the start naming the variable and the rule', () => {
+    expect(loadConfig({ DISTRIBUTION_THRESHOLDS: '{"web.latency*": [1000, 100, 300]}' }).thresholdRules).toEqual([{ match: 'web.latency*', thresholds: [100, 300, 1000] }])
+    expect(loadConfig({}).thresholdRules).toEqual([])
+    expect(() => loadConfig({ DISTRIBUTION_THRESHOLDS: '{"web.*": [300, -1]}' })).toThrow(/^DISTRIBUTION_THRESHOLDS: rule "web.\*": -1 is not a threshold/)
+    expect(() => loadConfig({ DISTRIBUTION_THRESHOLDS: '{"web.*": [NaN]}' })).toThrow(/^DISTRIBUTION_THRESHOLDS: is not JSON/)
+    expect(() => loadConfig({ DISTRIBUTION_THRESHOLDS: '[300]' })).toThrow(/^DISTRIBUTION_THRESHOLDS: must be a JSON object/)
+  })
+
   it('refuses MAX_PENDING_EVENTS below MAX_EVENTS_PER_REQUEST', () => {
     expect(() => loadConfig({ MAX_PENDING_EVENTS: '10', MAX_EVENTS_PER_REQUEST: '100' })).toThrow(/^MAX_PENDING_EVENTS: must be ≥ MAX_EVENTS_PER_REQUEST/)
   })

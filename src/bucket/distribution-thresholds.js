@@ -42,7 +42,7 @@ export function parseThresholdRules (value) {
     if (match === '' || match.length > 200) return { problem: `${at}: a glob is 1–200 characters over metric names (* within a part, ** across parts)` }
     if (!Array.isArray(list) || list.length === 0 || list.length > MAX_THRESHOLDS_PER_RULE) return { problem: `${at} must list 1–${MAX_THRESHOLDS_PER_RULE} thresholds, e.g. [100, 300, 1000]` }
     const bad = list.find(t => !isThreshold(t))
-    if (bad !== undefined) return { problem: `${at}: ${JSON.stringify(bad) ?? String(bad)} is not a threshold: a number above 0, at most ${MAX_ABS_VALUE}` }
+    if (bad !== undefined) return { problem: `${at}: ${typeof bad === 'number' ? String(bad) : JSON.stringify(bad)} is not a threshold: a number above 0, at most ${MAX_ABS_VALUE}` }
     parsed.push(Object.freeze({ match, thresholds: Object.freeze([...new Set(list)].sort((a, b) => a - b)) }))
   }
   return { rules: Object.freeze(parsed) }
