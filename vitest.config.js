@@ -130,6 +130,7 @@ export const PROJECTS = {
       'test/otlp/otlp-door.test.js',
       'test/slos/slo-reports.test.js',
       'test/slos/slo-report.property.test.js',
+      'test/slos/slo-latency.test.js',
       'test/db/collections-plugin.test.js'
     ],
     exclude: ['test/routes/ingest-reply.test.js']
