@@ -222,15 +222,17 @@ function sideBytes (mapping) {
   return bytes
 }
 
-/** The BSON size of a tier holding every bucket of `mapping` (name: the tier's key in its parent) */
-function fullTierBytes (name, side) {
-  let bytes = 4 + 1
+/** The BSON size of a tier holding every bucket of `mapping` (name: the tier's key in its parent), and `le` bytes of threshold counts */
+function fullTierBytes (name, side, le = 0) {
+  let bytes = 4 + 1 + le
   for (const stat of [...STATS, 'zero']) bytes += elementBytes(stat, DOUBLE)
   bytes += elementBytes('positive', side) + elementBytes('negative', side)
   return elementBytes(name, bytes)
 }
 
-const statsTierBytes = (name) => elementBytes(name, 4 + 1 + STATS.reduce((n, s) => n + elementBytes(s, DOUBLE), 0))
+/** A tier's `le` object holding every threshold key (none: no field) */
+const thresholdBytes = (keys) => (keys.length === 0 ? 0 : elementBytes('le', 4 + 1 + keys.reduce((n, k) => n + elementBytes(k, DOUBLE), 0)))
+const statsTierBytes = (name, le = 0) => elementBytes(name, 4 + 1 + STATS.reduce((n, s) => n + elementBytes(s, DOUBLE), 0) + le)
 const parentBytes = (name, children) => elementBytes(name, 4 + 1 + children)
 const range = (n) => Array.from({ length: n }, (_, i) => String(i))
 
@@ -238,14 +240,16 @@ const range = (n) => Array.from({ length: n }, (_, i) => String(i))
  * The largest BSON size a daily distribution document of `mapping` reaches,
  * whatever is written to it: all 121 histogram tiers full on both sides, all
  * 1,440 minutes, the longest metric name in `_id` and `metric`, `date` and
- * `detail`. (The monthly document has 32 histogram tiers: always smaller.)
+ * `detail`; every tier with the threshold counts of thresholdKeys
+ * (distribution-thresholds.js). (The monthly document has 32 histogram tiers: always smaller.)
  */
-export function largestDailyDocumentBytes (mapping, { maxNameLength = 200 } = {}) {
+export function largestDailyDocumentBytes (mapping, { maxNameLength = 200, thresholdKeys = [] } = {}) {
   const side = sideBytes(mapping)
-  const tier = (name) => fullTierBytes(name, side)
+  const le = thresholdBytes(thresholdKeys)
+  const tier = (name) => fullTierBytes(name, side, le)
   const hourly = parentBytes('hourly', range(24).reduce((n, h) => n + tier(h), 0))
   const quarterHourly = parentBytes('quarterHourly', range(24).reduce((n, h) => n + parentBytes(h, range(4).reduce((m, q) => m + tier(q), 0)), 0))
-  const minute = parentBytes('minute', range(24).reduce((n, h) => n + parentBytes(h, range(60).reduce((m, q) => m + statsTierBytes(q), 0)), 0))
+  const minute = parentBytes('minute', range(24).reduce((n, h) => n + parentBytes(h, range(60).reduce((m, q) => m + statsTierBytes(q, le), 0)), 0))
   const id = elementBytes('_id', 4 + maxNameLength + ':YYYYMMDD'.length + 1)
   const metric = elementBytes('metric', 4 + maxNameLength + 1)
   const date = elementBytes('date', 8)

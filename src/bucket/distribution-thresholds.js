@@ -10,6 +10,8 @@ import { MAX_ABS_VALUE, nameOfSeries } from './event-rules.js'
 
 export const MAX_THRESHOLD_RULES = 64
 export const MAX_THRESHOLDS_PER_RULE = 8
+/** distinct thresholds of all rules together: a name's tiers keep at most these (bounding its documents' size) */
+export const MAX_THRESHOLDS = 16
 export const THRESHOLD_RULE_SHAPE = '{ "glob": [threshold, …], … }, e.g. {"web.latency*": [100, 300, 1000]}'
 // the names whose thresholds are kept: bounded whatever clients send
 const CACHE_LIMIT = 10_000
@@ -45,8 +47,13 @@ export function parseThresholdRules (value) {
     if (bad !== undefined) return { problem: `${at}: ${typeof bad === 'number' ? String(bad) : JSON.stringify(bad)} is not a threshold: a number above 0, at most ${MAX_ABS_VALUE}` }
     parsed.push(Object.freeze({ match, thresholds: Object.freeze([...new Set(list)].sort((a, b) => a - b)) }))
   }
+  const distinct = new Set(parsed.flatMap(r => r.thresholds)).size
+  if (distinct > MAX_THRESHOLDS) return { problem: `declares ${distinct} distinct thresholds in all; at most ${MAX_THRESHOLDS} (a name's every tier keeps one count each)` }
   return { rules: Object.freeze(parsed) }
 }
+
+/** The field keys of every threshold the rules declare (what a tier may hold at most, for the largest document's size) */
+export const thresholdKeysOf = (rules) => [...new Set(rules.flatMap(r => r.thresholds))].map(thresholdKey)
 
 /** The id of one declared threshold: a rule's glob and the threshold (what its first declaration is recorded under) */
 export const thresholdId = (match, t) => `${match} ≤ ${thresholdKey(t)}`
