@@ -100,7 +100,7 @@ describe('configuration', () => {
     const seventeen = JSON.stringify({ a: [1, 2, 3, 4, 5, 6, 7, 8], b: [9, 10, 11, 12, 13, 14, 15, 16], c: [17] })
     expect(() => loadConfig({ DISTRIBUTION_THRESHOLDS: seventeen })).toThrow(/^DISTRIBUTION_THRESHOLDS: declares 17 distinct thresholds in all; at most 16/)
     // their counts in every tier make the finest accuracy a day's document allows coarser
-    const sixteen = JSON.stringify({ a: Array.from({ length: 8 }, (_, i) => 1.2345678901234567e-7 * (i + 1)), b: Array.from({ length: 8 }, (_, i) => 1.2345678901234567e-6 * (i + 1)) })
+    const sixteen = JSON.stringify({ a: Array.from({ length: 8 }, (_, i) => 1.234567890123456e-7 * (i + 1)), b: Array.from({ length: 8 }, (_, i) => 1.234567890123456e-6 * (i + 1)) })
     expect(loadConfig({ DISTRIBUTION_ACCURACY: '0.0057' }).distributionAccuracy).toBe(0.0057)
     expect(() => loadConfig({ DISTRIBUTION_ACCURACY: '0.0057', DISTRIBUTION_THRESHOLDS: sixteen })).toThrow(/^DISTRIBUTION_ACCURACY: 0.0057 lets one day's document grow to \d+\.\d MiB with the 16 thresholds of DISTRIBUTION_THRESHOLDS, past MongoDB's 16 MiB limit; use 0\.00\d+ or more/)
   })

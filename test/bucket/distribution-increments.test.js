@@ -272,7 +272,7 @@ describe('largestDailyDocumentBytes: the bound no distribution document can pass
   })
 
   it('with every tier holding the threshold counts of DISTRIBUTION_THRESHOLDS (at most 16 thresholds in all)', () => {
-    const keys = Array.from({ length: 16 }, (_, i) => thresholdKey(1.2345678901234567e-7 * (i + 1)))
+    const keys = Array.from({ length: 16 }, (_, i) => thresholdKey(1.234567890123456e-7 * (i + 1)))
     const m = createMapping(0.02)
     expect(largestDailyDocumentBytes(m, { thresholdKeys: keys })).toBe(BSON.calculateObjectSize(fullDocument(m, keys)))
     expect(largestDailyDocumentBytes(m, { thresholdKeys: keys })).toBeGreaterThan(largestDailyDocumentBytes(m) + 1561 * 16 * 8)
