@@ -316,7 +316,7 @@ export function createDistributionReads ({ collections, horizonsOf, maxPoints, m
         if (!histogramHoldsCount(value)) throw minutesWithoutHistogram(ranges[i].from, ranges[i].to)
         return countAtMost(value, kind.mapping, t)
       })
-      return { values, documents: points.reduce((n, p) => n + p.documents, 0) + points.minuteHourDocuments }
+      return { values, documents: docs.daily.length + docs.monthly.length + points.minuteHourDocuments }
     })
   }
 

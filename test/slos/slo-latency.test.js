@@ -188,6 +188,8 @@ describe('the latency SLO (≤ 300 ms) in Europe/Berlin', () => {
     expect(body.selectors).toEqual({ good: { exact: false, accuracy: α, estimatedDays: 31 }, total: { exact: true } })
     const october = e => berlinDate(e.time).startsWith('2026-10')
     expect(body.total).toBe(count(october))
+    // each selector reads a daily document per UTC day the local month touches, each once however many local days share it
+    expect(body.documents).toBeLessThanOrEqual(2 * 32)
     expect(body.good).toBeGreaterThanOrEqual(count(e => october(e) && e.value <= 250 / (1 + α)))
     expect(body.good).toBeLessThanOrEqual(count(e => october(e) && e.value <= 250 / (1 - α)))
   })
