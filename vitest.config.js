@@ -139,6 +139,7 @@ export const PROJECTS = {
       'test/slos/slo-alert-rules.test.js',
       'test/slos/slo-grafana.test.js',
       'test/slos/slo-report.property.test.js',
+      'test/slos/slo-latency.test.js',
       'test/db/collections-plugin.test.js'
     ],
     exclude: ['test/routes/ingest-reply.test.js']

@@ -7,6 +7,7 @@ import { accuracyProblem, createMapping } from './bucket/distribution-sketch.js'
 import { MAX_BSON_DOCUMENT_BYTES, largestDailyDocumentBytes } from './bucket/distribution-increments.js'
 import { COMPRESSORS } from './db/create-collections.js'
 import { parseRollupRules } from './tags/rollups.js'
+import { parseThresholdRules, thresholdKeysOf } from './bucket/distribution-thresholds.js'
 import { keyProblem } from './tags/series-name.js'
 import { MAX_SLO_FILE_BYTES, SloDefinitionError, parseSloFile } from './slos/definitions.js'
 
@@ -104,6 +105,15 @@ function rollupRules (env) {
   return rules
 }
 
+/** DISTRIBUTION_THRESHOLDS: declared thresholds (docs/kinds/distribution.md#thresholds), JSON inline */
+function thresholdRules (env) {
+  const value = env.DISTRIBUTION_THRESHOLDS
+  if (value === undefined || value.trim() === '') return []
+  const { rules, problem } = parseThresholdRules(value)
+  if (problem) throw new ConfigError('DISTRIBUTION_THRESHOLDS', problem)
+  return rules
+}
+
 /**
  * OTLP_RESOURCE_TAGS: the resource attributes an OTLP point's series takes as
  * tags, `attribute=tag` or `attribute` (the tag named as it), comma-separated;
@@ -150,26 +160,29 @@ export function loadSloFile (file) {
 /**
  * DISTRIBUTION_ACCURACY: the relative accuracy α of new distributions, no
  * finer than keeps every distribution document under BSON's 16 MiB whatever
- * is written to it (docs/adr/0037-distributions-ddsketch-histograms.md)
+ * is written to it, the declared thresholds' counts included
+ * (docs/adr/0037-distributions-ddsketch-histograms.md)
  */
-function distributionAccuracy (env) {
+function distributionAccuracy (env, thresholdRules = []) {
   const accuracy = decimal(env, 'DISTRIBUTION_ACCURACY', 0.01, { min: 0, max: 1 })
   const problem = accuracyProblem(accuracy)
   if (problem) throw new ConfigError('DISTRIBUTION_ACCURACY', problem)
-  const bytes = largestDailyDocumentBytes(createMapping(accuracy))
+  const thresholdKeys = thresholdKeysOf(thresholdRules)
+  const bytes = largestDailyDocumentBytes(createMapping(accuracy), { thresholdKeys })
   if (bytes > MAX_BSON_DOCUMENT_BYTES) {
-    throw new ConfigError('DISTRIBUTION_ACCURACY', `${accuracy} lets one day's document grow to ${(bytes / 1024 / 1024).toFixed(1)} MiB, past MongoDB's 16 MiB limit; use ${finestSafeAccuracy()} or more (0.01 is 1 %)`)
+    const also = thresholdKeys.length ? ` with the ${thresholdKeys.length} thresholds of DISTRIBUTION_THRESHOLDS` : ''
+    throw new ConfigError('DISTRIBUTION_ACCURACY', `${accuracy} lets one day's document grow to ${(bytes / 1024 / 1024).toFixed(1)} MiB${also}, past MongoDB's 16 MiB limit; use ${finestSafeAccuracy(thresholdKeys)} or more (0.01 is 1 %)`)
   }
   return accuracy
 }
 
 /** The finest accuracy (to 4 decimals) whose documents stay under the limit */
-function finestSafeAccuracy () {
+function finestSafeAccuracy (thresholdKeys) {
   let ok = 0.5
   let bad = 0.0001
   while (ok - bad > 0.0001) {
     const mid = (ok + bad) / 2
-    if (largestDailyDocumentBytes(createMapping(mid)) <= MAX_BSON_DOCUMENT_BYTES) ok = mid
+    if (largestDailyDocumentBytes(createMapping(mid), { thresholdKeys }) <= MAX_BSON_DOCUMENT_BYTES) ok = mid
     else bad = mid
   }
   return Math.ceil(ok * 10_000) / 10_000
@@ -229,10 +242,11 @@ export function loadConfig (env = process.env) {
       : integer(env, 'DAILY_RETENTION_DAYS', null, { min: 1, max: 36_500 }),
     retentionRules: retentionRules(env),
     rollupRules: rollupRules(env),
+    thresholdRules: thresholdRules(env),
     sloFile: env.SLO_FILE || null,
     slos: env.SLO_FILE ? loadSloFile(env.SLO_FILE) : [],
     // a new distribution's relative accuracy (a metric keeps the one it was created with)
-    distributionAccuracy: distributionAccuracy(env),
+    distributionAccuracy: distributionAccuracy(env, thresholdRules(env)),
     retentionCron: env.RETENTION_CRON || '17 * * * *',
     retentionRate: integer(env, 'RETENTION_RATE', 500, { min: 1, max: 1_000_000 }),
     // StatsD listeners (docs/statsd.md): on 8125, StatsD's port, unless STATSD_PORT says another; 0 (null here): off.

@@ -91,6 +91,20 @@ describe('configuration', () => {
     expect(() => loadConfig({ ROLLUP_RULES: '/no/such/rules.json' })).toThrow(/^ROLLUP_RULES: is neither inline JSON \(starting with \[\) nor a readable file: ENOENT/)
   })
 
+  it('takes DISTRIBUTION_THRESHOLDS inline; a bad one stops the start naming the variable and the rule', () => {
+    expect(loadConfig({ DISTRIBUTION_THRESHOLDS: '{"web.latency*": [1000, 100, 300]}' }).thresholdRules).toEqual([{ match: 'web.latency*', thresholds: [100, 300, 1000] }])
+    expect(loadConfig({}).thresholdRules).toEqual([])
+    expect(() => loadConfig({ DISTRIBUTION_THRESHOLDS: '{"web.*": [300, -1]}' })).toThrow(/^DISTRIBUTION_THRESHOLDS: rule "web.\*": -1 is not a threshold/)
+    expect(() => loadConfig({ DISTRIBUTION_THRESHOLDS: '{"web.*": [NaN]}' })).toThrow(/^DISTRIBUTION_THRESHOLDS: is not JSON/)
+    expect(() => loadConfig({ DISTRIBUTION_THRESHOLDS: '[300]' })).toThrow(/^DISTRIBUTION_THRESHOLDS: must be a JSON object/)
+    const seventeen = JSON.stringify({ a: [1, 2, 3, 4, 5, 6, 7, 8], b: [9, 10, 11, 12, 13, 14, 15, 16], c: [17] })
+    expect(() => loadConfig({ DISTRIBUTION_THRESHOLDS: seventeen })).toThrow(/^DISTRIBUTION_THRESHOLDS: declares 17 distinct thresholds in all; at most 16/)
+    // their counts in every tier make the finest accuracy a day's document allows coarser
+    const sixteen = JSON.stringify({ a: Array.from({ length: 8 }, (_, i) => 1.234567890123456e-7 * (i + 1)), b: Array.from({ length: 8 }, (_, i) => 1.234567890123456e-6 * (i + 1)) })
+    expect(loadConfig({ DISTRIBUTION_ACCURACY: '0.0057' }).distributionAccuracy).toBe(0.0057)
+    expect(() => loadConfig({ DISTRIBUTION_ACCURACY: '0.0057', DISTRIBUTION_THRESHOLDS: sixteen })).toThrow(/^DISTRIBUTION_ACCURACY: 0.0057 lets one day's document grow to \d+\.\d MiB with the 16 thresholds of DISTRIBUTION_THRESHOLDS, past MongoDB's 16 MiB limit; use 0\.00\d+ or more/)
+  })
+
   it('refuses MAX_PENDING_EVENTS below MAX_EVENTS_PER_REQUEST', () => {
     expect(() => loadConfig({ MAX_PENDING_EVENTS: '10', MAX_EVENTS_PER_REQUEST: '100' })).toThrow(/^MAX_PENDING_EVENTS: must be ≥ MAX_EVENTS_PER_REQUEST/)
   })

@@ -19,12 +19,13 @@ import { bucketFields } from './bucket-fields.js'
 import { minuteField } from './minute-fields.js'
 import { bucketField } from './distribution-sketch.js'
 import { QUARTER_HOUR_DETAIL, mergeUnitsWith, slotOf, widenSeen } from './increments.js'
-import { TieredDocument, addValueAt, updateOfTiers } from './tiered-document.js'
+import { TieredDocument, addThresholdsAt, addValueAt, updateOfTiers } from './tiered-document.js'
+import { firstAtLeast } from './distribution-thresholds.js'
 import { DAILY_TIER, DAY_OF_MONTH_TIERS, HOURLY_TIERS, MINUTE_HISTOGRAM_TIERS, MONTHLY_TIER, QUARTER_HOURLY_TIERS, tierPaths } from './tier-paths.js'
 import { HOUR_MS, bucketId, hourId } from './time.js'
 
-/** { inc, min, max } of one value at tiers with a histogram and tiers without */
-function valueUpdate (histogramTiers, plainTiers, value, weight, field, { sum = value * weight, min = value, max = value, bucketError = 0 } = {}) {
+/** { inc, min, max } of one value at tiers with a histogram and tiers without; le: the threshold fields it counts at */
+function valueUpdate (histogramTiers, plainTiers, value, weight, field, { sum = value * weight, min = value, max = value, bucketError = 0 } = {}, le = []) {
   const update = { inc: {}, min: {}, max: {} }
   for (const tier of [...histogramTiers, ...plainTiers]) {
     update.inc[`${tier}.count`] = weight
@@ -34,8 +35,12 @@ function valueUpdate (histogramTiers, plainTiers, value, weight, field, { sum = 
     if (bucketError > 0) update.max[`${tier}.bucketError`] = bucketError
   }
   for (const tier of histogramTiers) update.inc[`${tier}.${field}`] = weight
+  for (const tier of [...histogramTiers, ...plainTiers]) for (const f of le) update.inc[`${tier}.${f}`] = weight
   return update
 }
+
+/** The threshold fields ('le.<key>') value counts at, of `thresholds` (distribution-thresholds.js createThresholds' of(metric), or null) */
+const thresholdFields = (thresholds, value) => (thresholds === null ? [] : thresholds.fields.slice(firstAtLeast(thresholds.values, value)))
 
 /**
  * The update of one value: its daily document (day, hour and quarter-hour
@@ -47,8 +52,9 @@ function valueUpdate (histogramTiers, plainTiers, value, weight, field, { sum = 
  * keepsMinuteHistograms(metric, dayStart) likewise for the minute's histogram
  * (MINUTE_HISTOGRAM_DAYS; never where the minute itself is not kept). Throws
  * RangeError for a value a distribution may not hold (bucketField).
+ * thresholdsOf(metric): its declared thresholds (distribution-thresholds.js), each tier's `le.<key>`.
  */
-export function distributionEventUpdates ({ metric, value, time, weight = 1, summary }, mapping, { keepsMinutes, keepsMinuteHistograms } = {}) {
+export function distributionEventUpdates ({ metric, value, time, weight = 1, summary }, mapping, { keepsMinutes, keepsMinuteHistograms, thresholdsOf } = {}) {
   const field = bucketField(mapping, value)
   const v = value === 0 ? 0 : value // −0 is stored as 0
   const stats = summary ?? { sum: v * weight, min: v, max: v }
@@ -56,15 +62,16 @@ export function distributionEventUpdates ({ metric, value, time, weight = 1, sum
   const minutes = !keepsMinutes || keepsMinutes(metric, dayStart)
   const histograms = minutes && (!keepsMinuteHistograms || keepsMinuteHistograms(metric, dayStart))
   const dayTiers = ['daily', `hourly.${hour}`, `quarterHourly.${hour}.${Math.floor(minute / 15)}`]
+  const le = thresholdFields(thresholdsOf?.(metric) ?? null, v)
   return {
     daily: {
       id: bucketId(metric, day.dayKey),
       date: dayStart,
-      ...valueUpdate(dayTiers, minutes ? [minuteField(hour, minute)] : [], v, weight, field, stats),
+      ...valueUpdate(dayTiers, minutes ? [minuteField(hour, minute)] : [], v, weight, field, stats, le),
       // a day written without its minute says so, as for counters
       ...(minutes ? {} : { detail: QUARTER_HOUR_DETAIL })
     },
-    monthly: { id: bucketId(metric, day.monthKey), date: day.monthStart, ...valueUpdate(['monthly', `daily.${day.dayOfMonth}`], [], v, weight, field, stats) },
+    monthly: { id: bucketId(metric, day.monthKey), date: day.monthStart, ...valueUpdate(['monthly', `daily.${day.dayOfMonth}`], [], v, weight, field, stats, le) },
     // the minute's histogram, in its hour's document, while the day keeps minutes
     minutes: histograms ? { id: hourId(metric, time), date: dayStart + hour * HOUR_MS, inc: { [`minute.${minute}.count`]: weight, [`minute.${minute}.sum`]: stats.sum, [`minute.${minute}.${field}`]: weight } } : null
   }
@@ -98,7 +105,7 @@ function minuteHourIn (docs, metric, time, dayStart, hour) {
  * monthly ones as TieredDocuments (tiered-document.js), which the write path
  * keeps so until a flush builds its operations.
  */
-export function buildDistributionTiers (events, mapping, { keepsMinutes, keepsMinuteHistograms } = {}) {
+export function buildDistributionTiers (events, mapping, { keepsMinutes, keepsMinuteHistograms, thresholdsOf } = {}) {
   const daily = new Map()
   const monthly = new Map()
   const minuteHours = new Map()
@@ -121,14 +128,21 @@ export function buildDistributionTiers (events, mapping, { keepsMinutes, keepsMi
       const histograms = minutes && (!keepsMinuteHistograms || keepsMinuteHistograms(metric, dayStart))
       const dayDoc = documentIn(daily, bucketId(metric, day.dayKey), metric, dayStart)
       if (!minutes) dayDoc.detail = QUARTER_HOUR_DETAIL
-      docs = { dayStart, minutes, histograms, daily: dayDoc, monthly: documentIn(monthly, bucketId(metric, day.monthKey), metric, day.monthStart), dayTier: DAY_OF_MONTH_TIERS[day.dayOfMonth] }
+      docs = { dayStart, minutes, histograms, daily: dayDoc, monthly: documentIn(monthly, bucketId(metric, day.monthKey), metric, day.monthStart), dayTier: DAY_OF_MONTH_TIERS[day.dayOfMonth], thresholds: thresholdsOf?.(metric) ?? null }
       last.set(metric, docs)
     }
+    const quarter = QUARTER_HOURLY_TIERS[hour * 4 + Math.floor(minute / 15)]
     addValueAt(docs.daily, DAILY_TIER, v, weight, field, sum, lo, hi, error)
     addValueAt(docs.daily, HOURLY_TIERS[hour], v, weight, field, sum, lo, hi, error)
-    addValueAt(docs.daily, QUARTER_HOURLY_TIERS[hour * 4 + Math.floor(minute / 15)], v, weight, field, sum, lo, hi, error)
-    if (docs.minutes) {
-      addValueAt(docs.daily, tierPaths(minuteField(hour, minute)), v, weight, null, sum, lo, hi, error)
+    addValueAt(docs.daily, quarter, v, weight, field, sum, lo, hi, error)
+    const minuteTier = docs.minutes ? tierPaths(minuteField(hour, minute)) : null
+    if (minuteTier !== null) addValueAt(docs.daily, minuteTier, v, weight, null, sum, lo, hi, error)
+    // the thresholds v is at most, at every tier it counts in (docs/kinds/distribution.md#thresholds)
+    const { thresholds } = docs
+    const from = thresholds === null ? 0 : firstAtLeast(thresholds.values, v)
+    if (thresholds !== null && from < thresholds.values.length) {
+      for (const tier of [DAILY_TIER, HOURLY_TIERS[hour], quarter]) addThresholdsAt(docs.daily, tier, thresholds.fields, from, weight)
+      if (minuteTier !== null) addThresholdsAt(docs.daily, minuteTier, thresholds.fields, from, weight)
     }
     if (docs.histograms) {
       if (docs.hour !== hour) {
@@ -143,6 +157,10 @@ export function buildDistributionTiers (events, mapping, { keepsMinutes, keepsMi
     }
     addValueAt(docs.monthly, MONTHLY_TIER, v, weight, field, sum, lo, hi, error)
     addValueAt(docs.monthly, docs.dayTier, v, weight, field, sum, lo, hi, error)
+    if (thresholds !== null && from < thresholds.values.length) {
+      addThresholdsAt(docs.monthly, MONTHLY_TIER, thresholds.fields, from, weight)
+      addThresholdsAt(docs.monthly, docs.dayTier, thresholds.fields, from, weight)
+    }
     widenSeen(metrics, metric, time, time)
   }
   return { daily, monthly, minutes: minuteHours, metrics, events: events.length }
@@ -206,15 +224,17 @@ function sideBytes (mapping) {
   return bytes
 }
 
-/** The BSON size of a tier holding every bucket of `mapping` (name: the tier's key in its parent) */
-function fullTierBytes (name, side) {
-  let bytes = 4 + 1
+/** The BSON size of a tier holding every bucket of `mapping` (name: the tier's key in its parent), and `le` bytes of threshold counts */
+function fullTierBytes (name, side, le = 0) {
+  let bytes = 4 + 1 + le
   for (const stat of [...STATS, 'zero']) bytes += elementBytes(stat, DOUBLE)
   bytes += elementBytes('positive', side) + elementBytes('negative', side)
   return elementBytes(name, bytes)
 }
 
-const statsTierBytes = (name) => elementBytes(name, 4 + 1 + STATS.reduce((n, s) => n + elementBytes(s, DOUBLE), 0))
+/** A tier's `le` object holding every threshold key (none: no field) */
+const thresholdBytes = (keys) => (keys.length === 0 ? 0 : elementBytes('le', 4 + 1 + keys.reduce((n, k) => n + elementBytes(k, DOUBLE), 0)))
+const statsTierBytes = (name, le = 0) => elementBytes(name, 4 + 1 + STATS.reduce((n, s) => n + elementBytes(s, DOUBLE), 0) + le)
 const parentBytes = (name, children) => elementBytes(name, 4 + 1 + children)
 const range = (n) => Array.from({ length: n }, (_, i) => String(i))
 
@@ -222,14 +242,16 @@ const range = (n) => Array.from({ length: n }, (_, i) => String(i))
  * The largest BSON size a daily distribution document of `mapping` reaches,
  * whatever is written to it: all 121 histogram tiers full on both sides, all
  * 1,440 minutes, the longest metric name in `_id` and `metric`, `date` and
- * `detail`. (The monthly document has 32 histogram tiers: always smaller.)
+ * `detail`; every tier with the threshold counts of thresholdKeys
+ * (distribution-thresholds.js). (The monthly document has 32 histogram tiers: always smaller.)
  */
-export function largestDailyDocumentBytes (mapping, { maxNameLength = 200 } = {}) {
+export function largestDailyDocumentBytes (mapping, { maxNameLength = 200, thresholdKeys = [] } = {}) {
   const side = sideBytes(mapping)
-  const tier = (name) => fullTierBytes(name, side)
+  const le = thresholdBytes(thresholdKeys)
+  const tier = (name) => fullTierBytes(name, side, le)
   const hourly = parentBytes('hourly', range(24).reduce((n, h) => n + tier(h), 0))
   const quarterHourly = parentBytes('quarterHourly', range(24).reduce((n, h) => n + parentBytes(h, range(4).reduce((m, q) => m + tier(q), 0)), 0))
-  const minute = parentBytes('minute', range(24).reduce((n, h) => n + parentBytes(h, range(60).reduce((m, q) => m + statsTierBytes(q), 0)), 0))
+  const minute = parentBytes('minute', range(24).reduce((n, h) => n + parentBytes(h, range(60).reduce((m, q) => m + statsTierBytes(q, le), 0)), 0))
   const id = elementBytes('_id', 4 + maxNameLength + ':YYYYMMDD'.length + 1)
   const metric = elementBytes('metric', 4 + maxNameLength + 1)
   const date = elementBytes('date', 8)

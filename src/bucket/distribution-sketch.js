@@ -286,3 +286,18 @@ export function quantiles (histogram, mapping, qs) {
 
 /** quantiles(histogram, mapping, [q])[0] */
 export const quantile = (histogram, mapping, q) => quantiles(histogram, mapping, [q])[0]
+
+/**
+ * The values of a histogram of `mapping` at most t > 0, estimated from its
+ * buckets: the zero bucket, the negative side, and each positive bucket
+ * whose value (bucketValue) is ≤ t. That is the exact count at some t′ with
+ * t/(1+α) < t′ ≤ t/(1−α): every bucket but the one holding t lies wholly on
+ * one side of it. Linear: the estimates of several histograms add up to the
+ * estimate of their merge. Throws TypeError as quantiles does.
+ */
+export function countAtMost (histogram, mapping, t) {
+  let n = zeroCount(histogram)
+  for (const [, c] of sideEntries(histogram.negative)) n += c
+  for (const [index, c] of sideEntries(histogram.positive)) if (bucketValue(mapping, index) <= t) n += c
+  return n
+}

@@ -23,16 +23,22 @@ class Tier {
     this.bucketError = 0
     // bucket field → its count: a number, no object per bucket (a timer value adds one at each of five tiers)
     this.buckets = histogram ? new Map() : null
+    // threshold field ('le.<key>') → the values ≤ it (bucket/distribution-thresholds.js); null: none declared
+    this.le = null
   }
 }
 
-// A bucket's place in a merged document's order (`entries`); its count is its tier's
+// A bucket's (or threshold count's) place in a merged document's order (`entries`); its count is its tier's
 class BucketEntry {
-  constructor (tier, field) {
+  constructor (tier, field, le = false) {
     this.tier = tier // its tier's TierPaths
     this.field = field
+    this.le = le // a threshold count ('le.<key>'), not a bucket
   }
 }
+
+/** The count of an entry in its tier */
+const entryCount = (tier, entry) => (entry.le ? tier.le : tier.buckets).get(entry.field)
 
 export class TieredDocument {
   constructor (metric, date) {
@@ -64,6 +70,17 @@ export function addValueAt (doc, paths, value, weight, field, sum = value * weig
 }
 
 /**
+ * Adds `weight` at the tier `paths` of `doc` (added by addValueAt first) to
+ * the threshold counts fields[from…]: the thresholds a value is at most
+ */
+export function addThresholdsAt (doc, paths, fields, from, weight) {
+  if (from >= fields.length) return
+  const tier = doc.tiers.get(paths)
+  const le = (tier.le ??= new Map())
+  for (let i = from; i < fields.length; i++) le.set(fields[i], (le.get(fields[i]) ?? 0) + weight)
+}
+
+/**
  * Adds `doc` into `docs` (a Map id → TieredDocument) as addDistributionUpdate
  * adds its flat update: counts, sums and buckets added (0 + the first), min
  * and max narrowed (from ±Infinity). `doc` is not changed.
@@ -80,12 +97,13 @@ export function addTieredDocument (docs, id, doc) {
     for (const tier of doc.tiers.values()) {
       const target = addTier(into, tier)
       if (tier.buckets !== null) for (const [field, n] of tier.buckets) addBucket(into, target, field, n)
+      if (tier.le !== null) for (const [field, n] of tier.le) addBucket(into, target, field, n, true)
     }
   } else {
     for (const entry of doc.entries) {
       // a bucket's tier came before it in `doc`'s order: it is in `into` already
       if (entry instanceof Tier) addTier(into, entry)
-      else addBucket(into, into.tiers.get(entry.tier), entry.field, doc.tiers.get(entry.tier).buckets.get(entry.field))
+      else addBucket(into, into.tiers.get(entry.tier), entry.field, entryCount(doc.tiers.get(entry.tier), entry), entry.le)
     }
   }
   if (doc.detail) into.detail = doc.detail
@@ -107,10 +125,11 @@ function addTier (into, { paths, count, sum, min, max, bucketError, buckets }) {
   return tier
 }
 
-function addBucket (into, tier, field, n) {
-  const before = tier.buckets.get(field)
-  if (before === undefined) into.entries.push(new BucketEntry(tier.paths, field))
-  tier.buckets.set(field, (before ?? 0) + n)
+function addBucket (into, tier, field, n, le = false) {
+  const counts = le ? (tier.le ??= new Map()) : tier.buckets
+  const before = counts.get(field)
+  if (before === undefined) into.entries.push(new BucketEntry(tier.paths, field, le))
+  counts.set(field, (before ?? 0) + n)
 }
 
 /**
@@ -134,11 +153,12 @@ export function addTiersToUpdate (docs, id, doc) {
     for (const tier of doc.tiers.values()) {
       narrowTier(into, tier)
       if (tier.buckets !== null) for (const [field, n] of tier.buckets) addPath(into.inc, tier.paths.bucketPath(field), n)
+      if (tier.le !== null) for (const [field, n] of tier.le) addPath(into.inc, tier.paths.bucketPath(field), n)
     }
   } else {
     for (const entry of doc.entries) {
       if (entry instanceof Tier) narrowTier(into, entry)
-      else addPath(into.inc, entry.tier.bucketPath(entry.field), doc.tiers.get(entry.tier).buckets.get(entry.field))
+      else addPath(into.inc, entry.tier.bucketPath(entry.field), entryCount(doc.tiers.get(entry.tier), entry))
     }
   }
   if (doc.detail) into.detail = doc.detail
@@ -180,11 +200,12 @@ export function updateOfTiers (doc) {
     for (const tier of doc.tiers.values()) {
       addTierUpdate(update, tier)
       if (tier.buckets !== null) for (const [field, n] of tier.buckets) update.inc[tier.paths.bucketPath(field)] = n
+      if (tier.le !== null) for (const [field, n] of tier.le) update.inc[tier.paths.bucketPath(field)] = n
     }
   } else {
     for (const entry of doc.entries) {
       if (entry instanceof Tier) addTierUpdate(update, entry)
-      else update.inc[entry.tier.bucketPath(entry.field)] = doc.tiers.get(entry.tier).buckets.get(entry.field)
+      else update.inc[entry.tier.bucketPath(entry.field)] = entryCount(doc.tiers.get(entry.tier), entry)
     }
   }
   if (doc.detail) update.detail = doc.detail

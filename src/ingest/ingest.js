@@ -25,6 +25,7 @@ import { bodyHash, keyId } from '../idempotency/idempotency-store.js'
 import { findInvalidEvent } from '../bucket/event-rules.js'
 import { findInvalidSeries, isTagged, nameOfSeries } from '../tags/series-name.js'
 import { createRollups } from '../tags/rollups.js'
+import { createThresholds } from '../bucket/distribution-thresholds.js'
 
 const defaultWhere = (index, field) => `events[${index}].${field}`
 const NOTHING_RESERVED = Object.freeze({ reserved: Object.freeze([]), refused: Object.freeze([]) })
@@ -141,8 +142,10 @@ const kindMessage = ({ metric, stored, asked }) => `metric "${metric}" is a ${st
 /** Whether the increments of an answer may be in the database (its new metrics then count toward MAX_METRICS) */
 const maybeWritten = (answer) => answer !== null && (answer.outcome === APPLIED || answer.outcome === UNKNOWN || answer.outcome === REPLAYED)
 
-export function createIngestService ({ config, clock, registry, writer, idempotency, preallocator, backend, rollups = createRollups() }) {
+export function createIngestService ({ config, clock, registry, writer, idempotency, preallocator, backend, rollups = createRollups(), thresholds = createThresholds() }) {
   const { writtenTo } = rollups
+  // a distribution's declared thresholds (docs/kinds/distribution.md#thresholds); none declared: none looked up
+  const thresholdsOf = thresholds.declared ? thresholds.of : undefined
   const horizons = horizonsFor(config)
   const perMetricRules = (config.retentionRules ?? []).length > 0
   /**
@@ -268,7 +271,7 @@ export function createIngestService ({ config, clock, registry, writer, idempote
               : { outcome: REJECTED, reason: 'kind_mismatch', refusedMetrics: refused, kindConflicts: conflicts, message: kindMessage(conflicts[0]) }
           }
         }
-        let unit = buildWriteUnit(withNames(events, tagged, writtenTo), { keepsMinutes: minuteKeeper(now), keepsMinuteHistograms: minuteHistogramKeeper(now), kindOf: registry.kindOf })
+        let unit = buildWriteUnit(withNames(events, tagged, writtenTo), { keepsMinutes: minuteKeeper(now), keepsMinuteHistograms: minuteHistogramKeeper(now), kindOf: registry.kindOf, thresholdsOf })
         const buckets = kinds === null ? null : unitProblem(unit)
         if (buckets && !admitPerName) return { outcome: REJECTED, reason: 'too_many_buckets', message: `events: ${buckets.message}`, details: [{ path: 'events', message: buckets.message, metrics: buckets.metrics }] }
         if (buckets) {
@@ -278,7 +281,7 @@ export function createIngestService ({ config, clock, registry, writer, idempote
           events = without(events, wide, writtenTo)
           reserved = releaseUnwritten(reserved, events)
           if (events.length === 0) return { outcome: REJECTED, reason: 'too_many_buckets', refusedMetrics: refused, kindConflicts: conflicts, message: buckets.message }
-          unit = buildWriteUnit(withNames(events, tagged, writtenTo), { keepsMinutes: minuteKeeper(now), keepsMinuteHistograms: minuteHistogramKeeper(now), kindOf: registry.kindOf })
+          unit = buildWriteUnit(withNames(events, tagged, writtenTo), { keepsMinutes: minuteKeeper(now), keepsMinuteHistograms: minuteHistogramKeeper(now), kindOf: registry.kindOf, thresholdsOf })
         }
         answer = await write(unit, events, key)
       } catch (err) {

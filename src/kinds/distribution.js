@@ -41,9 +41,10 @@ export const distribution = Object.freeze({
   /**
    * events → { docs, metrics }: the values of each accuracy α (kindOf(metric),
    * the registry's kind of the metric) built with its mapping, then merged;
-   * each registry entry carries its kind (written on insert)
+   * each registry entry carries its kind (written on insert); thresholdsOf(metric):
+   * its declared thresholds (bucket/distribution-thresholds.js)
    */
-  buildPart (events, { keepsMinutes, keepsMinuteHistograms, kindOf }) {
+  buildPart (events, { keepsMinutes, keepsMinuteHistograms, kindOf, thresholdsOf }) {
     const byKind = new Map() // distribution kind → its events (one per accuracy)
     for (const e of events) {
       const kind = kindOf(e.metric)
@@ -52,7 +53,7 @@ export const distribution = Object.freeze({
       list.push(e)
     }
     const parts = [...byKind].map(([kind, list]) => {
-      const part = buildDistributionTiers(list, kind.mapping, { keepsMinutes, keepsMinuteHistograms })
+      const part = buildDistributionTiers(list, kind.mapping, { keepsMinutes, keepsMinuteHistograms, thresholdsOf })
       for (const seen of part.metrics.values()) seen.kind = kind
       return part
     })

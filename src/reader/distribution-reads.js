@@ -7,9 +7,10 @@
 // reads minutes reads their histograms too (minute-histograms.js).
 import { BadRequestError, withDetails } from '../errors.js'
 import { addTierInto, addTotalsInto, bucketsIn, histogramHoldsCount, quantileAccuracy, statHorizons, statValue } from '../bucket/distribution-stats.js'
-import { quantiles as rankQuantiles, rankHistogram, rankedQuantile } from '../bucket/distribution-sketch.js'
+import { countAtMost, quantiles as rankQuantiles, rankHistogram, rankedQuantile } from '../bucket/distribution-sketch.js'
+import { thresholdKey } from '../bucket/distribution-thresholds.js'
 import { QUARTER_HOUR_MS } from '../bucket/time.js'
-import { RangeRefusal, SKIPPED, docsById, pieceNodes, planRanges } from '../bucket/range-plan.js'
+import { RangeRefusal, SKIPPED, docsById, evaluatePlan, pieceNodes, planRanges } from '../bucket/range-plan.js'
 import { createDocumentReader, findByIds, idsOfPlan, readInBatches } from './documents.js'
 import { distribution } from '../kinds/distribution.js'
 import { graftMinuteHistograms, minutePiecesByHour } from './minute-histograms.js'
@@ -270,6 +271,79 @@ export function createDistributionReads ({ collections, horizonsOf, maxPoints, m
     })
   }
 
+  /** Plans of `ranges` per metric at `horizons(metric)` (a range past them: the 400 naming the nearest edges) */
+  function planEach (metrics, ranges, horizons) {
+    try {
+      return metrics.map(metric => ({ metric, plan: planRanges(metric, ranges, horizons(metric)) }))
+    } catch (err) {
+      throw rangeRefused(err)
+    }
+  }
+
+  /**
+   * The counts a tier holds at `field` ('count', or a threshold's 'le.<key>')
+   * over each range of several metrics, the plans projected to that field
+   * alone → [{ values, documents }]
+   */
+  function fieldCountsOf (metrics, ranges, field) {
+    const reads = planEach(metrics, ranges, horizonsOf).map(({ metric, plan }) => {
+      const projections = { daily: {}, monthly: {} }
+      for (const pieces of plan.ranges) for (const p of pieces) projections[p.collection][`${p.path.join('.')}.${field}`] = 1
+      return { metric, plan: { ...plan, reads: { daily: { ...plan.reads.daily, projection: projections.daily }, monthly: { ...plan.reads.monthly, projection: projections.monthly } } } }
+    })
+    const [name, key] = field.split('.')
+    const countAt = (node) => {
+      const n = key === undefined ? node?.count : node?.[name]?.[key]
+      return typeof n === 'number' && Number.isFinite(n) ? n : 0
+    }
+    return readInBatches(reads, r => idsOfPlan(r.plan), batch => documents.plansDocs(batch.map(r => r.plan)), ({ plan }, docs) => ({
+      values: evaluatePlan(plan, docs, { combine: (total, node) => (total ?? 0) + countAt(node) }).map(r => r.value ?? 0),
+      documents: docs.daily.length + docs.monthly.length
+    }))
+  }
+
+  /**
+   * The values ≤ t over each range of several metrics estimated from their
+   * merged histograms (distribution-sketch.js countAtMost), read as a
+   * percentile is (minute histograms included) → [{ values, documents }]
+   */
+  function estimatedCountsOf (metrics, kind, ranges, t) {
+    const reads = planEach(metrics, ranges, metric => statHorizons({ kind: 'percentile' }, horizonsOf(metric)))
+    return readInBatches(reads, r => idsOfPlan(r.plan), batch => fetchReads(batch, { minuteHistograms: true }), async ({ metric, plan }, docs) => {
+      const points = await evaluate(metric, plan, docs, { minuteHistograms: true })
+      const values = points.map(({ value }, i) => {
+        if (value === null) return 0
+        if (!histogramHoldsCount(value)) throw minutesWithoutHistogram(ranges[i].from, ranges[i].to)
+        return countAtMost(value, kind.mapping, t)
+      })
+      return { values, documents: docs.daily.length + docs.monthly.length + points.minuteHourDocuments }
+    })
+  }
+
+  /**
+   * Each metric's count of values ≤ threshold (null: of every value, its
+   * count) over each of `ranges`, their documents read together: exact from
+   * each tier's `le.<key>` where exact[i] (the threshold counted every event
+   * of the range), else estimated within α from the histograms
+   * → [{ values, documents, estimated: [bool] }]
+   */
+  async function thresholdCountsOf (metrics, kind, { ranges, threshold = null, exact = ranges.map(() => true) }) {
+    const at = (which) => ranges.map((_, i) => i).filter(i => threshold === null || exact[i] === which)
+    const [exactAt, estimatedAt] = [at(true), threshold === null ? [] : at(false)]
+    const field = threshold === null ? 'count' : `le.${thresholdKey(threshold)}`
+    const [exactCounts, estimates] = await Promise.all([
+      exactAt.length ? fieldCountsOf(metrics, exactAt.map(i => ranges[i]), field) : null,
+      estimatedAt.length ? estimatedCountsOf(metrics, kind, estimatedAt.map(i => ranges[i]), threshold) : null
+    ])
+    return metrics.map((_, m) => {
+      const values = ranges.map(() => 0)
+      exactAt.forEach((r, j) => { values[r] = exactCounts[m].values[j] })
+      estimatedAt.forEach((r, j) => { values[r] = estimates[m].values[j] })
+      const estimated = ranges.map((_, i) => estimatedAt.includes(i))
+      return { values, documents: (exactCounts?.[m].documents ?? 0) + (estimates?.[m].documents ?? 0), estimated }
+    })
+  }
+
   /** A year to date from its months' points (null: no document read) */
   function ytdAnswer (planned, points) {
     const months = planned.months.map((month, i) => {
@@ -331,6 +405,8 @@ export function createDistributionReads ({ collections, horizonsOf, maxPoints, m
 
     /** total of several metrics (a name's tagged series), their documents read together → [answer] */
     totalsOf,
+
+    thresholdCountsOf,
 
     /**
      * Quantiles qs (each in [0, 1]) over [from, to), merged from the fewest

@@ -13,7 +13,8 @@ async function reader (app) {
     registry,
     horizonsOf: metric => horizonsOf(metric, clock.now()),
     maxPoints: config.maxPoints,
-    maxReadBuckets: config.maxReadBuckets
+    maxReadBuckets: config.maxReadBuckets,
+    thresholds: app.thresholds
   })
   app.decorate('reader', instance)
   // reads by tag: the name's series the tag index (registry/tag-index.js) finds, each read as above

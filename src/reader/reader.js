@@ -21,6 +21,7 @@ import { distribution } from '../kinds/distribution.js'
 import { gauge } from '../kinds/gauge.js'
 import { descriptorOf } from '../kinds/index.js'
 import { planSeries, planYtd } from './series-plan.js'
+import { createThresholds } from '../bucket/distribution-thresholds.js'
 
 const UTC = timeZone('UTC')
 
@@ -67,9 +68,10 @@ function refusedRead (metric, descriptor, read) {
  * collections: { daily, monthly }; registry: { describe(metric), kindOf(metric) }
  * (an unknown metric is a 404, after the request's parameters were judged);
  * horizonsOf(metric) → { minuteFrom, dailyFrom } kept now; maxPoints: MAX_POINTS;
- * maxReadBuckets: MAX_READ_BUCKETS (a distribution's read).
+ * maxReadBuckets: MAX_READ_BUCKETS (a distribution's read); thresholds: the declared
+ * thresholds of distributions (bucket/distribution-thresholds.js createThresholds').
  */
-export function createReader ({ collections, registry, horizonsOf, maxPoints, maxReadBuckets }) {
+export function createReader ({ collections, registry, horizonsOf, maxPoints, maxReadBuckets, thresholds = createThresholds() }) {
   const documents = createDocumentReader({ collections })
   const distributions = createDistributionReads({ collections, horizonsOf, maxPoints, maxReadBuckets })
   const gauges = createGaugeReads({ collections, horizonsOf, maxPoints })
@@ -207,6 +209,25 @@ export function createReader ({ collections, registry, horizonsOf, maxPoints, ma
       (p, docs) => ({ values: evaluatePlan(p.plan, docs).map(r => r.value ?? 0), documents: docs.daily.length + docs.monthly.length }))
   }
 
+  /** A distribution's threshold counts judged: no such metric a 404, another kind a 400 naming the field → { kind } */
+  async function judgeThresholdCounts (metric, threshold) {
+    const { kind, descriptor } = await requireMetric(metric)
+    if (descriptor !== distribution) {
+      const path = threshold === null ? 'metric' : 'threshold'
+      const message = threshold === null
+        ? `metric "${metric}" is a ${descriptor.name}: its values are not counted`
+        : `metric "${metric}" is a ${descriptor.name}: a threshold counts a distribution's values at most it; leave threshold out`
+      throw withDetails(new BadRequestError(`${path}: ${message}`), { details: [{ path, message }] })
+    }
+    return { kind }
+  }
+
+  /** Which of `ranges` the threshold of `metric` counted every event of (declared by the range's start) */
+  const exactRanges = (metric, ranges, threshold) => {
+    const since = threshold === null ? -Infinity : thresholds.since(metric, threshold)
+    return ranges.map(r => since !== undefined && r.from >= since)
+  }
+
   /** Answers aligned with metrics from those of the present ones: null for a metric gone */
   const aligned = (metrics, present, answers) => {
     const byMetric = new Map(present.map((r, i) => [r.metric, answers[i]]))
@@ -314,6 +335,32 @@ export function createReader ({ collections, registry, horizonsOf, maxPoints, ma
       const present = new Set((await presentOf(metrics, judgeCounterTotals)).map(r => r.metric))
       const read = planned.filter(p => present.has(p.metric))
       return aligned(metrics, read, read.length ? await readCounterTotals(read) : [])
+    },
+
+    /**
+     * A distribution's count of values ≤ threshold (null: every value, its
+     * count) over each of `ranges`, planned together: exact (each tier's
+     * `le.<key>`, docs/kinds/distribution.md#thresholds) for a range starting
+     * once the threshold was declared, else estimated within α from the
+     * histograms → { values, documents, estimated: [bool], accuracy }; a
+     * counter or gauge is a 400
+     */
+    async thresholdCounts (metric, ranges, { threshold = null } = {}) {
+      const { kind } = await judgeThresholdCounts(metric, threshold)
+      const [answer] = await distributions.thresholdCountsOf([metric], kind, { ranges, threshold, exact: exactRanges(metric, ranges, threshold) })
+      return { ...answer, accuracy: kind.accuracy }
+    },
+
+    /**
+     * thresholdCounts of several series of one name (its tagged series, one
+     * accuracy), their documents read together → [answer, or null for a series gone]
+     */
+    async thresholdCountsOf (metrics, ranges, { threshold = null } = {}) {
+      const present = await presentOf(metrics, metric => judgeThresholdCounts(metric, threshold))
+      if (present.length === 0) return metrics.map(() => null)
+      const { kind } = present[0]
+      const answers = await distributions.thresholdCountsOf(present.map(r => r.metric), kind, { ranges, threshold, exact: exactRanges(present[0].metric, ranges, threshold) })
+      return aligned(metrics, present, answers.map(a => ({ ...a, accuracy: kind.accuracy })))
     },
 
     /**

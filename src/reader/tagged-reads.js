@@ -109,6 +109,23 @@ export function createTaggedReads ({ reader, registry, tags, maxSeries, rollups 
     },
 
     /**
+     * A distribution's count of values ≤ threshold (null: its count) of the
+     * matching series over each of `ranges` (reader.js thresholdCountsOf,
+     * their documents read together, summed: an estimate is linear too)
+     * → { values, documents, series, estimated: [bool] }
+     */
+    async thresholdCounts (name, ranges, { filters, threshold = null }) {
+      const { groups } = await groupsOf(name, { filters, by: null }, Math.min(...ranges.map(r => r.from)))
+      const answers = (await reader.thresholdCountsOf(groups[0].series, ranges, { threshold })).filter(a => a !== null)
+      return {
+        values: ranges.map((_, i) => answers.reduce((n, a) => n + a.values[i], 0)),
+        documents: answers.reduce((n, a) => n + a.documents, 0),
+        series: answers.length,
+        estimated: ranges.map((_, i) => answers.some(a => a.estimated[i]))
+      }
+    },
+
+    /**
      * The k groups of the matching series `by` their keys with the largest
      * exact totals over [from, to) (ties by their tags, in order) →
      * { groups: [{ tags, series, total }], of (groups in all), documents }

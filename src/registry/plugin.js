@@ -8,6 +8,8 @@ import { createNameIndexRefresh } from './name-index-refresh.js'
 import { realTimers } from '../clock.js'
 import { createRollups } from '../tags/rollups.js'
 import { recordRollups } from './rollup-records.js'
+import { recordThresholds } from './threshold-records.js'
+import { createThresholds } from '../bucket/distribution-thresholds.js'
 
 /** options: nameIndexRefresh (start the periodic look; default true), timers */
 async function registry (app, { nameIndexRefresh = true, timers = realTimers } = {}) {
@@ -24,6 +26,9 @@ async function registry (app, { nameIndexRefresh = true, timers = realTimers } =
   // declared rollups (docs/tags.md#declared-rollups): each read only from when it began
   const sinceOf = await recordRollups(app.collections.rollups, app.config.rollupRules ?? [], app.clock.now())
   app.decorate('rollups', createRollups(app.config.rollupRules ?? [], sinceOf))
+  // declared distribution thresholds (docs/kinds/distribution.md#thresholds): each exact only from when it began
+  const thresholdRules = app.config.thresholdRules ?? []
+  app.decorate('thresholds', createThresholds(thresholdRules, await recordThresholds(app.collections.thresholds, thresholdRules, app.clock.now())))
   app.decorate('registry', instance)
   app.decorate('nameIndex', Object.assign(names, { refresh: refresh.refresh }))
   app.addHook('onClose', () => refresh.stop())

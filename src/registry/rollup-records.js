@@ -11,15 +11,23 @@ import { rollupId } from '../tags/rollups.js'
 const MINUTE_MS = 60_000
 
 /**
+ * Records `ids` not recorded yet in `collection`, from the next whole minute,
+ * and forgets the others → Map id → since (epoch ms). Declared thresholds
+ * are recorded so too (threshold-records.js).
+ */
+export async function recordDeclared (collection, ids, now) {
+  const since = new Date(Math.floor(now / MINUTE_MS) * MINUTE_MS + MINUTE_MS)
+  await collection.deleteMany({ _id: { $nin: ids } })
+  for (const id of ids) await collection.updateOne({ _id: id }, { $setOnInsert: { since } }, { upsert: true })
+  const records = ids.length === 0 ? [] : await collection.find({ _id: { $in: ids } }).toArray()
+  return new Map(records.map(r => [r._id, r.since.getTime()]))
+}
+
+/**
  * Records the rules' rollups not recorded yet and forgets the others
  * → sinceOf(match, keys) → epoch ms, or undefined
  */
 export async function recordRollups (collection, rules, now) {
-  const since = new Date(Math.floor(now / MINUTE_MS) * MINUTE_MS + MINUTE_MS)
-  const ids = rules.flatMap(r => r.by.map(keys => rollupId(r.match, keys)))
-  await collection.deleteMany({ _id: { $nin: ids } })
-  for (const id of ids) await collection.updateOne({ _id: id }, { $setOnInsert: { since } }, { upsert: true })
-  const records = ids.length === 0 ? [] : await collection.find({ _id: { $in: ids } }).toArray()
-  const sinceById = new Map(records.map(r => [r._id, r.since.getTime()]))
+  const sinceById = await recordDeclared(collection, rules.flatMap(r => r.by.map(keys => rollupId(r.match, keys))), now)
   return (match, keys) => sinceById.get(rollupId(match, keys))
 }

@@ -96,6 +96,14 @@ export const sloReportSchema = {
         },
         projectedAttainment: { ...nullableNumber, description: 'the attainment at the period\'s end if the last hour\'s rates hold (a past or rolling period: its attainment)' },
         documents: { type: 'integer', description: 'documents read' },
+        selectors: {
+          type: 'object',
+          description: 'per selector (good or bad, and total): whether its counts are exact; a latency threshold not declared in DISTRIBUTION_THRESHOLDS by the start of a day or window is estimated from the histograms, within the accuracy α',
+          properties: Object.fromEntries(['good', 'bad', 'total'].map(s => [s, {
+            type: 'object',
+            properties: { exact: { type: 'boolean' }, accuracy: { type: 'number', description: 'α, where a count is estimated' }, estimatedDays: { type: 'integer', description: 'the period\'s days estimated' } }
+          }]))
+        },
         asOf: { type: 'integer', description: 'the service\'s clock, epoch ms' }
       }
     },

@@ -6,9 +6,10 @@
 // never ignored. The text has a budget before it has a meaning: its bytes,
 // its documents, its aliases. Pure (docs/adr/0064-calendar-slos.md).
 import { parseAllDocuments } from 'yaml'
-import { isMetricName } from '../bucket/event-rules.js'
+import { MAX_ABS_VALUE, isMetricName } from '../bucket/event-rules.js'
 import { timeZone } from '../bucket/time-zone.js'
 import { parseTagFilter, MAX_FILTERS } from '../tags/tag-filter.js'
+import { isThreshold } from '../bucket/distribution-thresholds.js'
 
 export const MAX_SLO_FILE_BYTES = 256 * 1024
 export const MAX_SLOS = 200
@@ -46,14 +47,19 @@ function text (value, path, max = DISPLAY_MAX) {
   return value
 }
 
-/** A metricSource → { metric, filters: [tag-filter.js filter], tags: [expressions] } */
+/**
+ * A metricSource → { metric, filters: [tag-filter.js filter], tags: [expressions], threshold? }
+ * (threshold: a good selector's, its distribution's values ≤ it; null without)
+ */
 function selector (source, path) {
   fieldsOf(source, path, ['metricSource'], ['metricSource'])
   const at = `${path}.metricSource`
   fieldsOf(source.metricSource, at, ['type', 'spec', 'metricSourceRef'], ['type', 'spec'])
   if (source.metricSource.metricSourceRef !== undefined) throw new SloDefinitionError(`${at}.metricSourceRef`, 'is not supported: give type: statbucket and spec inline')
   if (source.metricSource.type !== 'statbucket') throw new SloDefinitionError(`${at}.type`, `must be statbucket, got ${JSON.stringify(source.metricSource.type)}`)
-  const spec = fieldsOf(source.metricSource.spec, `${at}.spec`, ['metric', 'tags'], ['metric'])
+  const spec = fieldsOf(source.metricSource.spec, `${at}.spec`, ['metric', 'tags', 'threshold'], ['metric'])
+  if (spec.threshold !== undefined && !path.endsWith('.good')) throw new SloDefinitionError(`${at}.spec.threshold`, 'belongs to good: the values at most it are the good events (total counts every value)')
+  if (spec.threshold !== undefined && !isThreshold(spec.threshold)) throw new SloDefinitionError(`${at}.spec.threshold`, `must be a number above 0, at most ${MAX_ABS_VALUE} (a latency in the metric's unit), got ${JSON.stringify(spec.threshold)}`)
   if (!isMetricName(spec.metric)) throw new SloDefinitionError(`${at}.spec.metric`, `must be a metric name (${'A-Z a-z 0-9 _ . : -'}, up to 200, no tags: use tags), got ${JSON.stringify(spec.metric)}`)
   const tags = spec.tags ?? []
   if (!Array.isArray(tags) || tags.length > MAX_FILTERS) throw new SloDefinitionError(`${at}.spec.tags`, `must be a list of at most ${MAX_FILTERS} tag filters`)
@@ -62,7 +68,7 @@ function selector (source, path) {
     if (parsed.problem) throw new SloDefinitionError(`${at}.spec.tags[${i}]`, parsed.problem)
     return parsed
   })
-  return { metric: spec.metric, tags: [...tags], filters }
+  return { metric: spec.metric, tags: [...tags], filters, threshold: spec.threshold ?? null }
 }
 
 /** The ratio indicator → { good | bad, total } selectors */
@@ -77,7 +83,7 @@ function indicator (spec) {
   const at = 'spec.indicator.spec.ratioMetric'
   const ratio = fieldsOf(sliSpec.ratioMetric, at, ['counter', 'good', 'bad', 'total', 'rawType', 'raw'], ['total'])
   for (const raw of ['rawType', 'raw']) if (ratio[raw] !== undefined) throw new SloDefinitionError(`${at}.${raw}`, 'is not supported: give good or bad, and total')
-  if (ratio.counter !== undefined && ratio.counter !== true) throw new SloDefinitionError(`${at}.counter`, 'must be true: the selectors are counters')
+  if (ratio.counter !== undefined && ratio.counter !== true) throw new SloDefinitionError(`${at}.counter`, 'must be true: the selectors count events')
   if ((ratio.good === undefined) === (ratio.bad === undefined)) throw new SloDefinitionError(`${at}.good`, 'give exactly one of good and bad')
   const which = ratio.good !== undefined ? 'good' : 'bad'
   return { [which]: selector(ratio[which], `${at}.${which}`), total: selector(ratio.total, `${at}.total`) }

@@ -1,11 +1,13 @@
 // The SLO service (docs/slos.md): the definitions in force — SLO_FILE's and
 // those stored through PUT /v1/slos/:name — and their reports. A report reads
 // each selector once, through the one read path (reader/reader.js
-// counterTotals; reader/tagged-reads.js for a selector with tag filters):
-// the period's local days and the burn-rate windows are ranges of one plan,
-// read with one projected request per collection.
+// counterTotals, or a distribution's thresholdCounts; reader/tagged-reads.js
+// for a selector with tag filters): the period's local days and the
+// burn-rate windows are ranges of one plan, read with one projected request
+// per collection.
 import { BadRequestError, ConflictError, NotFoundError, isDatabaseError, withDetails } from '../errors.js'
 import { descriptorOf } from '../kinds/index.js'
+import { distribution } from '../kinds/distribution.js'
 import { MAX_SLOS, SloDefinitionError, parseSlo, parseSloYamlBody } from './definitions.js'
 import { PeriodError, burnWindows, periodOf } from './periods.js'
 import { buildReport, statusOf } from './report.js'
@@ -22,22 +24,37 @@ const badDefinition = (err) => withDetails(new BadRequestError(err.message), { d
  * (definitions.js), SLO_FILE's in force; stored: stored-slos.js's, or null
  */
 export function createSloService ({ reader, taggedReads, registry, clock, definitions, stored = null }) {
-  /** A selector's sums over each range → { values, documents }; a name never written counts nothing */
-  async function countsOf ({ metric, filters }, ranges) {
+  /**
+   * A selector's sums over each range → { values, documents, estimated: [bool] | null, accuracy? }:
+   * a counter's events, a distribution's values (≤ threshold where it has one); a name never written counts nothing
+   */
+  async function countsOf ({ metric, filters, threshold = null }, ranges) {
+    const none = { values: ranges.map(() => 0), documents: 0, estimated: null }
     const kind = await registry.describe(metric)
-    if (kind === null) return { values: ranges.map(() => 0), documents: 0 }
-    if (descriptorOf(kind)?.stats.default !== null) {
-      const message = `metric "${metric}" is a ${kind.kind}: an SLO counts a counter's events in this version`
-      throw withDetails(new BadRequestError(message), { details: [{ path: 'metric', message }] })
+    if (kind === null) return none
+    const counted = descriptorOf(kind) === distribution
+    if (!counted && (threshold !== null || descriptorOf(kind)?.stats.default !== null)) {
+      const [path, message] = threshold !== null
+        ? ['threshold', `metric "${metric}" is a ${kind.kind}: a threshold counts a distribution's values at most it; leave threshold out`]
+        : ['metric', `metric "${metric}" is a ${kind.kind}: an SLO counts a counter's events or a distribution's values`]
+      throw withDetails(new BadRequestError(message), { details: [{ path, message }] })
     }
     try {
       // the name is the exact sum of its series (docs/tags.md): no filter, one read
-      return filters.length === 0 ? await reader.counterTotals(metric, ranges) : await taggedReads.counterTotals(metric, ranges, { filters })
+      if (counted) {
+        const options = { filters, threshold }
+        return { ...(filters.length === 0 ? await reader.thresholdCounts(metric, ranges, options) : await taggedReads.thresholdCounts(metric, ranges, options)), accuracy: kind.accuracy }
+      }
+      return { ...(filters.length === 0 ? await reader.counterTotals(metric, ranges) : await taggedReads.counterTotals(metric, ranges, { filters })), estimated: null }
     } catch (err) {
-      if (err instanceof NotFoundError) return { values: ranges.map(() => 0), documents: 0 } // deleted meanwhile
+      if (err instanceof NotFoundError) return none // deleted meanwhile
       throw err
     }
   }
+
+  /** Whether a selector's counts are exact (docs/slos.md#latency-slis) → { exact } or { exact: false, accuracy (α), estimatedDays } */
+  const exactnessOf = ({ estimated, accuracy }, days) =>
+    estimated === null || !estimated.some(Boolean) ? { exact: true } : { exact: false, accuracy, estimatedDays: estimated.slice(0, days).filter(Boolean).length }
 
   /** Every SLO in force: the file's, then the stored ones (a name in the file is the file's) → { slos, refused } */
   async function inForce () {
@@ -70,7 +87,8 @@ export function createSloService ({ reader, taggedReads, registry, clock, defini
     const { indicator } = slo
     const [first, total] = await Promise.all([countsOf(indicator.good ?? indicator.bad, ranges), countsOf(indicator.total, ranges)])
     const good = indicator.good ? first.values : total.values.map((t, i) => t - first.values[i])
-    return buildReport(slo, period, windows, { good, total: total.values }, first.documents + total.documents, now)
+    const selectors = { [indicator.good ? 'good' : 'bad']: exactnessOf(first, period.days.length), total: exactnessOf(total, period.days.length) }
+    return { ...buildReport(slo, period, windows, { good, total: total.values }, first.documents + total.documents, now), selectors }
   }
 
   const inFile = (name) => definitions().some(s => s.name === name)

@@ -5,6 +5,7 @@ import { MAX_BSON_DOCUMENT_BYTES, buildDistributionUnit, distributionEventUpdate
 import { MIN_INDEXED_VALUE, bucketIndex, createMapping, emptyHistogram, histogramOf, mergeHistograms, quantiles } from '../../src/bucket/distribution-sketch.js'
 import { QUARTER_HOUR_DETAIL } from '../../src/bucket/increments.js'
 import { HOUR_MS, parseHourId, startOfDay } from '../../src/bucket/time.js'
+import { thresholdKey } from '../../src/bucket/distribution-thresholds.js'
 
 const mapping = createMapping(0.01)
 const KINDS = ['inc', 'min', 'max']
@@ -245,11 +246,12 @@ describe('a batch', () => {
 
 describe('largestDailyDocumentBytes: the bound no distribution document can pass', () => {
   // the worst document itself: every histogram tier full on both sides, every minute, the longest name
-  function fullDocument (m) {
+  function fullDocument (m, keys = []) {
     const side = {}
     for (let i = m.minIndex; i <= m.maxIndex; i++) side[String(i)] = 0.5
-    const tier = () => ({ count: 0.5, sum: 0.5, min: 0.5, max: 0.5, zero: 0.5, positive: { ...side }, negative: { ...side } })
-    const stats = () => ({ count: 0.5, sum: 0.5, min: 0.5, max: 0.5 })
+    const le = keys.length ? { le: Object.fromEntries(keys.map(k => [k, 0.5])) } : {}
+    const tier = () => ({ count: 0.5, sum: 0.5, min: 0.5, max: 0.5, zero: 0.5, positive: { ...side }, negative: { ...side }, ...le })
+    const stats = () => ({ count: 0.5, sum: 0.5, min: 0.5, max: 0.5, ...le })
     const hours = (f) => Object.fromEntries(Array.from({ length: 24 }, (_, h) => [String(h), f(h)]))
     const name = 'n'.repeat(200)
     return {
@@ -267,6 +269,13 @@ describe('largestDailyDocumentBytes: the bound no distribution document can pass
   it.each([0.5, 0.05, 0.01])('is the BSON size of the fullest daily document at α = %s', (accuracy) => {
     const m = createMapping(accuracy)
     expect(largestDailyDocumentBytes(m)).toBe(BSON.calculateObjectSize(fullDocument(m)))
+  })
+
+  it('with every tier holding the threshold counts of DISTRIBUTION_THRESHOLDS (at most 16 thresholds in all)', () => {
+    const keys = Array.from({ length: 16 }, (_, i) => thresholdKey(1.234567890123456e-7 * (i + 1)))
+    const m = createMapping(0.02)
+    expect(largestDailyDocumentBytes(m, { thresholdKeys: keys })).toBe(BSON.calculateObjectSize(fullDocument(m, keys)))
+    expect(largestDailyDocumentBytes(m, { thresholdKeys: keys })).toBeGreaterThan(largestDailyDocumentBytes(m) + 1561 * 16 * 8)
   })
 
   // the fullest minute-hour document: 60 minute histograms full on both sides

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { buildDistributionTiers, buildDistributionUnit, mergeDistributionUnits } from '../../src/bucket/distribution-increments.js'
 import { createMapping } from '../../src/bucket/distribution-sketch.js'
 import { DAILY_TIER } from '../../src/bucket/tier-paths.js'
+import { createThresholds, parseThresholdRules } from '../../src/bucket/distribution-thresholds.js'
 import { addTieredDocument, addTiersToUpdate, bucketsAt, updateOf, updateOfTiers } from '../../src/bucket/tiered-document.js'
 
 const mapping = createMapping(0.01)
@@ -13,7 +14,9 @@ const event = fc.record({
   time: fc.integer({ min: start, max: start + 3 * 86_400_000 - 1 }),
   weight: fc.constantFrom(1, 1, 10, 1 / 0.3)
 })
-const options = { keepsMinutes: (metric, dayStart) => metric !== 'db:query' || dayStart > start }
+// api.latency keeps threshold counts (le.<key>) at every tier, as its buckets are merged
+const thresholds = createThresholds(parseThresholdRules('{"api.*": [1, 87, 1000]}').rules)
+const options = { keepsMinutes: (metric, dayStart) => metric !== 'db:query' || dayStart > start, thresholdsOf: thresholds.of }
 // an update as its fields go out, in order: what the operation's BSON holds
 const ordered = ({ metric, date, inc, min, max, detail }) => ({ metric, date, inc: Object.entries(inc), min: Object.entries(min), max: Object.entries(max), detail })
 const orderedAll = (docs) => [...docs].map(([id, update]) => [id, ordered(update)])
@@ -26,6 +29,8 @@ describe('tiered documents', () => {
       for (const part of ['daily', 'monthly']) {
         expect(orderedAll([...tiers[part]].map(([id, doc]) => [id, updateOfTiers(doc)]))).toEqual(orderedAll(unit[part]))
       }
+      const counted = events.some(e => e.metric === 'api.latency' && e.value <= 1000)
+      expect([...unit.daily.values()].some(u => Object.keys(u.inc).some(p => p.includes('.le.')))).toBe(counted)
     }), { numRuns: 100 })
   })
 

@@ -33,9 +33,9 @@ const mongodEntry = (name, options = {}) => ({ name, type: 'collection', options
 const javaEntry = name => ({ name, options: {}, info: { readOnly: false }, type: 'collection', idIndex: { key: { _id: 1 }, name: '_id_', v: 2 } })
 
 describe('the collections statbucket creates', () => {
-  it('are the registry, every kind\'s, the jobs\', the rollups\' and the SLOs\'; Idempotency-Key\'s only where it is used', () => {
-    expect(collectionNames({ keys: false })).toEqual(['metrics', ...KIND_COLLECTIONS, 'jobs', 'rollups', 'slos'])
-    expect(collectionNames({ keys: true })).toEqual(['metrics', ...KIND_COLLECTIONS, 'jobs', 'rollups', 'slos', 'idempotency_keys'])
+  it('are the registry, every kind\'s, the jobs\', the rollups\', the thresholds\' and the SLOs\'; Idempotency-Key\'s only where it is used', () => {
+    expect(collectionNames({ keys: false })).toEqual(['metrics', ...KIND_COLLECTIONS, 'jobs', 'rollups', 'thresholds', 'slos'])
+    expect(collectionNames({ keys: true })).toEqual(['metrics', ...KIND_COLLECTIONS, 'jobs', 'rollups', 'thresholds', 'slos', 'idempotency_keys'])
     expect(KIND_COLLECTIONS).toEqual(['daily', 'monthly', 'distributionDaily', 'distributionMonthly', 'distributionMinutes', 'gaugeDaily', 'gaugeMonthly'])
   })
 })

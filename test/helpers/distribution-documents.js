@@ -23,10 +23,10 @@ export function applyUpdate (doc, { inc = {}, min = {}, max = {} }) {
  * { daily: [docs], monthly: [docs], minutes: [docs] } holding `events` ([{ metric, value, time }]),
  * written a batch of `batch` events at a time (each batch one flush, so the
  * documents are the sum of several updates). keepsMinutes as for
- * buildDistributionUnit; minuteFrom: days before it downsampled afterwards
+ * buildDistributionUnit, and thresholdsOf (declared thresholds); minuteFrom: days before it downsampled afterwards
  * (minutes removed, detail 'quarterHour', their minute-hour documents deleted), as retention leaves them.
  */
-export function distributionDocumentsOf (events, mapping, { batch = 100, keepsMinutes, minuteFrom = null } = {}) {
+export function distributionDocumentsOf (events, mapping, { batch = 100, keepsMinutes, thresholdsOf, minuteFrom = null } = {}) {
   const daily = new Map()
   const monthly = new Map()
   const minutes = new Map()
@@ -36,7 +36,7 @@ export function distributionDocumentsOf (events, mapping, { batch = 100, keepsMi
     docs.set(id, doc)
   }
   for (let i = 0; i < events.length; i += batch) {
-    const unit = buildDistributionUnit(events.slice(i, i + batch), mapping, { keepsMinutes })
+    const unit = buildDistributionUnit(events.slice(i, i + batch), mapping, { keepsMinutes, thresholdsOf })
     for (const [id, update] of unit.daily) write(daily, id, update)
     for (const [id, update] of unit.monthly) write(monthly, id, update)
     for (const [id, update] of unit.minutes) write(minutes, id, { inc: update.inc })

@@ -8,10 +8,10 @@ import { distributionUpdate, incrementUpdate } from '../../src/writer/write-oper
 /**
  * events: [{ metric, value, time, weight? }]; mapping: the metric's (createMapping);
  * parts: which documents to write ('daily', 'monthly', 'minutes': a flush half-way writes some only);
- * keepsMinutes as for buildDistributionUnit
+ * keepsMinutes and thresholdsOf (declared thresholds) as for buildDistributionUnit
  */
-export async function writeDistributions (db, events, mapping, { parts = ['daily', 'monthly', 'minutes'], keepsMinutes } = {}) {
-  const unit = buildDistributionUnit(events, mapping, { keepsMinutes })
+export async function writeDistributions (db, events, mapping, { parts = ['daily', 'monthly', 'minutes'], keepsMinutes, thresholdsOf } = {}) {
+  const unit = buildDistributionUnit(events, mapping, { keepsMinutes, thresholdsOf })
   if (parts.includes('daily')) await db.collection('distributionDaily').bulkWrite([...unit.daily].map(([id, u]) => distributionUpdate(id, u)))
   if (parts.includes('monthly')) await db.collection('distributionMonthly').bulkWrite([...unit.monthly].map(([id, u]) => distributionUpdate(id, u)))
   if (parts.includes('minutes') && unit.minutes.size > 0) await db.collection('distributionMinutes').bulkWrite([...unit.minutes].map(([id, u]) => incrementUpdate(id, u)))

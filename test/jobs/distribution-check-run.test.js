@@ -5,8 +5,8 @@
 // repaired by what the month lacks, once; one still moving is unsettled; a
 // month holding what its day does not (the daily write lost) is reported and
 // never lowered; a tier repaired inside a document is recomputed when an
-// ingest moved it; and the real `npm run check` says how many documents were
-// distributions'.
+// ingest moved it; a tampered threshold count is found and raised back; and
+// the real `npm run check` says how many documents were distributions'.
 import { execFile } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
@@ -14,6 +14,7 @@ import { createMapping } from '../../src/bucket/distribution-sketch.js'
 import { holdsWholeDay, verifyDistributionDaily, verifyDistributionMonthly } from '../../src/kinds/consistency/distribution.js'
 import { writeDistributions } from '../helpers/distribution-writes.js'
 import { checkRun, collectionsOf } from '../helpers/job-runs.js'
+import { createThresholds, parseThresholdRules } from '../../src/bucket/distribution-thresholds.js'
 import { directDb, mongodbUri, uniqueDbName } from '../helpers/test-app.js'
 
 const CHECK = fileURLToPath(new URL('../../src/jobs/check-command.js', import.meta.url))
@@ -38,7 +39,9 @@ beforeEach(async () => {
   await write(events)
 })
 
-const write = (events, options) => writeDistributions(db, events, MAPPING, options)
+// every tier keeps the values ≤ 25 and ≤ 300 (DISTRIBUTION_THRESHOLDS)
+const THRESHOLDS = createThresholds(parseThresholdRules('{"lat.*": [25, 300]}').rules)
+const write = (events, options) => writeDistributions(db, events, MAPPING, { thresholdsOf: THRESHOLDS.of, ...options })
 const run = (options = {}, over = {}) => checkRun({ ...collectionsOf(db, ['daily', 'monthly', 'distributionDaily', 'distributionMonthly']), ...over }, T0, options)
 
 // a flush half-way on day 12: its daily document got the value, its monthly document not yet
@@ -53,6 +56,21 @@ describe('distributions across documents', () => {
     const { summary, found } = await run({})
     expect(found).toEqual([])
     expect(summary).toMatchObject({ monthly: 1, daily: 5, violations: 0, documents: { distributionMonthly: 1, distributionDaily: 5 } })
+  })
+
+  it('a tampered threshold count: an hour lacking some is named and raised back; a day holding more is named and left', async () => {
+    const day = 'lat.r/20261111'
+    expect((await db.collection('distributionDaily').findOne({ _id: day })).hourly[0].le).toEqual({ 25: 1, 300: 1 })
+    await db.collection('distributionDaily').updateOne({ _id: day }, { $set: { 'hourly.0.le.25': 0 } })
+    const { found } = await run({ repair: true })
+    expect(found.map(f => [f.id, f.field, f.state])).toEqual([[day, 'hourly.0', 'repaired']])
+    expect(found[0].note).toMatch(/lacks le.25 1/)
+    expect((await db.collection('distributionDaily').findOne({ _id: day })).hourly[0].le).toEqual({ 25: 1, 300: 1 })
+    await db.collection('distributionDaily').updateOne({ _id: day }, { $inc: { 'daily.le.300': 1 } })
+    const again = await run({ repair: true })
+    const daily = again.found.find(f => f.id === day)
+    expect([daily.field, daily.state]).toEqual(['daily', 'not repairable'])
+    expect([daily.expected, daily.found]).toEqual([expect.stringMatching(/le\.300 2$/), expect.stringMatching(/le\.300 3$/)])
   })
 
   it('a flush completed while the check waits is no violation', async () => {

@@ -5,7 +5,8 @@
 // month holds the whole day tier; a document an ingest moves between the
 // job's read and its write is never changed on stale values; counters are
 // left to their own rules; check --repair and the next pass finish what
-// was kept.
+// was kept. Every tier keeps threshold counts (DISTRIBUTION_THRESHOLDS):
+// downsampling keeps them, and a minute's that its quarter-hour lacks keeps the minutes.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { manualClock } from '../../src/clock.js'
 import { createMapping } from '../../src/bucket/distribution-sketch.js'
@@ -13,6 +14,7 @@ import { runCheck } from '../../src/jobs/check-run.js'
 import { holdsWholeDay, verifyDistributionDaily } from '../../src/kinds/consistency/distribution.js'
 import { LEASE_COLLECTION } from '../../src/jobs/lease.js'
 import { dayKeyOf, seed } from '../helpers/bucket-docs.js'
+import { createThresholds, parseThresholdRules } from '../../src/bucket/distribution-thresholds.js'
 import { writeDistributions } from '../helpers/distribution-writes.js'
 import { retentionJob } from '../helpers/job-runs.js'
 import { directDb, uniqueDbName } from '../helpers/test-app.js'
@@ -41,8 +43,11 @@ function valuesOver (metric, daysBack) {
   return events
 }
 
+// the values ≤ 20 and ≤ 1000 counted at every tier
+const THRESHOLDS = createThresholds(parseThresholdRules('{"lat.*": [20, 1000]}').rules)
+
 /** Writes values as the writer does: one update per document ($inc, $min, $max), the registry entry a distribution's */
-const write = (events, options) => writeDistributions(db, events, MAPPING, options)
+const write = (events, options) => writeDistributions(db, events, MAPPING, { thresholdsOf: THRESHOLDS.of, ...options })
 
 const job = ({ clock = manualClock(NOW), ...options } = {}) => retentionJob(db, COLLECTIONS, { clock, ...options })
 
@@ -77,6 +82,7 @@ describe('minute downsampling of distributions', () => {
     expect(result).toMatchObject({ status: 'done', metrics: 2, downsampled: 10, deleted: 0, kept: 0, unvouched: 0 }) // 9 days, and the counter's day
     const after = await all('distributionDaily')
     expect(after).toHaveLength(21)
+    expect(after.filter(d => d.metric === 'lat.a').every(d => d.quarterHourly[10][1].le['1000'] > 0)).toBe(true) // kept, as every other tier
     for (const doc of after) {
       const { minute, ...rest } = before.get(doc._id)
       if (ageOf(doc) > 11) {
@@ -127,6 +133,14 @@ describe('minute downsampling of distributions', () => {
     expect(states.sort()).toEqual([[lower, 'quarterHourly.10.1', 'repaired'], [short, 'quarterHourly.10.1', 'not repairable']])
     // the next full pass (after a change of settings, here) downsamples the repaired one
     expect(await job({ rulesFingerprint: 'v2' }).runOnce()).toMatchObject({ status: 'done', full: true, downsampled: 1, unvouched: 1 })
+  })
+
+  it('keeps the minutes of a day whose quarter-hour lacks a minute\'s threshold count', async () => {
+    await write(valuesOver('lat.e', 13))
+    const id = `lat.e/${dayKeyOf(TODAY - 13 * DAY)}`
+    await db.collection('distributionDaily').updateOne({ _id: id }, { $inc: { 'minute.10.17.le.20': 1 } })
+    expect(await job().runOnce()).toMatchObject({ status: 'done', downsampled: 1, unvouched: 1 })
+    expect((await db.collection('distributionDaily').findOne({ _id: id })).minute).toBeDefined()
   })
 
   it('an ingest between the job\'s read and its update makes the update miss; the document is read and judged again, nothing lost', async () => {

@@ -61,6 +61,12 @@ describe('the supported subset', () => {
     expect(parseSlo(with_(s => { s.spec.timeWindow = [window] })).window).toEqual(expected)
   })
 
+  it('a latency SLI: good counts the values at most its threshold; without one a selector has none', () => {
+    const latency = parseSlo(with_(s => { s.spec.indicator.spec.ratioMetric.good.metricSource.spec = { metric: 'web.latency', threshold: 0.3 } }))
+    expect(latency.indicator.good).toMatchObject({ metric: 'web.latency', threshold: 0.3 })
+    expect(latency.indicator.total.threshold).toBeNull()
+  })
+
   it('a bad indicator instead of good; several documents; an empty one ignored', () => {
     const bad = with_(s => {
       const r = s.spec.indicator.spec.ratioMetric
@@ -96,6 +102,10 @@ describe('refused by name', () => {
     [`${RATIO}.good.metricSource.spec.query`, s => { s.spec.indicator.spec.ratioMetric.good.metricSource.spec.query = 'x' }, /is not supported/],
     [`${RATIO}.good.metricSource.spec.metric`, s => { s.spec.indicator.spec.ratioMetric.good.metricSource.spec.metric = 'web.requests;status=200' }, /must be a metric name/],
     [`${RATIO}.good.metricSource.spec.tags[0]`, s => { s.spec.indicator.spec.ratioMetric.good.metricSource.spec.tags = ['status'] }, /is not a tag filter/],
+    [`${RATIO}.good.metricSource.spec.threshold`, s => { s.spec.indicator.spec.ratioMetric.good.metricSource.spec.threshold = -300 }, /must be a number above 0, at most 1000000000000000/],
+    [`${RATIO}.good.metricSource.spec.threshold`, s => { s.spec.indicator.spec.ratioMetric.good.metricSource.spec.threshold = '300' }, /must be a number above 0/],
+    [`${RATIO}.good.metricSource.spec.threshold`, s => { s.spec.indicator.spec.ratioMetric.good.metricSource.spec.threshold = 1e300 }, /must be a number above 0/],
+    [`${RATIO}.total.metricSource.spec.threshold`, s => { s.spec.indicator.spec.ratioMetric.total.metricSource.spec.threshold = 300 }, /belongs to good/],
     [`${RATIO}.good.metricSource.spec.tags[0]`, s => { s.spec.indicator.spec.ratioMetric.good.metricSource.spec.tags = ['status=~(a'] }, /regex|parenthes/i],
     ['spec.timeWindow', s => { s.spec.timeWindow.push({ duration: '1d' }) }, /exactly one window/],
     ['spec.timeWindow[0].duration', s => { s.spec.timeWindow[0].duration = '2w' }, /one of 1d, 1w, 1M, 1Q, 1y/],

@@ -2,7 +2,8 @@
 // random events (the period's first and last local hours, the last days for
 // the burn rates, either side of the period), random zones (half-hour and
 // 45-minute offsets, clocks changing both ways), random periods of every
-// duration, current or past, random targets, a good or a bad indicator:
+// duration, current or past, random targets, a good or a bad indicator, or a
+// latency SLI (a distribution's values ≤ a declared threshold):
 // every figure of the report equals the model exactly. The model reads local
 // dates from Intl (test/helpers/intl-local-time.js) and shares no code with
 // src/slos/ or src/bucket/.
@@ -23,7 +24,8 @@ const DURATIONS = ['1d', '1w', '1M', '1Q', '1y', '7d', '28d', '30d']
 const WINDOWS = [['5m', 5], ['30m', 30], ['1h', 60], ['6h', 360], ['1d', 1440], ['3d', 4320]]
 const TARGETS = [0.9, 0.05, 0.95, 0.99, 0.995, 0.999, 0.75, 0.123456789]
 
-const clock = manualClock(Date.UTC(2026, 10, 28))
+// the app starts (and declares its thresholds) before any period drawn: every latency count is exact
+const clock = manualClock(Date.UTC(2024, 6, 1))
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'slo-property-'))
 const file = path.join(dir, 'slos.yaml')
 let app
@@ -60,10 +62,12 @@ function modelPeriod (zone, duration, reference, nowFraction, current) {
 }
 
 const sloYaml = (name, metric, zone, duration, target, variant) => {
-  const source = tags => `{ metricSource: { type: statbucket, spec: { metric: ${metric}, tags: ${JSON.stringify(tags)} } } }`
-  const ratio = variant === 'good'
-    ? `good: ${source(['status!=~5..'])}\n        total: ${source([])}`
-    : `bad: ${source(['route=/a', 'status=~5..'])}\n        total: ${source(['route=/a'])}`
+  const source = (tags, threshold) => `{ metricSource: { type: statbucket, spec: { metric: ${metric}, tags: ${JSON.stringify(tags)}${threshold ? `, threshold: ${threshold}` : ''} } } }`
+  const ratio = {
+    good: `good: ${source(['status!=~5..'])}\n        total: ${source([])}`,
+    bad: `bad: ${source(['route=/a', 'status=~5..'])}\n        total: ${source(['route=/a'])}`,
+    latency: `good: ${source(['route=/a'], 300)}\n        total: ${source(['route=/a'])}`
+  }[variant]
   const window = duration.endsWith('d') && duration !== '1d' ? `{ duration: ${duration}, isRolling: true }` : `{ duration: ${duration}, isRolling: false, calendar: { timeZone: ${zone} } }`
   return `apiVersion: openslo/v1\nkind: SLO\nmetadata: { name: ${name} }\nspec:\n  indicator:\n    spec:\n      ratioMetric:\n        ${ratio}\n  timeWindow: [${window}]\n  budgetingMethod: Occurrences\n  objectives: [{ target: ${target} }]\n`
 }
@@ -73,9 +77,10 @@ function modelReport (period, events, target, variant) {
   const digits = target.toFixed(9).replace(/0+$/, '').slice(2)
   const [num, den] = [BigInt(digits), 10n ** BigInt(digits.length)]
   const isTotal = variant === 'good' ? () => true : e => e.route === '/a'
-  const isGood = variant === 'good' ? e => !e.status.startsWith('5') : e => e.route === '/a' && !e.status.startsWith('5')
+  const isGood = { good: e => !e.status.startsWith('5'), bad: e => e.route === '/a' && !e.status.startsWith('5'), latency: e => e.route === '/a' && e.latency <= 300 }[variant]
   const inPeriod = period.rolling ? e => e.time >= period.from && e.time < period.to : e => period.days.includes(period.dayOf(e.time))
-  const count = (pick, when) => events.filter(e => pick(e) && when(e)).reduce((n, e) => n + e.value, 0)
+  // a counter's event adds its value; a distribution's counts one value
+  const count = (pick, when) => events.filter(e => pick(e) && when(e)).reduce((n, e) => n + (variant === 'latency' ? 1 : e.value), 0)
   const good = count(isGood, inPeriod)
   const total = count(isTotal, inPeriod)
   const allowed = Number((BigInt(total) * (den - num)) / den)
@@ -105,7 +110,8 @@ function modelReport (period, events, target, variant) {
     budget: { allowed, consumed, remaining: allowed - consumed, remainingRatio: allowed === 0 ? null : (allowed - consumed) / allowed },
     days: period.days.map(day => ({ day, good: count(isGood, e => inPeriod(e) && period.dayOf(e.time) === day), total: count(isTotal, e => inPeriod(e) && period.dayOf(e.time) === day) })),
     burnRates,
-    projectedAttainment
+    projectedAttainment,
+    selectors: { [variant === 'bad' ? 'bad' : 'good']: { exact: true }, total: { exact: true } }
   }
 }
 
@@ -118,12 +124,13 @@ const event = fc.record({
   at: fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }),
   status: fc.constantFrom('200', '404', '500', '503'),
   route: fc.constantFrom('/a', '/b'),
-  value: fc.integer({ min: 1, max: 5 })
+  value: fc.integer({ min: 1, max: 5 }),
+  latency: fc.constantFrom(0, 12.5, 299.99, 300, 300.01, 1e4)
 })
 
 beforeAll(async () => {
   fs.writeFileSync(file, '')
-  app = await testApp('slo_property', { clock, random: () => 0.99, env: { SLO_FILE: file }, sloReloadOnHangup: false })
+  app = await testApp('slo_property', { clock, random: () => 0.99, env: { SLO_FILE: file, DISTRIBUTION_THRESHOLDS: '{"prop*.latency": [300]}' }, sloReloadOnHangup: false })
 })
 afterAll(async () => {
   await app?.close()
@@ -136,14 +143,15 @@ describe('an SLO report equals the model of the raw events', () => {
     let counted = 0
     let currentWithRates = 0
     let listedChecked = 0
+    let latencyCounted = 0
     await fc.assert(fc.asyncProperty(
       fc.constantFrom(...ZONES), fc.constantFrom(...DURATIONS), fc.integer({ min: Date.UTC(2025, 1, 1), max: Date.UTC(2026, 9, 31) }),
-      fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }), fc.boolean(), fc.constantFrom(...TARGETS), fc.constantFrom('good', 'bad'),
+      fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }), fc.boolean(), fc.constantFrom(...TARGETS), fc.constantFrom('good', 'bad', 'latency'),
       fc.array(event, { maxLength: 60 }),
       async (zone, duration, reference, nowFraction, current, target, variant, drawn) => {
         run++
         const name = `p${run}`
-        const metric = `prop${run}.requests`
+        const metric = `prop${run}.${variant === 'latency' ? 'latency' : 'requests'}`
         const period = modelPeriod(zone, duration, reference, nowFraction, current)
         clock.set(period.now)
         const span = (from, to) => (at) => from + Math.floor(at * (to - from))
@@ -156,7 +164,7 @@ describe('an SLO report equals the model of the raw events', () => {
         const events = drawn.map(e => ({ ...e, time: place[e.where](e.at) })).filter(e => e.time < period.now && e.time > period.now - 399 * DAY)
         const send = async (batch) => {
           if (batch.length === 0) return
-          const res = await app.inject({ method: 'POST', url: '/v1/events', payload: batch.map(e => ({ metric, tags: { status: e.status, route: e.route }, value: e.value, ts: e.time })) })
+          const res = await app.inject({ method: 'POST', url: '/v1/events', payload: batch.map(e => ({ metric, tags: { status: e.status, route: e.route }, ...(variant === 'latency' ? { kind: 'distribution', value: e.latency } : { value: e.value }), ts: e.time })) })
           expect(res.json()).toEqual({ accepted: batch.length })
         }
         fs.writeFileSync(file, sloYaml(name, metric, zone, duration, target, variant))
@@ -170,6 +178,7 @@ describe('an SLO report equals the model of the raw events', () => {
         await send(events.slice(half.length))
         const expected = modelReport(period, events, target, variant)
         if (expected.total > 0) counted++
+        if (expected.total > 0 && variant === 'latency') latencyCounted++
         if (expected.burnRates && Object.values(expected.burnRates).some(r => r !== null)) currentWithRates++
         const urls = [`/v1/slos/${name}/report`, `/v1/slos/${name}/report?period=${period.label}`]
         for (const url of period.rolling ? urls.slice(0, 1) : period.current ? urls : urls.slice(1)) {
@@ -195,5 +204,6 @@ describe('an SLO report equals the model of the raw events', () => {
     expect(counted).toBeGreaterThan(run / 4)
     expect(currentWithRates).toBeGreaterThan(0)
     expect(listedChecked).toBeGreaterThan(0)
+    expect(latencyCounted).toBeGreaterThan(0)
   }, 300_000)
 })

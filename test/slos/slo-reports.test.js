@@ -21,11 +21,11 @@ const clock = manualClock(NOW)
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'slo-reports-'))
 const file = path.join(dir, 'slos.yaml')
 
-const source = (metric, tags) => `
+const source = (metric, tags, threshold) => `
           metricSource:
             type: statbucket
             spec:
-              metric: ${metric}${tags ? `\n              tags: ${JSON.stringify(tags)}` : ''}`
+              metric: ${metric}${tags ? `\n              tags: ${JSON.stringify(tags)}` : ''}${threshold ? `\n              threshold: ${threshold}` : ''}`
 const slo = ({ name, good, bad, total, window, target = 0.999 }) => `apiVersion: openslo/v1
 kind: SLO
 metadata:
@@ -48,8 +48,8 @@ ${window}
 `
 const BERLIN_MONTH = '    - duration: 1M\n      isRolling: false\n      calendar:\n        timeZone: Europe/Berlin'
 const AVAILABILITY = slo({ name: 'availability', good: source('web.requests', ['status!=~5..']), total: source('web.requests'), window: BERLIN_MONTH })
+const LATENCY = slo({ name: 'latency', good: source('web.latency', null, 300), total: source('web.latency'), window: BERLIN_MONTH })
 const ERRORS = slo({ name: 'login-errors', bad: source('web.requests', ['route=/login', 'status=~5..']), total: source('web.requests', ['route=/login']), window: '    - duration: 28d\n      isRolling: true', target: 0.9 })
-const LATENCY = slo({ name: 'latency', good: source('web.latency'), total: source('web.latency'), window: BERLIN_MONTH })
 
 let app
 const events = []
@@ -184,20 +184,25 @@ describe('the listing, refusals and SLO_FILE read again', () => {
     expect(app.slos.reload().map(s => s.name)).toEqual(['availability', 'latency'])
   })
 
-  it('a distribution is refused by name: only counters in this version', async () => {
-    fs.writeFileSync(file, [AVAILABILITY, LATENCY].join('---\n'))
-    expect(app.slos.reload().map(s => s.name)).toEqual(['availability', 'latency'])
-    await app.inject({ method: 'POST', url: '/v1/events', payload: [{ metric: 'web.latency', kind: 'distribution', value: 120, ts: NOW - HOUR }] })
+  it('a gauge is refused by name, and a threshold on a counter is a 400 naming the field', async () => {
+    const LEVEL = slo({ name: 'level', good: source('web.level'), total: source('web.level'), window: BERLIN_MONTH })
+    const COUNTED = slo({ name: 'counted', good: source('web.requests', null, 300), total: source('web.requests'), window: BERLIN_MONTH })
+    fs.writeFileSync(file, [AVAILABILITY, LEVEL, COUNTED].join('---\n'))
+    expect(app.slos.reload().map(s => s.name)).toEqual(['availability', 'level', 'counted'])
+    await app.inject({ method: 'POST', url: '/v1/events', payload: [{ metric: 'web.level', kind: 'gauge', value: 120, ts: NOW - HOUR }] })
     try {
-      const { status, body } = await get('/v1/slos/latency/report')
+      const { status, body } = await get('/v1/slos/level/report')
       expect(status).toBe(400)
-      expect(body.message).toMatch(/"web.latency" is a distribution: an SLO counts a counter's events/)
+      expect(body.message).toMatch(/"web.level" is a gauge: an SLO counts a counter's events or a distribution's values/)
+      const counted = await get('/v1/slos/counted/report')
+      expect(counted.status).toBe(400)
+      expect(counted.body.details).toEqual([{ path: 'threshold', message: expect.stringMatching(/"web.requests" is a counter: a threshold counts a distribution's values/) }])
       const listed = (await get('/v1/slos')).body.slos
-      expect(listed.map(s => s.status)).toEqual(['breached', 'refused'])
-      expect(listed[1]).toMatchObject({ name: 'latency', error: body.message, documents: 0 })
+      expect(listed.map(s => s.status)).toEqual(['breached', 'refused', 'refused'])
+      expect(listed[1]).toMatchObject({ name: 'level', error: body.message, documents: 0 })
     } finally {
-      // the other tests read web.latency as no metric yet
-      expect((await app.inject({ method: 'DELETE', url: '/v1/metrics/web.latency' })).statusCode).toBe(200)
+      // the other tests read web.level as no metric yet
+      expect((await app.inject({ method: 'DELETE', url: '/v1/metrics/web.level' })).statusCode).toBe(200)
     }
   })
 

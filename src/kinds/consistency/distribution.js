@@ -11,12 +11,16 @@
 //     quarter-hour's count and sum only while they hold every value of their
 //     day, and always hold a subset of its values (min and max inside its
 //     own); a repair takes a minute's bound into its quarter-hour, never its
-//     count or sum, which cannot be rebuilt without buckets.
+//     count or sum, which cannot be rebuilt without buckets;
+//   - every tier, minutes included, may keep threshold counts `le.<key>`
+//     (docs/kinds/distribution.md#thresholds), each at most its count, added
+//     up as its buckets are.
 // A repair only ever adds: the coarser tier gets what it lacks ($inc of the
 // missing count, sum and buckets, $min/$max of the missing bounds), and a
 // tier that holds more than its truth anywhere is reported and left alone —
 // a repair never lowers a count.
 import { parseBucketKey } from '../../bucket/distribution-sketch.js'
+import { parseThresholdKey } from '../../bucket/distribution-thresholds.js'
 import { sameTotal } from './counter.js'
 import {
   HOURS, QUARTERS, addRepair, addTotals, applyUpdate, compareTotals, dayGuard, isCount, isPlainObject, readTotals, shortNumber, tierChecks
@@ -28,8 +32,9 @@ const SIDES = ['positive', 'negative']
  * A stored tier as the checks read it → { tier } or { problem }. Absent
  * (undefined/null) is the empty tier. tier: { count, sum, min?, max?, scale,
  * parts: Map<'zero' | 'positive.K' | 'negative.K', n> } where scale bounds
- * Σ|v| (count × the larger |bound|), for the tolerance of sums.
- * histogram false: a minute tier (count, sum, min, max only).
+ * Σ|v| (count × the larger |bound|), for the tolerance of sums; parts
+ * also holds the threshold counts, 'le.<key>'.
+ * histogram false: a minute tier (count, sum, min, max and threshold counts only).
  */
 export function readTier (node, { histogram = true } = {}) {
   const tier = { count: 0, sum: 0, min: undefined, max: undefined, scale: 0, parts: new Map() }
@@ -37,6 +42,14 @@ export function readTier (node, { histogram = true } = {}) {
   const totals = readTotals(node, 'a tier')
   if (totals.problem) return totals
   Object.assign(tier, totals)
+  if (node.le !== undefined) {
+    if (!isPlainObject(node.le)) return { problem: 'le is not an object of threshold counts' }
+    for (const key of Object.keys(node.le)) {
+      if (parseThresholdKey(key) === null) return { problem: `le has a key ${JSON.stringify(key)} that is not a threshold` }
+      if (!isCount(node.le[key])) return { problem: `le.${key} ${JSON.stringify(node.le[key])} is not a count` }
+      if (node.le[key] !== 0) tier.parts.set(`le.${key}`, node.le[key])
+    }
+  }
   if (!histogram) return { tier }
   if (node.zero !== undefined) {
     if (!isCount(node.zero)) return { problem: `zero ${JSON.stringify(node.zero)} is not a count` }
@@ -64,8 +77,10 @@ function addInto (acc, t) {
   return acc
 }
 
+const isThresholdPart = (part) => part.startsWith('le.')
+
 /** What a histogram tier's buckets hold in all */
-const bucketed = (t) => { let n = 0; for (const v of t.parts.values()) n += v; return n }
+const bucketed = (t) => { let n = 0; for (const [part, v] of t.parts) if (!isThresholdPart(part)) n += v; return n }
 
 /** Whether a read histogram tier's buckets add up to its count (within rounding: counts may be fractional) */
 export const bucketsAddUp = (t) => sameTotal(bucketed(t), t.count)
@@ -74,7 +89,10 @@ export const bucketsAddUp = (t) => sameTotal(bucketed(t), t.count)
 export function describeTier (t) {
   if (isEmpty(t)) return 'empty'
   const bounds = t.min === undefined ? '' : `, min ${t.min}, max ${t.max}`
-  return `count ${shortNumber(t.count)}, sum ${shortNumber(t.sum)}${bounds}, ${t.parts.size} bucket${t.parts.size === 1 ? '' : 's'}`
+  const thresholds = [...t.parts].filter(([part]) => isThresholdPart(part))
+  const le = thresholds.map(([part, n]) => `, ${part} ${shortNumber(n)}`).join('')
+  const buckets = t.parts.size - thresholds.length
+  return `count ${shortNumber(t.count)}, sum ${shortNumber(t.sum)}${bounds}, ${buckets} bucket${buckets === 1 ? '' : 's'}${le}`
 }
 
 /**
@@ -86,12 +104,14 @@ export function describeTier (t) {
  * histogram false compares count, sum and bounds only.
  */
 export function compareTiers (coarser, truth, { bounds = 'exact', histogram = true } = {}) {
-  const parts = histogram ? new Set([...coarser.parts.keys(), ...truth.parts.keys()]) : []
+  const parts = [...new Set([...coarser.parts.keys(), ...truth.parts.keys()])].filter(p => histogram || isThresholdPart(p))
   return compareTotals(coarser, truth, { bounds, parts })
 }
 
-/** Buckets that do not add up to the tier's count: a violation, or null */
+/** Buckets that do not add up to the tier's count, or a threshold count above it: a violation, or null */
 function bucketViolation (id, field, t) {
+  const over = [...t.parts].find(([part, n]) => isThresholdPart(part) && n > t.count && !sameTotal(n, t.count))
+  if (over) return { id, field, expected: `threshold counts at most its count ${shortNumber(t.count)}`, found: `${over[0]} ${shortNumber(over[1])}`, rule: 'thresholds' }
   if (bucketsAddUp(t)) return null
   return { id, field, expected: `buckets adding up to its count ${shortNumber(t.count)}`, found: `buckets holding ${shortNumber(bucketed(t))}`, rule: 'buckets' }
 }
@@ -158,10 +178,10 @@ export { applyUpdate }
 /** The filter that conditions a change of a daily distribution document on its day tier as read (count, sum, min, max) */
 export const dayTierGuard = dayGuard
 
-/** The projection minutesVouched and dayTierGuard need: the minutes, and count, sum, min, max of the day and each quarter-hour (not their histograms) */
+/** The projection minutesVouched and dayTierGuard need: the minutes, and count, sum, min, max (and threshold counts) of the day and each quarter-hour (not their histograms) */
 export function minuteVouchProjection () {
   const projection = { _id: 1, detail: 1, minute: 1, 'daily.count': 1, 'daily.sum': 1, 'daily.min': 1, 'daily.max': 1 }
-  for (const h of HOURS) for (const q of QUARTERS) for (const s of ['count', 'sum', 'min', 'max']) projection[`quarterHourly.${h}.${q}.${s}`] = 1
+  for (const h of HOURS) for (const q of QUARTERS) for (const s of ['count', 'sum', 'min', 'max', 'le']) projection[`quarterHourly.${h}.${q}.${s}`] = 1
   return projection
 }
 

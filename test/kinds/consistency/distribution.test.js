@@ -13,6 +13,7 @@ import {
   verifyDistributionDaily, verifyDistributionMonthly
 } from '../../../src/kinds/consistency/distribution.js'
 import { distributionDocumentsOf } from '../../helpers/distribution-documents.js'
+import { createThresholds, parseThresholdRules } from '../../../src/bucket/distribution-thresholds.js'
 
 const MAPPING = createMapping(0.01)
 const DAY0 = Date.UTC(2026, 10, 3)
@@ -31,7 +32,9 @@ const eventArb = fc.record({
 }).map(e => ({ metric: 'd', value: e.value, weight: e.weight, time: DAY0 + e.second * 1000 }))
 const eventsArb = fc.array(eventArb, { minLength: 1, maxLength: 80 })
 
-const documentsOf = (events, options) => distributionDocumentsOf(events, MAPPING, { batch: 7, ...options })
+// thresholds declared for the metric: every tier keeps le.<key> (docs/kinds/distribution.md#thresholds)
+const THRESHOLDS = createThresholds(parseThresholdRules('{"d": [0.5, 87, 300]}').rules)
+const documentsOf = (events, options) => distributionDocumentsOf(events, MAPPING, { batch: 7, thresholdsOf: THRESHOLDS.of, ...options })
 const dayDocOf = (events, options) => documentsOf(events, options).daily[0]
 
 /** What MongoDB does with a filter of exact values ($exists too) and { $inc, $min, $max }, on a copy; null when no match */
@@ -213,6 +216,44 @@ describe('what a repair cannot do without lowering a count', () => {
     const badCount = structuredClone(doc)
     badCount.daily.count = 'x'
     expect(verifyDistributionDaily(badCount)).toMatchObject({ violations: [{ field: 'daily', rule: 'unreadable', repairable: false }], repair: null })
+  })
+})
+
+describe('threshold counts', () => {
+  const events = [87, 87, 300, 0.2, 1000, -3].map((value, i) => ({ metric: 'd', value, weight: 1, time: DAY0 + 13 * HOUR + i * 60_000 }))
+
+  it('are kept at every tier, minutes included, and pass the check', () => {
+    const { daily: [doc], monthly: [month] } = documentsOf(events)
+    expect(doc.daily.le).toEqual({ '0_5': 2, 87: 4, 300: 5 })
+    expect(doc.minute[13][0].le).toEqual({ 87: 1, 300: 1 })
+    expect(doc.quarterHourly[13][0].le).toEqual(doc.daily.le)
+    expect(month.daily[3].le).toEqual(doc.daily.le)
+    expect(verifyDistributionDaily(doc).violations).toEqual([])
+  })
+
+  it.each([
+    ['an hour lacking some: reported, raised back', (d) => { d.hourly[13].le['300'] = 2 }, 'hourly.13', 'tiers', true],
+    ['the day holding more: reported, never lowered', (d) => { d.daily.le['87'] = 9 }, 'daily', 'tiers', false],
+    ['a threshold count above its count', (d) => { d.quarterHourly[13][0].le['300'] = 7; d.hourly[13].le['300'] = 7; d.daily.le['300'] = 7 }, 'quarterHourly.13.0', 'thresholds', false],
+    ['a quarter-hour against its minutes', (d) => { d.minute[13][2].le['87'] = 1 }, 'quarterHourly.13.0', 'minutes', false]
+  ])('tampered, %s', (label, tamper, field, rule, repairable) => {
+    const { daily: [doc] } = documentsOf(events)
+    const corrupt = structuredClone(doc)
+    tamper(corrupt)
+    const { violations, repair } = verifyDistributionDaily(corrupt)
+    expect(violations.map(v => [v.field, v.rule, v.repairable])).toContainEqual([field, rule, repairable])
+    if (repairable) expect(applyRepair(corrupt, repair).hourly[13].le).toEqual(doc.hourly[13].le)
+    if (rule === 'minutes') expect(minutesVouched(corrupt).vouched).toBe(false) // retention keeps the minutes
+  })
+
+  it('a day field\'s threshold counts against its daily document: the month lacks them → raised; not the whole day for retention', () => {
+    const { daily: [doc], monthly: [month] } = documentsOf(events)
+    const corrupt = structuredClone(month.daily[3])
+    corrupt.le['300'] = 3
+    const found = compareDistributionDay({ monthlyId: month._id, day: 3, dailyId: doc._id, metric: 'd', monthStart: Date.UTC(2026, 10, 1), dailyTotal: doc.daily, monthlyValue: corrupt })
+    expect(found.violation.note).toMatch(/lacks le.300 2/)
+    expect(found.repair.update.$inc).toEqual({ 'daily.3.le.300': 2, 'monthly.le.300': 2 })
+    expect(holdsWholeDay(corrupt, doc.daily)).toBe(false)
   })
 })
 
