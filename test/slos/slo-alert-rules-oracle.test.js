@@ -37,7 +37,7 @@ beforeAll(async () => {
   const app = await testApp('slo_alert_oracle', { clock: manualClock(NOW), env: { SLO_FILE: path.join(dir, 'slos.yaml') }, sloReloadOnHangup: false })
   try {
     const events = ['200', '200', '503'].flatMap(status => [60_000, 3_600_000, 2 * 86_400_000].map(ago => ({ metric: 'shop.requests', tags: { status }, ts: NOW - ago })))
-    events.push({ metric: 'shop.latency', kind: 'distribution', value: 90, ts: NOW - 60_000 })
+    events.push({ metric: 'shop.latency', kind: 'gauge', value: 90, ts: NOW - 60_000 })
     expect((await app.inject({ method: 'POST', url: '/v1/events', payload: events })).json()).toEqual({ accepted: events.length })
     exposition = (await app.inject('/metrics')).body
   } finally {
@@ -80,7 +80,7 @@ describe('Prometheus\' grammar and client on the rules and the series', () => {
     expect([...theirs].filter(slo).sort()).toEqual([...ours].filter(slo).sort())
     expect([...ours].filter(slo).length).toBeGreaterThan(15)
     expect(ours.has('statbucket_slo_attainment{slo="idle"}')).toBe(false) // no events: left out
-    expect(ours.get('statbucket_slo_report_errors{reason="refused"}')).toBe(1) // the distribution
+    expect(ours.get('statbucket_slo_report_errors{reason="refused"}')).toBe(1) // the gauge
   })
 
   it('a refusal is a refusal: the parser rejects what is not PromQL', async () => {

@@ -81,7 +81,7 @@ beforeAll(async () => {
   const history = []
   for (let t = START - 3 * DAY; t < START; t += MINUTE) history.push(...minute(t, (t / MINUTE) % 60 === 0 ? 1 : 0))
   await post(history)
-  await post([{ metric: 'shop.latency', kind: 'distribution', value: 80, ts: START - MINUTE }]) // the latency SLO's selector: refused
+  await post([{ metric: 'shop.latency', kind: 'gauge', value: 80, ts: START - MINUTE }]) // the latency SLO's selector, a gauge: refused
   const rules = RULES.groups.flatMap(g => g.rules)
   const since = new Map() // "alert labels" → the first minute its expression held, while it holds
   for (let i = 0; i < 60; i++) {

@@ -32,7 +32,7 @@ const SLOS = [
   slo('availability', { good: source('web.requests', ['status!=~5..']), total: source('web.requests') }, BERLIN_MONTH, 0.999),
   slo('login-errors', { bad: source('web.requests', ['route=/login', 'status=~5..']), total: source('web.requests', ['route=/login']) }, { duration: '7d', isRolling: true }, 0.9),
   slo('quiet', { good: source('never.written.ok'), total: source('never.written') }, { duration: '1d' }, 0.99),
-  slo('latency', { good: source('web.latency'), total: source('web.latency') }, BERLIN_MONTH, 0.99) // a distribution: refused
+  slo('latency', { good: source('web.latency'), total: source('web.latency') }, BERLIN_MONTH, 0.99) // a gauge: refused
 ].join('\n---\n') // JSON is YAML
 
 let app
@@ -66,7 +66,7 @@ beforeAll(async () => {
     const res = await app.inject({ method: 'POST', url: '/v1/events', payload: events.slice(i, i + 1000).map(e => ({ metric: 'web.requests', tags: { status: e.status, route: e.route }, value: e.value, ts: e.time })) })
     expect(res.json()).toEqual({ accepted: Math.min(1000, events.length - i) })
   }
-  expect((await app.inject({ method: 'POST', url: '/v1/events', payload: { metric: 'web.latency', kind: 'distribution', value: 120, ts: NOW - MINUTE } })).statusCode).toBe(200)
+  expect((await app.inject({ method: 'POST', url: '/v1/events', payload: { metric: 'web.latency', kind: 'gauge', value: 120, ts: NOW - MINUTE } })).statusCode).toBe(200)
 })
 afterAll(async () => {
   await app?.close()
@@ -126,7 +126,7 @@ describe('the SLO series of /metrics', () => {
     expect(samples.get('statbucket_slo_report_errors{reason="database"}')).toBe(0)
     expect(samples.get('statbucket_slo_report_errors{reason="internal"}')).toBe(0)
     const listed = (await app.inject('/v1/slos')).json()
-    expect(listed.slos.find(s => s.name === 'latency')).toMatchObject({ status: 'refused', error: expect.stringMatching(/is a distribution/) })
+    expect(listed.slos.find(s => s.name === 'latency')).toMatchObject({ status: 'refused', error: expect.stringMatching(/is a gauge/) })
     // the scrape's reports read what the listing's read: the same reports, one read path
     expect(samples.get('statbucket_slo_documents_read')).toBe(listed.documents)
     expect(listed.documents).toBeGreaterThan(0)
