@@ -79,7 +79,7 @@ export async function seedReadNames (db, scale, { now = Date.now(), log = () => 
 }
 
 /** Waits until the service's tag index holds `expected` series (GET /v1/cardinality), at most 15 minutes → the series it holds */
-async function seriesLearned (server, expected, timeoutMs = 900_000) {
+export async function seriesLearned (server, expected, timeoutMs = 900_000) {
   const deadline = performance.now() + timeoutMs
   for (;;) {
     const answer = await httpRequest(server.url, { path: '/v1/cardinality?limit=1', timeoutMs: 60_000 })
@@ -117,7 +117,7 @@ async function closedLoopGets ({ server, make, random, seconds, connections, min
 }
 
 /** One read query: a warm-up, then `seconds` (at least `minRequests`) on `connections` connections → latency figures */
-async function readFigures ({ server, query, seconds, connections, warmupSeconds, minRequests, random }) {
+export async function readFigures ({ server, query, seconds, connections, warmupSeconds, minRequests, random }) {
   if (warmupSeconds) await closedLoopGets({ server, make: query.make, random, seconds: warmupSeconds, connections, minRequests: connections })
   const r = await closedLoopGets({ server, make: query.make, random, seconds, connections, minRequests })
   return { name: query.name, kind: query.kind, label: query.label, requests: r.requests, requestsPerS: r.ok / r.seconds, p50Ms: percentile(r.latencies, 50), p99Ms: percentile(r.latencies, 99), maxMs: r.ok ? Math.max(...r.latencies) : null, failed: r.failed }
