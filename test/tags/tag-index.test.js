@@ -33,6 +33,22 @@ describe('the tag index', () => {
         for (const key of Object.keys(keys)) {
           expect(index.valuesOf(name, key)).toEqual([...keys[key]].sort().map(value => ({ value, series: mine.filter(s => tagsOf(s)[key] === value).length })))
         }
+        const matched = mine.filter(s => filters.every(f => f.matches(tagsOf(s)[f.key])))
+        for (const key of ['route', 'status', 'az']) {
+          for (const prefix of ['', '/', 'z']) {
+            const values = new Set(matched.map(s => tagsOf(s)[key]).filter(v => v !== undefined && v.startsWith(prefix)))
+            expect(index.valuesAmong(name, key, filters, prefix).sort()).toEqual([...values].sort())
+          }
+        }
+      }
+      for (const key of ['route', 'status', 'az']) {
+        const counts = {}
+        for (const s of model) if (tagsOf(s)[key] !== undefined) counts[tagsOf(s)[key]] = (counts[tagsOf(s)[key]] ?? 0) + 1
+        const all = Object.keys(counts).sort().map(value => ({ value, series: counts[value] }))
+        expect(index.allValuesOf(key)).toEqual(all)
+        expect(index.allValuesOf(key, { prefix: 'z', limit: 1 })).toEqual(all.filter(v => v.value.startsWith('z')).slice(0, 1))
+        expect(index.allValuesOf(key, { test: v => v !== '1' })).toEqual(all.filter(v => v.value !== '1'))
+        expect(index.hasKey(key)).toBe(all.length > 0)
       }
       expect(index.size()).toBe(model.size)
     }))
