@@ -55,6 +55,7 @@ export const PROJECTS = {
       'test/scripts/bench/process-cpu.test.js',
       'test/scripts/bench/profile-single.test.js',
       'test/scripts/bench/side-by-side.test.js',
+      'test/scripts/bench/tags-side-by-side.test.js',
       'test/scripts/bench/statsd-figures.test.js',
       'test/scripts/bench/wiredtiger.test.js',
       'test/scripts/bench/wt-writes.test.js',

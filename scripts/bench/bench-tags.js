@@ -79,7 +79,7 @@ export async function seedReadNames (db, scale, { now = Date.now(), log = () => 
 }
 
 /** Waits until the service's tag index holds `expected` series (GET /v1/cardinality), at most 15 minutes → the series it holds */
-async function seriesLearned (server, expected, timeoutMs = 900_000) {
+export async function seriesLearned (server, expected, timeoutMs = 900_000) {
   const deadline = performance.now() + timeoutMs
   for (;;) {
     const answer = await httpRequest(server.url, { path: '/v1/cardinality?limit=1', timeoutMs: 60_000 })

@@ -21,13 +21,12 @@ export function dayZeroIncrements (minutes = true) {
   return inc
 }
 
-/** The 1440 minute counters of a day document, 0 where absent */
-export function minutesOfDay (doc) {
-  const out = new Array(1440).fill(0)
-  const minute = doc.minute ?? {}
-  for (const h in minute) {
-    const hour = minute[h]
-    for (const m in hour) out[Number(h) * 60 + Number(m)] = hour[m]
-  }
-  return out
+/** Minute i (0–1439) of a day document's counters, 0 where absent */
+export const minuteOfDay = (doc, i) => doc.minute?.[Math.floor(i / 60)]?.[i % 60] ?? 0
+
+/** The fields of a day document's minutes from `start` to `end` (ms, less than a day apart): the hours covered, of any day */
+export function minuteHoursProjection (start, end) {
+  const projection = {}
+  for (let t = Math.floor(start / 3_600_000) * 3_600_000; t < end; t += 3_600_000) projection[`minute.${new Date(t).getUTCHours()}`] = 1
+  return Object.keys(projection).length === 24 ? { minute: 1 } : projection
 }

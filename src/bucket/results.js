@@ -1,6 +1,6 @@
 // Shaping of query answers from the documents read. Pure.
-import { minutesOfDay } from './minute-fields.js'
-import { MINUTE_MS, QUARTER_HOUR_MS, HOUR_MS, ceilToStep, countPoints, floorToStep, monthLabel, nextStep, parseBucketId, startOfDay, startOfMonth, utcParts, addMonths } from './time.js'
+import { minuteHoursProjection, minuteOfDay } from './minute-fields.js'
+import { DAY_MS, MINUTE_MS, QUARTER_HOUR_MS, HOUR_MS, ceilToStep, countPoints, floorToStep, monthLabel, nextStep, parseBucketId, startOfDay, startOfMonth, utcParts, addMonths } from './time.js'
 
 /** The rounded window of a series query: from down, to up to the step */
 export function seriesWindow (from, to, step) {
@@ -25,7 +25,9 @@ export function seriesReadPlan (step, start, end) {
     return { daily: null, monthly: { first: startOfMonth(start), last: startOfMonth(end - 1), projection: { daily: 1 } } }
   }
   const field = { minute: 'minute', 'quarter-hour': 'quarterHourly', hour: 'hourly' }[step]
-  return { monthly: null, daily: { first: startOfDay(start), last: startOfDay(end - 1), projection: { [field]: 1 } } }
+  // minutes of less than a day: only the hours they cover (a day document holds 1,440)
+  const projection = step === 'minute' && end - start < DAY_MS ? minuteHoursProjection(start, end) : { [field]: 1 }
+  return { monthly: null, daily: { first: startOfDay(start), last: startOfDay(end - 1), projection } }
 }
 
 function byDate (docs) {
@@ -49,8 +51,6 @@ export function assembleSeries ({ step, start, end, docs, monthlyDocs = [] }) {
   const monthsByDate = byDate(monthlyDocs)
   const timestamps = []
   const values = []
-  let minutesDay = null
-  let minutes = null
   for (let t = start; t < end; t = nextStep(t, step)) {
     timestamps.push(t)
     if (step === 'month') {
@@ -73,8 +73,7 @@ export function assembleSeries ({ step, start, end, docs, monthlyDocs = [] }) {
       const i = (t - day) / QUARTER_HOUR_MS
       values.push(doc.quarterHourly?.[Math.floor(i / 4)]?.[i % 4] ?? 0)
     } else {
-      if (minutesDay !== day) { minutes = minutesOfDay(doc); minutesDay = day }
-      values.push(minutes[(t - day) / MINUTE_MS])
+      values.push(minuteOfDay(doc, (t - day) / MINUTE_MS))
     }
   }
   return { timestamps, values }

@@ -6,12 +6,13 @@
 // own and `name`, its metric name. Expressions are tag filters
 // (tags/tag-filter.js: graphite-web's semantics, regexes on RE2); at least
 // one must require a value. A search gives the event loop a turn after
-// each name, a listing after every NAMES_PER_TURN names, so a query over a
-// large index never holds it long
-// (docs/adr/0060-graphite-tag-api.md).
+// each name, so a query over a large index never holds it long; a key's
+// listing reads every name's values of it at once (the index's key → value
+// → series) (docs/adr/0060-graphite-tag-api.md,
+// docs/adr/0070-tag-index-inverted-reads.md).
 import { MAX_FILTER_LENGTH, MAX_FILTERS, parseTagFilter } from '../tags/tag-filter.js'
 import { compileUserRegex } from './regex.js'
-import { byCodePoint } from './tag-functions.js'
+import { byCodePoint } from '../tags/code-point-order.js'
 
 // graphite-web's TAGDB_AUTOCOMPLETE_LIMIT
 export const AUTOCOMPLETE_LIMIT = 100
@@ -26,8 +27,6 @@ export class TagQueryError extends Error {
 
 const NAME = 'name'
 const nextTurn = () => new Promise(resolve => setImmediate(resolve))
-// a listing visits this many names' keys between turns of the event loop (a search, one name's series)
-const NAMES_PER_TURN = 256
 
 /** A filter regex as graphite-web anchors it (`^(filter)` unless it starts with ^) → test(text) */
 function anchoredFilter (filter, what) {
@@ -73,14 +72,18 @@ export function createTagDb ({ tags, turn = nextTurn }) {
     return search(parseExpressions(expressions), options)
   }
 
+  /** The names whose series the filters of the tag `name` admit */
+  function candidateNames (filters) {
+    const ofName = filters.filter(f => f.key === NAME)
+    const exact = ofName.find(f => f.operator === '=' && f.value !== '')
+    return (exact ? [exact.value] : names()).filter(name => ofName.every(f => f.matches(name)))
+  }
+
   /** The tagged series every filter matches, sorted (a filter of `name` reads the metric name) */
   async function search (filters, { maxSeries = Infinity, what = 'the tag expressions' } = {}) {
-    const ofName = filters.filter(f => f.key === NAME)
     const others = filters.filter(f => f.key !== NAME)
-    const exact = ofName.find(f => f.operator === '=' && f.value !== '')
-    const candidates = (exact ? [exact.value] : names()).filter(name => ofName.every(f => f.matches(name)))
     const found = []
-    for (const name of candidates) {
+    for (const name of candidateNames(filters)) {
       const series = others.length ? tags.match(name, others) : [...tags.seriesOf(name)]
       for (const s of series) found.push(s)
       if (found.length > maxSeries) throw new TagQueryError(`${what} matches more than MAX_SERIES = ${maxSeries} series; narrow the expressions`)
@@ -89,53 +92,28 @@ export function createTagDb ({ tags, turn = nextTurn }) {
     return found.sort(byCodePoint)
   }
 
-  /** Every tag with its values and their numbers of series: Map tag → Map value → count (the tag `name`: the names) */
-  async function valueCounts (only) {
-    const all = new Map()
-    const add = (tag, value, count) => {
-      let values = all.get(tag)
-      if (!values) all.set(tag, (values = new Map()))
-      values.set(value, (values.get(value) ?? 0) + count)
-    }
-    let walked = 0
-    for (const { name, series } of tags.names()) {
-      if (only === undefined || only === NAME) add(NAME, name, series)
-      if (only !== NAME) {
-        for (const { key } of tags.keysOf(name)) {
-          if (only !== undefined && key !== only) continue
-          for (const { value, series: count } of tags.valuesOf(name, key)) add(key, value, count)
-        }
-      }
-      if (++walked % NAMES_PER_TURN === 0) await turn()
-    }
-    return all
-  }
-
   /** The tags there are, sorted, filtered by a regex (or a prefix) and limited → [{ tag }] (graphite-web's list_tags, without its database ids) */
   async function listTags ({ filter, prefix, limit } = {}) {
     const test = filter ? anchoredFilter(filter, 'filter') : prefix ? tag => tag.startsWith(prefix) : () => true
-    const found = new Set()
-    let walked = 0
-    for (const { name } of tags.names()) {
-      found.add(NAME)
-      for (const { key } of tags.keysOf(name)) found.add(key)
-      if (++walked % NAMES_PER_TURN === 0) await turn()
-    }
-    const listed = [...found].filter(test).sort(byCodePoint)
+    const found = tags.names().length ? [NAME, ...tags.allKeys()] : []
+    const listed = found.filter(test).sort(byCodePoint)
     return (limit === undefined ? listed : listed.slice(0, limit)).map(tag => ({ tag }))
   }
 
-  /** A tag's values with their numbers of series, sorted, filtered and limited → [{ value, count }] */
+  /** A tag's values with their numbers of series, sorted, filtered and limited → [{ value, count }] (the tag `name`: the names) */
   async function listValues (tag, { filter, prefix, limit } = {}) {
-    const test = filter ? anchoredFilter(filter, 'filter') : prefix ? value => value.startsWith(prefix) : () => true
-    const values = (await valueCounts(tag)).get(tag) ?? new Map()
-    const listed = [...values].filter(([value]) => test(value)).sort(([a], [b]) => byCodePoint(a, b)).map(([value, count]) => ({ value, count }))
-    return limit === undefined ? listed : listed.slice(0, limit)
+    const test = filter ? anchoredFilter(filter, 'filter') : null
+    if (tag === NAME) {
+      const listed = tags.names().filter(n => (test ? test(n.name) : !prefix || n.name.startsWith(prefix)))
+        .sort((a, b) => byCodePoint(a.name, b.name)).map(n => ({ value: n.name, count: n.series }))
+      return limit === undefined ? listed : listed.slice(0, limit)
+    }
+    return tags.allValuesOf(tag, { prefix: test ? '' : prefix ?? '', test, limit }).map(v => ({ value: v.value, count: v.series }))
   }
 
   /** A tag and its values → { tag, values } or null where no series has the tag (graphite-web's get_tag) */
   async function getTag (tag, options = {}) {
-    const known = (await listTags()).some(t => t.tag === tag)
+    const known = tag === NAME ? tags.names().length > 0 : tags.hasKey(tag)
     if (!known) return null
     return { tag, values: await listValues(tag, options) }
   }
@@ -163,13 +141,22 @@ export function createTagDb ({ tags, turn = nextTurn }) {
     if (!expressions.length) {
       return (await listValues(tag, { prefix: valuePrefix, limit })).map(v => v.value)
     }
-    // graphite-web adds `tag!=`: only the series that have the tag
+    // graphite-web adds `tag!=`: only the series that have the tag (each of a tag's values is held by one)
     const hasTag = parseTagFilter(`${tag}!=`)
     if (hasTag.problem) throw new TagQueryError(`tag=: ${hasTag.problem}`)
+    const filters = parseExpressions(expressions)
     const found = new Set()
-    for (const series of await search([...parseExpressions(expressions), hasTag])) {
-      const value = tagValue(series, tag)
-      if (value !== undefined && (!valuePrefix || value.startsWith(valuePrefix))) found.add(value)
+    if (tag === NAME) {
+      for (const series of await search([...filters, hasTag])) {
+        const value = tagValue(series, tag)
+        if (!valuePrefix || value.startsWith(valuePrefix)) found.add(value)
+      }
+    } else {
+      const others = filters.filter(f => f.key !== NAME)
+      for (const name of candidateNames(filters)) {
+        for (const value of tags.valuesAmong(name, tag, others, valuePrefix ?? '')) found.add(value)
+        await turn()
+      }
     }
     return least(found, limit)
   }

@@ -5,6 +5,7 @@
 // groupByTags is pure.
 import { TargetValueError, aggregateSeries, aggregation } from './aggregations.js'
 import { tagsOf } from './series.js'
+import { byCodePoint } from '../tags/code-point-order.js'
 
 /**
  * seriesByTag('tag=spec', …): the tagged series every expression matches,
@@ -63,19 +64,4 @@ export function groupByTags (ctx, args) {
     series.tags = parseKey(key)
     return series
   })
-}
-
-/** Python's order of strings (code points), where UTF-16's differs: a surrogate pair above U+E000–U+FFFF */
-export function byCodePoint (a, b) {
-  const n = Math.min(a.length, b.length)
-  for (let i = 0; i < n; i++) {
-    const x = a.charCodeAt(i)
-    const y = b.charCodeAt(i)
-    if (x === y) continue
-    const surrogateX = x >= 0xd800 && x <= 0xdfff
-    const surrogateY = y >= 0xd800 && y <= 0xdfff
-    if (surrogateX !== surrogateY) return surrogateX ? 1 : -1
-    return x - y
-  }
-  return a.length - b.length
 }

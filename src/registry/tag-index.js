@@ -3,11 +3,15 @@
 // filter or a listing costs the series of that one name, never the
 // registry's. Fed as the Graphite name index is (./name-index.js hands it
 // every series name, ./name-index-refresh.js keeps both fresh across
-// instances). A declared rollup's series (tags/rollups.js) are kept apart:
-// found by their name and subset, never listed or matched as series. Pure
-// data structure.
+// instances). Every name's keys together, key → value → series
+// (./key-values.js), answer a key's listings; a filter is answered from
+// its key's values where it can be (./tag-match.js). A declared rollup's
+// series (tags/rollups.js) are kept apart: found by their name and subset,
+// never listed or matched as series. Pure data structure.
 import { nameOfSeries, tagsOfSeries } from '../tags/series-name.js'
 import { isRollupSeries, parseRollupSeries } from '../tags/rollups.js'
+import { createKeyValues } from './key-values.js'
+import { matchingSeries, valuesAmong } from './tag-match.js'
 
 function newName () {
   return { series: new Set(), keys: new Map() }
@@ -16,6 +20,7 @@ function newName () {
 export function createTagIndex () {
   let names = new Map() // name → { series: Set, keys: Map key → Map value → Set series }
   let rollups = new Map() // `name;~keys` → Set of that rollup's series
+  let everyName = createKeyValues() // key → value → series, over every name
   let size = 0
   /** A rollup series' rollup: its text up to its first tag (`name;~keys`) */
   const rollupOf = (series) => {
@@ -44,6 +49,7 @@ export function createTagIndex () {
         let holders = values.get(value)
         if (!holders) values.set(value, (holders = new Set()))
         holders.add(series)
+        everyName.add(key, value)
       }
     },
     /** Removes a series (a deleted one) */
@@ -61,6 +67,7 @@ export function createTagIndex () {
         const values = entry.keys.get(key)
         const holders = values.get(value)
         holders.delete(series)
+        everyName.remove(key, value)
         if (holders.size === 0) values.delete(value)
         if (values.size === 0) entry.keys.delete(key)
       }
@@ -82,22 +89,22 @@ export function createTagIndex () {
       if (!values) return []
       return [...values].map(([value, holders]) => ({ value, series: holders.size })).sort((a, b) => (a.value < b.value ? -1 : 1))
     },
-    /**
-     * The series of a name that every filter (tags/tag-filter.js) matches,
-     * sorted. A filter of an exact value starts from that value's series.
-     */
+    /** The series of a name that every filter (tags/tag-filter.js) matches, sorted (./tag-match.js) */
     match (name, filters) {
       const entry = names.get(name)
-      if (!entry) return []
-      const exact = filters.find(f => f.operator === '=' && f.value !== '')
-      const candidates = exact ? (entry.keys.get(exact.key)?.get(exact.value) ?? []) : entry.series
-      const found = []
-      for (const series of candidates) {
-        const tags = new Map(tagsOfSeries(series))
-        if (filters.every(f => f.matches(tags.get(f.key)))) found.push(series)
-      }
-      return found.sort()
+      return entry ? matchingSeries(entry, filters).sort() : []
     },
+    /** The values of `key` starting with `prefix` among a name's series that every filter matches, unsorted */
+    valuesAmong (name, key, filters, prefix = '') {
+      const entry = names.get(name)
+      return entry ? valuesAmong(entry, key, filters, prefix) : []
+    },
+    /** Every name's keys (unsorted) */
+    allKeys: () => everyName.keys(),
+    /** Whether a name's series has the key */
+    hasKey: (key) => everyName.has(key),
+    /** A key's values over every name, sorted by code point, with their numbers of series ({ prefix, test, limit }) → [{ value, series }] */
+    allValuesOf: (key, options) => everyName.values(key, options),
     /**
      * The series of a name's rollup over `keys` (sorted) that every filter
      * matches, sorted → [{ series, tags: Map }]
@@ -115,9 +122,9 @@ export function createTagIndex () {
     size: () => size,
     /** Takes another index's series as its own, at once (a rebuild built beside it) */
     adopt (other) {
-      ({ names, rollups } = other.state())
+      ({ names, rollups, everyName } = other.state())
       size = other.size()
     },
-    state: () => ({ names, rollups })
+    state: () => ({ names, rollups, everyName })
   }
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { eventIncrements, monthDayZeroIncrements, monthlyZeroIncrements } from '../../src/bucket/increments.js'
 import { buildWriteUnit, mergeWriteUnits } from '../../src/kinds/write-unit.js'
-import { dayZeroIncrements, minutesOfDay } from '../../src/bucket/minute-fields.js'
+import { dayZeroIncrements, minuteHoursProjection, minuteOfDay } from '../../src/bucket/minute-fields.js'
 
 describe('eventIncrements', () => {
   it('increments day, hour, quarter-hour and minute, and month and day of month', () => {
@@ -31,7 +31,7 @@ describe('zero documents', () => {
     expect(monthDayZeroIncrements(Date.UTC(2026, 11, 1))).toEqual({ monthly: 0, 'daily.1': 0 })
   })
 
-  it('minutesOfDay reads back every minute a zero document holds', () => {
+  it('minuteOfDay reads back every minute a zero document holds', () => {
     const doc = {}
     for (const [field] of Object.entries(dayZeroIncrements())) {
       const path = field.split('.')
@@ -39,9 +39,19 @@ describe('zero documents', () => {
       for (const p of path.slice(0, -1)) node = node[p] ??= {}
       node[path.at(-1)] = 0
     }
-    expect(minutesOfDay(doc)).toEqual(new Array(1440).fill(0))
+    const minutes = (d) => Array.from({ length: 1440 }, (_, i) => minuteOfDay(d, i))
+    expect(minutes(doc)).toEqual(new Array(1440).fill(0))
     doc.minute[23][59] = 7
-    expect(minutesOfDay(doc)[1439]).toBe(7)
+    expect(minutes(doc)[1439]).toBe(7)
+    expect(minutes({})).toEqual(new Array(1440).fill(0))
+  })
+
+  it('minuteHoursProjection names the hours a window of minutes covers, of any day; all 24: every minute', () => {
+    const h = (d, hour, minute = 0) => Date.UTC(2026, 0, d, hour, minute)
+    expect(minuteHoursProjection(h(1, 10), h(1, 11))).toEqual({ 'minute.10': 1 })
+    expect(minuteHoursProjection(h(1, 10, 30), h(1, 11, 1))).toEqual({ 'minute.10': 1, 'minute.11': 1 })
+    expect(minuteHoursProjection(h(1, 23), h(2, 1))).toEqual({ 'minute.23': 1, 'minute.0': 1 })
+    expect(minuteHoursProjection(h(1, 0, 1), h(2, 0))).toEqual({ minute: 1 })
   })
 })
 

@@ -61,6 +61,7 @@ describe('windows and plans', () => {
     expect(seriesReadPlan('quarter-hour', start, end).daily.projection).toEqual({ quarterHourly: 1 })
     expect(seriesReadPlan('day', start, end)).toEqual({ daily: null, monthly: { first: Date.UTC(2026, 0, 1), last: Date.UTC(2026, 0, 1), projection: { daily: 1 } } })
     expect(seriesReadPlan('minute', start, end).daily.projection).toEqual({ minute: 1 })
+    expect(seriesReadPlan('minute', Date.UTC(2026, 0, 1, 23, 30), Date.UTC(2026, 0, 2, 0, 30)).daily).toEqual({ first: Date.UTC(2026, 0, 1), last: Date.UTC(2026, 0, 2), projection: { 'minute.23': 1, 'minute.0': 1 } })
     expect(seriesReadPlan('month', Date.UTC(2026, 0, 1), Date.UTC(2026, 3, 1))).toEqual({ daily: null, monthly: { first: Date.UTC(2026, 0, 1), last: Date.UTC(2026, 2, 1), projection: { monthly: 1 } } })
   })
 

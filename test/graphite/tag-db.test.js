@@ -30,16 +30,22 @@ describe('the tag database', () => {
     expect(() => parseLimit('1e3')).toThrow(/whole number/)
   })
 
-  it('gives the event loop a turn after each name searched and every 256 names listed', async () => {
+  it('gives the event loop a turn after each name searched; a key\'s listing and autocomplete read its values, walking no name', async () => {
     let turns = 0
-    const db = createTagDb({ tags: indexOf(Array.from({ length: 600 }, (_, i) => `m${i}.x;k=v`)), turn: async () => { turns++ } })
-    await db.findSeries(['k=v'])
+    const tags = indexOf(Array.from({ length: 600 }, (_, i) => `m${i}.x;k=v${i % 7};j=w`))
+    const walked = { names: 0, seriesOf: 0 }
+    const counting = { ...tags, names: () => { walked.names++; return tags.names() }, seriesOf: (n) => { walked.seriesOf++; return tags.seriesOf(n) } }
+    const db = createTagDb({ tags: counting, turn: async () => { turns++ } })
+    await db.findSeries(['k=v1'])
     expect(turns).toBe(600)
     turns = 0
-    await db.listTags()
-    expect(turns).toBe(2)
-    turns = 0
-    await db.getTag('k')
-    expect(turns).toBe(4) // the tag's existence, then its values
+    walked.names = 0
+    expect(await db.getTag('k', { prefix: 'v', limit: 3 })).toEqual({ tag: 'k', values: [0, 1, 2].map(i => ({ value: `v${i}`, count: i === 6 ? 85 : 86 })) })
+    expect(await db.autoCompleteValues([], 'k', { valuePrefix: 'v6' })).toEqual(['v6'])
+    expect(await db.listTags()).toEqual([{ tag: 'j' }, { tag: 'k' }, { tag: 'name' }])
+    expect(walked.names).toBe(1) // listTags: whether any name is tagged
+    expect(turns).toBe(0)
+    expect(await db.autoCompleteValues(['name=m3.x'], 'k')).toEqual(['v3'])
+    expect(walked.seriesOf).toBe(0)
   })
 })

@@ -33,6 +33,22 @@ describe('the tag index', () => {
         for (const key of Object.keys(keys)) {
           expect(index.valuesOf(name, key)).toEqual([...keys[key]].sort().map(value => ({ value, series: mine.filter(s => tagsOf(s)[key] === value).length })))
         }
+        const matched = mine.filter(s => filters.every(f => f.matches(tagsOf(s)[f.key])))
+        for (const key of ['route', 'status', 'az']) {
+          for (const prefix of ['', '/', 'z']) {
+            const values = new Set(matched.map(s => tagsOf(s)[key]).filter(v => v !== undefined && v.startsWith(prefix)))
+            expect(index.valuesAmong(name, key, filters, prefix).sort()).toEqual([...values].sort())
+          }
+        }
+      }
+      for (const key of ['route', 'status', 'az']) {
+        const counts = {}
+        for (const s of model) if (tagsOf(s)[key] !== undefined) counts[tagsOf(s)[key]] = (counts[tagsOf(s)[key]] ?? 0) + 1
+        const all = Object.keys(counts).sort().map(value => ({ value, series: counts[value] }))
+        expect(index.allValuesOf(key)).toEqual(all)
+        expect(index.allValuesOf(key, { prefix: 'z', limit: 1 })).toEqual(all.filter(v => v.value.startsWith('z')).slice(0, 1))
+        expect(index.allValuesOf(key, { test: v => v !== '1' })).toEqual(all.filter(v => v.value !== '1'))
+        expect(index.hasKey(key)).toBe(all.length > 0)
       }
       expect(index.size()).toBe(model.size)
     }))
@@ -78,5 +94,23 @@ describe('the tag index', () => {
     names.adopt(fresh)
     expect(seriesOf(names.tags.matchRollup('web.req', ['route'], []))).toEqual(['web.req;~route;route=/c'])
     expect(names.tags.count('web.req')).toBe(0)
+  })
+
+  it('tests each distinct value of a filter\'s key once, not each series; the filter of the fewest series starts', () => {
+    const index = createTagIndex()
+    for (let i = 0; i < 1000; i++) index.add(`w;customer=c${i % 100};route=/r${Math.floor(i / 100)}`)
+    const counted = (expression) => {
+      const filter = parseTagFilter(expression)
+      const calls = { n: 0 }
+      return { calls, filter: { ...filter, matches: (v) => { calls.n++; return filter.matches(v) } } }
+    }
+    const regex = counted('customer=~c5$')
+    expect(index.match('w', [regex.filter])).toEqual(Array.from({ length: 10 }, (_, r) => `w;customer=c5;route=/r${r}`).sort())
+    expect(regex.calls.n).toBe(101) // the 100 customers, and whether a series without the key passes
+    const route = counted('route!=~/r[0-8]')
+    const pair = [parseTagFilter('customer=c7'), route.filter]
+    expect(index.match('w', pair)).toEqual(['w;customer=c7;route=/r9'])
+    expect(route.calls.n).toBeLessThanOrEqual(11) // c7's 10 series' routes, not the 10 routes' 1,000 series
+    expect(index.valuesAmong('w', 'route', [parseTagFilter('customer=c7')], '/r1')).toEqual(['/r1'])
   })
 })
