@@ -10,7 +10,12 @@ import { pathToFileURL } from 'node:url'
 import autocannon from 'autocannon'
 import { UsageError, defineCommand, parseFlags, positiveFlag, runIfMain } from '../../src/cli.js'
 import { procCpuMs } from './process-cpu.js'
-import { timerBodies } from './bench-ingest.js'
+import { taggedBodies, timerBodies } from './bench-ingest.js'
+import { ingestTags } from './tags-workload.js'
+
+// both sides' services run with it: it matches the rollup phase's names only
+const ROLLUP_RULES = [{ match: 'bench.rolled.*', by: [['route']] }]
+const BATCHED = ['batched', 'timers', 'tagged', 'rollup']
 
 const USAGE = `Usage: node scripts/bench/side-by-side.js --base DIR [--rounds N] [--seconds N] [--phases LIST]
 
@@ -19,8 +24,11 @@ checkout with node_modules, e.g. \`git worktree add ../base <commit>\`) and of
 this checkout on one embedded database (MONGODB_URI unset), each taking the
 --phases (comma-separated, default batched,single-1,single-32): batched
 (16 connections of 1,000 counter events over 100 metrics), timers (the same
-batches of timer values, the bench's timer phase), single-N (N connections
-of one-event requests), --seconds each (default 5, after 2 of warm-up).
+batches of timer values, the bench's timer phase), tagged (the same batches,
+each event with 3 tags: the tags bench's), rollup (tagged, on names a
+declared rollup matches: ROLLUP_RULES='${JSON.stringify(ROLLUP_RULES)}'),
+single-N (N connections of one-event requests), --seconds each (default 5,
+after 2 of warm-up).
 Prints a markdown table of every run and the median (and the range) of
 each side: events/s, the service's and the database's CPU per event,
 requests per flush, p99, the service's RSS at the end of the phase.
@@ -89,6 +97,9 @@ async function run (opts, { out }) {
   const names = Array.from({ length: 100 }, (_, i) => `bench.side.m${i}`)
   const batch = JSON.stringify(Array.from({ length: 1000 }, (_, i) => ({ metric: names[i % 100] })))
   const timers = timerBodies(names.map(n => n.replace('.m', '.t')), 1000)
+  const tagged = taggedBodies(names.map(n => n.replace('.side.', '.tagged.')), 1000, ingestTags)
+  const rolled = taggedBodies(names.map(n => n.replace('.side.', '.rolled.')), 1000, ingestTags)
+  const bodiesOf = { timers, tagged, rollup: rolled }
   const singles = names.map(metric => JSON.stringify({ metric }))
   const rotating = (url, connections, bodies) => {
     let i = 0
@@ -99,15 +110,15 @@ async function run (opts, { out }) {
     for (let round = 1; round <= opts.rounds; round++) {
       for (const [side, dir] of [['base', opts.base], ['this', HERE]]) {
         const { startServerProcess } = await import(pathToFileURL(path.join(dir, 'scripts/bench/server-process.js')).href)
-        const server = await startServerProcess({ MONGODB_URI: database.uri, MONGODB_DB: `side_${side}_${round}`, PREALLOC_PROBABILITY: '0' })
+        const server = await startServerProcess({ MONGODB_URI: database.uri, MONGODB_DB: `side_${side}_${round}`, PREALLOC_PROBABILITY: '0', ROLLUP_RULES: JSON.stringify(ROLLUP_RULES) })
         try {
           const phases = {}
           for (const phase of opts.phases) {
             const connections = phase.startsWith('single-') ? Number(phase.slice(7)) : 16
             const load = phase === 'batched'
               ? { url: `${server.url}/v1/events`, method: 'POST', connections, headers: { 'content-type': 'application/json' }, body: batch }
-              : rotating(server.url, connections, phase === 'timers' ? timers : singles)
-            phases[phase] = await measure(server, load, { seconds: opts.seconds, eventsPerRequest: phase === 'batched' || phase === 'timers' ? 1000 : 1, dbPid: database.pid })
+              : rotating(server.url, connections, bodiesOf[phase] ?? singles)
+            phases[phase] = await measure(server, load, { seconds: opts.seconds, eventsPerRequest: BATCHED.includes(phase) ? 1000 : 1, dbPid: database.pid })
           }
           runs.push({ side, round, phases })
           process.stderr.write(`side-by-side: ${side} round ${round} done\n`)
@@ -128,8 +139,8 @@ function parse (argv) {
   if (values.help) return { help: true }
   if (!values.base) throw new UsageError('--base DIR is required: the checkout to measure beside this one')
   const phases = (values.phases ?? 'batched,single-1,single-32').split(',').map(p => p.trim()).filter(Boolean)
-  const bad = phases.find(p => !['batched', 'timers'].includes(p) && !/^single-[1-9]\d{0,3}$/.test(p))
-  if (bad !== undefined || phases.length === 0) throw new UsageError(`--phases takes batched, timers and single-N (N connections), comma-separated; got ${JSON.stringify(values.phases)}`)
+  const bad = phases.find(p => !BATCHED.includes(p) && !/^single-[1-9]\d{0,3}$/.test(p))
+  if (bad !== undefined || phases.length === 0) throw new UsageError(`--phases takes ${BATCHED.join(', ')} and single-N (N connections), comma-separated; got ${JSON.stringify(values.phases)}`)
   return { base: path.resolve(values.base), rounds: positiveFlag('rounds', values.rounds, 3), seconds: positiveFlag('seconds', values.seconds, 5), phases }
 }
 
