@@ -70,6 +70,8 @@ export const PROJECTS = {
       'test/tags/tag-filter.test.js',
       'test/tags/tag-index.test.js',
       'test/tags/rollups.test.js',
+      'test/tags/bounded-cache.test.js',
+      'test/tags/series-name-cache.test.js',
       'test/otlp/otlp-points.test.js',
       'test/slos/definitions.test.js',
       'test/slos/periods.test.js',

@@ -10,8 +10,13 @@ import { pathToFileURL } from 'node:url'
 import autocannon from 'autocannon'
 import { UsageError, defineCommand, parseFlags, positiveFlag, runIfMain } from '../../src/cli.js'
 import { procCpuMs } from './process-cpu.js'
-import { timerBodies } from './bench-ingest.js'
+import { taggedBodies, timerBodies } from './bench-ingest.js'
 import { captureOtlpExport } from './otlp-workload.js'
+import { ingestTags } from './tags-workload.js'
+
+// both sides' services run with it: it matches the rollup phase's names only
+const ROLLUP_RULES = [{ match: 'bench.rolled.*', by: [['route']] }]
+const BATCHED = ['batched', 'timers', 'tagged', 'rollup']
 
 const USAGE = `Usage: node scripts/bench/side-by-side.js --base DIR [--rounds N] [--seconds N] [--phases LIST]
 
@@ -20,8 +25,11 @@ checkout with node_modules, e.g. \`git worktree add ../base <commit>\`) and of
 this checkout on one embedded database (MONGODB_URI unset), each taking the
 --phases (comma-separated, default batched,single-1,single-32): batched
 (16 connections of 1,000 counter events over 100 metrics), timers (the same
-batches of timer values, the bench's timer phase), otlp (16 connections of
-the bench's OTLP protobuf export, 200 points: an event is a point),
+batches of timer values, the bench's timer phase), tagged (the same batches,
+each event with 3 tags: the tags bench's), rollup (tagged, on names a
+declared rollup matches: ROLLUP_RULES='${JSON.stringify(ROLLUP_RULES)}'),
+otlp (16 connections of the bench's OTLP protobuf export, 200 points: an
+event is a point),
 single-N (N connections of one-event requests), --seconds each (default 5,
 after 2 of warm-up).
 Prints a markdown table of every run and the median (and the range) of
@@ -92,6 +100,9 @@ async function run (opts, { out }) {
   const names = Array.from({ length: 100 }, (_, i) => `bench.side.m${i}`)
   const batch = JSON.stringify(Array.from({ length: 1000 }, (_, i) => ({ metric: names[i % 100] })))
   const timers = timerBodies(names.map(n => n.replace('.m', '.t')), 1000)
+  const tagged = taggedBodies(names.map(n => n.replace('.side.', '.tagged.')), 1000, ingestTags)
+  const rolled = taggedBodies(names.map(n => n.replace('.side.', '.rolled.')), 1000, ingestTags)
+  const bodiesOf = { timers, tagged, rollup: rolled }
   const singles = names.map(metric => JSON.stringify({ metric }))
   const otlp = opts.phases.includes('otlp') ? await captureOtlpExport({ prefix: 'bench.side.otlp.' }) : null
   const rotating = (url, connections, bodies) => {
@@ -103,7 +114,7 @@ async function run (opts, { out }) {
     for (let round = 1; round <= opts.rounds; round++) {
       for (const [side, dir] of [['base', opts.base], ['this', HERE]]) {
         const { startServerProcess } = await import(pathToFileURL(path.join(dir, 'scripts/bench/server-process.js')).href)
-        const server = await startServerProcess({ MONGODB_URI: database.uri, MONGODB_DB: `side_${side}_${round}`, PREALLOC_PROBABILITY: '0' })
+        const server = await startServerProcess({ MONGODB_URI: database.uri, MONGODB_DB: `side_${side}_${round}`, PREALLOC_PROBABILITY: '0', ROLLUP_RULES: JSON.stringify(ROLLUP_RULES) })
         try {
           const phases = {}
           for (const phase of opts.phases) {
@@ -112,8 +123,8 @@ async function run (opts, { out }) {
               ? { url: `${server.url}/v1/events`, method: 'POST', connections, headers: { 'content-type': 'application/json' }, body: batch }
               : phase === 'otlp'
                 ? { url: `${server.url}/v1/metrics`, method: 'POST', connections, headers: otlp.headers, body: otlp.body }
-                : rotating(server.url, connections, phase === 'timers' ? timers : singles)
-            phases[phase] = await measure(server, load, { seconds: opts.seconds, eventsPerRequest: phase === 'otlp' ? otlp.points : phase === 'batched' || phase === 'timers' ? 1000 : 1, dbPid: database.pid })
+                : rotating(server.url, connections, bodiesOf[phase] ?? singles)
+            phases[phase] = await measure(server, load, { seconds: opts.seconds, eventsPerRequest: phase === 'otlp' ? otlp.points : BATCHED.includes(phase) ? 1000 : 1, dbPid: database.pid })
           }
           runs.push({ side, round, phases })
           process.stderr.write(`side-by-side: ${side} round ${round} done\n`)
@@ -134,8 +145,8 @@ function parse (argv) {
   if (values.help) return { help: true }
   if (!values.base) throw new UsageError('--base DIR is required: the checkout to measure beside this one')
   const phases = (values.phases ?? 'batched,single-1,single-32').split(',').map(p => p.trim()).filter(Boolean)
-  const bad = phases.find(p => !['batched', 'timers', 'otlp'].includes(p) && !/^single-[1-9]\d{0,3}$/.test(p))
-  if (bad !== undefined || phases.length === 0) throw new UsageError(`--phases takes batched, timers, otlp and single-N (N connections), comma-separated; got ${JSON.stringify(values.phases)}`)
+  const bad = phases.find(p => ![...BATCHED, 'otlp'].includes(p) && !/^single-[1-9]\d{0,3}$/.test(p))
+  if (bad !== undefined || phases.length === 0) throw new UsageError(`--phases takes ${[...BATCHED, 'otlp'].join(', ')} and single-N (N connections), comma-separated; got ${JSON.stringify(values.phases)}`)
   return { base: path.resolve(values.base), rounds: positiveFlag('rounds', values.rounds, 3), seconds: positiveFlag('seconds', values.seconds, 5), phases }
 }
 

@@ -87,43 +87,108 @@ export function addCounterIncrements (docs, id, { metric, date, inc, detail }) {
  * its distributions' part: the unit the writer queues).
  * events: [{ metric, value, time }] with time in epoch ms.
  * options.keepsMinutes: as in eventIncrements.
+ * options.writtenTo(metric) → the metrics an event of `metric` counts in,
+ * itself first (tags/rollups.js: a tagged series', its name and rollups):
+ * each event counts in each of them, as if sent to each (`events` counts
+ * them all). A series' documents are added into the others' once, after its
+ * events: the same fields, summed once per document, not once per event.
  * → { daily: Map<id, {metric, date, inc}>, monthly: Map<…>,
  *     metrics: Map<name, {firstSeen, lastSeen}>, events: n }
  */
-export function buildCounterUnit (events, { keepsMinutes } = {}) {
+export function buildCounterUnit (events, { keepsMinutes, writtenTo } = {}) {
   const unit = { daily: new Map(), monthly: new Map(), metrics: new Map(), events: events.length }
   const days = new Map()
   const last = new Map() // metric → its documents of the day it was last seen on in this request
+  const folds = writtenTo === undefined ? null : new Map() // a series' document's inc → the others' incs it is added into
+  const others = new Map() // a series → the metrics its events count in
+  let counted = 0
   for (const { metric, value, time } of events) {
     // the same fields as eventIncrements, added in place: this loop is the hot path of ingest
     const { dayStart, day, hour, minute } = slotOf(time, days)
+    widenSeen(unit.metrics, metric, time, time)
     let docs = last.get(metric)
     if (docs?.dayStart !== dayStart) {
-      docs = {
-        dayStart,
-        daily: documentIn(unit.daily, bucketId(metric, day.dayKey), metric, dayStart),
-        monthly: documentIn(unit.monthly, bucketId(metric, day.monthKey), metric, day.monthStart),
-        dayField: `daily.${day.dayOfMonth}`,
-        minutes: !keepsMinutes || keepsMinutes(metric, dayStart)
-      }
-      if (!docs.minutes) unit.daily.get(bucketId(metric, day.dayKey)).detail = QUARTER_HOUR_DETAIL
+      docs = documentsOf(unit, metric, dayStart, day, keepsMinutes)
+      if (folds !== null) foldsOf({ unit, folds, others }, docs, writtenTo(metric), time, day, keepsMinutes)
       last.set(metric, docs)
     }
-    const { daily, monthly, dayField } = docs
-    const hourField = HOURLY_FIELDS[hour]
-    const quarterField = QUARTER_HOURLY_FIELDS[hour * 4 + Math.floor(minute / 15)]
-    daily.daily = (daily.daily ?? 0) + value
-    daily[hourField] = (daily[hourField] ?? 0) + value
-    daily[quarterField] = (daily[quarterField] ?? 0) + value
-    if (docs.minutes) {
-      const field = minuteField(hour, minute)
-      daily[field] = (daily[field] ?? 0) + value
-    }
-    monthly.monthly = (monthly.monthly ?? 0) + value
-    monthly[dayField] = (monthly[dayField] ?? 0) + value
-    widenSeen(unit.metrics, metric, time, time)
+    counted += docs.counts
+    addToDay(docs, value, hour, minute)
+    docs.monthly.monthly = (docs.monthly.monthly ?? 0) + value
+    docs.monthly[docs.dayField] = (docs.monthly[docs.dayField] ?? 0) + value
+    for (let i = 0; i < docs.direct.length; i++) addToDay(docs.direct[i], value, hour, minute)
   }
+  if (folds === null) return unit
+  for (const [from, into] of folds) {
+    for (const to of into) for (const field in from) to[field] = (to[field] ?? 0) + from[field]
+  }
+  for (const [metric, targets] of others) {
+    const { firstSeen, lastSeen } = unit.metrics.get(metric)
+    for (let i = 1; i < targets.length; i++) widenSeen(unit.metrics, targets[i], firstSeen, lastSeen)
+  }
+  unit.events = counted
   return unit
+}
+
+/** A metric's daily and monthly incs of a day in `unit` (made when new), and what it adds to */
+function documentsOf (unit, metric, dayStart, day, keepsMinutes) {
+  const dailyId = bucketId(metric, day.dayKey)
+  const minutes = !keepsMinutes || keepsMinutes(metric, dayStart)
+  const docs = {
+    dayStart,
+    daily: documentIn(unit.daily, dailyId, metric, dayStart),
+    monthly: documentIn(unit.monthly, bucketId(metric, day.monthKey), metric, day.monthStart),
+    dayField: `daily.${day.dayOfMonth}`,
+    minutes,
+    counts: 1, // the metrics an event of it counts in
+    direct: NO_DOCUMENTS // the others' day documents each event adds to (a fold would not give them the same fields)
+  }
+  if (!minutes) unit.daily.get(dailyId).detail = QUARTER_HOUR_DETAIL
+  return docs
+}
+
+const NO_DOCUMENTS = Object.freeze([])
+
+/**
+ * The other metrics an event counts in (targets[1…]): their documents made
+ * now (in the order the events would make them), and the metric's documents
+ * set to be added into theirs once (`folds`); a day document where one
+ * keeps minutes and the other not, added to event by event instead (`docs.direct`)
+ */
+function foldsOf ({ unit, folds, others }, docs, targets, time, day, keepsMinutes) {
+  docs.counts = targets.length
+  if (targets.length === 1) return
+  others.set(targets[0], targets)
+  const direct = []
+  for (let i = 1; i < targets.length; i++) {
+    const other = documentsOf(unit, targets[i], docs.dayStart, day, keepsMinutes)
+    widenSeen(unit.metrics, targets[i], time, time) // in the order the events would add it; widened to the series' seen at the end
+    foldInto(folds, docs.monthly, other.monthly)
+    if (other.minutes === docs.minutes) foldInto(folds, docs.daily, other.daily)
+    else direct.push(other)
+  }
+  if (direct.length > 0) docs.direct = direct
+}
+
+/** Sets `from` to be added into `to` once (a metric seen again on a day it left keeps one fold) */
+function foldInto (folds, from, to) {
+  let into = folds.get(from)
+  if (into === undefined) folds.set(from, (into = []))
+  if (!into.includes(to)) into.push(to)
+}
+
+/** Adds one counter event into a metric's day document (./buildCounterUnit) */
+function addToDay (docs, value, hour, minute) {
+  const { daily } = docs
+  const hourField = HOURLY_FIELDS[hour]
+  const quarterField = QUARTER_HOURLY_FIELDS[hour * 4 + Math.floor(minute / 15)]
+  daily.daily = (daily.daily ?? 0) + value
+  daily[hourField] = (daily[hourField] ?? 0) + value
+  daily[quarterField] = (daily[quarterField] ?? 0) + value
+  if (docs.minutes) {
+    const field = minuteField(hour, minute)
+    daily[field] = (daily[field] ?? 0) + value
+  }
 }
 
 const HOURLY_FIELDS = Array.from({ length: 24 }, (_, h) => `hourly.${h}`)

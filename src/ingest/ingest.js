@@ -23,7 +23,8 @@ import { isDatabaseError } from '../errors.js'
 import { APPLIED, KEY_UNSUPPORTED, NOT_APPLIED, REJECTED, REPLAYED, UNKNOWN } from '../writer/write-outcomes.js'
 import { bodyHash, keyId } from '../idempotency/idempotency-store.js'
 import { findInvalidEvent } from '../bucket/event-rules.js'
-import { findInvalidSeries, isTagged, nameOfSeries } from '../tags/series-name.js'
+import { isTagged, nameOfSeries } from '../tags/series-name.js'
+import { createSeriesNameCache } from '../tags/series-name-cache.js'
 import { createRollups } from '../tags/rollups.js'
 import { createThresholds } from '../bucket/distribution-thresholds.js'
 
@@ -33,26 +34,14 @@ const NOTHING_RESERVED = Object.freeze({ reserved: Object.freeze([]), refused: O
 /** The distinct metrics `events` are written to (./rollups.js writtenTo: a tagged event's series, name and rollups), in order of first appearance */
 function metricNames (events, tagged, writtenTo) {
   if (!tagged) return events.length === 1 ? [events[0].metric] : [...new Set(events.map(e => e.metric))]
+  const sent = new Set()
   const names = new Set()
-  for (const e of events) for (const m of writtenTo(e.metric)) names.add(m)
-  return [...names]
-}
-
-/**
- * The events the writer applies: a tagged event counts toward its series,
- * its name and its name's declared rollups, in the same unit, so one flush
- * writes them all and the name and each rollup are always the sum of the
- * series (docs/tags.md#tags)
- */
-function withNames (events, tagged, writtenTo) {
-  if (!tagged) return events
-  const written = []
-  for (const e of events) {
-    written.push(e)
-    const targets = writtenTo(e.metric)
-    for (let i = 1; i < targets.length; i++) written.push({ ...e, metric: targets[i] })
+  for (const { metric } of events) {
+    if (sent.has(metric)) continue
+    sent.add(metric)
+    for (const m of writtenTo(metric)) names.add(m)
   }
-  return written
+  return [...names]
 }
 
 /** Events without those written to any metric in `names` (a Set): a series goes with its name and its rollups */
@@ -146,6 +135,8 @@ export function createIngestService ({ config, clock, registry, writer, idempote
   const { writtenTo } = rollups
   // a distribution's declared thresholds (docs/kinds/distribution.md#thresholds); none declared: none looked up
   const thresholdsOf = thresholds.declared ? thresholds.of : undefined
+  // the tag rules' answers for the series names the doors send, remembered: the doors' and this service's check
+  const seriesNames = createSeriesNameCache()
   const horizons = horizonsFor(config)
   const perMetricRules = (config.retentionRules ?? []).length > 0
   /**
@@ -203,7 +194,7 @@ export function createIngestService ({ config, clock, registry, writer, idempote
         return { outcome: KEY_UNSUPPORTED, message: `Idempotency-Key needs a MongoDB deployment with transactions (a replica set or a sharded cluster); this one (${backend}) has none (GET /readyz: transactions false), so the key cannot be honoured: send the request without it` }
       }
       const now = clock.now()
-      const invalid = findInvalidEvent(events, now, config) ?? findInvalidSeries(events) ?? findInvalidKindEvent(events)
+      const invalid = findInvalidEvent(events, now, config) ?? seriesNames.findInvalidSeries(events) ?? findInvalidKindEvent(events)
       if (invalid) {
         const path = where(invalid.index, invalid.field)
         return { outcome: REJECTED, reason: 'invalid_event', message: `${path}: ${invalid.message}`, details: [{ path, message: invalid.message }] }
@@ -271,7 +262,10 @@ export function createIngestService ({ config, clock, registry, writer, idempote
               : { outcome: REJECTED, reason: 'kind_mismatch', refusedMetrics: refused, kindConflicts: conflicts, message: kindMessage(conflicts[0]) }
           }
         }
-        let unit = buildWriteUnit(withNames(events, tagged, writtenTo), { keepsMinutes: minuteKeeper(now), keepsMinuteHistograms: minuteHistogramKeeper(now), kindOf: registry.kindOf, thresholdsOf })
+        // a tagged event counts toward its series, its name and its name's declared rollups in one unit, so one flush
+        // writes them all and the name and each rollup are always the sum of the series (docs/tags.md#tags)
+        const unitOptions = { keepsMinutes: minuteKeeper(now), keepsMinuteHistograms: minuteHistogramKeeper(now), kindOf: registry.kindOf, thresholdsOf, writtenTo: tagged ? writtenTo : undefined }
+        let unit = buildWriteUnit(events, unitOptions)
         const buckets = kinds === null ? null : unitProblem(unit)
         if (buckets && !admitPerName) return { outcome: REJECTED, reason: 'too_many_buckets', message: `events: ${buckets.message}`, details: [{ path: 'events', message: buckets.message, metrics: buckets.metrics }] }
         if (buckets) {
@@ -281,7 +275,7 @@ export function createIngestService ({ config, clock, registry, writer, idempote
           events = without(events, wide, writtenTo)
           reserved = releaseUnwritten(reserved, events)
           if (events.length === 0) return { outcome: REJECTED, reason: 'too_many_buckets', refusedMetrics: refused, kindConflicts: conflicts, message: buckets.message }
-          unit = buildWriteUnit(withNames(events, tagged, writtenTo), { keepsMinutes: minuteKeeper(now), keepsMinuteHistograms: minuteHistogramKeeper(now), kindOf: registry.kindOf, thresholdsOf })
+          unit = buildWriteUnit(events, unitOptions)
         }
         answer = await write(unit, events, key)
       } catch (err) {
@@ -294,9 +288,12 @@ export function createIngestService ({ config, clock, registry, writer, idempote
       const turnedAway = refused.length || conflicts.length || rateLimited.length
       if (answer.outcome !== APPLIED) return turnedAway ? { ...answer, refusedMetrics: refused, rateLimited, kindConflicts: conflicts } : answer
       // the kinds preallocated (a counter's; kinds/*.js preallocated)
-      preallocator.consider(kinds === null ? withNames(events, tagged, writtenTo) : withNames(events, tagged, writtenTo).filter(e => descriptorOfEvent(e).preallocated))
+      preallocator.consider(kinds === null ? events : events.filter(e => descriptorOfEvent(e).preallocated), tagged ? writtenTo : undefined)
       return turnedAway ? { outcome: APPLIED, accepted: events.length, refusedMetrics: refused, rateLimited, kindConflicts: conflicts } : { outcome: APPLIED, accepted: events.length }
     },
+
+    /** The series names' answers (../tags/series-name-cache.js): POST /v1/events judges its events' tags with them */
+    seriesNames,
 
     /** Whether `events` more events would be queued now (the StatsD TCP listener reads on only then) */
     hasRoom: (events = 1) => writer.hasRoom(events),

@@ -84,16 +84,20 @@ export function createPreallocator (collections, options) {
 
   return {
     preallocateDay,
-    /** Called with a request's events; never waits for the database. */
-    consider (events) {
+    /** Called with a request's events (writtenTo(metric): the metrics each counts in, ../tags/rollups.js; none: its own); never waits for the database. */
+    consider (events, writtenTo) {
       if (probability <= 0 || closed) return
       const latest = startOfDay(clock.now()) + DAY_MS
-      for (const { metric, time } of events) {
-        if (random() >= probability) continue
-        const day = startOfDay(time) + DAY_MS
-        if (day > latest) continue // more than one day ahead of the service clock
-        if (jobs.length >= maxQueued || !remember(dayId(metric, day))) continue
-        jobs.push({ metric, day })
+      for (const { metric: sent, time } of events) {
+        const metrics = writtenTo === undefined ? null : writtenTo(sent)
+        for (let i = 0; i < (metrics === null ? 1 : metrics.length); i++) {
+          if (random() >= probability) continue
+          const metric = metrics === null ? sent : metrics[i]
+          const day = startOfDay(time) + DAY_MS
+          if (day > latest) continue // more than one day ahead of the service clock
+          if (jobs.length >= maxQueued || !remember(dayId(metric, day))) continue
+          jobs.push({ metric, day })
+        }
       }
       if (jobs.length > 0 && !running) running = work()
     },

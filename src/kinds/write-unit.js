@@ -35,26 +35,50 @@ function unitOf (descriptor, { docs, metrics }, events) {
 }
 
 /**
+ * Each event, and a copy of it for each other metric it counts in
+ * (writtenTo: ../tags/rollups.js; none: the events as they are)
+ */
+export function eventsWrittenTo (events, writtenTo) {
+  if (writtenTo === undefined) return events
+  const written = []
+  for (const e of events) {
+    written.push(e)
+    const targets = writtenTo(e.metric)
+    for (let i = 1; i < targets.length; i++) written.push({ ...e, metric: targets[i] })
+  }
+  return written
+}
+
+/**
  * events: [{ metric, value, time, kind?, weight?, summary? }] (no kind: a
  * counter's increment; otherwise the kind's event, ./index.js).
  * options.keepsMinutes (and for distributions keepsMinuteHistograms,
  * bucket/distribution-increments.js) as in bucket/increments.js;
  * options.kindOf(metric) → the registry's kind of a metric
- * (bucket/metric-kinds.js: a distribution's accuracy and mapping).
+ * (bucket/metric-kinds.js: a distribution's accuracy and mapping);
+ * options.writtenTo(metric) → the metrics an event of it counts in, itself
+ * first (../tags/rollups.js): the unit is that of every event sent to each
+ * (eventsWrittenTo), built without the copies for counters.
  */
 export function buildWriteUnit (events, options = {}) {
   let others = 0
   for (let i = 0; i < events.length; i++) if (events[i].kind !== undefined) others++
   // the common request: counters only, no copy of its events
-  if (others === 0) return unitOf(counter, counter.buildPart(events, options), events.length)
+  if (others === 0) {
+    const part = counter.buildPart(events, options)
+    return unitOf(counter, part, part.events)
+  }
   const byKind = new Map(KINDS.map(k => [k, []]))
   for (const e of events) byKind.get(descriptorOfEvent(e)).push(e)
-  const unit = unitOf(counter, counter.buildPart(byKind.get(counter), options), events.length)
+  const counted = counter.buildPart(byKind.get(counter), options)
+  const unit = unitOf(counter, counted, counted.events)
   for (const [descriptor, list] of byKind) {
     if (descriptor === counter || list.length === 0) continue
-    const { docs, metrics } = descriptor.buildPart(list, options)
+    const written = eventsWrittenTo(list, options.writtenTo)
+    const { docs, metrics } = descriptor.buildPart(written, options)
     Object.assign(unit, docs)
     addSeen(unit, metrics)
+    unit.events += written.length
   }
   return unit
 }

@@ -11,14 +11,18 @@ export function eventPath (count) {
   return (index, field) => (count === 1 ? `event.${field}` : `events[${index}].${field}`)
 }
 
-/** list: schema-valid events. → { events } or { error: { path, message } } */
-export function toEvents (list, now) {
+/**
+ * list: schema-valid events; seriesNames: whose seriesOfEvent judges a
+ * metric and its tags (../tags/series-name-cache.js remembers its answers)
+ * → { events } or { error: { path, message } }
+ */
+export function toEvents (list, now, seriesNames = { seriesOfEvent }) {
   const path = eventPath(list.length)
   const events = new Array(list.length)
   for (let i = 0; i < list.length; i++) {
     const { value, ts, kind } = list[i]
     // a tagged event's metric is its canonical series name (src/tags/series-name.js)
-    const { series: metric, problem } = seriesOfEvent(list[i].metric, list[i].tags)
+    const { series: metric, problem } = seriesNames.seriesOfEvent(list[i].metric, list[i].tags)
     if (problem) return { error: { path: path(i, list[i].tags === undefined ? 'metric' : 'tags'), message: problem } }
     // the schema admits only the kinds' names (schemas/events.js)
     const { json } = kind === undefined ? counter : kindNamed(kind)

@@ -23,7 +23,7 @@ export default async function eventsRoutes (app) {
   app.post('/v1/events', { schema: postEventsSchema, bodyLimit: config.bodyLimitBytes, onRequest: jsonOnly, preValidation: refuseLargeBatch, attachValidation: true }, async (request, reply) => {
     if (request.validationError) throw nameUnknownFields(request.validationError, request.body, eventFields)
     const list = Array.isArray(request.body) ? request.body : [request.body]
-    const { events, error } = toEvents(list, clock.now())
+    const { events, error } = toEvents(list, clock.now(), ingest.seriesNames)
     if (error) throw withDetails(new BadRequestError(`${error.path}: ${error.message}`), { details: [error] })
     const key = request.headers['idempotency-key']
     const result = await ingest.submit(events, {

@@ -35,7 +35,7 @@ export function valueProblem (key, value) {
   if (typeof value !== 'string') return `tag "${key}": the value must be a string; ${VALUE_RULE}`
   if (value.length === 0) return `tag "${key}" has an empty value; ${VALUE_RULE}`
   // 128 characters (code points) take at most 256 UTF-16 units: a longer string is refused before it is walked
-  if (value.length > MAX_VALUE_LENGTH * 2 || [...value].length > MAX_VALUE_LENGTH) return `tag "${key}": the value ${shown(value)} is longer than ${MAX_VALUE_LENGTH} characters; ${VALUE_RULE}`
+  if (value.length > MAX_VALUE_LENGTH && (value.length > MAX_VALUE_LENGTH * 2 || [...value].length > MAX_VALUE_LENGTH)) return `tag "${key}": the value ${shown(value)} is longer than ${MAX_VALUE_LENGTH} characters; ${VALUE_RULE}`
   if (!value.isWellFormed()) return `tag "${key}": the value holds a lone surrogate (not text); ${VALUE_RULE}`
   if (value.includes(';') || value.includes('=') || value[0] === '~' || CONTROL_RE.test(value)) return `tag "${key}": the value ${shown(value)} breaks the rule: ${VALUE_RULE}`
   return null
@@ -127,9 +127,16 @@ export function findInvalidSeries (events) {
   for (let i = 0; i < events.length; i++) {
     const { metric } = events[i]
     if (!isTagged(metric)) continue
-    const parsed = parseSeriesName(metric)
-    if (parsed.problem) return { index: i, field: 'metric', message: parsed.problem }
-    if (parsed.series !== metric) return { index: i, field: 'metric', message: `${shown(metric)} is not in canonical order: ${shown(parsed.series)}` }
+    const message = seriesProblem(metric)
+    if (message !== null) return { index: i, field: 'metric', message }
   }
+  return null
+}
+
+/** Why a tagged series name is not canonical by the rules (a message), or null */
+export function seriesProblem (metric) {
+  const parsed = parseSeriesName(metric)
+  if (parsed.problem) return parsed.problem
+  if (parsed.series !== metric) return `${shown(metric)} is not in canonical order: ${shown(parsed.series)}`
   return null
 }

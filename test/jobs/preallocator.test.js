@@ -71,6 +71,18 @@ describe('preallocator', () => {
     expect(collections.monthly.calls.map(c => [c.filter._id, c.update.$inc])).toEqual([['a/202611', { monthly: 0, 'daily.22': 0 }]])
   })
 
+  it('an event written to several metrics (a series, its name, its rollup) draws once for each, as its copies would', async () => {
+    const now = Date.UTC(2026, 10, 21, 12)
+    const draws = [0, 0.9, 0, 0]
+    const { collections, preallocator } = setup({ now, random: () => draws.shift() })
+    const writtenTo = (metric) => (metric === 'w;r=/a' ? ['w;r=/a', 'w', 'w;~r;r=/a'] : [metric])
+    preallocator.consider([{ metric: 'w;r=/a', value: 1, time: now }, { metric: 'plain', value: 1, time: now }], writtenTo)
+    await preallocator.idle()
+    // the name drew 0.9 ≥ p: the series, its rollup and the plain name are preallocated
+    expect(collections.daily.calls.map(c => c.filter._id)).toEqual(['w;r=%2Fa/20261122', 'w;~r;r=%2Fa/20261122', 'plain/20261122'])
+    expect(draws).toEqual([])
+  })
+
   it('a concurrent upsert of the same new _id (E11000) is retried; after close nothing more is considered', async () => {
     const now = Date.UTC(2026, 10, 21, 12)
     const { collections, preallocator } = setup({ now })

@@ -36,6 +36,6 @@ describe('side-by-side', () => {
     expect(err).toMatch(/--rounds must be a positive number/)
     err = ''
     expect(await main(['--base', '.', '--phases', 'single-0'], io)).toBe(2)
-    expect(err).toMatch(/--phases takes batched, timers, otlp and single-N/)
+    expect(err).toMatch(/--phases takes batched, timers, tagged, rollup, otlp and single-N/)
   })
 })
