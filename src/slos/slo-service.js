@@ -71,8 +71,27 @@ export function createSloService ({ reader, taggedReads, registry, clock, defini
     return slo
   }
 
-  /** options.days false: a summary (the listing) — the period read as one range, from its months where each local day outside UTC would need its day document (docs/adr/0068-slo-reads-outside-utc.md) */
-  async function report (slo, label, { days = true } = {}) {
+  /**
+   * A selector's counts over `ranges` (countsOf), read once per `reads`: a
+   * listing's or a scrape's SLOs often share a selector (one total for
+   * several good ones) and, in one zone and window, their ranges
+   */
+  function countsOnce (reads, selector, ranges) {
+    if (reads === null) return countsOf(selector, ranges)
+    const key = JSON.stringify([selector.metric, selector.tags, selector.threshold ?? null, ranges])
+    const read = reads.get(key)
+    if (read !== undefined) return read.then(counts => ({ ...counts, documents: 0 }))
+    const first = countsOf(selector, ranges)
+    reads.set(key, first)
+    return first
+  }
+
+  /**
+   * options.days false: a summary (the listing) — the period read as one range, from its months where each local day
+   * outside UTC would need its day document (docs/adr/0068-slo-reads-outside-utc.md); options.reads: a Map the SLOs of
+   * one listing or scrape share, each selector and ranges read once (its documents counted by the first to read them)
+   */
+  async function report (slo, label, { days = true, reads = null } = {}) {
     const now = clock.now()
     let period
     try {
@@ -85,7 +104,7 @@ export function createSloService ({ reader, taggedReads, registry, clock, defini
     if (!days) period = { ...period, days: [{ day: null, from: period.from, to: period.to }] }
     const ranges = [...period.days, ...windows].map(({ from, to }) => ({ from, to }))
     const { indicator } = slo
-    const [first, total] = await Promise.all([countsOf(indicator.good ?? indicator.bad, ranges), countsOf(indicator.total, ranges)])
+    const [first, total] = await Promise.all([countsOnce(reads, indicator.good ?? indicator.bad, ranges), countsOnce(reads, indicator.total, ranges)])
     const good = indicator.good ? first.values : total.values.map((t, i) => t - first.values[i])
     const selectors = { [indicator.good ? 'good' : 'bad']: exactnessOf(first, period.days.length), total: exactnessOf(total, period.days.length) }
     return { ...buildReport(slo, period, windows, { good, total: total.values }, first.documents + total.documents, now), selectors }
@@ -101,10 +120,12 @@ export function createSloService ({ reader, taggedReads, registry, clock, defini
     async list () {
       const out = []
       const { slos, refused } = await inForce()
-      // LIST_CONCURRENCY summaries at a time, each a request per selector and collection: not one round trip after another
+      // LIST_CONCURRENCY summaries at a time, each a request per selector and collection: not one round trip after another;
+      // a selector the SLOs share read once
       const summaries = []
+      const reads = new Map()
       for (let i = 0; i < slos.length; i += LIST_CONCURRENCY) {
-        summaries.push(...await Promise.all(slos.slice(i, i + LIST_CONCURRENCY).map(slo => report(slo, undefined, { days: false }).catch(err => err))))
+        summaries.push(...await Promise.all(slos.slice(i, i + LIST_CONCURRENCY).map(slo => report(slo, undefined, { days: false, reads }).catch(err => err))))
       }
       for (const [i, slo] of slos.entries()) {
         const described = {
@@ -175,7 +196,8 @@ export function createSloService ({ reader, taggedReads, registry, clock, defini
     async currentReports ({ concurrency }) {
       const { slos, refused } = await inForce()
       // a summary: the series need no local day, so the period is read as one range (as the listing reads it)
-      const outcomes = await settleLimited(slos, concurrency, slo => report(slo, undefined, { days: false }), { stopsAll: isDatabaseError })
+      const reads = new Map()
+      const outcomes = await settleLimited(slos, concurrency, slo => report(slo, undefined, { days: false, reads }), { stopsAll: isDatabaseError })
       return [
         ...outcomes.map(({ status, value, reason }, i) => {
           const { name } = slos[i]

@@ -164,6 +164,42 @@ describe('the listing, refusals and SLO_FILE read again', () => {
     expect(body.documents).toBe(body.slos.reduce((n, s) => n + s.documents, 0))
   })
 
+  it('a selector several SLOs share is read once a listing: the same figures, its documents counted once', async () => {
+    // the same good and total, and a second SLO with only its total in common
+    const TWIN = AVAILABILITY.replace('name: availability', 'name: twin')
+    const CLIENT = slo({ name: 'client-errors', good: source('web.requests', ['status!=~4..']), total: source('web.requests'), window: BERLIN_MONTH })
+    fs.writeFileSync(file, [AVAILABILITY, TWIN, CLIENT].join('---\n'))
+    expect(app.slos.reload().map(s => s.name)).toEqual(['availability', 'twin', 'client-errors'])
+    try {
+      const listed = (await get('/v1/slos')).body.slos
+      // each as its own report (read alone, day by day) says
+      for (const s of listed) {
+        const { good, total, attainment } = (await get(`/v1/slos/${s.name}/report`)).body
+        expect({ good: s.good, total: s.total, attainment: s.attainment }, s.name).toEqual({ good, total, attainment })
+      }
+      const [availability, twin, client] = listed
+      for (const field of ['good', 'total', 'attainment', 'budgetRemainingRatio', 'status']) expect(twin[field], field).toEqual(availability[field])
+      expect(availability.total).toBeGreaterThan(0)
+      expect(client.total).toBe(availability.total)
+      expect(client.good).toBeGreaterThan(availability.good) // 4xx and 5xx differ in the events sent
+      // listed alone, each reads both its selectors
+      const aloneOf = async (definition) => {
+        fs.writeFileSync(file, definition)
+        app.slos.reload()
+        return (await get('/v1/slos')).body.slos[0].documents
+      }
+      const alone = { availability: await aloneOf(AVAILABILITY), client: await aloneOf(CLIENT) }
+      // the twin's selectors were read by availability's; the client SLO's total too, its good not
+      expect(availability.documents).toBe(alone.availability)
+      expect(twin.documents).toBe(0)
+      expect(client.documents).toBeGreaterThan(0)
+      expect(client.documents).toBeLessThan(alone.client)
+    } finally {
+      fs.writeFileSync(file, [AVAILABILITY, ERRORS].join('---\n'))
+      app.slos.reload()
+    }
+  })
+
   it.each([
     ['/v1/slos/nope/report', 404, /no SLO named "nope"/],
     ['/v1/slos/availability/report?period=2026-13', 400, /period: "2026-13" is not a date/],
