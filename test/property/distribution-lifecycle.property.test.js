@@ -21,6 +21,10 @@
 // acknowledged (no step loses a count), and the name's are the merge of its
 // series' (counts added, the largest max; by=) and agree with their merge as
 // one read (tag=: its p90 from the merged histograms within α of the model).
+// Every name declares thresholds (DISTRIBUTION_THRESHOLDS, docs/kinds/distribution.md#thresholds):
+// after every retention pass and repair each day's exact count of values at
+// most each threshold lies between the model's acknowledged and those plus
+// the half-way flushes' — no job lowers a threshold count.
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { DAY, HOUR, KINDS, QUARTER, close, lifecycleHarness, seriesName, steps } from '../helpers/lifecycle-harness.js'
@@ -34,10 +38,22 @@ const TAG_SETS = [{ host: 'h1' }, { host: 'h2' }, { host: 'h1', dc: 'x' }]
 const SERIES = TAG_SETS.map(tags => seriesName(TAGGED, tags))
 /** the names every answer is checked of: the untagged ones (and their flushes cut half-way), and the tagged one */
 const names = [...metrics, TAGGED]
-const env = { PREALLOC_PROBABILITY: '0', MAX_AGE_DAYS: String(MAX_AGE_DAYS), MINUTE_RETENTION_DAYS: '2', DAILY_RETENTION_DAYS: String(MAX_AGE_DAYS + 1), RETENTION_RATE: '1000000', DISTRIBUTION_ACCURACY: String(ALPHA) }
+// 87 and 1500 are values the arbitrary repeats: a value equal to a threshold counts
+const THRESHOLDS = [87, 1500]
+// the thresholds count from the whole minute after the app first ran with them (at START); read by day from the next day
+const THRESHOLDS_FROM = START - (START % DAY) + DAY
+const env = {
+  PREALLOC_PROBABILITY: '0',
+  MAX_AGE_DAYS: String(MAX_AGE_DAYS),
+  MINUTE_RETENTION_DAYS: '2',
+  DAILY_RETENTION_DAYS: String(MAX_AGE_DAYS + 1),
+  RETENTION_RATE: '1000000',
+  DISTRIBUTION_ACCURACY: String(ALPHA),
+  DISTRIBUTION_THRESHOLDS: JSON.stringify({ 'dl.*': THRESHOLDS })
+}
 const h = lifecycleHarness({ label: 'distlifeprop', kind: KINDS.distribution, start: START, metrics: [...names, ...SERIES], env })
 const { clock, seen } = h
-Object.assign(seen, { kept: 0, tagged: 0 })
+Object.assign(seen, { kept: 0, tagged: 0, thresholdDays: 0 })
 
 // latencies that spread over many buckets, with exact repeats, zeros and negatives (an h/d value may be)
 const value = fc.oneof(
@@ -158,6 +174,29 @@ async function expectCountsEqualModel (model) {
     })
     const total = await get(`/v1/metrics/${metric}/total?from=${from}&to=${to}`)
     expect(countBetween(total.count, model, metric, from, to), `${metric} total ${total.count}`).toBe(true)
+    await expectThresholdCountsHold(model, metric, Math.max(from, THRESHOLDS_FROM), to)
+  }
+}
+
+/**
+ * Each day's count of values ≤ each threshold of `metric` in [from, to), read
+ * exactly (its le.<key> fields), between the model's acknowledged and those
+ * plus the half-way flushes'
+ */
+async function expectThresholdCountsHold (model, metric, from, to) {
+  const ranges = []
+  for (let t = from; t < to; t += DAY) ranges.push({ from: t, to: t + DAY })
+  if (ranges.length === 0) return
+  for (const threshold of THRESHOLDS) {
+    const { values, estimated } = await h.app.reader.thresholdCounts(metric, ranges, { threshold })
+    expect(estimated.some(Boolean), `${metric} ≤ ${threshold}: read exactly`).toBe(false)
+    ranges.forEach(({ from: t }, i) => {
+      const at = (cut) => exact(model, metric, t, t + DAY, { cut }).values.filter(e => e.value <= threshold).reduce((n, e) => n + e.weight, 0)
+      const [least, most] = [at(false), at(true)]
+      const got = values[i]
+      expect((got > least || close(got, least)) && (got < most || close(got, most)), `${metric} ≤ ${threshold} on ${new Date(t).toISOString()}: ${got}, the model ${least}..${most}`).toBe(true)
+      if (least > 0) seen.thresholdDays++
+    })
   }
 }
 
@@ -262,5 +301,6 @@ describe('the lifecycle never lowers an acknowledged count of a distribution, no
     expect(seen.deleted).toBeGreaterThan(0)
     expect(seen.cut).toBeGreaterThan(0)
     expect(seen.tagged).toBeGreaterThan(0)
+    expect(seen.thresholdDays).toBeGreaterThan(0)
   }, 300_000)
 })
