@@ -31,10 +31,33 @@ function storeToken (token) {
 let sessionToken = storedToken()
 let asking = null // one dialog for all the requests that hit 401/403 at once
 
+// The dialog's markup, the same on every page: built here, once, when a read is refused
+const TOKEN_DIALOG = `
+  <form method="dialog" id="token-form">
+    <h2>Read token needed</h2>
+    <p id="token-reason" class="muted">This statbucket requires a bearer token to read.</p>
+    <input id="token-input" type="password" autocomplete="off" placeholder="token from READ_TOKENS" required minlength="1">
+    <div class="dialog-buttons">
+      <button value="cancel" formnovalidate>Cancel</button>
+      <button value="save" id="token-save">Save</button>
+    </div>
+  </form>`
+
+function tokenDialog () {
+  let dialog = document.getElementById('token-dialog')
+  if (!dialog) {
+    dialog = document.createElement('dialog')
+    dialog.id = 'token-dialog'
+    dialog.innerHTML = TOKEN_DIALOG
+    document.body.append(dialog)
+  }
+  return dialog
+}
+
 /** Shows the token dialog; resolves to the token, or null when cancelled. */
 function askForToken (status, message) {
   if (asking) return asking
-  const dialog = document.getElementById('token-dialog')
+  const dialog = tokenDialog()
   const input = document.getElementById('token-input')
   document.getElementById('token-reason').textContent = status === 403
     ? `The token was refused (${message}). Enter another read token.`
