@@ -4,7 +4,8 @@
 // metric: every read of the name still equals the model of all the values,
 // and (issue 28) its reads by tag (model.js tagReadCells: series, total and
 // ytd with tag= and by=) equal the model of each series' values, the name's
-// own read their sum or merge.
+// own read their sum or merge. Each metric has two stored SLOs
+// (./slo-model.js): their reports are a column of every row, on every page.
 //
 // Rows: the kinds (model.js KINDS) × the doors (DOORS); one app per row, on a
 // database of its own, whose door writes three metrics of that kind: `main`
@@ -35,6 +36,7 @@ import { fakeTimers } from '../helpers/fake-timers.js'
 import { checkApp } from '../helpers/job-runs.js'
 import { testApp } from '../helpers/test-app.js'
 import * as M from './model.js'
+import * as S from './slo-model.js'
 
 const STATSD_FLUSH_MS = 1000
 const READS_AT_ONCE = 4
@@ -104,6 +106,7 @@ async function setUp (row) {
       RETENTION_RATE: '100000',
       MINUTE_RETENTION_DAYS: String(M.MINUTE_RETENTION_DAYS),
       STATSD_FLUSH_INTERVAL_MS: String(STATSD_FLUSH_MS),
+      DISTRIBUTION_THRESHOLDS: JSON.stringify(S.DISTRIBUTION_THRESHOLDS),
       ...(door.rollup ? { ROLLUP_RULES: JSON.stringify(M.ROLLUP_RULES) } : {})
     },
     // the StatsD listeners on a free port of 127.0.0.1 (test/helpers/test-app.js)
@@ -111,6 +114,13 @@ async function setUp (row) {
   })
   const app = row.app
   row.rollupSince = M.rollupSince(clock.now())
+  // each metric's SLOs, stored before anything is sent (slo-model.js)
+  for (const role of Object.keys(M.ROLES)) {
+    for (const { name, body } of S.sloDefinitions(kind, door, row.metric(role))) {
+      const res = await app.inject({ method: 'PUT', url: `/v1/slos/${name}`, payload: body })
+      expect(res.statusCode, res.body).toBe(200)
+    }
+  }
   if (door.transport === 'json') {
     clock.set(M.T_READ)
     for (const payload of M.jsonRequests(kind, door)) {
@@ -366,6 +376,7 @@ const findQueries = (row, metric) => [`conf.${row.kind.id}.*.${metric.slice(metr
 
 /** The requests a cell makes of a metric */
 const cellUrls = (row, cell, metric) => {
+  if (cell.read === 'slo') return [S.sloUrl(cell, metric)]
   if (cell.read === 'find') return findQueries(row, metric).map(findUrl)
   // a read by tag is judged beside the name's own read
   return cell.base ? [M.urlOf(cell, metric), M.urlOf(cell.base, metric)] : [M.urlOf(cell, metric)]
@@ -514,6 +525,28 @@ function checkTaggedYtd (answer, state, stateOf, cell, rollup, problems) {
     const summed = Object.fromEntries(Object.keys(m).map(f => [f, f === 'month' ? m.month : add(groups.map(g => g.months?.[i]?.[f]))]))
     compareFields(problems, summed, m, `the sum of its series: ${m.month} `)
   })
+}
+
+/**
+ * An SLO's report against the model (slo-model.js): every figure but its
+ * cost; a deleted metric's SLO counts nothing
+ */
+function checkSlo (answer, row, page, now, cell, problems) {
+  const metric = row.metric(page.role)
+  const expected = S.expectSlo(row.kind, row.door, metric, page.role, cell, { now, deleted: Boolean(page.deleted) })
+  const got = answer(S.sloUrl(cell, metric))
+  if (expected.status !== 200) return refusal(problems, got, expected)
+  if (got.status !== 200) return problems.add(`status ${got.status}: ${JSON.stringify(got.body).slice(0, 300)}`)
+  const { days, budget, burnRates, ...top } = expected.body
+  compareFields(problems, got.body, top)
+  compareFields(problems, got.body.budget ?? {}, budget, 'budget.')
+  if (JSON.stringify(got.body.burnRates) !== JSON.stringify(burnRates)) problems.add(`burnRates: got ${JSON.stringify(got.body.burnRates)}, expected ${JSON.stringify(burnRates)}`)
+  const gotDays = got.body.days ?? []
+  if (JSON.stringify(gotDays.map(d => d.day)) !== JSON.stringify(days.map(d => d.day))) return problems.add(`days: got ${gotDays.length} from ${gotDays[0]?.day}, expected ${days.length} from ${days[0].day}`)
+  days.forEach((d, i) => compareFields(problems, gotDays[i], d, `${d.day} `))
+  // the threshold was declared before the first value: a distribution's good count is exact
+  for (const [selector, value] of Object.entries(got.body.selectors ?? {})) if (value.exact !== true) problems.add(`selectors.${selector}: ${JSON.stringify(value)}, expected exact`)
+  if (!page.deleted && !days.some(d => d.total !== 0)) problems.add('the model expects no event in the period: the cell would check nothing')
 }
 
 function checkCell (answer, row, state, cell, problems) {
@@ -671,7 +704,7 @@ for (const kind of M.KINDS) {
   for (const door of M.DOORS) {
     describe(`${kind.name} × ${door.name}`, () => {
       const row = rowOf(kind, door)
-      const cells = door.tags ? [...M.readCells(kind), ...M.tagReadCells(kind)] : M.readCells(kind)
+      const cells = [...M.readCells(kind), ...(door.tags ? M.tagReadCells(kind) : []), ...S.SLO_CELLS]
       beforeAll(() => setUp(row), 120_000)
       afterAll(() => tearDown(row))
 
@@ -690,7 +723,8 @@ for (const kind of M.KINDS) {
             const { now, answer } = await pageReads(row, page, pageCells)
             const problems = problemsOf()
             const metric = row.metric(page.role)
-            if (page.deleted) checkDeleted(answer, row, metric, cell, problems)
+            if (cell.read === 'slo') checkSlo(answer, row, page, now, cell, problems)
+            else if (page.deleted) checkDeleted(answer, row, metric, cell, problems)
             else checkCell(answer, row, M.metricState(kind, metric, page.role, { now, preallocRan: page.preallocRan }), cell, problems)
             expect(problems.list).toEqual([])
           }, CELL_TIMEOUT_MS)
