@@ -101,15 +101,13 @@ const property = {
 }
 
 const pad = (n, w = 2) => String(n).padStart(w, '0')
-const localMidnights = new Map()
-/** Each zone's local midnights over the whole property (25 runs, three days on each), read from Intl once → [{ from, to, key }] */
+/** A zone's local days over the whole property (25 runs, three days on each), read from Intl → [{ from, to, key }] */
 function localDaysOf (zone) {
-  if (!localMidnights.has(zone)) {
-    const b = intlBoundaries(zone, START - (MAX_AGE_DAYS + 2) * DAY, START + 100 * DAY).day
-    localMidnights.set(zone, b.slice(0, -1).map((from, i) => { const w = intlWall(zone, from); return { from, to: b[i + 1], key: `${w.y}${pad(w.mo)}${pad(w.d)}` } }))
-  }
-  return localMidnights.get(zone)
+  const b = intlBoundaries(zone, START - (MAX_AGE_DAYS + 2) * DAY, START + 100 * DAY).day
+  return b.slice(0, -1).map((from, i) => { const w = intlWall(zone, from); return { from, to: b[i + 1], key: `${w.y}${pad(w.mo)}${pad(w.d)}` } })
 }
+// read once on import, before the app runs: a second of Intl would hold up its event loop (a 503 of MAX_EVENT_LOOP_DELAY_MS)
+const LOCAL_DAYS = Object.fromEntries(Object.keys(ZONED).map(zone => [zone, localDaysOf(zone)]))
 let zonedDaysChecked = 0
 
 /** What the model says a metric (a name, a series or a rollup series) counts of the entries */
@@ -130,7 +128,7 @@ async function expectZonedDaysHold (model) {
       const since = record.since.getTime()
       const mine = docs.filter(d => d.metric === metric)
       const counted = model.filter(countsIn(metric))
-      for (const { from, to, key } of localDaysOf(zone)) {
+      for (const { from, to, key } of LOCAL_DAYS[zone]) {
         if (from < since || from > clock.now()) continue
         const stored = mine.reduce((n, d) => n + (d.zoned?.[zone]?.[key] ?? 0), 0)
         const expected = counted.filter(e => e.ts >= from && e.ts < to).reduce((n, e) => n + e.value, 0)
