@@ -139,6 +139,7 @@ export const PROJECTS = {
       'test/slos/slo-reports.test.js',
       'test/slos/slo-metrics.test.js',
       'test/slos/slo-put-yaml.test.js',
+      'test/slos/slo-zones.test.js',
       'test/slos/slo-alert-rules.test.js',
       'test/slos/slo-grafana.test.js',
       'test/slos/slo-report.property.test.js',

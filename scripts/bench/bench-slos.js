@@ -19,21 +19,33 @@ import { registryEntry } from './tags-workload.js'
 import { startServerProcess } from './server-process.js'
 import { shapeVariants } from './slo-shape-variants.js'
 import { SLO_GROUPS, groupKey, modelSum, seriesDocuments, sloFile, sloList, sources } from './slos-workload.js'
+import { parseSloFile } from '../../src/slos/definitions.js'
+import { declaredZones } from '../../src/slos/zone-declarations.js'
+import { createZonedDays } from '../../src/bucket/zoned-days.js'
 
 /** The series of /metrics' answer that are an SLO's (statbucket_slo_…) */
 export const sloSeriesLines = text => text.split('\n').filter(l => l.startsWith('statbucket_slo_')).length
 
-/** Seeds the registry and every series' documents → { seededFrom, upTo, dailyDocs, monthlyDocs } */
-async function seed (db, all, { now, minuteDays, log }) {
+/**
+ * Seeds the registry and every series' documents → { seededFrom, upTo, dailyDocs, monthlyDocs }.
+ * The SLOs' zones (src/slos/zone-declarations.js) recorded as declared before the seeding
+ * began, and each month document holding their local days as ingest writes them
+ * (docs/adr/0073-local-days-in-the-month.md); zoned false: neither (the reads of local days from day documents)
+ */
+async function seed (db, all, { now, minuteDays, log, definitions, zoned }) {
   const seededFrom = Date.UTC(new Date(now).getUTCFullYear() - 2, 11, 31)
   const upTo = Math.floor(now / 60_000) * 60_000
   const series = all.flatMap(s => s.series)
   const names = [...new Set([...series.map(s => s.metric), ...all.map(s => s.total.metric)])]
   await insertAll(db.collection('metrics'), names.map(n => registryEntry(n, now)))
+  const declared = zoned ? declaredZones(definitions) : []
+  const since = new Date(seededFrom)
+  await insertAll(db.collection('zones'), [...new Set(declared.map(d => `${d.zone.name} ${d.metric}`))].map(_id => ({ _id, since })))
+  const zonedOf = createZonedDays(declared)
   let dailyDocs = 0
   let monthlyDocs = 0
   for (const s of series) {
-    const { daily, monthly } = seriesDocuments(s, { from: seededFrom, upTo, minuteDays })
+    const { daily, monthly } = seriesDocuments(s, { from: seededFrom, upTo, minuteDays, zonedOf })
     dailyDocs += await insertAll(db.collection('daily'), daily)
     monthlyDocs += await insertAll(db.collection('monthly'), monthly)
   }
@@ -66,9 +78,10 @@ function documentsOf (checks, group) {
 
 /**
  * uri, dbName (its own database, dropped at the end unless keep); scale:
- * SCALES.*.slos (bench-args.js) → the section's figures
+ * SCALES.*.slos (bench-args.js); zoned: the SLOs' zones declared before the
+ * seeding (false: not, every local day read from day documents) → the section's figures
  */
-export async function benchSlos ({ uri, dbName, scale, keep = false, log = () => {} }) {
+export async function benchSlos ({ uri, dbName, scale, keep = false, zoned = true, log = () => {} }) {
   const mongo = await new MongoClient(uri).connect()
   const db = mongo.db(dbName)
   const dir = mkdtempSync(join(tmpdir(), 'bench-slos-'))
@@ -81,7 +94,7 @@ export async function benchSlos ({ uri, dbName, scale, keep = false, log = () =>
     const now = Date.now()
     log(`slos: seeding ${all.length} sources (${scale.plain} pairs of counters, ${scale.tagged} names of 4 tagged series), an event a minute from ${new Date(Date.UTC(new Date(now).getUTCFullYear() - 2, 11, 31)).toISOString().slice(0, 10)} to now, minutes on the last ${scale.minuteDays} days`)
     let t0 = performance.now()
-    const seeded = await seed(db, all, { now, minuteDays: scale.minuteDays, log })
+    const seeded = await seed(db, all, { now, minuteDays: scale.minuteDays, log, definitions: parseSloFile(sloFile(slos)), zoned })
     seeded.seconds = (performance.now() - t0) / 1000
     t0 = performance.now()
     server = await startServerProcess({ MONGODB_URI: uri, MONGODB_DB: dbName, LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn', SLO_FILE: file, MINUTE_RETENTION_DAYS: String(scale.minuteRetentionDays) }, { startTimeoutMs: 300_000 })
@@ -126,6 +139,7 @@ export async function benchSlos ({ uri, dbName, scale, keep = false, log = () =>
     log(`  ${Object.entries(shapes).map(([v, f]) => `${v} ${f.bytes} B, ${f.usPerEvent.toFixed(1)} µs/event`).join('; ')}`)
     return {
       shapes,
+      zoned,
       population: { sources: all.length, plain: scale.plain, tagged: scale.tagged, slos: slos.length, minuteDays: scale.minuteDays, minuteRetentionDays: scale.minuteRetentionDays, previousYear, ...seeded },
       readConnections: scale.readConnections,
       readSeconds: scale.readSeconds,

@@ -121,9 +121,12 @@ export function dayDocument ({ metric, value }, dayStart, upTo, minutes) {
 
 /**
  * Every document of a series from the UTC day holding `from` to the minute
- * before `upTo`, minutes on the last `minuteDays` UTC days → { daily, monthly }
+ * before `upTo`, minutes on the last `minuteDays` UTC days; zonedOf
+ * (src/bucket/zoned-days.js, the write path's): each month document's local
+ * days of the zones declared for its name, as ingest adds them → { daily, monthly }
  */
-export function seriesDocuments (series, { from, upTo, minuteDays }) {
+export function seriesDocuments (series, { from, upTo, minuteDays, zonedOf = () => null }) {
+  const fieldsAt = zonedOf(series.metric)
   const daily = []
   const months = new Map()
   const firstDay = Math.floor(from / DAY_MS) * DAY_MS
@@ -138,8 +141,22 @@ export function seriesDocuments (series, { from, upTo, minuteDays }) {
     const month = months.get(id)
     month.monthly += doc.daily
     month.daily[day.dayOfMonth] = doc.daily
+    if (fieldsAt !== null) addZoned(month, fieldsAt, dayStart, doc.quarterHourly)
   }
   return { daily, monthly: [...months.values()] }
+}
+
+/** Adds a day's quarter-hours into its month's zoned fields: a local date holds whole UTC quarter-hours (every offset is a whole number of them) */
+function addZoned (month, fieldsAt, dayStart, quarterHourly) {
+  for (const hour in quarterHourly) {
+    for (const quarter in quarterHourly[hour]) {
+      for (const field of fieldsAt(dayStart, dayStart + (Number(hour) * 4 + Number(quarter)) * QUARTER_HOUR_MS)) {
+        const [, zone, key] = field.split('.')
+        const days = ((month.zoned ??= {})[zone] ??= {})
+        days[key] = (days[key] ?? 0) + quarterHourly[hour][quarter]
+      }
+    }
+  }
 }
 
 /** The model: a selector's sum over [from, to), minute by minute from the source's values (its seeded minutes only) */

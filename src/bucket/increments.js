@@ -87,6 +87,8 @@ export function addCounterIncrements (docs, id, { metric, date, inc, detail }) {
  * its distributions' part: the unit the writer queues).
  * events: [{ metric, value, time }] with time in epoch ms.
  * options.keepsMinutes: as in eventIncrements.
+ * options.zonedOf(metric) → null or the zoned fields of an event of it
+ * (zoned-days.js): its month document's local days of declared zones.
  * options.writtenTo(metric) → the metrics an event of `metric` counts in,
  * itself first (tags/rollups.js: a tagged series', its name and rollups):
  * each event counts in each of them, as if sent to each (`events` counts
@@ -95,7 +97,7 @@ export function addCounterIncrements (docs, id, { metric, date, inc, detail }) {
  * → { daily: Map<id, {metric, date, inc}>, monthly: Map<…>,
  *     metrics: Map<name, {firstSeen, lastSeen}>, events: n }
  */
-export function buildCounterUnit (events, { keepsMinutes, writtenTo } = {}) {
+export function buildCounterUnit (events, { keepsMinutes, writtenTo, zonedOf } = {}) {
   const unit = { daily: new Map(), monthly: new Map(), metrics: new Map(), events: events.length }
   const days = new Map()
   const last = new Map() // metric → its documents of the day it was last seen on in this request
@@ -109,6 +111,7 @@ export function buildCounterUnit (events, { keepsMinutes, writtenTo } = {}) {
     let docs = last.get(metric)
     if (docs?.dayStart !== dayStart) {
       docs = documentsOf(unit, metric, dayStart, day, keepsMinutes)
+      if (zonedOf !== undefined) docs.zoned = zonedOf(metric)
       if (folds !== null) foldsOf({ unit, folds, others }, docs, writtenTo(metric), time, day, keepsMinutes)
       last.set(metric, docs)
     }
@@ -116,6 +119,7 @@ export function buildCounterUnit (events, { keepsMinutes, writtenTo } = {}) {
     addToDay(docs, value, hour, minute)
     docs.monthly.monthly = (docs.monthly.monthly ?? 0) + value
     docs.monthly[docs.dayField] = (docs.monthly[docs.dayField] ?? 0) + value
+    if (docs.zoned !== null) for (const field of docs.zoned(dayStart, time)) docs.monthly[field] = (docs.monthly[field] ?? 0) + value
     for (let i = 0; i < docs.direct.length; i++) addToDay(docs.direct[i], value, hour, minute)
   }
   if (folds === null) return unit
@@ -140,6 +144,7 @@ function documentsOf (unit, metric, dayStart, day, keepsMinutes) {
     monthly: documentIn(unit.monthly, bucketId(metric, day.monthKey), metric, day.monthStart),
     dayField: `daily.${day.dayOfMonth}`,
     minutes,
+    zoned: null, // its zoned fields at a time (zoned-days.js), or null
     counts: 1, // the metrics an event of it counts in
     direct: NO_DOCUMENTS // the others' day documents each event adds to (a fold would not give them the same fields)
   }

@@ -7,6 +7,7 @@
 // per collection. Pure.
 import { DAY_MS, HOUR_MS, MINUTE_MS, QUARTER_HOUR_MS, addMonths, bucketId, describeDay, startOfDay } from './time.js'
 import { minuteField } from './minute-fields.js'
+import { zonedPieces } from './zoned-days.js'
 
 /** An edge that falls inside the finest slot kept there */
 export class RangeRefusal extends Error {
@@ -115,10 +116,13 @@ const projectedPath = (path) => (path.length > 1 ? `${path[0]}.${path[1]}` : pat
  */
 export function planRanges (metric, ranges, horizons = {}) {
   const reads = { daily: { ids: new Set(), projection: {} }, monthly: { ids: new Set(), projection: {} } }
-  const planned = ranges.map(({ from, to }) => {
-    checkEdge(from, 'from', horizons)
-    checkEdge(to, 'to', horizons)
-    const pieces = piecesOf(metric, from, to)
+  const planned = ranges.map((range) => {
+    const { from, to } = range
+    if (range.zone === undefined) {
+      checkEdge(from, 'from', horizons)
+      checkEdge(to, 'to', horizons)
+    }
+    const pieces = range.zone === undefined ? piecesOf(metric, from, to) : zonedPieces(metric, range)
     for (const p of pieces) {
       reads[p.collection].ids.add(p.id)
       reads[p.collection].projection[projectedPath(p.path)] = 1

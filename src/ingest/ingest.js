@@ -131,7 +131,7 @@ const kindMessage = ({ metric, stored, asked }) => `metric "${metric}" is a ${st
 /** Whether the increments of an answer may be in the database (its new metrics then count toward MAX_METRICS) */
 const maybeWritten = (answer) => answer !== null && (answer.outcome === APPLIED || answer.outcome === UNKNOWN || answer.outcome === REPLAYED)
 
-export function createIngestService ({ config, clock, registry, writer, idempotency, preallocator, backend, rollups = createRollups(), thresholds = createThresholds() }) {
+export function createIngestService ({ config, clock, registry, writer, idempotency, preallocator, backend, rollups = createRollups(), thresholds = createThresholds(), zonedOf }) {
   const { writtenTo } = rollups
   // a distribution's declared thresholds (docs/kinds/distribution.md#thresholds); none declared: none looked up
   const thresholdsOf = thresholds.declared ? thresholds.of : undefined
@@ -264,7 +264,7 @@ export function createIngestService ({ config, clock, registry, writer, idempote
         }
         // a tagged event counts toward its series, its name and its name's declared rollups in one unit, so one flush
         // writes them all and the name and each rollup are always the sum of the series (docs/tags.md#tags)
-        const unitOptions = { keepsMinutes: minuteKeeper(now), keepsMinuteHistograms: minuteHistogramKeeper(now), kindOf: registry.kindOf, thresholdsOf, writtenTo: tagged ? writtenTo : undefined }
+        const unitOptions = { keepsMinutes: minuteKeeper(now), keepsMinuteHistograms: minuteHistogramKeeper(now), kindOf: registry.kindOf, thresholdsOf, zonedOf, writtenTo: tagged ? writtenTo : undefined }
         let unit = buildWriteUnit(events, unitOptions)
         const buckets = kinds === null ? null : unitProblem(unit)
         if (buckets && !admitPerName) return { outcome: REJECTED, reason: 'too_many_buckets', message: `events: ${buckets.message}`, details: [{ path: 'events', message: buckets.message, metrics: buckets.metrics }] }

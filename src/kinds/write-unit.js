@@ -56,6 +56,9 @@ export function eventsWrittenTo (events, writtenTo) {
  * bucket/distribution-increments.js) as in bucket/increments.js;
  * options.kindOf(metric) → the registry's kind of a metric
  * (bucket/metric-kinds.js: a distribution's accuracy and mapping);
+ * options.zonedOf(metric) → null or the fields of the local days of its
+ * declared zones a counter's event adds to in its month document
+ * (bucket/zoned-days.js; docs/adr/0073-local-days-in-the-month.md);
  * options.writtenTo(metric) → the metrics an event of it counts in, itself
  * first (../tags/rollups.js): the unit is that of every event sent to each
  * (eventsWrittenTo), built without the copies for counters.

@@ -10,6 +10,7 @@ import { createRollups } from '../tags/rollups.js'
 import { recordRollups } from './rollup-records.js'
 import { recordThresholds } from './threshold-records.js'
 import { createThresholds } from '../bucket/distribution-thresholds.js'
+import { createDeclaredZones } from './zone-records.js'
 
 /** options: nameIndexRefresh (start the periodic look; default true), timers */
 async function registry (app, { nameIndexRefresh = true, timers = realTimers } = {}) {
@@ -29,6 +30,8 @@ async function registry (app, { nameIndexRefresh = true, timers = realTimers } =
   // declared distribution thresholds (docs/kinds/distribution.md#thresholds): each exact only from when it began
   const thresholdRules = app.config.thresholdRules ?? []
   app.decorate('thresholds', createThresholds(thresholdRules, await recordThresholds(app.collections.thresholds, thresholdRules, app.clock.now())))
+  // local days of the SLOs' zones in the month documents (docs/adr/0073-local-days-in-the-month.md): declared by the SLOs plugin
+  app.decorate('zones', createDeclaredZones(app.collections.zones))
   app.decorate('registry', instance)
   app.decorate('nameIndex', Object.assign(names, { refresh: refresh.refresh }))
   app.addHook('onClose', () => refresh.stop())

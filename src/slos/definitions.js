@@ -10,6 +10,7 @@ import { MAX_ABS_VALUE, isMetricName } from '../bucket/event-rules.js'
 import { timeZone } from '../bucket/time-zone.js'
 import { parseTagFilter, MAX_FILTERS } from '../tags/tag-filter.js'
 import { isThreshold } from '../bucket/distribution-thresholds.js'
+import { ZONE_FIELD, zoneOverflow } from './zone-declarations.js'
 
 export const MAX_SLO_FILE_BYTES = 256 * 1024
 export const MAX_SLOS = 200
@@ -208,6 +209,8 @@ export function parseSloFile (text) {
     if (names.has(slo.name)) throw new SloDefinitionError('metadata.name', `${slo.name} is defined twice`, i + 1)
     names.add(slo.name)
     slos.push(slo)
+    const overflow = zoneOverflow(slos)
+    if (overflow !== null) throw new SloDefinitionError(ZONE_FIELD, overflow.message, i + 1)
   })
   return slos
 }

@@ -9,15 +9,21 @@ import { createStoredSlos } from './stored-slos.js'
 
 /** options.sighup: reload SLO_FILE on SIGHUP (default true; only when SLO_FILE is set) */
 async function slos (app, { sighup = true } = {}) {
-  const { config, clock, reader, taggedReads, registry, log, collections } = app
+  const { config, clock, reader, taggedReads, registry, log, collections, zones } = app
   let inForce = config.slos
-  const service = createSloService({ reader, taggedReads, registry, clock, definitions: () => inForce, stored: createStoredSlos(collections.slos) })
+  const service = createSloService({ reader, taggedReads, registry, clock, definitions: () => inForce, stored: createStoredSlos(collections.slos), zones })
+  // the zones of the SLOs in force (docs/adr/0073-local-days-in-the-month.md), declared again with every change of them
+  await service.declareZones()
+  let declaring = Promise.resolve()
+  /** Resolves once the zones of the last reload are recorded */
+  service.zonesDeclared = () => declaring
 
   /** SLO_FILE read again → the definitions now in force (the old ones kept when it does not parse) */
   service.reload = () => {
     try {
       inForce = loadSloFile(config.sloFile)
       log.info({ slos: inForce.length, file: config.sloFile }, 'SLO definitions reloaded')
+      declaring = service.declareZones().catch(err => log.error({ err }, 'the zones of the reloaded SLOs were not recorded: their local days are read from day documents'))
     } catch (err) {
       if (!(err instanceof ConfigError)) throw err
       log.error(`SLO definitions kept, SLO_FILE not reloaded: ${err.message}`)

@@ -12,6 +12,8 @@ import { MAX_SLOS, SloDefinitionError, parseSlo, parseSloYamlBody } from './defi
 import { PeriodError, burnWindows, periodOf } from './periods.js'
 import { buildReport, statusOf } from './report.js'
 import { settleLimited } from './settle-limited.js'
+import { timeZone } from '../bucket/time-zone.js'
+import { ZONE_FIELD, declaredZones, zoneOverflow } from './zone-declarations.js'
 
 /** The SLOs the listing reads at once */
 const LIST_CONCURRENCY = 8
@@ -20,10 +22,20 @@ const badPeriod = (message) => withDetails(new BadRequestError(`period: ${messag
 const badDefinition = (err) => withDetails(new BadRequestError(err.message), { details: [{ path: err.field, message: err.message }] })
 
 /**
- * reader, taggedReads, registry: the app's; clock; definitions: () → [definition]
- * (definitions.js), SLO_FILE's in force; stored: stored-slos.js's, or null
+ * A counter's ranges as read for `metric`: a whole local day ({ zone, day }) from its month documents once its zone's
+ * local days are complete there (since ≤ its start; docs/adr/0073-local-days-in-the-month.md), else from its day documents
  */
-export function createSloService ({ reader, taggedReads, registry, clock, definitions, stored = null }) {
+const localDaysOf = (zones, metric, ranges) => ranges.map(({ from, to, zone, day }) => {
+  const since = zone === undefined || zones === null ? undefined : zones.sinceOf(zone, metric)
+  return since !== undefined && since <= from ? { from, to, zone, day } : { from, to }
+})
+
+/**
+ * reader, taggedReads, registry: the app's; clock; definitions: () → [definition]
+ * (definitions.js), SLO_FILE's in force; stored: stored-slos.js's, or null;
+ * zones: registry/zone-records.js's (the zones whose local days the month documents keep), or null
+ */
+export function createSloService ({ reader, taggedReads, registry, clock, definitions, stored = null, zones = null }) {
   /**
    * A selector's sums over each range → { values, documents, estimated: [bool] | null, accuracy? }:
    * a counter's events, a distribution's values (≤ threshold where it has one); a name never written counts nothing
@@ -33,6 +45,8 @@ export function createSloService ({ reader, taggedReads, registry, clock, defini
     const kind = await registry.describe(metric)
     if (kind === null) return none
     const counted = descriptorOf(kind) === distribution
+    // a distribution's threshold counts are read from its day documents (its month keeps no local day)
+    ranges = counted ? ranges.map(({ from, to }) => ({ from, to })) : localDaysOf(zones, metric, ranges)
     if (!counted && (threshold !== null || descriptorOf(kind)?.stats.default !== null)) {
       const [path, message] = threshold !== null
         ? ['threshold', `metric "${metric}" is a ${kind.kind}: a threshold counts a distribution's values at most it; leave threshold out`]
@@ -102,7 +116,10 @@ export function createSloService ({ reader, taggedReads, registry, clock, defini
     }
     const windows = period.current ? burnWindows(now) : []
     if (!days) period = { ...period, days: [{ day: null, from: period.from, to: period.to }] }
-    const ranges = [...period.days, ...windows].map(({ from, to }) => ({ from, to }))
+    // outside UTC a calendar period's days are whole local days: each may be read from the month documents (localDaysOf)
+    const zone = days && !slo.window.rolling ? timeZone(slo.window.zone) : null
+    const local = zone === null || zone.isUtc ? ({ from, to }) => ({ from, to }) : ({ from, to, day }) => ({ from, to, zone: zone.name, day })
+    const ranges = [...period.days.map(local), ...windows.map(({ from, to }) => ({ from, to }))]
     const { indicator } = slo
     const [first, total] = await Promise.all([countsOnce(reads, indicator.good ?? indicator.bad, ranges), countsOnce(reads, indicator.total, ranges)])
     const good = indicator.good ? first.values : total.values.map((t, i) => t - first.values[i])
@@ -111,6 +128,12 @@ export function createSloService ({ reader, taggedReads, registry, clock, defini
   }
 
   const inFile = (name) => definitions().some(s => s.name === name)
+
+  /** The zones of the SLOs in force declared (registry/zone-records.js): their local days kept in the month documents from now on */
+  async function declareZones () {
+    if (zones === null) return
+    await zones.declare(declaredZones((await inForce()).slos), clock.now())
+  }
 
   return {
     /** The report of the SLO named `name` for the period `label` (undefined: the current one) */
@@ -177,15 +200,22 @@ export function createSloService ({ reader, taggedReads, registry, clock, defini
       if (!slos.some(s => s.name === name) && await stored.count() >= MAX_SLOS) {
         throw new BadRequestError(`at most ${MAX_SLOS} stored SLOs: delete one first`)
       }
-      return { name, ...await stored.put(name, document, clock.now()) }
+      const overflow = zoneOverflow([...definitions(), ...slos.filter(s => s.name !== name), slo])
+      if (overflow?.slo === slo) throw badDefinition(new SloDefinitionError(ZONE_FIELD, overflow.message))
+      const answer = { name, ...await stored.put(name, document, clock.now()) }
+      await declareZones()
+      return answer
     },
 
     /** Delete a stored SLO (DELETE /v1/slos/:name) → { name, deleted } */
     async delete (name) {
       if (inFile(name)) throw new ConflictError(`the SLO "${name}" is defined in SLO_FILE: take it out of the file`)
       if (!await stored.delete(name)) throw new NotFoundError(`no stored SLO named "${name}"`)
+      await declareZones()
       return { name, deleted: true }
     },
+
+    declareZones,
 
     /**
      * The current period's summary report (no local days) of every SLO in force, at most `concurrency`

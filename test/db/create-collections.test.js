@@ -34,8 +34,8 @@ const javaEntry = name => ({ name, options: {}, info: { readOnly: false }, type:
 
 describe('the collections statbucket creates', () => {
   it('are the registry, every kind\'s, the jobs\', the rollups\', the thresholds\' and the SLOs\'; Idempotency-Key\'s only where it is used', () => {
-    expect(collectionNames({ keys: false })).toEqual(['metrics', ...KIND_COLLECTIONS, 'jobs', 'rollups', 'thresholds', 'slos'])
-    expect(collectionNames({ keys: true })).toEqual(['metrics', ...KIND_COLLECTIONS, 'jobs', 'rollups', 'thresholds', 'slos', 'idempotency_keys'])
+    expect(collectionNames({ keys: false })).toEqual(['metrics', ...KIND_COLLECTIONS, 'jobs', 'rollups', 'thresholds', 'zones', 'slos'])
+    expect(collectionNames({ keys: true })).toEqual(['metrics', ...KIND_COLLECTIONS, 'jobs', 'rollups', 'thresholds', 'zones', 'slos', 'idempotency_keys'])
     expect(KIND_COLLECTIONS).toEqual(['daily', 'monthly', 'distributionDaily', 'distributionMonthly', 'distributionMinutes', 'gaugeDaily', 'gaugeMonthly'])
   })
 })

@@ -15,9 +15,19 @@
 // step loses a count), and the name's equal the sum of its series' (by=) and
 // their sum as one read (tag=). A declared rollup of it by `host`
 // (ROLLUP_RULES) answers the reads by host from its own series once it
-// began, each host's days equal to the model's sums.
+// began, each host's days equal to the model's sums. Two SLOs declare their
+// zones (Asia/Kathmandu, +05:45, over `lp.t`; America/St_Johns, −03:30, over
+// `lp.a` and `lp.b`): after every retention pass and repair, and at the end,
+// each local day begun since the zone's record holds in the month documents
+// (`zoned.<zone>.<YYYYMMDD>`, summed over the UTC months it spans) the model's
+// acknowledged sum of that local day, read from Intl: of each name, each of
+// `lp.t`'s series and each host's rollup series (no job lowers or loses one).
 import fc from 'fast-check'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { intlBoundaries, intlWall } from '../helpers/intl-local-time.js'
 import { dayZeroIncrements } from '../../src/bucket/minute-fields.js'
 import { dayId } from '../../src/bucket/time.js'
 import { incrementUpdate } from '../../src/writer/write-operations.js'
@@ -34,7 +44,12 @@ const ROLLUP_SERIES = HOSTS.map(host => `${TAGGED};~host;host=${host}`)
 // the rollup answers windows from the whole minute after the app first ran with its rule (at START); a day read, from the next day
 const ROLLUP_FROM = START - (START % DAY) + DAY
 const metrics = ['lp.a', 'lp.b', TAGGED]
+const ZONED = { 'Asia/Kathmandu': [TAGGED, ...SERIES, ...ROLLUP_SERIES], 'America/St_Johns': ['lp.a', 'lp.b'] }
+const sloFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'lifecycle-slos-')), 'slos.yaml')
+const slo = (name, zone, good, total) => `apiVersion: openslo/v1\nkind: SLO\nmetadata: { name: ${name} }\nspec:\n  indicator:\n    spec:\n      ratioMetric:\n        good: { metricSource: { type: statbucket, spec: ${good} } }\n        total: { metricSource: { type: statbucket, spec: ${total} } }\n  timeWindow: [{ duration: 1M, isRolling: false, calendar: { timeZone: ${zone} } }]\n  budgetingMethod: Occurrences\n  objectives: [{ target: 0.99 }]\n`
+fs.writeFileSync(sloFile, [slo('lp-kathmandu', 'Asia/Kathmandu', `{ metric: ${TAGGED}, tags: [host=h1] }`, `{ metric: ${TAGGED} }`), slo('lp-st-johns', 'America/St_Johns', '{ metric: lp.a }', '{ metric: lp.b }')].join('---\n'))
 const env = {
+  SLO_FILE: sloFile,
   PREALLOC_PROBABILITY: '1',
   MAX_AGE_DAYS: String(MAX_AGE_DAYS),
   MINUTE_RETENTION_DAYS: '2',
@@ -79,7 +94,49 @@ const property = {
     }
   },
   afterRepair (model) { model.cut = false },
-  afterStep: (step, model) => expectSeriesHold(model)
+  async afterStep (step, model) {
+    await expectSeriesHold(model)
+    if (step.kind === 'retention' || step.kind === 'repair') await expectZonedDaysHold(model)
+  }
+}
+
+const pad = (n, w = 2) => String(n).padStart(w, '0')
+/** A zone's local days over the whole property (25 runs, three days on each), read from Intl → [{ from, to, key }] */
+function localDaysOf (zone) {
+  const b = intlBoundaries(zone, START - (MAX_AGE_DAYS + 2) * DAY, START + 100 * DAY).day
+  return b.slice(0, -1).map((from, i) => { const w = intlWall(zone, from); return { from, to: b[i + 1], key: `${w.y}${pad(w.mo)}${pad(w.d)}` } })
+}
+// read once on import, before the app runs: a second of Intl would hold up its event loop (a 503 of MAX_EVENT_LOOP_DELAY_MS)
+const LOCAL_DAYS = Object.fromEntries(Object.keys(ZONED).map(zone => [zone, localDaysOf(zone)]))
+let zonedDaysChecked = 0
+
+/** What the model says a metric (a name, a series or a rollup series) counts of the entries */
+const countsIn = (metric) => {
+  const host = ROLLUP_SERIES.indexOf(metric)
+  if (host !== -1) return e => e.metric === TAGGED && e.tags?.host === HOSTS[host]
+  if (SERIES.includes(metric)) return e => e.series === metric
+  return e => e.metric === metric
+}
+
+/** Every local day of each declared zone begun since its record: its fields in the month documents equal the model's sums */
+async function expectZonedDaysHold (model) {
+  for (const [zone, targets] of Object.entries(ZONED)) {
+    const docs = await h.app.collections.monthly.find({ metric: { $in: targets } }, { projection: { metric: 1, [`zoned.${zone}`]: 1 } }).toArray()
+    for (const metric of targets) {
+      const record = await h.app.collections.zones.findOne({ _id: `${zone} ${metric.split(';')[0]}` })
+      expect(record, `${zone} ${metric} declared`).not.toBeNull()
+      const since = record.since.getTime()
+      const mine = docs.filter(d => d.metric === metric)
+      const counted = model.filter(countsIn(metric))
+      for (const { from, to, key } of LOCAL_DAYS[zone]) {
+        if (from < since || from > clock.now()) continue
+        const stored = mine.reduce((n, d) => n + (d.zoned?.[zone]?.[key] ?? 0), 0)
+        const expected = counted.filter(e => e.ts >= from && e.ts < to).reduce((n, e) => n + e.value, 0)
+        expect(stored, `${metric} ${zone} local day ${key}`).toBe(expected)
+        if (expected !== 0) zonedDaysChecked++
+      }
+    }
+  }
 }
 
 const sumWhere = (model, metric, from, to) => model.filter(e => e.metric === metric && e.ts >= from && e.ts < to).reduce((s, e) => s + e.value, 0)
@@ -162,6 +219,7 @@ describe('the lifecycle never lowers an acknowledged count', () => {
           expect(await h.check(true)).toMatchObject({ unrepaired: 0, unsettled: 0 })
         }
         await expectAnswersEqualModel(model)
+        await expectZonedDaysHold(model)
         const found = await h.check(false)
         expect(found.violations, JSON.stringify(found)).toBe(0)
       }
@@ -169,5 +227,6 @@ describe('the lifecycle never lowers an acknowledged count', () => {
     expect(cutSteps).toBeGreaterThan(0)
     expect(taggedSteps).toBeGreaterThan(0)
     expect(rollupReads).toBeGreaterThan(0)
+    expect(zonedDaysChecked).toBeGreaterThan(0)
   }, 180_000)
 })

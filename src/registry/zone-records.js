@@ -1,0 +1,30 @@
+// When each declared zone's local days began in a name's month documents
+// (docs/adr/0073-local-days-in-the-month.md): the zones of the SLOs in force,
+// for the names their selectors count. One record per zone and name in the
+// `zones` collection, written once ($setOnInsert) as a rollup's is
+// (rollup-records.js): a local day is read from the month documents only when
+// it begins at or after its record's `since`; before, from the day documents.
+import { createZonedDays } from '../bucket/zoned-days.js'
+import { recordDeclared } from './rollup-records.js'
+
+const idOf = (zone, metric) => `${zone} ${metric}`
+
+/**
+ * The declared zones of this instance: zonedOf(metric) for the write unit
+ * (bucket/zoned-days.js), sinceOf(zone, metric) → epoch ms or undefined for
+ * reads, declare(declared, now) to change them (an instance writes a zone's
+ * fields before its record is made, so nothing after `since` is missed)
+ */
+export function createDeclaredZones (collection) {
+  let zonedOf = createZonedDays([])
+  let sinceById = new Map()
+  return {
+    zonedOf: (metric) => zonedOf(metric),
+    sinceOf: (zone, metric) => sinceById.get(idOf(zone, metric)),
+    /** declared: [{ zone (time-zone.js), metric }] → recorded; the zones no longer declared are forgotten */
+    async declare (declared, now) {
+      zonedOf = createZonedDays(declared)
+      sinceById = await recordDeclared(collection, [...new Set(declared.map(d => idOf(d.zone.name, d.metric)))], now)
+    }
+  }
+}
