@@ -53,6 +53,7 @@ import { PLUGIN_TIMEOUT_MS } from './boot-timeout.js'
  *   retentionSchedule  start the node-cron retention job (default: sweepSchedule)
  *   statsdTimers  the StatsD pipelines' timers (src/clock.js), for tests
  *   sweepTimers  the timers that pace the preallocation sweep (src/clock.js), for tests
+ *   sloTimers   the timers of the SLO zones' refresh (src/clock.js), for tests
  *   onClose     async () => {} run after everything else closed (e.g. stop the embedded database)
  *   sloReloadOnHangup  read SLO_FILE again on SIGHUP (default true; only when SLO_FILE is set)
  */
@@ -114,7 +115,7 @@ async function registerAll (app, options, config, uri) {
   await app.register(registry)
   await app.register(preallocation, { random: options.random, sweepSchedule: options.sweepSchedule ?? true, timers: options.sweepTimers })
   await app.register(reader)
-  await app.register(slos, { sighup: options.sloReloadOnHangup ?? true })
+  await app.register(slos, { sighup: options.sloReloadOnHangup ?? true, timers: options.sloTimers })
   await app.register(ingest)
   await app.register(retention, { schedule: options.retentionSchedule ?? options.sweepSchedule ?? true })
   await app.register(statsd, { timers: options.statsdTimers })

@@ -11,12 +11,13 @@ import { rollupId } from '../tags/rollups.js'
 const MINUTE_MS = 60_000
 
 /**
- * Records `ids` not recorded yet in `collection`, from the next whole minute,
- * and forgets the others → Map id → since (epoch ms). Declared thresholds
- * are recorded so too (threshold-records.js).
+ * Records `ids` not recorded yet in `collection`, from the next whole minute
+ * (and `leadMs` after it), and forgets the others → Map id → since (epoch
+ * ms). Declared thresholds and zones are recorded so too
+ * (threshold-records.js, zone-records.js).
  */
-export async function recordDeclared (collection, ids, now) {
-  const since = new Date(Math.floor(now / MINUTE_MS) * MINUTE_MS + MINUTE_MS)
+export async function recordDeclared (collection, ids, now, leadMs = 0) {
+  const since = new Date(Math.floor(now / MINUTE_MS) * MINUTE_MS + MINUTE_MS + leadMs)
   await collection.deleteMany({ _id: { $nin: ids } })
   for (const id of ids) await collection.updateOne({ _id: id }, { $setOnInsert: { since } }, { upsert: true })
   const records = ids.length === 0 ? [] : await collection.find({ _id: { $in: ids } }).toArray()

@@ -9,6 +9,14 @@ import { recordDeclared } from './rollup-records.js'
 
 const idOf = (zone, metric) => `${zone} ${metric}`
 
+/** How often each instance declares the zones of the SLOs in force again (../slos/plugin.js): a PUT through another instance reaches it so */
+export const ZONE_REFRESH_MS = 60_000
+/**
+ * A new record's `since` lies this long after the next whole minute: every
+ * instance writes the zone's fields by then (its refresh, a flush in flight)
+ */
+export const ZONE_LEAD_MS = 3 * ZONE_REFRESH_MS
+
 /**
  * The declared zones of this instance: zonedOf(metric) for the write unit
  * (bucket/zoned-days.js), sinceOf(zone, metric) → epoch ms or undefined for
@@ -21,10 +29,19 @@ export function createDeclaredZones (collection) {
   return {
     zonedOf: (metric) => zonedOf(metric),
     sinceOf: (zone, metric) => sinceById.get(idOf(zone, metric)),
-    /** declared: [{ zone (time-zone.js), metric }] → recorded; the zones no longer declared are forgotten */
+    /**
+     * declared: [{ zone (time-zone.js), metric }] → recorded; the zones no
+     * longer declared are forgotten. Where every record is there (a refresh
+     * with nothing new), two requests.
+     */
     async declare (declared, now) {
       zonedOf = createZonedDays(declared)
-      sinceById = await recordDeclared(collection, [...new Set(declared.map(d => idOf(d.zone.name, d.metric)))], now)
+      const ids = [...new Set(declared.map(d => idOf(d.zone.name, d.metric)))]
+      await collection.deleteMany({ _id: { $nin: ids } })
+      const found = ids.length === 0 ? [] : await collection.find({ _id: { $in: ids } }).toArray()
+      sinceById = found.length === ids.length
+        ? new Map(found.map(r => [r._id, r.since.getTime()]))
+        : await recordDeclared(collection, ids, now, ZONE_LEAD_MS)
     }
   }
 }

@@ -2,7 +2,9 @@
 // (docs/adr/0073-local-days-in-the-month.md): the SLOs' zones outside UTC, at
 // most 8. A ninth is refused by name (SLO_FILE at boot, PUT with a 400 that
 // stores nothing); each zone is recorded per name its selectors count, from
-// the next whole minute, and forgotten with its last SLO. A Kolkata year
+// the next whole minute and ZONE_LEAD_MS after it (by when every instance
+// writes it: each declares the zones again every minute), and forgotten with
+// its last SLO. A Kolkata year
 // report reads its days from the month documents: from 13 of them a series,
 // and the same figures as before the zone was declared (from day documents).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -11,6 +13,8 @@ import os from 'node:os'
 import path from 'node:path'
 import { manualClock } from '../../src/clock.js'
 import { ConfigError, loadConfig } from '../../src/config.js'
+import { ZONE_LEAD_MS } from '../../src/registry/zone-records.js'
+import { fakeTimers } from '../helpers/fake-timers.js'
 import { testApp } from '../helpers/test-app.js'
 
 const MINUTE = 60_000
@@ -56,8 +60,9 @@ describe('declared zones', () => {
     expect(error.message).toMatch(/^SLO_FILE: document 11, spec\.timeWindow\[0\]\.calendar\.timeZone: Africa\/Cairo would be a 9th time zone outside UTC: SLOs may use at most 8 \(Europe\/Berlin, .*Asia\/Tokyo\)/)
   })
 
-  it('each zone recorded per name from the next whole minute; a PUT may add an eighth, a ninth is a 400 storing nothing; a DELETE forgets its zone', async () => {
-    const since = Math.floor(NOW / MINUTE) * MINUTE + MINUTE
+  it('each zone recorded per name from the next whole minute and the lead; a PUT may add an eighth, a ninth is a 400 storing nothing; a DELETE forgets its zone', async () => {
+    clock.set(NOW)
+    const since = Math.floor(NOW / MINUTE) * MINUTE + MINUTE + ZONE_LEAD_MS
     expect(await records()).toEqual(FILE_ZONES.map(z => [`${z} web.requests`, since]).sort())
     clock.set(NOW + 5 * MINUTE)
     expect((await put('tokyo', slo('tokyo', 'Asia/Tokyo', 'api.calls'))).statusCode).toBe(200)
@@ -109,5 +114,36 @@ describe('declared zones', () => {
     // two series and the name: at most 13 month documents each (December 2024 to December 2025)
     expect(d1).toBeLessThanOrEqual(3 * 13)
     expect(d2).toBeGreaterThan(0)
+  })
+
+  it('a zone PUT through one instance: another writes its local days from its next refresh, before the record\'s since, so the month documents hold every event from then', async () => {
+    const timers = fakeTimers(0)
+    const other = await testApp('slo_zones_other', { clock, env: { MONGODB_DB: app.config.mongodbDb, SLO_FILE: file }, keepDatabase: true, sloReloadOnHangup: false, sloTimers: timers })
+    const metric = 'osaka.requests'
+    try {
+      clock.set(NOW)
+      expect((await put('osaka', slo('osaka', 'Asia/Tokyo', metric))).statusCode).toBe(200)
+      const since = Math.floor(NOW / MINUTE) * MINUTE + MINUTE + ZONE_LEAD_MS
+      expect(await records()).toContainEqual([`Asia/Tokyo ${metric}`, since])
+      // the other instance's refresh, a minute on: it reads the stored SLO and writes Tokyo's local days of the name
+      clock.set(NOW + MINUTE)
+      await timers.advance(60_000)
+      await other.slos.zonesDeclared()
+      // 1 January 2026 in Tokyo (from 31 December 15:00 UTC, after since): events through the other instance only
+      clock.set(Date.UTC(2026, 0, 1, 3))
+      const times = [Date.UTC(2025, 11, 31, 15, 0), Date.UTC(2025, 11, 31, 23, 59), Date.UTC(2026, 0, 1, 2, 30)]
+      const res = await other.inject({ method: 'POST', url: '/v1/events', payload: times.map((ts, i) => ({ metric, tags: { status: i === 1 ? '500' : '200' }, value: i + 1, ts })) })
+      expect(res.json()).toEqual({ accepted: times.length })
+      // the series the other instance made, known here (as its look every 10 s would)
+      await app.nameIndex.refresh()
+      const report = async () => (await app.inject('/v1/slos/osaka/report?period=2026-01')).json().days[0]
+      expect(await report()).toEqual({ day: '2026-01-01', good: 1 + 3, total: 1 + 2 + 3 })
+      // read from the month documents (the day begins after since): the same without a day document
+      await app.collections.daily.deleteMany({ metric: { $regex: '^osaka\\.requests' } })
+      expect(await report()).toEqual({ day: '2026-01-01', good: 1 + 3, total: 1 + 2 + 3 })
+    } finally {
+      await app.inject({ method: 'DELETE', url: '/v1/slos/osaka' })
+      await other.close()
+    }
   })
 })
