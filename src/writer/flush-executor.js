@@ -1,10 +1,25 @@
 // Sends one flush: one unordered bulkWrite per collection, in parallel, and
 // retries exactly the operations that failed definitely with a retryable
-// code, a bounded number of times.
-import { APPLIED, classifyBulkWriteError } from './write-outcomes.js'
+// code, a bounded number of times. A collection's lone update goes as the
+// driver's updateOne: the same statement in the same command, without the
+// bulk's bookkeeping (docs/adr/0077-lone-update-as-update-one.md).
+import { APPLIED, classifyBulkWriteError, classifyUpdateOneError } from './write-outcomes.js'
 import { operationsOf } from './write-operations.js'
 
 const asSent = (operations) => operations
+
+/** The one `updateOne` of `sent` (operations as sent), or null */
+const loneUpdate = sent => sent.length === 1 ? sent[0].updateOne ?? null : null
+
+/** Sends `sent` (operations as sent) to `collection`: a lone update as updateOne, else one unordered bulkWrite */
+async function send (collection, sent, writeOptions) {
+  const lone = loneUpdate(sent)
+  if (lone === null) {
+    await collection.bulkWrite(sent, { ordered: false, ...writeOptions })
+    return
+  }
+  await collection.updateOne(lone.filter, lone.update, { upsert: lone.upsert, ...writeOptions })
+}
 
 /**
  * Sends `operations` (keyed by `keys`) to `collection`, retrying definite
@@ -21,12 +36,15 @@ export async function bulkWriteWithRetries (collection, keys, operations, { maxR
   let error = null
   for (let attempt = 0; pendingOps.length > 0; attempt++) {
     statements += pendingOps.length
+    const sent = bulkUpdates(pendingOps)
     try {
-      await collection.bulkWrite(bulkUpdates(pendingOps), { ordered: false, ...writeOptions })
+      await send(collection, sent, writeOptions)
       for (const key of pendingKeys) outcomes.set(key, APPLIED)
       break
     } catch (err) {
-      const { outcomes: result, retry } = classifyBulkWriteError(err, pendingOps.length, { writesRetried })
+      const { outcomes: result, retry } = loneUpdate(sent) === null
+        ? classifyBulkWriteError(err, pendingOps.length, { writesRetried })
+        : classifyUpdateOneError(err, { writesRetried })
       pendingKeys.forEach((key, i) => outcomes.set(key, result[i]))
       if (retry.length === 0 || attempt >= maxRetries || timeNow() >= deadline) {
         error = err

@@ -99,6 +99,25 @@ export function classifyBulkWriteError (err, count, options = {}) {
   return { outcomes, retry }
 }
 
+/**
+ * Classifies a failed `updateOne` (the driver's; options: writesRetried, see
+ * wasNeverSent) as classifyBulkWriteError does the same statement sent alone
+ * in a bulkWrite: → { outcomes: [outcome], retry: [0] or [] }. The driver
+ * raises the statement's write error as a MongoServerError carrying its
+ * `index`, or, beside a write concern error, in the MongoWriteConcernError's
+ * `result`; any other failure after sending is unknown. Where the driver
+ * retries writes, a failure raised before sending may be its retry's, after
+ * the first attempt went out: unknown too (the bulk's is wrapped, and so).
+ */
+export function classifyUpdateOneError (err, { writesRetried = false } = {}) {
+  if (!writesRetried && raisedBeforeSending(err)) return { outcomes: [NOT_APPLIED], retry: [] }
+  const writeError = err?.name === 'MongoServerError' && Number.isInteger(err.index)
+    ? err
+    : err?.name === 'MongoWriteConcernError' ? [].concat(err.result?.writeErrors ?? [])[0] : undefined
+  if (writeError === undefined) return { outcomes: [UNKNOWN], retry: [] }
+  return { outcomes: [NOT_APPLIED], retry: RETRYABLE_WRITE_CODES.has(writeError.code) ? [0] : [] }
+}
+
 function hasWriteConcernError (err) {
   try {
     return Boolean(err.result?.getWriteConcernError?.() ?? err.writeConcernError)

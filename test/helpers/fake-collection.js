@@ -1,20 +1,42 @@
 // A stand-in for a driver collection whose bulkWrite fails on cue.
-import { MongoNetworkTimeoutError, MongoServerSelectionError } from 'mongodb'
+// updateOne is a bulkWrite of its one operation, failing as the driver's
+// updateOne does (asUpdateOneError).
+import { MongoNetworkTimeoutError, MongoServerError, MongoServerSelectionError } from 'mongodb'
 
 export function fakeCollection () {
   const calls = []
   const script = [] // functions (ops) => result | throw; consumed one per call
+  async function bulkWrite (ops, options) {
+    calls.push({ ops, options })
+    const fn = script.shift()
+    if (fn) return fn(ops)
+    return { ok: 1 }
+  }
   return {
     calls,
-    /** The next bulkWrite runs fn(ops) instead of succeeding */
+    /** The next bulkWrite (or updateOne) runs fn(ops) instead of succeeding */
     next (fn) { script.push(fn) },
-    async bulkWrite (ops, options) {
-      calls.push({ ops, options })
-      const fn = script.shift()
-      if (fn) return fn(ops)
-      return { ok: 1 }
+    bulkWrite,
+    async updateOne (filter, update, { upsert, ...options } = {}) {
+      try {
+        return await bulkWrite([{ updateOne: { filter, update, upsert } }], options)
+      } catch (err) {
+        throw asUpdateOneError(err)
+      }
     }
   }
+}
+
+/**
+ * A failure scripted in bulkWrite's shape as the driver's updateOne raises
+ * it: its write error as a MongoServerError (operations/update.js handleOk),
+ * the cause of a bulk failure with no write error itself
+ */
+export function asUpdateOneError (err) {
+  if (err?.name !== 'MongoBulkWriteError') return err
+  const [writeError] = [].concat(err.writeErrors ?? [])
+  if (writeError) return new MongoServerError(writeError)
+  return err.errorResponse instanceof Error ? err.errorResponse : err
 }
 
 export function writeErrors (...entries) {

@@ -1,9 +1,10 @@
 // An in-memory stand-in for a replica set's collections and sessions, just
-// enough for the writer's keyed (transactional) flush: bulkWrite of upserts
+// enough for the writer's keyed (transactional) flush: bulkWrite (and updateOne) of upserts
 // with $inc / $setOnInsert / $min / $max, insertMany with a unique _id,
 // findOne / find({ _id: { $in } }), and transactions whose writes become
 // visible only on commit. Faults are injected per step with failNext().
 import { MongoNetworkError, MongoServerError } from 'mongodb'
+import { asUpdateOneError } from './fake-collection.js'
 
 function setPath (doc, path, fn) {
   const parts = path.split('.')
@@ -71,6 +72,14 @@ export function fakeTransactionalDb () {
           if (staged) { staged.inserted.add(`${name}\0${doc._id}`); staged.writes.push(write) } else write()
         }
         return { insertedCount: docs.length }
+      },
+      // the plain flush's lone update: the same step as a bulkWrite of it, failing as the driver's updateOne does
+      async updateOne (filter, update, { upsert, ...options } = {}) {
+        try {
+          return await this.bulkWrite([{ updateOne: { filter, update, upsert } }], options)
+        } catch (err) {
+          throw asUpdateOneError(err)
+        }
       },
       async bulkWrite (ops, { session } = {}) {
         await hook('bulkWrite:' + name, { ops })
