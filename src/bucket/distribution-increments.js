@@ -19,7 +19,7 @@ import { bucketFields } from './bucket-fields.js'
 import { minuteField } from './minute-fields.js'
 import { bucketField } from './distribution-sketch.js'
 import { QUARTER_HOUR_DETAIL, mergeUnitsWith, slotOf, widenSeen } from './increments.js'
-import { TieredDocument, addThresholdsAt, addValueAt, updateOfTiers } from './tiered-document.js'
+import { TieredDocument, addThresholdsTo, addToTier, tierOf, updateOfTiers } from './tiered-document.js'
 import { firstAtLeast } from './distribution-thresholds.js'
 import { DAILY_TIER, DAY_OF_MONTH_TIERS, HOURLY_TIERS, MINUTE_HISTOGRAM_TIERS, MONTHLY_TIER, QUARTER_HOURLY_TIERS, tierPaths } from './tier-paths.js'
 import { HOUR_MS, bucketId, hourId } from './time.js'
@@ -128,21 +128,33 @@ export function buildDistributionTiers (events, mapping, { keepsMinutes, keepsMi
       const histograms = minutes && (!keepsMinuteHistograms || keepsMinuteHistograms(metric, dayStart))
       const dayDoc = documentIn(daily, bucketId(metric, day.dayKey), metric, dayStart)
       if (!minutes) dayDoc.detail = QUARTER_HOUR_DETAIL
-      docs = { dayStart, minutes, histograms, daily: dayDoc, monthly: documentIn(monthly, bucketId(metric, day.monthKey), metric, day.monthStart), dayTier: DAY_OF_MONTH_TIERS[day.dayOfMonth], thresholds: thresholdsOf?.(metric) ?? null }
+      const monthDoc = documentIn(monthly, bucketId(metric, day.monthKey), metric, day.monthStart)
+      // the tiers its values go to, looked up once (tiered-document.js tierOf), made in the order a value meets them
+      const dailyTier = tierOf(dayDoc, DAILY_TIER, lo, hi, true)
+      const monthlyTier = tierOf(monthDoc, MONTHLY_TIER, lo, hi, true)
+      const dayOfMonthTier = tierOf(monthDoc, DAY_OF_MONTH_TIERS[day.dayOfMonth], lo, hi, true)
+      docs = { dayStart, minutes, histograms, daily: dayDoc, dailyTier, monthlyTier, dayOfMonthTier, slot: -1, hourTier: null, quarterTier: null, minuteTier: null, thresholds: thresholdsOf?.(metric) ?? null }
       last.set(metric, docs)
     }
-    const quarter = QUARTER_HOURLY_TIERS[hour * 4 + Math.floor(minute / 15)]
-    addValueAt(docs.daily, DAILY_TIER, v, weight, field, sum, lo, hi, error)
-    addValueAt(docs.daily, HOURLY_TIERS[hour], v, weight, field, sum, lo, hi, error)
-    addValueAt(docs.daily, quarter, v, weight, field, sum, lo, hi, error)
-    const minuteTier = docs.minutes ? tierPaths(minuteField(hour, minute)) : null
-    if (minuteTier !== null) addValueAt(docs.daily, minuteTier, v, weight, null, sum, lo, hi, error)
+    const slot = hour * 60 + minute
+    if (docs.slot !== slot) {
+      // a new minute of the day: its hour's, quarter-hour's and minute's tiers
+      docs.slot = slot
+      docs.hourTier = tierOf(docs.daily, HOURLY_TIERS[hour], lo, hi, true)
+      docs.quarterTier = tierOf(docs.daily, QUARTER_HOURLY_TIERS[hour * 4 + Math.floor(minute / 15)], lo, hi, true)
+      docs.minuteTier = docs.minutes ? tierOf(docs.daily, tierPaths(minuteField(hour, minute)), lo, hi, false) : null
+    }
+    const { minuteTier } = docs
+    addToTier(docs.dailyTier, weight, field, sum, lo, hi, error)
+    addToTier(docs.hourTier, weight, field, sum, lo, hi, error)
+    addToTier(docs.quarterTier, weight, field, sum, lo, hi, error)
+    if (minuteTier !== null) addToTier(minuteTier, weight, null, sum, lo, hi, error)
     // the thresholds v is at most, at every tier it counts in (docs/kinds/distribution.md#thresholds)
     const { thresholds } = docs
     const from = thresholds === null ? 0 : firstAtLeast(thresholds.values, v)
     if (thresholds !== null && from < thresholds.values.length) {
-      for (const tier of [DAILY_TIER, HOURLY_TIERS[hour], quarter]) addThresholdsAt(docs.daily, tier, thresholds.fields, from, weight)
-      if (minuteTier !== null) addThresholdsAt(docs.daily, minuteTier, thresholds.fields, from, weight)
+      for (const tier of [docs.dailyTier, docs.hourTier, docs.quarterTier]) addThresholdsTo(tier, thresholds.fields, from, weight)
+      if (minuteTier !== null) addThresholdsTo(minuteTier, thresholds.fields, from, weight)
     }
     if (docs.histograms) {
       if (docs.hour !== hour) {
@@ -155,11 +167,11 @@ export function buildDistributionTiers (events, mapping, { keepsMinutes, keepsMi
       docs.minuteHour[tier.sum] = (docs.minuteHour[tier.sum] ?? 0) + sum
       docs.minuteHour[path] = (docs.minuteHour[path] ?? 0) + weight
     }
-    addValueAt(docs.monthly, MONTHLY_TIER, v, weight, field, sum, lo, hi, error)
-    addValueAt(docs.monthly, docs.dayTier, v, weight, field, sum, lo, hi, error)
+    addToTier(docs.monthlyTier, weight, field, sum, lo, hi, error)
+    addToTier(docs.dayOfMonthTier, weight, field, sum, lo, hi, error)
     if (thresholds !== null && from < thresholds.values.length) {
-      addThresholdsAt(docs.monthly, MONTHLY_TIER, thresholds.fields, from, weight)
-      addThresholdsAt(docs.monthly, docs.dayTier, thresholds.fields, from, weight)
+      addThresholdsTo(docs.monthlyTier, thresholds.fields, from, weight)
+      addThresholdsTo(docs.dayOfMonthTier, thresholds.fields, from, weight)
     }
     widenSeen(metrics, metric, time, time)
   }

@@ -56,11 +56,24 @@ export class TieredDocument {
  * histogram's bucket carries the point's exact ones, docs/adr/0063-otlp-mapping.md, and its error)
  */
 export function addValueAt (doc, paths, value, weight, field, sum = value * weight, lo = value, hi = value, bucketError = 0) {
+  addToTier(tierOf(doc, paths, lo, hi, field !== null), weight, field, sum, lo, hi, bucketError)
+}
+
+/**
+ * The tier at `paths` of `doc`, made (empty, min and max lo and hi) where it has none yet: a
+ * batch holds on to the tiers its next values go to (addToTier), one look-up per tier, not per value
+ */
+export function tierOf (doc, paths, lo, hi, histogram) {
   let tier = doc.tiers.get(paths)
   if (tier === undefined) {
-    tier = new Tier(paths, lo, hi, field !== null)
+    tier = new Tier(paths, lo, hi, histogram)
     doc.tiers.set(paths, tier)
   }
+  return tier
+}
+
+/** Adds one value to a tier (tierOf), as addValueAt does */
+export function addToTier (tier, weight, field, sum, lo, hi, bucketError) {
   tier.count += weight
   tier.sum += sum
   if (lo < tier.min) tier.min = lo
@@ -75,7 +88,11 @@ export function addValueAt (doc, paths, value, weight, field, sum = value * weig
  */
 export function addThresholdsAt (doc, paths, fields, from, weight) {
   if (from >= fields.length) return
-  const tier = doc.tiers.get(paths)
+  addThresholdsTo(doc.tiers.get(paths), fields, from, weight)
+}
+
+/** addThresholdsAt at a tier held (tierOf) */
+export function addThresholdsTo (tier, fields, from, weight) {
   const le = (tier.le ??= new Map())
   for (let i = from; i < fields.length; i++) le.set(fields[i], (le.get(fields[i]) ?? 0) + weight)
 }
