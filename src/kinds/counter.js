@@ -35,8 +35,8 @@ export const counter = Object.freeze({
     Object.freeze({ collection: 'monthly', prefix: 'm:', add: addCounterIncrements, toOperation })
   ]),
   /** events → { docs: { daily, monthly }, metrics, events: counted in each metric written to } (metrics' entries carry no kind: a counter writes no registry field) */
-  buildPart (events, { keepsMinutes, writtenTo }) {
-    const unit = buildCounterUnit(events, { keepsMinutes, writtenTo })
+  buildPart (events, { keepsMinutes, writtenTo, ids }) {
+    const unit = buildCounterUnit(events, { keepsMinutes, writtenTo, ids })
     return { docs: { daily: unit.daily, monthly: unit.monthly }, metrics: unit.metrics, events: unit.events }
   },
   /** Stats a read may name (none: a counter's value is its sum) and how its points consolidate over a span */
