@@ -12,13 +12,14 @@ import { benchHttpBatched } from './bench-ingest.js'
 import { startServerProcess } from './server-process.js'
 import { INGEST_PREFIXES, ROLLUP_RULES, ingestTags, wideIngestName } from './tags-workload.js'
 
-const USAGE = `Usage: node scripts/bench/profile-tagged-ingest.js [--seconds N] [--connections N] [--top N] [--profile]
+const USAGE = `Usage: node scripts/bench/profile-tagged-ingest.js [--seconds N] [--connections N] [--top N] [--only LIST] [--profile]
 
 Runs the tags section's batched ingest variants (batches of 1,000 over 100
 names: untagged; untagged over as many names as the tagged run has series;
 3 tags; 3 tags + ROLLUP_RULES) on the embedded database, each after a
 2 s warm-up for --seconds (default 6) on --connections (default 16), and
-prints events/s and service CPU per event. --profile runs each service
+prints events/s and service CPU per event (--only: some of untagged, wide,
+tagged, rollup). --profile runs each service
 under node --cpu-prof and prints the busiest functions (self time, µs per
 event) over the measured load.
 `
@@ -44,17 +45,17 @@ function selfTimeByFunction (profile, window) {
 }
 
 const VARIANTS = [
-  { name: 'untagged', prefix: INGEST_PREFIXES.untagged },
-  { name: 'untagged, wide', prefix: INGEST_PREFIXES.wide, wide: true },
-  { name: '3 tags', prefix: INGEST_PREFIXES.tagged, tagsOf: ingestTags },
-  { name: '3 tags + rollup', prefix: INGEST_PREFIXES.rollup, tagsOf: ingestTags, env: { ROLLUP_RULES: JSON.stringify(ROLLUP_RULES) } }
+  { name: 'untagged', key: 'untagged', prefix: INGEST_PREFIXES.untagged },
+  { name: 'untagged, wide', key: 'wide', prefix: INGEST_PREFIXES.wide, wide: true },
+  { name: '3 tags', key: 'tagged', prefix: INGEST_PREFIXES.tagged, tagsOf: ingestTags },
+  { name: '3 tags + rollup', key: 'rollup', prefix: INGEST_PREFIXES.rollup, tagsOf: ingestTags, env: { ROLLUP_RULES: JSON.stringify(ROLLUP_RULES) } }
 ]
 
 async function run (opts, { out }) {
   const { startEmbeddedMongo } = await import('../../src/db/embedded.js')
   const database = await startEmbeddedMongo({ persistent: false })
   try {
-    for (const v of VARIANTS) {
+    for (const v of VARIANTS.filter(x => opts.only.includes(x.key))) {
       const dir = opts.profile ? fs.mkdtempSync(path.join(os.tmpdir(), 'statbucket-tagged-')) : null
       const server = await startServerProcess({ MONGODB_URI: database.uri, MONGODB_DB: `profile_tagged_${process.pid}`, ...v.env }, { nodeArgs: dir ? ['--cpu-prof', `--cpu-prof-dir=${dir}`] : [] })
       let r, before, after
@@ -84,12 +85,13 @@ async function run (opts, { out }) {
 }
 
 function parse (argv) {
-  const { values } = parseFlags(argv, { seconds: { type: 'string' }, connections: { type: 'string' }, top: { type: 'string' }, profile: { type: 'boolean' } })
+  const { values } = parseFlags(argv, { seconds: { type: 'string' }, connections: { type: 'string' }, top: { type: 'string' }, only: { type: 'string' }, profile: { type: 'boolean' } })
   if (values.help) return { help: true }
   return {
     seconds: positiveFlag('seconds', values.seconds, 6),
     connections: Math.floor(positiveFlag('connections', values.connections, 16)),
     top: Math.floor(positiveFlag('top', values.top, 30)),
+    only: values.only?.split(',') ?? VARIANTS.map(v => v.key),
     profile: Boolean(values.profile)
   }
 }
