@@ -92,7 +92,7 @@ export function addCounterIncrements (docs, id, { metric, date, inc, detail }) {
  * each event counts in each of them, as if sent to each (`events` counts
  * them all). A series' documents are added into the others' once, after its
  * events: the same fields, summed once per document, not once per event.
- * options.ids: ./document-ids.js's (a service's remembered ids), or none: built here.
+ * options.ids: ingest/document-ids.js's (a service's remembered ids), or none: built here.
  * → { daily: Map<id, {metric, date, inc}>, monthly: Map<…>,
  *     metrics: Map<name, {firstSeen, lastSeen}>, events: n }
  */

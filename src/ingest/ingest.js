@@ -27,7 +27,7 @@ import { isTagged, nameOfSeries } from '../tags/series-name.js'
 import { createSeriesNameCache } from '../tags/series-name-cache.js'
 import { createRollups } from '../tags/rollups.js'
 import { createThresholds } from '../bucket/distribution-thresholds.js'
-import { createDocumentIds } from '../bucket/document-ids.js'
+import { createDocumentIds } from './document-ids.js'
 
 const defaultWhere = (index, field) => `events[${index}].${field}`
 const NOTHING_RESERVED = Object.freeze({ reserved: Object.freeze([]), refused: Object.freeze([]) })

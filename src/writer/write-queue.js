@@ -72,7 +72,7 @@ function newQueue (options) {
     head: 0,
     queuedUnits: 0,
     // per collection, document id → number of queued units holding it: by the ids the units
-    // hold (the same strings unit after unit, ../bucket/document-ids.js), no key made per document
+    // hold (the same strings unit after unit, ../ingest/document-ids.js), no key made per document
     queuedDocs: Object.fromEntries(DOCUMENT_PARTS.map(({ collection }) => [collection, new Map()])),
     queuedDocCount: 0, // distinct documents queued
     pendingEvents: 0, // queued + in flight

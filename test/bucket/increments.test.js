@@ -150,7 +150,7 @@ describe('an event counted in each metric it is written to (a tagged series, its
     // minutes kept from a horizon, for some metrics only: a series and its name (or rollup) may disagree
     const horizons = fc.option(fc.tuple(time, fc.integer({ min: 1, max: 7 })), { nil: undefined })
     const kindOf = () => distributionKind(0.01)
-    const { createDocumentIds } = await import('../../src/bucket/document-ids.js')
+    const { createDocumentIds } = await import('../../src/ingest/document-ids.js')
     const ids = createDocumentIds({ maxEntries: 8, maxChars: 1000 })
     fc.assert(fc.property(fc.array(event, { minLength: 1, maxLength: 80 }), horizons, (events, horizon) => {
       const options = { kindOf }

@@ -5,7 +5,7 @@
 // are hashed once. Bounded whatever clients send (../tags/bounded-cache.js).
 // Pure.
 import { createBoundedCache } from '../tags/bounded-cache.js'
-import { bucketId } from './time.js'
+import { bucketId } from '../bucket/time.js'
 
 export const DOCUMENT_IDS_LIMITS = Object.freeze({ maxEntries: 20_000, maxChars: 4_000_000 })
 

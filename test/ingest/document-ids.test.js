@@ -1,8 +1,8 @@
-// The remembered document ids (src/bucket/document-ids.js) are bucketId's,
+// The remembered document ids (src/ingest/document-ids.js) are bucketId's,
 // whatever order of days and metrics, however small the memo.
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { createDocumentIds } from '../../src/bucket/document-ids.js'
+import { createDocumentIds } from '../../src/ingest/document-ids.js'
 import { bucketId, describeDay, startOfDay } from '../../src/bucket/time.js'
 
 describe('document ids, remembered', () => {
