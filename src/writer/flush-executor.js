@@ -52,16 +52,18 @@ export async function bulkWriteWithRetries (collection, keys, operations, { maxR
  * (allApplied: every operation applied, and outcomes empty)
  */
 export async function executeFlush (merged, collections, { now, maxRetries, writeOptions, writesRetried, bulkUpdates, deadline, timeNow } = {}) {
-  const sent = operationsOf(merged, now)
-  const results = await Promise.all(sent.map(({ collection, keys, operations }) =>
-    bulkWriteWithRetries(collections[collection], keys, operations, { maxRetries, writeOptions, writesRetried, bulkUpdates, deadline, timeNow })))
+  const keysOf = [] // each collection's keys (not its operations: nothing here holds them while the database answers)
+  const results = await Promise.all(operationsOf(merged, now).map(({ collection, keys, operations }) => {
+    keysOf.push(keys)
+    return bulkWriteWithRetries(collections[collection], keys, operations, { maxRetries, writeOptions, writesRetried, bulkUpdates, deadline, timeNow })
+  }))
   const allApplied = results.every(r => r.allApplied)
   const outcomes = new Map()
   let statements = 0
   let retries = 0
   const errors = []
   for (const [i, r] of results.entries()) {
-    if (!allApplied && r.allApplied) for (const k of sent[i].keys) outcomes.set(k, APPLIED)
+    if (!allApplied && r.allApplied) for (const k of keysOf[i]) outcomes.set(k, APPLIED)
     for (const [k, v] of r.outcomes) outcomes.set(k, v)
     statements += r.statements
     retries += r.retries
