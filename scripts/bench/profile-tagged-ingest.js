@@ -9,6 +9,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { defineCommand, parseFlags, positiveFlag, runIfMain } from '../../src/cli.js'
 import { benchHttpBatched } from './bench-ingest.js'
+import { selfTimeByFile } from './profile-single.js'
 import { startServerProcess } from './server-process.js'
 import { INGEST_PREFIXES, ROLLUP_RULES, ingestTags, wideIngestName } from './tags-workload.js'
 
@@ -25,24 +26,6 @@ event) over the measured load.
 `
 
 const IDLE = '((idle))'
-
-/** A .cpuprofile's self time by function within window [fromUs, toUs] → { rows: [[where, samples]], total } */
-function selfTimeByFunction (profile, window) {
-  const byId = new Map(profile.nodes.map(n => [n.id, n]))
-  const where = new Map()
-  let at = profile.startTime
-  let taken = 0
-  for (let i = 0; i < profile.samples.length; i++) {
-    at += profile.timeDeltas?.[i] ?? 0
-    if (at < window[0] || at > window[1]) continue
-    taken++
-    const { url, functionName, lineNumber } = byId.get(profile.samples[i]).callFrame
-    const file = url.replace(/^file:\/\/.*?\/node_modules\//, 'npm:').replace(/^file:\/\/.*?\/(src|scripts)\//, '$1/')
-    const key = url ? `${functionName || '(anonymous)'} ${file}:${lineNumber + 1}` : `(${functionName || 'program'})`
-    where.set(key, (where.get(key) ?? 0) + 1)
-  }
-  return { rows: [...where].sort((a, b) => b[1] - a[1]), total: taken }
-}
 
 const VARIANTS = [
   { name: 'untagged', key: 'untagged', prefix: INGEST_PREFIXES.untagged },
@@ -72,7 +55,7 @@ async function run (opts, { out }) {
       out.write(`\n${v.name}: ${Math.round(r.eventsPerS)} events/s, ${cpuUs.toFixed(2)} µs of service CPU per event, ${r.service.statementsPerFlush?.toFixed(0)} statements and ${r.service.requestsPerFlush?.toFixed(1)} requests a flush, database ${r.databaseCpuUsPerEvent?.toFixed(2)} µs per event${r.non2xx ? `, ${r.non2xx} not 200` : ''}\n`)
       if (!dir) continue
       const file = fs.readdirSync(dir).find(f => f.endsWith('.cpuprofile'))
-      const { rows, total } = selfTimeByFunction(JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8')), [before.monotonicUs, after.monotonicUs])
+      const { rows, total } = selfTimeByFile(JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8')), [before.monotonicUs, after.monotonicUs], { byFunction: true })
       const busy = total - (rows.find(([w]) => w === IDLE)?.[1] ?? 0)
       out.write('\n| function | share of busy | µs per event |\n|---|---|---|\n')
       for (const [w, n] of rows.filter(([w]) => w !== IDLE).slice(0, opts.top)) out.write(`| ${w} | ${((100 * n) / busy).toFixed(1)} % | ${((n / busy) * cpuUs).toFixed(3)} |\n`)
