@@ -142,19 +142,25 @@ export function taggedBodies (names, batch, tagsOf, count = TIMER_BODIES) {
   return Array.from({ length: count }, (_, b) => JSON.stringify(Array.from({ length: batch }, (_, i) => ({ metric: names[i % names.length], tags: tagsOf(b * batch + i) }))))
 }
 
+/** The same bodies untagged, event k of them sent to nameOf(its name, k) */
+export function renamedBodies (names, batch, nameOf, count = TIMER_BODIES) {
+  return Array.from({ length: count }, (_, b) => JSON.stringify(Array.from({ length: batch }, (_, i) => ({ metric: nameOf(names[i % names.length], b * batch + i) }))))
+}
+
 /**
  * Batched HTTP ingest: constant bodies of `batch` events over 100 metrics (no
  * ts: the server's clock). timers: each event a timer's value instead
  * ({ metric, value, kind: 'distribution' }, a latency in ms), the bodies
  * rotating over TIMER_BODIES sets of values. tagsOf: each event a tagged
  * counter increment instead, event k of the bodies tagged tagsOf(k).
+ * nameOf: untagged, event k of the same bodies sent to nameOf(its name, k).
  */
-export async function benchHttpBatched ({ server, seconds, warmupSeconds, connections = 16, batch = 1000, prefix = 'bench.http.', timers = false, tagsOf = null, warmupPrefix = timers ? 'bench.timer.warm.' : 'bench.warm.', dbPid = null }) {
+export async function benchHttpBatched ({ server, seconds, warmupSeconds, connections = 16, batch = 1000, prefix = 'bench.http.', timers = false, tagsOf = null, nameOf = null, warmupPrefix = timers ? 'bench.timer.warm.' : 'bench.warm.', dbPid = null }) {
   const bodyOf = (names) => JSON.stringify(Array.from({ length: batch }, (_, i) => ({ metric: names[i % names.length] })))
   const base = { url: server.url + '/v1/events', method: 'POST', headers: { 'content-type': 'application/json' }, connections }
   const load = (names) => {
-    if (!timers && !tagsOf) return { ...base, body: bodyOf(names) }
-    const bodies = timers ? timerBodies(names, batch) : taggedBodies(names, batch, tagsOf)
+    if (!timers && !tagsOf && !nameOf) return { ...base, body: bodyOf(names) }
+    const bodies = timers ? timerBodies(names, batch) : tagsOf ? taggedBodies(names, batch, tagsOf) : renamedBodies(names, batch, nameOf)
     let next = 0
     return { url: server.url, connections, requests: [{ method: 'POST', path: '/v1/events', headers: base.headers, setupRequest: req => ({ ...req, body: bodies[next++ % bodies.length] }) }] }
   }

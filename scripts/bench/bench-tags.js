@@ -7,7 +7,8 @@
 //    beside the name's own untagged read.
 // 2. Batched ingest over POST /v1/events: untagged, 3 tags, and 3 tags with a
 //    declared rollup (ROLLUP_RULES, its own service process), events/s and
-//    service CPU per event.
+//    service CPU per event; beside them, the same untagged events over as
+//    many names as the tagged run has series (what cardinality costs alone).
 // 3. top?by=customer&k=10 over 12 whole months of `topSeries` series:
 //    p99 and the documents the answer says it read.
 // The index's registry entries and the documents are written in the stored
@@ -21,10 +22,10 @@ import { MongoClient } from 'mongodb'
 import { HOUR_MS } from '../../src/bucket/time.js'
 import { httpRequest } from '../shared/http-client.js'
 import { percentile, seededRandom } from '../shared/workload.js'
-import { benchHttpBatched } from './bench-ingest.js'
+import { TIMER_BODIES, benchHttpBatched } from './bench-ingest.js'
 import { startServerProcess } from './server-process.js'
 import {
-  BUSY_NAME, INGEST_PREFIXES, ROLLUP_RULES, TOP_NAME, busyHourDocuments, indexSeriesNames, ingestTags, registryEntry, tagQueries, topWindow, topYearDocuments, wideSeries
+  BUSY_NAME, INGEST_PREFIXES, ROLLUP_RULES, TOP_NAME, busyHourDocuments, indexSeriesNames, ingestTags, registryEntry, tagQueries, topWindow, topYearDocuments, wideIngestName, wideSeries
 } from './tags-workload.js'
 
 const MEMORY_SCRIPT = fileURLToPath(new URL('./tag-index-memory.js', import.meta.url))
@@ -187,9 +188,10 @@ async function settledSums (server, db, prefix) {
  * One variant: a warm-up on the same names (and series) first, so the
  * measured run is the steady state, not the first writes of new series;
  * then what it stored, from the day documents' sums before and after.
+ * wide: untagged, each event sent to its series' name as a plain name (wideIngestName)
  */
-async function ingestRun ({ server, db, prefix, tagged, scale, dbPid, log }) {
-  const load = { server, connections: scale.ingestConnections, prefix, tagsOf: tagged ? ingestTags : null, warmupSeconds: 0, dbPid }
+async function ingestRun ({ server, db, prefix, tagged, wide = false, scale, dbPid, log }) {
+  const load = { server, connections: scale.ingestConnections, prefix, tagsOf: tagged ? ingestTags : null, nameOf: wide ? wideIngestName : null, warmupSeconds: 0, dbPid }
   if (scale.warmupSeconds) await benchHttpBatched({ ...load, seconds: scale.warmupSeconds })
   const before = await settledSums(server, db, prefix)
   const run = await benchHttpBatched({ ...load, seconds: scale.ingestSeconds })
@@ -230,6 +232,9 @@ export async function benchTags ({ uri, dbName, scale, dbPid = null, keep = fals
     server = await startServerProcess({ ...env, MONGODB_DB: ingestDb.databaseName })
     ingest.emptyServiceRssBytes = (await server.stats()).rss
     ingest.untagged = await ingestRun({ server, db: ingestDb, prefix: INGEST_PREFIXES.untagged, tagged: false, scale, dbPid, log })
+    log('tags: the same events untagged, each to its series\' name as a plain name (as many names as the tagged run has series)')
+    ingest.wideNames = new Set(Array.from({ length: TIMER_BODIES * 1000 }, (_, k) => wideIngestName(`m${k % 100}`, k))).size
+    ingest.wide = await ingestRun({ server, db: ingestDb, prefix: INGEST_PREFIXES.wide, tagged: false, wide: true, scale, dbPid, log })
     ingest.tagged = await ingestRun({ server, db: ingestDb, prefix: INGEST_PREFIXES.tagged, tagged: true, scale, dbPid, log })
     await server.stop()
     server = null

@@ -31,9 +31,9 @@ const IDLE = '((idle))' // the engine's entry for time waiting (here: for the da
  * A .cpuprofile → [[where, samples]], busiest first, and the sample count.
  * window: [fromUs, toUs] on the profile's clock (the process's monotonic
  * clock, process.hrtime): only the samples taken in it (the measured load,
- * not the process's start and stop)
+ * not the process's start and stop). byFunction: by function and its line in its file instead
  */
-export function selfTimeByFile (profile, window = null) {
+export function selfTimeByFile (profile, window = null, { byFunction = false } = {}) {
   const byId = new Map(profile.nodes.map(n => [n.id, n]))
   const where = new Map()
   let at = profile.startTime
@@ -43,10 +43,11 @@ export function selfTimeByFile (profile, window = null) {
     at += profile.timeDeltas?.[i] ?? 0
     if (window && (at < window[0] || at > window[1])) continue
     taken++
-    const { url, functionName } = byId.get(id).callFrame
-    const key = url
-      ? url.replace(/^file:\/\/.*?\/node_modules\/((@[^/]+\/)?[^/]+)\/.*$/, 'npm:$1').replace(/^file:\/\/.*?\/(src|scripts)\//, '$1/')
-      : `(${functionName || 'program'})`
+    const { url, functionName, lineNumber } = byId.get(id).callFrame
+    const file = byFunction
+      ? `${functionName || '(anonymous)'} ${url.replace(/^file:\/\/.*?\/node_modules\//, 'npm:').replace(/^file:\/\/.*?\/(src|scripts)\//, '$1/')}:${lineNumber + 1}`
+      : url.replace(/^file:\/\/.*?\/node_modules\/((@[^/]+\/)?[^/]+)\/.*$/, 'npm:$1').replace(/^file:\/\/.*?\/(src|scripts)\//, '$1/')
+    const key = url ? file : `(${functionName || 'program'})`
     where.set(key, (where.get(key) ?? 0) + 1)
   }
   return { rows: [...where].sort((a, b) => b[1] - a[1]), total: taken }

@@ -50,7 +50,8 @@ export function tagsTable (t) {
   const f = tagsFigures(t)
   const read = name => t.reads.find(r => r.name === name)
   const row = (label, r) => [label, ms(r?.p50Ms), ms(r?.p99Ms), fmt(r?.requests)]
-  const ingestRow = (label, r, base) => [label, fmt(r.eventsPerS), us(r.cpuUsPerEvent), base ? fmt(ratio(r.eventsPerS, base.eventsPerS), 2) : '', base ? fmt(ratio(base.cpuUsPerEvent, r.cpuUsPerEvent), 2) : '']
+  const wideLabel = `untagged, ${fmt(i.wideNames)} names (one a series)`
+  const ingestRow = (label, r, base, wide) => [label, fmt(r.eventsPerS), us(r.cpuUsPerEvent), base ? fmt(ratio(r.eventsPerS, base.eventsPerS), 2) : '', base ? fmt(ratio(base.cpuUsPerEvent, r.cpuUsPerEvent), 2) : '', wide ? fmt(ratio(wide.cpuUsPerEvent, r.cpuUsPerEvent), 2) : '']
   return [
     `${fmt(p.indexSeries)} series (${fmt(p.names)} names × ${fmt(p.combinations)}) + 2 names of ${fmt(p.busySeries)} and ${fmt(p.topSeries)}. Tag index alone: ${fmt(t.memory.rssBytesPerSeries)} B RSS (${fmt(t.memory.bytesPerSeries)} B heap) a series; in the service ${fmt(t.service.rssBytesPerIndexSeries, 0)} B (${bytes(t.service.rssBytes)}; learned in ${fmt(t.service.learnSeconds, 0)} s).`,
     '',
@@ -64,10 +65,11 @@ export function tagsTable (t) {
       [`top k=10, ${p.topMonths} months × ${fmt(p.topSeries)} series: ${fmt(t.top.documents)} documents (1 conn.)`, ms(t.top.p50Ms), ms(t.top.p99Ms), fmt(t.top.requests)]
     ]),
     '',
-    table(['batched ingest', 'events/s', 'CPU / event', '÷ untagged', 'CPU ratio'], [
+    table(['batched ingest', 'events/s', 'CPU / event', '÷ untagged', 'CPU ratio', 'CPU ratio to the wide untagged'], [
       ingestRow('untagged', i.untagged),
-      ingestRow('3 tags', i.tagged, i.untagged),
-      ingestRow('3 tags + rollup', i.rollup, i.untagged)
+      ...(i.wide ? [ingestRow(wideLabel, i.wide, i.untagged)] : []),
+      ingestRow('3 tags', i.tagged, i.untagged, i.wide),
+      ingestRow('3 tags + rollup', i.rollup, i.untagged, i.wide)
     ]),
     ...(Object.values(f).some(v => v === null) ? ['', 'n/a: not measured in this run.'] : [])
   ]
@@ -92,8 +94,10 @@ export function tagsSection (t) {
     '',
     `Batched ingest (\`POST /v1/events\`, batches of ${fmt(i.untagged.batch)} over 100 names, ${i.untagged.connections} connections, ${fmt(i.untagged.seconds, 0)} s; tagged: \`route\` × \`status\` × \`region\`, 120 combinations a name; the rollup variant its own process with \`ROLLUP_RULES='${JSON.stringify(i.rollupRules)}'\`):`,
     '',
-    table(['events', 'events/s', 'service CPU / event', 'database CPU / event', 'p99', '÷ untagged (events/s)', 'untagged ÷ (CPU)', 'stored'], [i.untagged, i.tagged, i.rollup].map((r, n) => [
-      ['untagged', '3 tags', '3 tags + rollup'][n], fmt(r.eventsPerS), us(r.cpuUsPerEvent), us(r.databaseCpuUsPerEvent), ms(r.p99Ms), n ? fmt(ratio(r.eventsPerS, i.untagged.eventsPerS), 2) : '', n ? fmt(ratio(i.untagged.cpuUsPerEvent, r.cpuUsPerEvent), 2) : '', r.check
+    table(['events', 'events/s', 'service CPU / event', 'database CPU / event', 'statements / event', 'p99', '÷ untagged (events/s)', 'untagged ÷ (CPU)', 'wide untagged ÷ (CPU)', 'stored'], [
+      ['untagged', i.untagged], [`untagged, ${fmt(i.wideNames)} names (one per tagged series)`, i.wide], ['3 tags', i.tagged], ['3 tags + rollup', i.rollup]
+    ].filter(([, r]) => r).map(([label, r], n) => [
+      label, fmt(r.eventsPerS), us(r.cpuUsPerEvent), us(r.databaseCpuUsPerEvent), fmt(r.statementsPerEvent, 3), ms(r.p99Ms), n ? fmt(ratio(r.eventsPerS, i.untagged.eventsPerS), 2) : '', n ? fmt(ratio(i.untagged.cpuUsPerEvent, r.cpuUsPerEvent), 2) : '', r.tagged ? fmt(ratio(i.wide?.cpuUsPerEvent, r.cpuUsPerEvent), 2) : '', r.check
     ]))
   ]
 }

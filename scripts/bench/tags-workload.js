@@ -12,7 +12,7 @@ export const BUSY_NAME = 'bench.busy'
 /** The name with `topSeries` series and a year of days: top's */
 export const TOP_NAME = 'bench.top'
 // The ingest names: `bench.<one part>`, as the rollup rule's glob `bench.*` matches them
-export const INGEST_PREFIXES = { untagged: 'bench.plain', tagged: 'bench.tagged', rollup: 'bench.rolled' }
+export const INGEST_PREFIXES = { untagged: 'bench.plain', wide: 'bench.wide', tagged: 'bench.tagged', rollup: 'bench.rolled' }
 /** The declared rollup of the third ingest variant (ROLLUP_RULES: a Graphite glob over the name, the tag-key subsets kept) */
 export const ROLLUP_RULES = [{ match: 'bench.*', by: [['route']] }]
 
@@ -33,9 +33,19 @@ export const wideSeries = (name, i) => `${name};customer=c${i % 100};route=/r${M
  * untagged body repeats its names; another in the next body.
  */
 export function ingestTags (k, batch = 1000) {
-  const c = (Math.floor(k / batch) * 7 + (k % 100)) % 120
+  const c = ingestCombination(k, batch)
   return { route: `/r${c % 10}`, status: ['200', '404', '500'][Math.floor(c / 10) % 3], region: `r${Math.floor(c / 30)}` }
 }
+
+/** The combination (0–119) of event k's tags (ingestTags) */
+const ingestCombination = (k, batch) => (Math.floor(k / batch) * 7 + (k % 100)) % 120
+
+/**
+ * Event k's untagged name over as many names as the tagged bodies have
+ * series: its name and its tags' combination as one plain name (the same
+ * events and bodies, each series a name of its own)
+ */
+export const wideIngestName = (name, k, batch = 1000) => `${name}.c${ingestCombination(k, batch)}`
 
 /** A value that differs by series and time, 1–13 */
 const valueOf = (i, t) => 1 + ((i * 7 + Math.floor(t / MINUTE_MS)) % 13)

@@ -94,10 +94,11 @@ export function addCounterIncrements (docs, id, { metric, date, inc, detail }) {
  * each event counts in each of them, as if sent to each (`events` counts
  * them all). A series' documents are added into the others' once, after its
  * events: the same fields, summed once per document, not once per event.
+ * options.ids: ingest/document-ids.js's (a service's remembered ids), or none: built here.
  * → { daily: Map<id, {metric, date, inc}>, monthly: Map<…>,
  *     metrics: Map<name, {firstSeen, lastSeen}>, events: n }
  */
-export function buildCounterUnit (events, { keepsMinutes, writtenTo, zonedOf } = {}) {
+export function buildCounterUnit (events, { keepsMinutes, writtenTo, zonedOf, ids } = {}) {
   const unit = { daily: new Map(), monthly: new Map(), metrics: new Map(), events: events.length }
   const days = new Map()
   const last = new Map() // metric → its documents of the day it was last seen on in this request
@@ -107,13 +108,18 @@ export function buildCounterUnit (events, { keepsMinutes, writtenTo, zonedOf } =
   for (const { metric, value, time } of events) {
     // the same fields as eventIncrements, added in place: this loop is the hot path of ingest
     const { dayStart, day, hour, minute } = slotOf(time, days)
-    widenSeen(unit.metrics, metric, time, time)
     let docs = last.get(metric)
     if (docs?.dayStart !== dayStart) {
-      docs = documentsOf(unit, metric, dayStart, day, keepsMinutes)
+      widenSeen(unit.metrics, metric, time, time)
+      docs = documentsOf(unit, metric, dayStart, day, keepsMinutes, ids)
+      docs.seen = unit.metrics.get(metric)
       if (zonedOf !== undefined) docs.zoned = zonedOf(metric)
-      if (folds !== null) foldsOf({ unit, folds, others }, docs, writtenTo(metric), time, day, keepsMinutes)
+      if (folds !== null) foldsOf({ unit, folds, others }, docs, writtenTo(metric), time, day, keepsMinutes, ids)
       last.set(metric, docs)
+    } else {
+      // widenSeen, its entry at hand
+      if (time < docs.seen.firstSeen) docs.seen.firstSeen = time
+      if (time > docs.seen.lastSeen) docs.seen.lastSeen = time
     }
     counted += docs.counts
     addToDay(docs, value, hour, minute)
@@ -135,13 +141,15 @@ export function buildCounterUnit (events, { keepsMinutes, writtenTo, zonedOf } =
 }
 
 /** A metric's daily and monthly incs of a day in `unit` (made when new), and what it adds to */
-function documentsOf (unit, metric, dayStart, day, keepsMinutes) {
-  const dailyId = bucketId(metric, day.dayKey)
+function documentsOf (unit, metric, dayStart, day, keepsMinutes, ids) {
+  const known = ids === undefined ? null : ids.of(metric, day)
+  const dailyId = known === null ? bucketId(metric, day.dayKey) : known.daily
   const minutes = !keepsMinutes || keepsMinutes(metric, dayStart)
   const docs = {
     dayStart,
+    seen: null, // its registry entry in unit.metrics
     daily: documentIn(unit.daily, dailyId, metric, dayStart),
-    monthly: documentIn(unit.monthly, bucketId(metric, day.monthKey), metric, day.monthStart),
+    monthly: documentIn(unit.monthly, known === null ? bucketId(metric, day.monthKey) : known.monthly, metric, day.monthStart),
     dayField: `daily.${day.dayOfMonth}`,
     minutes,
     zoned: null, // its zoned fields at a time (zoned-days.js), or null
@@ -160,13 +168,13 @@ const NO_DOCUMENTS = Object.freeze([])
  * set to be added into theirs once (`folds`); a day document where one
  * keeps minutes and the other not, added to event by event instead (`docs.direct`)
  */
-function foldsOf ({ unit, folds, others }, docs, targets, time, day, keepsMinutes) {
+function foldsOf ({ unit, folds, others }, docs, targets, time, day, keepsMinutes, ids) {
   docs.counts = targets.length
   if (targets.length === 1) return
   others.set(targets[0], targets)
   const direct = []
   for (let i = 1; i < targets.length; i++) {
-    const other = documentsOf(unit, targets[i], docs.dayStart, day, keepsMinutes)
+    const other = documentsOf(unit, targets[i], docs.dayStart, day, keepsMinutes, ids)
     widenSeen(unit.metrics, targets[i], time, time) // in the order the events would add it; widened to the series' seen at the end
     foldInto(folds, docs.monthly, other.monthly)
     if (other.minutes === docs.minutes) foldInto(folds, docs.daily, other.daily)

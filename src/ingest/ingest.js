@@ -27,6 +27,7 @@ import { isTagged, nameOfSeries } from '../tags/series-name.js'
 import { createSeriesNameCache } from '../tags/series-name-cache.js'
 import { createRollups } from '../tags/rollups.js'
 import { createThresholds } from '../bucket/distribution-thresholds.js'
+import { createDocumentIds } from './document-ids.js'
 
 const defaultWhere = (index, field) => `events[${index}].${field}`
 const NOTHING_RESERVED = Object.freeze({ reserved: Object.freeze([]), refused: Object.freeze([]) })
@@ -137,6 +138,8 @@ export function createIngestService ({ config, clock, registry, writer, idempote
   const thresholdsOf = thresholds.declared ? thresholds.of : undefined
   // the tag rules' answers for the series names the doors send, remembered: the doors' and this service's check
   const seriesNames = createSeriesNameCache()
+  // the day and month ids of the metrics written, built once a day each (docs/adr/0075-tagged-flush-per-document-work.md)
+  const ids = createDocumentIds()
   const horizons = horizonsFor(config)
   const perMetricRules = (config.retentionRules ?? []).length > 0
   /**
@@ -264,7 +267,7 @@ export function createIngestService ({ config, clock, registry, writer, idempote
         }
         // a tagged event counts toward its series, its name and its name's declared rollups in one unit, so one flush
         // writes them all and the name and each rollup are always the sum of the series (docs/tags.md#tags)
-        const unitOptions = { keepsMinutes: minuteKeeper(now), keepsMinuteHistograms: minuteHistogramKeeper(now), kindOf: registry.kindOf, thresholdsOf, zonedOf, writtenTo: tagged ? writtenTo : undefined }
+        const unitOptions = { keepsMinutes: minuteKeeper(now), keepsMinuteHistograms: minuteHistogramKeeper(now), kindOf: registry.kindOf, thresholdsOf, zonedOf, writtenTo: tagged ? writtenTo : undefined, ids }
         let unit = buildWriteUnit(events, unitOptions)
         const buckets = kinds === null ? null : unitProblem(unit)
         if (buckets && !admitPerName) return { outcome: REJECTED, reason: 'too_many_buckets', message: `events: ${buckets.message}`, details: [{ path: 'events', message: buckets.message, metrics: buckets.metrics }] }

@@ -35,8 +35,8 @@ export const counter = Object.freeze({
     Object.freeze({ collection: 'monthly', prefix: 'm:', add: addCounterIncrements, toOperation })
   ]),
   /** events → { docs: { daily, monthly (with the local days of declared zones, bucket/zoned-days.js) }, metrics, events: counted in each metric written to } (metrics' entries carry no kind: a counter writes no registry field) */
-  buildPart (events, { keepsMinutes, writtenTo, zonedOf }) {
-    const unit = buildCounterUnit(events, { keepsMinutes, writtenTo, zonedOf })
+  buildPart (events, { keepsMinutes, writtenTo, zonedOf, ids }) {
+    const unit = buildCounterUnit(events, { keepsMinutes, writtenTo, zonedOf, ids })
     return { docs: { daily: unit.daily, monthly: unit.monthly }, metrics: unit.metrics, events: unit.events }
   },
   /** Stats a read may name (none: a counter's value is its sum) and how its points consolidate over a span */

@@ -24,7 +24,9 @@ async function send (collection, sent, writeOptions) {
 /**
  * Sends `operations` (keyed by `keys`) to `collection`, retrying definite
  * retryable failures up to maxRetries times. Resolves (never rejects) to
- * { outcomes: Map<key, outcome>, statements, retries }. bulkUpdates: how the
+ * { outcomes: Map<key, outcome>, allApplied, statements, retries }:
+ * allApplied, every operation applied (outcomes then left empty: a flush
+ * answered whole needs no outcome per document). bulkUpdates: how the
  * server takes single-document updates (db/capabilities.js bulkUpdatesFor).
  */
 export async function bulkWriteWithRetries (collection, keys, operations, { maxRetries = 3, writeOptions = {}, writesRetried = false, bulkUpdates = asSent, deadline = Infinity, timeNow = () => performance.now() } = {}) {
@@ -34,20 +36,23 @@ export async function bulkWriteWithRetries (collection, keys, operations, { maxR
   let statements = 0
   let retries = 0
   let error = null
+  let allApplied = true // every operation not applied so far is being sent again
   for (let attempt = 0; pendingOps.length > 0; attempt++) {
     statements += pendingOps.length
     const sent = bulkUpdates(pendingOps)
     try {
       await send(collection, sent, writeOptions)
-      for (const key of pendingKeys) outcomes.set(key, APPLIED)
+      if (attempt > 0) for (const key of pendingKeys) outcomes.set(key, APPLIED)
       break
     } catch (err) {
       const { outcomes: result, retry } = loneUpdate(sent) === null
         ? classifyBulkWriteError(err, pendingOps.length, { writesRetried })
         : classifyUpdateOneError(err, { writesRetried })
       pendingKeys.forEach((key, i) => outcomes.set(key, result[i]))
+      if (result.reduce((n, o) => n + (o === APPLIED ? 0 : 1), 0) !== retry.length) allApplied = false
       if (retry.length === 0 || attempt >= maxRetries || timeNow() >= deadline) {
         error = err
+        allApplied = false
         break
       }
       retries += retry.length
@@ -55,25 +60,32 @@ export async function bulkWriteWithRetries (collection, keys, operations, { maxR
       pendingOps = retry.map(i => pendingOps[i])
     }
   }
-  return { outcomes, statements, retries, error }
+  if (allApplied) outcomes.clear()
+  return { outcomes, allApplied, statements, retries, error }
 }
 
 /**
  * Writes a merged flush (see mergeWriteUnits) to the three collections in
- * parallel. → { outcomes: Map<'d:'|'m:'|'r:' + id, outcome>, statements, retries, errors }
+ * parallel. → { outcomes: Map<'d:'|'m:'|'r:' + id, outcome>, allApplied, statements, retries, errors }
+ * (allApplied: every operation applied, and outcomes empty)
  */
 export async function executeFlush (merged, collections, { now, maxRetries, writeOptions, writesRetried, bulkUpdates, deadline, timeNow } = {}) {
-  const results = await Promise.all(operationsOf(merged, now).map(({ collection, keys, operations }) =>
-    bulkWriteWithRetries(collections[collection], keys, operations, { maxRetries, writeOptions, writesRetried, bulkUpdates, deadline, timeNow })))
+  const keysOf = [] // each collection's keys (not its operations: nothing here holds them while the database answers)
+  const results = await Promise.all(operationsOf(merged, now).map(({ collection, keys, operations }) => {
+    keysOf.push(keys)
+    return bulkWriteWithRetries(collections[collection], keys, operations, { maxRetries, writeOptions, writesRetried, bulkUpdates, deadline, timeNow })
+  }))
+  const allApplied = results.every(r => r.allApplied)
   const outcomes = new Map()
   let statements = 0
   let retries = 0
   const errors = []
-  for (const r of results) {
+  for (const [i, r] of results.entries()) {
+    if (!allApplied && r.allApplied) for (const k of keysOf[i]) outcomes.set(k, APPLIED)
     for (const [k, v] of r.outcomes) outcomes.set(k, v)
     statements += r.statements
     retries += r.retries
     if (r.error) errors.push(r.error)
   }
-  return { outcomes, statements, retries, errors }
+  return { outcomes, allApplied, statements, retries, errors }
 }

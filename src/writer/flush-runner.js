@@ -53,10 +53,10 @@ export function createFlushRunner (collections, options) {
     return { toWrite: covered.length || marked ? { ...merged, metrics } : merged, covered }
   }
 
-  function remember (seenByName, outcomes, now) {
+  function remember (seenByName, { outcomes, allApplied }, now) {
     if (!registryCache) return
     for (const [name, seen] of seenByName) {
-      if (outcomes.get(docKey('metrics', name)) === APPLIED) registryCache.record(name, seen, now)
+      if (allApplied || outcomes.get(docKey('metrics', name)) === APPLIED) registryCache.record(name, seen, now)
     }
   }
 
@@ -94,9 +94,9 @@ export function createFlushRunner (collections, options) {
     timers.clearTimeout(watchdog)
     const [plainSettled, keyedSettled] = result
     const plainResult = plainSettled.status === 'fulfilled' ? plainSettled.value : null
-    if (plainResult) remember(written, plainResult.outcomes, now)
+    if (plainResult) remember(written, plainResult, now)
     // a left-out registry update had nothing to write: it says nothing about a unit's fate
-    const coveredKeys = new Set(covered)
+    const coveredKeys = plainResult?.allApplied ? null : new Set(covered)
     const keyedResult = keyedSettled.status === 'fulfilled' ? keyedSettled.value : null
     for (const failed of [plainSettled, keyedSettled]) {
       if (failed.status === 'rejected') logger.error({ err: failed.reason }, 'flush failed unexpectedly')
@@ -104,6 +104,11 @@ export function createFlushRunner (collections, options) {
     for (const err of plainResult?.errors ?? []) logger.warn({ err }, 'flush had failed operations')
     for (const err of keyedResult?.errors ?? []) logger.warn({ err }, 'keyed flush (transaction) had a failed attempt')
     for (const unit of plain) {
+      // every operation applied: so was every unit (none is looked up key by key)
+      if (plainResult?.allApplied) {
+        answer(unit, APPLIED)
+        continue
+      }
       const keys = coveredKeys.size ? unit.allKeys.filter(k => !coveredKeys.has(k)) : unit.allKeys
       const outcome = plainResult ? combineOutcomes(keys.map(k => plainResult.outcomes.get(k) ?? UNKNOWN)) : UNKNOWN
       answer(unit, outcome, REASONS[outcome])

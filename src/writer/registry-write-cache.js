@@ -25,19 +25,23 @@ export function createRegistryWriteCache ({ limit = 100_000, slackMs = LAST_SEEN
      * (or an earlier mark was not acknowledged), else null
      */
     busyDayToMark (name, now) {
-      const hour = Math.floor(now / HOUR_MS)
       const minute = Math.floor(now / MINUTE_MS)
-      let a = activity.get(name)
-      if (a === undefined) {
-        a = { hour, minute: -1, minutes: 0, markedDay: -1 }
-      } else {
-        activity.delete(name) // re-inserted last: the oldest written is forgotten first
-        if (a.hour !== hour) { a.hour = hour; a.minutes = 0 }
-      }
-      activity.set(name, a)
-      if (activity.size > limit) activity.delete(activity.keys().next().value)
-      if (a.minute !== minute) { a.minute = minute; a.minutes++ }
       const day = Math.floor(now / DAY_MS)
+      let a = activity.get(name)
+      // written again in the minute it was last counted: nothing to count, nor to move (the order is by minute)
+      if (a === undefined || a.minute !== minute) {
+        const hour = Math.floor(now / HOUR_MS)
+        if (a === undefined) {
+          a = { hour, minute: -1, minutes: 0, markedDay: -1 }
+        } else {
+          activity.delete(name) // re-inserted last: the oldest written is forgotten first
+          if (a.hour !== hour) { a.hour = hour; a.minutes = 0 }
+        }
+        activity.set(name, a)
+        if (activity.size > limit) activity.delete(activity.keys().next().value)
+        a.minute = minute
+        a.minutes++
+      }
       return a.minutes >= busyMinutes && a.markedDay !== day ? day * DAY_MS : null
     },
     /** Whether writing `seen` ({ firstSeen, lastSeen }) for `name` at `now` would change nothing that matters */

@@ -47,7 +47,7 @@ export function createWriteQueue (options) {
     },
     /** Events queued or in flight (what MAX_PENDING_EVENTS bounds) */
     pendingEvents: () => q.pendingEvents,
-    stats: () => ({ pendingEvents: q.pendingEvents, queuedUnits: q.queuedUnits, queuedDocs: q.queuedDocs.size, flushing: Boolean(q.inFlight) })
+    stats: () => ({ pendingEvents: q.pendingEvents, queuedUnits: q.queuedUnits, queuedDocs: q.queuedDocCount, flushing: Boolean(q.inFlight) })
   }
 }
 
@@ -71,7 +71,10 @@ function newQueue (options) {
     queue: [],
     head: 0,
     queuedUnits: 0,
-    queuedDocs: new Map(), // document key → number of queued units holding it
+    // per collection, document id → number of queued units holding it: by the ids the units
+    // hold (the same strings unit after unit, ../ingest/document-ids.js), no key made per document
+    queuedDocs: Object.fromEntries(DOCUMENT_PARTS.map(({ collection }) => [collection, new Map()])),
+    queuedDocCount: 0, // distinct documents queued
     pendingEvents: 0, // queued + in flight
     inFlight: null,
     cutTimer: null,
@@ -123,13 +126,12 @@ function enqueue (q, unit, resolve) {
 
 /** The queue's own fields beside the unit's (no spread: this runs once per request) */
 function queueEntry (unit, resolve, timers) {
-  const { docKeys, allKeys } = unitKeys(unit)
+  const { allKeys } = unitKeys(unit)
   const entry = {
     metrics: unit.metrics,
     events: unit.events,
     idempotency: unit.idempotency,
     settled: unit.settled,
-    docKeys,
     allKeys,
     resolve,
     answered: false,
@@ -182,10 +184,18 @@ function settle (q, unit) {
 }
 
 function trackDocs (q, unit, delta) {
-  for (const key of unit.docKeys) {
-    const n = (q.queuedDocs.get(key) ?? 0) + delta
-    if (n === 0) q.queuedDocs.delete(key)
-    else q.queuedDocs.set(key, n)
+  for (const { collection } of DOCUMENT_PARTS) {
+    const queued = q.queuedDocs[collection]
+    for (const id of unit[collection].keys()) {
+      const n = (queued.get(id) ?? 0) + delta
+      if (n === 0) {
+        queued.delete(id)
+        q.queuedDocCount--
+      } else {
+        if (delta === 1 && n === 1) q.queuedDocCount++ // new in the queue
+        queued.set(id, n)
+      }
+    }
   }
 }
 
@@ -268,7 +278,7 @@ function schedule (q) {
     flushing: q.inFlight !== null,
     oldestAt: oldest?.enqueuedAt,
     queuedUnits: q.queuedUnits,
-    queuedDocs: q.queuedDocs.size,
+    queuedDocs: q.queuedDocCount,
     draining: q.draining,
     roomWaiters: q.roomWaiters.length,
     gather: q.gather
@@ -304,7 +314,8 @@ function drain (q) {
 
 /** Units from the front while the flush's distinct documents stay ≤ flushMaxDocs (at least one). */
 function cut (q) {
-  const docs = new Set()
+  const docs = Object.fromEntries(DOCUMENT_PARTS.map(({ collection }) => [collection, new Set()]))
+  let size = 0
   const units = []
   const now = q.timers.now()
   for (let unit = oldestQueued(q); unit; unit = oldestQueued(q)) {
@@ -313,9 +324,11 @@ function cut (q) {
       expire(q, unit)
       continue
     }
-    const fresh = unit.docKeys.filter(k => !docs.has(k))
-    if (units.length > 0 && docs.size + fresh.length > q.settings.flushMaxDocs) break
-    for (const k of fresh) docs.add(k)
+    let fresh = 0
+    for (const { collection } of DOCUMENT_PARTS) for (const id of unit[collection].keys()) if (!docs[collection].has(id)) fresh++
+    if (units.length > 0 && size + fresh > q.settings.flushMaxDocs) break
+    for (const { collection } of DOCUMENT_PARTS) for (const id of unit[collection].keys()) docs[collection].add(id)
+    size += fresh
     dequeue(q, unit)
     units.push(unit)
   }

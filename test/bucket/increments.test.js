@@ -150,10 +150,13 @@ describe('an event counted in each metric it is written to (a tagged series, its
     // minutes kept from a horizon, for some metrics only: a series and its name (or rollup) may disagree
     const horizons = fc.option(fc.tuple(time, fc.integer({ min: 1, max: 7 })), { nil: undefined })
     const kindOf = () => distributionKind(0.01)
+    const { createDocumentIds } = await import('../../src/ingest/document-ids.js')
+    const ids = createDocumentIds({ maxEntries: 8, maxChars: 1000 })
     fc.assert(fc.property(fc.array(event, { minLength: 1, maxLength: 80 }), horizons, (events, horizon) => {
       const options = { kindOf }
       if (horizon) options.keepsMinutes = (metric, dayStart) => metric.length % horizon[1] !== 0 || dayStart >= horizon[0]
-      const unit = buildWriteUnit(events, { ...options, writtenTo })
+      // ids remembered across runs (a memo of 8: days change, entries are evicted)
+      const unit = buildWriteUnit(events, { ...options, writtenTo, ids })
       const oracle = buildWriteUnit(eventsWrittenTo(events, writtenTo), options)
       expect(unit).toEqual(oracle)
       // in the same order: the registry's entries and each collection's documents as the copies make them

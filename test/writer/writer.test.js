@@ -108,6 +108,17 @@ describe('writer', () => {
     expect(collections.daily.calls[1].ops.map(o => o.updateOne.filter._id)).toEqual(['b/20261121'])
   })
 
+  it('a duplicate key retried beside an unsatisfied write concern: the retried request applied, the others unknown', async () => {
+    const { collections, writer, timers } = setup()
+    collections.daily.next(() => { throw Object.assign(writeErrors([1, 11000]), { result: { getWriteConcernError: () => ({ code: 64, errmsg: 'waiting for replication timed out' }) } }) })
+    const answers = Promise.all([writer.submit(unit(['a'])), writer.submit(unit(['b']))])
+    await timers.advance(5)
+    const [a, b] = await answers
+    expect(collections.daily.calls).toHaveLength(2)
+    expect(a).toMatchObject({ outcome: 'unknown' })
+    expect(b).toEqual({ outcome: 'applied' })
+  })
+
   it('stops retrying after maxRetries and answers unknown for the requests touched', async () => {
     const { collections, writer, timers } = setup({ maxRetries: 2 })
     for (let i = 0; i < 3; i++) collections.daily.next(() => { throw writeErrors([0, 11000]) })

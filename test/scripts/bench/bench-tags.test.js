@@ -133,18 +133,21 @@ describe.skipIf(serverLacks('scale', QUICK_RUN))(QUICK_RUN, () => {
     // the whole-month window reads the monthly documents only: 12 a series
     expect(t.top).toMatchObject({ check: 'yes', of: 100, groups: 10, documents: scale.topSeries * scale.topMonths })
     expect(t.top.requests).toBeGreaterThanOrEqual(5)
-    for (const variant of ['untagged', 'tagged', 'rollup']) {
+    for (const variant of ['untagged', 'wide', 'tagged', 'rollup']) {
       const r = t.ingest[variant]
       expect(r.check).toMatch(/^yes/)
       expect(r.sentEvents).toBeGreaterThan(0)
       expect(isNumber(r.cpuUsPerEvent)).toBe(true)
-      expect(r.tagged).toBe(variant !== 'untagged')
+      expect(r.tagged).toBe(variant === 'tagged' || variant === 'rollup')
     }
+    // the wide untagged run: a name per series of the tagged bodies (100 names × 16 bodies' combinations)
+    expect(t.ingest.wideNames).toBe(1600)
     const judged = evaluateTargets({ tags: t }).filter(x => TAGS_TARGETS.some(y => y.key === x.key))
     expect(judged).toHaveLength(TAGS_TARGETS.length)
     for (const x of judged.filter(x => !x.key.endsWith('IngestRatio'))) expect(isNumber(x.value)).toBe(true)
     expect(renderMarkdown({ env: ENV, tags: t, notes: [] })).toMatch(/\*\*Tags\*\* — the tag index alone/)
     expect(tagsTable(t).join('\n')).toMatch(/\| 3 tags \+ rollup \|/)
+    expect(tagsTable(t).join('\n')).toMatch(/\| untagged, 1,600 names \(one a series\) \|/)
     const client = await new MongoClient(mongodbUri()).connect()
     try {
       const { databases } = await client.db('admin').admin().listDatabases()

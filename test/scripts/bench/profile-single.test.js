@@ -36,3 +36,22 @@ describe('selfTimeByFile in a window', () => {
     expect(selfTimeByFile(profile, [1100, 1200])).toEqual({ total: 3, rows: [['src/ingest/ingest.js', 2], ['((idle))', 1]] })
   })
 })
+
+describe('selfTimeByFile by function', () => {
+  it('sums the samples of each function at its line, node_modules by file', () => {
+    const at = (url, functionName, lineNumber) => ({ url, functionName, scriptId: '1', lineNumber, columnNumber: 0 })
+    const profile = {
+      nodes: [
+        { id: 1, callFrame: at('file:///app/src/writer/write-queue.js', 'trackDocs', 185) },
+        { id: 2, callFrame: at('file:///app/src/writer/write-queue.js', 'cut', 305) },
+        { id: 3, callFrame: at('file:///app/node_modules/bson/lib/bson.cjs', 'serializeInto', 3750) },
+        { id: 4, callFrame: at('', '(garbage collector)', -1) }
+      ],
+      samples: [1, 2, 1, 3, 4, 1]
+    }
+    expect(selfTimeByFile(profile, null, { byFunction: true })).toEqual({
+      total: 6,
+      rows: [['trackDocs src/writer/write-queue.js:186', 3], ['cut src/writer/write-queue.js:306', 1], ['serializeInto npm:bson/lib/bson.cjs:3751', 1], ['((garbage collector))', 1]]
+    })
+  })
+})
