@@ -72,6 +72,25 @@ export function createDocumentReader ({ collections }) {
     return plans.map((_, i) => ({ daily: daily[i], monthly: monthly[i] }))
   }
 
+  /**
+   * The documents of many range plans, each read once however many plans
+   * need it: each collection's ids without repeats, IDS_PER_REQUEST a
+   * request, with the union of the plans' projections (a plan reads only its
+   * own paths) → [{ daily: [docs], monthly: [docs] }], a plan's own each
+   */
+  async function plansDocsOnce (plans) {
+    const fetch = async (name) => {
+      const ids = [...new Set(plans.flatMap(p => p.reads[name].ids))]
+      const projection = unionOf(plans.map(p => p.reads[name].projection))
+      const chunks = []
+      for (let i = 0; i < ids.length; i += IDS_PER_REQUEST) chunks.push(ids.slice(i, i + IDS_PER_REQUEST))
+      const found = await Promise.all(chunks.map(chunk => findByIds(collections[name], chunk, projection)))
+      return new Map(found.flatMap(byId => [...byId]))
+    }
+    const [daily, monthly] = await Promise.all([fetch('daily'), fetch('monthly')])
+    return plans.map(p => ({ daily: own(daily, p.reads.daily.ids), monthly: own(monthly, p.reads.monthly.ids) }))
+  }
+
   /** The documents of several metrics' series at `step` over [start, end) → [{ docs, monthlyDocs }], a metric's own each */
   async function seriesDocsOf (metrics, step, start, end) {
     const plan = seriesReadPlan(step, start, end)
@@ -110,6 +129,7 @@ export function createDocumentReader ({ collections }) {
      */
     planDocs: async (plan) => (await plansDocs([plan]))[0],
     plansDocs,
+    plansDocsOnce,
 
     /** The monthly documents of January..asOf's month (≤ 12) */
     ytdDocs: async (metric, year, asOf) => (await ytdDocsOf([metric], year, asOf))[0],
