@@ -50,6 +50,7 @@ const HOUR_PATHS = Array.from({ length: 24 }, (_, h) => Object.freeze(['hourly',
 const QUARTER_PATHS = Array.from({ length: 96 }, (_, i) => Object.freeze(['quarterHourly', String(Math.floor(i / 4)), String(i % 4)]))
 const MONTH_PATH = Object.freeze(['monthly'])
 const DAY_PATHS = Array.from({ length: 32 }, (_, d) => Object.freeze(['daily', String(d)]))
+const MINUTE_PATHS = Array.from({ length: 1440 }, (_, i) => Object.freeze(minuteField(Math.floor(i / 60), i % 60).split('.')))
 
 /** The pieces of [from, to): [{ collection, id, date, path: [field, …] }]; each UTC day described once. */
 function piecesOf (metric, from, to) {
@@ -85,7 +86,7 @@ function piecesOf (metric, from, to) {
         path = QUARTER_PATHS[inDay / QUARTER_HOUR_MS]
         c += QUARTER_HOUR_MS
       } else {
-        path = minuteField(hour, Math.floor((inDay % HOUR_MS) / MINUTE_MS)).split('.')
+        path = MINUTE_PATHS[hour * 60 + Math.floor((inDay % HOUR_MS) / MINUTE_MS)]
         c += MINUTE_MS
       }
       pieces.push({ collection: 'daily', id, date: dayStart, path })
@@ -100,7 +101,10 @@ function piecesOf (metric, from, to) {
  * each local day's hours does not bring every minute of its documents; one
  * depth for every path, so that projections never collide (`minute` beside `minute.5`)
  */
-const projectedPath = (path) => (path.length > 1 ? `${path[0]}.${path[1]}` : path[0])
+const fieldOf = (path) => (path.length > 1 ? `${path[0]}.${path[1]}` : path[0])
+// each path's, built once: a plan of many ranges projects thousands of pieces
+const PROJECTED = new Map([MONTH_PATH, ...HOUR_PATHS, ...QUARTER_PATHS, ...DAY_PATHS, ...MINUTE_PATHS].map(path => [path, fieldOf(path)]))
+const projectedPath = (path) => PROJECTED.get(path) ?? fieldOf(path)
 
 /**
  * ranges: [{ from, to }] (epoch ms, from < to); horizons: { minuteFrom,

@@ -44,7 +44,11 @@ function idsBetween (metric, first, last, monthly) {
 const own = (byId, ids) => ids.flatMap(id => (byId.has(id) ? [byId.get(id)] : []))
 
 /** The union of several field projections */
-const unionOf = (projections) => Object.assign({}, ...projections)
+function unionOf (projections) {
+  const union = {}
+  for (const projection of projections) for (const field in projection) union[field] = 1
+  return union
+}
 
 /** The documents of `ids` (a list, without repeats) read with one projected request (none for no id) → Map by id */
 export async function findByIds (collection, ids, projection) {

@@ -344,37 +344,42 @@ export function createReader ({ collections, registry, horizonsOf, maxPoints, ma
 
     /**
      * counterTotalsOf of many reads at once ([{ metrics, ranges }], the SLO
-     * selectors of a scrape or a listing), each summed over its series: a
-     * series planned once for the same ranges, and every document read once
-     * for all the reads (documents.js plansDocsOnce, a few requests) →
-     * [{ values, documents, ids (of the documents read, for counting each
-     * once across reads) } | { error }], error: the read's own 400 (a range
-     * past retention, a series of another kind); a series gone counts nothing
+     * selectors of a scrape or a listing, whose burn-rate windows are the same
+     * ranges), each summed over its series: a series planned once per range,
+     * however many reads ask for it, and every document read once for all
+     * (documents.js plansDocsOnce, a few requests) → [{ values, documents,
+     * ids (of the documents read, for counting each once across reads) } |
+     * { error }], error: the read's own 400 (a range past retention, a series
+     * of another kind); a series gone counts nothing
      */
     async counterTotalsOfReads (reads) {
       const plans = new Map()
-      const keyOf = (metric, ranges) => JSON.stringify([metric, ranges])
+      const keyOf = (metric, { from, to }) => `${from} ${to} ${metric}`
       const judged = await Promise.all(reads.map(async ({ metrics, ranges }) => {
         try {
-          for (const p of planCounterRanges(metrics.filter(m => !plans.has(keyOf(m, ranges))), ranges)) plans.set(keyOf(p.metric, ranges), p)
-          const present = await presentOf(metrics, judgeCounterTotals)
-          return { keys: present.map(r => keyOf(r.metric, ranges)), ranges }
+          for (const metric of metrics) {
+            for (const range of ranges) {
+              if (!plans.has(keyOf(metric, range))) plans.set(keyOf(metric, range), planCounterRanges([metric], [range])[0].plan)
+            }
+          }
+          return { present: (await presentOf(metrics, judgeCounterTotals)).map(r => r.metric), ranges }
         } catch (err) {
           if (err instanceof BadRequestError) return { error: err }
           throw err
         }
       }))
-      const used = [...new Set(judged.flatMap(j => j.keys ?? []))].map(key => plans.get(key))
-      const docs = used.length ? await documents.plansDocsOnce(used.map(p => p.plan)) : []
-      const answers = new Map(used.map((p, i) => [p, { ...counterTotalsFrom(p.plan, docs[i]), ids: namedIds(docs[i]) }]))
+      const used = [...new Set(judged.flatMap(j => (j.error ? [] : j.present.flatMap(metric => j.ranges.map(range => keyOf(metric, range))))))]
+      const docs = used.length ? await documents.plansDocsOnce(used.map(key => plans.get(key))) : []
+      const answers = new Map(used.map((key, i) => [key, { value: evaluatePlan(plans.get(key), docs[i])[0].value ?? 0, ids: namedIds(docs[i]) }]))
       return judged.map(j => {
         if (j.error) return j
-        const read = j.keys.map(key => answers.get(plans.get(key)))
-        return {
-          values: j.ranges.map((_, i) => read.reduce((n, a) => n + a.values[i], 0)),
-          documents: read.reduce((n, a) => n + a.documents, 0),
-          ids: read.flatMap(a => a.ids)
-        }
+        const ids = new Set()
+        const values = j.ranges.map(range => j.present.reduce((n, metric) => {
+          const answer = answers.get(keyOf(metric, range))
+          for (const id of answer.ids) ids.add(id)
+          return n + answer.value
+        }, 0))
+        return { values, documents: ids.size, ids: [...ids] }
       })
     },
 

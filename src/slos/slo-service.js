@@ -92,13 +92,12 @@ export function createSloService ({ reader, taggedReads, registry, clock, defini
   function rangesOf (slo, label, now, { days = true } = {}) {
     let period
     try {
-      period = periodOf(slo.window, label, now)
+      period = periodOf(slo.window, label, now, { days })
     } catch (err) {
       if (err instanceof PeriodError) throw badPeriod(err.message)
       throw err
     }
     const windows = period.current ? burnWindows(now) : []
-    if (!days) period = { ...period, days: [{ day: null, from: period.from, to: period.to }] }
     return { period, windows, ranges: [...period.days, ...windows].map(({ from, to }) => ({ from, to })) }
   }
 
