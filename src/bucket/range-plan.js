@@ -115,27 +115,51 @@ const projectedPath = (path) => PROJECTED.get(path) ?? fieldOf(path)
  * has (or had) a daily document, so a range of whole days reads one monthly
  * document per month. Throws RangeRefusal (param 'from' or 'to') for an edge
  * finer than the detail kept there.
- * → { reads: { daily: { ids, projection }, monthly: { ids, projection } }, ranges: [pieces] }
+ * → { reads: { daily: { ids, projection, fields }, monthly: … }, ranges: [pieces] }, fields: Map id → Set of
+ * the fields its pieces project (projection is their union)
  */
 export function planRanges (metric, ranges, horizons = {}) {
-  const reads = { daily: { ids: new Set(), projection: {} }, monthly: { ids: new Set(), projection: {} } }
+  const reads = { daily: { fields: new Map(), projection: {} }, monthly: { fields: new Map(), projection: {} } }
   const planned = ranges.map(({ from, to }) => {
     checkEdge(from, 'from', horizons)
     checkEdge(to, 'to', horizons)
     const pieces = piecesOf(metric, from, to)
     for (const p of pieces) {
-      reads[p.collection].ids.add(p.id)
-      reads[p.collection].projection[projectedPath(p.path)] = 1
+      const { fields, projection } = reads[p.collection]
+      const field = projectedPath(p.path)
+      let own = fields.get(p.id)
+      if (own === undefined) fields.set(p.id, (own = new Set()))
+      own.add(field)
+      projection[field] = 1
     }
     return pieces
   })
-  return {
-    reads: {
-      daily: { ids: [...reads.daily.ids], projection: reads.daily.projection },
-      monthly: { ids: [...reads.monthly.ids], projection: reads.monthly.projection }
-    },
-    ranges: planned
+  const read = ({ fields, projection }) => ({ ids: [...fields.keys()], projection, fields })
+  return { reads: { daily: read(reads.daily), monthly: read(reads.monthly) }, ranges: planned }
+}
+
+/**
+ * The documents of a collection that several plans read, each with the
+ * fields its own pieces project (not every field of every plan) → [{
+ * projection, ids }], the documents that project the same fields together
+ */
+export function documentsByProjection (plans, collection) {
+  const fields = new Map()
+  for (const plan of plans) {
+    for (const [id, own] of plan.reads[collection].fields) {
+      const all = fields.get(id)
+      if (all === undefined) fields.set(id, new Set(own))
+      else for (const f of own) all.add(f)
+    }
   }
+  const groups = new Map()
+  for (const [id, own] of fields) {
+    const sorted = [...own].sort()
+    const key = sorted.join(' ')
+    if (!groups.has(key)) groups.set(key, { projection: Object.fromEntries(sorted.map(f => [f, 1])), ids: [] })
+    groups.get(key).ids.push(id)
+  }
+  return [...groups.values()]
 }
 
 /**

@@ -4,6 +4,7 @@
 // would have been.
 import { DAY_MS, addMonths, dayId, monthId } from '../bucket/time.js'
 import { seriesReadPlan } from '../bucket/results.js'
+import { documentsByProjection } from '../bucket/range-plan.js'
 
 // the ids a read of several series asks for at most in one request: more are asked batch by batch, each
 // batch's documents used before the next one is read (a few thousand documents held at once)
@@ -78,17 +79,16 @@ export function createDocumentReader ({ collections }) {
 
   /**
    * The documents of many range plans, each read once however many plans
-   * need it: each collection's ids without repeats, IDS_PER_REQUEST a
-   * request, with the union of the plans' projections (a plan reads only its
-   * own paths) → [{ daily: [docs], monthly: [docs] }], a plan's own each
+   * need it, with the fields its pieces project: per collection, the
+   * documents that project the same fields (range-plan.js
+   * documentsByProjection) asked together, IDS_PER_REQUEST a request, the
+   * requests at once → [{ daily: [docs], monthly: [docs] }], a plan's own each
    */
   async function plansDocsOnce (plans) {
     const fetch = async (name) => {
-      const ids = [...new Set(plans.flatMap(p => p.reads[name].ids))]
-      const projection = unionOf(plans.map(p => p.reads[name].projection))
-      const chunks = []
-      for (let i = 0; i < ids.length; i += IDS_PER_REQUEST) chunks.push(ids.slice(i, i + IDS_PER_REQUEST))
-      const found = await Promise.all(chunks.map(chunk => findByIds(collections[name], chunk, projection)))
+      const requests = documentsByProjection(plans, name).flatMap(({ projection, ids }) =>
+        Array.from({ length: Math.ceil(ids.length / IDS_PER_REQUEST) }, (_, i) => ({ projection, ids: ids.slice(i * IDS_PER_REQUEST, (i + 1) * IDS_PER_REQUEST) })))
+      const found = await Promise.all(requests.map(({ projection, ids }) => findByIds(collections[name], ids, projection)))
       return new Map(found.flatMap(byId => [...byId]))
     }
     const [daily, monthly] = await Promise.all([fetch('daily'), fetch('monthly')])
