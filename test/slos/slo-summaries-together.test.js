@@ -9,6 +9,7 @@
 // model's, and the per-SLO report's. The model places an event by its local
 // date from Intl (test/helpers/intl-local-time.js), sharing no code with src/.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { Collection, MongoServerError } from 'mongodb'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -151,5 +152,30 @@ describe('the SLO summaries read together', () => {
     // a document several SLOs read is counted by the first: fewer than the SLOs' own reports read
     expect(listed.documents).toBeGreaterThan(0)
     expect(listed.documents).toBeLessThan(reportsDocuments)
+  })
+
+  it('a database error while the documents are read: the listing is a 503, /metrics a 200 without the SLO series, the failure counted', async () => {
+    const find = Collection.prototype.find
+    // the counters' documents fail; the registry and the stored SLOs answer
+    Collection.prototype.find = function (...args) {
+      if (!['daily', 'monthly'].includes(this.collectionName)) return find.apply(this, args)
+      return { toArray: () => Promise.reject(new MongoServerError({ message: 'injected: not primary', code: 10107 })) }
+    }
+    try {
+      const listed = await app.inject('/v1/slos')
+      expect(listed.statusCode, listed.body).toBe(503)
+      const res = await app.inject({ url: '/metrics' })
+      expect(res.statusCode, res.body).toBe(200)
+      const samples = parseMetrics(res.body)
+      // the SLOs over a name never written read no document: theirs are the only SLO series; the others are counted
+      const never = SLOS.filter(s => SETS[s.set].never).map(s => s.name)
+      const named = [...samples.keys()].filter(k => k.startsWith('statbucket_slo_') && k.includes('slo="')).map(k => /slo="([^"]+)"/.exec(k)[1])
+      expect([...new Set(named)].sort()).toEqual(never.sort())
+      expect(never.length).toBeGreaterThan(0)
+      expect(samples.get('statbucket_slo_report_errors{reason="database"}')).toBe(SLOS.length - never.length)
+    } finally {
+      Collection.prototype.find = find
+    }
+    expect((await app.inject('/v1/slos')).statusCode).toBe(200)
   })
 })
