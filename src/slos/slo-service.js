@@ -4,7 +4,8 @@
 // counterTotals, or a distribution's thresholdCounts; reader/tagged-reads.js
 // for a selector with tag filters): the period's local days and the
 // burn-rate windows are ranges of one plan, read with one projected request
-// per collection.
+// per collection. The summaries of a listing or a scrape read every SLO's
+// selectors together (./summary-counts.js).
 import { BadRequestError, ConflictError, NotFoundError, withDetails } from '../errors.js'
 import { descriptorOf } from '../kinds/index.js'
 import { distribution } from '../kinds/distribution.js'
@@ -13,7 +14,7 @@ import { PeriodError, burnWindows, periodOf } from './periods.js'
 import { buildReport, statusOf } from './report.js'
 import { createSummaryCounts } from './summary-counts.js'
 
-/** The SLOs the listing reads at once */
+/** A distribution's selectors the listing reads at once */
 const LIST_CONCURRENCY = 8
 
 const badPeriod = (message) => withDetails(new BadRequestError(`period: ${message}`), { details: [{ path: 'period', message }] })
@@ -232,8 +233,8 @@ export function createSloService ({ reader, taggedReads, registry, clock, defini
     },
 
     /**
-     * The current period's summary report (no local days) of every SLO in force, at most `concurrency`
-     * read at once (GET /metrics, docs/adr/0067-slo-metrics.md) → [{ name,
+     * The current period's summary report (no local days) of every SLO in force, their selectors read together,
+     * a distribution's `concurrency` at a time (GET /metrics, docs/adr/0067-slo-metrics.md, 0074) → [{ name,
      * report } | { name, refused: message } | { name, failed: error (null: not
      * read, after a database error) }]; a database error stops the reads not begun.
      */
