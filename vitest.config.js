@@ -138,6 +138,7 @@ export const PROJECTS = {
       'test/otlp/otlp-door.test.js',
       'test/slos/slo-reports.test.js',
       'test/slos/slo-metrics.test.js',
+      'test/slos/slo-summaries-together.test.js',
       'test/slos/slo-put-yaml.test.js',
       'test/slos/slo-zones.test.js',
       'test/slos/slo-alert-rules.test.js',

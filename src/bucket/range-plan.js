@@ -51,6 +51,7 @@ const HOUR_PATHS = Array.from({ length: 24 }, (_, h) => Object.freeze(['hourly',
 const QUARTER_PATHS = Array.from({ length: 96 }, (_, i) => Object.freeze(['quarterHourly', String(Math.floor(i / 4)), String(i % 4)]))
 const MONTH_PATH = Object.freeze(['monthly'])
 const DAY_PATHS = Array.from({ length: 32 }, (_, d) => Object.freeze(['daily', String(d)]))
+const MINUTE_PATHS = Array.from({ length: 1440 }, (_, i) => Object.freeze(minuteField(Math.floor(i / 60), i % 60).split('.')))
 
 /** The pieces of [from, to): [{ collection, id, date, path: [field, …] }]; each UTC day described once. */
 function piecesOf (metric, from, to) {
@@ -86,7 +87,7 @@ function piecesOf (metric, from, to) {
         path = QUARTER_PATHS[inDay / QUARTER_HOUR_MS]
         c += QUARTER_HOUR_MS
       } else {
-        path = minuteField(hour, Math.floor((inDay % HOUR_MS) / MINUTE_MS)).split('.')
+        path = MINUTE_PATHS[hour * 60 + Math.floor((inDay % HOUR_MS) / MINUTE_MS)]
         c += MINUTE_MS
       }
       pieces.push({ collection: 'daily', id, date: dayStart, path })
@@ -101,7 +102,10 @@ function piecesOf (metric, from, to) {
  * each local day's hours does not bring every minute of its documents; one
  * depth for every path, so that projections never collide (`minute` beside `minute.5`)
  */
-const projectedPath = (path) => (path.length > 1 ? `${path[0]}.${path[1]}` : path[0])
+const fieldOf = (path) => (path.length > 1 ? `${path[0]}.${path[1]}` : path[0])
+// each path's, built once: a plan of many ranges projects thousands of pieces
+const PROJECTED = new Map([MONTH_PATH, ...HOUR_PATHS, ...QUARTER_PATHS, ...DAY_PATHS, ...MINUTE_PATHS].map(path => [path, fieldOf(path)]))
+const projectedPath = (path) => PROJECTED.get(path) ?? fieldOf(path)
 
 /**
  * ranges: [{ from, to }] (epoch ms, from < to); horizons: { minuteFrom,
@@ -112,10 +116,11 @@ const projectedPath = (path) => (path.length > 1 ? `${path[0]}.${path[1]}` : pat
  * has (or had) a daily document, so a range of whole days reads one monthly
  * document per month. Throws RangeRefusal (param 'from' or 'to') for an edge
  * finer than the detail kept there.
- * → { reads: { daily: { ids, projection }, monthly: { ids, projection } }, ranges: [pieces] }
+ * → { reads: { daily: { ids, projection, fields }, monthly: … }, ranges: [pieces] }, fields: Map id → Set of
+ * the fields its pieces project (projection is their union)
  */
 export function planRanges (metric, ranges, horizons = {}) {
-  const reads = { daily: { ids: new Set(), projection: {} }, monthly: { ids: new Set(), projection: {} } }
+  const reads = { daily: { fields: new Map(), projection: {} }, monthly: { fields: new Map(), projection: {} } }
   const planned = ranges.map((range) => {
     const { from, to } = range
     if (range.zone === undefined) {
@@ -124,18 +129,41 @@ export function planRanges (metric, ranges, horizons = {}) {
     }
     const pieces = range.zone === undefined ? piecesOf(metric, from, to) : zonedPieces(metric, range)
     for (const p of pieces) {
-      reads[p.collection].ids.add(p.id)
-      reads[p.collection].projection[projectedPath(p.path)] = 1
+      const { fields, projection } = reads[p.collection]
+      const field = projectedPath(p.path)
+      let own = fields.get(p.id)
+      if (own === undefined) fields.set(p.id, (own = new Set()))
+      own.add(field)
+      projection[field] = 1
     }
     return pieces
   })
-  return {
-    reads: {
-      daily: { ids: [...reads.daily.ids], projection: reads.daily.projection },
-      monthly: { ids: [...reads.monthly.ids], projection: reads.monthly.projection }
-    },
-    ranges: planned
+  const read = ({ fields, projection }) => ({ ids: [...fields.keys()], projection, fields })
+  return { reads: { daily: read(reads.daily), monthly: read(reads.monthly) }, ranges: planned }
+}
+
+/**
+ * The documents of a collection that several plans read, each with the
+ * fields its own pieces project (not every field of every plan) → [{
+ * projection, ids }], the documents that project the same fields together
+ */
+export function documentsByProjection (plans, collection) {
+  const fields = new Map()
+  for (const plan of plans) {
+    for (const [id, own] of plan.reads[collection].fields) {
+      const all = fields.get(id)
+      if (all === undefined) fields.set(id, new Set(own))
+      else for (const f of own) all.add(f)
+    }
   }
+  const groups = new Map()
+  for (const [id, own] of fields) {
+    const sorted = [...own].sort()
+    const key = sorted.join(' ')
+    if (!groups.has(key)) groups.set(key, { projection: Object.fromEntries(sorted.map(f => [f, 1])), ids: [] })
+    groups.get(key).ids.push(id)
+  }
+  return [...groups.values()]
 }
 
 /**

@@ -1,14 +1,14 @@
 // The SLO series of GET /metrics (docs/slos.md#alerting): prom-client gauges
 // set at scrape time from one read of every SLO's current report, shared by
 // all of them (a scrape asks every gauge at once). The reports come from the
-// SLO service, SLO_SCRAPE_CONCURRENCY at a time; a database error stops the
-// reads not begun, and a scrape never fails for a report
-// (docs/adr/0067-slo-metrics.md).
+// SLO service, their counter selectors read together
+// (docs/adr/0074-slo-summaries-read-together.md); a scrape never fails for a
+// report (docs/adr/0067-slo-metrics.md).
 import { Gauge } from 'prom-client'
 import { SLO_GAUGES, sloSamples } from '../slos/slo-samples.js'
 import { isDatabaseError } from '../errors.js'
 
-/** Reports read at once by a scrape: 8 reports are 16 selectors, ~32 requests in flight at most */
+/** A distribution's selectors (read one by one, not together) read at once by a scrape */
 export const SLO_SCRAPE_CONCURRENCY = 8
 
 /**

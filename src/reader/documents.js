@@ -4,6 +4,7 @@
 // would have been.
 import { DAY_MS, addMonths, dayId, monthId } from '../bucket/time.js'
 import { seriesReadPlan } from '../bucket/results.js'
+import { documentsByProjection } from '../bucket/range-plan.js'
 
 // the ids a read of several series asks for at most in one request: more are asked batch by batch, each
 // batch's documents used before the next one is read (a few thousand documents held at once)
@@ -44,7 +45,11 @@ function idsBetween (metric, first, last, monthly) {
 const own = (byId, ids) => ids.flatMap(id => (byId.has(id) ? [byId.get(id)] : []))
 
 /** The union of several field projections */
-const unionOf = (projections) => Object.assign({}, ...projections)
+function unionOf (projections) {
+  const union = {}
+  for (const projection of projections) for (const field in projection) union[field] = 1
+  return union
+}
 
 /** The documents of `ids` (a list, without repeats) read with one projected request (none for no id) → Map by id */
 export async function findByIds (collection, ids, projection) {
@@ -70,6 +75,24 @@ export function createDocumentReader ({ collections }) {
     const fetch = (name) => byIds(collections[name], plans.map(p => p.reads[name].ids), unionOf(plans.map(p => p.reads[name].projection)))
     const [daily, monthly] = await Promise.all([fetch('daily'), fetch('monthly')])
     return plans.map((_, i) => ({ daily: daily[i], monthly: monthly[i] }))
+  }
+
+  /**
+   * The documents of many range plans, each read once however many plans
+   * need it, with the fields its pieces project: per collection, the
+   * documents that project the same fields (range-plan.js
+   * documentsByProjection) asked together, IDS_PER_REQUEST a request, the
+   * requests at once → [{ daily: [docs], monthly: [docs] }], a plan's own each
+   */
+  async function plansDocsOnce (plans) {
+    const fetch = async (name) => {
+      const requests = documentsByProjection(plans, name).flatMap(({ projection, ids }) =>
+        Array.from({ length: Math.ceil(ids.length / IDS_PER_REQUEST) }, (_, i) => ({ projection, ids: ids.slice(i * IDS_PER_REQUEST, (i + 1) * IDS_PER_REQUEST) })))
+      const found = await Promise.all(requests.map(({ projection, ids }) => findByIds(collections[name], ids, projection)))
+      return new Map(found.flatMap(byId => [...byId]))
+    }
+    const [daily, monthly] = await Promise.all([fetch('daily'), fetch('monthly')])
+    return plans.map(p => ({ daily: own(daily, p.reads.daily.ids), monthly: own(monthly, p.reads.monthly.ids) }))
   }
 
   /** The documents of several metrics' series at `step` over [start, end) → [{ docs, monthlyDocs }], a metric's own each */
@@ -110,6 +133,7 @@ export function createDocumentReader ({ collections }) {
      */
     planDocs: async (plan) => (await plansDocs([plan]))[0],
     plansDocs,
+    plansDocsOnce,
 
     /** The monthly documents of January..asOf's month (≤ 12) */
     ytdDocs: async (metric, year, asOf) => (await ytdDocsOf([metric], year, asOf))[0],

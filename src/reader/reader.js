@@ -203,11 +203,16 @@ export function createReader ({ collections, registry, horizonsOf, maxPoints, ma
     return {}
   }
 
-  /** Planned counter ranges read, their documents together → [{ values (0 where nothing is held), documents }] */
+  /** A planned counter read's sums from its documents → { values (0 where nothing is held), documents } */
+  const counterTotalsFrom = (plan, docs) => ({ values: evaluatePlan(plan, docs).map(r => r.value ?? 0), documents: docs.daily.length + docs.monthly.length })
+
+  /** Planned counter ranges read, their documents together → [{ values, documents }] */
   function readCounterTotals (planned) {
-    return readInBatches(planned, p => idsOfPlan(p.plan), batch => documents.plansDocs(batch.map(p => p.plan)),
-      (p, docs) => ({ values: evaluatePlan(p.plan, docs).map(r => r.value ?? 0), documents: docs.daily.length + docs.monthly.length }))
+    return readInBatches(planned, p => idsOfPlan(p.plan), batch => documents.plansDocs(batch.map(p => p.plan)), (p, docs) => counterTotalsFrom(p.plan, docs))
   }
+
+  /** The ids of the documents read, each named with its collection (a day's id and a month's never mistaken) */
+  const namedIds = (docs) => [...docs.daily.map(d => `daily ${d._id}`), ...docs.monthly.map(d => `monthly ${d._id}`)]
 
   /** A distribution's threshold counts judged: no such metric a 404, another kind a 400 naming the field → { kind } */
   async function judgeThresholdCounts (metric, threshold) {
@@ -335,6 +340,47 @@ export function createReader ({ collections, registry, horizonsOf, maxPoints, ma
       const present = new Set((await presentOf(metrics, judgeCounterTotals)).map(r => r.metric))
       const read = planned.filter(p => present.has(p.metric))
       return aligned(metrics, read, read.length ? await readCounterTotals(read) : [])
+    },
+
+    /**
+     * counterTotalsOf of many reads at once ([{ metrics, ranges }], the SLO
+     * selectors of a scrape or a listing, whose burn-rate windows are the same
+     * ranges), each summed over its series: a series planned once per range,
+     * however many reads ask for it, and every document read once for all
+     * (documents.js plansDocsOnce, a few requests) → [{ values, documents,
+     * ids (of the documents read, for counting each once across reads) } |
+     * { error }], error: the read's own 400 (a range past retention, a series
+     * of another kind); a series gone counts nothing
+     */
+    async counterTotalsOfReads (reads) {
+      const plans = new Map()
+      const keyOf = (metric, { from, to }) => `${from} ${to} ${metric}`
+      const judged = await Promise.all(reads.map(async ({ metrics, ranges }) => {
+        try {
+          for (const metric of metrics) {
+            for (const range of ranges) {
+              if (!plans.has(keyOf(metric, range))) plans.set(keyOf(metric, range), planCounterRanges([metric], [range])[0].plan)
+            }
+          }
+          return { present: (await presentOf(metrics, judgeCounterTotals)).map(r => r.metric), ranges }
+        } catch (err) {
+          if (err instanceof BadRequestError) return { error: err }
+          throw err
+        }
+      }))
+      const used = [...new Set(judged.flatMap(j => (j.error ? [] : j.present.flatMap(metric => j.ranges.map(range => keyOf(metric, range))))))]
+      const docs = used.length ? await documents.plansDocsOnce(used.map(key => plans.get(key))) : []
+      const answers = new Map(used.map((key, i) => [key, { value: evaluatePlan(plans.get(key), docs[i])[0].value ?? 0, ids: namedIds(docs[i]) }]))
+      return judged.map(j => {
+        if (j.error) return j
+        const ids = new Set()
+        const values = j.ranges.map(range => j.present.reduce((n, metric) => {
+          const answer = answers.get(keyOf(metric, range))
+          for (const id of answer.ids) ids.add(id)
+          return n + answer.value
+        }, 0))
+        return { values, documents: ids.size, ids: [...ids] }
+      })
     },
 
     /**

@@ -57,6 +57,12 @@ export function createTaggedReads ({ reader, registry, tags, maxSeries, rollups 
     return { kind, rollup: keys, groups: [...groups.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, g]) => g) }
   }
 
+  /** The series a read of `ranges` sums for the filters (groupsOf's one group) */
+  async function seriesMatching (name, ranges, { filters }) {
+    const { groups } = await groupsOf(name, { filters, by: null }, Math.min(...ranges.map(r => r.from)))
+    return groups[0].series
+  }
+
   /** Each group's answers of its series (answers: [answer, or null for a series gone] in the order of the groups' series), combined */
   function combined (groups, answers, combine) {
     let next = 0
@@ -95,12 +101,18 @@ export function createTaggedReads ({ reader, registry, tags, maxSeries, rollups 
     },
 
     /**
+     * The series a read of `ranges` sums for the filters (the name's
+     * matching series, or a declared rollup's answering them) → [series];
+     * over MAX_SERIES a 400
+     */
+    seriesMatching,
+
+    /**
      * A counter's exact sums of the matching series over each of `ranges`
      * (reader.js counterTotalsOf, their documents read together, summed) → { values, documents, series }
      */
     async counterTotals (name, ranges, { filters }) {
-      const { groups } = await groupsOf(name, { filters, by: null }, Math.min(...ranges.map(r => r.from)))
-      const answers = (await reader.counterTotalsOf(groups[0].series, ranges)).filter(a => a !== null)
+      const answers = (await reader.counterTotalsOf(await seriesMatching(name, ranges, { filters }), ranges)).filter(a => a !== null)
       return {
         values: ranges.map((_, i) => answers.reduce((n, a) => n + a.values[i], 0)),
         documents: answers.reduce((n, a) => n + a.documents, 0),
@@ -115,8 +127,7 @@ export function createTaggedReads ({ reader, registry, tags, maxSeries, rollups 
      * → { values, documents, series, estimated: [bool] }
      */
     async thresholdCounts (name, ranges, { filters, threshold = null }) {
-      const { groups } = await groupsOf(name, { filters, by: null }, Math.min(...ranges.map(r => r.from)))
-      const answers = (await reader.thresholdCountsOf(groups[0].series, ranges, { threshold })).filter(a => a !== null)
+      const answers = (await reader.thresholdCountsOf(await seriesMatching(name, ranges, { filters }), ranges, { threshold })).filter(a => a !== null)
       return {
         values: ranges.map((_, i) => answers.reduce((n, a) => n + a.values[i], 0)),
         documents: answers.reduce((n, a) => n + a.documents, 0),

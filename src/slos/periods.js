@@ -90,23 +90,24 @@ export const windowEnd = (now) => Math.floor(now / MINUTE_MS) * MINUTE_MS + MINU
 
 /**
  * The period of an SLO's window (definitions.js) named by `label` (undefined:
- * the one holding now) → { label, from, to, days: [{ day, from, to }], current }.
+ * the one holding now) → { label, from, to, days: [{ day, from, to }], current };
+ * options.days false: the period as one range, days [{ day: null, from, to }] (a summary).
  * Throws PeriodError for a label not of the window's form, or a period that
  * has not begun (or any label, for a rolling window).
  */
-export function periodOf (window, label, now) {
+export function periodOf (window, label, now, { days = true } = {}) {
   const zone = timeZone(window.zone)
   if (window.rolling) {
     if (label !== undefined) throw new PeriodError(`a rolling SLO has one period, the last ${window.duration}: leave period out`)
     const to = windowEnd(now)
     const from = to - window.days * DAY_MS
-    return { label: `last ${window.duration}`, from, to, days: daysOf(zone, from, to), current: true }
+    return { label: `last ${window.duration}`, from, to, days: days ? daysOf(zone, from, to) : [{ day: null, from, to }], current: true }
   }
   const startDate = label === undefined ? periodStartDate(window, localParts(zone, now)) : parseLabel(window, label)
   const from = localMidnight(zone, startDate)
   if (from > now) throw new PeriodError(`${label} has not begun`)
   const to = localMidnight(zone, nextStartDate(window.duration, startDate))
-  return { label: labelOf(window.duration, startDate), from, to, days: daysOf(zone, from, to), current: now < to }
+  return { label: labelOf(window.duration, startDate), from, to, days: days ? daysOf(zone, from, to) : [{ day: null, from, to }], current: now < to }
 }
 
 /** The burn-rate windows ending with the minute holding now → [{ name, from, to }] */

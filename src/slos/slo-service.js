@@ -4,18 +4,19 @@
 // counterTotals, or a distribution's thresholdCounts; reader/tagged-reads.js
 // for a selector with tag filters): the period's local days and the
 // burn-rate windows are ranges of one plan, read with one projected request
-// per collection.
-import { BadRequestError, ConflictError, NotFoundError, isDatabaseError, withDetails } from '../errors.js'
+// per collection. The summaries of a listing or a scrape read every SLO's
+// selectors together (./summary-counts.js).
+import { BadRequestError, ConflictError, NotFoundError, withDetails } from '../errors.js'
 import { descriptorOf } from '../kinds/index.js'
 import { distribution } from '../kinds/distribution.js'
 import { MAX_SLOS, SloDefinitionError, parseSlo, parseSloYamlBody } from './definitions.js'
 import { PeriodError, burnWindows, periodOf } from './periods.js'
 import { buildReport, statusOf } from './report.js'
-import { settleLimited } from './settle-limited.js'
 import { timeZone } from '../bucket/time-zone.js'
 import { ZONE_FIELD, declaredZones, zoneOverflow } from './zone-declarations.js'
+import { createSummaryCounts } from './summary-counts.js'
 
-/** The SLOs the listing reads at once */
+/** A distribution's selectors the listing reads at once */
 const LIST_CONCURRENCY = 8
 
 const badPeriod = (message) => withDetails(new BadRequestError(`period: ${message}`), { details: [{ path: 'period', message }] })
@@ -37,22 +38,33 @@ const localDaysOf = (zones, metric, ranges) => ranges.map(({ from, to, zone, day
  */
 export function createSloService ({ reader, taggedReads, registry, clock, definitions, stored = null, zones = null }) {
   /**
-   * A selector's sums over each range → { values, documents, estimated: [bool] | null, accuracy? }:
-   * a counter's events, a distribution's values (≤ threshold where it has one); a name never written counts nothing
+   * What a selector counts → null (a name never written) | { kind, counted (a distribution's values; else a
+   * counter's events) }; any other kind, or a threshold on a counter, a 400 naming the field
    */
-  async function countsOf ({ metric, filters, threshold = null }, ranges) {
-    const none = { values: ranges.map(() => 0), documents: 0, estimated: null }
+  async function judgeSelector ({ metric, threshold = null }) {
     const kind = await registry.describe(metric)
-    if (kind === null) return none
+    if (kind === null) return null
     const counted = descriptorOf(kind) === distribution
-    // a distribution's threshold counts are read from its day documents (its month keeps no local day)
-    ranges = counted ? ranges.map(({ from, to }) => ({ from, to })) : localDaysOf(zones, metric, ranges)
     if (!counted && (threshold !== null || descriptorOf(kind)?.stats.default !== null)) {
       const [path, message] = threshold !== null
         ? ['threshold', `metric "${metric}" is a ${kind.kind}: a threshold counts a distribution's values at most it; leave threshold out`]
         : ['metric', `metric "${metric}" is a ${kind.kind}: an SLO counts a counter's events or a distribution's values`]
       throw withDetails(new BadRequestError(message), { details: [{ path, message }] })
     }
+    return { kind, counted }
+  }
+
+  /**
+   * A selector's sums over each range → { values, documents, estimated: [bool] | null, accuracy? }:
+   * a counter's events, a distribution's values (≤ threshold where it has one); a name never written counts nothing
+   */
+  async function countsOf ({ metric, filters, threshold = null }, ranges) {
+    const none = { values: ranges.map(() => 0), documents: 0, estimated: null }
+    const judged = await judgeSelector({ metric, threshold })
+    if (judged === null) return none
+    const { kind, counted } = judged
+    // a distribution's threshold counts are read from its day documents (its month keeps no local day)
+    ranges = counted ? ranges.map(({ from, to }) => ({ from, to })) : localDaysOf(zones, metric, ranges)
     try {
       // the name is the exact sum of its series (docs/tags.md): no filter, one read
       if (counted) {
@@ -65,6 +77,8 @@ export function createSloService ({ reader, taggedReads, registry, clock, defini
       throw err
     }
   }
+
+  const countsTogether = createSummaryCounts({ reader, taggedReads, judge: judgeSelector, countsOf })
 
   /** Whether a selector's counts are exact (docs/slos.md#latency-slis) → { exact } or { exact: false, accuracy (α), estimatedDays } */
   const exactnessOf = ({ estimated, accuracy }, days) =>
@@ -86,45 +100,83 @@ export function createSloService ({ reader, taggedReads, registry, clock, defini
   }
 
   /**
-   * A selector's counts over `ranges` (countsOf), read once per `reads`: a
-   * listing's or a scrape's SLOs often share a selector (one total for
-   * several good ones) and, in one zone and window, their ranges
+   * An SLO's period of `label` (undefined: the current one) at `now`, and its ranges → { period, windows, ranges };
+   * days false: a summary — the period as one range, from its months where each local day outside UTC would need
+   * its day document (docs/adr/0068-slo-reads-outside-utc.md); a bad label a 400
    */
-  function countsOnce (reads, selector, ranges) {
-    if (reads === null) return countsOf(selector, ranges)
-    const key = JSON.stringify([selector.metric, selector.tags, selector.threshold ?? null, ranges])
-    const read = reads.get(key)
-    if (read !== undefined) return read.then(counts => ({ ...counts, documents: 0 }))
-    const first = countsOf(selector, ranges)
-    reads.set(key, first)
-    return first
-  }
-
-  /**
-   * options.days false: a summary (the listing) — the period read as one range, from its months where each local day
-   * outside UTC would need its day document (docs/adr/0068-slo-reads-outside-utc.md); options.reads: a Map the SLOs of
-   * one listing or scrape share, each selector and ranges read once (its documents counted by the first to read them)
-   */
-  async function report (slo, label, { days = true, reads = null } = {}) {
-    const now = clock.now()
+  function rangesOf (slo, label, now, { days = true } = {}) {
     let period
     try {
-      period = periodOf(slo.window, label, now)
+      period = periodOf(slo.window, label, now, { days })
     } catch (err) {
       if (err instanceof PeriodError) throw badPeriod(err.message)
       throw err
     }
     const windows = period.current ? burnWindows(now) : []
-    if (!days) period = { ...period, days: [{ day: null, from: period.from, to: period.to }] }
     // outside UTC a calendar period's days are whole local days: each may be read from the month documents (localDaysOf)
     const zone = days && !slo.window.rolling ? timeZone(slo.window.zone) : null
     const local = zone === null || zone.isUtc ? ({ from, to }) => ({ from, to }) : ({ from, to, day }) => ({ from, to, zone: zone.name, day })
-    const ranges = [...period.days.map(local), ...windows.map(({ from, to }) => ({ from, to }))]
+    return { period, windows, ranges: [...period.days.map(local), ...windows.map(({ from, to }) => ({ from, to }))] }
+  }
+
+  /** The report from the counts of an SLO's two selectors (the good or bad one first) */
+  function reportFrom (slo, { period, windows }, first, total, documents, now) {
     const { indicator } = slo
-    const [first, total] = await Promise.all([countsOnce(reads, indicator.good ?? indicator.bad, ranges), countsOnce(reads, indicator.total, ranges)])
     const good = indicator.good ? first.values : total.values.map((t, i) => t - first.values[i])
     const selectors = { [indicator.good ? 'good' : 'bad']: exactnessOf(first, period.days.length), total: exactnessOf(total, period.days.length) }
-    return { ...buildReport(slo, period, windows, { good, total: total.values }, first.documents + total.documents, now), selectors }
+    return { ...buildReport(slo, period, windows, { good, total: total.values }, documents, now), selectors }
+  }
+
+  async function report (slo, label) {
+    const now = clock.now()
+    const planned = rangesOf(slo, label, now)
+    const { indicator } = slo
+    const [first, total] = await Promise.all([countsOf(indicator.good ?? indicator.bad, planned.ranges), countsOf(indicator.total, planned.ranges)])
+    return reportFrom(slo, planned, first, total, first.documents + total.documents, now)
+  }
+
+  /**
+   * The current period's summary (days false) of each SLO, their selectors read together (summary-counts.js): a
+   * selector several SLOs share, or a series several selectors do, read once, and each document once, counted in
+   * the documents of the first SLO that reads it → [{ status: 'fulfilled', value } | { status: 'rejected', reason
+   * (null: not read, after a database error) }], in the order of slos
+   */
+  async function summaries (slos, { concurrency }) {
+    const now = clock.now()
+    const requests = new Map()
+    const keyOf = (selector, ranges) => {
+      const key = JSON.stringify([selector.metric, selector.tags, selector.threshold ?? null, ranges])
+      if (!requests.has(key)) requests.set(key, { selector, ranges })
+      return key
+    }
+    const planned = slos.map(slo => {
+      try {
+        const p = rangesOf(slo, undefined, now, { days: false })
+        const { indicator } = slo
+        return { ...p, keys: [keyOf(indicator.good ?? indicator.bad, p.ranges), keyOf(indicator.total, p.ranges)] }
+      } catch (reason) {
+        return { reason }
+      }
+    })
+    const keys = [...requests.keys()]
+    const counts = new Map((await countsTogether([...requests.values()], { concurrency })).map((c, i) => [keys[i], c]))
+    const counted = new Set()
+    return planned.map((p, i) => {
+      if (p.reason !== undefined) return { status: 'rejected', reason: p.reason }
+      const [first, total] = p.keys.map(key => counts.get(key))
+      const failed = [first, total].find(c => c.status === 'rejected')
+      if (failed) return { status: 'rejected', reason: failed.reason }
+      let documents = 0
+      for (const [key, { value }] of [[p.keys[0], first], [p.keys[1], total]]) {
+        // documents by id where the read names them, else the selector's, once
+        for (const id of value.ids ?? [`selector ${key}`]) {
+          if (counted.has(id)) continue
+          counted.add(id)
+          documents += value.ids ? 1 : value.documents
+        }
+      }
+      return { status: 'fulfilled', value: reportFrom(slos[i], p, first.value, total.value, documents, now) }
+    })
   }
 
   const inFile = (name) => definitions().some(s => s.name === name)
@@ -143,13 +195,11 @@ export function createSloService ({ reader, taggedReads, registry, clock, defini
     async list () {
       const out = []
       const { slos, refused } = await inForce()
-      // LIST_CONCURRENCY summaries at a time, each a request per selector and collection: not one round trip after another;
-      // a selector the SLOs share read once
-      const summaries = []
-      const reads = new Map()
-      for (let i = 0; i < slos.length; i += LIST_CONCURRENCY) {
-        summaries.push(...await Promise.all(slos.slice(i, i + LIST_CONCURRENCY).map(slo => report(slo, undefined, { days: false, reads }).catch(err => err))))
-      }
+      // every summary's selectors read together; a distribution's LIST_CONCURRENCY at a time
+      const summarized = await summaries(slos, { concurrency: LIST_CONCURRENCY })
+      // one SLO its selectors cannot answer (a distribution, a read past MAX_SERIES) does not hide the others; a failure does
+      const failed = summarized.find(o => o.status === 'rejected' && o.reason !== null && !(o.reason instanceof BadRequestError))
+      if (failed !== undefined) throw failed.reason
       for (const [i, slo] of slos.entries()) {
         const described = {
           name: slo.name,
@@ -159,14 +209,9 @@ export function createSloService ({ reader, taggedReads, registry, clock, defini
           timeWindow: { duration: slo.window.duration, rolling: slo.window.rolling, timeZone: slo.window.zone },
           source: slo.stored ? 'stored' : 'file'
         }
-        let r
-        try {
-          r = summaries[i]
-          if (r instanceof Error) throw r
-        } catch (err) {
-          // one SLO its selectors cannot answer (a distribution, a read past MAX_SERIES) does not hide the others
-          if (!(err instanceof BadRequestError)) throw err
-          out.push({ ...described, status: 'refused', error: err.message, documents: 0 })
+        const { status, value: r, reason } = summarized[i]
+        if (status === 'rejected') {
+          out.push({ ...described, status: 'refused', error: reason.message, documents: 0 })
           continue
         }
         out.push({
@@ -218,16 +263,15 @@ export function createSloService ({ reader, taggedReads, registry, clock, defini
     declareZones,
 
     /**
-     * The current period's summary report (no local days) of every SLO in force, at most `concurrency`
-     * read at once (GET /metrics, docs/adr/0067-slo-metrics.md) → [{ name,
+     * The current period's summary report (no local days) of every SLO in force, their selectors read together,
+     * a distribution's `concurrency` at a time (GET /metrics, docs/adr/0067-slo-metrics.md, 0074) → [{ name,
      * report } | { name, refused: message } | { name, failed: error (null: not
      * read, after a database error) }]; a database error stops the reads not begun.
      */
     async currentReports ({ concurrency }) {
       const { slos, refused } = await inForce()
       // a summary: the series need no local day, so the period is read as one range (as the listing reads it)
-      const reads = new Map()
-      const outcomes = await settleLimited(slos, concurrency, slo => report(slo, undefined, { days: false, reads }), { stopsAll: isDatabaseError })
+      const outcomes = await summaries(slos, { concurrency })
       return [
         ...outcomes.map(({ status, value, reason }, i) => {
           const { name } = slos[i]
