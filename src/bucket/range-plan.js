@@ -5,7 +5,7 @@
 // edge days from their daily documents — and says which documents and
 // fields it needs, so that many ranges are read with one projected request
 // per collection. Pure.
-import { DAY_MS, HOUR_MS, MINUTE_MS, QUARTER_HOUR_MS, addMonths, bucketId, describeDay, startOfDay } from './time.js'
+import { DAY_MS, HOUR_MS, MINUTE_MS, QUARTER_HOUR_MS, addMonths, describeDay, metricIdPrefix, startOfDay } from './time.js'
 import { minuteField } from './minute-fields.js'
 import { zonedPieces } from './zoned-days.js'
 
@@ -53,8 +53,11 @@ const MONTH_PATH = Object.freeze(['monthly'])
 const DAY_PATHS = Array.from({ length: 32 }, (_, d) => Object.freeze(['daily', String(d)]))
 const MINUTE_PATHS = Array.from({ length: 1440 }, (_, i) => Object.freeze(minuteField(Math.floor(i / 60), i % 60).split('.')))
 
-/** The pieces of [from, to): [{ collection, id, date, path: [field, …] }]; each UTC day described once. */
-function piecesOf (metric, from, to) {
+/**
+ * The pieces of [from, to) whatever the metric: [{ collection, key (the
+ * document's day or month key), date, path: [field, …] }]; each UTC day described once.
+ */
+function shapeOf (from, to) {
   const pieces = []
   let c = from
   while (c < to) {
@@ -62,19 +65,17 @@ function piecesOf (metric, from, to) {
     const dayEnd = dayStart + DAY_MS
     const day = describeDay(dayStart)
     if (c === dayStart && dayEnd <= to) {
-      const monthly = bucketId(metric, day.monthKey)
       const nextMonth = addMonths(day.monthStart, 1)
       if (c === day.monthStart && nextMonth <= to) {
-        pieces.push({ collection: 'monthly', id: monthly, date: day.monthStart, path: MONTH_PATH })
+        pieces.push({ collection: 'monthly', key: day.monthKey, date: day.monthStart, path: MONTH_PATH })
         c = nextMonth
       } else {
-        pieces.push({ collection: 'monthly', id: monthly, date: day.monthStart, path: DAY_PATHS[day.dayOfMonth] })
+        pieces.push({ collection: 'monthly', key: day.monthKey, date: day.monthStart, path: DAY_PATHS[day.dayOfMonth] })
         c = dayEnd
       }
       continue
     }
     // part of a day: its hours, quarter-hours and minutes from its daily document
-    const id = bucketId(metric, day.dayKey)
     const end = Math.min(to, dayEnd)
     while (c < end) {
       const inDay = c - dayStart
@@ -90,7 +91,7 @@ function piecesOf (metric, from, to) {
         path = MINUTE_PATHS[hour * 60 + Math.floor((inDay % HOUR_MS) / MINUTE_MS)]
         c += MINUTE_MS
       }
-      pieces.push({ collection: 'daily', id, date: dayStart, path })
+      pieces.push({ collection: 'daily', key: day.dayKey, date: dayStart, path })
     }
   }
   return pieces
@@ -120,26 +121,113 @@ const projectedPath = (path) => PROJECTED.get(path) ?? fieldOf(path)
  * the fields its pieces project (projection is their union)
  */
 export function planRanges (metric, ranges, horizons = {}) {
-  const reads = { daily: { fields: new Map(), projection: {} }, monthly: { fields: new Map(), projection: {} } }
-  const planned = ranges.map((range) => {
-    const { from, to } = range
-    if (range.zone === undefined) {
+  checkRangeEdges(ranges, horizons)
+  // a zoned local day's pieces name their zone (zoned-days.js): such plans are not kept as templates
+  if (ranges.some(range => range.zone !== undefined)) return planEachPiece(metric, ranges)
+  const template = templateOf(ranges)
+  const prefix = metricIdPrefix(metric) // bucketId(metric, key) is prefix + key
+  const idOf = new Map()
+  const read = (collection) => {
+    const fields = new Map()
+    for (const [key, own] of template.fields[collection]) {
+      const id = prefix + key
+      idOf.set(key, id)
+      fields.set(id, own)
+    }
+    return { ids: [...fields.keys()], projection: template.projection[collection], fields }
+  }
+  const reads = { daily: read('daily'), monthly: read('monthly') }
+  const planned = template.ranges.map(shape => {
+    const pieces = new Array(shape.length)
+    for (let i = 0; i < shape.length; i++) {
+      const { collection, key, date, path } = shape[i]
+      pieces[i] = { collection, id: idOf.get(key), date, path }
+    }
+    return pieces
+  })
+  return { reads, ranges: planned }
+}
+
+/** Throws RangeRefusal as planRanges does for an edge of `ranges` finer than the detail kept there (horizons as planRanges') */
+export function checkRangeEdges (ranges, horizons = {}) {
+  for (const { from, to, zone } of ranges) {
+    if (zone === undefined) {
       checkEdge(from, 'from', horizons)
       checkEdge(to, 'to', horizons)
     }
-    const pieces = range.zone === undefined ? piecesOf(metric, from, to) : zonedPieces(metric, range)
-    for (const p of pieces) {
-      const { fields, projection } = reads[p.collection]
-      const field = projectedPath(p.path)
-      let own = fields.get(p.id)
-      if (own === undefined) fields.set(p.id, (own = new Set()))
-      own.add(field)
-      projection[field] = 1
-    }
+  }
+}
+
+/** planRanges piece by piece, for ranges with a zoned local day (its edges checked) */
+function planEachPiece (metric, ranges) {
+  const reads = { daily: { fields: new Map(), projection: {} }, monthly: { fields: new Map(), projection: {} } }
+  const planned = ranges.map((range) => {
+    const pieces = range.zone === undefined ? piecesOf(metric, range.from, range.to) : zonedPieces(metric, range)
+    for (const p of pieces) addPiece(reads[p.collection], p.id, p.path)
     return pieces
   })
   const read = ({ fields, projection }) => ({ ids: [...fields.keys()], projection, fields })
   return { reads: { daily: read(reads.daily), monthly: read(reads.monthly) }, ranges: planned }
+}
+
+/** A piece's field added to its document's (by id or key) and to the projection */
+function addPiece ({ fields, projection }, id, path) {
+  const field = projectedPath(path)
+  let own = fields.get(id)
+  if (own === undefined) fields.set(id, (own = new Set()))
+  own.add(field)
+  projection[field] = 1
+}
+
+/** The pieces of [from, to): [{ collection, id, date, path: [field, …] }] */
+const piecesOf = (metric, from, to) => {
+  const prefix = metricIdPrefix(metric)
+  return shapeOf(from, to).map(({ collection, key, date, path }) => ({ collection, id: prefix + key, date, path }))
+}
+
+// The plans of the ranges planned last, whatever the metric (templates): a
+// scrape plans the same few ranges (an SLO's period, the burn-rate windows)
+// for every series it reads, a Graphite target its ranges for every name it
+// matches. Kept until they hold MAX_TEMPLATE_PIECES pieces, then forgotten all
+// at once; a larger plan is not kept.
+export const MAX_TEMPLATE_PIECES = 200_000
+const templates = new Map()
+let templatePieces = 0
+
+/** How many pieces the templates kept hold (at most MAX_TEMPLATE_PIECES) */
+export const heldTemplatePieces = () => templatePieces
+
+/**
+ * The plan of `ranges` (none zoned) with documents named by their day or
+ * month key → { ranges: [[{ collection, key, date, path }]], fields: { daily:
+ * Map key → Set, monthly: … }, projection: { daily, monthly } }, frozen: shared by every plan made from it
+ */
+function templateOf (ranges) {
+  let key = ''
+  for (const { from, to } of ranges) key += `${from} ${to},`
+  let template = templates.get(key)
+  if (template !== undefined) return template
+  const fields = { daily: { fields: new Map(), projection: {} }, monthly: { fields: new Map(), projection: {} } }
+  let pieces = 0
+  const shapes = ranges.map(({ from, to }) => {
+    const shape = shapeOf(from, to)
+    for (const p of shape) addPiece(fields[p.collection], p.key, p.path)
+    pieces += shape.length
+    return Object.freeze(shape.map(p => Object.freeze(p)))
+  })
+  template = Object.freeze({
+    ranges: Object.freeze(shapes),
+    fields: Object.freeze({ daily: fields.daily.fields, monthly: fields.monthly.fields }),
+    projection: Object.freeze({ daily: Object.freeze(fields.daily.projection), monthly: Object.freeze(fields.monthly.projection) })
+  })
+  if (pieces > MAX_TEMPLATE_PIECES) return template
+  if (templatePieces + pieces > MAX_TEMPLATE_PIECES) {
+    templates.clear()
+    templatePieces = 0
+  }
+  templates.set(key, template)
+  templatePieces += pieces
+  return template
 }
 
 /**
@@ -148,22 +236,39 @@ export function planRanges (metric, ranges, horizons = {}) {
  * projection, ids }], the documents that project the same fields together
  */
 export function documentsByProjection (plans, collection) {
-  const fields = new Map()
+  const fields = new Map() // id → its fields: a plan's own Set until a second plan names the id, then a copy
+  const merged = new Set() // the ids whose Set is a copy
   for (const plan of plans) {
     for (const [id, own] of plan.reads[collection].fields) {
-      const all = fields.get(id)
-      if (all === undefined) fields.set(id, new Set(own))
-      else for (const f of own) all.add(f)
+      let all = fields.get(id)
+      if (all === undefined) {
+        fields.set(id, own)
+        continue
+      }
+      if (!merged.has(id)) {
+        merged.add(id)
+        fields.set(id, (all = new Set(all)))
+      }
+      for (const f of own) all.add(f)
     }
   }
   const groups = new Map()
   for (const [id, own] of fields) {
-    const sorted = [...own].sort()
-    const key = sorted.join(' ')
-    if (!groups.has(key)) groups.set(key, { projection: Object.fromEntries(sorted.map(f => [f, 1])), ids: [] })
-    groups.get(key).ids.push(id)
+    const key = merged.has(id) ? projectionKey(own) : sharedProjectionKey(own)
+    let group = groups.get(key)
+    if (group === undefined) groups.set(key, (group = { projection: Object.fromEntries(key.split(' ').map(f => [f, 1])), ids: [] }))
+    group.ids.push(id)
   }
   return [...groups.values()]
+}
+
+const projectionKey = (fields) => [...fields].sort().join(' ')
+// a plan's Set of a document's fields is its template's, the same for every metric planned from it: its key made once
+const sharedKeys = new WeakMap()
+function sharedProjectionKey (fields) {
+  let key = sharedKeys.get(fields)
+  if (key === undefined) sharedKeys.set(fields, (key = projectionKey(fields)))
+  return key
 }
 
 /**
@@ -195,6 +300,24 @@ export function evaluatePlan (plan, docs, { strictDays = false, combine = sumNum
       if (node !== SKIPPED) value = combine(value, node)
     }
     return { value, documents: used.size }
+  })
+}
+
+/**
+ * The documents each planned range reads that were found (byId: docsById's), named
+ * '<collection> <id>' → [[name]], a range's own each, in the order of its pieces
+ */
+export function documentsOfRanges (plan, byId) {
+  return plan.ranges.map(pieces => {
+    const names = []
+    let last = null
+    for (const { collection, id } of pieces) {
+      if (id === last || !byId.has(id)) continue
+      last = id
+      const name = `${collection} ${id}`
+      if (!names.includes(name)) names.push(name)
+    }
+    return names
   })
 }
 

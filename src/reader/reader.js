@@ -11,7 +11,7 @@
 import { BadRequestError, NotFoundError, withDetails } from '../errors.js'
 import { assembleSeries, assembleYtd } from '../bucket/results.js'
 import { localSeriesValues } from '../bucket/local-plans.js'
-import { evaluatePlan, planRanges } from '../bucket/range-plan.js'
+import { checkRangeEdges, docsById, documentsOfRanges, evaluatePlan, planRanges } from '../bucket/range-plan.js'
 import { timeZone } from '../bucket/time-zone.js'
 import { createDocumentReader, idsOfPlan, readInBatches } from './documents.js'
 import { createDistributionReads, rangeRefused } from './distribution-reads.js'
@@ -193,6 +193,15 @@ export function createReader ({ collections, registry, horizonsOf, maxPoints, ma
     }
   }
 
+  /** Throws planCounterRanges' 400 for a range past the metric's retention */
+  function checkCounterRanges (metric, ranges) {
+    try {
+      checkRangeEdges(ranges, horizonsOf(metric))
+    } catch (err) {
+      throw rangeRefused(err)
+    }
+  }
+
   /** A counter's sums over ranges judged: no such metric a 404, a kind with stats a 400 */
   async function judgeCounterTotals (metric) {
     const { descriptor } = await requireMetric(metric)
@@ -212,7 +221,6 @@ export function createReader ({ collections, registry, horizonsOf, maxPoints, ma
   }
 
   /** The ids of the documents read, each named with its collection (a day's id and a month's never mistaken) */
-  const namedIds = (docs) => [...docs.daily.map(d => `daily ${d._id}`), ...docs.monthly.map(d => `monthly ${d._id}`)]
 
   /** A distribution's threshold counts judged: no such metric a 404, another kind a 400 naming the field → { kind } */
   async function judgeThresholdCounts (metric, threshold) {
@@ -353,31 +361,50 @@ export function createReader ({ collections, registry, horizonsOf, maxPoints, ma
      * of another kind); a series gone counts nothing
      */
     async counterTotalsOfReads (reads) {
-      const plans = new Map()
-      const keyOf = (metric, { from, to }) => `${from} ${to} ${metric}`
       const judged = await Promise.all(reads.map(async ({ metrics, ranges }) => {
         try {
-          for (const metric of metrics) {
-            for (const range of ranges) {
-              if (!plans.has(keyOf(metric, range))) plans.set(keyOf(metric, range), planCounterRanges([metric], [range])[0].plan)
-            }
-          }
+          // a range past a series' retention is this read's 400, not the others'
+          for (const metric of metrics) checkCounterRanges(metric, ranges)
           return { present: (await presentOf(metrics, judgeCounterTotals)).map(r => r.metric), ranges }
         } catch (err) {
           if (err instanceof BadRequestError) return { error: err }
           throw err
         }
       }))
-      const used = [...new Set(judged.flatMap(j => (j.error ? [] : j.present.flatMap(metric => j.ranges.map(range => keyOf(metric, range))))))]
-      const docs = used.length ? await documents.plansDocsOnce(used.map(key => plans.get(key))) : []
-      const answers = new Map(used.map((key, i) => [key, { value: evaluatePlan(plans.get(key), docs[i])[0].value ?? 0, ids: namedIds(docs[i]) }]))
+      // each series' ranges, from every read that asks for it, planned together: one plan a series
+      const indexes = new Map() // metric → Map range key → the range's index in the metric's plan
+      const wanted = new Map() // metric → its ranges, in that order
+      const keyOf = ({ from, to }) => `${from} ${to}`
+      for (const j of judged) {
+        if (j.error) continue
+        for (const metric of j.present) {
+          let own = indexes.get(metric)
+          if (own === undefined) {
+            indexes.set(metric, (own = new Map()))
+            wanted.set(metric, [])
+          }
+          for (const range of j.ranges) {
+            if (own.has(keyOf(range))) continue
+            own.set(keyOf(range), own.size)
+            wanted.get(metric).push({ from: range.from, to: range.to })
+          }
+        }
+      }
+      const used = [...wanted.keys()]
+      const plans = used.map(metric => planCounterRanges([metric], wanted.get(metric))[0].plan)
+      const docs = used.length ? await documents.plansDocsOnce(plans) : []
+      const answers = new Map(used.map((metric, i) => {
+        const byId = docsById(docs[i])
+        return [metric, { values: evaluatePlan(plans[i], docs[i]).map(r => r.value ?? 0), documents: documentsOfRanges(plans[i], byId) }]
+      }))
       return judged.map(j => {
         if (j.error) return j
         const ids = new Set()
         const values = j.ranges.map(range => j.present.reduce((n, metric) => {
-          const answer = answers.get(keyOf(metric, range))
-          for (const id of answer.ids) ids.add(id)
-          return n + answer.value
+          const answer = answers.get(metric)
+          const r = indexes.get(metric).get(keyOf(range))
+          for (const id of answer.documents[r]) ids.add(id)
+          return n + answer.values[r]
         }, 0))
         return { values, documents: ids.size, ids: [...ids] }
       })

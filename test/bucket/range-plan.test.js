@@ -5,7 +5,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { documentsOf } from '../helpers/documents.js'
-import { RangeRefusal, evaluatePlan, finestSlotAt, planRanges } from '../../src/bucket/range-plan.js'
+import { MAX_TEMPLATE_PIECES, RangeRefusal, docsById, documentsByProjection, documentsOfRanges, evaluatePlan, finestSlotAt, heldTemplatePieces, planRanges } from '../../src/bucket/range-plan.js'
 
 const MIN = 60_000
 const DAY = 86_400_000
@@ -128,5 +128,62 @@ describe('what a plan projects', () => {
     expect(Object.keys(plan.reads.monthly.projection).sort()).toEqual(['daily.1', 'daily.2'])
     const all = [...daily, ...Object.keys(plan.reads.monthly.projection)]
     for (const a of all) for (const b of all) expect(b.startsWith(`${a}.`)).toBe(false)
+  })
+})
+
+describe('plans kept as templates, whatever the metric', () => {
+  // minute-aligned ranges within the span (every day keeps its minutes)
+  const rangeArb = fc.tuple(fc.integer({ min: 0, max: SPAN_DAYS * 1440 }), fc.integer({ min: 1, max: 5 * 1440 }))
+    .map(([start, length]) => ({ from: BASE + start * MIN, to: BASE + Math.min(start + length, SPAN_DAYS * 1440 + 1) * MIN }))
+  // names whose ids are escaped ('/' and '%' in a tag value) beside plain ones
+  const metricArb = fc.constantFrom('m', 'web.requests;route=/login', 'a%2F;b=100%')
+
+  it('a plan made from another metric\'s template sums that metric\'s own documents, range by range', () => {
+    fc.assert(fc.property(fc.array(rangeArb, { minLength: 1, maxLength: 8 }), metricArb, metricArb, fc.array(fc.record({ value: fc.integer({ min: 1, max: 100 }), time: fc.integer({ min: BASE, max: BASE + SPAN_DAYS * DAY - 1 }) }), { maxLength: 40 }), (ranges, other, metric, values) => {
+      planRanges(other, ranges) // the template made by another metric first
+      const events = values.map(v => ({ ...v, metric }))
+      const docs = documentsOf(events, {})
+      const plan = planRanges(metric, ranges)
+      const results = evaluatePlan(plan, docs)
+      ranges.forEach(({ from, to }, i) => {
+        expect(results[i].value ?? 0).toBe(events.filter(e => e.time >= from && e.time < to).reduce((n, e) => n + e.value, 0))
+      })
+      // the documents each range reads, by name: as many as evaluatePlan counts, each in the plan's reads
+      const named = documentsOfRanges(plan, docsById(docs))
+      expect(named.map(n => n.length)).toEqual(results.map(r => r.documents))
+      for (const name of named.flat()) {
+        const [collection, id] = [name.slice(0, name.indexOf(' ')), name.slice(name.indexOf(' ') + 1)]
+        expect(plan.reads[collection].ids).toContain(id)
+      }
+    }), { numRuns: 150 })
+  })
+
+  it('documents several plans read together project the union of their fields, and a plan\'s own fields stay its own', () => {
+    const day = Date.UTC(2026, 1, 10)
+    const a = planRanges('m', [{ from: day + 60 * MIN, to: day + 62 * MIN }])
+    const b = planRanges('m', [{ from: day + 5 * 60 * MIN, to: day + 6 * 60 * MIN }])
+    const other = planRanges('n', [{ from: day + 60 * MIN, to: day + 62 * MIN }])
+    const groups = documentsByProjection([a, b, other], 'daily')
+    expect(groups).toEqual([
+      { projection: { 'hourly.5': 1, 'minute.1': 1 }, ids: ['m/20260210'] },
+      { projection: { 'minute.1': 1 }, ids: ['n/20260210'] }
+    ])
+    // the union was made on a copy: planning the first range again projects what it did
+    expect([...planRanges('m', [{ from: day + 60 * MIN, to: day + 62 * MIN }]).reads.daily.fields.get('m/20260210')]).toEqual(['minute.1'])
+  })
+
+  it('holds at most MAX_TEMPLATE_PIECES pieces, and plans a larger list without keeping it', () => {
+    const minutes = (n, start) => Array.from({ length: n }, (_, i) => ({ from: start + i * MIN, to: start + (i + 1) * MIN }))
+    const large = minutes(MAX_TEMPLATE_PIECES + 1, BASE)
+    const plan = planRanges('m', large)
+    expect(plan.ranges).toHaveLength(MAX_TEMPLATE_PIECES + 1)
+    expect(plan.ranges.at(-1)[0].path).toEqual(['minute', '21', '20']) // minute 200,000 after BASE: day 138, 21:20
+    expect(heldTemplatePieces()).toBeLessThanOrEqual(MAX_TEMPLATE_PIECES)
+    // lists that fill the bound push the older ones out, never past it
+    for (let k = 0; k < 5; k++) {
+      planRanges('m', minutes(MAX_TEMPLATE_PIECES / 4, BASE + k * MIN))
+      expect(heldTemplatePieces()).toBeLessThanOrEqual(MAX_TEMPLATE_PIECES)
+    }
+    expect(heldTemplatePieces()).toBeGreaterThan(0)
   })
 })
