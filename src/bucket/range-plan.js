@@ -55,9 +55,13 @@ const MINUTE_PATHS = Array.from({ length: 1440 }, (_, i) => Object.freeze(minute
 
 /**
  * The pieces of [from, to) whatever the metric: [{ collection, key (the
- * document's day or month key), date, path: [field, …] }]; each UTC day described once.
+ * document's day or month key), date, path: [field, …] }]; each UTC day
+ * described once. idPrefix (metricIdPrefix's): a metric's pieces instead, { collection, id, date, path }
  */
-function shapeOf (from, to) {
+function shapeOf (from, to, idPrefix = null) {
+  const piece = idPrefix === null
+    ? (collection, key, date, path) => ({ collection, key, date, path })
+    : (collection, key, date, path) => ({ collection, id: idPrefix + key, date, path })
   const pieces = []
   let c = from
   while (c < to) {
@@ -67,10 +71,10 @@ function shapeOf (from, to) {
     if (c === dayStart && dayEnd <= to) {
       const nextMonth = addMonths(day.monthStart, 1)
       if (c === day.monthStart && nextMonth <= to) {
-        pieces.push({ collection: 'monthly', key: day.monthKey, date: day.monthStart, path: MONTH_PATH })
+        pieces.push(piece('monthly', day.monthKey, day.monthStart, MONTH_PATH))
         c = nextMonth
       } else {
-        pieces.push({ collection: 'monthly', key: day.monthKey, date: day.monthStart, path: DAY_PATHS[day.dayOfMonth] })
+        pieces.push(piece('monthly', day.monthKey, day.monthStart, DAY_PATHS[day.dayOfMonth]))
         c = dayEnd
       }
       continue
@@ -91,7 +95,7 @@ function shapeOf (from, to) {
         path = MINUTE_PATHS[hour * 60 + Math.floor((inDay % HOUR_MS) / MINUTE_MS)]
         c += MINUTE_MS
       }
-      pieces.push({ collection: 'daily', key: day.dayKey, date: dayStart, path })
+      pieces.push(piece('daily', day.dayKey, dayStart, path))
     }
   }
   return pieces
@@ -122,8 +126,9 @@ const projectedPath = (path) => PROJECTED.get(path) ?? fieldOf(path)
  */
 export function planRanges (metric, ranges, horizons = {}) {
   checkRangeEdges(ranges, horizons)
-  // a zoned local day's pieces name their zone (zoned-days.js): such plans are not kept as templates
-  if (ranges.some(range => range.zone !== undefined)) return planEachPiece(metric, ranges)
+  // a zoned local day's pieces name their zone (zoned-days.js), and a long list (a series' points) is rarely asked
+  // for again: such plans are made piece by piece, not kept as templates
+  if (ranges.length > MAX_TEMPLATE_RANGES || ranges.some(range => range.zone !== undefined)) return planEachPiece(metric, ranges)
   const template = templateOf(ranges)
   const prefix = metricIdPrefix(metric) // bucketId(metric, key) is prefix + key
   const idOf = new Map()
@@ -158,7 +163,7 @@ export function checkRangeEdges (ranges, horizons = {}) {
   }
 }
 
-/** planRanges piece by piece, for ranges with a zoned local day (its edges checked) */
+/** planRanges piece by piece, for a long list or ranges with a zoned local day (its edges checked) */
 function planEachPiece (metric, ranges) {
   const reads = { daily: { fields: new Map(), projection: {} }, monthly: { fields: new Map(), projection: {} } }
   const planned = ranges.map((range) => {
@@ -180,19 +185,19 @@ function addPiece ({ fields, projection }, id, path) {
 }
 
 /** The pieces of [from, to): [{ collection, id, date, path: [field, …] }] */
-const piecesOf = (metric, from, to) => {
-  const prefix = metricIdPrefix(metric)
-  return shapeOf(from, to).map(({ collection, key, date, path }) => ({ collection, id: prefix + key, date, path }))
-}
+const piecesOf = (metric, from, to) => shapeOf(from, to, metricIdPrefix(metric))
 
-// The plans of the ranges planned last, whatever the metric (templates): a
-// scrape plans the same few ranges (an SLO's period, the burn-rate windows)
-// for every series it reads, a Graphite target its ranges for every name it
-// matches. Kept until they hold MAX_TEMPLATE_PIECES pieces, then forgotten all
-// at once; a larger plan is not kept.
-export const MAX_TEMPLATE_PIECES = 200_000
+// The plans of the lists of ranges planned last, whatever the metric
+// (templates): a scrape plans the same few ranges (an SLO's period, the
+// burn-rate windows) for every series it reads. Lists of at most
+// MAX_TEMPLATE_RANGES ranges, kept until they hold MAX_TEMPLATE_PIECES
+// pieces, then forgotten all at once; a larger plan is not kept.
+export const MAX_TEMPLATE_RANGES = 16
+export const MAX_TEMPLATE_PIECES = 20_000
 const templates = new Map()
 let templatePieces = 0
+// a template's Set of a document's fields → its projection key, made once (documentsByProjection)
+const sharedKeys = new WeakMap()
 
 /** How many pieces the templates kept hold (at most MAX_TEMPLATE_PIECES) */
 export const heldTemplatePieces = () => templatePieces
@@ -215,6 +220,7 @@ function templateOf (ranges) {
     pieces += shape.length
     return Object.freeze(shape.map(p => Object.freeze(p)))
   })
+  for (const own of [...fields.daily.fields.values(), ...fields.monthly.fields.values()]) sharedKeys.set(own, projectionKey(own))
   template = Object.freeze({
     ranges: Object.freeze(shapes),
     fields: Object.freeze({ daily: fields.daily.fields, monthly: fields.monthly.fields }),
@@ -254,7 +260,8 @@ export function documentsByProjection (plans, collection) {
   }
   const groups = new Map()
   for (const [id, own] of fields) {
-    const key = merged.has(id) ? projectionKey(own) : sharedProjectionKey(own)
+    // a template's Set has its key made once (templateOf)
+    const key = (merged.has(id) ? undefined : sharedKeys.get(own)) ?? projectionKey(own)
     let group = groups.get(key)
     if (group === undefined) groups.set(key, (group = { projection: Object.fromEntries(key.split(' ').map(f => [f, 1])), ids: [] }))
     group.ids.push(id)
@@ -263,13 +270,6 @@ export function documentsByProjection (plans, collection) {
 }
 
 const projectionKey = (fields) => [...fields].sort().join(' ')
-// a plan's Set of a document's fields is its template's, the same for every metric planned from it: its key made once
-const sharedKeys = new WeakMap()
-function sharedProjectionKey (fields) {
-  let key = sharedKeys.get(fields)
-  if (key === undefined) sharedKeys.set(fields, (key = projectionKey(fields)))
-  return key
-}
 
 /**
  * How evaluatePlan adds a counter's pieces: combine(total, node) → the new

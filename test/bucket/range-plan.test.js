@@ -5,7 +5,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { documentsOf } from '../helpers/documents.js'
-import { MAX_TEMPLATE_PIECES, RangeRefusal, docsById, documentsByProjection, documentsOfRanges, evaluatePlan, finestSlotAt, heldTemplatePieces, planRanges } from '../../src/bucket/range-plan.js'
+import { MAX_TEMPLATE_PIECES, MAX_TEMPLATE_RANGES, RangeRefusal, docsById, documentsByProjection, documentsOfRanges, evaluatePlan, finestSlotAt, heldTemplatePieces, planRanges } from '../../src/bucket/range-plan.js'
 
 const MIN = 60_000
 const DAY = 86_400_000
@@ -172,18 +172,32 @@ describe('plans kept as templates, whatever the metric', () => {
     expect([...planRanges('m', [{ from: day + 60 * MIN, to: day + 62 * MIN }]).reads.daily.fields.get('m/20260210')]).toEqual(['minute.1'])
   })
 
-  it('holds at most MAX_TEMPLATE_PIECES pieces, and plans a larger list without keeping it', () => {
-    const minutes = (n, start) => Array.from({ length: n }, (_, i) => ({ from: start + i * MIN, to: start + (i + 1) * MIN }))
-    const large = minutes(MAX_TEMPLATE_PIECES + 1, BASE)
-    const plan = planRanges('m', large)
-    expect(plan.ranges).toHaveLength(MAX_TEMPLATE_PIECES + 1)
-    expect(plan.ranges.at(-1)[0].path).toEqual(['minute', '21', '20']) // minute 200,000 after BASE: day 138, 21:20
-    expect(heldTemplatePieces()).toBeLessThanOrEqual(MAX_TEMPLATE_PIECES)
-    // lists that fill the bound push the older ones out, never past it
-    for (let k = 0; k < 5; k++) {
-      planRanges('m', minutes(MAX_TEMPLATE_PIECES / 4, BASE + k * MIN))
+  it('keeps lists of at most MAX_TEMPLATE_RANGES ranges, holding at most MAX_TEMPLATE_PIECES pieces', () => {
+    // 16 ranges of ~68 pieces each (minutes, quarter-hours and hours at both edges), a list per k
+    const list = (k, n = MAX_TEMPLATE_RANGES) => Array.from({ length: n }, (_, i) => ({ from: BASE + (k * 64 + i) * DAY + 7 * MIN, to: BASE + (k * 64 + i + 2) * DAY - 7 * MIN }))
+    const events = [{ metric: 'm', value: 3, time: BASE + 12 * 3_600_000 }]
+    let held = heldTemplatePieces()
+    let dropped = false
+    for (let k = 0; k < 40; k++) {
+      const ranges = list(k % 30) // 30 lists of ~1,100 pieces: more than the bound holds
+      const before = heldTemplatePieces()
+      const plan = planRanges('m', ranges)
+      expect(plan.ranges.reduce((n, pieces) => n + pieces.length, 0)).toBeGreaterThan(ranges.length * 60)
       expect(heldTemplatePieces()).toBeLessThanOrEqual(MAX_TEMPLATE_PIECES)
+      if (heldTemplatePieces() < before) dropped = true
+      if (k === 0) {
+        // kept: added to what was held, or alone after the templates were dropped to make room
+        const pieces = plan.ranges.reduce((n, p) => n + p.length, 0)
+        expect([held + pieces, pieces]).toContain(heldTemplatePieces())
+        // the first day's event, in the ranges holding it
+        expect(evaluatePlan(plan, documentsOf(events, {})).map(r => r.value ?? 0)).toEqual(ranges.map(r => (r.from <= events[0].time && events[0].time < r.to ? 3 : 0)))
+      }
     }
-    expect(heldTemplatePieces()).toBeGreaterThan(0)
+    expect(dropped).toBe(true)
+    // a longer list is planned piece by piece and not kept
+    held = heldTemplatePieces()
+    const long = list(0, MAX_TEMPLATE_RANGES + 1)
+    expect(planRanges('n', long).ranges).toHaveLength(long.length)
+    expect(heldTemplatePieces()).toBe(held)
   })
 })
