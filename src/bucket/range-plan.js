@@ -110,7 +110,17 @@ function shapeOf (from, to, idPrefix = null) {
 const fieldOf = (path) => (path.length > 1 ? `${path[0]}.${path[1]}` : path[0])
 // each path's, built once: a plan of many ranges projects thousands of pieces
 const PROJECTED = new Map([MONTH_PATH, ...HOUR_PATHS, ...QUARTER_PATHS, ...DAY_PATHS, ...MINUTE_PATHS].map(path => [path, fieldOf(path)]))
-const projectedPath = (path) => PROJECTED.get(path) ?? fieldOf(path)
+// any other path's (a zoned local day's: `zoned.<zone>`) by its first two keys, made once each
+const projectedOthers = new Map()
+function projectedPath (path) {
+  const known = PROJECTED.get(path)
+  if (known !== undefined || path.length < 2) return known ?? path[0]
+  let below = projectedOthers.get(path[0])
+  if (below === undefined) projectedOthers.set(path[0], (below = new Map()))
+  let field = below.get(path[1])
+  if (field === undefined) below.set(path[1], (field = fieldOf(path)))
+  return field
+}
 
 /**
  * ranges: [{ from, to }] (epoch ms, from < to); horizons: { minuteFrom,
