@@ -58,7 +58,7 @@ export function distributionEventUpdates ({ metric, value, time, weight = 1, sum
   const field = bucketField(mapping, value)
   const v = value === 0 ? 0 : value // −0 is stored as 0
   const stats = summary ?? { sum: v * weight, min: v, max: v }
-  const { dayStart, day, hour, minute } = slotOf(time, null)
+  const { dayStart, day, hour, minute } = slotOf(time)
   const minutes = !keepsMinutes || keepsMinutes(metric, dayStart)
   const histograms = minutes && (!keepsMinuteHistograms || keepsMinuteHistograms(metric, dayStart))
   const dayTiers = ['daily', `hourly.${hour}`, `quarterHourly.${hour}.${Math.floor(minute / 15)}`]
@@ -110,7 +110,6 @@ export function buildDistributionTiers (events, mapping, { keepsMinutes, keepsMi
   const monthly = new Map()
   const minuteHours = new Map()
   const metrics = new Map()
-  const days = new Map()
   const last = new Map() // metric → its documents of the day it was last seen on in this batch
   const { fieldOf } = bucketFields(mapping)
   for (const { metric, value, time, weight = 1, summary } of events) {
@@ -121,7 +120,7 @@ export function buildDistributionTiers (events, mapping, { keepsMinutes, keepsMi
     const lo = summary === undefined ? v : summary.min
     const hi = summary === undefined ? v : summary.max
     const error = summary?.bucketError ?? 0
-    const { dayStart, day, hour, minute } = slotOf(time, days)
+    const { dayStart, day, hour, minute } = slotOf(time)
     let docs = last.get(metric)
     if (docs?.dayStart !== dayStart) {
       const minutes = !keepsMinutes || keepsMinutes(metric, dayStart)

@@ -58,7 +58,7 @@ function tiersUpdate (tiers, stats) {
 export function gaugeEventUpdates (event, { keepsMinutes } = {}) {
   const { metric, time } = event
   const stats = statsOf(event)
-  const { dayStart, day, hour, minute } = slotOf(time, null)
+  const { dayStart, day, hour, minute } = slotOf(time)
   const minutes = !keepsMinutes || keepsMinutes(metric, dayStart)
   const dayTiers = ['daily', HOURLY_TIERS[hour], QUARTER_HOURLY_TIERS[hour * 4 + Math.floor(minute / 15)]]
   if (minutes) dayTiers.push(minuteField(hour, minute))
@@ -117,12 +117,11 @@ export function buildGaugeUnit (events, { keepsMinutes } = {}) {
   const daily = new Map()
   const monthly = new Map()
   const metrics = new Map()
-  const days = new Map()
   const last = new Map() // metric → its documents of the day it was last seen on in this batch
   for (const event of events) {
     const { metric, time } = event
     const stats = statsOf(event)
-    const { dayStart, day, hour, minute } = slotOf(time, days)
+    const { dayStart, day, hour, minute } = slotOf(time)
     let docs = last.get(metric)
     if (docs?.dayStart !== dayStart) {
       const minutes = !keepsMinutes || keepsMinutes(metric, dayStart)

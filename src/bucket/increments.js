@@ -10,14 +10,10 @@ import { HOUR_MS, MINUTE_MS, bucketId, describeDay, startOfDay, utcParts } from 
  */
 export const QUARTER_HOUR_DETAIL = 'quarterHour'
 
-/** Where an event's time falls: its day (see describeDay, cached in `days`), hour and minute. */
-export function slotOf (time, days) {
+/** Where an event's time falls: its day (describeDay, which keeps the days described last), hour and minute. */
+export function slotOf (time) {
   const dayStart = startOfDay(time)
-  let day = days?.get(dayStart)
-  if (!day) {
-    day = describeDay(dayStart)
-    days?.set(dayStart, day)
-  }
+  const day = describeDay(dayStart)
   const sinceMidnight = time - dayStart
   const hour = Math.floor(sinceMidnight / HOUR_MS)
   const minute = Math.floor((sinceMidnight - hour * HOUR_MS) / MINUTE_MS)
@@ -32,7 +28,7 @@ export function slotOf (time, days) {
  * minute retention (default: every day keeps minutes).
  */
 export function eventIncrements ({ metric, value, time }, { keepsMinutes } = {}) {
-  const { dayStart, day, hour, minute } = slotOf(time, null)
+  const { dayStart, day, hour, minute } = slotOf(time)
   const inc = { daily: value, [`hourly.${hour}`]: value, [`quarterHourly.${hour}.${Math.floor(minute / 15)}`]: value }
   const minutes = !keepsMinutes || keepsMinutes(metric, dayStart)
   if (minutes) inc[minuteField(hour, minute)] = value
@@ -100,14 +96,13 @@ export function addCounterIncrements (docs, id, { metric, date, inc, detail }) {
  */
 export function buildCounterUnit (events, { keepsMinutes, writtenTo, zonedOf, ids } = {}) {
   const unit = { daily: new Map(), monthly: new Map(), metrics: new Map(), events: events.length }
-  const days = new Map()
   const last = new Map() // metric → its documents of the day it was last seen on in this request
   const folds = writtenTo === undefined ? null : new Map() // a series' document's inc → the others' incs it is added into
   const others = new Map() // a series → the metrics its events count in
   let counted = 0
   for (const { metric, value, time } of events) {
     // the same fields as eventIncrements, added in place: this loop is the hot path of ingest
-    const { dayStart, day, hour, minute } = slotOf(time, days)
+    const { dayStart, day, hour, minute } = slotOf(time)
     let docs = last.get(metric)
     if (docs?.dayStart !== dayStart) {
       widenSeen(unit.metrics, metric, time, time)

@@ -5,7 +5,7 @@
 // edge days from their daily documents — and says which documents and
 // fields it needs, so that many ranges are read with one projected request
 // per collection. Pure.
-import { DAY_MS, HOUR_MS, MINUTE_MS, QUARTER_HOUR_MS, addMonths, describeDay, metricIdPrefix, startOfDay } from './time.js'
+import { DAY_MS, HOUR_MS, MINUTE_MS, QUARTER_HOUR_MS, describeDay, metricIdPrefix, startOfDay } from './time.js'
 import { minuteField } from './minute-fields.js'
 import { zonedPieces } from './zoned-days.js'
 
@@ -69,7 +69,7 @@ function shapeOf (from, to, idPrefix = null) {
     const dayEnd = dayStart + DAY_MS
     const day = describeDay(dayStart)
     if (c === dayStart && dayEnd <= to) {
-      const nextMonth = addMonths(day.monthStart, 1)
+      const nextMonth = day.nextMonthStart
       if (c === day.monthStart && nextMonth <= to) {
         pieces.push(piece('monthly', day.monthKey, day.monthStart, MONTH_PATH))
         c = nextMonth
@@ -297,10 +297,11 @@ export const sumNumbers = (total, node) => (total ?? 0) + (typeof node === 'numb
  * counts them); with options.strictDays only the days with a daily
  * document (`daily.D` present), as a day series reads them.
  * options.combine adds a piece to the total (default sumNumbers, counters;
- * distribution-stats.js merges tier objects with it).
- * → [{ value, documents }]
+ * distribution-stats.js merges tier objects with it); options.ids: each
+ * range's documents used, by id, besides their count.
+ * → [{ value, documents, ids? (a Set) }]
  */
-export function evaluatePlan (plan, docs, { strictDays = false, combine = sumNumbers } = {}) {
+export function evaluatePlan (plan, docs, { strictDays = false, combine = sumNumbers, ids = false } = {}) {
   const byId = docsById(docs)
   return plan.ranges.map(pieces => {
     let value = null
@@ -309,25 +310,7 @@ export function evaluatePlan (plan, docs, { strictDays = false, combine = sumNum
       used.add(id)
       if (node !== SKIPPED) value = combine(value, node)
     }
-    return { value, documents: used.size }
-  })
-}
-
-/**
- * The documents each planned range reads that were found (byId: docsById's), named
- * '<collection> <id>' → [[name]], a range's own each, in the order of its pieces
- */
-export function documentsOfRanges (plan, byId) {
-  return plan.ranges.map(pieces => {
-    const names = []
-    let last = null
-    for (const { collection, id } of pieces) {
-      if (id === last || !byId.has(id)) continue
-      last = id
-      const name = `${collection} ${id}`
-      if (!names.includes(name)) names.push(name)
-    }
-    return names
+    return ids ? { value, documents: used.size, ids: used } : { value, documents: used.size }
   })
 }
 

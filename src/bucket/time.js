@@ -115,14 +115,24 @@ export function monthLabel (ms) {
   return `${pad(year, 4)}-${pad(month, 2)}`
 }
 
+// The days described last (a range read walks each of its days, a year's report 365 of them), forgotten all at once past this many
+const DESCRIBED_DAYS = 4096
+const described = new Map()
+
 /**
  * What every event of one UTC day shares: the date parts of its ids, its
- * day of month and its month's start. dayStart must be a UTC midnight.
+ * day of month, its month's start and the next month's. dayStart must be a
+ * UTC midnight. Frozen: the same object for every caller of the same day.
  */
 export function describeDay (dayStart) {
+  let known = described.get(dayStart)
+  if (known !== undefined) return known
   const { year, month, day } = utcParts(dayStart)
   const monthKeyText = `${pad(year, 4)}${pad(month, 2)}`
-  return { dayKey: `${monthKeyText}${pad(day, 2)}`, monthKey: monthKeyText, dayOfMonth: day, monthStart: Date.UTC(year, month - 1, 1) }
+  known = Object.freeze({ dayKey: `${monthKeyText}${pad(day, 2)}`, monthKey: monthKeyText, dayOfMonth: day, monthStart: Date.UTC(year, month - 1, 1), nextMonthStart: Date.UTC(year, month, 1) })
+  if (described.size >= DESCRIBED_DAYS) described.clear()
+  described.set(dayStart, known)
+  return known
 }
 
 // The one home of the id format: metric, '/', a day or month key. A metric

@@ -4,7 +4,7 @@
 // its events on each local date of each zone declared for the metric's name,
 // in the same `$inc` as `monthly` and `daily.D`. A local day that straddles
 // UTC months is split across their two documents. Pure.
-import { DAY_MS, addMonths, metricIdPrefix, monthKey, startOfMonth } from './time.js'
+import { DAY_MS, describeDay, metricIdPrefix, startOfDay } from './time.js'
 import { localBoundaries, localParts } from './local-time.js'
 import { nameOfSeries } from './event-rules.js'
 
@@ -74,19 +74,6 @@ export function createZonedDays (declared) {
   }
 }
 
-// The UTC month holding an instant, by its UTC day: a year's report asks for each of its 365 local days' months
-const months = new Map()
-function monthOf (t) {
-  const day = Math.floor(t / DAY_MS)
-  let month = months.get(day)
-  if (month === undefined) {
-    const start = startOfMonth(t)
-    if (months.size >= 4096) months.clear()
-    months.set(day, (month = { start, next: addMonths(start, 1), key: monthKey(start) }))
-  }
-  return month
-}
-
 /**
  * The pieces of a whole local day [from, to) of zone read from month
  * documents: each UTC month it touches, its field of that date
@@ -95,7 +82,7 @@ function monthOf (t) {
 export function zonedPieces (metric, { from, to, zone, day }) {
   const path = Object.freeze(['zoned', zone, dayKeyOf(day)])
   const pieces = []
-  const prefix = metricIdPrefix(metric) // monthId(metric, m) is prefix + monthKey(m)
-  for (let month = monthOf(from); month.start < to; month = monthOf(month.next)) pieces.push({ collection: 'monthly', id: prefix + month.key, date: month.start, path })
+  const prefix = metricIdPrefix(metric) // monthId(metric, m) is prefix + its month key
+  for (let month = describeDay(startOfDay(from)); month.monthStart < to; month = describeDay(month.nextMonthStart)) pieces.push({ collection: 'monthly', id: prefix + month.monthKey, date: month.monthStart, path })
   return pieces
 }

@@ -11,7 +11,7 @@
 import { BadRequestError, NotFoundError, withDetails } from '../errors.js'
 import { assembleSeries, assembleYtd } from '../bucket/results.js'
 import { localSeriesValues } from '../bucket/local-plans.js'
-import { checkRangeEdges, docsById, documentsOfRanges, evaluatePlan, planRanges } from '../bucket/range-plan.js'
+import { checkRangeEdges, evaluatePlan, planRanges } from '../bucket/range-plan.js'
 import { timeZone } from '../bucket/time-zone.js'
 import { createDocumentReader, idsOfPlan, readInBatches } from './documents.js'
 import { createDistributionReads, rangeRefused } from './distribution-reads.js'
@@ -393,18 +393,14 @@ export function createReader ({ collections, registry, horizonsOf, maxPoints, ma
       const used = [...wanted.keys()]
       const plans = used.map(metric => planCounterRanges([metric], wanted.get(metric))[0].plan)
       const docs = used.length ? await documents.plansDocsOnce(plans) : []
-      const answers = new Map(used.map((metric, i) => {
-        const byId = docsById(docs[i])
-        return [metric, { values: evaluatePlan(plans[i], docs[i]).map(r => r.value ?? 0), documents: documentsOfRanges(plans[i], byId) }]
-      }))
+      const answers = new Map(used.map((metric, i) => [metric, evaluatePlan(plans[i], docs[i], { ids: true })]))
       return judged.map(j => {
         if (j.error) return j
         const ids = new Set()
         const values = j.ranges.map(range => j.present.reduce((n, metric) => {
-          const answer = answers.get(metric)
-          const r = indexes.get(metric).get(keyOf(range))
-          for (const id of answer.documents[r]) ids.add(id)
-          return n + answer.values[r]
+          const answer = answers.get(metric)[indexes.get(metric).get(keyOf(range))]
+          for (const id of answer.ids) ids.add(id)
+          return n + (answer.value ?? 0)
         }, 0))
         return { values, documents: ids.size, ids: [...ids] }
       })

@@ -5,7 +5,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { documentsOf } from '../helpers/documents.js'
-import { MAX_TEMPLATE_PIECES, MAX_TEMPLATE_RANGES, RangeRefusal, docsById, documentsByProjection, documentsOfRanges, evaluatePlan, finestSlotAt, heldTemplatePieces, planRanges } from '../../src/bucket/range-plan.js'
+import { MAX_TEMPLATE_PIECES, MAX_TEMPLATE_RANGES, RangeRefusal, documentsByProjection, evaluatePlan, finestSlotAt, heldTemplatePieces, planRanges } from '../../src/bucket/range-plan.js'
 
 const MIN = 60_000
 const DAY = 86_400_000
@@ -148,13 +148,15 @@ describe('plans kept as templates, whatever the metric', () => {
       ranges.forEach(({ from, to }, i) => {
         expect(results[i].value ?? 0).toBe(events.filter(e => e.time >= from && e.time < to).reduce((n, e) => n + e.value, 0))
       })
-      // the documents each range reads, by name: as many as evaluatePlan counts, each in the plan's reads
-      const named = documentsOfRanges(plan, docsById(docs))
-      expect(named.map(n => n.length)).toEqual(results.map(r => r.documents))
-      for (const name of named.flat()) {
-        const [collection, id] = [name.slice(0, name.indexOf(' ')), name.slice(name.indexOf(' ') + 1)]
-        expect(plan.reads[collection].ids).toContain(id)
-      }
+      // the documents each range used, by id: as many as it counts, each in the plan's reads and holding a piece of the range
+      const withIds = evaluatePlan(plan, docs, { ids: true })
+      expect(withIds.map(r => r.ids.size)).toEqual(results.map(r => r.documents))
+      withIds.forEach(({ ids }, i) => {
+        for (const id of ids) {
+          expect([...plan.reads.daily.ids, ...plan.reads.monthly.ids]).toContain(id)
+          expect(plan.ranges[i].some(p => p.id === id)).toBe(true)
+        }
+      })
     }), { numRuns: 150 })
   })
 

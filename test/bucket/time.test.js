@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import {
-  ceilToStep, countPoints, dayId, daysInMonth, floorToStep, hourId, monthId, nextStep,
+  ceilToStep, countPoints, dayId, describeDay, daysInMonth, floorToStep, hourId, monthId, nextStep,
   parseBucketId, parseEventTime, parseHourId, parseQueryTime, startOfDay, utcParts
 } from '../../src/bucket/time.js'
 
@@ -95,5 +95,25 @@ describe('steps', () => {
     expect(countPoints(Date.UTC(2026, 0, 1, 0, 0, 30), Date.UTC(2026, 0, 1, 0, 2, 1), 'minute')).toBe(3)
     expect(countPoints(Date.UTC(2026, 0, 15), Date.UTC(2027, 0, 15), 'month')).toBe(13)
     expect(countPoints(Date.UTC(2024, 0, 1), Date.UTC(2025, 0, 1), 'day')).toBe(366)
+  })
+})
+
+describe('describeDay', () => {
+  it('names each UTC day\'s keys, month start and next month start, the same frozen object for the same day, past the days it keeps', () => {
+    const DAY = 86_400_000
+    const first = Date.UTC(2019, 0, 1)
+    const check = (dayStart) => {
+      const d = new Date(dayStart)
+      const y = d.getUTCFullYear()
+      const m = d.getUTCMonth()
+      const key = `${y}${String(m + 1).padStart(2, '0')}`
+      expect(describeDay(dayStart)).toEqual({ dayKey: `${key}${String(d.getUTCDate()).padStart(2, '0')}`, monthKey: key, dayOfMonth: d.getUTCDate(), monthStart: Date.UTC(y, m, 1), nextMonthStart: Date.UTC(y, m + 1, 1) })
+    }
+    // 5,000 days (more than it keeps), over leap years and year ends, then the first ones again
+    for (let i = 0; i < 5000; i++) check(first + i * DAY)
+    for (let i = 0; i < 40; i++) check(first + i * DAY)
+    expect(describeDay(Date.UTC(2024, 11, 31)).nextMonthStart).toBe(Date.UTC(2025, 0, 1))
+    expect(describeDay(first)).toBe(describeDay(first))
+    expect(Object.isFrozen(describeDay(first))).toBe(true)
   })
 })
