@@ -199,7 +199,7 @@ export function loadConfig (env = process.env) {
       'unset it for zstd (the default), or set snappy (MongoDB\'s own default) or none (no compression)'),
     logLevel: oneOf(env, 'LOG_LEVEL', 'info', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
     flushIntervalMs: integer(env, 'FLUSH_INTERVAL_MS', 0, { min: 0, max: 60_000 }), // 0: adaptive group commit
-    flushMaxDocs: integer(env, 'FLUSH_MAX_DOCS', 1000, { min: 1, max: 100_000 }),
+    flushMaxDocs: integer(env, 'FLUSH_MAX_DOCS', 10_000, { min: 1, max: 100_000 }),
     maxPendingEvents: integer(env, 'MAX_PENDING_EVENTS', 100_000, { min: 1 }),
     // how long a draining server still listens and answers (Connection: close; writes 503) before it closes connections
     shutdownGraceMs: integer(env, 'SHUTDOWN_GRACE_MS', 500, { min: 0, max: 60_000 }),

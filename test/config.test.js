@@ -13,7 +13,7 @@ describe('configuration', () => {
       mongodbUri: null,
       mongodbDb: 'statbucket',
       flushIntervalMs: 0,
-      flushMaxDocs: 1000,
+      flushMaxDocs: 10000,
       maxPendingEvents: 100000,
       writeTimeoutMs: 10000,
       preallocProbability: 0.000667,
