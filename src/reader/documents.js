@@ -51,9 +51,13 @@ function unionOf (projections) {
   return union
 }
 
-/** The documents of `ids` (a list, without repeats) read with one projected request (none for no id) → Map by id */
+/**
+ * The documents of `ids` (a list, without repeats) read with one projected
+ * request (none for no id) → Map by id. The first batch may hold them all
+ * (batchSize: mongod's default is 101, then a getMore round trip)
+ */
 export async function findByIds (collection, ids, projection) {
-  const docs = ids.length === 0 ? [] : await collection.find({ _id: { $in: ids } }, { projection }).toArray()
+  const docs = ids.length === 0 ? [] : await collection.find({ _id: { $in: ids } }, { projection, batchSize: ids.length }).toArray()
   return new Map(docs.map(d => [d._id, d]))
 }
 

@@ -3,7 +3,8 @@
 // for the minute histograms), however many series the read groups (before:
 // one request per series and collection, 101 to 303 for these reads), and
 // the name's own documents are not read (its answer only gives the shape).
-// The commands are counted by the driver's command monitor.
+// A find answers all its documents in its first batch (no getMore). The
+// commands are counted by the driver's command monitor.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { MongoClient } from 'mongodb'
 import { manualClock } from '../../src/clock.js'
@@ -20,7 +21,10 @@ let finds = []
 beforeAll(async () => {
   client = new MongoClient(mongodbUri(), { monitorCommands: true })
   await client.connect()
-  client.on('commandStarted', (e) => { if (e.commandName === 'find') finds.push({ collection: e.command.find, ids: e.command.filter?._id?.$in ?? [] }) })
+  client.on('commandStarted', (e) => {
+    if (e.commandName === 'find') finds.push({ collection: e.command.find, ids: e.command.filter?._id?.$in ?? [], batchSize: e.command.batchSize })
+    if (e.commandName === 'getMore') finds.push({ collection: e.command.collection, getMore: true, ids: [] })
+  })
   app = await testApp('tagged_reads_io', { client, clock: manualClock(NOW), env: { PREALLOC_PROBABILITY: '0' } })
   const body = []
   for (let i = 0; i < SERIES; i++) {
@@ -40,7 +44,7 @@ afterAll(async () => {
   await client?.close()
 })
 
-/** The finds of the documents a read sends (the registry's left out: its cache may be cold) → [{ collection, ids }] */
+/** The finds (and getMores) of the documents a read sends (the registry's left out: its cache may be cold) → [{ collection, ids, getMore? }] */
 async function findsOf (url) {
   finds = []
   const res = await app.inject(url)
@@ -69,6 +73,9 @@ const READS = [
 describe(`a by= read of ${SERIES} series`, () => {
   it.each(READS)('%s: the documents of all series in one request per collection, none of the name\'s', async (label, url, most = 1) => {
     const sent = await findsOf(url)
+    // a find's first batch may hold every document its ids name (mongod's default is 101): no getMore
+    expect(sent.filter(f => f.getMore)).toEqual([])
+    for (const f of sent) expect(f.batchSize).toBe(f.ids.length)
     const collections = new Set(sent.map(f => f.collection))
     for (const collection of collections) expect(sent.filter(f => f.collection === collection).length, collection).toBeLessThanOrEqual(most)
     const ids = sent.flatMap(f => f.ids)
