@@ -159,6 +159,6 @@ export async function benchSlos ({ uri, dbName, scale, keep = false, zoned = tru
 /** GET path on one connection after a warm-up request, for readSeconds and at least readMinRequests → { requests, p50Ms, p99Ms, maxMs, failed } */
 async function timedGets (server, path, scale) {
   await httpRequest(server.url, { path, timeoutMs: 120_000 })
-  const r = await closedLoopGets({ server, make: () => path, random: Math.random, seconds: scale.readSeconds, connections: 1, minRequests: scale.readMinRequests })
+  const r = await closedLoopGets({ server, make: () => path, random: Math.random, seconds: scale.readSeconds, connections: 1, minRequests: Math.max(scale.readMinRequests, scale.scrapes ?? 0) })
   return { path, requests: r.requests, failed: r.failed, p50Ms: percentile(r.latencies, 50), p99Ms: percentile(r.latencies, 99), maxMs: r.latencies.length ? Math.max(...r.latencies) : null }
 }

@@ -45,7 +45,7 @@ export function slosTable (s) {
       short(r.name), fmt(r.days), `${fmt(r.documentsPerSelector, 1)} (${fmt(r.documentsPerSelectorMax, 1)})`, fmt(r.p50Ms), fmt(r.p99Ms), `${fmt(r.requests)}${r.failed ? ` (${fmt(r.failed)} failed)` : ''}`
     ])),
     '',
-    `\`GET /v1/slos\` (${fmt(s.list.documents)} documents): p50 ${ms(s.list.p50Ms, 0)}, p99 ${ms(s.list.p99Ms, 0)}. \`GET /metrics\` (${fmt(m.sloSeries)} SLO series): p50 ${ms(m.p50Ms, 0)}, p99 ${ms(m.p99Ms, 0)}; 1 connection each.`,
+    `\`GET /v1/slos\` (${fmt(s.list.documents)} documents): p50 ${ms(s.list.p50Ms, 0)}, p99 ${ms(s.list.p99Ms, 0)}, max ${ms(s.list.maxMs, 0)} of ${fmt(s.list.requests)}. \`GET /metrics\` (${fmt(m.sloSeries)} SLO series): p50 ${ms(m.p50Ms, 0)}, p99 ${ms(m.p99Ms, 0)}, max ${ms(m.maxMs, 0)} of ${fmt(m.requests)}; 1 connection each.`,
     ...(s.shapes ? ['', `A month document, an event a minute, and database time an event (in turns): as stored ${shape('stored')}; (a) + \`hourly.D.H\` ${shape('hours')}; (b) + 2 zones' local days ${shape('zones')}.`] : [])
   ]
 }
