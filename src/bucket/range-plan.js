@@ -199,10 +199,12 @@ const piecesOf = (metric, from, to) => shapeOf(from, to, metricIdPrefix(metric))
 
 // The plans of the lists of ranges planned last, whatever the metric
 // (templates): a scrape plans the same few ranges (an SLO's period, the
-// burn-rate windows) for every series it reads. Lists of at most
-// MAX_TEMPLATE_RANGES ranges, kept until they hold MAX_TEMPLATE_PIECES
-// pieces, then forgotten all at once; a larger plan is not kept.
-export const MAX_TEMPLATE_RANGES = 16
+// burn-rate windows) for every series it reads, a year SLO's report its
+// days and those windows (371 ranges) for each series of its selectors.
+// Lists of at most MAX_TEMPLATE_RANGES ranges (a day of minutes is not
+// kept), kept until they hold MAX_TEMPLATE_PIECES pieces, then forgotten
+// all at once; a larger plan is not kept.
+export const MAX_TEMPLATE_RANGES = 400
 export const MAX_TEMPLATE_PIECES = 20_000
 const templates = new Map()
 let templatePieces = 0

@@ -176,7 +176,7 @@ describe('plans kept as templates, whatever the metric', () => {
 
   it('keeps lists of at most MAX_TEMPLATE_RANGES ranges, holding at most MAX_TEMPLATE_PIECES pieces', () => {
     // 16 ranges of ~68 pieces each (minutes, quarter-hours and hours at both edges), a list per k
-    const list = (k, n = MAX_TEMPLATE_RANGES) => Array.from({ length: n }, (_, i) => ({ from: BASE + (k * 64 + i) * DAY + 7 * MIN, to: BASE + (k * 64 + i + 2) * DAY - 7 * MIN }))
+    const list = (k, n = 16) => Array.from({ length: n }, (_, i) => ({ from: BASE + (k * 64 + i) * DAY + 7 * MIN, to: BASE + (k * 64 + i + 2) * DAY - 7 * MIN }))
     const events = [{ metric: 'm', value: 3, time: BASE + 12 * 3_600_000 }]
     let held = heldTemplatePieces()
     let dropped = false
@@ -196,9 +196,13 @@ describe('plans kept as templates, whatever the metric', () => {
       }
     }
     expect(dropped).toBe(true)
-    // a longer list is planned piece by piece and not kept
+    // whole days, a piece each: MAX_TEMPLATE_RANGES of them are kept, a longer list is planned piece by piece and not kept
+    const days = (n, k) => Array.from({ length: n }, (_, i) => ({ from: BASE + (k + i) * DAY, to: BASE + (k + i + 1) * DAY }))
     held = heldTemplatePieces()
-    const long = list(0, MAX_TEMPLATE_RANGES + 1)
+    expect(planRanges('n', days(MAX_TEMPLATE_RANGES, 0)).ranges).toHaveLength(MAX_TEMPLATE_RANGES)
+    expect([held + MAX_TEMPLATE_RANGES, MAX_TEMPLATE_RANGES]).toContain(heldTemplatePieces())
+    held = heldTemplatePieces()
+    const long = days(MAX_TEMPLATE_RANGES + 1, 1)
     expect(planRanges('n', long).ranges).toHaveLength(long.length)
     expect(heldTemplatePieces()).toBe(held)
   })
