@@ -349,12 +349,6 @@ export function * pieceNodes (pieces, byId, { strictDays = false } = {}) {
 /** What a document read holds at a piece's path (pieceNodes' node) */
 function nodeOf (doc, { collection, path }, strictDays) {
   let node = doc
-  for (let k = 0; k < path.length; k++) {
-    if (node === undefined || node === null) {
-      node = undefined
-      break
-    }
-    node = node[path[k]]
-  }
+  for (let k = 0; k < path.length; k++) node = node?.[path[k]]
   return strictDays && node === undefined && collection === 'monthly' && path[0] === 'daily' ? SKIPPED : node
 }
