@@ -9,19 +9,35 @@ import { createWriter } from '../../src/writer/writer.js'
 const T = Date.UTC(2026, 10, 21, 10, 0)
 const silent = { info () {}, warn () {}, error () {}, debug () {} }
 
+// a collection's lone update is sent as updateOne (flush-executor.js): a flush that
+// happened to hold one document answered `unknown` from a fake without it
 function slowCollection (written) {
-  return {
+  const collection = {
     async bulkWrite (ops) {
       await new Promise(resolve => setTimeout(resolve, 20))
       for (const { updateOne } of ops) {
         if (updateOne.update.$inc?.daily !== undefined) written.total += updateOne.update.$inc.daily
       }
       return { ok: 1 }
+    },
+    async updateOne (filter, update, { upsert }) {
+      await collection.bulkWrite([{ updateOne: { filter, update, upsert } }])
+      return { acknowledged: true, matchedCount: 1, modifiedCount: 1, upsertedCount: 0 }
     }
   }
+  return collection
 }
 
 describe('writer overload', () => {
+  it('answers a flush of one document (sent as updateOne) from the same slow collection', async () => {
+    const written = { total: 0 }
+    const collections = { daily: slowCollection(written), monthly: slowCollection({ total: 0 }), metrics: slowCollection({ total: 0 }) }
+    const writer = createWriter(collections, { flushIntervalMs: 5, flushMaxDocs: 1000, maxPendingEvents: 500, writeTimeoutMs: 5000, clock: { now: () => T }, logger: silent })
+    expect(await writer.submit(buildWriteUnit([{ metric: 'o.0', value: 1, time: T }]))).toMatchObject({ outcome: 'applied' })
+    expect(written.total).toBe(1)
+    await writer.close()
+  })
+
   it('keeps pending events ≤ MAX_PENDING_EVENTS and refuses the excess with 503', async () => {
     const MAX = 500
     const written = { total: 0 }
