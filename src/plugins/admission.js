@@ -7,10 +7,13 @@
 //     heap over MAX_HEAP_USED_BYTES (@fastify/under-pressure samples both).
 //   - the server is shutting down (src/shutdown.js).
 // Health checks and reads are never refused here. A refused write's body is
-// never read: its answer closes the connection.
+// never parsed: its answer closes the connection, in stages
+// (src/plugins/close-in-stages.js), so that a sender still writing the body
+// gets the 503 and not a reset.
 import fp from 'fastify-plugin'
 import underPressure from '@fastify/under-pressure'
 import { errorBody } from './error-handler.js'
+import { closeInStages } from './close-in-stages.js'
 
 const WRITE_URLS = new Set(['/v1/events', '/v1/statsd', '/v1/metrics']) // POST only (GET /v1/metrics reads the registry)
 // the smallest event a JSON body can hold, {"metric":"a"}, and a separator: a body of n bytes holds at most n / 15 events
@@ -25,7 +28,8 @@ async function admission (app) {
   function refuse (request, reply, reason, message) {
     telemetry.publish('refused', { reason })
     request.log.warn({ reason }, message)
-    // close the connection after the answer: the body is not read, so its sender cannot fill our bandwidth with it
+    // close the connection after the answer: the body is not parsed, and its sender cannot keep the connection
+    closeInStages(request.raw.socket)
     reply.code(503).header('retry-after', 1).header('connection', 'close').send(errorBody(503, `${message}; nothing of this request was read or applied: retry later`, { outcome: 'not_applied' }))
   }
 

@@ -7,6 +7,7 @@
 // (holdRequests() → { held(), release() }) so that no client, answered,
 // connects again at that instant; released, they go on as any other.
 import fp from 'fastify-plugin'
+import { dropsRequest } from './close-in-stages.js'
 
 async function closing (app) {
   let isClosing = false
@@ -19,8 +20,10 @@ async function closing (app) {
     holding = hold
     return { held: () => hold.held, release: () => { if (holding === hold) holding = null; open() } }
   })
-  // first of the onRequest hooks (this plugin is registered before the others): nothing of a held request runs
+  // first of the onRequest hooks (this plugin is registered before the others): nothing of a held request runs,
+  // nor of one sent behind an answer that closes its connection (it ends with the connection, unanswered)
   app.addHook('onRequest', (request, reply, done) => {
+    if (dropsRequest(request.raw.socket)) return
     if (!holding) return done()
     const hold = holding
     hold.held++

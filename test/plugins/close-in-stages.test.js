@@ -1,0 +1,127 @@
+// A write refused before its body is read (here: while the server drains)
+// closes its connection in stages (RFC 9112 §9.6): the sender, still writing
+// the body, reads the whole 503 and then the server's close, never a reset;
+// a request pipelined behind it is not run; and a sender that never finishes
+// is cut, silent or trickling, long before the server's request timeout.
+import net from 'node:net'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { directDb, testApp, uniqueDbName } from '../helpers/test-app.js'
+import { LINGER_IDLE_MS, LINGER_MAX_MS } from '../../src/plugins/close-in-stages.js'
+
+const WRITE = 'w'.repeat(16)
+const WRITE_TIMEOUT_MS = 10_000 // the server's request timeout is 3 × this: 30 s, past every test's own
+let app, port, client, db
+const serverSockets = new Map() // the client's local port → the server's socket of that connection
+
+beforeAll(async () => {
+  const dbName = uniqueDbName('closeinstages')
+  app = await testApp('closeinstages', { env: { MONGODB_DB: dbName, WRITE_TOKENS: WRITE, PREALLOC_PROBABILITY: '0', WRITE_TIMEOUT_MS: String(WRITE_TIMEOUT_MS) } })
+  await app.listen({ port: 0, host: '127.0.0.1' })
+  port = app.server.address().port
+  app.server.on('connection', socket => serverSockets.set(socket.remotePort, socket))
+  ;({ client, db } = await directDb(dbName))
+  const seeded = await app.inject({ method: 'POST', url: '/v1/events', payload: [{ metric: 'cis.kept', value: 3 }], headers: { authorization: `Bearer ${WRITE}` } })
+  expect(seeded.statusCode).toBe(200)
+  app.beginDrain() // from now on every write is refused before its body is read
+})
+afterAll(async () => { await app?.close(); await client?.close() })
+
+const head = length => `POST /v1/events HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${WRITE}\r\nContent-Type: application/json\r\nContent-Length: ${length}\r\n\r\n`
+
+/**
+ * A raw connection that records what it reads, its errors, the server's FIN, and when the server's
+ * side of it closed (serverClosed; a client whose own side stays open sees no more than the FIN)
+ */
+function connect () {
+  const socket = net.connect({ port, host: '127.0.0.1', allowHalfOpen: true })
+  const seen = { data: '', errors: [], ended: false, serverClosed: null }
+  socket.on('data', d => { seen.data += d })
+  socket.on('error', err => seen.errors.push(err.code))
+  socket.on('end', () => { seen.ended = true })
+  const closed = new Promise(resolve => socket.on('close', resolve))
+  const opened = new Promise(resolve => socket.once('connect', resolve))
+  const serverClosed = opened.then(async () => {
+    for (let i = 0; i < 100 && !serverSockets.has(socket.localPort); i++) await new Promise(resolve => setTimeout(resolve, 10))
+    const own = serverSockets.get(socket.localPort)
+    if (!own.destroyed) await new Promise(resolve => own.once('close', resolve))
+    seen.serverClosed = Date.now()
+  })
+  return { socket, seen, closed, opened, serverClosed }
+}
+
+/** Resolves once the whole first answer (headers and the body its Content-Length gives) was read */
+async function wholeAnswer (seen) {
+  for (let i = 0; i < 500; i++) {
+    const end = seen.data.indexOf('\r\n\r\n')
+    const length = Number(/content-length: (\d+)/i.exec(seen.data)?.[1])
+    if (end !== -1 && Buffer.byteLength(seen.data) >= end + 4 + length) return
+    await new Promise(resolve => setTimeout(resolve, 10))
+  }
+  throw new Error(`no whole answer in 5 s: ${JSON.stringify(seen.data.slice(0, 200))}`)
+}
+
+describe('a write refused before its body is read', () => {
+  it('is answered 503 while its sender still writes the body; the sender then writes the rest and reads the close, never a reset', async () => {
+    const body = Buffer.alloc(1_000_000, ' ')
+    const { socket, seen, closed, opened } = connect()
+    await opened
+    socket.write(head(body.length) + body.subarray(0, 1000).toString())
+    await wholeAnswer(seen)
+    expect(seen.data).toMatch(/^HTTP\/1\.1 503 /)
+    expect(seen.data).toMatch(/\r\nconnection: close\r\n/i)
+    expect(seen.data).toMatch(/\r\nretry-after: 1\r\n/i)
+    // node destroyed the socket right after the answer: whatever was sent then met a closed socket (RST)
+    await new Promise(resolve => setTimeout(resolve, 300))
+    await new Promise(resolve => socket.write(body.subarray(1000), resolve))
+    socket.end()
+    await closed
+    expect(seen.errors).toEqual([])
+    expect(seen.ended).toBe(true)
+    expect(seen.data.match(/HTTP\/1\.1 /g)).toHaveLength(1)
+  })
+
+  it('runs no request pipelined behind it: a DELETE sent after it on the same connection deletes nothing', async () => {
+    const { socket, seen, closed, opened } = connect()
+    await opened
+    const events = JSON.stringify([{ metric: 'cis.refused' }])
+    socket.write(head(Buffer.byteLength(events)) + events + `DELETE /v1/metrics/cis.kept HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${WRITE}\r\n\r\n`)
+    await wholeAnswer(seen)
+    await new Promise(resolve => setTimeout(resolve, 500)) // time enough for the DELETE to run, were it let
+    socket.end() // the sender's FIN: the server's close follows
+    await closed
+    expect(seen.errors).toEqual([])
+    expect(seen.data.match(/HTTP\/1\.1 /g)).toEqual(['HTTP/1.1 '])
+    expect(seen.data).toMatch(/^HTTP\/1\.1 503 /)
+    expect(await db.collection('daily').countDocuments({ _id: { $regex: '^cis\\.kept/' } })).toBe(1)
+    expect(await db.collection('daily').countDocuments({ _id: { $regex: '^cis\\.refused/' } })).toBe(0)
+    // the same DELETE on a connection of its own runs
+    expect((await app.inject({ method: 'DELETE', url: '/v1/metrics/cis.kept', headers: { authorization: `Bearer ${WRITE}` } })).statusCode).toBe(200)
+    expect(await db.collection('daily').countDocuments({ _id: { $regex: '^cis\\.kept/' } })).toBe(0)
+  })
+
+  it(`is closed by the server when its sender falls silent (${LINGER_IDLE_MS} ms) or keeps trickling (${LINGER_MAX_MS} ms), well before the request timeout`, async () => {
+    const silent = connect()
+    const trickling = connect()
+    await Promise.all([silent.opened, trickling.opened])
+    const started = Date.now()
+    silent.socket.write(head(10_000_000) + '[')
+    trickling.socket.write(head(10_000_000) + '[')
+    const trickle = setInterval(() => trickling.socket.write(' '.repeat(100)), 100)
+    try {
+      await Promise.all([wholeAnswer(silent.seen), wholeAnswer(trickling.seen)])
+      await Promise.all([silent.serverClosed, trickling.serverClosed])
+    } finally {
+      clearInterval(trickle)
+      silent.socket.destroy()
+      trickling.socket.destroy()
+    }
+    for (const { seen } of [silent, trickling]) {
+      expect(seen.data).toMatch(/^HTTP\/1\.1 503 /)
+      expect(seen.ended).toBe(true) // the server's FIN came first
+      // the server's request timeout is 30 s: only the linger's bounds close them this soon
+      expect(seen.serverClosed - started).toBeLessThan(3 * WRITE_TIMEOUT_MS)
+    }
+    console.log(`closed after ${silent.seen.serverClosed - started} ms (silent), ${trickling.seen.serverClosed - started} ms (trickling)`)
+    expect(silent.seen.serverClosed).toBeLessThan(trickling.seen.serverClosed)
+  }, 20_000)
+})
