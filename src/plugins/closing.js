@@ -5,9 +5,11 @@
 // keep-alive connections have a grace period to be told. Just before the
 // listener closes, the drain holds every new request unanswered
 // (holdRequests() → { held(), release() }) so that no client, answered,
-// connects again at that instant; released, they go on as any other.
+// connects again at that instant; released, they go on as any other. An
+// answer sent before its request's body was all received closes its
+// connection in stages (close-in-stages.js).
 import fp from 'fastify-plugin'
-import { dropsRequest } from './close-in-stages.js'
+import { closeInStages, dropsRequest } from './close-in-stages.js'
 
 async function closing (app) {
   let isClosing = false
@@ -31,7 +33,11 @@ async function closing (app) {
   })
   app.addHook('preClose', async () => { isClosing = true })
   app.addHook('onSend', (request, reply, payload, done) => {
-    if (isClosing) reply.header('connection', 'close')
+    if (isClosing) {
+      reply.header('connection', 'close')
+      // answered before its body was all received (a 401, a 413, a refused write): closed in stages, so its sender reads the answer
+      if (!request.raw.complete) closeInStages(request.raw.socket)
+    }
     done(null, payload)
   })
 }

@@ -1,6 +1,7 @@
 // A write refused before its body is read (here: while the server drains)
 // closes its connection in stages (RFC 9112 §9.6): the sender, still writing
-// the body, reads the whole 503 and then the server's close, never a reset;
+// the body, reads the whole 503 and then the server's close, never a reset
+// (so does one refused a 401 while the server drains);
 // a request pipelined behind it is not run; and a sender that never finishes
 // is cut, silent or trickling, long before the server's request timeout.
 import net from 'node:net'
@@ -78,6 +79,22 @@ describe('a write refused before its body is read', () => {
     expect(seen.errors).toEqual([])
     expect(seen.ended).toBe(true)
     expect(seen.data.match(/HTTP\/1\.1 /g)).toHaveLength(1)
+  })
+
+  it('as any answer the draining server sends before the body was all received: a sender without a token reads its 401, never a reset', async () => {
+    const body = Buffer.alloc(1_000_000, ' ')
+    const { socket, seen, closed, opened } = connect()
+    await opened
+    socket.write(`POST /v1/events HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n` + body.subarray(0, 1000).toString())
+    await wholeAnswer(seen)
+    expect(seen.data).toMatch(/^HTTP\/1\.1 401 /)
+    expect(seen.data).toMatch(/\r\nconnection: close\r\n/i)
+    await new Promise(resolve => setTimeout(resolve, 300))
+    await new Promise(resolve => socket.write(body.subarray(1000), resolve))
+    socket.end()
+    await closed
+    expect(seen.errors).toEqual([])
+    expect(seen.ended).toBe(true)
   })
 
   it('runs no request pipelined behind it: a DELETE sent after it on the same connection deletes nothing', async () => {
