@@ -9,7 +9,7 @@
 // answer sent before its request's body was all received closes its
 // connection in stages (close-in-stages.js).
 import fp from 'fastify-plugin'
-import { closeInStages, dropsRequest } from './close-in-stages.js'
+import { bodyUnread, closeInStages, dropRequest, dropsRequest } from './close-in-stages.js'
 
 async function closing (app) {
   let isClosing = false
@@ -23,9 +23,9 @@ async function closing (app) {
     return { held: () => hold.held, release: () => { if (holding === hold) holding = null; open() } }
   })
   // first of the onRequest hooks (this plugin is registered before the others): nothing of a held request runs,
-  // nor of one sent behind an answer that closes its connection (it ends with the connection, unanswered)
+  // nor of one sent behind an answer that closes its connection (it ends with the connection, unanswered, at once)
   app.addHook('onRequest', (request, reply, done) => {
-    if (dropsRequest(request.raw.socket)) return
+    if (dropsRequest(request.raw.socket)) return dropRequest(request.raw.socket)
     if (!holding) return done()
     const hold = holding
     hold.held++
@@ -36,7 +36,7 @@ async function closing (app) {
     if (isClosing) {
       reply.header('connection', 'close')
       // answered before its body was all received (a 401, a 413, a refused write): closed in stages, so its sender reads the answer
-      if (!request.raw.complete) closeInStages(request.raw.socket)
+      if (bodyUnread(request.raw)) closeInStages(request.raw.socket)
     }
     done(null, payload)
   })
