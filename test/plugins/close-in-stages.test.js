@@ -64,40 +64,38 @@ async function wholeAnswer (seen) {
   throw new Error(`no whole answer in 5 s: ${JSON.stringify(seen.data.slice(0, 200))}`)
 }
 
+/**
+ * Sends headOf(1 MB) and the body's first 1,000 bytes, reads the whole answer (with `Connection: close`),
+ * then writes the rest of the body and closes: → what the connection saw, which had no error and the server's FIN
+ */
+async function answeredMidBody (headOf) {
+  const body = Buffer.alloc(1_000_000, ' ')
+  const { socket, seen, closed, opened } = connect()
+  await opened
+  socket.write(headOf(body.length) + body.subarray(0, 1000).toString())
+  await wholeAnswer(seen)
+  expect(seen.data).toMatch(/\r\nconnection: close\r\n/i)
+  // node destroyed the socket right after the answer: whatever was sent then met a closed socket (RST)
+  await new Promise(resolve => setTimeout(resolve, 50))
+  await new Promise(resolve => socket.write(body.subarray(1000), resolve))
+  socket.end()
+  await closed
+  expect(seen.errors).toEqual([])
+  expect(seen.ended).toBe(true)
+  return seen
+}
+
 describe('a write refused before its body is read', () => {
   it('is answered 503 while its sender still writes the body; the sender then writes the rest and reads the close, never a reset', async () => {
-    const body = Buffer.alloc(1_000_000, ' ')
-    const { socket, seen, closed, opened } = connect()
-    await opened
-    socket.write(head(body.length) + body.subarray(0, 1000).toString())
-    await wholeAnswer(seen)
+    const seen = await answeredMidBody(head)
     expect(seen.data).toMatch(/^HTTP\/1\.1 503 /)
-    expect(seen.data).toMatch(/\r\nconnection: close\r\n/i)
     expect(seen.data).toMatch(/\r\nretry-after: 1\r\n/i)
-    // node destroyed the socket right after the answer: whatever was sent then met a closed socket (RST)
-    await new Promise(resolve => setTimeout(resolve, 50))
-    await new Promise(resolve => socket.write(body.subarray(1000), resolve))
-    socket.end()
-    await closed
-    expect(seen.errors).toEqual([])
-    expect(seen.ended).toBe(true)
     expect(seen.data.match(/HTTP\/1\.1 /g)).toHaveLength(1)
   })
 
   it('as any answer the draining server sends before the body was all received: a sender without a token reads its 401, never a reset', async () => {
-    const body = Buffer.alloc(1_000_000, ' ')
-    const { socket, seen, closed, opened } = connect()
-    await opened
-    socket.write(`POST /v1/events HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n` + body.subarray(0, 1000).toString())
-    await wholeAnswer(seen)
+    const seen = await answeredMidBody(length => `POST /v1/events HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${length}\r\n\r\n`)
     expect(seen.data).toMatch(/^HTTP\/1\.1 401 /)
-    expect(seen.data).toMatch(/\r\nconnection: close\r\n/i)
-    await new Promise(resolve => setTimeout(resolve, 50))
-    await new Promise(resolve => socket.write(body.subarray(1000), resolve))
-    socket.end()
-    await closed
-    expect(seen.errors).toEqual([])
-    expect(seen.ended).toBe(true)
   })
 
   it('runs no request pipelined behind it: a DELETE sent after it on the same connection deletes nothing', async () => {
