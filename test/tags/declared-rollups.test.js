@@ -91,7 +91,8 @@ describe('a read grouped by a declared subset', () => {
     const { client, db } = await directDb(dbName)
     await db.collection('rollups').insertMany([['roll.*', 'route'], ['roll.*', 'route,status'], ['roll.lat', 'az']].map(([match, keys]) => ({ _id: `${match} by ${keys}`, since: LONG_AGO })))
     await client.close()
-    const app = await testApp('declared_rollups', { clock: manualClock(NOW), keepDatabase: true, env: { MONGODB_DB: dbName, ROLLUP_RULES: RULES } })
+    // no preallocation at random: a next day preallocated for a rollup and not for its series (or the reverse) reads 0 against null
+    const app = await testApp('declared_rollups', { clock: manualClock(NOW), keepDatabase: true, env: { MONGODB_DB: dbName, ROLLUP_RULES: RULES, PREALLOC_PROBABILITY: '0' } })
     try {
       const random = seededRandom(29)
       const body = []
