@@ -7,7 +7,7 @@
 // are half-open) and the rest of the body is read and discarded, unparsed,
 // until the sender closes, falls silent for LINGER_IDLE_MS, or LINGER_MAX_MS
 // pass. A request the sender pipelines behind it is never run, and ends the
-// linger (dropRequest).
+// linger (droppedBehindClose).
 const LINGERING = Symbol('statbucket.lingering')
 
 export const LINGER_IDLE_MS = 1000
@@ -32,21 +32,19 @@ export function closeInStages (socket, { idleMs = LINGER_IDLE_MS, maxMs = LINGER
   }
 }
 
-/** True for a request that arrived on a connection closing in stages: it must not run (RFC 9112 §9.6, dropRequest). */
-export function dropsRequest (socket) {
-  return socket?.[LINGERING] !== undefined
-}
-
 /**
- * A request pipelined behind an answer that closes its connection is not run,
- * and the connection is not read further: it closes at once (after that
- * answer, if it is still being written), as node closes any other. A sender
- * pipelining past a close gets no stages; unanswered, its requests would
- * otherwise be parsed and held without bound until the connection closed.
+ * For a request that arrived behind an answer closing its connection: true,
+ * and it must not run (RFC 9112 §9.6); nor is the connection read further: it
+ * closes at once (after that answer, if it is still being written), as node
+ * closes any other. A sender pipelining past a close gets no stages;
+ * unanswered, its requests would otherwise be parsed and held without bound.
+ * Any other request: false, and nothing changes.
  */
-export function dropRequest (socket) {
+export function droppedBehindClose (socket) {
+  if (socket?.[LINGERING] === undefined) return false
   if (socket[LINGERING] === true) socket.destroy()
   else delete socket.destroySoon // node's own, once the answer is written
+  return true
 }
 
 /** True while `request` (node's) is answered before the body it declares was all received */

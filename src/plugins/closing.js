@@ -9,7 +9,7 @@
 // answer sent before its request's body was all received closes its
 // connection in stages (close-in-stages.js).
 import fp from 'fastify-plugin'
-import { bodyUnread, closeInStages, dropRequest, dropsRequest } from './close-in-stages.js'
+import { bodyUnread, closeInStages, droppedBehindClose } from './close-in-stages.js'
 
 async function closing (app) {
   let isClosing = false
@@ -25,7 +25,7 @@ async function closing (app) {
   // first of the onRequest hooks (this plugin is registered before the others): nothing of a held request runs,
   // nor of one sent behind an answer that closes its connection (it ends with the connection, unanswered, at once)
   app.addHook('onRequest', (request, reply, done) => {
-    if (dropsRequest(request.raw.socket)) return dropRequest(request.raw.socket)
+    if (droppedBehindClose(request.raw.socket)) return
     if (!holding) return done()
     const hold = holding
     hold.held++
