@@ -20,7 +20,7 @@ names: untagged; untagged over as many names as the tagged run has series;
 3 tags; 3 tags + ROLLUP_RULES) on the embedded database, each after a
 2 s warm-up for --seconds (default 6) on --connections (default 16), and
 prints events/s and service CPU per event (--only: some of untagged, wide,
-tagged, rollup). --profile runs each service
+tagged, rollup, timers: the bench's timer values). --profile runs each service
 under node --cpu-prof and prints the busiest functions (self time, µs per
 event) over the measured load.
 `
@@ -31,7 +31,8 @@ const VARIANTS = [
   { name: 'untagged', key: 'untagged', prefix: INGEST_PREFIXES.untagged },
   { name: 'untagged, wide', key: 'wide', prefix: INGEST_PREFIXES.wide, wide: true },
   { name: '3 tags', key: 'tagged', prefix: INGEST_PREFIXES.tagged, tagsOf: ingestTags },
-  { name: '3 tags + rollup', key: 'rollup', prefix: INGEST_PREFIXES.rollup, tagsOf: ingestTags, env: { ROLLUP_RULES: JSON.stringify(ROLLUP_RULES) } }
+  { name: '3 tags + rollup', key: 'rollup', prefix: INGEST_PREFIXES.rollup, tagsOf: ingestTags, env: { ROLLUP_RULES: JSON.stringify(ROLLUP_RULES) } },
+  { name: 'timer values', key: 'timers', prefix: 'bench.timer.', timers: true }
 ]
 
 async function run (opts, { out }) {
@@ -43,7 +44,7 @@ async function run (opts, { out }) {
       const server = await startServerProcess({ MONGODB_URI: database.uri, MONGODB_DB: `profile_tagged_${process.pid}`, ...v.env }, { nodeArgs: dir ? ['--cpu-prof', `--cpu-prof-dir=${dir}`] : [] })
       let r, before, after
       try {
-        const load = { server, connections: opts.connections, prefix: v.prefix, tagsOf: v.tagsOf ?? null, nameOf: v.wide ? wideIngestName : null, dbPid: database.pid }
+        const load = { server, connections: opts.connections, prefix: v.prefix, tagsOf: v.tagsOf ?? null, timers: Boolean(v.timers), nameOf: v.wide ? wideIngestName : null, dbPid: database.pid }
         await benchHttpBatched({ ...load, seconds: 2 })
         before = await server.stats()
         r = await benchHttpBatched({ ...load, seconds: opts.seconds })

@@ -4,6 +4,8 @@
 // (`busyDay`, set by the writer: docs/adr/0034-preallocate-busy-counters-only.md) that lacks it, read through the `busyDay` index in
 // pages of BATCH by name, at most `rate` documents per second, never two runs
 // at once (a day whose month lacks its field is done again). Its cost grows with today's busy metrics, not with the registry.
+// A busy tagged series brings its name and rollups; a rollup, or a name with
+// series, is never preallocated alone (groupOf; docs/adr/0081-preallocate-a-series-with-its-name-and-rollups.md).
 // Its plugin schedules it (preallocation-plugin.js).
 import { realTimers } from '../clock.js'
 import { DAY_MS, dayId, monthId, startOfDay, utcParts } from '../bucket/time.js'
@@ -23,9 +25,10 @@ function pause (timers, ms, signal) {
 
 /**
  * monthly: optional; without it a day whose daily document exists counts as done;
+ * groupOf(name) → the metrics a busy name's day is preallocated with, itself first ([]: not at all; default: itself);
  * timers: { now, setTimeout, clearTimeout } that pace it (src/clock.js's real ones by default)
  */
-export function createPreallocSweep ({ metrics, daily, monthly, preallocator, clock, rate, logger, timers = realTimers }) {
+export function createPreallocSweep ({ metrics, daily, monthly, preallocator, clock, rate, logger, timers = realTimers, groupOf = (name) => [name] }) {
   async function sweep ({ signal, stopped }) {
     const today = startOfDay(clock.now())
     const tomorrow = today + DAY_MS
@@ -54,8 +57,11 @@ export function createPreallocSweep ({ metrics, daily, monthly, preallocator, cl
       for (const name of batch) {
         if (stopped()) break
         if (existing.has(dayId(name, tomorrow)) && (!withDay || withDay.has(monthId(name, tomorrow)))) continue
+        const group = groupOf(name)
+        if (group.length === 0) continue
         const began = timers.now()
-        const documents = await preallocator.preallocateDay(name, tomorrow, 'sweep')
+        let documents = 0
+        for (const metric of group) documents += await preallocator.preallocateDay(metric, tomorrow, 'sweep')
         created++
         // PREALLOC_SWEEP_RATE counts documents: a day writes two (its daily document, its month's day)
         const wait = spacingMs * documents - (timers.now() - began)

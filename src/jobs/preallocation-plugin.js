@@ -6,6 +6,21 @@ import { scheduleInUtc } from './cron-schedule.js'
 import { createPreallocSweep } from './prealloc-sweep.js'
 import { createPreallocator } from './preallocator.js'
 import { horizonsFor } from '../bucket/retention-horizons.js'
+import { isRollupSeries } from '../tags/rollups.js'
+import { isTagged } from '../tags/series-name.js'
+
+/**
+ * What the sweep preallocates with a busy metric: a series with its name and
+ * rollups; a rollup, or a name that has series, nothing alone (their days
+ * come with a series': docs/adr/0081-preallocate-a-series-with-its-name-and-rollups.md)
+ */
+export function sweepGroupOf ({ rollups, registry }) {
+  return (name) => {
+    if (isRollupSeries(name)) return []
+    if (isTagged(name)) return rollups.writtenTo(name)
+    return registry.seriesCount(name) > 0 ? [] : [name]
+  }
+}
 
 /** options: random (() => [0, 1)), sweepSchedule (start the cron job; default true), timers (the sweep's pace: src/clock.js) */
 async function preallocation (app, { random, sweepSchedule = true, timers } = {}) {
@@ -22,7 +37,8 @@ async function preallocation (app, { random, sweepSchedule = true, timers } = {}
     clock,
     rate: config.preallocSweepRate,
     logger: log,
-    timers
+    timers,
+    groupOf: sweepGroupOf(app)
   })
   app.decorate('preallocator', preallocator)
   app.decorate('sweep', sweep)
@@ -33,4 +49,4 @@ async function preallocation (app, { random, sweepSchedule = true, timers } = {}
   })
 }
 
-export default fp(preallocation, { name: 'preallocation', dependencies: ['collections', 'telemetry'] })
+export default fp(preallocation, { name: 'preallocation', dependencies: ['collections', 'telemetry', 'registry'] })

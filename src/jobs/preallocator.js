@@ -5,6 +5,10 @@
 // when the day has a daily document (docs/adr/0036-a-monthly-day-exists-when-its-daily-document-does.md).
 // Only the tiers ingest will write: a day past the metric's minute horizon
 // gets no minutes and says so (`detail`), as ingest's own writes there do.
+// An event written to several metrics (a tagged series, its name, its
+// rollups) draws once, and a hit preallocates them as one group, the series
+// first: a name's or a rollup's day is never zero-filled without a series of
+// it (docs/adr/0081-preallocate-a-series-with-its-name-and-rollups.md).
 import { QUARTER_HOUR_DETAIL, monthDayZeroIncrements } from '../bucket/increments.js'
 import { dayZeroIncrements } from '../bucket/minute-fields.js'
 import { DAY_MS, dayId, monthId, startOfDay, startOfMonth } from '../bucket/time.js'
@@ -68,36 +72,49 @@ export function createPreallocator (collections, options) {
     return 2
   }
 
+  /**
+   * Preallocates the metrics of a group in order, stopping at the first
+   * failure: the ones after it (a series' name and rollups) are not
+   * preallocated without it, and a later event tries them all again
+   */
+  async function preallocateGroup (metrics, day, kind = 'probabilistic') {
+    for (let i = 0; i < metrics.length; i++) {
+      try {
+        await preallocateDay(metrics[i], day, kind)
+      } catch (err) {
+        recent.delete(dayId(metrics[0], day)) // let a later event of the series try them all again
+        logger.warn({ err, metric: metrics[i], day: new Date(day).toISOString() }, 'preallocation failed')
+        return false
+      }
+    }
+    return true
+  }
+
   async function work () {
     // close() empties `jobs`, which ends this loop
     while (jobs.length > 0) {
-      const { metric, day } = jobs.shift()
-      try {
-        await preallocateDay(metric, day)
-      } catch (err) {
-        recent.delete(dayId(metric, day)) // let a later event try again
-        logger.warn({ err, metric, day: new Date(day).toISOString() }, 'preallocation failed')
-      }
+      const { metrics, day } = jobs.shift()
+      await preallocateGroup(metrics, day)
     }
     running = null
   }
 
   return {
     preallocateDay,
-    /** Called with a request's events (writtenTo(metric): the metrics each counts in, ../tags/rollups.js; none: its own); never waits for the database. */
+    /** Preallocates `metrics` (a series, then its name and rollups) for the day at `day`, in order, the rest left at a failure (logged) → whether all were */
+    preallocateGroup,
+    /** Called with a request's events (writtenTo(metric): the metrics each counts in, itself first, ../tags/rollups.js; none: its own); one draw an event; never waits for the database. */
     consider (events, writtenTo) {
       if (probability <= 0 || closed) return
       const latest = startOfDay(clock.now()) + DAY_MS
       for (const { metric: sent, time } of events) {
-        const metrics = writtenTo === undefined ? null : writtenTo(sent)
-        for (let i = 0; i < (metrics === null ? 1 : metrics.length); i++) {
-          if (random() >= probability) continue
-          const metric = metrics === null ? sent : metrics[i]
-          const day = startOfDay(time) + DAY_MS
-          if (day > latest) continue // more than one day ahead of the service clock
-          if (jobs.length >= maxQueued || !remember(dayId(metric, day))) continue
-          jobs.push({ metric, day })
-        }
+        if (random() >= probability) continue
+        const day = startOfDay(time) + DAY_MS
+        if (day > latest) continue // more than one day ahead of the service clock
+        if (jobs.length >= maxQueued) continue
+        // the series first, then its name and rollups, remembered by the series (a failure forgets it: all are tried again)
+        if (!remember(dayId(sent, day))) continue
+        jobs.push({ metrics: writtenTo === undefined ? [sent] : writtenTo(sent), day })
       }
       if (jobs.length > 0 && !running) running = work()
     },

@@ -4,6 +4,8 @@
 import { describe, expect, it } from 'vitest'
 import { createPreallocSweep } from '../../src/jobs/prealloc-sweep.js'
 import { manualClock } from '../../src/clock.js'
+import { sweepGroupOf } from '../../src/jobs/preallocation-plugin.js'
+import { createRollups } from '../../src/tags/rollups.js'
 
 const TODAY = Date.UTC(2026, 10, 18)
 const quiet = { info () {}, warn () {} }
@@ -49,5 +51,19 @@ describe('the sweep\'s reads', () => {
     // days and months by _id only: a query every server answers from the _id index
     for (const c of [...daily.calls, ...monthly.calls]) expect(Object.keys(c.filter)).toEqual(['_id'])
     expect(monthly.calls[0].options.projection).toEqual({ 'daily.19': 1 })
+  })
+
+  it('a busy series brings its name and rollups, in that order; a busy rollup, or a busy name with series, is never preallocated alone', async () => {
+    const busy = ['plain', 'w', 'w;route=/a', 'w;~route;route=/a']
+    const metrics = standIn(busy.map(_id => ({ _id, busyDay: new Date(TODAY) })), (d, filter) => d.busyDay?.getTime() === filter.busyDay.getTime() && (!filter._id || d._id > filter._id.$gt))
+    const daily = standIn([], byIds)
+    const monthly = standIn([], byIds)
+    const preallocated = []
+    const preallocator = { preallocateDay: async (name, day, kind) => { preallocated.push([name, kind]); return 2 } }
+    const rollups = createRollups([{ match: 'w', by: [['route']] }])
+    const registry = { seriesCount: (name) => (name === 'w' ? 1 : 0) }
+    const sweep = createPreallocSweep({ metrics, daily, monthly, preallocator, clock: manualClock(TODAY + 23.5 * 3_600_000), rate: 100_000, logger: quiet, groupOf: sweepGroupOf({ rollups, registry }) })
+    expect(await sweep.runOnce()).toEqual({ checked: 4, created: 2, day: '2026-11-19T00:00:00.000Z' })
+    expect(preallocated).toEqual([['plain', 'sweep'], ['w;route=/a', 'sweep'], ['w', 'sweep'], ['w;~route;route=/a', 'sweep']])
   })
 })

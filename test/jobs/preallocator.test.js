@@ -71,16 +71,40 @@ describe('preallocator', () => {
     expect(collections.monthly.calls.map(c => [c.filter._id, c.update.$inc])).toEqual([['a/202611', { monthly: 0, 'daily.22': 0 }]])
   })
 
-  it('an event written to several metrics (a series, its name, its rollup) draws once for each, as its copies would', async () => {
+  it('an event written to several metrics draws once: a hit preallocates its series, then its name and rollup, remembered by the series', async () => {
     const now = Date.UTC(2026, 10, 21, 12)
-    const draws = [0, 0.9, 0, 0]
+    const draws = [0, 0, 0.9, 0]
     const { collections, preallocator } = setup({ now, random: () => draws.shift() })
-    const writtenTo = (metric) => (metric === 'w;r=/a' ? ['w;r=/a', 'w', 'w;~r;r=/a'] : [metric])
-    preallocator.consider([{ metric: 'w;r=/a', value: 1, time: now }, { metric: 'plain', value: 1, time: now }], writtenTo)
+    const writtenTo = (metric) => (metric.startsWith('w;') ? [metric, 'w', `w;~r;${metric.slice(2)}`] : [metric])
+    preallocator.consider([
+      { metric: 'w;r=/a', value: 1, time: now }, // 0: the group
+      { metric: 'w;r=/a', value: 1, time: now + 60_000 }, // 0: the same series and day, remembered
+      { metric: 'w;r=/b', value: 1, time: now }, // 0.9: nothing, not even its name (the first event's)
+      { metric: 'plain', value: 1, time: now } // 0
+    ], writtenTo)
     await preallocator.idle()
-    // the name drew 0.9 ≥ p: the series, its rollup and the plain name are preallocated
-    expect(collections.daily.calls.map(c => c.filter._id)).toEqual(['w;r=%2Fa/20261122', 'w;~r;r=%2Fa/20261122', 'plain/20261122'])
+    expect(collections.daily.calls.map(c => c.filter._id)).toEqual(['w;r=%2Fa/20261122', 'w/20261122', 'w;~r;r=%2Fa/20261122', 'plain/20261122'])
     expect(draws).toEqual([])
+  })
+
+  it('a failure in a group leaves the metrics after it (no name or rollup without its series), and a later event of the series tries the whole group again', async () => {
+    const now = Date.UTC(2026, 10, 21, 12)
+    const { collections, preallocator } = setup({ now })
+    const writtenTo = (metric) => [metric, 'w', 'w;~r;r=/a']
+    collections.daily.next(() => { throw Object.assign(new Error('connection reset'), { code: 6 }) })
+    preallocator.consider([{ metric: 'w;r=/a', value: 1, time: now }], writtenTo)
+    await preallocator.idle()
+    expect(collections.daily.calls.map(c => c.filter._id)).toEqual(['w;r=%2Fa/20261122'])
+    expect(collections.monthly.calls).toEqual([])
+    // the name fails after its series was written: the rollup is left, the series forgotten
+    collections.daily.next(() => ({ acknowledged: true }))
+    collections.daily.next(() => { throw Object.assign(new Error('connection reset'), { code: 6 }) })
+    preallocator.consider([{ metric: 'w;r=/a', value: 1, time: now }], writtenTo)
+    await preallocator.idle()
+    expect(collections.daily.calls.map(c => c.filter._id).slice(1)).toEqual(['w;r=%2Fa/20261122', 'w/20261122'])
+    preallocator.consider([{ metric: 'w;r=/a', value: 1, time: now }], writtenTo)
+    await preallocator.idle()
+    expect(collections.daily.calls.map(c => c.filter._id).slice(3)).toEqual(['w;r=%2Fa/20261122', 'w/20261122', 'w;~r;r=%2Fa/20261122'])
   })
 
   it('a concurrent upsert of the same new _id (E11000) is retried; after close nothing more is considered', async () => {

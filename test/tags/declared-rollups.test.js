@@ -91,8 +91,8 @@ describe('a read grouped by a declared subset', () => {
     const { client, db } = await directDb(dbName)
     await db.collection('rollups').insertMany([['roll.*', 'route'], ['roll.*', 'route,status'], ['roll.lat', 'az']].map(([match, keys]) => ({ _id: `${match} by ${keys}`, since: LONG_AGO })))
     await client.close()
-    // no preallocation at random: a next day preallocated for a rollup and not for its series (or the reverse) reads 0 against null
-    const app = await testApp('declared_rollups', { clock: manualClock(NOW), keepDatabase: true, env: { MONGODB_DB: dbName, ROLLUP_RULES: RULES, PREALLOC_PROBABILITY: '0' } })
+    // preallocation at random, often: a next day zero-filled for a rollup and not for any of its series (or the reverse) would read 0 against null
+    const app = await testApp('declared_rollups', { clock: manualClock(NOW), keepDatabase: true, random: seededRandom(31), env: { MONGODB_DB: dbName, ROLLUP_RULES: RULES, PREALLOC_PROBABILITY: '0.3' } })
     try {
       const random = seededRandom(29)
       const body = []
@@ -112,6 +112,7 @@ describe('a read grouped by a declared subset', () => {
         const res = await app.inject({ method: 'POST', url: '/v1/events', payload: body.slice(i, i + 100) })
         expect(res.json()).toEqual({ accepted: 100 })
       }
+      await app.preallocator.idle()
     } finally {
       await app.close()
     }
