@@ -293,11 +293,9 @@ async function runBench (opts, { argv }) {
       figures.slos.javaHeap = database.javaHeap ?? null
     }
 
-    const scaled = opts.only.some(x => !['talk', 'cardinality', 'tags', 'slos', ...WITHOUT_DATABASE].includes(x))
     if (figures.talk?.runs.some(r => r.requestsPerMinute < NOISY_BELOW)) {
       figures.notes.push(`The talk's runs averaged fewer than ${NOISY_BELOW} requests per simulated minute: their per-minute figures are noise; lower --talk-speedup.`)
     }
-    if (scaled && scaleName !== 'full') figures.notes.push(`Scaled down (${scaleName}): ${scaleDescription.split(': ').slice(1).join(': ')}.`)
     if (backendName === 'mongo-java-server') {
       figures.notes.push('mongo-java-server is an in-memory Java imitation of MongoDB (no WiredTiger, no storage engine sizes, time series collections made plain): its figures show statbucket\'s own costs and the relative gains, not what a real mongod does.')
     }

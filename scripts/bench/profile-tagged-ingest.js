@@ -20,7 +20,7 @@ names: untagged; untagged over as many names as the tagged run has series;
 3 tags; 3 tags + ROLLUP_RULES) on the embedded database, each after a
 2 s warm-up for --seconds (default 6) on --connections (default 16), and
 prints events/s and service CPU per event (--only: some of untagged, wide,
-tagged, rollup, timers: the bench's timer values). --profile runs each service
+tagged, rollup; timers, the bench's batched timer values, only when named). --profile runs each service
 under node --cpu-prof and prints the busiest functions (self time, µs per
 event) over the measured load.
 `
@@ -75,7 +75,7 @@ function parse (argv) {
     seconds: positiveFlag('seconds', values.seconds, 6),
     connections: Math.floor(positiveFlag('connections', values.connections, 16)),
     top: Math.floor(positiveFlag('top', values.top, 30)),
-    only: values.only?.split(',') ?? VARIANTS.map(v => v.key),
+    only: values.only?.split(',') ?? VARIANTS.filter(v => !v.timers).map(v => v.key), // the tags section's four
     profile: Boolean(values.profile)
   }
 }

@@ -175,13 +175,13 @@ export function createIngestService ({ config, clock, registry, writer, idempote
     return reserved.filter(n => written.has(n))
   }
 
-  function write (unit, events, key) {
+  function write (unit, accepted, key) {
     if (!key) return writer.submit(unit)
     return idempotency.submitOnce({
       id: keyId(key.identity, key.key),
       hash: bodyHash(key.body),
       unit,
-      answer: { accepted: events.length }
+      answer: { accepted }
     })
   }
 
@@ -209,6 +209,8 @@ export function createIngestService ({ config, clock, registry, writer, idempote
       let kinds = null
       let tagged = false
       let rateLimited = []
+      let accepted = 0
+      let toPreallocate = null
       try {
         if (admitPerName) {
           ({ events, conflicts } = keepEachNamesKind(events, registry))
@@ -280,7 +282,11 @@ export function createIngestService ({ config, clock, registry, writer, idempote
           if (events.length === 0) return { outcome: REJECTED, reason: 'too_many_buckets', refusedMetrics: refused, kindConflicts: conflicts, message: buckets.message }
           unit = buildWriteUnit(events, unitOptions)
         }
-        answer = await write(unit, events, key)
+        // what is read of the events once the write answers, taken now: a batch's events die young instead of outliving the flush
+        accepted = events.length
+        toPreallocate = kinds === null ? events : events.filter(e => descriptorOfEvent(e).preallocated)
+        events = null
+        answer = await write(unit, accepted, key)
       } catch (err) {
         // the registry lookup or the key lookup failed: nothing of this request was sent
         if (!isDatabaseError(err)) throw err
@@ -291,8 +297,8 @@ export function createIngestService ({ config, clock, registry, writer, idempote
       const turnedAway = refused.length || conflicts.length || rateLimited.length
       if (answer.outcome !== APPLIED) return turnedAway ? { ...answer, refusedMetrics: refused, rateLimited, kindConflicts: conflicts } : answer
       // the kinds preallocated (a counter's; kinds/*.js preallocated)
-      preallocator.consider(kinds === null ? events : events.filter(e => descriptorOfEvent(e).preallocated), tagged ? writtenTo : undefined)
-      return turnedAway ? { outcome: APPLIED, accepted: events.length, refusedMetrics: refused, rateLimited, kindConflicts: conflicts } : { outcome: APPLIED, accepted: events.length }
+      if (toPreallocate.length > 0) preallocator.consider(toPreallocate)
+      return turnedAway ? { outcome: APPLIED, accepted, refusedMetrics: refused, rateLimited, kindConflicts: conflicts } : { outcome: APPLIED, accepted }
     },
 
     /** The series names' answers (../tags/series-name-cache.js): POST /v1/events judges its events' tags with them */

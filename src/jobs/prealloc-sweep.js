@@ -25,7 +25,8 @@ function pause (timers, ms, signal) {
 
 /**
  * monthly: optional; without it a day whose daily document exists counts as done;
- * groupOf(name) → the metrics a busy name's day is preallocated with, itself first ([]: not at all; default: itself);
+ * groupOf(name) → the metrics a busy name's day is preallocated with, in order ([]: none; default: itself);
+ * → { checked, created: the days preallocated, day }
  * timers: { now, setTimeout, clearTimeout } that pace it (src/clock.js's real ones by default)
  */
 export function createPreallocSweep ({ metrics, daily, monthly, preallocator, clock, rate, logger, timers = realTimers, groupOf = (name) => [name] }) {
@@ -35,6 +36,7 @@ export function createPreallocSweep ({ metrics, daily, monthly, preallocator, cl
     const spacingMs = 1000 / rate
     let checked = 0
     let created = 0
+    const done = new Set() // a series' name and rollups, preallocated once a run
     const page = async (after) => metrics
       .find({ busyDay: new Date(today), ...(after === null ? {} : { _id: { $gt: after } }) }, { projection: { _id: 1 } })
       .sort({ _id: 1 }).limit(BATCH).toArray()
@@ -57,12 +59,15 @@ export function createPreallocSweep ({ metrics, daily, monthly, preallocator, cl
       for (const name of batch) {
         if (stopped()) break
         if (existing.has(dayId(name, tomorrow)) && (!withDay || withDay.has(monthId(name, tomorrow)))) continue
-        const group = groupOf(name)
+        const group = groupOf(name).filter(metric => !done.has(metric))
         if (group.length === 0) continue
         const began = timers.now()
         let documents = 0
-        for (const metric of group) documents += await preallocator.preallocateDay(metric, tomorrow, 'sweep')
-        created++
+        for (const metric of group) {
+          documents += await preallocator.preallocateDay(metric, tomorrow, 'sweep')
+          done.add(metric)
+          created++
+        }
         // PREALLOC_SWEEP_RATE counts documents: a day writes two (its daily document, its month's day)
         const wait = spacingMs * documents - (timers.now() - began)
         if (wait > 0) await pause(timers, wait, signal)

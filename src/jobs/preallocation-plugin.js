@@ -10,15 +10,17 @@ import { isRollupSeries } from '../tags/rollups.js'
 import { isTagged } from '../tags/series-name.js'
 
 /**
- * What the sweep preallocates with a busy metric: a series with its name and
- * rollups; a rollup, or a name that has series, nothing alone (their days
- * come with a series': docs/adr/0081-preallocate-a-series-with-its-name-and-rollups.md)
+ * What a metric's day is preallocated with, in order (an event's draw, the
+ * sweep's busy metric): a series with its name and rollups; a rollup, or a
+ * name with series (known here, or learnt from another instance's writes by
+ * the tag index), nothing alone: their days come with a series'
+ * (docs/adr/0081-preallocate-a-series-with-its-name-and-rollups.md)
  */
-export function sweepGroupOf ({ rollups, registry }) {
+export function preallocationGroupOf ({ rollups, registry, nameIndex }) {
   return (name) => {
     if (isRollupSeries(name)) return []
     if (isTagged(name)) return rollups.writtenTo(name)
-    return registry.seriesCount(name) > 0 ? [] : [name]
+    return registry.seriesCount(name) > 0 || nameIndex.tags.count(name) > 0 ? [] : [name]
   }
 }
 
@@ -26,8 +28,9 @@ export function sweepGroupOf ({ rollups, registry }) {
 async function preallocation (app, { random, sweepSchedule = true, timers } = {}) {
   const { config, clock, collections, telemetry } = app
   const log = app.log.child({ component: 'preallocation' })
+  const groupOf = preallocationGroupOf(app)
   const preallocator = createPreallocator(collections, {
-    clock, random, probability: config.preallocProbability, logger: log, telemetry, horizons: horizonsFor(config)
+    clock, random, probability: config.preallocProbability, logger: log, telemetry, horizons: horizonsFor(config), groupOf
   })
   const sweep = createPreallocSweep({
     metrics: collections.metrics,
@@ -38,7 +41,7 @@ async function preallocation (app, { random, sweepSchedule = true, timers } = {}
     rate: config.preallocSweepRate,
     logger: log,
     timers,
-    groupOf: sweepGroupOf(app)
+    groupOf
   })
   app.decorate('preallocator', preallocator)
   app.decorate('sweep', sweep)

@@ -5,10 +5,11 @@
 // when the day has a daily document (docs/adr/0036-a-monthly-day-exists-when-its-daily-document-does.md).
 // Only the tiers ingest will write: a day past the metric's minute horizon
 // gets no minutes and says so (`detail`), as ingest's own writes there do.
-// An event written to several metrics (a tagged series, its name, its
-// rollups) draws once, and a hit preallocates them as one group, the series
-// first: a name's or a rollup's day is never zero-filled without a series of
-// it (docs/adr/0081-preallocate-a-series-with-its-name-and-rollups.md).
+// An event draws once, and a hit preallocates its metric's group (groupOf):
+// a tagged series first, then its name and rollups, so a name's or a
+// rollup's day is never zero-filled without a series of it; never a rollup,
+// or a name that has series, alone
+// (docs/adr/0081-preallocate-a-series-with-its-name-and-rollups.md).
 import { QUARTER_HOUR_DETAIL, monthDayZeroIncrements } from '../bucket/increments.js'
 import { dayZeroIncrements } from '../bucket/minute-fields.js'
 import { DAY_MS, dayId, monthId, startOfDay, startOfMonth } from '../bucket/time.js'
@@ -20,10 +21,11 @@ const MAX_RETRIES = 2
  * collections: { daily, monthly }
  * options: clock, random, probability, logger, telemetry (publishes 'preallocated'),
  *   horizons(metric, now) → { minuteFrom } (bucket/retention-horizons.js; default: minutes kept forever),
- *   recentLimit (ids remembered as ensured), maxQueued (pending preallocations)
+ *   groupOf(metric) → the metrics an event of it preallocates, in order (./preallocation-plugin.js preallocationGroupOf; default: itself),
+ *   recentLimit (ids remembered as ensured), maxQueued (pending groups)
  */
 export function createPreallocator (collections, options) {
-  const { clock, random = Math.random, probability, logger, telemetry, recentLimit = 20_000, maxQueued = 2_000 } = options
+  const { clock, random = Math.random, probability, logger, telemetry, recentLimit = 20_000, maxQueued = 2_000, groupOf = (metric) => [metric] } = options
   const horizons = options.horizons ?? (() => ({ minuteFrom: null }))
   const dayZero = Object.freeze(dayZeroIncrements())
   const dayZeroWithoutMinutes = Object.freeze(dayZeroIncrements(false))
@@ -75,19 +77,18 @@ export function createPreallocator (collections, options) {
   /**
    * Preallocates the metrics of a group in order, stopping at the first
    * failure: the ones after it (a series' name and rollups) are not
-   * preallocated without it, and a later event tries them all again
+   * preallocated without it, and are forgotten with it, so a later event tries them again
    */
-  async function preallocateGroup (metrics, day, kind = 'probabilistic') {
+  async function preallocateGroup (metrics, day) {
     for (let i = 0; i < metrics.length; i++) {
       try {
-        await preallocateDay(metrics[i], day, kind)
+        await preallocateDay(metrics[i], day)
       } catch (err) {
-        recent.delete(dayId(metrics[0], day)) // let a later event of the series try them all again
+        for (let j = i; j < metrics.length; j++) recent.delete(dayId(metrics[j], day))
         logger.warn({ err, metric: metrics[i], day: new Date(day).toISOString() }, 'preallocation failed')
-        return false
+        return
       }
     }
-    return true
   }
 
   async function work () {
@@ -101,10 +102,8 @@ export function createPreallocator (collections, options) {
 
   return {
     preallocateDay,
-    /** Preallocates `metrics` (a series, then its name and rollups) for the day at `day`, in order, the rest left at a failure (logged) → whether all were */
-    preallocateGroup,
-    /** Called with a request's events (writtenTo(metric): the metrics each counts in, itself first, ../tags/rollups.js; none: its own); one draw an event; never waits for the database. */
-    consider (events, writtenTo) {
+    /** Called with a request's events; one draw an event, a hit preallocating its metric's group; never waits for the database. */
+    consider (events) {
       if (probability <= 0 || closed) return
       const latest = startOfDay(clock.now()) + DAY_MS
       for (const { metric: sent, time } of events) {
@@ -112,9 +111,10 @@ export function createPreallocator (collections, options) {
         const day = startOfDay(time) + DAY_MS
         if (day > latest) continue // more than one day ahead of the service clock
         if (jobs.length >= maxQueued) continue
-        // the series first, then its name and rollups, remembered by the series (a failure forgets it: all are tried again)
-        if (!remember(dayId(sent, day))) continue
-        jobs.push({ metrics: writtenTo === undefined ? [sent] : writtenTo(sent), day })
+        // those of the group ensured or queued lately left out: a series' name is written once, not once per series.
+        // A name or rollup is left out only after its series was (in this group's order): never queued ahead of it
+        const metrics = groupOf(sent).filter(metric => remember(dayId(metric, day)))
+        if (metrics.length > 0) jobs.push({ metrics, day })
       }
       if (jobs.length > 0 && !running) running = work()
     },

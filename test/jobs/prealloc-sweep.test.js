@@ -4,7 +4,8 @@
 import { describe, expect, it } from 'vitest'
 import { createPreallocSweep } from '../../src/jobs/prealloc-sweep.js'
 import { manualClock } from '../../src/clock.js'
-import { sweepGroupOf } from '../../src/jobs/preallocation-plugin.js'
+import { preallocationGroupOf } from '../../src/jobs/preallocation-plugin.js'
+import { createNameIndex } from '../../src/registry/name-index.js'
 import { createRollups } from '../../src/tags/rollups.js'
 
 const TODAY = Date.UTC(2026, 10, 18)
@@ -53,17 +54,20 @@ describe('the sweep\'s reads', () => {
     expect(monthly.calls[0].options.projection).toEqual({ 'daily.19': 1 })
   })
 
-  it('a busy series brings its name and rollups, in that order; a busy rollup, or a busy name with series, is never preallocated alone', async () => {
-    const busy = ['plain', 'w', 'w;route=/a', 'w;~route;route=/a']
+  it('a busy series brings its name and rollups, in that order, its name once a run; a busy rollup, or a busy name with series (known here or learnt), is never preallocated alone', async () => {
+    const busy = ['learnt', 'plain', 'w', 'w;route=/a', 'w;route=/b', 'w;~route;route=/a']
     const metrics = standIn(busy.map(_id => ({ _id, busyDay: new Date(TODAY) })), (d, filter) => d.busyDay?.getTime() === filter.busyDay.getTime() && (!filter._id || d._id > filter._id.$gt))
     const daily = standIn([], byIds)
     const monthly = standIn([], byIds)
     const preallocated = []
     const preallocator = { preallocateDay: async (name, day, kind) => { preallocated.push([name, kind]); return 2 } }
     const rollups = createRollups([{ match: 'w', by: [['route']] }])
-    const registry = { seriesCount: (name) => (name === 'w' ? 1 : 0) }
-    const sweep = createPreallocSweep({ metrics, daily, monthly, preallocator, clock: manualClock(TODAY + 23.5 * 3_600_000), rate: 100_000, logger: quiet, groupOf: sweepGroupOf({ rollups, registry }) })
-    expect(await sweep.runOnce()).toEqual({ checked: 4, created: 2, day: '2026-11-19T00:00:00.000Z' })
-    expect(preallocated).toEqual([['plain', 'sweep'], ['w;route=/a', 'sweep'], ['w', 'sweep'], ['w;~route;route=/a', 'sweep']])
+    const registry = { seriesCount: (name) => (name === 'w' ? 2 : 0) }
+    // a series another instance wrote, which the tag index learnt (registry/name-index-refresh.js)
+    const nameIndex = createNameIndex()
+    nameIndex.add('learnt;k=v')
+    const sweep = createPreallocSweep({ metrics, daily, monthly, preallocator, clock: manualClock(TODAY + 23.5 * 3_600_000), rate: 100_000, logger: quiet, groupOf: preallocationGroupOf({ rollups, registry, nameIndex }) })
+    expect(await sweep.runOnce()).toEqual({ checked: 6, created: 6, day: '2026-11-19T00:00:00.000Z' })
+    expect(preallocated).toEqual(['plain', 'w;route=/a', 'w', 'w;~route;route=/a', 'w;route=/b', 'w;~route;route=/b'].map(m => [m, 'sweep']))
   })
 })

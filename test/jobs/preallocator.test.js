@@ -20,7 +20,7 @@ function recordingCollection () {
   }
 }
 
-function setup ({ now, random = () => 0, probability = 0.5 } = {}) {
+function setup ({ now, random = () => 0, probability = 0.5, groupOf } = {}) {
   const collections = { daily: recordingCollection(), monthly: recordingCollection() }
   const published = []
   const preallocator = createPreallocator(collections, {
@@ -28,7 +28,8 @@ function setup ({ now, random = () => 0, probability = 0.5 } = {}) {
     random,
     probability,
     logger: silent,
-    telemetry: { publish: (name, data) => published.push([name, data]) }
+    telemetry: { publish: (name, data) => published.push([name, data]) },
+    groupOf
   })
   return { collections, preallocator, published }
 }
@@ -71,40 +72,45 @@ describe('preallocator', () => {
     expect(collections.monthly.calls.map(c => [c.filter._id, c.update.$inc])).toEqual([['a/202611', { monthly: 0, 'daily.22': 0 }]])
   })
 
-  it('an event written to several metrics draws once: a hit preallocates its series, then its name and rollup, remembered by the series', async () => {
+  it('an event draws once: a hit preallocates its series, then its name and rollup; a name, or a rollup, already ensured is left out; a rollup, or a name with series, is never alone', async () => {
     const now = Date.UTC(2026, 10, 21, 12)
-    const draws = [0, 0, 0.9, 0]
-    const { collections, preallocator } = setup({ now, random: () => draws.shift() })
-    const writtenTo = (metric) => (metric.startsWith('w;') ? [metric, 'w', `w;~r;${metric.slice(2)}`] : [metric])
+    const draws = [0, 0, 0.9, 0, 0, 0, 0]
+    // as preallocation-plugin.js's: `w` has series
+    const groupOf = (metric) => (metric.startsWith('w;~') || metric === 'w' ? [] : metric.startsWith('w;') ? [metric, 'w', `w;~r;${metric.slice(2)}`] : [metric])
+    const { collections, preallocator } = setup({ now, random: () => draws.shift(), groupOf })
     preallocator.consider([
       { metric: 'w;r=/a', value: 1, time: now }, // 0: the group
-      { metric: 'w;r=/a', value: 1, time: now + 60_000 }, // 0: the same series and day, remembered
-      { metric: 'w;r=/b', value: 1, time: now }, // 0.9: nothing, not even its name (the first event's)
+      { metric: 'w;r=/a', value: 1, time: now + 60_000 }, // 0: the same series and day: all ensured
+      { metric: 'w;r=/c', value: 1, time: now }, // 0.9: nothing
+      { metric: 'w;r=/b', value: 1, time: now }, // 0: its series and rollup, its name ensured
+      { metric: 'w', value: 1, time: now }, // 0: a name with series, untagged: nothing alone
+      { metric: 'w;~r;r=/d', value: 1, time: now }, // 0: a rollup: nothing alone
       { metric: 'plain', value: 1, time: now } // 0
-    ], writtenTo)
+    ])
     await preallocator.idle()
-    expect(collections.daily.calls.map(c => c.filter._id)).toEqual(['w;r=%2Fa/20261122', 'w/20261122', 'w;~r;r=%2Fa/20261122', 'plain/20261122'])
+    expect(collections.daily.calls.map(c => c.filter._id)).toEqual(['w;r=%2Fa/20261122', 'w/20261122', 'w;~r;r=%2Fa/20261122', 'w;r=%2Fb/20261122', 'w;~r;r=%2Fb/20261122', 'plain/20261122'])
     expect(draws).toEqual([])
   })
 
-  it('a failure in a group leaves the metrics after it (no name or rollup without its series), and a later event of the series tries the whole group again', async () => {
+  it('a failure in a group leaves the metrics after it (no name or rollup without its series) and forgets them: a later event tries them again', async () => {
     const now = Date.UTC(2026, 10, 21, 12)
-    const { collections, preallocator } = setup({ now })
-    const writtenTo = (metric) => [metric, 'w', 'w;~r;r=/a']
-    collections.daily.next(() => { throw Object.assign(new Error('connection reset'), { code: 6 }) })
-    preallocator.consider([{ metric: 'w;r=/a', value: 1, time: now }], writtenTo)
+    const groupOf = (metric) => [metric, 'w', 'w;~r;r=/a']
+    const { collections, preallocator } = setup({ now, groupOf })
+    const reset = () => { throw Object.assign(new Error('connection reset'), { code: 6 }) }
+    collections.daily.next(reset)
+    preallocator.consider([{ metric: 'w;r=/a', value: 1, time: now }])
     await preallocator.idle()
     expect(collections.daily.calls.map(c => c.filter._id)).toEqual(['w;r=%2Fa/20261122'])
     expect(collections.monthly.calls).toEqual([])
-    // the name fails after its series was written: the rollup is left, the series forgotten
+    // the name fails after its series was written: the rollup is left; the series stays ensured
     collections.daily.next(() => ({ acknowledged: true }))
-    collections.daily.next(() => { throw Object.assign(new Error('connection reset'), { code: 6 }) })
-    preallocator.consider([{ metric: 'w;r=/a', value: 1, time: now }], writtenTo)
+    collections.daily.next(reset)
+    preallocator.consider([{ metric: 'w;r=/a', value: 1, time: now }])
     await preallocator.idle()
     expect(collections.daily.calls.map(c => c.filter._id).slice(1)).toEqual(['w;r=%2Fa/20261122', 'w/20261122'])
-    preallocator.consider([{ metric: 'w;r=/a', value: 1, time: now }], writtenTo)
+    preallocator.consider([{ metric: 'w;r=/a', value: 1, time: now }])
     await preallocator.idle()
-    expect(collections.daily.calls.map(c => c.filter._id).slice(3)).toEqual(['w;r=%2Fa/20261122', 'w/20261122', 'w;~r;r=%2Fa/20261122'])
+    expect(collections.daily.calls.map(c => c.filter._id).slice(3)).toEqual(['w/20261122', 'w;~r;r=%2Fa/20261122'])
   })
 
   it('a concurrent upsert of the same new _id (E11000) is retried; after close nothing more is considered', async () => {
