@@ -53,7 +53,7 @@ async function run (opts, { out }) {
         await server.stop()
       }
       const cpuUs = r.service.cpuUsPerRequest / r.batch
-      out.write(`\n${v.name}: ${Math.round(r.eventsPerS)} events/s, ${cpuUs.toFixed(2)} µs of service CPU per event, ${r.service.statementsPerFlush?.toFixed(0)} statements and ${r.service.requestsPerFlush?.toFixed(1)} requests a flush, database ${r.databaseCpuUsPerEvent?.toFixed(2)} µs per event${r.non2xx ? `, ${r.non2xx} not 200` : ''}\n`)
+      out.write(`\n${v.name}: ${Math.round(r.eventsPerS)} events/s, ${cpuUs.toFixed(2)} µs of service CPU per event, ${r.service.statementsPerFlush?.toFixed(0)} statements and ${r.service.requestsPerFlush?.toFixed(1)} requests a flush, database ${r.databaseCpuUsPerEvent?.toFixed(2)} µs per event, service RSS peak ${(r.rssPeakBytes / 1e6).toFixed(0)} MB${r.non2xx ? `, ${r.non2xx} not 200` : ''}\n`)
       if (!dir) continue
       const file = fs.readdirSync(dir).find(f => f.endsWith('.cpuprofile'))
       const { rows, total } = selfTimeByFile(JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8')), [before.monotonicUs, after.monotonicUs], { byFunction: true })

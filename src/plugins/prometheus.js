@@ -203,10 +203,11 @@ export function createServiceMetrics ({ getWriterStats, currentReports, log } = 
   }
 
   /** Called once per answered HTTP request */
-  function observeRequest ({ method, route, statusCode, durationMs, body }) {
+  /** sentEvents: how many events the body held, where the door let go of it (null: count them in body) */
+  function observeRequest ({ method, route, statusCode, durationMs, body, sentEvents }) {
     durationOf(method, route ?? 'unmatched', statusCode).observe(durationMs / 1000)
     if (route === EVENTS_ROUTE && method === 'POST' && statusCode >= 300) {
-      m.eventsRejected.inc({ status: String(statusCode) }, eventsInBody(body))
+      m.eventsRejected.inc({ status: String(statusCode) }, sentEvents ?? eventsInBody(body))
     }
   }
 
@@ -223,13 +224,16 @@ async function prometheus (app) {
   for (const [name, fn] of Object.entries(metrics.subscribers)) app.telemetry.subscribe(name, fn)
   app.decorate('metricsRegister', metrics.register)
 
+  // the events of a body POST /v1/events let go of before its write answered (routes/events.js)
+  app.decorateRequest('sentEvents', null)
   app.addHook('onResponse', (request, reply, done) => {
     metrics.observeRequest({
       method: request.method,
       route: request.routeOptions.url,
       statusCode: reply.statusCode,
       durationMs: reply.elapsedTime,
-      body: request.body
+      body: request.body,
+      sentEvents: request.sentEvents
     })
     done()
   })

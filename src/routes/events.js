@@ -20,16 +20,27 @@ export default async function eventsRoutes (app) {
   const jsonOnly = acceptsOnly(['application/json'], 'the events as JSON')
   const eventFields = Object.keys(eventSchema.properties)
 
-  app.post('/v1/events', { schema: postEventsSchema, bodyLimit: config.bodyLimitBytes, onRequest: jsonOnly, preValidation: refuseLargeBatch, attachValidation: true }, async (request, reply) => {
+  /**
+   * The body's events submitted → the ingest outcome's promise. Nothing
+   * holds the parsed body or its events while the write waits for its flush
+   * (a key's hash aside): not this function's frame, which has returned, nor
+   * the request, so a batch's objects die young
+   */
+  function submitBody (request) {
     if (request.validationError) throw nameUnknownFields(request.validationError, request.body, eventFields)
     const list = Array.isArray(request.body) ? request.body : [request.body]
     const { events, error } = toEvents(list, clock.now(), ingest.seriesNames)
     if (error) throw withDetails(new BadRequestError(`${error.path}: ${error.message}`), { details: [error] })
     const key = request.headers['idempotency-key']
-    const result = await ingest.submit(events, {
-      where: eventPath(list.length),
-      idempotency: key === undefined ? undefined : { key, identity: request.accessIdentity, body: request.body }
-    })
-    return replyToIngestOutcome(reply, result)
+    const idempotency = key === undefined ? undefined : { key, identity: request.accessIdentity, body: request.body }
+    if (idempotency === undefined) {
+      request.sentEvents = list.length // what /metrics counts of a refused body (plugins/prometheus.js)
+      request.body = undefined
+    }
+    return ingest.submit(events, { where: eventPath(list.length), idempotency })
+  }
+
+  app.post('/v1/events', { schema: postEventsSchema, bodyLimit: config.bodyLimitBytes, onRequest: jsonOnly, preValidation: refuseLargeBatch, attachValidation: true }, async (request, reply) => {
+    return replyToIngestOutcome(reply, await submitBody(request))
   })
 }

@@ -105,9 +105,14 @@ export default async function otlpRoutes (app) {
     done(null, encodeStatus(reply.statusCode, message))
   })
 
-  app.post('/v1/metrics', { schema: postOtlpMetricsSchema, bodyLimit: config.bodyLimitBytes, onRequest: otlpOnly, preParsing: inflate }, async (request, reply) => {
-    const type = mediaType(request.headers['content-type'])
+  /**
+   * The request's points, decoded and mapped (pointsOf), or the 400 or 413
+   * thrown. Neither the body nor its decoded message outlives this: only the
+   * events wait for their write, so the rest dies young
+   */
+  async function mappedPoints (request, type) {
     const body = request.body ?? Buffer.alloc(0) // no body at all: the empty request
+    request.body = undefined
     const { request: message, problem } = decodeRequest(body, type)
     if (problem) throw new BadRequestError(problem)
     const points = countPoints(message)
@@ -116,6 +121,12 @@ export default async function otlpRoutes (app) {
     if (body.length > YIELD_BYTES) await new Promise(resolve => setImmediate(resolve))
     const mapped = pointsOf(message, { now: clock.now(), config, resourceTags: config.otlpResourceTags, baselines, maxEvents: config.maxPendingEvents })
     if (mapped.tooMany) throw new TooLargeError(`the request's points make more than MAX_PENDING_EVENTS = ${config.maxPendingEvents} events (a histogram's point one per non-empty bucket), more than the writer holds; export fewer at a time`)
+    return mapped
+  }
+
+  app.post('/v1/metrics', { schema: postOtlpMetricsSchema, bodyLimit: config.bodyLimitBytes, onRequest: otlpOnly, preParsing: inflate }, async (request, reply) => {
+    const type = mediaType(request.headers['content-type'])
+    const mapped = await mappedPoints(request, type)
     const { events, rejected, renamed } = mapped
     // kept before the write, so that a request arriving meanwhile adds from these points, not from the ones before them
     const replaced = baselines.keep(mapped.baselineUpdates)
