@@ -156,6 +156,7 @@ export const PROJECTS = {
       'test/db/**/*.test.js',
       'test/cli.test.js',
       'test/config.test.js',
+      'test/heap-growth.test.js',
       'test/startup-failure.test.js',
       'test/deploy/docker.test.js',
       'test/docs/citations.test.js',

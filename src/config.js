@@ -198,6 +198,8 @@ export function loadConfig (env = process.env) {
     collectionCompressor: oneOf(env, 'COLLECTION_COMPRESSOR', COMPRESSORS[0], COMPRESSORS,
       'unset it for zstd (the default), or set snappy (MongoDB\'s own default) or none (no compression)'),
     logLevel: oneOf(env, 'LOG_LEVEL', 'info', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
+    // V8's heap growing factor, 1 + this/100 (0: V8's own, up to 4): src/heap-growth.js
+    heapGrowthPercent: integer(env, 'HEAP_GROWTH_PERCENT', 100, { min: 0, max: 300 }),
     flushIntervalMs: integer(env, 'FLUSH_INTERVAL_MS', 0, { min: 0, max: 60_000 }), // 0: adaptive group commit
     flushMaxDocs: integer(env, 'FLUSH_MAX_DOCS', 10_000, { min: 1, max: 100_000 }),
     maxPendingEvents: integer(env, 'MAX_PENDING_EVENTS', 100_000, { min: 1 }),

@@ -6,6 +6,7 @@ import { ConfigError, loadConfig } from './config.js'
 import { describeStartupFailure } from './startup-failure.js'
 import { embeddedDataDir } from './db/embedded-address.js'
 import { HOLD_MAX_MS, installShutdown } from './shutdown.js'
+import { applyHeapGrowth } from './heap-growth.js'
 
 /** One line naming the cause and the fix; the stack only at LOG_LEVEL=debug */
 function failToStart (err, config) {
@@ -23,6 +24,7 @@ async function main () {
     console.error(`statbucket: bad configuration: ${err.message}`)
     process.exit(2)
   }
+  applyHeapGrowth(config.heapGrowthPercent)
   const log = pino(defaultLogger(config.logLevel))
 
   const dataDir = embeddedDataDir()

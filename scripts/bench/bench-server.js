@@ -10,6 +10,7 @@
 // waits for the queued preallocations (the cardinality section).
 import { buildApp } from '../../src/app.js'
 import { loadConfig } from '../../src/config.js'
+import { applyHeapGrowth } from '../../src/heap-growth.js'
 import { buildBareApp } from './bare-app.js'
 import { buildNaiveApp } from './naive-app.js'
 import { offsetClock } from './bench-clock.js'
@@ -52,6 +53,8 @@ const config = loadConfig({ ...process.env, HOST: '127.0.0.1', PORT: '0' })
 // BENCH_NAIVE=1: the route writing each event by two awaited upserts (naive-app.js)
 const bare = process.env.BENCH_BARE === '1'
 const naive = process.env.BENCH_NAIVE === '1'
+// the service's heap setting, as src/server.js applies it (the yardsticks are what a user would write: V8's own)
+if (!bare && !naive) applyHeapGrowth(config.heapGrowthPercent)
 const clock = process.env.BENCH_CLOCK_START ? offsetClock(Number(process.env.BENCH_CLOCK_START)) : undefined
 const app = bare
   ? await buildBareApp(config)

@@ -22,6 +22,7 @@ import { benchJobs } from './bench-jobs.js'
 import { benchTalk } from './bench-talk.js'
 import { benchStatsd } from './bench-statsd.js'
 import { benchOtlp } from './bench-otlp.js'
+import { SERVICE_NODE_FLAGS } from '../../src/heap-growth.js'
 import { otlpSection } from './otlp-report.js'
 import { benchCardinality } from './bench-cardinality.js'
 import { benchTags } from './bench-tags.js'
@@ -136,7 +137,7 @@ async function runBench (opts, { argv }) {
       ...versions(),
       backend,
       scale: { name: scaleName, description: scaleDescription, ...scale },
-      service: `statbucket child process on 127.0.0.1, FLUSH_INTERVAL_MS=${config.flushIntervalMs}, FLUSH_MAX_DOCS=${config.flushMaxDocs}, MAX_PENDING_EVENTS=${config.maxPendingEvents}, PREALLOC_PROBABILITY=${config.preallocProbability}, preallocation sweep off; load generator, service and database share this machine's ${machine.cores} cores`
+      service: `statbucket child process on 127.0.0.1, FLUSH_INTERVAL_MS=${config.flushIntervalMs}, FLUSH_MAX_DOCS=${config.flushMaxDocs}, MAX_PENDING_EVENTS=${config.maxPendingEvents}, PREALLOC_PROBABILITY=${config.preallocProbability}, HEAP_GROWTH_PERCENT=${config.heapGrowthPercent}, node ${SERVICE_NODE_FLAGS.join(' ')}, preallocation sweep off; load generator, service and database share this machine's ${machine.cores} cores`
     }
     log(`database ${backend.description}; scale ${scaleName}; database name ${dbName}`)
 

@@ -6,6 +6,9 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs'
 import { join, posix } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
+import { SERVICE_NODE_FLAGS } from '../../src/heap-growth.js'
+
+const escape = (text) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')
 
 const root = fileURLToPath(new URL('../../', import.meta.url))
 const composeFile = join(root, 'docker/compose.yaml')
@@ -64,7 +67,10 @@ describe('docker/Dockerfile', () => {
     expect(finalStage).toMatch(/^ENV HOST=0\.0\.0\.0/m)
     // StatsD's default (127.0.0.1:8125) would be the container's loopback: off unless asked for
     expect(finalStage).toMatch(/^ENV HOST=0\.0\.0\.0 \\\n(?: {4}\S+ \\\n)* {4}STATSD_PORT=0\b/m)
-    expect(finalStage).toMatch(/^CMD \["node", "src\/server\.js"\]$/m)
+    // the service's node flags, as `npm start` passes them (src/heap-growth.js)
+    expect(finalStage).toMatch(new RegExp(`^CMD ${escape(JSON.stringify(['node', ...SERVICE_NODE_FLAGS, 'src/server.js']).replaceAll(',', ', '))}$`, 'm'))
+    const { scripts } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
+    expect(scripts.start).toBe(`exec node ${SERVICE_NODE_FLAGS.join(' ')} src/server.js`)
   })
 
   it('copies only what exists, and the build context sends it', () => {
