@@ -198,7 +198,7 @@ export function loadConfig (env = process.env) {
     collectionCompressor: oneOf(env, 'COLLECTION_COMPRESSOR', COMPRESSORS[0], COMPRESSORS,
       'unset it for zstd (the default), or set snappy (MongoDB\'s own default) or none (no compression)'),
     logLevel: oneOf(env, 'LOG_LEVEL', 'info', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
-    // V8's heap growing factor, 1 + this/100 (0: V8's own, up to 4): src/heap-growth.js
+    // V8's heap growing factor, 1 + this/100 (0: V8's own, up to 4; 1–9 refused below): src/heap-growth.js
     heapGrowthPercent: integer(env, 'HEAP_GROWTH_PERCENT', 100, { min: 0, max: 300 }),
     flushIntervalMs: integer(env, 'FLUSH_INTERVAL_MS', 0, { min: 0, max: 60_000 }), // 0: adaptive group commit
     flushMaxDocs: integer(env, 'FLUSH_MAX_DOCS', 10_000, { min: 1, max: 100_000 }),
@@ -286,6 +286,10 @@ export function loadConfig (env = process.env) {
   }
   if (!/^[^/\\. "$*<>:|?]{1,63}$/.test(config.mongodbDb)) {
     throw new ConfigError('MONGODB_DB', `is not a valid database name: ${JSON.stringify(config.mongodbDb)}`)
+  }
+  if (config.heapGrowthPercent > 0 && config.heapGrowthPercent < 10) {
+    // V8's own factor is never below 1.1: less makes a full collection of nearly every growth
+    throw new ConfigError('HEAP_GROWTH_PERCENT', `must be 0 (V8's own) or 10–300, got ${config.heapGrowthPercent}`)
   }
   if (config.maxPendingEvents < config.maxEventsPerRequest) {
     throw new ConfigError('MAX_PENDING_EVENTS', `must be ≥ MAX_EVENTS_PER_REQUEST (${config.maxEventsPerRequest})`)

@@ -12,13 +12,15 @@ const WORKLOAD = fileURLToPath(new URL('./fixtures/heap-growth-workload.js', imp
 const peakOf = (percent) => Number(execFileSync(process.execPath, [...SERVICE_NODE_FLAGS, WORKLOAD, String(percent)], { encoding: 'utf8', timeout: 60_000 }).split(' ')[0])
 
 describe('the heap growing factor', () => {
-  it('is 1 + HEAP_GROWTH_PERCENT/100, 2 by default; 0 leaves V8\'s own; outside 0–300 refused', () => {
+  it('is 1 + HEAP_GROWTH_PERCENT/100, 2 by default; 0 leaves V8\'s own; 1–9 and past 300 refused', () => {
     expect(loadConfig({}).heapGrowthPercent).toBe(100)
     const set = []
     expect(applyHeapGrowth(100, (f) => set.push(f))).toBe('--heap-growing-percent=100')
     expect(applyHeapGrowth(0, (f) => set.push(f))).toBe(null)
     expect(set).toEqual(['--heap-growing-percent=100'])
     expect(() => loadConfig({ HEAP_GROWTH_PERCENT: '301' })).toThrow(/^HEAP_GROWTH_PERCENT: /)
+    expect(() => loadConfig({ HEAP_GROWTH_PERCENT: '5' })).toThrow(/^HEAP_GROWTH_PERCENT: must be 0 \(V8's own\) or 10–300, got 5$/)
+    expect(loadConfig({ HEAP_GROWTH_PERCENT: '10' }).heapGrowthPercent).toBe(10)
     expect(() => loadConfig({ HEAP_GROWTH_PERCENT: 'lots' })).toThrow(/^HEAP_GROWTH_PERCENT: /)
   })
 

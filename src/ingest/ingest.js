@@ -210,7 +210,7 @@ export function createIngestService ({ config, clock, registry, writer, idempote
       let tagged = false
       let rateLimited = []
       let accepted = 0
-      let toPreallocate = null
+      let drawn = null
       try {
         if (admitPerName) {
           ({ events, conflicts } = keepEachNamesKind(events, registry))
@@ -284,7 +284,8 @@ export function createIngestService ({ config, clock, registry, writer, idempote
         }
         // what is read of the events once the write answers, taken now: a batch's events die young instead of outliving the flush
         accepted = events.length
-        toPreallocate = kinds === null ? events : events.filter(e => descriptorOfEvent(e).preallocated)
+        // the kinds preallocated (a counter's; kinds/*.js preallocated): drawn now, preallocated once applied
+        drawn = preallocator.draw(kinds === null ? events : events.filter(e => descriptorOfEvent(e).preallocated))
         events = null
         answer = await write(unit, accepted, key)
       } catch (err) {
@@ -296,8 +297,7 @@ export function createIngestService ({ config, clock, registry, writer, idempote
       }
       const turnedAway = refused.length || conflicts.length || rateLimited.length
       if (answer.outcome !== APPLIED) return turnedAway ? { ...answer, refusedMetrics: refused, rateLimited, kindConflicts: conflicts } : answer
-      // the kinds preallocated (a counter's; kinds/*.js preallocated)
-      if (toPreallocate.length > 0) preallocator.consider(toPreallocate)
+      preallocator.preallocateDrawn(drawn)
       return turnedAway ? { outcome: APPLIED, accepted, refusedMetrics: refused, rateLimited, kindConflicts: conflicts } : { outcome: APPLIED, accepted }
     },
 

@@ -102,12 +102,25 @@ export function createPreallocator (collections, options) {
 
   return {
     preallocateDay,
+    /**
+     * One draw an event: → [{ metric, time }] of those that drew a hit
+     * (few: a request's events need not wait for its write for this)
+     */
+    draw (events) {
+      const hits = []
+      if (probability <= 0 || closed) return hits
+      for (const { metric, time } of events) if (random() < probability) hits.push({ metric, time })
+      return hits
+    },
     /** Called with a request's events; one draw an event, a hit preallocating its metric's group; never waits for the database. */
     consider (events) {
-      if (probability <= 0 || closed) return
+      this.preallocateDrawn(this.draw(events))
+    },
+    /** Preallocates the groups of the events that drew a hit (draw), once their write applied; never waits for the database. */
+    preallocateDrawn (hits) {
+      if (closed || hits.length === 0) return
       const latest = startOfDay(clock.now()) + DAY_MS
-      for (const { metric: sent, time } of events) {
-        if (random() >= probability) continue
+      for (const { metric: sent, time } of hits) {
         const day = startOfDay(time) + DAY_MS
         if (day > latest) continue // more than one day ahead of the service clock
         if (jobs.length >= maxQueued) continue

@@ -23,8 +23,8 @@ export default async function eventsRoutes (app) {
   /**
    * The body's events submitted → the ingest outcome's promise. Nothing
    * holds the parsed body or its events while the write waits for its flush
-   * (a key's hash aside): not this function's frame, which has returned, nor
-   * the request, so a batch's objects die young
+   * (but a keyed request's, whose body the key keeps): not this function's
+   * frame, which has returned, nor the request, so a batch's objects die young
    */
   function submitBody (request) {
     if (request.validationError) throw nameUnknownFields(request.validationError, request.body, eventFields)

@@ -48,7 +48,7 @@ async function fakeApp ({ transactions = true, env = {} } = {}) {
     writer,
     idempotency,
     registry: { knowsAll: () => false, admit: async () => ({ reserved: [] }), settle () {} },
-    preallocator: { consider () {} },
+    preallocator: { draw: () => [], preallocateDrawn () {} },
     backend: transactions ? 'fake-replica-set' : 'fake-standalone'
   }))
   app.addSchema(errorSchema)

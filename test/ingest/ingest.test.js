@@ -24,7 +24,8 @@ function setup ({ answer = { outcome: 'applied' }, refusal = null, idempotency =
     hasRoom: (n) => n <= 5,
     waitForRoom: async () => 'room'
   }
-  const preallocator = { consider (events) { calls.considered.push(events) } }
+  // every event draws a hit; what a write applied is preallocated
+  const preallocator = { draw: (events) => events.map(({ metric, time }) => ({ metric, time })), preallocateDrawn (hits) { calls.considered.push(hits) } }
   const ingest = createIngestService({ config, clock: { now: () => NOW }, registry, writer, idempotency, preallocator, backend: 'test-backend' })
   return { ingest, calls }
 }
@@ -40,7 +41,7 @@ describe('ingest service', () => {
     expect(calls.submitted).toHaveLength(1)
     expect(calls.submitted[0].events).toBe(3)
     expect(calls.settled).toEqual([[['new.c'], true]])
-    expect(calls.considered).toHaveLength(1)
+    expect(calls.considered).toEqual([[{ metric: 'a.b', time: NOW }, { metric: 'new.c', time: NOW }, { metric: 'a.b', time: NOW }]])
   })
 
   it('names all known here: nothing is admitted or reserved, the events are written', async () => {
@@ -118,7 +119,7 @@ describe('ingest service', () => {
         registry: { knowsAll: () => false, admit: async () => ({ reserved: [] }), settle () {} },
         writer: { submit: async (unit) => { calls.push(unit); return { outcome: 'applied' } } },
         idempotency: null,
-        preallocator: { consider () {} },
+        preallocator: { draw: () => [], preallocateDrawn () {} },
         backend: 'test'
       })
       const eightDays = NOW - 8 * 86_400_000

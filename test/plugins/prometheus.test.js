@@ -64,13 +64,17 @@ describe('GET /metrics', () => {
     expect((await post({ metric: 'm.a' })).statusCode).toBe(200) // a metric to read
     const before = await scrape()
     expect((await post([{ metric: 'ok' }, { metric: 'bad name' }, { metric: 'ok2' }])).statusCode).toBe(400)
+    // refused by the ingest service, once the door let go of the body: counted all the same
+    const old = await post([{ metric: 'ok' }, { metric: 'ok', ts: '2001-01-01T00:00:00Z' }])
+    expect(old.statusCode).toBe(400)
+    expect(old.json().message).toMatch(/^events\[1\]\.ts: is older than MAX_AGE_DAYS/)
     expect((await post('metric=x', { 'content-type': 'application/x-www-form-urlencoded' })).statusCode).toBe(415)
     expect((await app.inject('/v1/metrics/m.a/series?step=hour')).statusCode).toBe(200)
     expect((await app.inject('/v1/metrics/nope/ytd')).statusCode).toBe(404)
     expect((await app.inject('/no/such/path')).statusCode).toBe(404)
     const after = await scrape()
 
-    expect(delta(before, after, 'statbucket_events_rejected_total{status="400"}')).toBe(3)
+    expect(delta(before, after, 'statbucket_events_rejected_total{status="400"}')).toBe(5)
     expect(after.has('statbucket_events_rejected_total{status="415"}')).toBe(true)
     expect(delta(before, after, 'statbucket_events_accepted_total')).toBe(0)
     const http = (route, status) => `statbucket_http_request_duration_seconds_count{method="GET",route="${route}",status_code="${status}"}`
