@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest'
 import { SERVICE_NODE_FLAGS, applyHeapGrowth } from '../src/heap-growth.js'
 import { loadConfig } from '../src/config.js'
 
-const WORKLOAD = fileURLToPath(new URL('./fixtures/heap-growth-workload.js', import.meta.url))
+const WORKLOAD = fileURLToPath(new URL('./helpers/heap-growth-workload.js', import.meta.url))
 // as the service runs: npm start's node flags, the factor set at run time
 const peakOf = (percent) => Number(execFileSync(process.execPath, [...SERVICE_NODE_FLAGS, WORKLOAD, String(percent)], { encoding: 'utf8', timeout: 60_000 }).split(' ')[0])
 
