@@ -216,8 +216,15 @@ const JOBS = {
   // sweep after the retention pass moved the clock finds nothing busy on its day)
   async preallocation (row) {
     const app = row.app
+    if (row.kind.preallocated) {
+      // a hit on each metric the door sent (a tagged door's: its series), as an event's draw makes one: each preallocates
+      // its group (a series, then its name and rollups), the sweep not run yet; what that made is kept for the check
+      const sent = (role) => (row.door.tags ? M.seriesNames(row.door, row.metric(role)) : [row.metric(role)])
+      app.preallocator.preallocateDrawn(['main', 'aged'].flatMap(sent).map(metric => ({ metric, time: M.PREALLOC_DAY - M.DAY })))
+      await app.preallocator.idle()
+      row.results.drawn = await preallocatedDays(row)
+    }
     row.results.sweep = await app.sweep.runOnce()
-    if (row.kind.preallocated) for (const role of ['main', 'aged']) await app.preallocator.preallocateDay(row.metric(role), M.PREALLOC_DAY)
   },
   async retention (row) {
     row.clock.set(Math.max(row.clock.now(), M.T_LATE))
@@ -239,6 +246,12 @@ const JOBS = {
     const res = await row.app.inject({ method: 'DELETE', url: `/v1/metrics/${doomed}` })
     row.results.deletion = { status: res.statusCode, body: res.json(), preallocated, before, after: await snapshot(row.app) }
   }
+}
+
+/** The metrics whose day document of PREALLOC_DAY exists (a preallocation made it: no event of the schedule is on it), sorted */
+async function preallocatedDays (row) {
+  const docs = await row.app.mongo.db.collection(row.kind.documents.daily).find({ date: new Date(M.PREALLOC_DAY) }, { projection: { metric: 1 } }).toArray()
+  return docs.map(d => d.metric).sort()
 }
 
 /** Runs the jobs, in order, each once per row */
@@ -622,6 +635,10 @@ const JOB_CELLS = {
     async check (row, problems) {
       const days = row.app.mongo.db.collection(row.kind.documents.daily)
       if (row.kind.preallocated) {
+        // the hits' groups (docs/adr/0081-preallocate-a-series-with-its-name-and-rollups.md): the name's day, and a
+        // tagged door's every series' and rollup series' day with it; nothing else of that day
+        const expected = ['main', 'aged'].flatMap(role => [row.metric(role), ...M.seriesNames(row.door, row.metric(role)), ...M.rollupSeriesNames(row.door, row.metric(role))]).sort()
+        if (JSON.stringify(row.results.drawn) !== JSON.stringify(expected)) problems.add(`the hits preallocated ${JSON.stringify(row.results.drawn)}, not ${JSON.stringify(expected)}`)
         const id = `${row.metric('main')}/${M.isoDay(M.PREALLOC_DAY).replaceAll('-', '')}`
         if (!await days.findOne({ _id: id })) problems.add(`no document ${id}`)
       } else {

@@ -341,8 +341,8 @@ export function metricState (kind, metric, role, { now, preallocRan = false, sha
   const events = shards ? rawEvents(kind, role).filter((_, i) => shards.includes(shardOf(i))) : rawEvents(kind, role)
   const docDays = new Set(events.map(e => startOfDay(e.t)))
   const maybeDays = new Set()
-  // in any order of the jobs a preallocation may have run before a read, unless the read is the preallocation's
-  // (the name's: a series' day is made by the sweep alone, which may or may not find it busy)
+  // in any order of the jobs a preallocation may have run before a read, unless the read is the preallocation's page
+  // (which reads the name only: byTag false)
   if (kind.preallocated) (preallocRan && !shards ? docDays : maybeDays).add(PREALLOC_DAY)
   return { kind, metric, role, events, docDays, maybeDays, now, preallocRan, minuteFrom: minuteHorizon(role, now), histogramFrom: histogramHorizon(role, now) }
 }
