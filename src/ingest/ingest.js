@@ -58,6 +58,8 @@ function withSeriesOf (names, events, writtenTo) {
 }
 
 /** The kind an event asks for its name, as its kind says (a known distribution keeps its own α, a new one takes `accuracy`) */
+/** Whether an event's kind is preallocated (a counter's: kinds/*.js preallocated) */
+const preallocatedKind = (e) => descriptorOfEvent(e).preallocated
 const askedKind = (e, registry, accuracy) => descriptorOfEvent(e).askedKind(registry.kindOf(e.metric), { accuracy })
 
 /** The first event of `events` breaking its kind's own rules { index, field, message }, or null */
@@ -285,7 +287,7 @@ export function createIngestService ({ config, clock, registry, writer, idempote
         // what is read of the events once the write answers, taken now: a batch's events die young instead of outliving the flush
         accepted = events.length
         // the kinds preallocated (a counter's; kinds/*.js preallocated): drawn now, preallocated once applied
-        drawn = preallocator.draw(kinds === null ? events : events.filter(e => descriptorOfEvent(e).preallocated))
+        drawn = preallocator.draw(events, kinds === null ? null : preallocatedKind)
         events = null
         answer = await write(unit, accepted, key)
       } catch (err) {

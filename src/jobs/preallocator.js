@@ -103,13 +103,16 @@ export function createPreallocator (collections, options) {
   return {
     preallocateDay,
     /**
-     * One draw an event: → [{ metric, time }] of those that drew a hit
-     * (few: a request's events need not wait for its write for this)
+     * One draw an event `keep` admits (default: every one): → [{ metric, time }] of those that drew a hit
+     * (few: a request's events need not wait for its write for this). keep is not asked where nothing can hit.
      */
-    draw (events) {
+    draw (events, keep = null) {
       const hits = []
       if (probability <= 0 || closed) return hits
-      for (const { metric, time } of events) if (random() < probability) hits.push({ metric, time })
+      for (const event of events) {
+        if (keep !== null && !keep(event)) continue
+        if (random() < probability) hits.push({ metric: event.metric, time: event.time })
+      }
       return hits
     },
     /** Called with a request's events; one draw an event, a hit preallocating its metric's group; never waits for the database. */

@@ -72,6 +72,23 @@ describe('preallocator', () => {
     expect(collections.monthly.calls.map(c => [c.filter._id, c.update.$inc])).toEqual([['a/202611', { monthly: 0, 'daily.22': 0 }]])
   })
 
+  it('draws only for the events `keep` admits (a request\'s counters), one draw each, and asks keep nothing where no event can hit', async () => {
+    const now = Date.UTC(2026, 10, 21, 12)
+    const draws = [0, 0.9]
+    const asked = []
+    const keep = (e) => { asked.push(e.metric); return e.metric !== 'gauge' }
+    const { preallocator } = setup({ now, random: () => draws.shift() })
+    const events = [{ metric: 'gauge', time: now }, { metric: 'a', time: now }, { metric: 'gauge', time: now }, { metric: 'b', time: now }]
+    expect(preallocator.draw(events, keep)).toEqual([{ metric: 'a', time: now }])
+    expect(asked).toEqual(['gauge', 'a', 'gauge', 'b'])
+    expect(draws).toEqual([])
+    // probability 0: no draw, no question
+    asked.length = 0
+    const off = setup({ now, probability: 0, random: () => { throw new Error('drew') } }).preallocator
+    expect(off.draw(events, keep)).toEqual([])
+    expect(asked).toEqual([])
+  })
+
   it('an event draws once: a hit preallocates its series, then its name and rollup; a name, or a rollup, already ensured is left out; a rollup, or a name with series, is never alone', async () => {
     const now = Date.UTC(2026, 10, 21, 12)
     const draws = [0, 0, 0.9, 0, 0, 0, 0]
