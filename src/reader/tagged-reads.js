@@ -38,7 +38,8 @@ export function createTaggedReads ({ reader, registry, tags, maxSeries, rollups 
     if (rollup !== null) found = tags.matchRollup(name, rollup.keys, filters)
     else {
       const series = filters.length ? tags.match(name, filters) : [...tags.seriesOf(name)].sort()
-      found = series.map(s => ({ series: s, tags: new Map(tagsOfSeries(s)) }))
+      // a series' tags are read only to group it
+      found = series.map(s => ({ series: s, tags: by === null ? null : new Map(tagsOfSeries(s)) }))
     }
     const param = filters.length ? 'tag' : 'by'
     if (found.length > maxSeries) throw bad(param, `the filters match ${found.length} series of "${name}", over the limit MAX_SERIES = ${maxSeries}; narrow the filters${rollup === null ? ', or declare a rollup by these keys (ROLLUP_RULES)' : ''}`)
