@@ -6,6 +6,7 @@ import cron from 'node-cron'
 import { accuracyProblem, createMapping } from './bucket/distribution-sketch.js'
 import { MAX_BSON_DOCUMENT_BYTES, largestDailyDocumentBytes } from './bucket/distribution-increments.js'
 import { COMPRESSORS } from './db/create-collections.js'
+import { EMBEDDED_MODES } from './db/embedded-address.js'
 import { parseRollupRules } from './tags/rollups.js'
 import { parseThresholdRules, thresholdKeysOf } from './bucket/distribution-thresholds.js'
 import { keyProblem } from './tags/series-name.js'
@@ -197,6 +198,8 @@ export function loadConfig (env = process.env) {
     // WiredTiger's block compressor of the collections statbucket creates; existing ones keep theirs (docs/adr/0055-zstd-by-default.md)
     collectionCompressor: oneOf(env, 'COLLECTION_COMPRESSOR', COMPRESSORS[0], COMPRESSORS,
       'unset it for zstd (the default), or set snappy (MongoDB\'s own default) or none (no compression)'),
+    // which embedded database starts when MONGODB_URI is unset (src/db/embedded.js reads it there); judged at every boot
+    embedded: oneOf(env, 'STATBUCKET_EMBEDDED', 'auto', EMBEDDED_MODES, 'unset it (auto: a real mongod, else mongo-java-server), or set mongod or java'),
     logLevel: oneOf(env, 'LOG_LEVEL', 'info', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
     // V8's heap growing factor, 1 + this/100 (0: V8's own, up to 4; 1–9 refused below): src/heap-growth.js
     heapGrowthPercent: integer(env, 'HEAP_GROWTH_PERCENT', 100, { min: 0, max: 300 }),

@@ -79,6 +79,18 @@ describe('configuration', () => {
     }
   })
 
+  it('judges STATBUCKET_EMBEDDED at every boot, MONGODB_URI set or not: auto, mongod or java, any other value refused naming the values and the fix', () => {
+    expect(loadConfig({}).embedded).toBe('auto')
+    for (const value of ['auto', 'mongod', 'java']) expect(loadConfig({ STATBUCKET_EMBEDDED: value, MONGODB_URI: 'mongodb://127.0.0.1:1' }).embedded).toBe(value)
+    for (const bad of ['Java', 'docker', ' java', '__proto__']) {
+      expect(() => loadConfig({ STATBUCKET_EMBEDDED: bad, MONGODB_URI: 'mongodb://127.0.0.1:1' })).toThrow(`STATBUCKET_EMBEDDED: must be one of auto, mongod, java, got ${JSON.stringify(bad)}: ` +
+        'unset it (auto: a real mongod, else mongo-java-server), or set mongod or java')
+    }
+    const result = spawnSync(process.execPath, ['src/server.js'], { env: { ...process.env, MONGODB_URI: '', STATBUCKET_EMBEDDED: 'docker' }, encoding: 'utf8', timeout: 20_000 })
+    expect(result.status).toBe(2)
+    expect(result.stderr).toMatch(/^statbucket: bad configuration: STATBUCKET_EMBEDDED: must be one of auto, mongod, java, got "docker"/)
+  })
+
   it('takes ROLLUP_RULES inline or from a file; a bad one stops the start naming the rule', () => {
     const inline = '[{"match":"web.*","by":[["status","route"]]}]'
     expect(loadConfig({ ROLLUP_RULES: inline }).rollupRules).toEqual([{ match: 'web.*', by: [['route', 'status']] }])

@@ -9,6 +9,9 @@ import { fileURLToPath } from 'node:url'
 const PROJECT_DATA_DIR = fileURLToPath(new URL('../../data', import.meta.url))
 const FILE = 'embedded-address.json'
 
+/** STATBUCKET_EMBEDDED's values: auto (a real mongod, else mongo-java-server), or one forced */
+export const EMBEDDED_MODES = ['auto', 'mongod', 'java']
+
 /** The embedded database's data directory: STATBUCKET_DATA_DIR, else ./data of the project. */
 export function embeddedDataDir (env = process.env) {
   return env.STATBUCKET_DATA_DIR || PROJECT_DATA_DIR

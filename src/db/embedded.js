@@ -15,12 +15,11 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { startJavaServer } from './java-server.js'
-import { embeddedDataDir, publishEmbeddedAddress } from './embedded-address.js'
+import { EMBEDDED_MODES as MODES, embeddedDataDir, publishEmbeddedAddress } from './embedded-address.js'
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url))
 const noop = () => {}
 const quietLogger = { debug: noop, info: noop, warn: noop, error: noop }
-const MODES = ['auto', 'mongod', 'java']
 
 /**
  * A persistent database publishes its address in its data directory while it

@@ -30,8 +30,8 @@ found) and a summary.
 
 Options:
   --repair             restore the coarser from the finer (tiers from minutes,
-                       a missing quarterHourly from minutes, monthly from daily
-                       documents); safe while ingest runs. A distribution's
+                       monthly from daily documents; a day without
+                       quarterHourly is reported, not repaired); safe while ingest runs. A distribution's
                        coarser tier only gets what it lacks: one that holds
                        more than its finer tiers is reported, never lowered;
                        a gauge's likewise (count and sum added, min/max/last
