@@ -77,7 +77,9 @@ export function createTaggedReads ({ reader, registry, tags, maxSeries, rollups 
     /** A series of the name's matching series together (or, with by, of each group) → the name's answer shape, or { …, groups } */
     async series (name, options, selection) {
       const { shape, read: readGroups } = await reader.planSeriesOf(name, options)
-      const { rollup, groups } = await groupsOf(name, selection, options.from)
+      // the read covers its first point whole: a rollup answers only if it began by that point's start
+      const covered = Math.min(options.from, shape.timestamps[0] ?? options.from)
+      const { rollup, groups } = await groupsOf(name, selection, covered)
       const read = await readGroups(groups.map(g => g.series))
       const answered = groups.map((g, i) => ({ tags: g.tags, ...read[i] }))
       const from = rollup === null ? {} : { rollup }

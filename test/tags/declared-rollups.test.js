@@ -173,6 +173,14 @@ describe('when a declared rollup begins', () => {
       expect(early.rollup).toBeUndefined()
       const late = (await app.inject(`/v1/metrics/since.req/total?from=${NOW + 60_000}&to=${NOW + 3 * 60_000}&by=route`)).json()
       expect(late).toMatchObject({ rollup: ['route'], groups: [{ tags: { route: '/a' }, total: 7, series: 1 }] })
+      // a series from then at a step whose first point begins before it: the point's whole hour is read, from the series
+      for (const selection of ['by=route', 'tag=route=/a']) {
+        const hour = (await app.inject(`/v1/metrics/since.req/series?from=${NOW + 60_000}&to=${NOW + 3 * 60_000}&step=hour&${selection}`)).json()
+        expect(hour.rollup, selection).toBeUndefined()
+        expect(hour.groups?.[0].values ?? hour.values, selection).toEqual([12])
+      }
+      const minutes = (await app.inject(`/v1/metrics/since.req/series?from=${NOW + 60_000}&to=${NOW + 3 * 60_000}&step=minute&by=route`)).json()
+      expect(minutes).toMatchObject({ rollup: ['route'], groups: [{ tags: { route: '/a' }, values: [7, 0] }] })
       await app.close()
       // a restart keeps when it began; a rule no longer declared is forgotten, and declared again begins again
       app = await open({ ROLLUP_RULES: rules })
