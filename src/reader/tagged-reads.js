@@ -17,6 +17,20 @@ function bad (param, message) {
   return withDetails(new BadRequestError(`${param}: ${message}`), { details: [{ path: param, message }] })
 }
 
+/**
+ * The order of groups: by the `by` keys' values in turn, each as the key's
+ * values are listed (GET /v1/metrics/:name/tags/:key), a series without the key (null) last
+ */
+function byValues (a, b) {
+  for (let i = 0; i < a.length; i++) {
+    if (a[i] === b[i]) continue
+    if (a[i] === null) return 1
+    if (b[i] === null) return -1
+    return a[i] < b[i] ? -1 : 1
+  }
+  return 0
+}
+
 /** The sum of a field over answers; undefined where none has it (a counter's answers have no count or sum) */
 const sumOf = (answers, field) => (answers.some(a => a[field] !== undefined) ? answers.reduce((n, a) => n + (a[field] ?? 0), 0) : undefined)
 const defined = (object) => Object.fromEntries(Object.entries(object).filter(([, v]) => v !== undefined))
@@ -50,12 +64,12 @@ export function createTaggedReads ({ reader, registry, tags, maxSeries, rollups 
     if (by === null) return { kind, rollup: keys, groups: [{ tags: null, series: found.map(f => f.series) }] }
     const groups = new Map()
     for (const { series: s, tags: own } of found) {
-      const groupTags = Object.fromEntries(by.map(k => [k, own.get(k) ?? null]))
-      const key = JSON.stringify(by.map(k => groupTags[k]))
-      if (!groups.has(key)) groups.set(key, { tags: groupTags, series: [] })
+      const values = by.map(k => own.get(k) ?? null)
+      const key = JSON.stringify(values)
+      if (!groups.has(key)) groups.set(key, { values, tags: Object.fromEntries(by.map((k, i) => [k, values[i]])), series: [] })
       groups.get(key).series.push(s)
     }
-    return { kind, rollup: keys, groups: [...groups.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, g]) => g) }
+    return { kind, rollup: keys, groups: [...groups.values()].sort((a, b) => byValues(a.values, b.values)).map(({ tags, series }) => ({ tags, series })) }
   }
 
   /** The series a read of `ranges` sums for the filters (groupsOf's one group) */
@@ -146,7 +160,8 @@ export function createTaggedReads ({ reader, registry, tags, maxSeries, rollups 
      */
     async top (name, options, selection, k) {
       const { groups, documents, rollup } = await this.total(name, options, selection)
-      const ranked = [...groups].sort((a, b) => b.total - a.total || (JSON.stringify(a.tags) < JSON.stringify(b.tags) ? -1 : 1))
+      // a stable sort: ties keep the groups' order (byValues)
+      const ranked = [...groups].sort((a, b) => b.total - a.total)
       return { ...(rollup === undefined ? {} : { rollup }), groups: ranked.slice(0, k), of: groups.length, documents }
     },
 

@@ -28,6 +28,8 @@ const get = async url => { const res = await app.inject(url); return { status: r
 const ROUTES = ['/login', '/home', '/api/v1/items']
 const STATUSES = ['200', '404', '500']
 const events = []
+/** Groups' order: their keys' values in turn, as a key's values are listed (code unit order) */
+const inValueOrder = (a, b) => { for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i] < b[i] ? -1 : 1; return 0 }
 const sum = (pick, from, to) => events.filter(e => pick(e) && e.time >= from && e.time < to).reduce((n, e) => n + e.value, 0)
 
 describe('tagged counters through POST /v1/events', () => {
@@ -110,7 +112,7 @@ describe('tagged counters through POST /v1/events', () => {
         const id = JSON.stringify(tags)
         model.set(id, { tags, total: (model.get(id)?.total ?? 0) + e.value })
       }
-      const ranked = [...model.values()].sort((a, b) => b.total - a.total || (JSON.stringify(a.tags) < JSON.stringify(b.tags) ? -1 : 1))
+      const ranked = [...model.values()].sort((a, b) => b.total - a.total || inValueOrder(keys.map(k => a.tags[k]), keys.map(k => b.tags[k])))
       expect(top.body.groups.map(({ tags, total }) => ({ tags, total }))).toEqual(ranked.slice(0, k))
       expect(top.body.of).toBe(model.size)
     }
@@ -119,6 +121,20 @@ describe('tagged counters through POST /v1/events', () => {
     expect(filtered.body.groups.map(({ tags, total }) => ({ tags, total }))).toEqual([routes.sort((a, b) => b.total - a.total || (a.tags.route < b.tags.route ? -1 : 1))[0]])
     expect((await get(`/v1/metrics/web.requests/top?by=route&k=0&${window}`)).status).toBe(400)
     expect((await get(`/v1/metrics/web.requests/top?${window}`)).status).toBe(400)
+  })
+
+  it('groups, and top\'s ties, in the order a key\'s values are listed (a value before the longer ones it begins), a series without the key last', async () => {
+    const values = ['a#', 'a b', 'a', 'a"', 'a!']
+    expect((await post([...values.map(route => ({ metric: 'order.r', tags: { route }, value: 2, ts: NOW - HOUR })), { metric: 'order.r', tags: { other: 'x' }, value: 2, ts: NOW - HOUR }])).json()).toEqual({ accepted: 6 })
+    const listed = (await get('/v1/metrics/order.r/tags/route')).body.values.map(v => v.value)
+    expect(listed).toEqual(['a', 'a b', 'a!', 'a"', 'a#'])
+    const window = `from=${NOW - 2 * HOUR}&to=${NOW}`
+    const total = await get(`/v1/metrics/order.r/total?by=route&${window}`)
+    expect(total.body.groups.map(g => g.tags.route)).toEqual([...listed, null])
+    const top = await get(`/v1/metrics/order.r/top?by=route&k=3&${window}`)
+    expect(top.body.groups.map(g => [g.tags.route, g.total])).toEqual([['a', 2], ['a b', 2], ['a!', 2]])
+    const series = await get(`/v1/metrics/order.r/series?by=other,route&step=hour&${window}`)
+    expect(series.body.groups.map(g => [g.tags.other, g.tags.route])).toEqual([['x', null], ...listed.map(route => [null, route])])
   })
 
   it('the tag listings: keys with their number of values, and a key\'s values', async () => {
