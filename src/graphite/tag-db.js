@@ -41,7 +41,8 @@ function anchoredFilter (filter, what) {
 }
 
 /** Tag expressions → filters; throws TagQueryError naming the rule */
-export function parseExpressions (expressions) {
+/** implied: filters the query adds to them (autoComplete/values' `tag!=`), which count toward graphite-web's rule */
+export function parseExpressions (expressions, implied = []) {
   if (expressions.length > MAX_EXPRESSIONS) throw new TagQueryError(`at most ${MAX_EXPRESSIONS} tag expressions, got ${expressions.length}`)
   const filters = expressions.map(expression => {
     const parsed = parseTagFilter(expression)
@@ -49,7 +50,7 @@ export function parseExpressions (expressions) {
     return parsed
   })
   // graphite-web's rule: a query every series without the tags would match is refused
-  if (!filters.some(f => !f.matches(''))) throw new TagQueryError('at least one tag expression must require a value (key=value, key=~regex that does not match "", key!=): graphite-web refuses expressions that all match the empty value')
+  if (![...filters, ...implied].some(f => !f.matches(''))) throw new TagQueryError('at least one tag expression must require a value (key=value, key=~regex that does not match "", key!=): graphite-web refuses expressions that all match the empty value')
   return filters
 }
 
@@ -144,7 +145,7 @@ export function createTagDb ({ tags, turn = nextTurn }) {
     // graphite-web adds `tag!=`: only the series that have the tag (each of a tag's values is held by one)
     const hasTag = parseTagFilter(`${tag}!=`)
     if (hasTag.problem) throw new TagQueryError(`tag=: ${hasTag.problem}`)
-    const filters = parseExpressions(expressions)
+    const filters = parseExpressions(expressions, [hasTag])
     const found = new Set()
     if (tag === NAME) {
       for (const series of await search([...filters, hasTag])) {

@@ -128,7 +128,9 @@ describe('the tag routes against graphite-web 1.1.10\'s TagDB', () => {
     const valueQueries = [
       [['tag', 'status']], [['tag', 'name']], [['tag', 'route'], ['valuePrefix', 'l']], [['tag', 'route'], ['expr', 'status=500']],
       [['tag', 'name'], ['expr', 'dc=eu']], [['tag', 'dc'], ['expr', 'name=web.requests']], [['tag', 'status'], ['limit', '1']],
-      [['tag', 'route'], ['expr', 'name=web.requests'], ['valuePrefix', 'a'], ['limit', '5']], [['tag', 'nope']], [['tag', 'status'], ['expr', 'route=~h']]
+      [['tag', 'route'], ['expr', 'name=web.requests'], ['valuePrefix', 'a'], ['limit', '5']], [['tag', 'nope']], [['tag', 'status'], ['expr', 'route=~h']],
+      // no expression requires a value: graphite-web's own `tag!=` does
+      [['tag', 'route'], ['expr', 'status!=500']], [['tag', 'name'], ['expr', 'status!=500']], [['tag', 'route'], ['expr', 'dc!=~e.*']]
     ]
     await compare([
       ...tagQueries.map(params => ({ label: `autoComplete/tags ${form(params)}`, path: '/tags/autoComplete/tags', params })),
