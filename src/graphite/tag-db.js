@@ -45,7 +45,7 @@ function anchoredFilter (filter, what) {
 export function parseExpressions (expressions, implied = []) {
   if (expressions.length > MAX_EXPRESSIONS) throw new TagQueryError(`at most ${MAX_EXPRESSIONS} tag expressions, got ${expressions.length}`)
   const filters = expressions.map(expression => {
-    const parsed = parseTagFilter(expression)
+    const parsed = parseTagFilter(expression, { byName: true })
     if (parsed.problem) throw new TagQueryError(parsed.problem)
     return parsed
   })
@@ -143,7 +143,7 @@ export function createTagDb ({ tags, turn = nextTurn }) {
       return (await listValues(tag, { prefix: valuePrefix, limit })).map(v => v.value)
     }
     // graphite-web adds `tag!=`: only the series that have the tag (each of a tag's values is held by one)
-    const hasTag = parseTagFilter(`${tag}!=`)
+    const hasTag = parseTagFilter(`${tag}!=`, { byName: true })
     if (hasTag.problem) throw new TagQueryError(`tag=: ${hasTag.problem}`)
     const filters = parseExpressions(expressions, [hasTag])
     const found = new Set()

@@ -10,12 +10,17 @@ export const MAX_FILTERS = 16
 export const MAX_FILTER_LENGTH = 512
 const OPERATOR = /^([^!=~]*)(!=~|=~|!=|=)(.*)$/s
 
-/** `expression` → { key, operator, value, matches(value|undefined) → boolean } or { problem } */
-export function parseTagFilter (expression) {
+/**
+ * `expression` → { key, operator, value, matches(value|undefined) → boolean } or { problem }.
+ * byName: `name` filters the metric's name (Graphite's expressions); elsewhere the name is the
+ * read's own (the path, an SLO's `metric`) and a `name` filter is refused, not matched as a key no series has
+ */
+export function parseTagFilter (expression, { byName = false } = {}) {
   if (typeof expression !== 'string' || expression.length > MAX_FILTER_LENGTH) return { problem: `a tag filter is at most ${MAX_FILTER_LENGTH} characters` }
   const m = OPERATOR.exec(expression)
   if (!m) return { problem: `${JSON.stringify(expression)} is not a tag filter: key=value, key!=value, key=~regex or key!=~regex` }
   const [, key, operator, value] = m
+  if (key === 'name' && !byName) return { problem: `${JSON.stringify(expression)}: the metric's name is not a tag; name the metric itself (the path, or an SLO's metric) and filter its tags` }
   const broken = key === 'name' ? null : keyProblem(key)
   if (broken) return { problem: `${JSON.stringify(expression)}: ${broken.replace(/: .*$/, '')}: ${KEY_RULE}` }
   let test

@@ -102,6 +102,7 @@ describe('refused by name', () => {
     [`${RATIO}.good.metricSource.spec.query`, s => { s.spec.indicator.spec.ratioMetric.good.metricSource.spec.query = 'x' }, /is not supported/],
     [`${RATIO}.good.metricSource.spec.metric`, s => { s.spec.indicator.spec.ratioMetric.good.metricSource.spec.metric = 'web.requests;status=200' }, /must be a metric name/],
     [`${RATIO}.good.metricSource.spec.tags[0]`, s => { s.spec.indicator.spec.ratioMetric.good.metricSource.spec.tags = ['status'] }, /is not a tag filter/],
+    [`${RATIO}.good.metricSource.spec.tags[1]`, s => { s.spec.indicator.spec.ratioMetric.good.metricSource.spec.tags = ['status=200', 'name=web.requests'] }, /the metric's name is not a tag/],
     [`${RATIO}.good.metricSource.spec.threshold`, s => { s.spec.indicator.spec.ratioMetric.good.metricSource.spec.threshold = -300 }, /must be a number above 0, at most 1000000000000000/],
     [`${RATIO}.good.metricSource.spec.threshold`, s => { s.spec.indicator.spec.ratioMetric.good.metricSource.spec.threshold = '300' }, /must be a number above 0/],
     [`${RATIO}.good.metricSource.spec.threshold`, s => { s.spec.indicator.spec.ratioMetric.good.metricSource.spec.threshold = 1e300 }, /must be a number above 0/],

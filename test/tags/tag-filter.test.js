@@ -31,7 +31,9 @@ describe('tag filters', () => {
     expect(parseTagFilter('a!=~b')).toMatchObject({ key: 'a', operator: '!=~', value: 'b' })
     expect(parseTagFilter('a=~b=c')).toMatchObject({ key: 'a', operator: '=~', value: 'b=c' })
     expect(parseTagFilter('a=b!=c')).toMatchObject({ key: 'a', operator: '=', value: 'b!=c' })
-    expect(parseTagFilter('name=web.requests')).toMatchObject({ key: 'name', operator: '=' })
+    // `name` filters the metric's name in Graphite's expressions only; elsewhere the read names its metric itself
+    expect(parseTagFilter('name=web.requests', { byName: true })).toMatchObject({ key: 'name', operator: '=' })
+    expect(parseTagFilter('name=web.requests').problem).toMatch(/the metric's name is not a tag/)
   })
 
   it('refuses what is not a filter, with the rule', () => {
