@@ -11,12 +11,52 @@ export class UserRegexError extends Error {
   }
 }
 
-/** pattern → RE2JS; throws UserRegexError naming `what` */
-export function compileUserRegex (pattern, what) {
+/**
+ * The most instructions a tag filter's regex compiles to. A test costs up to ~20 ns an
+ * instruction a character: 256 bound one of a 256-unit value to ~1 ms, where
+ * `(?:.?){1000}` repeated (2,000 each) took 0.3 s; the filters one writes compile to 6–200.
+ */
+export const MAX_FILTER_INSTRUCTIONS = 256
+/** The most time a tag filter's regex tests values within one read of a name (then RegexBudgetError) */
+export const MAX_FILTER_MS = 100
+
+// the compiled program's size is re2js's own field (re2Input.prog.inst): checked once, at load, so an
+// upgrade that moves it fails here, not silently unbounded
+if (!Array.isArray(RE2JS.compile('a').re2Input?.prog?.inst)) throw new Error('re2js no longer exposes re2Input.prog.inst: src/graphite/regex.js bounds regexes by it')
+
+/** A regex that cost more than a read allows: the message says what to do */
+export class RegexBudgetError extends Error {
+  constructor (message) {
+    super(message)
+    this.name = 'RegexBudgetError'
+  }
+}
+
+/** pattern → RE2JS; throws UserRegexError naming `what` (maxInstructions: a bound on the compiled program, e.g. MAX_FILTER_INSTRUCTIONS) */
+export function compileUserRegex (pattern, what, { maxInstructions = Infinity } = {}) {
+  let re
   try {
-    return RE2JS.compile(pattern)
+    re = RE2JS.compile(pattern)
   } catch (err) {
     throw new UserRegexError(what, pattern, err.message)
+  }
+  const size = re.re2Input.prog.inst.length
+  if (size > maxInstructions) throw new UserRegexError(what, pattern, `it compiles to ${size} instructions, over ${maxInstructions}: use fewer or smaller counted repetitions ({n})`)
+  return re
+}
+
+/**
+ * test(text) → boolean, timed: once its calls took `ms` together, the next throws
+ * RegexBudgetError (what: the regex, as the message names it) — a read of many values stops instead of holding the event loop
+ */
+export function timeBoxed (test, what, ms = MAX_FILTER_MS) {
+  let spent = 0
+  return (text) => {
+    if (spent > ms) throw new RegexBudgetError(`${what} tested values for over ${ms} ms: match fewer values (a name, =, or a narrower regex)`)
+    const started = performance.now()
+    const verdict = test(text)
+    spent += performance.now() - started
+    return verdict
   }
 }
 

@@ -11,7 +11,7 @@
 // → series) (docs/adr/0060-graphite-tag-api.md,
 // docs/adr/0070-tag-index-inverted-reads.md).
 import { MAX_FILTER_LENGTH, MAX_FILTERS, parseTagFilter } from '../tags/tag-filter.js'
-import { compileUserRegex } from './regex.js'
+import { MAX_FILTER_INSTRUCTIONS, compileUserRegex, timeBoxed } from './regex.js'
 import { byCodePoint } from '../tags/code-point-order.js'
 
 // graphite-web's TAGDB_AUTOCOMPLETE_LIMIT
@@ -33,11 +33,11 @@ function anchoredFilter (filter, what) {
   if (filter.length > MAX_FILTER_LENGTH) throw new TagQueryError(`${what} is at most ${MAX_FILTER_LENGTH} characters`)
   let re
   try {
-    re = compileUserRegex(filter.startsWith('^') ? filter : `^(${filter})`, what)
+    re = compileUserRegex(filter.startsWith('^') ? filter : `^(${filter})`, what, { maxInstructions: MAX_FILTER_INSTRUCTIONS })
   } catch (err) {
     throw new TagQueryError(err.message)
   }
-  return text => re.matcher(text).find()
+  return timeBoxed(text => re.matcher(text).find(), `${what}=${filter}`)
 }
 
 /** Tag expressions → filters; throws TagQueryError naming the rule */

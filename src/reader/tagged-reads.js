@@ -12,9 +12,20 @@
 import { BadRequestError, withDetails } from '../errors.js'
 import { tagsOfSeries } from '../tags/series-name.js'
 import { createRollups } from '../tags/rollups.js'
+import { RegexBudgetError } from '../graphite/regex.js'
 
 function bad (param, message) {
   return withDetails(new BadRequestError(`${param}: ${message}`), { details: [{ path: param, message }] })
+}
+
+/** A match whose regex ran past its time (graphite/regex.js timeBoxed): a 400 */
+function matchOrRefuse (match) {
+  try {
+    return match()
+  } catch (err) {
+    if (err instanceof RegexBudgetError) throw bad('tag', err.message)
+    throw err
+  }
 }
 
 /**
@@ -49,9 +60,9 @@ export function createTaggedReads ({ reader, registry, tags, maxSeries, rollups 
     const used = [...new Set([...filters.map(f => f.key), ...(by ?? [])])]
     const rollup = rollups.answering(name, used, from)
     let found
-    if (rollup !== null) found = tags.matchRollup(name, rollup.keys, filters)
+    if (rollup !== null) found = matchOrRefuse(() => tags.matchRollup(name, rollup.keys, filters))
     else {
-      const series = filters.length ? tags.match(name, filters) : [...tags.seriesOf(name)].sort()
+      const series = filters.length ? matchOrRefuse(() => tags.match(name, filters)) : [...tags.seriesOf(name)].sort()
       // a series' tags are read only to group it
       found = series.map(s => ({ series: s, tags: by === null ? null : new Map(tagsOfSeries(s)) }))
     }

@@ -12,6 +12,7 @@ import { nameOfSeries, tagsOfSeries } from '../tags/series-name.js'
 import { isRollupSeries, parseRollupSeries } from '../tags/rollups.js'
 import { createKeyValues } from './key-values.js'
 import { matchingSeries, valuesAmong } from './tag-match.js'
+import { timeBoxed } from '../graphite/regex.js'
 
 function newName () {
   return { series: new Set(), keys: new Map() }
@@ -111,9 +112,11 @@ export function createTagIndex () {
      */
     matchRollup (name, keys, filters) {
       const found = []
+      // a regex's tests time-boxed, as ./tag-match.js's
+      const tests = filters.map(f => (f.regex ? timeBoxed(f.matches, `tag=${f.key}${f.operator}${f.value}`) : f.matches))
       for (const series of rollups.get(`${name};~${keys.join(',')}`) ?? []) {
         const tags = new Map(parseRollupSeries(series).tags)
-        if (filters.every(f => f.matches(tags.get(f.key)))) found.push({ series, tags })
+        if (filters.every((f, i) => tests[i](tags.get(f.key)))) found.push({ series, tags })
       }
       return found.sort((a, b) => (a.series < b.series ? -1 : 1))
     },

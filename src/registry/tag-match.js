@@ -7,14 +7,16 @@
 // the fewest series starts; each of those is tested against the others,
 // each distinct value once per filter. Pure.
 import { tagsOfSeries } from '../tags/series-name.js'
+import { timeBoxed } from '../graphite/regex.js'
 
-/** A filter's verdict on values, each value tested once → test(value|undefined) */
+/** A filter's verdict on values, each value tested once → test(value|undefined); a regex's tests time-boxed (graphite/regex.js) */
 function remembered (filter) {
   const seen = new Map()
+  const matches = filter.regex ? timeBoxed(filter.matches, `tag=${filter.key}${filter.operator}${filter.value}`) : filter.matches
   return (value) => {
-    if (value === undefined) return filter.matches(undefined)
+    if (value === undefined) return matches(undefined)
     let verdict = seen.get(value)
-    if (verdict === undefined) seen.set(value, (verdict = Boolean(filter.matches(value))))
+    if (verdict === undefined) seen.set(value, (verdict = Boolean(matches(value))))
     return verdict
   }
 }

@@ -14,7 +14,7 @@ import { TargetValueError } from '../graphite/functions.js'
 import { GlobSyntaxError } from '../graphite/glob.js'
 import { BudgetError, MAX_TARGETS, checkTargets, planRender } from '../graphite/budget.js'
 import { GlobBudgetError } from '../registry/name-index.js'
-import { UserRegexError } from '../graphite/regex.js'
+import { RegexBudgetError, UserRegexError } from '../graphite/regex.js'
 import { createMetricSource } from '../graphite/metric-source.js'
 import { completer, completerQuery, treeJson } from '../graphite/minute-window.js'
 import { applyMaxDataPoints, datapoints, tagsOf } from '../graphite/series.js'
@@ -42,7 +42,7 @@ function requestParams (request) {
 
 function badInput (err) {
   if (err instanceof TargetSyntaxError || err instanceof TargetValueError || err instanceof AtTimeError || err instanceof UnknownFunctionError ||
-    err instanceof GlobSyntaxError || err instanceof BudgetError || err instanceof GlobBudgetError || err instanceof UserRegexError || err instanceof TagQueryError) {
+    err instanceof GlobSyntaxError || err instanceof BudgetError || err instanceof GlobBudgetError || err instanceof UserRegexError || err instanceof RegexBudgetError || err instanceof TagQueryError) {
     return new BadRequestError(err.message)
   }
   return err

@@ -3,7 +3,7 @@
 // 1.1.10's TagDB: a regex is anchored at the start of the value; a series
 // without the key is matched as if its value were empty (so `status!=500`
 // and `status=` match it). Regexes run on RE2 (re2js, linear time). Pure.
-import { compileUserRegex } from '../graphite/regex.js'
+import { MAX_FILTER_INSTRUCTIONS, compileUserRegex } from '../graphite/regex.js'
 import { KEY_RULE, keyProblem } from './series-name.js'
 
 export const MAX_FILTERS = 16
@@ -29,14 +29,17 @@ export function parseTagFilter (expression, { byName = false } = {}) {
   } else {
     let re
     try {
-      re = compileUserRegex(`^(?:${value})`, 'the tag filter\'s regex')
+      // the regex alone first: `9)|(?:0` compiles only once wrapped, unanchored in its second branch
+      // (Graphite's expressions take it as graphite-web does)
+      if (!byName) compileUserRegex(value, 'the tag filter\'s regex')
+      re = compileUserRegex(`^(?:${value})`, 'the tag filter\'s regex', { maxInstructions: MAX_FILTER_INSTRUCTIONS })
     } catch (err) {
       return { problem: err.message }
     }
     test = (v) => re.matcher(v ?? '').find()
   }
   const negated = operator[0] === '!'
-  return { key, operator, value, matches: negated ? (v) => !test(v) : test }
+  return { key, operator, value, regex: operator.endsWith('~'), matches: negated ? (v) => !test(v) : test }
 }
 
 /** Repeated `tag=` query values (a string or an array) → { filters } or { problem } */

@@ -93,6 +93,12 @@ describe('the tag functions', () => {
     const backref = await get('/tags/findSeries?expr=' + encodeURIComponent('status=~(2)\\1'))
     expect(backref.status).toBe(400)
     expect(backref.body.message).toMatch(/RE2/)
+    // a regex past 256 instructions (a test would cost ms a value), in an expression or a listing's filter
+    for (const url of ['/tags/findSeries?expr=' + encodeURIComponent('status=~(?:.?){1000}'), '/tags/status?filter=' + encodeURIComponent('(?:.?){1000}'), '/tags?filter=' + encodeURIComponent('(?:.?){1000}')]) {
+      const costly = await get(url)
+      expect(costly.status, url).toBe(400)
+      expect(costly.body.message, url).toMatch(/compiles to \d+ instructions, over 256/)
+    }
   })
 })
 

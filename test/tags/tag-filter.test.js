@@ -4,6 +4,7 @@
 // regex anchored at the start only (Python's re.match).
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
+import { MAX_FILTER_INSTRUCTIONS, RegexBudgetError, timeBoxed } from '../../src/graphite/regex.js'
 import { parseGroupBy, parseTagFilter, parseTagFilters } from '../../src/tags/tag-filter.js'
 
 function graphiteMatches (operator, spec, value = '') {
@@ -54,5 +55,28 @@ describe('tag filters', () => {
     const filter = parseTagFilter('k=~(a+)+b')
     expect(filter.matches('a'.repeat(10_000))).toBe(false)
     expect(filter.matches(`${'a'.repeat(10_000)}b`)).toBe(true)
+  })
+
+  it(`a regex compiling to more than ${MAX_FILTER_INSTRUCTIONS} instructions is refused naming its size (a test of it would cost ms a value); the ones one writes pass`, () => {
+    for (const re of ['(?:.?){1000}', '(?:.?){200}', '(?:a{1,50}){1,10}']) {
+      expect(parseTagFilter(`k=~${re}`).problem, re).toMatch(new RegExp(`compiles to \\d+ instructions, over ${MAX_FILTER_INSTRUCTIONS}`))
+      expect(parseTagFilter(`name=~${re}`, { byName: true }).problem, re).toMatch(/instructions, over/)
+    }
+    for (const re of ['5..', '(GET|POST|PUT|DELETE|PATCH|HEAD|OPTIONS)', '/api/v[0-9]+/items/[^/]+', '[a-z]{1,64}', '(?:.?){100}']) expect(parseTagFilter(`k=~${re}`).problem, re).toBeUndefined()
+  })
+
+  it('a regex that compiles only once wrapped is refused, not matched unanchored in its second branch (Graphite\'s expressions take it as graphite-web does)', () => {
+    expect(parseTagFilter('status=~9)|(?:0').problem).toMatch(/is not a regular expression/)
+    expect(parseTagFilter('status=~9)|(?:0', { byName: true }).matches('200')).toBe(true)
+  })
+})
+
+describe('timeBoxed', () => {
+  it('answers as the test does until its calls took the time together, then throws a RegexBudgetError naming the regex and what to do', () => {
+    const spin = (ms) => { const end = performance.now() + ms; while (performance.now() < end); }
+    const test = timeBoxed((v) => { spin(2); return v === 'a' }, 'tag=k=~a', 5)
+    expect([test('a'), test('b'), test('a')]).toEqual([true, false, true])
+    expect(() => test('a')).toThrow(RegexBudgetError)
+    expect(() => test('a')).toThrow('tag=k=~a tested values for over 5 ms: match fewer values (a name, =, or a narrower regex)')
   })
 })

@@ -174,6 +174,7 @@ describe('hostile tags: a 400 naming the rule, nothing changed', () => {
     expect((await post({ metric: 'flt.x', tags: { route: 'aaa' }, value: 1 })).statusCode).toBe(200)
     for (const [query, message] of [['tag=status', /is not a tag filter/], ['tag=a b=1', /not a tag key/], ['tag=k=~(a', /regular expression/], ['tag=k=~(a)\\1', /regular expression/], ['by=a,a', /twice/], ['by=__proto__', /reserved/],
       // the name is the path's: a `name` filter would match no series (name=) or every one (name!=)
+      [`tag=${encodeURIComponent('route=~(?:.?){200}')}`, /compiles to \d+ instructions, over 256/], [`tag=${encodeURIComponent('route=~a)|(?:b')}`, /is not a regular expression/],
       ['tag=name=flt.x', /the metric's name is not a tag/], ['tag=name!=flt.x', /the metric's name is not a tag/], ['by=name', /reserved/],
       // past the schema's bounds, given once or repeated: the bound named, not the other branch's type
       [`tag=route=${'a'.repeat(65)}`, /^querystring\.tag: must be at most 64 characters$/],
