@@ -17,7 +17,7 @@ export class UserRegexError extends Error {
  * `(?:.?){1000}` repeated (2,000 each) took 0.3 s; the filters one writes compile to 6–200.
  */
 export const MAX_FILTER_INSTRUCTIONS = 256
-/** The most time a tag filter's regex tests values within one read of a name (then RegexBudgetError) */
+/** The most time the tag filters' regexes test values within one read of a name, together (then RegexBudgetError) */
 export const MAX_FILTER_MS = 100
 
 // the compiled program's size is re2js's own field (re2Input.prog.inst): checked once, at load, so an
@@ -46,19 +46,27 @@ export function compileUserRegex (pattern, what, { maxInstructions = Infinity } 
 }
 
 /**
- * test(text) → boolean, timed: once its calls took `ms` together, the next throws
- * RegexBudgetError (what: the regex, as the message names it) — a read of many values stops instead of holding the event loop
+ * One read's time for its regexes: every test it boxes counts toward the same `ms`; once they took
+ * that together, the next throws RegexBudgetError — a read of many values stops instead of holding the event loop
  */
-export function timeBoxed (test, what, ms = MAX_FILTER_MS) {
+export function regexBudget (ms = MAX_FILTER_MS, now = () => performance.now()) {
   let spent = 0
-  return (text) => {
-    if (spent > ms) throw new RegexBudgetError(`${what} tested values for over ${ms} ms: match fewer values (a name, =, or a narrower regex)`)
-    const started = performance.now()
-    const verdict = test(text)
-    spent += performance.now() - started
-    return verdict
+  return {
+    /** test(text) → boolean, timed against the budget (what: the regex, as the message names it) */
+    box (test, what) {
+      return (text) => {
+        if (spent > ms) throw new RegexBudgetError(`the regexes of ${what} tested values for over ${ms} ms: match fewer values (a name, =, or a narrower regex)`)
+        const started = now()
+        const verdict = test(text)
+        spent += now() - started
+        return verdict
+      }
+    }
   }
 }
+
+/** test timed against a budget of its own (regexBudget) */
+export const timeBoxed = (test, what, ms = MAX_FILTER_MS, now = undefined) => regexBudget(ms, now).box(test, what)
 
 /** Whether the whole of `text` matches the compiled pattern */
 export const fullMatch = (re, text) => re.matches(text)

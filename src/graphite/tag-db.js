@@ -11,7 +11,7 @@
 // → series) (docs/adr/0060-graphite-tag-api.md,
 // docs/adr/0070-tag-index-inverted-reads.md).
 import { MAX_FILTER_LENGTH, MAX_FILTERS, parseTagFilter } from '../tags/tag-filter.js'
-import { MAX_FILTER_INSTRUCTIONS, compileUserRegex, timeBoxed } from './regex.js'
+import { MAX_FILTER_INSTRUCTIONS, compileUserRegex, regexBudget, timeBoxed } from './regex.js'
 import { byCodePoint } from '../tags/code-point-order.js'
 
 // graphite-web's TAGDB_AUTOCOMPLETE_LIMIT
@@ -40,8 +40,10 @@ function anchoredFilter (filter, what) {
   return timeBoxed(text => re.matcher(text).find(), `${what}=${filter}`)
 }
 
-/** Tag expressions → filters; throws TagQueryError naming the rule */
-/** implied: filters the query adds to them (autoComplete/values' `tag!=`), which count toward graphite-web's rule */
+/**
+ * Tag expressions → filters; throws TagQueryError naming the rule. implied: filters the query adds
+ * to them (autoComplete/values' `tag!=`), which count toward graphite-web's rule
+ */
 export function parseExpressions (expressions, implied = []) {
   if (expressions.length > MAX_EXPRESSIONS) throw new TagQueryError(`at most ${MAX_EXPRESSIONS} tag expressions, got ${expressions.length}`)
   const filters = expressions.map(expression => {
@@ -77,7 +79,10 @@ export function createTagDb ({ tags, turn = nextTurn }) {
   function candidateNames (filters) {
     const ofName = filters.filter(f => f.key === NAME)
     const exact = ofName.find(f => f.operator === '=' && f.value !== '')
-    return (exact ? [exact.value] : names()).filter(name => ofName.every(f => f.matches(name)))
+    // a name regex tests every name: its tests timed against one budget (./regex.js)
+    const budget = regexBudget()
+    const tests = ofName.map(f => (f.regex ? budget.box(f.matches, `${NAME}${f.operator}${f.value}`) : f.matches))
+    return (exact ? [exact.value] : names()).filter(name => tests.every(test => test(name)))
   }
 
   /** The tagged series every filter matches, sorted (a filter of `name` reads the metric name) */

@@ -57,9 +57,9 @@ function withSeriesOf (names, events, writtenTo) {
   return more.size === 0 ? names : [...names, ...more]
 }
 
-/** The kind an event asks for its name, as its kind says (a known distribution keeps its own α, a new one takes `accuracy`) */
 /** Whether an event's kind is preallocated (a counter's: kinds/*.js preallocated) */
 const preallocatedKind = (e) => descriptorOfEvent(e).preallocated
+/** The kind an event asks for its name, as its kind says (a known distribution keeps its own α, a new one takes `accuracy`) */
 const askedKind = (e, registry, accuracy) => descriptorOfEvent(e).askedKind(registry.kindOf(e.metric), { accuracy })
 
 /** The first event of `events` breaking its kind's own rules { index, field, message }, or null */

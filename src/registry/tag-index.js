@@ -12,7 +12,7 @@ import { nameOfSeries, tagsOfSeries } from '../tags/series-name.js'
 import { isRollupSeries, parseRollupSeries } from '../tags/rollups.js'
 import { createKeyValues } from './key-values.js'
 import { matchingSeries, valuesAmong } from './tag-match.js'
-import { timeBoxed } from '../graphite/regex.js'
+import { regexBudget } from '../graphite/regex.js'
 
 function newName () {
   return { series: new Set(), keys: new Map() }
@@ -112,8 +112,9 @@ export function createTagIndex () {
      */
     matchRollup (name, keys, filters) {
       const found = []
-      // a regex's tests time-boxed, as ./tag-match.js's
-      const tests = filters.map(f => (f.regex ? timeBoxed(f.matches, `tag=${f.key}${f.operator}${f.value}`) : f.matches))
+      // the regexes' tests timed against one budget, as ./tag-match.js's
+      const budget = regexBudget()
+      const tests = filters.map(f => (f.regex ? budget.box(f.matches, `tag=${f.key}${f.operator}${f.value}`) : f.matches))
       for (const series of rollups.get(`${name};~${keys.join(',')}`) ?? []) {
         const tags = new Map(parseRollupSeries(series).tags)
         if (filters.every((f, i) => tests[i](tags.get(f.key)))) found.push({ series, tags })

@@ -7,12 +7,12 @@
 // the fewest series starts; each of those is tested against the others,
 // each distinct value once per filter. Pure.
 import { tagsOfSeries } from '../tags/series-name.js'
-import { timeBoxed } from '../graphite/regex.js'
+import { regexBudget } from '../graphite/regex.js'
 
-/** A filter's verdict on values, each value tested once → test(value|undefined); a regex's tests time-boxed (graphite/regex.js) */
-function remembered (filter) {
+/** A filter's verdict on values, each value tested once → test(value|undefined); a regex's tests timed against the read's budget (graphite/regex.js) */
+function remembered (filter, budget) {
   const seen = new Map()
-  const matches = filter.regex ? timeBoxed(filter.matches, `tag=${filter.key}${filter.operator}${filter.value}`) : filter.matches
+  const matches = filter.regex ? budget.box(filter.matches, `tag=${filter.key}${filter.operator}${filter.value}`) : filter.matches
   return (value) => {
     if (value === undefined) return matches(undefined)
     let verdict = seen.get(value)
@@ -49,7 +49,8 @@ const costOf = (entry, filter) => (filter.operator === '=' ? 0 : entry.keys.get(
  * left to the test of those series.
  */
 export function matchingSeries (entry, filters) {
-  const tests = filters.map(remembered)
+  const budget = regexBudget()
+  const tests = filters.map(f => remembered(f, budget))
   let best = null // { index, sets, size }
   const order = filters.map((f, i) => i).sort((a, b) => costOf(entry, filters[a]) - costOf(entry, filters[b]))
   for (const i of order) {
