@@ -14,7 +14,7 @@ import { DAY_MS } from '../bucket/time.js'
 import { DISTRIBUTION_KIND, GAUGE_KIND } from '../bucket/metric-kinds.js'
 import { kindNamed } from '../kinds/index.js'
 import { sanitizeName } from '../statsd/line-parser.js'
-import { MAX_TAGS, checkTags, formatSeriesName } from '../tags/series-name.js'
+import { MAX_TAGS, MAX_VALUE_LENGTH, checkTags, formatSeriesName } from '../tags/series-name.js'
 import { histogramBuckets } from './histogram-buckets.js'
 import { toNumber } from './otlp-codec.js'
 
@@ -22,7 +22,16 @@ const DELTA = 1
 const CUMULATIVE = 2
 const NO_RECORDED_VALUE = 1 // DataPointFlags.FLAG_NO_RECORDED_VALUE
 
-/** An attribute's AnyValue as a tag value: strings as they are, others as text (arrays and lists as JSON) */
+// Past the longest tag value (MAX_VALUE_LENGTH code points: at most twice as many UTF-16 units): a text this
+// long is refused as too long whatever follows, so nothing past it is built. Nested arrays made their text
+// twice as long a level (each level's JSON escapes the one inside): 28 levels of a 196-byte export took 3 s
+const ATTRIBUTE_TEXT_CAP = 2 * MAX_VALUE_LENGTH + 1
+const clipped = (text) => (text.length > ATTRIBUTE_TEXT_CAP ? text.slice(0, ATTRIBUTE_TEXT_CAP) : text)
+
+/**
+ * An attribute's AnyValue as a tag value: strings as they are, others as text (arrays and lists as JSON).
+ * An array's or a list's text stops past ATTRIBUTE_TEXT_CAP characters (then refused as too long by the tag rules)
+ */
 export function attributeText (value) {
   if (value === null || value === undefined) return ''
   switch (value.value) {
@@ -31,8 +40,28 @@ export function attributeText (value) {
     case 'intValue': return String(value.intValue)
     case 'doubleValue': return String(value.doubleValue)
     case 'bytesValue': return Buffer.from(value.bytesValue).toString('hex')
-    case 'arrayValue': return JSON.stringify((value.arrayValue.values ?? []).map(attributeText))
-    case 'kvlistValue': return JSON.stringify(Object.fromEntries((value.kvlistValue.values ?? []).map(kv => [kv.key, attributeText(kv.value)])))
+    case 'arrayValue': {
+      const texts = []
+      let length = 2
+      for (const v of value.arrayValue.values ?? []) {
+        const text = clipped(attributeText(v))
+        texts.push(text)
+        length += text.length + 3
+        if (length > ATTRIBUTE_TEXT_CAP) break
+      }
+      return clipped(JSON.stringify(texts))
+    }
+    case 'kvlistValue': {
+      const entries = []
+      let length = 2
+      for (const kv of value.kvlistValue.values ?? []) {
+        const text = clipped(attributeText(kv.value))
+        entries.push([kv.key, text])
+        length += String(kv.key).length + text.length + 6
+        if (length > ATTRIBUTE_TEXT_CAP) break
+      }
+      return clipped(JSON.stringify(Object.fromEntries(entries)))
+    }
     default: return ''
   }
 }

@@ -75,6 +75,17 @@ describe('points → events', () => {
     expect(out.points).toBe(7)
   })
 
+  it('an attribute of arrays nested deep is judged at the length of a tag value, not built: a 196-byte export is not seconds of CPU', () => {
+    let nested = { stringValue: 'x' }
+    for (let i = 0; i < 40; i++) nested = { arrayValue: { values: [nested] } }
+    const wide = { kvlistValue: { values: Array.from({ length: 5000 }, (_, i) => ({ key: `k${i}`, value: nested })) } }
+    // 40 levels made ~2^40 characters before: this map did not end
+    const out = map([sum('deep', [{ asInt: '1', attributes: [{ key: 'a', value: nested }] }, { asInt: '1', attributes: [{ key: 'b', value: wide }] }, { asInt: '1', attributes: [{ key: 'c', value: { arrayValue: { values: [{ stringValue: 'x' }, { intValue: 2 }] } } }] }])])
+    expect([...out.rejected.values()]).toEqual([expect.stringMatching(/longer than 128 characters/), expect.stringMatching(/longer than 128 characters/)])
+    // a short one is its JSON, as before
+    expect(out.events.map(e => e.metric)).toEqual(['deep;c=["x","2"];service=shop'])
+  })
+
   it('skips a point flagged as holding no value, and counts exemplars', () => {
     const out = map([sum('x', [{ asInt: '1', flags: 1 }, { asInt: '2', exemplars: [{ asDouble: 1 }, { asDouble: 2 }] }])], { resourceTags: [] })
     expect(out.events).toEqual([{ metric: 'x', value: 2, time: NOW }])
