@@ -3,6 +3,8 @@
 // hostile bodies (a 2 MB attribute, 100,000 points, deep nesting, wrong
 // types, unknown fields, a truncated protobuf): a 4xx naming the problem,
 // never a 5xx.
+import { EventEmitter, once } from 'node:events'
+import { Readable } from 'node:stream'
 import { gzipSync } from 'node:zlib'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { manualClock } from '../../src/clock.js'
@@ -10,6 +12,7 @@ import { ExportMetricsServiceRequest, ExportMetricsServiceResponse, decodeStatus
 import { minuteHistogramKeptFromFor } from '../../src/bucket/retention-horizons.js'
 import { checkApp } from '../helpers/job-runs.js'
 import { testApp } from '../helpers/test-app.js'
+import { inflate } from '../../src/routes/otlp.js'
 
 const NOW = Date.UTC(2026, 10, 21, 12, 0, 30)
 const NANOS = String(BigInt(NOW - 30_000) * 1_000_000n) // 12:00:00
@@ -156,6 +159,22 @@ describe('POST /v1/metrics', () => {
     const answer = type === 'application/x-protobuf' ? decodeStatus(res.rawPayload) : res.json()
     expect(answer.message).toMatch(message)
     if (type === 'application/x-protobuf') expect(answer.code).toBe(status === 413 ? 8 : 3)
+  })
+
+  it('stops inflating a gzip body once its answer is sent: a 1 MB body of 1,000 MB is not inflated on after its 413', async () => {
+    const payload = Readable.from([gzipSync(Buffer.alloc(16 * 1024 * 1024, 32))])
+    const reply = { raw: new EventEmitter() }
+    let inflated = null
+    inflate({ headers: { 'content-encoding': 'gzip' } }, reply, payload, (err, stream) => { expect(err).toBeNull(); inflated = stream })
+    // the parser reads up to its bound, then answers
+    await once(inflated, 'data')
+    inflated.pause()
+    expect(inflated.destroyed).toBe(false)
+    reply.raw.emit('finish')
+    expect(inflated.destroyed).toBe(true)
+    const consumed = inflated.bytesWritten
+    await new Promise(resolve => setTimeout(resolve, 50))
+    expect(inflated.bytesWritten).toBe(consumed)
   })
 
   it('answers a protobuf request without a token with a 401 Status in protobuf', async () => {
