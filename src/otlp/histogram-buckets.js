@@ -61,7 +61,8 @@ function explicitBuckets (p, min, max, sum, count) {
   for (let i = 0; i < counts.length; i++) {
     const lo = i === 0 ? null : bounds[i - 1]
     const hi = i === bounds.length ? null : bounds[i]
-    const middle = lo === null ? (min ?? hi) : hi === null ? (max ?? lo) : (lo + hi) / 2
+    // one bucket open on both sides (no bounds) and no min or max: its values at their mean, as without buckets
+    const middle = lo === null && hi === null ? (min ?? max ?? (sum === null ? 0 : sum / count)) : lo === null ? (min ?? hi) : hi === null ? (max ?? lo) : (lo + hi) / 2
     const value = clamp(middle, min, max)
     list.push([value, counts[i], i, bucketError(value, lo, hi, min, max)])
   }
@@ -85,9 +86,16 @@ function exponentialBuckets (p, min, max) {
     for (let k = 0; k < counts.length; k++) {
       const c = toNumber(counts[k])
       if (c === 0) continue
-      const upper = Math.pow(base, offset + k + 1)
-      const lower = upper / base
-      const value = clamp(sign * 2 * upper / (1 + base), min, max)
+      let upper = Math.pow(base, offset + k + 1)
+      let lower = upper / base
+      let value = clamp(sign * 2 * upper / (1 + base), min, max)
+      if (!Number.isFinite(base)) {
+        // scale −10: base 2^1024 is past a double; bounds and value from base's log (2·lower / (1 + 1/base) is the same value)
+        const step = Math.pow(2, -scale)
+        lower = Math.pow(2, (offset + k) * step)
+        upper = Math.pow(2, (offset + k + 1) * step)
+        value = clamp(sign * 2 * lower / (1 + Math.pow(2, -step)), min, max)
+      }
       const error = sign > 0 ? bucketError(value, lower, upper, min, max) : bucketError(-value, lower, upper, max === null ? null : -max, min === null ? null : -min)
       list.push([value, c, sign * (offset + k) + (sign > 0 ? 'p' : 'n'), error])
     }

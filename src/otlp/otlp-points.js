@@ -119,7 +119,9 @@ const timeOf = (point, now) => {
   return nanos > 0 ? Math.floor(nanos / 1e6) : now
 }
 
-const pointValue = (p) => (p.value === 'asInt' ? toNumber(p.asInt) : p.asDouble ?? 0)
+/** A number point's value, or undefined where it holds none (neither asInt nor asDouble: the proto calls it invalid) */
+const pointValue = (p) => (p.value === 'asInt' ? toNumber(p.asInt) : p.value === 'asDouble' ? p.asDouble : undefined)
+const NO_VALUE = 'the data point holds no value (asInt or asDouble)'
 
 /**
  * request: an ExportMetricsServiceRequest message.
@@ -168,6 +170,9 @@ export function pointsOf (request, { now, config, resourceTags, baselines, maxEv
           const { series, problem } = seriesOf(name, pairs)
           if (problem) { reject(problem); continue }
           const time = timeOf(p, now)
+          // a time the ingest rules refuse is refused before a cumulative point becomes its series' baseline
+          const timeProblem = eventsProblem([{ metric: series, value: 0, time }], now, config)
+          if (timeProblem) { reject(timeProblem); continue }
           const built = eventsOfPoint(kindOfData, data, p, series, time, previousOf, baselineUpdates)
           if (built.problem) { reject(built.problem); continue }
           if (built.events.length === 0) continue
@@ -188,6 +193,7 @@ function eventsOfPoint (kindOfData, data, p, series, time, previousOf, baselineU
   switch (kindOfData) {
     case 'sum': {
       const value = pointValue(p)
+      if (value === undefined) return { problem: NO_VALUE }
       if (data.aggregationTemporality === DELTA) return { events: [{ metric: series, value, time }] }
       if (data.aggregationTemporality !== CUMULATIVE) return { problem: 'aggregationTemporality is unspecified: a sum is DELTA (1) or CUMULATIVE (2)' }
       if (!data.isMonotonic) return { events: [{ metric: series, value, time, kind: GAUGE_KIND }] }
@@ -197,8 +203,10 @@ function eventsOfPoint (kindOfData, data, p, series, time, previousOf, baselineU
       const added = d.delta?.get('count') ?? 0
       return { events: added === 0 && d.delta !== null ? [] : [{ metric: series, value: added, time }] }
     }
-    case 'gauge':
-      return { events: [{ metric: series, value: pointValue(p), time, kind: GAUGE_KIND }] }
+    case 'gauge': {
+      const value = pointValue(p)
+      return value === undefined ? { problem: NO_VALUE } : { events: [{ metric: series, value, time, kind: GAUGE_KIND }] }
+    }
     case 'histogram':
     case 'exponentialHistogram': {
       const h = histogramBuckets(kindOfData, p)

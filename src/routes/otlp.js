@@ -79,7 +79,7 @@ function partialSuccess (rejected, renamed) {
 }
 
 /** The points whose events the ingest service turned away per name (registry full, another kind), with why */
-function turnedAway (result, { events, eventPoint }, rejected, maxMetrics) {
+function turnedAway (result, { events, eventPoint }, rejected, { maxMetrics, maxSeriesPerName }) {
   const refused = new Set(result.refusedMetrics ?? [])
   // a name's events of the kind asked were turned away, not those of its own kind
   const conflicts = new Map((result.kindConflicts ?? []).map(c => [`${c.metric}\n${c.asked}`, c]))
@@ -87,7 +87,7 @@ function turnedAway (result, { events, eventPoint }, rejected, maxMetrics) {
   for (let i = 0; i < events.length; i++) {
     const { metric } = events[i]
     const conflict = conflicts.get(`${nameOfSeries(metric)}\n${eventKindName(events[i])}`)
-    if (refused.has(metric)) rejected.set(eventPoint[i], `series ${JSON.stringify(metric)}: the registry is full (MAX_METRICS = ${maxMetrics})`)
+    if (refused.has(metric)) rejected.set(eventPoint[i], `series ${JSON.stringify(metric)}: the registry's limits turned it away (MAX_METRICS = ${maxMetrics}, or its name's MAX_SERIES_PER_NAME = ${maxSeriesPerName})`)
     else if (conflict) {
       rejected.set(eventPoint[i], conflict.reason === 'too_many_buckets'
         ? `metric "${conflict.metric}": too many histogram buckets in one day for one request`
@@ -149,7 +149,7 @@ export default async function otlpRoutes (app) {
         if (result?.outcome !== APPLIED && result?.outcome !== UNKNOWN) baselines.giveBack(mapped.baselineUpdates, replaced)
       }
       if (result.outcome !== APPLIED) replyToIngestOutcome(reply, result) // throws the answer: nothing kept, or unknown
-      turnedAway(result, mapped, rejected, config.maxMetrics)
+      turnedAway(result, mapped, rejected, config)
     }
     telemetry.publish('otlpReceived', { points: mapped.points, rejected: rejected.size, exemplars: mapped.exemplars })
     const partial = partialSuccess(rejected, renamed)

@@ -55,6 +55,25 @@ describe('points → events', () => {
     expect(send(9, 6000, '2')).toEqual([2])
   })
 
+  it('a cumulative point the time rules refuse is no baseline: the points after it add from the one before', () => {
+    const baselines = createCumulativeBaselines({ max: 10 })
+    const send = (value, at) => {
+      const out = map([sum('c3', [{ asInt: String(value), startTimeUnixNano: '1', timeUnixNano: nanos(at) }], 2)], { baselines, resourceTags: [] })
+      baselines.keep(out.baselineUpdates)
+      return [out.events.map(e => e.value), [...out.rejected.values()]]
+    }
+    expect(send(100, NOW - 3000)).toEqual([[0], []])
+    expect(send(110, NOW + 86_400_000)).toEqual([[], [expect.stringMatching(/MAX_FUTURE_MS/)]])
+    expect(send(120, NOW - 2000)).toEqual([[20], []])
+    expect(send(130, NOW - 1000)).toEqual([[10], []])
+  })
+
+  it('a sum or gauge point without a value (neither asInt nor asDouble) is rejected, not stored as 0', () => {
+    const out = map([sum('nv', [{ timeUnixNano: nanos(NOW) }]), { name: 'gv', gauge: { dataPoints: [{ timeUnixNano: nanos(NOW) }, { asDouble: 0 }] } }], { resourceTags: [] })
+    expect([...out.rejected.values()]).toEqual([expect.stringMatching(/holds no value/), expect.stringMatching(/holds no value/)])
+    expect(out.events).toEqual([{ metric: 'gv', value: 0, time: NOW, kind: 'gauge' }])
+  })
+
   it('rejects the points that break a rule alone, each with its reason', () => {
     const out = map([
       sum('ok', [{ asInt: '1' }, { asInt: '1', attributes: [attr('k', 'x'.repeat(200))] }]),
@@ -183,6 +202,19 @@ describe('a histogram\'s buckets', () => {
       .toEqual([[2, 0], [2, 2], [6.5, 3], [8, 0]])
     expect(histogramBuckets('histogram', { count: 2, explicitBounds: [1], bucketCounts: [1, 2] }).problem).toMatch(/hold 3 values, the point's count is 2/)
     expect(histogramBuckets('histogram', { count: 1, explicitBounds: [1, 1], bucketCounts: [1, 0, 0] }).problem).toMatch(/increase/)
+    // one bucket open on both sides, no min or max: at the mean, as a histogram without buckets
+    expect(histogramBuckets('histogram', { count: 2, sum: 100, explicitBounds: [], bucketCounts: [2] }).buckets.map(b => b.slice(0, 2))).toEqual([[50, 2]])
+    expect(histogramBuckets('histogram', { count: 2, sum: 100, explicitBounds: [] }).buckets.map(b => b.slice(0, 2))).toEqual([[50, 2]])
+  })
+
+  it('exponential at scale −10, the lowest (base 2^1024, past a double): its buckets from the base\'s log', () => {
+    const h = histogramBuckets('exponentialHistogram', { count: 2, sum: 5, scale: -10, positive: { offset: 0, bucketCounts: [1] }, negative: { offset: -1, bucketCounts: [1] } })
+    expect(h.problem).toBeUndefined()
+    // (1, 2^1024] at 2·1/(1 + 2^−1024) = 2; −(2^−1024, 1] at −2·2^−1024/(1 + 2^−1024)
+    expect(h.buckets.map(b => b.slice(0, 2))).toEqual([[2, 1], [-2 * Math.pow(2, -1024), 1]])
+    expect(h.buckets.every(b => Number.isFinite(b[0]))).toBe(true)
+    // scale −9 as before: base 2^512
+    expect(histogramBuckets('exponentialHistogram', { count: 1, scale: -9, positive: { offset: 0, bucketCounts: [1] } }).buckets[0][0]).toBe(2 * Math.pow(2, 512) / (1 + Math.pow(2, 512)))
   })
 
   it('exponential: (b^i, b^(i+1)] at 2·b^(i+1)/(1+b), negative buckets mirrored, the zero bucket at 0', () => {
