@@ -113,11 +113,48 @@ export function decodeRequest (body, type) {
     return { problem: `the body is not JSON: ${err.message}` }
   }
   if (typeof object !== 'object' || object === null || Array.isArray(object)) return { problem: 'the body is not an OTLP ExportMetricsServiceRequest in JSON: an object { resourceMetrics: [...] } is expected' }
+  const loose = looseInteger(object)
+  if (loose !== null) return { problem: `the body is not an OTLP ExportMetricsServiceRequest in JSON: ${loose}` }
   try {
     return { request: ExportMetricsServiceRequest.fromObject(object) }
   } catch (err) {
     return { problem: `the body is not an OTLP ExportMetricsServiceRequest in JSON: ${err.message}` }
   }
+}
+
+// A data point's 64-bit integers in JSON: a decimal string or a whole number (protobufjs would read
+// "1e3" as 1, "12abc" as 12, 1.9 as 1, and {} as 0, each stored silently)
+const SIGNED = /^-?[0-9]{1,20}$/
+const UNSIGNED = /^[0-9]{1,20}$/
+const POINT_INTEGERS = [['timeUnixNano', UNSIGNED], ['startTimeUnixNano', UNSIGNED], ['asInt', SIGNED], ['count', UNSIGNED], ['zeroCount', UNSIGNED]]
+const isInteger64 = (v, form) => (typeof v === 'number' ? Number.isInteger(v) && (form === SIGNED || v >= 0) : typeof v === 'string' && form.test(v))
+const list = (v) => (Array.isArray(v) ? v : [])
+
+/** The first 64-bit integer of a data point in a JSON request that is none, named by its path, or null */
+function looseInteger (object) {
+  const at = (path, v, form) => (v === undefined || v === null || isInteger64(v, form) ? null : `${path}: ${JSON.stringify(v).slice(0, 40)} is not a 64-bit integer (a decimal string or a whole number)`)
+  for (const [r, rm] of list(object.resourceMetrics).entries()) {
+    for (const [s, sm] of list(rm?.scopeMetrics).entries()) {
+      for (const [m, metric] of list(sm?.metrics).entries()) {
+        for (const data of ['sum', 'gauge', 'histogram', 'exponentialHistogram', 'summary']) {
+          for (const [d, p] of list(metric?.[data]?.dataPoints).entries()) {
+            const path = `resourceMetrics[${r}].scopeMetrics[${s}].metrics[${m}].${data}.dataPoints[${d}]`
+            for (const [field, form] of POINT_INTEGERS) {
+              const problem = at(`${path}.${field}`, p?.[field], form)
+              if (problem) return problem
+            }
+            for (const [field, counts] of [['bucketCounts', p?.bucketCounts], ['positive.bucketCounts', p?.positive?.bucketCounts], ['negative.bucketCounts', p?.negative?.bucketCounts]]) {
+              for (const [i, v] of list(counts).entries()) {
+                const problem = at(`${path}.${field}[${i}]`, v, UNSIGNED)
+                if (problem) return problem
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+  return null
 }
 
 /** An OTLP 64-bit integer (a protobufjs Long, a number or a decimal string) as a number */
