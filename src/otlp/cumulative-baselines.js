@@ -5,8 +5,20 @@
 // next point is then a baseline again). Each instance keeps its own: two
 // instances that share one series each take their own first point as a
 // baseline; a Collector's cumulativetodelta processor in front avoids that.
-export function createCumulativeBaselines ({ max }) {
+//
+// Bounded by the running totals held too (a histogram's one a bucket): at most `maxValues`, by default
+// 16 a series, so that series of 16,000 buckets each cannot hold gigabytes while staying under `max`.
+export const VALUES_PER_SERIES = 16
+
+export function createCumulativeBaselines ({ max, maxValues = max * VALUES_PER_SERIES }) {
   const states = new Map()
+  let held = 0 // running totals of the states kept
+  const weight = (state) => state?.values?.size ?? 0
+  function forgetOldest () {
+    const oldest = states.keys().next().value
+    held -= weight(states.get(oldest))
+    states.delete(oldest)
+  }
   return {
     get: (key) => states.get(key),
     /**
@@ -17,10 +29,13 @@ export function createCumulativeBaselines ({ max }) {
     keep (updates) {
       const replaced = new Map()
       for (const [key, state] of updates) {
-        replaced.set(key, states.get(key))
+        const before = states.get(key)
+        replaced.set(key, before)
+        held -= weight(before)
         states.delete(key) // to the end: the most recently seen
         states.set(key, state)
-        if (states.size > max) states.delete(states.keys().next().value)
+        held += weight(state)
+        while (states.size > max || (held > maxValues && states.size > 1)) forgetOldest()
       }
       return replaced
     },
@@ -29,10 +44,13 @@ export function createCumulativeBaselines ({ max }) {
       for (const [key, state] of updates) {
         if (states.get(key) !== state) continue
         const before = replaced.get(key)
+        held += weight(before) - weight(state)
         if (before === undefined) states.delete(key)
         else states.set(key, before)
       }
     },
-    get size () { return states.size }
+    get size () { return states.size },
+    /** The running totals held, all states together */
+    get values () { return held }
   }
 }

@@ -9,6 +9,7 @@
 // exact count, sum, min and max. A point that breaks a rule is rejected alone
 // and named (OTLP's partial success); the others go on. Pure: the clock's
 // reading and the baselines come in.
+import { createHash } from 'node:crypto'
 import { findInvalidEvent, isEventValue, isMetricName } from '../bucket/event-rules.js'
 import { DAY_MS } from '../bucket/time.js'
 import { DISTRIBUTION_KIND, GAUGE_KIND } from '../bucket/metric-kinds.js'
@@ -64,6 +65,15 @@ export function attributeText (value) {
     }
     default: return ''
   }
+}
+
+/**
+ * Who sent a scope's points: its resource's attributes, every one, and the scope's name and version,
+ * as a short digest (a baseline's key holds it: a resource may have dozens of attributes)
+ */
+function sourceOf (resource, scope) {
+  const attributes = (resource?.attributes ?? []).map(({ key, value }) => JSON.stringify([key, attributeText(value)])).sort()
+  return createHash('sha256').update(JSON.stringify([attributes, scope?.name ?? '', scope?.version ?? ''])).digest('base64url').slice(0, 22)
 }
 
 /** The tags a resource gives its points: resourceTags [[attribute, tag]] (OTLP_RESOURCE_TAGS) found among its attributes */
@@ -144,6 +154,9 @@ export function pointsOf (request, { now, config, resourceTags, baselines, maxEv
   for (const rm of request.resourceMetrics ?? []) {
     const fromResource = resourceTagsOf(rm.resource, resourceTags)
     for (const sm of rm.scopeMetrics ?? []) {
+      // a cumulative series' baseline is its sender's: two instances of a service (or two scopes) writing one series
+      // each add from their own previous point (OpenTelemetry's stream identity: resource, scope, metric, attributes)
+      const source = sourceOf(rm.resource, sm.scope)
       for (const metric of sm.metrics ?? []) {
         const sent = metric.name ?? ''
         const name = sanitizeName(sent)
@@ -173,7 +186,7 @@ export function pointsOf (request, { now, config, resourceTags, baselines, maxEv
           // a time the ingest rules refuse is refused before a cumulative point becomes its series' baseline
           const timeProblem = eventsProblem([{ metric: series, value: 0, time }], now, config)
           if (timeProblem) { reject(timeProblem); continue }
-          const built = eventsOfPoint(kindOfData, data, p, series, time, previousOf, baselineUpdates)
+          const built = eventsOfPoint(kindOfData, data, p, `${series}\n${source}`, series, time, previousOf, baselineUpdates)
           if (built.problem) { reject(built.problem); continue }
           if (built.events.length === 0) continue
           const invalid = eventsProblem(built.events, now, config)
@@ -189,7 +202,7 @@ export function pointsOf (request, { now, config, resourceTags, baselines, maxEv
 }
 
 /** The events of one point, or { problem } */
-function eventsOfPoint (kindOfData, data, p, series, time, previousOf, baselineUpdates) {
+function eventsOfPoint (kindOfData, data, p, stream, series, time, previousOf, baselineUpdates) {
   switch (kindOfData) {
     case 'sum': {
       const value = pointValue(p)
@@ -197,7 +210,7 @@ function eventsOfPoint (kindOfData, data, p, series, time, previousOf, baselineU
       if (data.aggregationTemporality === DELTA) return { events: [{ metric: series, value, time }] }
       if (data.aggregationTemporality !== CUMULATIVE) return { problem: 'aggregationTemporality is unspecified: a sum is DELTA (1) or CUMULATIVE (2)' }
       if (!data.isMonotonic) return { events: [{ metric: series, value, time, kind: GAUGE_KIND }] }
-      const d = sinceBaseline(`s\n${series}`, p, time, new Map([['count', value]]), previousOf, baselineUpdates)
+      const d = sinceBaseline(`s\n${stream}`, p, time, new Map([['count', value]]), previousOf, baselineUpdates)
       if (d.problem) return d
       // a baseline adds 0: the series is there from its first point on
       const added = d.delta?.get('count') ?? 0
@@ -216,7 +229,7 @@ function eventsOfPoint (kindOfData, data, p, series, time, previousOf, baselineU
       // cumulative: the buckets' counts and the sum since the previous point; min and max are the period's, so bound only
       const values = new Map([['count', h.count], ['sum', h.sum ?? 0]])
       for (const [, n, place] of h.buckets) values.set(place, n)
-      const d = sinceBaseline(`h\n${series}\n${h.shape}`, p, time, values, previousOf, baselineUpdates)
+      const d = sinceBaseline(`h\n${stream}\n${h.shape}`, p, time, values, previousOf, baselineUpdates)
       if (d.problem) return d
       if (d.delta === null || d.delta.get('count') === 0) return { events: [] }
       const buckets = []

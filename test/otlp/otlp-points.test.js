@@ -10,7 +10,7 @@ import { KINDS } from '../../src/kinds/index.js'
 import { pointsOf, seriesOf } from '../../src/otlp/otlp-points.js'
 import { bucketError, histogramBuckets } from '../../src/otlp/histogram-buckets.js'
 import { quantileAccuracy } from '../../src/bucket/distribution-stats.js'
-import { createCumulativeBaselines } from '../../src/otlp/cumulative-baselines.js'
+import { VALUES_PER_SERIES, createCumulativeBaselines } from '../../src/otlp/cumulative-baselines.js'
 import { buildDistributionUnit, distributionEventUpdates } from '../../src/bucket/distribution-increments.js'
 import { createMapping } from '../../src/bucket/distribution-sketch.js'
 import { loadConfig } from '../../src/config.js'
@@ -53,6 +53,19 @@ describe('points → events', () => {
     expect(send(15, 4000)).toEqual([5])
     expect(send(7, 5000, '2')).toEqual([0]) // a new start
     expect(send(9, 6000, '2')).toEqual([2])
+  })
+
+  it('two senders of one cumulative series (instances of a service, or scopes) each add from their own previous point', () => {
+    const baselines = createCumulativeBaselines({ max: 10 })
+    const from = (instance, scope, value, start, at) => ({ resource: { attributes: [attr('service.name', 'shop'), attr('service.instance.id', instance)] }, scopeMetrics: [{ scope: { name: scope }, metrics: [sum('c1', [{ asInt: String(value), startTimeUnixNano: start, timeUnixNano: nanos(at) }], 2)] }] })
+    const send = (...resourceMetrics) => {
+      const out = pointsOf(ExportMetricsServiceRequest.fromObject({ resourceMetrics }), { now: NOW, config, resourceTags: [['service.name', 'service']], baselines })
+      baselines.keep(out.baselineUpdates)
+      return out.events.map(e => [e.metric, e.value])
+    }
+    expect(send(from('A', 'm', 100, '1000', NOW - 3000), from('B', 'm', 10, '2000', NOW - 3000), from('A', 'other', 7, '1000', NOW - 3000))).toEqual([['c1;service=shop', 0], ['c1;service=shop', 0], ['c1;service=shop', 0]])
+    expect(send(from('A', 'm', 150, '1000', NOW - 2000), from('B', 'm', 20, '2000', NOW - 2000), from('A', 'other', 9, '1000', NOW - 2000))).toEqual([['c1;service=shop', 50], ['c1;service=shop', 10], ['c1;service=shop', 2]])
+    expect(send(from('B', 'm', 30, '2000', NOW - 1000), from('A', 'm', 200, '1000', NOW - 1000))).toEqual([['c1;service=shop', 10], ['c1;service=shop', 50]])
   })
 
   it('a cumulative point the time rules refuse is no baseline: the points after it add from the one before', () => {
@@ -230,6 +243,29 @@ describe('the cumulative baselines', () => {
     b.keep(new Map([['a', 1], ['b', 2]]))
     b.keep(new Map([['a', 3], ['c', 4]]))
     expect([b.get('a'), b.get('b'), b.get('c'), b.size]).toEqual([3, undefined, 4, 2])
+  })
+
+  it(`hold at most maxValues running totals (by default ${VALUES_PER_SERIES} a series), the least recently seen forgotten first; the newest is kept whatever it holds`, () => {
+    const state = (n) => ({ values: new Map(Array.from({ length: n }, (_, i) => [String(i), i])) })
+    const b = createCumulativeBaselines({ max: 100, maxValues: 10 })
+    b.keep(new Map([['a', state(4)], ['b', state(4)]]))
+    expect([b.size, b.values]).toEqual([2, 8])
+    b.keep(new Map([['c', state(4)]])) // 12 > 10: a goes
+    expect([b.get('a'), b.size, b.values]).toEqual([undefined, 2, 8])
+    b.keep(new Map([['b', state(1)]])) // b replaced: its 4 give way to 1
+    expect([b.size, b.values]).toEqual([2, 5])
+    b.keep(new Map([['huge', state(16_000)]])) // alone over the bound: kept, the others go
+    expect([b.get('b'), b.get('c'), b.size, b.values]).toEqual([undefined, undefined, 1, 16_000])
+    const replaced = b.keep(new Map([['d', state(2)]]))
+    expect([b.get('huge'), b.values]).toEqual([undefined, 2])
+    b.giveBack(new Map([['d', b.get('d')]]), replaced)
+    expect([b.size, b.values]).toEqual([0, 0])
+    // the default: 16 a series (max 3: 48 values)
+    const byDefault = createCumulativeBaselines({ max: 3 })
+    byDefault.keep(new Map([['x', state(48)]]))
+    expect(byDefault.size).toBe(1)
+    byDefault.keep(new Map([['y', state(1)]]))
+    expect([byDefault.get('x'), byDefault.size, byDefault.values]).toEqual([undefined, 1, 1])
   })
 
   it('give back what a request kept when its write did not happen, unless a later request kept its own since', () => {
