@@ -11,7 +11,7 @@
 // adds the same.
 import { createGunzip } from 'node:zlib'
 import { BadRequestError, TooLargeError, UnsupportedMediaTypeError } from '../errors.js'
-import { APPLIED, UNKNOWN } from '../writer/write-outcomes.js'
+import { APPLIED, REJECTED, UNKNOWN } from '../writer/write-outcomes.js'
 import { postOtlpMetricsSchema } from '../schemas/otlp.js'
 import { JSON_TYPE, PROTOBUF, decodeRequest, encodeResponse, encodeStatus } from '../otlp/otlp-codec.js'
 import { pointsOf } from '../otlp/otlp-points.js'
@@ -148,7 +148,10 @@ export default async function otlpRoutes (app) {
         // not written (refused, not applied, or a throw): the same points sent again add the same
         if (result?.outcome !== APPLIED && result?.outcome !== UNKNOWN) baselines.giveBack(mapped.baselineUpdates, replaced)
       }
-      if (result.outcome !== APPLIED) replyToIngestOutcome(reply, result) // throws the answer: nothing kept, or unknown
+      // every point's name turned away (another kind, the registry's limits): a partial success of none kept, as
+      // when some are (docs/otlp.md#the-answer); any other refusal throws its answer: nothing kept, or unknown
+      const allTurnedAway = result.outcome === REJECTED && (result.kindConflicts?.length > 0 || result.refusedMetrics?.length > 0)
+      if (result.outcome !== APPLIED && !allTurnedAway) replyToIngestOutcome(reply, result)
       turnedAway(result, mapped, rejected, config)
     }
     telemetry.publish('otlpReceived', { points: mapped.points, rejected: rejected.size, exemplars: mapped.exemplars })

@@ -96,6 +96,11 @@ describe('POST /v1/metrics', () => {
     expect(partialSuccess.errorMessage).toMatch(/"kinded" is a counter, so it cannot take a gauge's values/)
     expect(partialSuccess.errorMessage).toMatch(/Summary/)
     expect(await total('kinded;code=200;route=/buy;service=shop')).toBe(3)
+    // the same point alone: a partial success of none kept, not a 400
+    const alone = await app.inject(json(body([{ name: 'kinded', gauge: { dataPoints: [{ asDouble: 3, timeUnixNano: NANOS }] } }]), auth))
+    expect(alone.statusCode, alone.body).toBe(200)
+    expect(alone.json().partialSuccess).toMatchObject({ rejectedDataPoints: 1, errorMessage: expect.stringMatching(/"kinded" is a counter, so it cannot take a gauge's values/) })
+    expect(await total('kinded;code=200;route=/buy;service=shop')).toBe(3)
   })
 
   it('keeps a histogram\'s count, sum, min and max exact', async () => {
