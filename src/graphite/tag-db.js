@@ -10,7 +10,7 @@
 // listing reads every name's values of it at once (the index's key → value
 // → series) (docs/adr/0060-graphite-tag-api.md,
 // docs/adr/0070-tag-index-inverted-reads.md).
-import { MAX_FILTER_LENGTH, MAX_FILTERS, parseTagFilter } from '../tags/tag-filter.js'
+import { MAX_FILTER_LENGTH, MAX_FILTERS, parseTagFilter, timedMatches } from '../tags/tag-filter.js'
 import { MAX_FILTER_INSTRUCTIONS, compileUserRegex, regexBudget, timeBoxed } from './regex.js'
 import { byCodePoint } from '../tags/code-point-order.js'
 
@@ -81,7 +81,7 @@ export function createTagDb ({ tags, turn = nextTurn }) {
     const exact = ofName.find(f => f.operator === '=' && f.value !== '')
     // a name regex tests every name: its tests timed against one budget (./regex.js)
     const budget = regexBudget()
-    const tests = ofName.map(f => (f.regex ? budget.box(f.matches, `${NAME}${f.operator}${f.value}`) : f.matches))
+    const tests = ofName.map(f => timedMatches(f, budget))
     return (exact ? [exact.value] : names()).filter(name => tests.every(test => test(name)))
   }
 

@@ -115,10 +115,6 @@ export function createPreallocator (collections, options) {
       }
       return hits
     },
-    /** Called with a request's events; one draw an event, a hit preallocating its metric's group; never waits for the database. */
-    consider (events) {
-      this.preallocateDrawn(this.draw(events))
-    },
     /** Preallocates the groups of the events that drew a hit (draw), once their write applied; never waits for the database. */
     preallocateDrawn (hits) {
       if (closed || hits.length === 0) return

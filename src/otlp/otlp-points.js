@@ -156,7 +156,9 @@ export function pointsOf (request, { now, config, resourceTags, baselines, maxEv
     for (const sm of rm.scopeMetrics ?? []) {
       // a cumulative series' baseline is its sender's: two instances of a service (or two scopes) writing one series
       // each add from their own previous point (OpenTelemetry's stream identity: resource, scope, metric, attributes)
-      const source = sourceOf(rm.resource, sm.scope)
+      // (digested once a scope, and only for a cumulative point)
+      let source = null
+      const streamOf = (series) => `${series}\n${(source ??= sourceOf(rm.resource, sm.scope))}`
       for (const metric of sm.metrics ?? []) {
         const sent = metric.name ?? ''
         const name = sanitizeName(sent)
@@ -186,7 +188,7 @@ export function pointsOf (request, { now, config, resourceTags, baselines, maxEv
           // a time the ingest rules refuse is refused before a cumulative point becomes its series' baseline
           const timeProblem = eventsProblem([{ metric: series, value: 0, time }], now, config)
           if (timeProblem) { reject(timeProblem); continue }
-          const built = eventsOfPoint(kindOfData, data, p, `${series}\n${source}`, series, time, previousOf, baselineUpdates)
+          const built = eventsOfPoint(kindOfData, data, p, streamOf, series, time, previousOf, baselineUpdates)
           if (built.problem) { reject(built.problem); continue }
           if (built.events.length === 0) continue
           const invalid = eventsProblem(built.events, now, config)
@@ -202,7 +204,8 @@ export function pointsOf (request, { now, config, resourceTags, baselines, maxEv
 }
 
 /** The events of one point, or { problem } */
-function eventsOfPoint (kindOfData, data, p, stream, series, time, previousOf, baselineUpdates) {
+/** streamOf(series): the series and its sender, a cumulative point's baseline key */
+function eventsOfPoint (kindOfData, data, p, streamOf, series, time, previousOf, baselineUpdates) {
   switch (kindOfData) {
     case 'sum': {
       const value = pointValue(p)
@@ -210,7 +213,7 @@ function eventsOfPoint (kindOfData, data, p, stream, series, time, previousOf, b
       if (data.aggregationTemporality === DELTA) return { events: [{ metric: series, value, time }] }
       if (data.aggregationTemporality !== CUMULATIVE) return { problem: 'aggregationTemporality is unspecified: a sum is DELTA (1) or CUMULATIVE (2)' }
       if (!data.isMonotonic) return { events: [{ metric: series, value, time, kind: GAUGE_KIND }] }
-      const d = sinceBaseline(`s\n${stream}`, p, time, new Map([['count', value]]), previousOf, baselineUpdates)
+      const d = sinceBaseline(`s\n${streamOf(series)}`, p, time, new Map([['count', value]]), previousOf, baselineUpdates)
       if (d.problem) return d
       // a baseline adds 0: the series is there from its first point on
       const added = d.delta?.get('count') ?? 0
@@ -229,7 +232,7 @@ function eventsOfPoint (kindOfData, data, p, stream, series, time, previousOf, b
       // cumulative: the buckets' counts and the sum since the previous point; min and max are the period's, so bound only
       const values = new Map([['count', h.count], ['sum', h.sum ?? 0]])
       for (const [, n, place] of h.buckets) values.set(place, n)
-      const d = sinceBaseline(`h\n${stream}\n${h.shape}`, p, time, values, previousOf, baselineUpdates)
+      const d = sinceBaseline(`h\n${streamOf(series)}\n${h.shape}`, p, time, values, previousOf, baselineUpdates)
       if (d.problem) return d
       if (d.delta === null || d.delta.get('count') === 0) return { events: [] }
       const buckets = []

@@ -13,6 +13,7 @@ import { isRollupSeries, parseRollupSeries } from '../tags/rollups.js'
 import { createKeyValues } from './key-values.js'
 import { matchingSeries, valuesAmong } from './tag-match.js'
 import { regexBudget } from '../graphite/regex.js'
+import { timedMatches } from '../tags/tag-filter.js'
 
 function newName () {
   return { series: new Set(), keys: new Map() }
@@ -114,7 +115,7 @@ export function createTagIndex () {
       const found = []
       // the regexes' tests timed against one budget, as ./tag-match.js's
       const budget = regexBudget()
-      const tests = filters.map(f => (f.regex ? budget.box(f.matches, `tag=${f.key}${f.operator}${f.value}`) : f.matches))
+      const tests = filters.map(f => timedMatches(f, budget))
       for (const series of rollups.get(`${name};~${keys.join(',')}`) ?? []) {
         const tags = new Map(parseRollupSeries(series).tags)
         if (filters.every((f, i) => tests[i](tags.get(f.key)))) found.push({ series, tags })

@@ -8,11 +8,12 @@
 // each distinct value once per filter. Pure.
 import { tagsOfSeries } from '../tags/series-name.js'
 import { regexBudget } from '../graphite/regex.js'
+import { timedMatches } from '../tags/tag-filter.js'
 
 /** A filter's verdict on values, each value tested once → test(value|undefined); a regex's tests timed against the read's budget (graphite/regex.js) */
 function remembered (filter, budget) {
   const seen = new Map()
-  const matches = filter.regex ? budget.box(filter.matches, `tag=${filter.key}${filter.operator}${filter.value}`) : filter.matches
+  const matches = timedMatches(filter, budget)
   return (value) => {
     if (value === undefined) return matches(undefined)
     let verdict = seen.get(value)

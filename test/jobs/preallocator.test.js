@@ -20,6 +20,9 @@ function recordingCollection () {
   }
 }
 
+/** An event batch's draw, then its hits preallocated, as ingest does around its write */
+const consider = (preallocator, events) => preallocator.preallocateDrawn(preallocator.draw(events))
+
 function setup ({ now, random = () => 0, probability = 0.5, groupOf } = {}) {
   const collections = { daily: recordingCollection(), monthly: recordingCollection() }
   const published = []
@@ -38,7 +41,7 @@ describe('preallocator', () => {
   it('ensures the next day zero-filled with an upsert of $inc by 0, then its day field (and total) in its month, creating the next month on a month end', async () => {
     const now = Date.UTC(2026, 10, 30, 12)
     const { collections, preallocator, published } = setup({ now })
-    preallocator.consider([{ metric: 'a', value: 1, time: now }])
+    consider(preallocator, [{ metric: 'a', value: 1, time: now }])
     await preallocator.idle()
     expect(collections.daily.calls.map(c => c.filter._id)).toEqual(['a/20261201'])
     const { update, options } = collections.daily.calls[0]
@@ -60,7 +63,7 @@ describe('preallocator', () => {
     const now = Date.UTC(2026, 10, 21, 12)
     const draws = [0.9, 0, 0, 0]
     const { collections, preallocator } = setup({ now, random: () => draws.shift() })
-    preallocator.consider([
+    consider(preallocator, [
       { metric: 'miss', value: 1, time: now }, // 0.9 ≥ p
       { metric: 'ahead', value: 1, time: now + 2 * 86_400_000 }, // its next day is 3 days ahead
       { metric: 'a', value: 1, time: now },
@@ -95,7 +98,7 @@ describe('preallocator', () => {
     // as preallocation-plugin.js's: `w` has series
     const groupOf = (metric) => (metric.startsWith('w;~') || metric === 'w' ? [] : metric.startsWith('w;') ? [metric, 'w', `w;~r;${metric.slice(2)}`] : [metric])
     const { collections, preallocator } = setup({ now, random: () => draws.shift(), groupOf })
-    preallocator.consider([
+    consider(preallocator, [
       { metric: 'w;r=/a', value: 1, time: now }, // 0: the group
       { metric: 'w;r=/a', value: 1, time: now + 60_000 }, // 0: the same series and day: all ensured
       { metric: 'w;r=/c', value: 1, time: now }, // 0.9: nothing
@@ -115,17 +118,17 @@ describe('preallocator', () => {
     const { collections, preallocator } = setup({ now, groupOf })
     const reset = () => { throw Object.assign(new Error('connection reset'), { code: 6 }) }
     collections.daily.next(reset)
-    preallocator.consider([{ metric: 'w;r=/a', value: 1, time: now }])
+    consider(preallocator, [{ metric: 'w;r=/a', value: 1, time: now }])
     await preallocator.idle()
     expect(collections.daily.calls.map(c => c.filter._id)).toEqual(['w;r=%2Fa/20261122'])
     expect(collections.monthly.calls).toEqual([])
     // the name fails after its series was written: the rollup is left; the series stays ensured
     collections.daily.next(() => ({ acknowledged: true }))
     collections.daily.next(reset)
-    preallocator.consider([{ metric: 'w;r=/a', value: 1, time: now }])
+    consider(preallocator, [{ metric: 'w;r=/a', value: 1, time: now }])
     await preallocator.idle()
     expect(collections.daily.calls.map(c => c.filter._id).slice(1)).toEqual(['w;r=%2Fa/20261122', 'w/20261122'])
-    preallocator.consider([{ metric: 'w;r=/a', value: 1, time: now }])
+    consider(preallocator, [{ metric: 'w;r=/a', value: 1, time: now }])
     await preallocator.idle()
     expect(collections.daily.calls.map(c => c.filter._id).slice(3)).toEqual(['w/20261122', 'w;~r;r=%2Fa/20261122'])
   })
@@ -134,11 +137,11 @@ describe('preallocator', () => {
     const now = Date.UTC(2026, 10, 21, 12)
     const { collections, preallocator } = setup({ now })
     collections.daily.next(() => { throw Object.assign(new Error('E11000 duplicate key'), { code: 11000 }) })
-    preallocator.consider([{ metric: 'a', value: 1, time: now }])
+    consider(preallocator, [{ metric: 'a', value: 1, time: now }])
     await preallocator.idle()
     expect(collections.daily.calls.map(c => c.filter._id)).toEqual(['a/20261122', 'a/20261122'])
     await preallocator.close()
-    preallocator.consider([{ metric: 'b', value: 1, time: now }])
+    consider(preallocator, [{ metric: 'b', value: 1, time: now }])
     await preallocator.idle()
     expect(collections.daily.calls).toHaveLength(2)
   })
