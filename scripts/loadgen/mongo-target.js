@@ -91,7 +91,7 @@ export async function createMongoTarget ({ uri, dbName, layout = LAYOUTS.hierarc
       }
       if (outcome === 'acked') {
         remember(events)
-        preallocator.consider(events)
+        preallocator.preallocateDrawn(preallocator.draw(events))
       }
       return { outcome, message: errors.at(-1) }
     },
