@@ -21,8 +21,8 @@ hour and the day hold exactly what their quarter-hours hold (count, sum,
 buckets, min, max), each quarter-hour what its minutes hold (count, sum,
 min, max), the month what its days hold, monthly.daily.D what that day's
 daily document holds, and each minute histogram (a minute-hour document) adds
-up to its minute's count in the daily document (never repaired: reported
-as not repairable). Gauges alike (their own documents): count, sum,
+up to its minute's count in the daily document (--repair removes one that
+does not: no read uses it). Gauges alike (their own documents): count, sum,
 min, max and last of each hour and the day equal their quarter-hours'
 merged, each quarter-hour holds what its minutes hold, the month its days,
 monthly.daily.D its daily document's day. Prints each violation (document id, field, expected,

@@ -4,11 +4,13 @@
 // its day (kinds/consistency/minute-histogram.js). A flush writes the two
 // documents apart, so a mismatch between them is confirmed only once both
 // held unchanged longer than WRITE_TIMEOUT_MS, as the check confirms a day
-// across daily and monthly documents. Nothing is repaired: what it finds is
-// reported as found, or `not repairable` under --repair.
+// across daily and monthly documents; under --repair a confirmed one is
+// removed from its hour document, conditioned on its value as confirmed (no
+// read uses it: docs/adr/0084). A malformed document is reported as found,
+// or `not repairable`.
 import { DAY_MS, startOfDay } from '../bucket/time.js'
 import { sameStored } from '../kinds/consistency/distribution.js'
-import { dayOfHourId, verifyMinuteHour } from '../kinds/consistency/minute-histogram.js'
+import { dayOfHourId, minuteHistogramRemoval, verifyMinuteHour } from '../kinds/consistency/minute-histogram.js'
 
 const BATCH = 500
 
@@ -64,7 +66,7 @@ export async function checkMinuteHistograms ({ minutes, daily }, options) {
   }
   await settle()
 
-  /** Each cross-document mismatch, read again once a flush would have ended: gone, unchanged (reported), or moved (watched again) */
+  /** Each cross-document mismatch, read again once a flush would have ended: gone, unchanged (reported; repairing, removed), or moved (watched again) */
   async function settle () {
     for (let round = 0; pending.length > 0 && round <= settleRounds; round++) {
       const wait = Math.max(...pending.map(p => p.since)) + writeTimeoutMs + 1 - clock.now()
@@ -75,9 +77,13 @@ export async function checkMinuteHistograms ({ minutes, daily }, options) {
         const [doc, dailyDoc] = await Promise.all([minutes.findOne({ _id: id }), daily.findOne({ _id: against }, { projection: { minute: 1 } })])
         const now = doc ? verify(doc, dailyDoc).find(v => v.field === field) : undefined
         if (!now) continue // the flush completed, or retention deleted it
-        if (now.seen && sameStored(now.seen.hour, p.violation.seen.hour) && sameStored(now.seen.day, p.violation.seen.day)) report(strip(now), left)
-        else if (now.seen) still.push({ violation: now, since: clock.now() })
-        else report(now, left)
+        if (!now.seen) { report(now, left); continue }
+        if (!sameStored(now.seen.hour, p.violation.seen.hour) || !sameStored(now.seen.day, p.violation.seen.day)) { still.push({ violation: now, since: clock.now() }); continue }
+        if (!repair) { report(strip(now), 'found'); continue }
+        const removal = minuteHistogramRemoval(now)
+        const { matchedCount } = await minutes.updateOne(removal.filter, removal.update)
+        if (matchedCount === 1) report(strip(now), 'repaired')
+        else still.push({ violation: now, since: clock.now() }) // moved since it was read: watch again
       }
       pending.splice(0, pending.length, ...still)
     }

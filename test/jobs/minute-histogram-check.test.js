@@ -1,12 +1,14 @@
 // `check` of a distribution's minute histograms on a real database, the clock
 // and the sleep injected: minute-hour documents written as the writer writes
 // them pass and are counted; a minute whose histogram disagrees with its
-// daily minute, unchanged past WRITE_TIMEOUT_MS, is reported — and under
-// --repair left, counted unrepaired, the documents untouched; a flush
-// half-way completed while the check waits is none; one still moving is
-// unsettled; malformed documents are reported without waiting; minutes with
-// no histogram are none; --prefix/--from/--to choose the hours of the days
-// they choose; and the real `npm run check` says how many it read.
+// daily minute (or that its day lacks), unchanged past WRITE_TIMEOUT_MS, is
+// reported — and under --repair removed from its hour document (no read uses
+// it), every other minute and the daily documents untouched, unless a write
+// moved it since it was confirmed; a flush half-way completed while the check
+// waits is none; one still moving is unsettled; malformed documents are
+// reported without waiting and left; minutes with no histogram are none;
+// --prefix/--from/--to choose the hours of the days they choose; and the real
+// `npm run check` says how many it read.
 import { execFile } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
@@ -65,32 +67,57 @@ describe('minute histograms against their daily documents', () => {
     expect(summary).toMatchObject({ violations: 0, documents: { distributionMinutes: 8 } })
   })
 
-  it('a histogram that lacks a value of its minute, unchanged past WRITE_TIMEOUT_MS, is found; --repair leaves it and counts it unrepaired', async () => {
-    // a flush whose minute-hour write was lost: the daily documents hold 5 at 07:03, the minute's histogram does not
+  it('a histogram that lacks a value of its minute, unchanged past WRITE_TIMEOUT_MS, is found; --repair removes that minute, and only it', async () => {
+    // a flush whose minute-hour write was lost: the daily documents hold 5 at 07:40, the minute's histogram does not
     await write([{ metric: 'lat.m', value: 5, time: D + DAY + 7 * HOUR + 40 * 60_000 }], { parts: ['daily', 'monthly'] })
     const before = await all('distributionMinutes')
+    const days = await all('distributionDaily')
     const found = await run({})
     expect(found.summary).toMatchObject({ violations: 1, unrepaired: 0 })
-    expect(found.found).toEqual([expect.objectContaining({ id: 'lat.m/2026111107', field: 'minute.40', against: 'lat.m/20261111', state: 'found', note: expect.stringMatching(/^not repairable/) })])
+    expect(found.found).toEqual([expect.objectContaining({ id: 'lat.m/2026111107', field: 'minute.40', against: 'lat.m/20261111', state: 'found', note: expect.stringMatching(/^no read uses it/) })])
     expect(found.found[0].seen).toBeUndefined()
     expect(found.sleeps).toEqual([1001])
-    const repaired = await run({ repair: true })
-    expect(repaired.summary).toMatchObject({ violations: 1, repaired: 0, unrepaired: 1, unsettled: 0 })
-    expect(repaired.found[0].state).toBe('not repairable')
     expect(await all('distributionMinutes')).toEqual(before)
+    const repaired = await run({ repair: true })
+    expect(repaired.summary).toMatchObject({ violations: 1, repaired: 1, unrepaired: 0, unsettled: 0 })
+    expect(repaired.found.map(f => [f.id, f.field, f.state])).toEqual([['lat.m/2026111107', 'minute.40', 'repaired']])
+    // the hour document without minute 40 (it had no other), every other one as it was; the days untouched
+    const after = await all('distributionMinutes')
+    expect(after.find(d => d._id === 'lat.m/2026111107')).toEqual({ ...before.find(d => d._id === 'lat.m/2026111107'), minute: {} })
+    expect(after.filter(d => d._id !== 'lat.m/2026111107')).toEqual(before.filter(d => d._id !== 'lat.m/2026111107'))
+    expect(await all('distributionDaily')).toEqual(days)
+    expect((await run({ repair: true })).summary).toMatchObject({ violations: 0 })
+  })
+
+  it('a confirmed mismatch that a write moves before its removal is not removed, but watched again, and removed once it holds still', async () => {
+    await write([{ metric: 'lat.m', value: 5, time: D + DAY + 7 * HOUR + 40 * 60_000 }], { parts: ['daily', 'monthly'] })
+    // the first removal finds the minute moved: another value of a flush whose daily write was lost lands just before it
+    let moved = 0
+    const racing = new Proxy(minutes(), {
+      get: (target, key) => key !== 'updateOne'
+        ? (typeof target[key] === 'function' ? target[key].bind(target) : target[key])
+        : async (filter, update) => {
+          if (moved++ === 0) await target.updateOne({ _id: filter._id }, { $inc: { 'minute.40.count': 1, 'minute.40.sum': 7, 'minute.40.zero': 1 } })
+          return target.updateOne(filter, update)
+        }
+    })
+    const { summary, found } = await run({ repair: true }, { distributionMinutes: racing })
+    expect(moved).toBe(2)
+    expect(summary).toMatchObject({ violations: 1, repaired: 1, unsettled: 0 })
+    expect(found.map(f => [f.field, f.state])).toEqual([['minute.40', 'repaired']])
+    expect((await minutes().findOne({ _id: 'lat.m/2026111107' })).minute).toEqual({})
   })
 
   it('a histogram of a minute or a day the daily documents lack is found; one past the histograms\' horizon (no read uses it, retention deletes it) is not judged', async () => {
     await writeMinuteHistograms(db, [{ metric: 'lat.m', value: 9, time: D + 2 * DAY + 21 * HOUR + 59 * 60_000 }], MAPPING)
     await writeMinuteHistograms(db, [{ metric: 'lat.m', value: 9, time: D - 20 * DAY + HOUR }], MAPPING)
-    const { summary, found } = await run({ minuteKeptFrom: () => D - 10 * DAY, repair: true })
-    expect(summary).toMatchObject({ violations: 1, unrepaired: 1, documents: { distributionMinutes: 11 } })
-    expect(found.map(v => [v.id, v.field, v.state, v.note.split(' ')[0]])).toEqual([
-      ['lat.m/2026111221', 'minute.59', 'not repairable', 'not']
-    ])
-    // judged where a read would use it: with the horizons further back
+    const { summary, found } = await run({ minuteKeptFrom: () => D - 10 * DAY })
+    expect(summary).toMatchObject({ violations: 1, documents: { distributionMinutes: 11 } })
+    expect(found.map(v => [v.id, v.field, v.state])).toEqual([['lat.m/2026111221', 'minute.59', 'found']])
+    // judged where a read would use it: with the horizons further back; --repair removes both
     const back = await run({ minuteKeptFrom: () => D - 30 * DAY, repair: true })
-    expect(back.found.map(v => v.id).sort()).toEqual(['lat.m/2026102101', 'lat.m/2026111221'])
+    expect(back.found.map(v => [v.id, v.state]).sort()).toEqual([['lat.m/2026102101', 'repaired'], ['lat.m/2026111221', 'repaired']])
+    expect(await minutes().find({ _id: { $in: ['lat.m/2026102101', 'lat.m/2026111221'] } }).toArray()).toEqual([{ _id: 'lat.m/2026102101', minute: {} }, { _id: 'lat.m/2026111221', minute: {} }].map(d => expect.objectContaining(d)))
   })
 
   it('past the daily horizon (shorter than MINUTE_HISTOGRAM_DAYS) no read uses a minute histogram either: not judged', async () => {
@@ -172,12 +199,19 @@ describe('npm run check', () => {
     }, (err, stdout, stderr) => resolve({ code: err ? err.code : 0, stdout, stderr }))
   })
 
-  it('counts the minute-hour documents it read, and exits 1 on a mismatch --repair leaves', async () => {
+  it('counts the minute-hour documents it read, exits 0 once --repair removed a mismatched minute, and 1 on a malformed one it leaves', async () => {
     expect(await exec([])).toMatchObject({ code: 0, stdout: 'checked 1 monthly and 3 daily documents (1 and 3 of them distributions\') and 9 minute-hour documents of distributions: 0 violations\n' })
     await minutes().updateOne({ _id: 'lat.m/2026111013' }, { $inc: { 'minute.0.zero': 0.5 } })
+    const found = await exec([])
+    expect(found.code).toBe(1)
+    expect(found.stdout).toMatch(/^lat\.m\/2026111013 minute\.0: expected a histogram of 1 values summing to 0 \(minute\.13\.0\), found a histogram of 1\.5, count 1, sum 0 \(from lat\.m\/20261110\) no read uses it/m)
     const repaired = await exec(['--repair'])
-    expect(repaired.code).toBe(1)
-    expect(repaired.stdout).toMatch(/^lat\.m\/2026111013 minute\.0: expected a histogram of 1 values summing to 0 \(minute\.13\.0\), found a histogram of 1\.5, count 1, sum 0 \(from lat\.m\/20261110\) \[not repairable\] not repairable/m)
-    expect(repaired.stdout).toMatch(/9 minute-hour documents of distributions: 1 violations, 0 repaired, 1 left\n$/)
+    expect(repaired.code).toBe(0)
+    expect(repaired.stdout).toMatch(/^lat\.m\/2026111013 minute\.0: .* \[repaired\] no read uses it/m)
+    expect(repaired.stdout).toMatch(/9 minute-hour documents of distributions: 1 violations, 1 repaired, 0 left\n$/)
+    await minutes().updateOne({ _id: 'lat.m/2026111013' }, { $set: { 'minute.7': { positive: { '01': 1 } } } })
+    const left = await exec(['--repair'])
+    expect(left.code).toBe(1)
+    expect(left.stdout).toMatch(/^lat\.m\/2026111013 minute\.7: .* \[not repairable\] left for a person to look at$/m)
   }, 20_000)
 })

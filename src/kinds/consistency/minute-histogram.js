@@ -3,16 +3,18 @@
 // { count, sum, zero?, positive?, negative? }), as pure functions (docs/kinds/distribution.md#retention-and-the-check):
 //   - every key is well formed: a minute is 0..59 in canonical decimal, a
 //     minute holds histogram parts only, bucket keys are canonical integers,
-//     counts finite non-negative numbers;
+//     counts finite non-negative numbers (left for a person to look at);
 //   - every minute's count and histogram total (zero + Σ positive + Σ
 //     negative) equal its daily document's `minute.H.M.count`, and its sum
 //     the day's sum, within 1e-9 relative — the condition a read needs to
 //     answer that minute's percentile (reader/minute-histograms.js).
-// None of it is repairable: a repair only raises counts, and the values a
-// histogram lacks (or holds too many of) are kept nowhere else. A minute the
-// hour document lacks, or an hour with no document, is no violation: a
-// histogram write lost while its day document was written (a flush cut
-// short), whose minutes read no percentile (docs/guarantees.md).
+// A histogram that fails the second (a flush cut between the two documents)
+// is one no read uses: the minute's count is its day's, and it reads no
+// percentile, now or ever (the values it lacks or holds too many of are kept
+// nowhere else). `--repair` removes it, conditioned on its value as confirmed
+// (minuteHistogramRemoval), which changes no answer (docs/adr/0084). A minute
+// the hour document lacks, or an hour with no document, is no violation: the
+// same lost write, already in the state the repair leaves.
 import { parseBucketKey } from '../../bucket/distribution-sketch.js'
 import { minuteHoldsDay } from '../../bucket/distribution-stats.js'
 import { dayId, parseHourId, startOfDay, utcParts } from '../../bucket/time.js'
@@ -57,7 +59,16 @@ export function dayOfHourId (id) {
   return { metric: parsed.metric, dailyId: dayId(parsed.metric, dayStart), dayStart, hour: utcParts(parsed.date).hour }
 }
 
-const NOT_REPAIRABLE = 'not repairable: a histogram\'s missing values are kept nowhere else, and a repair never lowers a count; the minute reads no percentile'
+const UNREAD = 'no read uses it (the minute reads no percentile; its count is the day\'s): --repair removes it'
+
+/**
+ * The repair of a confirmed mismatch (a violation carrying `seen`): its
+ * minute removed from the hour document, only while it still holds what was
+ * seen (a write that moved it since is left for the next check). → { filter, update }
+ */
+export function minuteHistogramRemoval ({ id, field, seen }) {
+  return { filter: { _id: id, [field]: seen.hour }, update: { $unset: { [field]: '' } } }
+}
 
 /**
  * One minute-hour document against its daily document.
@@ -71,7 +82,8 @@ const NOT_REPAIRABLE = 'not repairable: a histogram\'s missing values are kept n
  * → [violation] where a violation is { id, field, expected, found, note,
  *   against?, seen? }: `seen` (the hour's minute and the day's minute as read)
  *   on a cross-document mismatch, which a flush half-way makes for a moment
- *   (the two documents are written apart): the caller confirms it unchanged.
+ *   (the two documents are written apart): the caller confirms it unchanged,
+ *   and, repairing, removes it (minuteHistogramRemoval).
  */
 export function verifyMinuteHour (hourDoc, dailyDoc, { unreadBefore = null } = {}) {
   const id = hourDoc._id
@@ -92,7 +104,7 @@ export function verifyMinuteHour (hourDoc, dailyDoc, { unreadBefore = null } = {
     const seen = { hour: hourDoc.minute[m], day: dailyDoc === null ? null : isPlainObject(dayHour) ? dayHour[m] : undefined }
     if (dailyDoc === null || seen.day === undefined) {
       const lacks = dailyDoc === null ? 'no daily document' : `no minute ${hour}:${m} in its daily document`
-      const note = `${NOT_REPAIRABLE} (a histogram of a minute the day does not hold)`
+      const note = `${UNREAD} (a histogram of a minute the day does not hold)`
       violations.push({ id, field, expected: 'a minute its daily document holds', found: `a histogram of ${shortNumber(read.total)}, ${lacks}`, against: dailyId, note, seen })
       continue
     }
@@ -108,7 +120,7 @@ export function verifyMinuteHour (hourDoc, dailyDoc, { unreadBefore = null } = {
       expected: `a histogram of ${shortNumber(count)} values summing to ${shortNumber(sum)} (minute.${hour}.${m})`,
       found: `a histogram of ${shortNumber(read.total)}, count ${read.count === undefined ? 'none' : shortNumber(read.count)}, sum ${read.sum === undefined ? 'none' : shortNumber(read.sum)}`,
       against: dailyId,
-      note: NOT_REPAIRABLE,
+      note: UNREAD,
       seen
     })
   }

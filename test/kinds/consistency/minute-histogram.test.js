@@ -4,10 +4,12 @@
 // less or more than its minute's count, one for a minute or a day the daily
 // document lacks, and every malformed key or count is a violation; a minute
 // or an hour without a histogram is none; cross-document mismatches carry
-// what was seen, for the caller to confirm.
+// what was seen, for the caller to confirm, and say --repair removes them
+// (minuteHistogramRemoval: conditioned on the minute as seen); malformed
+// ones are left for a person.
 import { describe, expect, it } from 'vitest'
 import { createMapping } from '../../../src/bucket/distribution-sketch.js'
-import { dayOfHourId, readMinuteHistogram, verifyMinuteHour } from '../../../src/kinds/consistency/minute-histogram.js'
+import { dayOfHourId, minuteHistogramRemoval, readMinuteHistogram, verifyMinuteHour } from '../../../src/kinds/consistency/minute-histogram.js'
 import { distributionDocumentsOf } from '../../helpers/distribution-documents.js'
 
 const MAPPING = createMapping(0.01)
@@ -74,13 +76,13 @@ describe('a minute-hour document as the writer leaves it', () => {
     hour.minute[9].positive[Number(from) + 40] = (hour.minute[9].positive[Number(from) + 40] ?? 0) + 1
     hour.minute[9].sum += 1000
     const [v] = verifyMinuteHour(hour, daily)
-    expect(v).toMatchObject({ field: 'minute.9', note: expect.stringMatching(/^not repairable/) })
+    expect(v).toMatchObject({ field: 'minute.9', note: expect.stringMatching(/^no read uses it .*--repair removes it$/) })
     expect(v.found).toMatch(/, sum /)
   })
 })
 
 describe('mismatches with the daily document', () => {
-  it('a histogram holding less or more than its minute\'s count is a violation that names the daily minute, is not repairable, and carries what was seen', () => {
+  it('a histogram holding less or more than its minute\'s count is a violation that names the daily minute, carries what was seen, and is removed by a repair conditioned on it', () => {
     const { daily, hours } = written(busyHour())
     const hour = structuredClone(hours.get(HOUR_7))
     const key = Object.keys(hour.minute[12].positive)[0]
@@ -89,9 +91,10 @@ describe('mismatches with the daily document', () => {
     const violations = verifyMinuteHour(hour, daily)
     expect(fields(violations)).toEqual(['minute.12', 'minute.40'])
     for (const v of violations) {
-      expect(v).toMatchObject({ id: HOUR_7, against: 'api.latency/20261125', note: expect.stringMatching(/^not repairable/) })
+      expect(v).toMatchObject({ id: HOUR_7, against: 'api.latency/20261125', note: expect.stringMatching(/^no read uses it/) })
       expect(v.expected).toMatch(/^a histogram of [\d.]+ values summing to -?[\d.]+ \(minute\.7\.(12|40)\)$/)
       expect(v.seen).toEqual({ hour: hour.minute[v.field.slice(7)], day: daily.minute[7][v.field.slice(7)] })
+      expect(minuteHistogramRemoval(v)).toEqual({ filter: { _id: HOUR_7, [v.field]: v.seen.hour }, update: { $unset: { [v.field]: '' } } })
     }
   })
 
@@ -106,7 +109,7 @@ describe('mismatches with the daily document', () => {
     expect(verifyMinuteHour(hour, downsampled)).toHaveLength(60)
     const gone = verifyMinuteHour(hour, null)
     expect(gone).toHaveLength(60)
-    expect(gone[0]).toMatchObject({ found: expect.stringMatching(/no daily document$/), note: expect.stringMatching(/^not repairable/), seen: { day: null } })
+    expect(gone[0]).toMatchObject({ found: expect.stringMatching(/no daily document$/), note: expect.stringMatching(/^no read uses it/), seen: { day: null } })
     // before the days a read uses: an orphan of a pass cut short, which retention deletes: not judged
     expect(verifyMinuteHour(hour, null, { unreadBefore: D + 86_400_000 })).toEqual([])
     expect(verifyMinuteHour(hour, null, { unreadBefore: D })).toHaveLength(60)
