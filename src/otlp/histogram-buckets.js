@@ -29,8 +29,8 @@ export function bucketError (r, lo, hi, min, max) {
 /**
  * kindOfData: 'histogram' | 'exponentialHistogram'; p: its data point →
  * { buckets: [[value, count, key, error]] (key: the bucket's place, the same in every point of the shape; error: bucketError's),
- * count, sum, hasSum, min, max, shape } (shape:
- * what must not change between two cumulative points of one series), or { problem }
+ * count, sum, hasSum, min, max, shape, scale } (shape: what must not change between two cumulative
+ * points of one series; scale: an exponential one's, which may go down: downscaledPlace), or { problem }
  */
 export function histogramBuckets (kindOfData, p) {
   const count = toNumber(p.count)
@@ -43,7 +43,7 @@ export function histogramBuckets (kindOfData, p) {
   let total = 0
   for (const [, n] of buckets.list) total += n
   if (total !== count) return { problem: `the buckets hold ${total} values, the point's count is ${count}` }
-  return { buckets: buckets.list, count, sum, hasSum: sum !== null, min, max, shape: buckets.shape }
+  return { buckets: buckets.list, count, sum, hasSum: sum !== null, min, max, shape: buckets.shape, scale: buckets.scale }
 }
 
 function explicitBuckets (p, min, max, sum, count) {
@@ -75,7 +75,10 @@ function exponentialBuckets (p, min, max) {
   const base = Math.pow(2, Math.pow(2, -scale))
   const list = []
   const zero = toNumber(p.zeroCount)
-  if (zero > 0) list.push([0, zero, 'z', 0]) // as the sketch's own zero bucket
+  // as the sketch's own zero bucket; with a zeroThreshold t it holds values in [−t, t], each 100 % off at 0
+  const threshold = p.zeroThreshold ?? 0
+  if (!(typeof threshold === 'number' && threshold >= 0 && Number.isFinite(threshold))) return { problem: `zeroThreshold ${threshold} is not a finite number ≥ 0` }
+  if (zero > 0) list.push([0, zero, 'z', threshold === 0 || (min === 0 && max === 0) ? 0 : 1])
   const sides = [[p.positive, 1], [p.negative, -1]]
   let n = 0
   for (const [side] of sides) n += side?.bucketCounts?.length ?? 0
@@ -100,6 +103,18 @@ function exponentialBuckets (p, min, max) {
       list.push([value, c, sign * (offset + k) + (sign > 0 ? 'p' : 'n'), error])
     }
   }
-  // cumulative points of one series keep their scale (their buckets are told by value); a change starts over (shape)
-  return { list, shape: `e${scale}` }
+  // a cumulative series' scale may go down (an SDK downscales when its values spread): its earlier points' places
+  // map onto the new scale's (downscaledPlace), so the shape is the scale's sign only
+  return { list, shape: 'e', scale }
+}
+
+/**
+ * An exponential bucket's place (`<index>p`, `-<index>n`, `z`: exponentialBuckets') at a scale `by` lower:
+ * bucket i at scale s is within bucket ⌊i / 2^by⌋ at scale s − by (OpenTelemetry's downscaling), the zero bucket the zero bucket
+ */
+export function downscaledPlace (place, by) {
+  if (place === 'z' || by === 0) return place
+  const side = place[place.length - 1]
+  const index = Math.floor((side === 'p' ? 1 : -1) * Number(place.slice(0, -1)) / 2 ** by)
+  return `${side === 'p' ? index : -index}${side}`
 }

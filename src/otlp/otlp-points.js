@@ -10,13 +10,13 @@
 // and named (OTLP's partial success); the others go on. Pure: the clock's
 // reading and the baselines come in.
 import { createHash } from 'node:crypto'
-import { findInvalidEvent, isEventValue, isMetricName } from '../bucket/event-rules.js'
+import { MAX_ABS_VALUE, findInvalidEvent, isEventValue, isMetricName } from '../bucket/event-rules.js'
 import { DAY_MS } from '../bucket/time.js'
 import { DISTRIBUTION_KIND, GAUGE_KIND } from '../bucket/metric-kinds.js'
 import { kindNamed } from '../kinds/index.js'
 import { sanitizeName } from '../statsd/line-parser.js'
 import { MAX_TAGS, MAX_VALUE_LENGTH, checkTags, formatSeriesName } from '../tags/series-name.js'
-import { histogramBuckets } from './histogram-buckets.js'
+import { bucketError, downscaledPlace, histogramBuckets } from './histogram-buckets.js'
 import { toNumber } from './otlp-codec.js'
 
 const DELTA = 1
@@ -232,11 +232,16 @@ function eventsOfPoint (kindOfData, data, p, streamOf, series, time, previousOf,
       // cumulative: the buckets' counts and the sum since the previous point; min and max are the period's, so bound only
       const values = new Map([['count', h.count], ['sum', h.sum ?? 0]])
       for (const [, n, place] of h.buckets) values.set(place, n)
-      const d = sinceBaseline(`h\n${streamOf(series)}\n${h.shape}`, p, time, values, previousOf, baselineUpdates)
+      const d = sinceBaseline(`h\n${streamOf(series)}\n${h.shape}`, p, time, values, previousOf, baselineUpdates, h.scale)
       if (d.problem) return d
       if (d.delta === null || d.delta.get('count') === 0) return { events: [] }
       const buckets = []
       for (const [value, , place, error] of h.buckets) if (d.delta.get(place) > 0) buckets.push([value, d.delta.get(place), place, error])
+      if (h.shape === 'none' && h.hasSum) {
+        // no buckets: the period's values at their own mean (the point's is its whole start's), inside the start's min and max
+        const mean = Math.min(h.max ?? Infinity, Math.max(h.min ?? -Infinity, d.delta.get('sum') / d.delta.get('count')))
+        buckets[0] = [mean, buckets[0][1], buckets[0][2], bucketError(mean, null, null, h.min, h.max)]
+      }
       return { events: distributionEvents(series, time, { buckets, sum: h.hasSum ? d.delta.get('sum') : null, min: null, max: null }) }
     }
     case 'summary':
@@ -248,28 +253,38 @@ function eventsOfPoint (kindOfData, data, p, streamOf, series, time, previousOf,
 
 /**
  * A cumulative point against its series' previous one of the same start
- * (values: Map key → its running total: 'count', 'sum' (which may go down) and a bucket's place):
+ * (values: Map key → its running total: 'count', 'sum' (which may go down) and a bucket's place;
+ * scale: an exponential histogram's, whose previous buckets are merged into the new scale's where it went down):
  * → { delta: Map key → what it added since }, { delta: null } (the series'
- * first point, a new start or a reset: the new baseline, nothing added), or { problem }
+ * first point, a new start, a reset or a finer scale: the new baseline, nothing added), or { problem }
  */
-function sinceBaseline (key, p, time, values, previousOf, baselineUpdates) {
+function sinceBaseline (key, p, time, values, previousOf, baselineUpdates, scale) {
   const start = toNumber(p.startTimeUnixNano)
   const previous = previousOf(key)
-  const state = { start, time, values }
+  const state = { start, time, values, scale }
   if (previous === undefined || previous.start !== start) {
     baselineUpdates.set(key, state)
     return { delta: null }
   }
   if (time <= previous.time) return { problem: 'a cumulative point not later than the previous point of its series and start time (a repeat, or out of order): nothing added' }
   baselineUpdates.set(key, state)
+  let before = previous.values
+  if (previous.scale !== scale) {
+    if (previous.scale < scale) return { delta: null } // a finer scale under the same start: not the SDK's downscaling, a reset
+    before = new Map()
+    for (const [k, v] of previous.values) {
+      const place = k === 'count' || k === 'sum' ? k : downscaledPlace(k, previous.scale - scale)
+      before.set(place, (before.get(place) ?? 0) + v)
+    }
+  }
   const delta = new Map()
   for (const [k, v] of values) {
-    const d = v - (previous.values.get(k) ?? 0)
+    const d = v - (before.get(k) ?? 0)
     // a lower running count under the same start: the series was reset; this point is the new baseline
     if (d < 0 && k !== 'sum') return { delta: null }
     delta.set(k, d)
   }
-  for (const k of previous.values.keys()) if (!values.has(k)) return { delta: null }
+  for (const k of before.keys()) if (!values.has(k)) return { delta: null }
   return { delta }
 }
 
@@ -287,11 +302,19 @@ function distributionEvents (series, time, { buckets, sum, min, max }) {
   }
   const low = min ?? lo
   const high = max ?? hi
-  let first = true
+  const whole = sum ?? approximate
   for (const [value, count, , error] of buckets) {
     if (count <= 0) continue
-    events.push({ metric: series, value, time, kind: DISTRIBUTION_KIND, weight: count, summary: { sum: first ? (sum ?? approximate) : 0, min: low, max: high, bucketError: error } })
-    first = false
+    events.push({ metric: series, value, time, kind: DISTRIBUTION_KIND, weight: count, summary: { sum: events.length === 0 ? whole : 0, min: low, max: high, bucketError: error } })
+  }
+  // the whole sum on the first bucket, unless past what its weight may carry (|sum| ≤ MAX_ABS_VALUE × weight):
+  // then each bucket its share by weight, the last what rounding left, so a point of large values is not refused
+  if (events.length > 1 && Math.abs(whole) > MAX_ABS_VALUE * events[0].weight) {
+    let total = 0
+    for (const e of events) total += e.weight
+    let given = 0
+    for (const e of events.slice(0, -1)) { e.summary.sum = whole * (e.weight / total); given += e.summary.sum }
+    events[events.length - 1].summary.sum = whole - given
   }
   return events
 }

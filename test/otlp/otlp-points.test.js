@@ -1,6 +1,8 @@
 // The pure parts of POST /v1/metrics: points → events (src/otlp/otlp-points.js),
-// a histogram's buckets (histogram-buckets.js), the cumulative baselines'
-// bound, a distribution event's summary in the bucket math, OTLP_RESOURCE_TAGS.
+// a histogram's buckets (histogram-buckets.js), cumulative histograms across a
+// downscale (against OpenTelemetry's bucketing written out again), the
+// cumulative baselines' bound, a distribution event's summary in the bucket
+// math, OTLP_RESOURCE_TAGS.
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { ExportMetricsServiceRequest, decodeRequest } from '../../src/otlp/otlp-codec.js'
@@ -8,7 +10,7 @@ import { findInvalidEvent } from '../../src/bucket/event-rules.js'
 import { checkTags, findInvalidSeries, formatSeriesName } from '../../src/tags/series-name.js'
 import { KINDS } from '../../src/kinds/index.js'
 import { pointsOf, seriesOf } from '../../src/otlp/otlp-points.js'
-import { bucketError, histogramBuckets } from '../../src/otlp/histogram-buckets.js'
+import { bucketError, downscaledPlace, histogramBuckets } from '../../src/otlp/histogram-buckets.js'
 import { quantileAccuracy } from '../../src/bucket/distribution-stats.js'
 import { VALUES_PER_SERIES, createCumulativeBaselines } from '../../src/otlp/cumulative-baselines.js'
 import { buildDistributionUnit, distributionEventUpdates } from '../../src/bucket/distribution-increments.js'
@@ -136,6 +138,76 @@ describe('points → events', () => {
   })
 })
 
+/** OpenTelemetry's exponential bucketing, written out again: v > 0 at scale s in bucket ⌈log2(v)·2^s⌉ − 1 → { offset, bucketCounts } */
+function exponential (values, scale) {
+  const counts = new Map()
+  for (const v of values) {
+    const i = Math.ceil(Math.log2(v) * 2 ** scale) - 1
+    counts.set(i, (counts.get(i) ?? 0) + 1)
+  }
+  if (counts.size === 0) return { offset: 0, bucketCounts: [] }
+  const offset = Math.min(...counts.keys())
+  const bucketCounts = Array.from({ length: Math.max(...counts.keys()) - offset + 1 }, (_, k) => String(counts.get(offset + k) ?? 0))
+  return { offset, bucketCounts }
+}
+
+describe('cumulative histograms from one point to the next', () => {
+  const exp = (dataPoints) => [{ name: 'lat', exponentialHistogram: { aggregationTemporality: 2, dataPoints } }]
+  const point = (values, scale, t, extra = {}) => ({ count: String(values.length), sum: values.reduce((a, b) => a + b, 0), scale, zeroCount: '0', positive: exponential(values, scale), startTimeUnixNano: '1', timeUnixNano: nanos(NOW - 60_000 + t), ...extra })
+  const countsByValue = (events) => events.reduce((m, e) => m.set(e.value, (m.get(e.value) ?? 0) + e.weight), new Map())
+
+  it('an exponential one whose scale went down (the SDK downscales as its values spread) adds exactly the values of the period, at the new scale', () => {
+    fc.assert(fc.property(
+      fc.array(fc.integer({ min: 1, max: 1_000_000 }), { minLength: 1, maxLength: 30 }),
+      fc.array(fc.integer({ min: 1, max: 1_000_000 }), { minLength: 1, maxLength: 30 }),
+      fc.integer({ min: -2, max: 8 }), fc.integer({ min: 0, max: 6 }),
+      (before, period, scale, by) => {
+        const baselines = createCumulativeBaselines({ max: 10 })
+        baselines.keep(map(exp([point(before, scale, 0)]), { baselines, resourceTags: [] }).baselineUpdates)
+        const out = map(exp([point([...before, ...period], scale - by, 1000)]), { baselines, resourceTags: [] })
+        expect(out.rejected).toEqual(new Map())
+        // the model: the period's values alone, bucketed at the new scale, as a delta point
+        const alone = map([{ name: 'lat', exponentialHistogram: { aggregationTemporality: 1, dataPoints: [point(period, scale - by, 1000)] } }], { resourceTags: [] })
+        expect(countsByValue(out.events)).toEqual(countsByValue(alone.events))
+        expect(out.events.reduce((a, e) => a + e.summary.sum, 0)).toBe(period.reduce((a, b) => a + b, 0))
+      }))
+  })
+
+  it('an exponential one whose scale went up under the same start is a reset: the new baseline, nothing added', () => {
+    const baselines = createCumulativeBaselines({ max: 10 })
+    baselines.keep(map(exp([point([5, 9], 2, 0)]), { baselines, resourceTags: [] }).baselineUpdates)
+    const out = map(exp([point([5, 9, 30], 3, 1000)]), { baselines, resourceTags: [] })
+    expect(out.events).toEqual([])
+    baselines.keep(out.baselineUpdates)
+    expect(map(exp([point([5, 9, 30, 31], 3, 2000)]), { baselines, resourceTags: [] }).events.map(e => e.weight)).toEqual([1])
+  })
+
+  it('one without buckets adds the period\'s count at the period\'s mean, inside the start\'s min and max', () => {
+    const baselines = createCumulativeBaselines({ max: 10 })
+    const bare = (count, sum, t) => [{ name: 'b', histogram: { aggregationTemporality: 2, dataPoints: [{ count: String(count), sum, min: 1, max: 90, startTimeUnixNano: '1', timeUnixNano: nanos(NOW - 60_000 + t) }] } }]
+    baselines.keep(map(bare(10, 100, 0), { baselines, resourceTags: [] }).baselineUpdates)
+    // 5 more values summing to 150: at 30, not at the start's mean 250 / 15; a value of [1, 90] may be 2,900 % off (1)
+    const out = map(bare(15, 250, 1000), { baselines, resourceTags: [] })
+    expect(out.events).toEqual([{ metric: 'b', value: 30, time: NOW - 59_000, kind: 'distribution', weight: 5, summary: { sum: 150, min: 30, max: 30, bucketError: 29 } }])
+  })
+})
+
+describe('a histogram point of large values', () => {
+  it('carries its whole sum on its buckets by weight where its first bucket\'s weight cannot: every event one the ingest rules take, the sum exact', () => {
+    // 1 value under 1, 1,000 values of 3e12: a sum of 3e15, past what a weight of 1 carries (1e15)
+    const p = { count: '1001', sum: 0.5 + 3e15, min: 0.5, max: 3e12, explicitBounds: [1], bucketCounts: ['1', '1000'] }
+    const out = map([{ name: 'big', histogram: { aggregationTemporality: 1, dataPoints: [p] } }], { resourceTags: [] })
+    expect(out.rejected).toEqual(new Map())
+    expect(out.events.map(e => e.weight)).toEqual([1, 1000])
+    expect(findInvalidEvent(out.events, NOW, config)).toBeNull()
+    expect(KINDS.find(k => k.name === 'distribution').findInvalidEvents(out.events)).toBeNull()
+    expect(out.events[0].summary.sum + out.events[1].summary.sum).toBe(p.sum)
+    // a mean past the largest value an event may carry is still refused
+    const over = map([{ name: 'big', histogram: { aggregationTemporality: 1, dataPoints: [{ ...p, sum: 2e18, min: 0.5, max: 1e15 }] } }], { resourceTags: [] })
+    expect([...over.rejected.values()]).toEqual([expect.stringMatching(/sum/)])
+  })
+})
+
 describe('a point\'s series, judged once per name and pairs', () => {
   // the tags' own functions, uncached, are the model
   const model = (name, pairs) => {
@@ -234,6 +306,20 @@ describe('a histogram\'s buckets', () => {
     const h = histogramBuckets('exponentialHistogram', { count: 4, scale: 0, zeroCount: 1, positive: { offset: 1, bucketCounts: [2] }, negative: { offset: 0, bucketCounts: [1] } })
     // scale 0: base 2; positive bucket 1 is (2, 4]: 2·4/3; negative bucket 0 is −(1, 2]: −2·2/3
     expect(h.buckets.map(b => b.slice(0, 2))).toEqual([[0, 1], [8 / 3, 2], [-4 / 3, 1]])
+  })
+
+  it('exponential: a zeroThreshold t puts values of [−t, t] at 0, each up to 100 % off (0 where min and max are 0); a bad one is refused', () => {
+    const zero = (extra) => histogramBuckets('exponentialHistogram', { count: 3, scale: 0, zeroCount: 3, ...extra })
+    expect(zero({}).buckets).toEqual([[0, 3, 'z', 0]])
+    expect(zero({ zeroThreshold: 0.001 }).buckets).toEqual([[0, 3, 'z', 1]])
+    expect(zero({ zeroThreshold: 0.001, min: 0, max: 0 }).buckets).toEqual([[0, 3, 'z', 0]])
+    for (const bad of [-1, NaN, Infinity]) expect(zero({ zeroThreshold: bad }).problem).toMatch(/zeroThreshold/)
+  })
+
+  it('downscaledPlace: bucket i at scale s lies in bucket ⌊i / 2^by⌋ at scale s − by, on either side; the zero bucket stays', () => {
+    expect(['5p', '-5n', '0n', '-1n', '7p', '-8p'].map(p => downscaledPlace(p, 1))).toEqual(['2p', '-2n', '0n', '0n', '3p', '-4p'])
+    expect(downscaledPlace('z', 3)).toBe('z')
+    expect(downscaledPlace('13p', 0)).toBe('13p')
   })
 })
 

@@ -1,9 +1,11 @@
 // POST /v1/metrics against real OpenTelemetry clients: @opentelemetry/sdk-metrics
 // exporting through @opentelemetry/exporter-metrics-otlp-proto (protobuf) and
 // -http (OTLP JSON), delta and cumulative, to the app listening on a free
-// port. What they record is what series, total, quantiles and Graphite answer.
+// port. What they record is what series, total, quantiles and Graphite answer;
+// a cumulative exponential histogram the SDK downscales between exports adds
+// exactly the values of the period.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { AggregationType, MeterProvider, PeriodicExportingMetricReader } from '@opentelemetry/sdk-metrics'
+import { AggregationTemporality, AggregationType, InMemoryMetricExporter, MeterProvider, PeriodicExportingMetricReader } from '@opentelemetry/sdk-metrics'
 import { OTLPMetricExporter as ProtoExporter } from '@opentelemetry/exporter-metrics-otlp-proto'
 import { AggregationTemporalityPreference, OTLPMetricExporter as JsonExporter } from '@opentelemetry/exporter-metrics-otlp-http'
 import { resourceFromAttributes } from '@opentelemetry/resources'
@@ -117,6 +119,31 @@ describe.each([
       }
     })
   }
+
+  it('a cumulative exponential histogram whose scale the SDK lowers between exports adds exactly the values of the period', async () => {
+    const p = `${prefix}.downscale`
+    const exporter = new Exporter({ url, temporalityPreference: AggregationTemporalityPreference.CUMULATIVE })
+    // what the SDK exports, seen in memory too: the scale it chose each time
+    const seen = new InMemoryMetricExporter(AggregationTemporality.CUMULATIVE)
+    const readers = [exporter, seen].map(e => new PeriodicExportingMetricReader({ exporter: e, exportIntervalMillis: 3_600_000 }))
+    const provider = new MeterProvider({
+      resource: resourceFromAttributes({ 'service.name': 'checkout' }),
+      readers,
+      views: [{ instrumentName: '*.exp', aggregation: { type: AggregationType.EXPONENTIAL_HISTOGRAM } }]
+    })
+    const h = provider.getMeter('test').createHistogram(`${p}.exp`)
+    h.record(100)
+    h.record(100.5)
+    await provider.forceFlush() // the baseline, at a fine scale
+    const period = [1, 7, 100, 2500, 40_000, 900_000]
+    for (const v of period) h.record(v)
+    await provider.forceFlush() // the same start, the scale lowered to hold 1..900,000 in 160 buckets
+    await provider.shutdown()
+    const scales = seen.getMetrics().map(r => r.scopeMetrics[0].metrics[0].dataPoints[0].value.scale)
+    expect(scales[0]).toBeGreaterThan(scales[1])
+    const q = await read(`/v1/metrics/${enc(`${p}.exp;service=checkout`)}/quantiles?q=0.5`)
+    expect(q).toMatchObject({ count: period.length, sum: period.reduce((a, b) => a + b, 0) })
+  })
 
   it('says what limits a quantile: buckets coarser than α, or the sketch (a fine exponential scale, values sent one by one)', async () => {
     const p = `${prefix}.acc`
