@@ -17,3 +17,14 @@ export function driverOptions (writeTimeoutMs) {
     appName: 'statbucket'
   }
 }
+
+/**
+ * How many WRITE_TIMEOUT_MS a flush's write may still land after the flush
+ * began: its last attempt may start just before the writer's deadline (one),
+ * take server selection, connecting and the operation (one more, as above),
+ * and be retried once by the driver (one more). The check confirms a
+ * mismatch between two documents a flush writes apart only once it held
+ * unchanged that long: a repair made sooner could meet the write it lacked
+ * landing after it (jobs/check-run.js, jobs/minute-histogram-check.js).
+ */
+export const FLUSH_OUTLIVES_TIMEOUTS = 3

@@ -46,8 +46,8 @@ Options:
 Reads the service's environment: MONGODB_URI (unset: the embedded database
 of the statbucket running on STATBUCKET_DATA_DIR, or that database opened
 by this command when none runs), MONGODB_DB,
-WRITE_TIMEOUT_MS (how long a cross-document mismatch must hold unchanged
-before it counts), the retention settings (days past the daily horizon have
+WRITE_TIMEOUT_MS (a cross-document mismatch counts once it held unchanged
+3 × that: the latest a flush's write may land), the retention settings (days past the daily horizon have
 no daily document, by design).
 Exit codes: 0 no violation (or all repaired), 1 violations found (or left
 unrepaired), 2 bad usage or configuration.

@@ -6,9 +6,10 @@
 // fix that misses its condition was raced by an increment: re-read, recompute,
 // retry. Across documents a flush writes `daily` and `monthly` in separate
 // writes, so a day that disagrees may be a flush half-way: it is confirmed
-// only once both values have held, unchanged, longer than WRITE_TIMEOUT_MS
-// (a flush's deadline), then the difference is `$inc`ed into the monthly
-// document conditioned on the value it was computed from.
+// only once both values have held, unchanged, longer than 3 × WRITE_TIMEOUT_MS
+// (the latest a flush's write may land, retries included: db/driver-options.js),
+// then the difference is `$inc`ed into the monthly document conditioned on the
+// value it was computed from.
 //
 // Every kind's day and month documents (kinds/*.js collections) are walked alike, each with its own verification
 // (kinds/consistency/counter.js, distribution.js): a distribution's repair
@@ -24,6 +25,7 @@ import { KINDS, KIND_COLLECTIONS } from '../kinds/index.js'
 import { DAY_MS, addMonths, dayId, parseBucketId } from '../bucket/time.js'
 import { QUARTER_HOUR_DETAIL } from '../bucket/increments.js'
 import { checkMinuteHistograms } from './minute-histogram-check.js'
+import { FLUSH_OUTLIVES_TIMEOUTS } from '../db/driver-options.js'
 
 const MAX_RETRIES = 20
 const BATCH = 500
@@ -229,7 +231,7 @@ function minutesComplete (doc, minuteKeptFrom) {
 /** pending: mismatches, each with its kind ({ checks, daily, monthly, verifyDay }) */
 async function settle (pending, { repair, writeTimeoutMs, settleRounds, clock, sleep, report }) {
   for (let round = 0; pending.length > 0 && round <= settleRounds; round++) {
-    const due = Math.max(...pending.map(p => p.since)) + writeTimeoutMs + 1
+    const due = Math.max(...pending.map(p => p.since)) + FLUSH_OUTLIVES_TIMEOUTS * writeTimeoutMs + 1
     const wait = due - clock.now()
     if (wait > 0) await sleep(wait)
     const still = []

@@ -3,12 +3,13 @@
 // reads each batch's daily documents once, and verifies every minute against
 // its day (kinds/consistency/minute-histogram.js). A flush writes the two
 // documents apart, so a mismatch between them is confirmed only once both
-// held unchanged longer than WRITE_TIMEOUT_MS, as the check confirms a day
-// across daily and monthly documents; under --repair a confirmed one is
+// held unchanged longer than any write of a flush may land (3 ×
+// WRITE_TIMEOUT_MS: db/driver-options.js); under --repair a confirmed one is
 // removed from its hour document, conditioned on its value as confirmed (no
 // read uses it: docs/adr/0084). A malformed document is reported as found,
 // or `not repairable`.
 import { DAY_MS, startOfDay } from '../bucket/time.js'
+import { FLUSH_OUTLIVES_TIMEOUTS } from '../db/driver-options.js'
 import { sameStored } from '../kinds/consistency/distribution.js'
 import { dayOfHourId, minuteHistogramRemoval, verifyMinuteHour } from '../kinds/consistency/minute-histogram.js'
 
@@ -69,7 +70,7 @@ export async function checkMinuteHistograms ({ minutes, daily }, options) {
   /** Each cross-document mismatch, read again once a flush would have ended: gone, unchanged (reported; repairing, removed), or moved (watched again) */
   async function settle () {
     for (let round = 0; pending.length > 0 && round <= settleRounds; round++) {
-      const wait = Math.max(...pending.map(p => p.since)) + writeTimeoutMs + 1 - clock.now()
+      const wait = Math.max(...pending.map(p => p.since)) + FLUSH_OUTLIVES_TIMEOUTS * writeTimeoutMs + 1 - clock.now()
       if (wait > 0) await sleep(wait)
       const still = []
       for (const p of pending) {

@@ -269,8 +269,9 @@ function sinceBaseline (key, p, time, values, previousOf, baselineUpdates, scale
   if (time <= previous.time) return { problem: 'a cumulative point not later than the previous point of its series and start time (a repeat, or out of order): nothing added' }
   baselineUpdates.set(key, state)
   let before = previous.values
-  if (previous.scale !== scale) {
-    if (previous.scale < scale) return { delta: null } // a finer scale under the same start: not the SDK's downscaling, a reset
+  if (previous.scale !== scale && [...previous.values.keys()].some(k => k !== 'count' && k !== 'sum' && k !== 'z')) {
+    // (a previous point of zeros alone holds no bucket to map: the SDK says scale 0 until a value is not 0)
+    if (previous.scale < scale) return { delta: null } // a finer scale under the same start, past zeros: a reset
     before = new Map()
     for (const [k, v] of previous.values) {
       const place = k === 'count' || k === 'sum' ? k : downscaledPlace(k, previous.scale - scale)
@@ -309,12 +310,16 @@ function distributionEvents (series, time, { buckets, sum, min, max }) {
   }
   // the whole sum on the first bucket, unless past what its weight may carry (|sum| ≤ MAX_ABS_VALUE × weight):
   // then each bucket its share by weight, the last what rounding left, so a point of large values is not refused
-  if (events.length > 1 && Math.abs(whole) > MAX_ABS_VALUE * events[0].weight) {
-    let total = 0
-    for (const e of events) total += e.weight
+  let total = 0
+  for (const e of events) total += e.weight
+  // (a mean past the largest value stays whole on the first bucket, which the rules refuse: no share hides it)
+  if (events.length > 1 && Math.abs(whole) > MAX_ABS_VALUE * events[0].weight && Math.abs(whole) <= MAX_ABS_VALUE * total * (1 + 1e-12)) {
+    // each share inside its weight's bound (rounding may pass it by an ulp)
+    const share = (e, sum) => Math.max(-MAX_ABS_VALUE * e.weight, Math.min(MAX_ABS_VALUE * e.weight, sum))
     let given = 0
-    for (const e of events.slice(0, -1)) { e.summary.sum = whole * (e.weight / total); given += e.summary.sum }
-    events[events.length - 1].summary.sum = whole - given
+    for (const e of events.slice(0, -1)) { e.summary.sum = share(e, whole * (e.weight / total)); given += e.summary.sum }
+    const last = events[events.length - 1]
+    last.summary.sum = share(last, whole - given)
   }
   return events
 }

@@ -76,7 +76,8 @@ describe('minute histograms against their daily documents', () => {
     expect(found.summary).toMatchObject({ violations: 1, unrepaired: 0 })
     expect(found.found).toEqual([expect.objectContaining({ id: 'lat.m/2026111107', field: 'minute.40', against: 'lat.m/20261111', state: 'found', note: expect.stringMatching(/^no read uses it/) })])
     expect(found.found[0].seen).toBeUndefined()
-    expect(found.sleeps).toEqual([1001])
+    // confirmed past 3 × WRITE_TIMEOUT_MS (1 s here): the latest a flush's write may land
+    expect(found.sleeps).toEqual([3001])
     expect(await all('distributionMinutes')).toEqual(before)
     const repaired = await run({ repair: true })
     expect(repaired.summary).toMatchObject({ violations: 1, repaired: 1, unrepaired: 0, unsettled: 0 })
@@ -87,6 +88,19 @@ describe('minute histograms against their daily documents', () => {
     expect(after.filter(d => d._id !== 'lat.m/2026111107')).toEqual(before.filter(d => d._id !== 'lat.m/2026111107'))
     expect(await all('distributionDaily')).toEqual(days)
     expect((await run({ repair: true })).summary).toMatchObject({ violations: 0 })
+  })
+
+  it('a histogram of buckets two flushes wrote out of key order (stored 301 before 70, read back sorted) is removed all the same', async () => {
+    const at = D + DAY + 7 * HOUR + 41 * 60_000
+    await write([{ metric: 'lat.m', value: 300, time: at }, { metric: 'lat.m', value: -0.5, time: at }])
+    await write([{ metric: 'lat.m', value: 3, time: at }, { metric: 'lat.m', value: -400, time: at }])
+    await write([{ metric: 'lat.m', value: 5, time: at }], { parts: ['daily', 'monthly'] })
+    const stored = (await minutes().findOne({ _id: 'lat.m/2026111107' })).minute[41]
+    expect(Object.keys(stored.positive).length).toBe(2)
+    const { summary, found } = await run({ repair: true })
+    expect(summary).toMatchObject({ violations: 1, repaired: 1, unrepaired: 0, unsettled: 0 })
+    expect(found.map(f => [f.field, f.state])).toEqual([['minute.41', 'repaired']])
+    expect((await minutes().findOne({ _id: 'lat.m/2026111107' })).minute[41]).toBeUndefined()
   })
 
   it('a confirmed mismatch that a write moves before its removal is not removed, but watched again, and removed once it holds still', async () => {

@@ -182,6 +182,13 @@ describe('cumulative histograms from one point to the next', () => {
     expect(map(exp([point([5, 9, 30, 31], 3, 2000)]), { baselines, resourceTags: [] }).events.map(e => e.weight)).toEqual([1])
   })
 
+  it('an exponential one of zeros alone (the SDK says scale 0 until a value is not 0) then at a fine scale adds the period exactly', () => {
+    const baselines = createCumulativeBaselines({ max: 10 })
+    baselines.keep(map(exp([{ count: '3', sum: 0, scale: 0, zeroCount: '3', startTimeUnixNano: '1', timeUnixNano: nanos(NOW - 60_000) }]), { baselines, resourceTags: [] }).baselineUpdates)
+    const out = map(exp([{ ...point([5], 20, 1000), count: '4', zeroCount: '3' }]), { baselines, resourceTags: [] })
+    expect(out.events.map(e => [e.weight, e.summary.sum])).toEqual([[1, 5]])
+  })
+
   it('one without buckets adds the period\'s count at the period\'s mean, inside the start\'s min and max', () => {
     const baselines = createCumulativeBaselines({ max: 10 })
     const bare = (count, sum, t) => [{ name: 'b', histogram: { aggregationTemporality: 2, dataPoints: [{ count: String(count), sum, min: 1, max: 90, startTimeUnixNano: '1', timeUnixNano: nanos(NOW - 60_000 + t) }] } }]
@@ -202,6 +209,14 @@ describe('a histogram point of large values', () => {
     expect(findInvalidEvent(out.events, NOW, config)).toBeNull()
     expect(KINDS.find(k => k.name === 'distribution').findInvalidEvents(out.events)).toBeNull()
     expect(out.events[0].summary.sum + out.events[1].summary.sum).toBe(p.sum)
+    // shares by weight rounded past their bound (35/2,100 of 2,100e15 is 3.5000000000000004e16 > 35e15) are held to it
+    const weights = [35, 50, 9, 910, 141, 724, 241]
+    const total = weights.reduce((a, b) => a + b, 0)
+    const edge = { count: String(total), sum: 1e15 * total, min: 1e15, max: 1e15, explicitBounds: weights.slice(1).map((_, i) => i + 1), bucketCounts: weights.map(String) }
+    const held = map([{ name: 'edge', histogram: { aggregationTemporality: 1, dataPoints: [edge] } }], { resourceTags: [] })
+    expect(held.rejected).toEqual(new Map())
+    expect(held.events.map(e => e.weight)).toEqual(weights)
+    expect(KINDS.find(k => k.name === 'distribution').findInvalidEvents(held.events)).toBeNull()
     // a mean past the largest value an event may carry is still refused
     const over = map([{ name: 'big', histogram: { aggregationTemporality: 1, dataPoints: [{ ...p, sum: 2e18, min: 0.5, max: 1e15 }] } }], { resourceTags: [] })
     expect([...over.rejected.values()]).toEqual([expect.stringMatching(/sum/)])

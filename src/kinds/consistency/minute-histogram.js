@@ -64,10 +64,22 @@ const UNREAD = 'no read uses it (the minute reads no percentile; its count is th
 /**
  * The repair of a confirmed mismatch (a violation carrying `seen`): its
  * minute removed from the hour document, only while it still holds what was
- * seen (a write that moved it since is left for the next check). → { filter, update }
+ * seen (a write that moved it since is left for the next check). The filter
+ * names each of the minute's fields (count, sum, zero, every bucket) apart: an
+ * embedded document matches whole only in its stored field order, which a
+ * later flush's new bucket makes differ from a read's (integer-like keys come
+ * back sorted); every write adds to `count`, so no bucket added since passes it.
+ * → { filter, update }
  */
 export function minuteHistogramRemoval ({ id, field, seen }) {
-  return { filter: { _id: id, [field]: seen.hour }, update: { $unset: { [field]: '' } } }
+  const filter = { _id: id }
+  const minute = seen.hour
+  for (const part of ['count', 'sum', 'zero']) filter[`${field}.${part}`] = minute[part] === undefined ? { $exists: false } : minute[part]
+  for (const side of SIDES) {
+    if (minute[side] === undefined) filter[`${field}.${side}`] = { $exists: false }
+    else for (const [key, n] of Object.entries(minute[side])) filter[`${field}.${side}.${key}`] = n
+  }
+  return { filter, update: { $unset: { [field]: '' } } }
 }
 
 /**
