@@ -25,13 +25,15 @@ async function registry (app, { nameIndexRefresh = true, timers = realTimers } =
   await refresh.load(visit => instance.load(visit))
   if (nameIndexRefresh) refresh.start()
   // declared rollups (docs/tags.md#declared-rollups): each read only from when it began
-  const sinceOf = await recordRollups(app.collections.rollups, app.config.rollupRules ?? [], app.clock.now())
+  // each from MAX_FUTURE_MS after: an event stored before it began may be dated that far ahead
+  const lead = app.config.maxFutureMs
+  const sinceOf = await recordRollups(app.collections.rollups, app.config.rollupRules ?? [], app.clock.now(), lead)
   app.decorate('rollups', createRollups(app.config.rollupRules ?? [], sinceOf))
   // declared distribution thresholds (docs/kinds/distribution.md#thresholds): each exact only from when it began
   const thresholdRules = app.config.thresholdRules ?? []
-  app.decorate('thresholds', createThresholds(thresholdRules, await recordThresholds(app.collections.thresholds, thresholdRules, app.clock.now())))
+  app.decorate('thresholds', createThresholds(thresholdRules, await recordThresholds(app.collections.thresholds, thresholdRules, app.clock.now(), lead)))
   // local days of the SLOs' zones in the month documents (docs/adr/0073-local-days-in-the-month.md): declared by the SLOs plugin
-  app.decorate('zones', createDeclaredZones(app.collections.zones))
+  app.decorate('zones', createDeclaredZones(app.collections.zones, { leadMs: lead }))
   app.decorate('registry', instance)
   app.decorate('nameIndex', Object.assign(names, { refresh: refresh.refresh }))
   app.addHook('onClose', () => refresh.stop())

@@ -1,6 +1,7 @@
 // When each declared rollup began (docs/tags.md#declared-rollups): a rollup
-// holds every event from the first whole minute after an instance first ran
-// with its rule, and is read only for windows from then on; before that a
+// holds every event from MAX_FUTURE_MS after the first whole minute after an
+// instance first ran with its rule (an event stored before may be dated that
+// far ahead), and is read only for windows from then on; before that a
 // read sums the name's series. One record per rule's glob and subset in the
 // `rollups` collection, written once ($setOnInsert), so every instance and
 // every restart agrees on it. A record whose rule is no longer declared is
@@ -26,9 +27,10 @@ export async function recordDeclared (collection, ids, now, leadMs = 0) {
 
 /**
  * Records the rules' rollups not recorded yet and forgets the others
- * → sinceOf(match, keys) → epoch ms, or undefined
+ * → sinceOf(match, keys) → epoch ms, or undefined. leadMs: MAX_FUTURE_MS, as
+ * an event stored before (with no rollup) may be dated up to that far ahead
  */
-export async function recordRollups (collection, rules, now) {
-  const sinceById = await recordDeclared(collection, rules.flatMap(r => r.by.map(keys => rollupId(r.match, keys))), now)
+export async function recordRollups (collection, rules, now, leadMs = 0) {
+  const sinceById = await recordDeclared(collection, rules.flatMap(r => r.by.map(keys => rollupId(r.match, keys))), now, leadMs)
   return (match, keys) => sinceById.get(rollupId(match, keys))
 }

@@ -18,12 +18,13 @@ export const ZONE_REFRESH_MS = 60_000
 export const ZONE_LEAD_MS = 3 * ZONE_REFRESH_MS
 
 /**
- * The declared zones of this instance: zonedOf(metric) for the write unit
+ * The declared zones of this instance (leadMs: MAX_FUTURE_MS, as an event
+ * stored before a zone was declared may be dated up to that far ahead): zonedOf(metric) for the write unit
  * (bucket/zoned-days.js), sinceOf(zone, metric) → epoch ms or undefined for
  * reads, declare(declared, now) to change them (an instance writes a zone's
  * fields before its record is made, so nothing after `since` is missed)
  */
-export function createDeclaredZones (collection) {
+export function createDeclaredZones (collection, { leadMs = 0 } = {}) {
   let zonedOf = createZonedDays([])
   let sinceById = new Map()
   return {
@@ -41,7 +42,7 @@ export function createDeclaredZones (collection) {
       const found = ids.length === 0 ? [] : await collection.find({ _id: { $in: ids } }).toArray()
       sinceById = found.length === ids.length
         ? new Map(found.map(r => [r._id, r.since.getTime()]))
-        : await recordDeclared(collection, ids, now, ZONE_LEAD_MS)
+        : await recordDeclared(collection, ids, now, ZONE_LEAD_MS + leadMs)
     }
   }
 }

@@ -48,6 +48,31 @@ function text (value, path, max = DISPLAY_MAX) {
   return value
 }
 
+const MAX_LABELS = 64
+
+/**
+ * OpenSLO's metadata.labels (a mapping of names to a string or a list of
+ * strings) and annotations (to a string), checked: kept as given, so never
+ * anything deeper (a nesting 30,000 deep overflowed the stack when stored)
+ */
+function labelsAndAnnotations (metadata, at) {
+  for (const field of ['labels', 'annotations']) {
+    const map = metadata[field]
+    if (map === undefined) continue
+    const path = `${at}.${field}`
+    if (!isObject(map) || Object.keys(map).length > MAX_LABELS) throw new SloDefinitionError(path, `must be a mapping of at most ${MAX_LABELS} names to ${field === 'labels' ? 'a string or a list of strings' : 'a string'}`)
+    for (const [key, value] of Object.entries(map)) {
+      text(key, `${path} (a name)`)
+      if (field === 'labels' && Array.isArray(value)) {
+        if (value.length > MAX_LABELS) throw new SloDefinitionError(`${path}.${key}`, `must be a string or a list of at most ${MAX_LABELS} strings`)
+        value.forEach((v, i) => text(v, `${path}.${key}[${i}]`))
+      } else {
+        text(value, `${path}.${key}`, 1050)
+      }
+    }
+  }
+}
+
 /**
  * A metricSource → { metric, filters: [tag-filter.js filter], tags: [expressions], threshold? }
  * (threshold: a good selector's, its distribution's values ≤ it; null without)
@@ -77,7 +102,11 @@ function indicator (spec) {
   if (spec.indicatorRef !== undefined) throw new SloDefinitionError('spec.indicatorRef', 'is not supported: give the indicator inline (spec.indicator)')
   if (spec.indicator === undefined) throw new SloDefinitionError('spec.indicator', 'is required')
   const sli = fieldsOf(spec.indicator, 'spec.indicator', ['metadata', 'spec'], ['spec'])
-  if (sli.metadata !== undefined) fieldsOf(sli.metadata, 'spec.indicator.metadata', ['name', 'displayName', 'labels', 'annotations'])
+  if (sli.metadata !== undefined) {
+    const metadata = fieldsOf(sli.metadata, 'spec.indicator.metadata', ['name', 'displayName', 'labels', 'annotations'])
+    for (const field of ['name', 'displayName']) if (metadata[field] !== undefined) text(metadata[field], `spec.indicator.metadata.${field}`)
+    labelsAndAnnotations(metadata, 'spec.indicator.metadata')
+  }
   const sliSpec = fieldsOf(sli.spec, 'spec.indicator.spec', ['ratioMetric', 'thresholdMetric', 'description'])
   if (sliSpec.thresholdMetric !== undefined) throw new SloDefinitionError('spec.indicator.spec.thresholdMetric', 'is not supported: use ratioMetric')
   if (sliSpec.ratioMetric === undefined) throw new SloDefinitionError('spec.indicator.spec.ratioMetric', 'is required')
@@ -95,6 +124,8 @@ function startDate (value, path) {
   const m = typeof value === 'string' && /^(\d{4})-(\d{2})-(\d{2})(?:[T ]00:00(?::00)?)?$/.exec(value)
   if (!m) throw new SloDefinitionError(path, `must be a local midnight, "YYYY-MM-DD" or "YYYY-MM-DD 00:00:00", got ${JSON.stringify(value)}`)
   const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])]
+  // from 1971, as a period's label (periods.js); Date.UTC would take years 0–99 for 1900–1999
+  if (year < 1971) throw new SloDefinitionError(path, `must be a date from 1971 on, got ${JSON.stringify(value)}`)
   const d = new Date(Date.UTC(year, month - 1, day))
   if (d.getUTCMonth() !== month - 1 || d.getUTCDate() !== day) throw new SloDefinitionError(path, `${value} is not a date`)
   return { year, month, day, weekday: d.getUTCDay() }
@@ -153,6 +184,7 @@ export function parseSlo (object) {
   const metadata = fieldsOf(slo.metadata, 'metadata', ['name', 'displayName', 'labels', 'annotations'], ['name'])
   if (typeof metadata.name !== 'string' || !NAME_RE.test(metadata.name)) throw new SloDefinitionError('metadata.name', `must be 1–63 of a-z 0-9 -, starting and ending with a letter or digit, got ${JSON.stringify(metadata.name)}`)
   if (metadata.displayName !== undefined) text(metadata.displayName, 'metadata.displayName')
+  labelsAndAnnotations(metadata, 'metadata')
   const spec = fieldsOf(slo.spec, 'spec', ['description', 'service', 'indicator', 'indicatorRef', 'timeWindow', 'budgetingMethod', 'objectives', 'alertPolicies'], ['timeWindow', 'budgetingMethod', 'objectives'])
   if (spec.alertPolicies !== undefined) throw new SloDefinitionError('spec.alertPolicies', 'is not supported: alert on the report\'s burn rates')
   if (spec.budgetingMethod !== 'Occurrences') throw new SloDefinitionError('spec.budgetingMethod', `only Occurrences is supported, got ${JSON.stringify(spec.budgetingMethod)}`)
@@ -174,6 +206,8 @@ export function parseSlo (object) {
  * the budget of a file (bytes, documents, aliases); `what` names the text in
  * a refusal. Throws SloDefinitionError naming the document (1-based).
  */
+const TOO_DEEP = 'nests too deep to read: an SLO is a few levels deep'
+
 function yamlDocuments (text, what) {
   const bytes = Buffer.byteLength(text, 'utf8')
   if (bytes > MAX_SLO_FILE_BYTES) throw new SloDefinitionError(what, `is ${bytes} bytes, over the limit of ${MAX_SLO_FILE_BYTES}`)
@@ -181,11 +215,12 @@ function yamlDocuments (text, what) {
   if (!Array.isArray(documents)) return [] // an empty stream
   if (documents.length > MAX_SLOS) throw new SloDefinitionError(what, `holds ${documents.length} documents, over the limit of ${MAX_SLOS} SLOs`)
   return documents.map((doc, i) => {
-    if (doc.errors.length) throw new SloDefinitionError('(yaml)', doc.errors[0].message.split('\n')[0], i + 1)
+    // (a stack overflow is a nesting too deep to read)
+    if (doc.errors.length) throw new SloDefinitionError('(yaml)', /call stack/.test(doc.errors[0].message) ? TOO_DEEP : doc.errors[0].message.split('\n')[0], i + 1)
     try {
       return doc.toJS({ maxAliasCount: MAX_ALIASES })
     } catch (err) {
-      throw new SloDefinitionError('(yaml)', `${err.message.split('\n')[0]} (at most ${MAX_ALIASES} aliases)`, i + 1)
+      throw new SloDefinitionError('(yaml)', err instanceof RangeError && /call stack/.test(err.message) ? TOO_DEEP : `${err.message.split('\n')[0]} (at most ${MAX_ALIASES} aliases)`, i + 1)
     }
   })
 }

@@ -16,9 +16,13 @@ export function allowedBad (total, { numerator, denominator }) {
   return Number(floorDiv(BigInt(total) * (denominator - numerator), denominator))
 }
 
-/** The burn rate of `bad` among `total` events: the bad fraction ÷ the fraction the target allows; null without events */
+/**
+ * The burn rate of `bad` among `total` events: the bad fraction ÷ the fraction the target allows; null without
+ * events; 0 where the window's good count passes its total (the two selectors' writes landing apart, a moment)
+ */
 export function burnRate (bad, total, { numerator, denominator }) {
   if (total === 0) return null
+  if (bad < 0) return 0
   if (!exact(bad) || !exact(total)) return (bad / total) * Number(denominator) / Number(denominator - numerator)
   return Number(BigInt(bad) * denominator) / Number(BigInt(total) * (denominator - numerator))
 }

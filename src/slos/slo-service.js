@@ -119,9 +119,20 @@ export function createSloService ({ reader, taggedReads, registry, clock, defini
     return { period, windows, ranges: [...period.days.map(local), ...windows.map(({ from, to }) => ({ from, to }))] }
   }
 
-  /** The report from the counts of an SLO's two selectors (the good or bad one first) */
+  /**
+   * The report from the counts of an SLO's two selectors (the good or bad one first); a period whose good (or
+   * bad) selector counts more than its total is refused (a 400 naming both): a selector counting events the total
+   * does not would read as more than met, and hide a breach
+   */
   function reportFrom (slo, { period, windows }, first, total, documents, now) {
     const { indicator } = slo
+    const n = period.days.length
+    const sum = (values) => values.slice(0, n).reduce((a, b) => a + b, 0)
+    const [counted, all] = [sum(first.values), sum(total.values)]
+    if (counted > all + 1e-9 * Math.max(1, all)) {
+      const which = indicator.good ? 'good' : 'bad'
+      throw new BadRequestError(`the ${which} selector counts ${counted} events in ${period.label} and the total ${all}: it must count a subset of the total's events (check both selectors' metric and tags)`)
+    }
     const good = indicator.good ? first.values : total.values.map((t, i) => t - first.values[i])
     const selectors = { [indicator.good ? 'good' : 'bad']: exactnessOf(first, period.days.length), total: exactnessOf(total, period.days.length) }
     return { ...buildReport(slo, period, windows, { good, total: total.values }, documents, now), selectors }
@@ -175,7 +186,11 @@ export function createSloService ({ reader, taggedReads, registry, clock, defini
           documents += value.ids ? 1 : value.documents
         }
       }
-      return { status: 'fulfilled', value: reportFrom(slos[i], p, first.value, total.value, documents, now) }
+      try {
+        return { status: 'fulfilled', value: reportFrom(slos[i], p, first.value, total.value, documents, now) }
+      } catch (reason) {
+        return { status: 'rejected', reason }
+      }
     })
   }
 

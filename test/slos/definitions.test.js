@@ -91,6 +91,14 @@ describe('refused by name', () => {
     ['spec.extra', s => { s.spec.extra = 1 }, /is not supported \(supported here: description, service/],
     ['spec.alertPolicies', s => { s.spec.alertPolicies = [] }, /is not supported/],
     ['spec.indicatorRef', s => { delete s.spec.indicator; s.spec.indicatorRef = 'x' }, /give the indicator inline/],
+    ['spec.timeWindow[0].calendar.startTime', s => { s.spec.timeWindow[0].calendar.startTime = '0001-01-01' }, /must be a date from 1971 on/],
+    ['metadata.labels', s => { s.metadata.labels = ['team'] }, /a mapping of at most 64 names to a string or a list of strings/],
+    ['metadata.labels.team', s => { s.metadata.labels = { team: { a: 1 } } }, /must be a string of at most 1050 characters/],
+    ['metadata.labels.team[1]', s => { s.metadata.labels = { team: ['a', ['b']] } }, /must be a string/],
+    ['metadata.annotations.note', s => { s.metadata.annotations = { note: ['a'] } }, /must be a string/],
+    ['metadata.annotations', s => { s.metadata.annotations = Object.fromEntries(Array.from({ length: 65 }, (_, i) => [`k${i}`, 'v'])) }, /at most 64 names/],
+    ['spec.indicator.metadata.name', s => { s.spec.indicator.metadata.name = { deep: [] } }, /must be a string/],
+    ['spec.indicator.metadata.labels.x', s => { s.spec.indicator.metadata.labels = { x: 5 } }, /must be a string/],
     ['spec.budgetingMethod', s => { s.spec.budgetingMethod = 'Timeslices' }, /only Occurrences/],
     ['spec.indicator.spec.thresholdMetric', s => { s.spec.indicator.spec = { thresholdMetric: {} } }, /use ratioMetric/],
     [`${RATIO}.raw`, s => { s.spec.indicator.spec.ratioMetric.raw = {} }, /give good or bad/],
@@ -153,6 +161,22 @@ describe('hostile files', () => {
     const err = refusal(levels.join('\n'))
     expect(err.message).toMatch(/^document 1, \(yaml\): Excessive alias count/)
     expect(process.cpuUsage(started).user).toBeLessThan(2e6) // the work counted: far from 9^9 nodes
+  })
+
+  it('labels nested 30,000 deep (60 KB): refused naming the field, in JSON as in YAML, never a stack overflow', () => {
+    let deep = 'x'
+    for (let i = 0; i < 30_000; i++) deep = [deep]
+    const err = (() => { try { parseSlo(with_(s => { s.metadata.labels = { team: deep } })) } catch (e) { return e } })()
+    expect(err).toBeInstanceOf(SloDefinitionError)
+    expect(err.message).toMatch(/^metadata\.labels\.team\[0\]: must be a string/)
+    const yaml = refusal(`${JSON.stringify(base()).slice(0, -1)}, "x": ${'['.repeat(30_000)}${']'.repeat(30_000)}}`)
+    expect(yaml).toBeInstanceOf(SloDefinitionError)
+    expect(yaml.message).toMatch(/^document 1, /)
+    expect(yaml.message).not.toMatch(/call stack/)
+  })
+
+  it('labels and annotations as OpenSLO has them are read', () => {
+    expect(() => parseSlo(with_(s => { s.metadata.labels = { team: 'shop', tier: ['1', 'gold'] }; s.metadata.annotations = { 'openslo.com/owner': 'shop' } }))).not.toThrow()
   })
 
   it('more documents than SLOs allowed; duplicate keys; duplicate names; not YAML; not a mapping', () => {

@@ -242,6 +242,25 @@ describe('the listing, refusals and SLO_FILE read again', () => {
     }
   })
 
+  it('a good selector counting more than its total (a selector mistake) is refused naming both counts: never "met" past 100 %, nor a negative burn rate, in the report, the listing or /metrics', async () => {
+    const OVER = slo({ name: 'over', good: source('over.good'), total: source('over.total'), window: BERLIN_MONTH })
+    const BAD_OVER = slo({ name: 'bad-over', bad: source('over.good'), total: source('over.total'), window: BERLIN_MONTH })
+    fs.writeFileSync(file, [OVER, BAD_OVER].join('---\n'))
+    expect(app.slos.reload().map(s => s.name)).toEqual(['over', 'bad-over'])
+    const sent = [...Array(10).fill('over.good'), ...Array(5).fill('over.total')].map(metric => ({ metric, ts: NOW - HOUR }))
+    expect((await app.inject({ method: 'POST', url: '/v1/events', payload: sent })).json()).toEqual({ accepted: 15 })
+    for (const [name, which] of [['over', 'good'], ['bad-over', 'bad']]) {
+      const { status, body } = await get(`/v1/slos/${name}/report`)
+      expect(status).toBe(400)
+      expect(body.message).toBe(`the ${which} selector counts 10 events in 2026-11 and the total 5: it must count a subset of the total's events (check both selectors' metric and tags)`)
+    }
+    const listed = (await get('/v1/slos')).body.slos
+    expect(listed.map(s => [s.name, s.status])).toEqual([['over', 'refused'], ['bad-over', 'refused']])
+    const metrics = (await app.inject('/metrics')).body
+    expect(metrics).not.toMatch(/statbucket_slo_attainment\{slo="(bad-)?over"\}/)
+    expect(metrics).toMatch(/statbucket_slo_report_errors\{reason="refused"\} 2/)
+  })
+
   it('SIGHUP reads SLO_FILE again, while an app that read one runs; its listener goes with it', async () => {
     fs.writeFileSync(file, ERRORS)
     const before = process.listenerCount('SIGHUP')

@@ -2,8 +2,9 @@
 // (docs/adr/0073-local-days-in-the-month.md): the SLOs' zones outside UTC, at
 // most 8. A ninth is refused by name (SLO_FILE at boot, PUT with a 400 that
 // stores nothing); each zone is recorded per name its selectors count, from
-// the next whole minute and ZONE_LEAD_MS after it (by when every instance
-// writes it: each declares the zones again every minute), and forgotten with
+// the next whole minute, ZONE_LEAD_MS (by when every instance writes it: each
+// declares the zones again every minute) and MAX_FUTURE_MS (how far ahead an
+// event stored before may be dated) after it, and forgotten with
 // its last SLO. A Kolkata year
 // report reads its days from the month documents: from 13 of them a series,
 // and the same figures as before the zone was declared (from day documents).
@@ -18,6 +19,8 @@ import { fakeTimers } from '../helpers/fake-timers.js'
 import { testApp } from '../helpers/test-app.js'
 
 const MINUTE = 60_000
+// a record's lead past the next whole minute: ZONE_LEAD_MS and MAX_FUTURE_MS (its default, 5 minutes)
+const LEAD = ZONE_LEAD_MS + 300_000
 const NOW = Date.UTC(2025, 11, 31, 12, 0, 30) // 31 December 2025, 17:30 in Kolkata
 const FILE_ZONES = ['Europe/Berlin', 'Asia/Kolkata', 'Asia/Kathmandu', 'America/St_Johns', 'Australia/Lord_Howe', 'Pacific/Chatham', 'America/Santiago']
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'slo-zones-'))
@@ -62,7 +65,7 @@ describe('declared zones', () => {
 
   it('each zone recorded per name from the next whole minute and the lead; a PUT may add an eighth, a ninth is a 400 storing nothing; a DELETE forgets its zone', async () => {
     clock.set(NOW)
-    const since = Math.floor(NOW / MINUTE) * MINUTE + MINUTE + ZONE_LEAD_MS
+    const since = Math.floor(NOW / MINUTE) * MINUTE + MINUTE + LEAD
     expect(await records()).toEqual(FILE_ZONES.map(z => [`${z} web.requests`, since]).sort())
     clock.set(NOW + 5 * MINUTE)
     expect((await put('tokyo', slo('tokyo', 'Asia/Tokyo', 'api.calls'))).statusCode).toBe(200)
@@ -121,6 +124,22 @@ describe('declared zones', () => {
     }
   })
 
+  it('an event dated ahead (within MAX_FUTURE_MS) stored before its zone was declared counts in its local day', async () => {
+    const metric = 'ahead.requests'
+    try {
+      // 23:56:30 in Tokyo; the event at 00:01 of the next day, stored before any SLO names Tokyo
+      clock.set(Date.UTC(2026, 0, 5, 14, 56, 30))
+      const res = await app.inject({ method: 'POST', url: '/v1/events', payload: [{ metric, tags: { status: '200' }, value: 1, ts: Date.UTC(2026, 0, 5, 15, 1) }] })
+      expect(res.json()).toEqual({ accepted: 1 })
+      expect((await put('ahead', slo('ahead', 'Asia/Tokyo', metric, '1d'))).statusCode).toBe(200)
+      clock.set(Date.UTC(2026, 0, 6, 15, 30))
+      const report = (await app.inject('/v1/slos/ahead/report?period=2026-01-06')).json()
+      expect(report.days).toEqual([{ day: '2026-01-06', good: 1, total: 1 }])
+    } finally {
+      await app.inject({ method: 'DELETE', url: '/v1/slos/ahead' })
+    }
+  })
+
   it('a zone PUT through one instance: another writes its local days from its next refresh, before the record\'s since, so the month documents hold every event from then', async () => {
     const timers = fakeTimers(0)
     const other = await testApp('slo_zones_other', { clock, env: { MONGODB_DB: app.config.mongodbDb, SLO_FILE: file }, keepDatabase: true, sloReloadOnHangup: false, sloTimers: timers })
@@ -128,7 +147,7 @@ describe('declared zones', () => {
     try {
       clock.set(NOW)
       expect((await put('osaka', slo('osaka', 'Asia/Tokyo', metric))).statusCode).toBe(200)
-      const since = Math.floor(NOW / MINUTE) * MINUTE + MINUTE + ZONE_LEAD_MS
+      const since = Math.floor(NOW / MINUTE) * MINUTE + MINUTE + LEAD
       expect(await records()).toContainEqual([`Asia/Tokyo ${metric}`, since])
       // the other instance's refresh, a minute on: it reads the stored SLO and writes Tokyo's local days of the name
       clock.set(NOW + MINUTE)

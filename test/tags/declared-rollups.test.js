@@ -157,40 +157,54 @@ describe('a read grouped by a declared subset', () => {
 })
 
 describe('when a declared rollup begins', () => {
-  it('at the first whole minute after an instance first ran with its rule: a window from then reads it, an earlier one sums the series', async () => {
+  it('MAX_FUTURE_MS after the first whole minute after an instance first ran with its rule: a window from then reads it, an earlier one sums the series', async () => {
     const name = uniqueDbName('rollup_since')
     const rules = JSON.stringify([{ match: 'since.*', by: [['route']] }])
-    const open = (env) => testApp('rollup_since', { clock: manualClock(NOW + 20_000), keepDatabase: true, env: { MONGODB_DB: name, ...env } })
-    let app = await open({ ROLLUP_RULES: rules })
-    const { client, db } = await directDb(name)
-    try {
-      expect(await db.collection('rollups').find().toArray()).toEqual([{ _id: 'since.* by route', since: new Date(NOW + 60_000) }])
-      const events = [[NOW - HOUR, 3], [NOW + 30_000, 5], [NOW + 90_000, 7]]
+    const clock = manualClock(NOW + 20_000)
+    const open = (env, at = clock) => testApp('rollup_since', { clock: at, keepDatabase: true, env: { MONGODB_DB: name, ...env } })
+    // before the rule: an event dated 270 s ahead (MAX_FUTURE_MS is 300 s), stored in its series only
+    let app = await open({})
+    const post = async (events) => {
       const res = await app.inject({ method: 'POST', url: '/v1/events', payload: events.map(([ts, value]) => ({ metric: 'since.req', tags: { route: '/a' }, value, ts })) })
-      expect(res.json()).toEqual({ accepted: 3 })
-      const early = (await app.inject(`/v1/metrics/since.req/total?from=${NOW - 2 * HOUR}&to=${NOW + 3 * 60_000}&by=route`)).json()
-      expect(early).toMatchObject({ groups: [{ tags: { route: '/a' }, total: 15 }] })
+      expect(res.json()).toEqual({ accepted: events.length })
+    }
+    await post([[NOW + 290_000, 11]])
+    await app.close()
+    app = await open({ ROLLUP_RULES: rules })
+    const { client, db } = await directDb(name)
+    const SINCE = NOW + 60_000 + 300_000
+    try {
+      expect(await db.collection('rollups').find().toArray()).toEqual([{ _id: 'since.* by route', since: new Date(SINCE) }])
+      await post([[NOW - HOUR, 3], [NOW + 30_000, 5]])
+      clock.set(NOW + 200_000)
+      await post([[NOW + 400_000, 7]])
+      // a window holding the event stored before the rule: read from the series, with it
+      const early = (await app.inject(`/v1/metrics/since.req/total?from=${NOW - 2 * HOUR}&to=${NOW + 7 * 60_000}&by=route`)).json()
+      expect(early).toMatchObject({ groups: [{ tags: { route: '/a' }, total: 26 }] })
       expect(early.rollup).toBeUndefined()
-      const late = (await app.inject(`/v1/metrics/since.req/total?from=${NOW + 60_000}&to=${NOW + 3 * 60_000}&by=route`)).json()
+      // from the next whole minute after the rule began: still the series (the rollup lacks the 11 dated then)
+      const next = (await app.inject(`/v1/metrics/since.req/total?from=${NOW + 60_000}&to=${NOW + 7 * 60_000}&by=route`)).json()
+      expect(next).toMatchObject({ groups: [{ tags: { route: '/a' }, total: 11 + 7 }] })
+      const late = (await app.inject(`/v1/metrics/since.req/total?from=${SINCE}&to=${NOW + 7 * 60_000}&by=route`)).json()
       expect(late).toMatchObject({ rollup: ['route'], groups: [{ tags: { route: '/a' }, total: 7, series: 1 }] })
       // a series from then at a step whose first point begins before it: the point's whole hour is read, from the series
       for (const selection of ['by=route', 'tag=route=/a']) {
-        const hour = (await app.inject(`/v1/metrics/since.req/series?from=${NOW + 60_000}&to=${NOW + 3 * 60_000}&step=hour&${selection}`)).json()
+        const hour = (await app.inject(`/v1/metrics/since.req/series?from=${SINCE}&to=${NOW + 7 * 60_000}&step=hour&${selection}`)).json()
         expect(hour.rollup, selection).toBeUndefined()
-        expect(hour.groups?.[0].values ?? hour.values, selection).toEqual([12])
+        expect(hour.groups?.[0].values ?? hour.values, selection).toEqual([5 + 11 + 7])
       }
-      const minutes = (await app.inject(`/v1/metrics/since.req/series?from=${NOW + 60_000}&to=${NOW + 3 * 60_000}&step=minute&by=route`)).json()
+      const minutes = (await app.inject(`/v1/metrics/since.req/series?from=${SINCE}&to=${SINCE + 2 * 60_000}&step=minute&by=route`)).json()
       expect(minutes).toMatchObject({ rollup: ['route'], groups: [{ tags: { route: '/a' }, values: [7, 0] }] })
       await app.close()
       // a restart keeps when it began; a rule no longer declared is forgotten, and declared again begins again
       app = await open({ ROLLUP_RULES: rules })
-      expect((await db.collection('rollups').findOne({ _id: 'since.* by route' })).since).toEqual(new Date(NOW + 60_000))
+      expect((await db.collection('rollups').findOne({ _id: 'since.* by route' })).since).toEqual(new Date(SINCE))
       await app.close()
       app = await open({})
       expect(await db.collection('rollups').countDocuments()).toBe(0)
       await app.close()
       app = await testApp('rollup_since', { clock: manualClock(NOW + DAY), keepDatabase: true, env: { MONGODB_DB: name, ROLLUP_RULES: rules } })
-      expect((await db.collection('rollups').findOne({ _id: 'since.* by route' })).since).toEqual(new Date(NOW + DAY + 60_000))
+      expect((await db.collection('rollups').findOne({ _id: 'since.* by route' })).since).toEqual(new Date(NOW + DAY + 60_000 + 300_000))
     } finally {
       await app.close()
       await db.dropDatabase()
