@@ -23,10 +23,10 @@ async function errorHandler (app) {
     } else if (err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
       message = 'send the events as JSON with Content-Type: application/json'
     } else if (err.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') {
-      message = 'the body is empty; send one event or an array of events as JSON'
+      message = `the body is empty; ${request.routeOptions?.config?.bodyHint ?? 'send one event or an array of events as JSON'}`
     } else if (err.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || (status === 400 && err instanceof SyntaxError)) {
       // Fastify's parser also refuses a __proto__ or constructor.prototype key anywhere in a body (a tag key too), under the same code
-      message = 'the body is not valid JSON, or holds a __proto__ key (refused anywhere); send one event or an array of events, e.g. {"metric":"api.requests","value":1}'
+      message = `the body is not valid JSON, or holds a __proto__ key (refused anywhere); ${request.routeOptions?.config?.bodyHint ?? 'send one event or an array of events, e.g. {"metric":"api.requests","value":1}'}`
     }
     if (isDatabaseError(err)) {
       status = 503

@@ -2,6 +2,7 @@
 import { YAML_TYPES, deleteSloSchema, listSlosSchema, putSloSchema, sloReportSchema } from '../schemas/slos.js'
 import { MAX_SLO_FILE_BYTES } from '../slos/definitions.js'
 import { acceptsOnly } from './content-type.js'
+import { schemaErrorFormatterOf } from '../schemas/validation-errors.js'
 
 export default async function slosRoutes (app) {
   const { slos } = app
@@ -22,6 +23,9 @@ export default async function slosRoutes (app) {
     scope.put('/v1/slos/:name', {
       schema: putSloSchema,
       bodyLimit: MAX_SLO_FILE_BYTES,
+      // its errors name the document, and a body that is not JSON asks for one (plugins/error-handler.js)
+      schemaErrorFormatter: schemaErrorFormatterOf('(document)'),
+      config: { bodyHint: 'send one OpenSLO SLO document as JSON or YAML' },
       onRequest: acceptsOnly(['application/json', ...YAML_TYPES], 'the OpenSLO document as JSON or YAML', { orNone: true })
     }, async (request) => slos.put(request.params.name, request.body))
   })

@@ -13,8 +13,9 @@ const PATTERN_WORDS = new Map([
   [IDEMPOTENCY_KEY_PATTERN, 'must be 1 to 255 visible ASCII characters (no spaces)']
 ])
 
-function where (dataVar, instancePath) {
+function where (dataVar, instancePath, bodyName) {
   const parts = instancePath.split('/').slice(1)
+  if (bodyName !== null) return [dataVar === 'body' ? bodyName : dataVar, ...parts].join('.')
   if (dataVar === 'body' && parts.length > 0 && /^\d+$/.test(parts[0])) {
     return `events[${parts[0]}]${parts.slice(1).map(p => '.' + p).join('')}`
   }
@@ -46,7 +47,10 @@ function describe (error) {
   }
 }
 
-export function schemaErrorFormatter (errors, dataVar) {
+/** The formatter of a route whose body is one `bodyName` (an SLO's: '(document)'), not events */
+export const schemaErrorFormatterOf = (bodyName) => (errors, dataVar) => schemaErrorFormatter(errors, dataVar, bodyName)
+
+export function schemaErrorFormatter (errors, dataVar, bodyName = null) {
   // if/then/else adds an 'if' error of its own after the branch's errors.
   let useful = errors.filter(e => e.keyword !== 'if')
   // anyOf (a query value given once or repeated): the branch of the value's own type tells what is wrong
@@ -54,7 +58,7 @@ export function schemaErrorFormatter (errors, dataVar) {
     const telling = useful.filter(e => e.keyword !== 'anyOf' && e.keyword !== 'type')
     if (telling.length > 0) useful = telling
   }
-  const details = useful.map(e => ({ path: where(dataVar, e.instancePath), message: describe(e) }))
+  const details = useful.map(e => ({ path: where(dataVar, e.instancePath, bodyName), message: describe(e) }))
   const first = details[0] ?? { path: dataVar, message: 'is invalid' }
   return withDetails(new BadRequestError(`${first.path}: ${first.message}`), { details })
 }

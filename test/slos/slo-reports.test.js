@@ -340,7 +340,10 @@ describe('stored SLOs: PUT and DELETE /v1/slos/:name', () => {
     ['a name other than the path\'s', 'y', stored('x'), {}, 400, /^metadata.name: must be the name in the path, "y"/],
     ['a name SLO_FILE defines', 'availability', stored('availability'), {}, 409, /is defined in SLO_FILE/],
     ['neither JSON nor YAML', 'x', 'kind: SLO', { 'content-type': 'text/plain' }, 415, /Content-Type: application\/json or application\/yaml/],
-    ['a __proto__ key', 'x', '{"__proto__":{"a":1}}', { 'content-type': 'application/json' }, 400, /./],
+    ['a __proto__ key', 'x', '{"__proto__":{"a":1}}', { 'content-type': 'application/json' }, 400, /holds a __proto__ key \(refused anywhere\); send one OpenSLO SLO document as JSON or YAML$/],
+    ['not JSON', 'x', '{"apiVersion":', { 'content-type': 'application/json' }, 400, /^the body is not valid JSON.*send one OpenSLO SLO document/],
+    ['a JSON array, not a document', 'x', '[]', { 'content-type': 'application/json' }, 400, /^\(document\): must be object$/],
+    ['labels nested 30,000 deep', 'x', JSON.stringify(stored('x', d => { let deep = 'x'; for (let i = 0; i < 30_000; i++) deep = [deep]; d.metadata.labels = { team: deep } })), { 'content-type': 'application/json' }, 400, /^metadata\.labels\.team\[0\]: must be a string/],
     ['over 256 KiB', 'x', JSON.stringify(stored('x', d => { d.metadata.annotations = { a: 'x'.repeat(300_000) } })), { 'content-type': 'application/json' }, 413, /./]
   ])('refused: %s', async (what, name, payload, headers, status, message) => {
     const res = await put(name, payload, headers)
