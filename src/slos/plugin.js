@@ -17,14 +17,21 @@ async function slos (app, { sighup = true, timers = realTimers } = {}) {
   const { config, clock, reader, taggedReads, registry, log, collections, zones } = app
   let inForce = config.slos
   const service = createSloService({ reader, taggedReads, registry, clock, definitions: () => inForce, stored: createStoredSlos(collections.slos), zones })
-  // the zones of the SLOs in force (docs/adr/0073-local-days-in-the-month.md), declared again with every change of them
-  await service.declareZones()
+  // the zones of the SLOs in force (docs/adr/0073-local-days-in-the-month.md), declared again with every change of them;
+  // past 8 together (SLO_FILE's and the stored ones), the SLO of the 9th is logged once: its days read day documents
+  let overflowLogged = null
+  const declare = async () => {
+    const overflow = await service.declareZones()
+    if (overflow !== null && overflow.message !== overflowLogged) log.warn(`SLO ${overflow.slo.name}: ${overflow.message} (SLO_FILE and the stored SLOs together): its local days are read from its day documents`)
+    overflowLogged = overflow?.message ?? null
+  }
+  await declare()
   let declaring = Promise.resolve()
   /** Resolves once the zones of the last reload or refresh are recorded */
   service.zonesDeclared = () => declaring
   /** The zones declared again after the last declaration (a reload, a refresh) */
   const declareAgain = (why) => {
-    declaring = declaring.then(() => service.declareZones())
+    declaring = declaring.then(declare)
       .catch(err => log.error({ err }, `the zones of the ${why} SLOs were not recorded: their local days are read from day documents`))
     return declaring
   }

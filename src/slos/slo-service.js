@@ -198,8 +198,11 @@ export function createSloService ({ reader, taggedReads, registry, clock, defini
 
   /** The zones of the SLOs in force declared (registry/zone-records.js): their local days kept in the month documents from now on */
   async function declareZones () {
-    if (zones === null) return
-    await zones.declare(declaredZones((await inForce()).slos), clock.now())
+    if (zones === null) return null
+    const { slos } = await inForce()
+    await zones.declare(declaredZones(slos), clock.now())
+    // SLO_FILE and the stored SLOs past 8 zones together (each checked alone when read): the SLO of the 9th is named
+    return zoneOverflow(slos)
   }
 
   return {

@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
+import { Writable } from 'node:stream'
 import { manualClock } from '../../src/clock.js'
 import { ConfigError, loadConfig } from '../../src/config.js'
 import { ZONE_LEAD_MS } from '../../src/registry/zone-records.js'
@@ -82,6 +83,31 @@ describe('declared zones', () => {
     expect((await records()).map(([id]) => id)).not.toContain('Asia/Tokyo api.calls')
     expect((await put('cairo', slo('cairo', 'Africa/Cairo'))).statusCode).toBe(200)
     for (const name of ['cairo', 'berlin-api', 'utc']) await app.inject({ method: 'DELETE', url: `/v1/slos/${name}` })
+  })
+
+  it('SLO_FILE read again with a zone that makes a 9th with the stored SLOs: the SLO is logged once, its local days read from day documents', async () => {
+    const lines = []
+    const stream = new Writable({ write (chunk, _enc, done) { lines.push(JSON.parse(chunk)); done() } })
+    const own = path.join(dir, 'own.yaml')
+    fs.writeFileSync(own, yamlOf(FILE_ZONES.map((zone, i) => slo(`file-${i}`, zone))))
+    const other = await testApp('slo_zones_ninth', { clock, env: { SLO_FILE: own }, sloReloadOnHangup: false, logger: { level: 'warn', stream } })
+    try {
+      clock.set(NOW)
+      const stored = await other.inject({ method: 'PUT', url: '/v1/slos/tokyo', payload: slo('tokyo', 'Asia/Tokyo', 'api.calls') })
+      expect(stored.statusCode, stored.body).toBe(200)
+      // eight zones in the file alone (it parses), nine with the stored Tokyo
+      fs.writeFileSync(own, yamlOf([...FILE_ZONES, 'Africa/Cairo'].map((zone, i) => slo(`file-${i}`, zone))))
+      expect(other.slos.reload()).toHaveLength(8)
+      await other.slos.zonesDeclared()
+      other.slos.reload()
+      await other.slos.zonesDeclared()
+      const warned = lines.filter(l => /would be a 9th time zone/.test(l.msg))
+      expect(warned.map(l => l.msg)).toEqual([expect.stringMatching(/^SLO tokyo: Asia\/Tokyo would be a 9th time zone outside UTC.*\(SLO_FILE and the stored SLOs together\): its local days are read from its day documents$/)])
+      const declared = (await other.collections.zones.find({}).toArray()).map(r => r._id.split(' ')[0])
+      expect(new Set(declared)).toEqual(new Set([...FILE_ZONES, 'Africa/Cairo']))
+    } finally {
+      await other.close()
+    }
   })
 
   it('a Kolkata year: the same figures from day documents before the zone was declared as from 13 month documents after (which need no day document)', async () => {
