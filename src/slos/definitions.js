@@ -211,7 +211,14 @@ const TOO_DEEP = 'nests too deep to read: an SLO is a few levels deep'
 function yamlDocuments (text, what) {
   const bytes = Buffer.byteLength(text, 'utf8')
   if (bytes > MAX_SLO_FILE_BYTES) throw new SloDefinitionError(what, `is ${bytes} bytes, over the limit of ${MAX_SLO_FILE_BYTES}`)
-  const documents = parseAllDocuments(text, { uniqueKeys: true, prettyErrors: false, schema: 'core' })
+  let documents
+  try {
+    documents = parseAllDocuments(text, { uniqueKeys: true, prettyErrors: false, schema: 'core' })
+  } catch (err) {
+    // the parser's own recursion past the stack (where it does not report it as the document's error)
+    if (err instanceof RangeError) throw new SloDefinitionError('(yaml)', TOO_DEEP, 1)
+    throw err
+  }
   if (!Array.isArray(documents)) return [] // an empty stream
   if (documents.length > MAX_SLOS) throw new SloDefinitionError(what, `holds ${documents.length} documents, over the limit of ${MAX_SLOS} SLOs`)
   return documents.map((doc, i) => {
