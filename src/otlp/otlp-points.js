@@ -310,10 +310,9 @@ function distributionEvents (series, time, { buckets, sum, min, max }) {
   }
   // the whole sum on the first bucket, unless past what its weight may carry (|sum| ≤ MAX_ABS_VALUE × weight):
   // then each bucket its share by weight, the last what rounding left, so a point of large values is not refused
-  let total = 0
-  for (const e of events) total += e.weight
   // (a mean past the largest value stays whole on the first bucket, which the rules refuse: no share hides it)
-  if (events.length > 1 && Math.abs(whole) > MAX_ABS_VALUE * events[0].weight && Math.abs(whole) <= MAX_ABS_VALUE * total * (1 + 1e-12)) {
+  const total = events.length > 1 && Math.abs(whole) > MAX_ABS_VALUE * events[0].weight ? events.reduce((n, e) => n + e.weight, 0) : 0
+  if (total > 0 && Math.abs(whole) <= MAX_ABS_VALUE * total * (1 + 1e-12)) {
     // each share inside its weight's bound (rounding may pass it by an ulp)
     const share = (e, sum) => Math.max(-MAX_ABS_VALUE * e.weight, Math.min(MAX_ABS_VALUE * e.weight, sum))
     let given = 0

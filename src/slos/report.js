@@ -29,11 +29,15 @@ export function burnRate (bad, total, { numerator, denominator }) {
 
 const ratio = (a, b) => (b === 0 ? null : a / b)
 
+/** A period whose good (or bad) selector counts more than its total: a selector mistake, which would read as more than met */
+export class SelectorCountError extends Error {}
+
 /**
  * slo: a definition (definitions.js); period: periods.js periodOf's; now;
  * counts: { good: number[], total: number[] } per range in the order
  * [...period.days, ...windows] (windows: periods.js burnWindows(now), read
- * only for the current period); documents: read in all.
+ * only for the current period); documents: read in all. Throws
+ * SelectorCountError where the period's good passes its total, or is below 0.
  */
 export function buildReport (slo, period, windows, { good, total }, documents, now) {
   const n = period.days.length
@@ -41,6 +45,11 @@ export function buildReport (slo, period, windows, { good, total }, documents, n
   const sum = (values) => values.slice(0, n).reduce((s, v) => s + v, 0)
   const g = sum(good)
   const t = sum(total)
+  // good ≤ total (bad ≥ 0), up to float rounding of fractional counts: else the two selectors do not count one set of events
+  if (g > t + 1e-9 * Math.max(1, t) || g < -1e-9 * Math.max(1, t)) {
+    const [which, counted] = slo.indicator.good ? ['good', g] : ['bad', t - g]
+    throw new SelectorCountError(`the ${which} selector counts ${counted} events in ${period.label} and the total ${t}: it must count a subset of the total's events (check both selectors' metric and tags)`)
+  }
   const allowed = allowedBad(t, slo.targetParts)
   const consumed = t - g
   let burnRates = null

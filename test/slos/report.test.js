@@ -2,7 +2,7 @@
 // where (1 − target) × total in doubles is not; burn rates and the status.
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
-import { allowedBad, burnRate, statusOf } from '../../src/slos/report.js'
+import { SelectorCountError, allowedBad, buildReport, burnRate, statusOf } from '../../src/slos/report.js'
 
 const parts = target => { const digits = target.toFixed(9).replace(/0+$/, '').slice(2); return { numerator: BigInt(digits), denominator: 10n ** BigInt(digits.length) } }
 
@@ -35,6 +35,19 @@ describe('burn rates and status', () => {
     expect(burnRate(144, 10_000, parts(0.999))).toBe(14.4)
     expect(burnRate(0, 5, parts(0.99))).toBe(0)
     expect(burnRate(0, 0, parts(0.99))).toBe(null)
+    // a window whose good passes its total for a moment (two writes landing apart): no negative rate
+    expect(burnRate(-2, 5, parts(0.99))).toBe(0)
+  })
+
+  it('a period whose good passes its total, or whose bad does, is a SelectorCountError naming both counts; fractional counts within rounding are not', () => {
+    const period = { label: '2026-11', days: [{ day: '2026-11-01' }, { day: '2026-11-02' }], current: false, from: 0, to: 1 }
+    const report = (indicator, good, total) => buildReport({ name: 's', indicator, target: 0.99, targetParts: parts(0.99), window: { zone: 'UTC', rolling: false } }, period, [], { good, total }, 0, 0)
+    expect(() => report({ good: {} }, [6, 4], [5, 4])).toThrow(new SelectorCountError('the good selector counts 10 events in 2026-11 and the total 9: it must count a subset of the total\'s events (check both selectors\' metric and tags)'))
+    // a bad selector's good is total − bad: bad 12 of 9 is good −3
+    expect(() => report({ bad: {} }, [-4, 1], [5, 4])).toThrow(/^the bad selector counts 12 events in 2026-11 and the total 9/)
+    const rounded = report({ good: {} }, [0.1 + 0.2, 0], [0.3, 0])
+    expect(rounded.good).toBeGreaterThan(rounded.total) // by rounding only: read, not refused
+    expect(rounded.good).toBeCloseTo(rounded.total, 12)
   })
 
   it.each([
