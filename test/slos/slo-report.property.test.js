@@ -225,13 +225,19 @@ describe('an SLO report equals the model of the raw events', () => {
       }), {
       numRuns: 40,
       endOnFailure: true,
-      // a past Kolkata month whose zone was declared a day before it: every local day read from the month documents
-      // (fromMonths), whatever the random runs draw
+      // whatever the random runs draw, each case counted below is met at least once (40 random runs drew no
+      // latency SLO with events on one CI seed): a past Kolkata month whose zone was declared a day before it,
+      // every local day read from the month documents (fromMonths); a current Berlin week of a latency SLI
+      // with recent events either side of its threshold (latencyCounted, currentWithRates, listedChecked)
       examples: [['Asia/Kolkata', '1M', Date.UTC(2026, 2, 15), 0.5, false, 0.99, 'good', [
         { where: 'any', at: 0.5, status: '200', route: '/a', value: 3, latency: 12.5 },
         { where: 'first', at: 0.75, status: '500', route: '/b', value: 2, latency: 300 },
         { where: 'last', at: 0.25, status: '200', route: '/b', value: 1, latency: 300.01 }
-      ], 'before', 0]]
+      ], 'before', 0], ['Europe/Berlin', '1w', Date.UTC(2026, 2, 25, 12), 0.6, true, 0.95, 'latency', [
+        { where: 'recent', at: 0.999, status: '200', route: '/a', value: 1, latency: 300 },
+        { where: 'recent', at: 0.9999, status: '500', route: '/a', value: 1, latency: 300.01 },
+        { where: 'recent', at: 0.99, status: '200', route: '/b', value: 1, latency: 12.5 }
+      ], 'during', 0.5]]
     })
     // the property was not met vacuously: most runs count events, and some current periods have burn rates
     expect(counted).toBeGreaterThan(run / 4)
