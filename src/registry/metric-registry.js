@@ -176,10 +176,12 @@ export function createMetricRegistry ({ collection, maxMetrics, maxSeriesPerName
         fresh = fresh.filter(n => !turnedAway.has(n))
       }
       if (statsd) statsdMinute.admitted += fresh.length
+      // a StatsD door's new name holds its minute's place until it is known; written by no request, it gives it back (settle)
+      const rateMinute = statsd ? statsdMinute.minute : null
       for (const n of reserved) {
         const h = held.get(n)
         if (h) h.holders++
-        else { held.set(n, { holders: 1, kind: askedKind(kinds, n) }); countInto(heldSeriesOf, n, 1) }
+        else { held.set(n, { holders: 1, kind: askedKind(kinds, n), rateMinute }); countInto(heldSeriesOf, n, 1) }
       }
       return partial ? { reserved, refused, conflicts, rateLimited } : { reserved }
     },
@@ -187,13 +189,18 @@ export function createMetricRegistry ({ collection, maxMetrics, maxSeriesPerName
     /**
      * Ends a request's hold on its new names. maybeWritten (its answer was
      * 200 or 504): the names count from now on; otherwise they give their
-     * places back once no other request holds them.
+     * places back once no other request holds them — in MAX_METRICS, and in
+     * STATSD_NEW_METRICS_PER_MINUTE while their minute lasts.
      */
     settle (settled, maybeWritten) {
       for (const n of settled) {
         const h = held.get(n)
         if (maybeWritten) { know(n, h.kind); names?.add(n, h.kind.kind) }
-        if (--h.holders === 0) { held.delete(n); countInto(heldSeriesOf, n, -1) }
+        if (--h.holders === 0) {
+          held.delete(n)
+          countInto(heldSeriesOf, n, -1)
+          if (!known.has(n) && h.rateMinute !== null && h.rateMinute === statsdMinute.minute) statsdMinute.admitted--
+        }
       }
     },
 

@@ -1,5 +1,6 @@
 // The StatsD line format, pure: `name:value|type[|@rate][|#tags]`, several
-// values packed on one line (`name:1|c:2|c`). Names are sanitised the way the
+// values packed on one line (`name:1|c:2|c`); DogStatsD's fields after the
+// type come in any order (`|#tags|@rate` as well). Names are sanitised the way the
 // statsd daemon sanitises them; tags — DogStatsD's `|#k:v,k2` and Graphite's
 // `name;k=v` — make the canonical series name (src/tags/series-name.js,
 // docs/tags.md#doors); what cannot be kept is a problem with a reason
@@ -85,9 +86,14 @@ function parseGauge (name, text, rateField) {
  * that stands for 1/rate observations: { metric, value, kind: 'distribution',
  * weight } (the value is kept as sent; −0 as 0). A gauge (`g`): parseGauge.
  */
-function parseValue (name, packed) {
+function parseValue (name, packed, trailingRate) {
   const fields = packed.split('|', 3) // the value, the type and the rate: a line of 2 MiB of | is not split 2 million times
   if (fields.length < 2) return { problem: problem('malformed', `"${packed}" has no |type`) }
+  // a rate after the tags (DogStatsD's fields in any order) is the value's when it has none of its own
+  if (trailingRate !== undefined) {
+    if (fields[2] !== undefined) return { problem: problem('bad_sample_rate', `two sample rates ("${fields[2]}" and "${trailingRate}"): send one`) }
+    fields[2] = trailingRate
+  }
   const type = fields[1].trim()
   if (type === 'g') return parseGauge(name, fields[0], fields[2])
   if (type === 's') return { problem: problem('set', 'sets (|s) count distinct values: not kept') }
@@ -111,12 +117,9 @@ function parseValue (name, packed) {
 
 /**
  * DogStatsD tags (`k:v,k2:v2`, a bare `k` is k=true, a value keeps every
- * `:` after the first) → [[key, value]]; the field ends at the next `|`
- * (DogStatsD's later fields, such as `|c:` container ids, are ignored)
+ * `:` after the first; the field without its `|#`) → [[key, value]]
  */
-function dogTags (field) {
-  const end = field.indexOf('|')
-  const text = end === -1 ? field : field.slice(0, end)
+function dogTags (text) {
   const pairs = []
   if (text === '') return pairs
   // a tag list longer than the rules allow is refused before it is split: 16 tags of 64 + 128 characters
@@ -126,6 +129,30 @@ function dogTags (field) {
     pairs.push(at === -1 ? [tag, 'true'] : [tag.slice(0, at), tag.slice(at + 1)])
   }
   return pairs
+}
+
+// DogStatsD's fields after the tags: at most this many (its protocol has five kinds); a line with more is malformed
+const MAX_FIELDS_AFTER_TAGS = 8
+
+/**
+ * What follows a line's `|#`: its tags up to the next `|`, then DogStatsD's
+ * other fields in any order → { tags, rate } (rate: a `@…` field, or
+ * undefined) or { problem }. Tags or a rate given twice are refused; the
+ * other fields (`|c:` container, `|e:` origin, `|T` timestamp) are ignored:
+ * a value counts at its minute of receipt (docs/statsd.md#lines).
+ */
+function fieldsAfterTags (text) {
+  const fields = text.split('|', MAX_FIELDS_AFTER_TAGS + 2)
+  if (fields.length > MAX_FIELDS_AFTER_TAGS + 1) return { problem: problem('malformed', `more than ${MAX_FIELDS_AFTER_TAGS} fields after the tags`) }
+  let rate
+  for (let i = 1; i < fields.length; i++) {
+    const field = fields[i]
+    if (field[0] === '#') return { problem: problem('bad_tags', 'two tag fields (|#…): send the tags in one') }
+    if (field[0] !== '@') continue
+    if (rate !== undefined) return { problem: problem('bad_sample_rate', `two sample rates ("${rate}" and "${field}"): send one`) }
+    rate = field
+  }
+  return { tags: fields[0], rate }
 }
 
 /**
@@ -177,11 +204,14 @@ export function parseLine (line) {
   const parts = body.split(':')
   const values = parts.slice(1)
   if (values.length === 0) return { samples, problems: [problem('malformed', 'no ":value|type" after the name')], values: 1, kept: 0 }
-  const { name, series, problem: tagProblem } = seriesOfLine(parts[0], tagAt === -1 ? undefined : text.slice(tagAt + 2))
+  const after = tagAt === -1 ? null : fieldsAfterTags(text.slice(tagAt + 2))
+  const lineProblem = after?.problem ?? null
+  if (lineProblem) return { samples, problems: values.map(() => lineProblem), values: values.length, kept: 0, name: sanitizeName(parts[0].split(';', 1)[0]) }
+  const { name, series, problem: tagProblem } = seriesOfLine(parts[0], after?.tags)
   if (tagProblem) return { samples, problems: values.map(() => tagProblem), values: values.length, kept: 0, name }
   let kept = 0
   for (const packed of values) {
-    const result = parseValue(series, packed)
+    const result = parseValue(series, packed, after?.rate)
     if (result.problem) { problems.push(result.problem); continue }
     if (!isMetricName(name)) {
       problems.push(problem('invalid_name', `name ${JSON.stringify(name)} (sanitised from ${JSON.stringify(parts[0])}) is not a metric name: letters, digits, _ . -; at most 200 characters; starting with a letter or digit`))

@@ -104,6 +104,26 @@ describe('one StatsD sender cannot take the registry', () => {
   })
 })
 
+describe('the StatsD doors\' places a minute', () => {
+  it('a new name whose values were turned away gives its minute\'s place back: the next new name takes it', async () => {
+    const clock = manualClock(Date.UTC(2026, 10, 21, 12, 0, 0))
+    const app = await testApp('statsd_rate_back', { clock, statsd: true, env: { STATSD_NEW_METRICS_PER_MINUTE: '6', STATSD_FLUSH_INTERVAL_MS: '20', PREALLOC_PROBABILITY: '0' } })
+    open.push(() => app.close().catch(() => {}))
+    const dropped = async () => (await app.inject('/metrics')).body.match(/^statbucket_statsd_dropped_total\{reason="new_metrics_rate"\} (\d+)$/m)?.[1]
+    // 5 new names, then a new name with a new series: 2 places for 1 left, so the name is admitted, its series
+    // is not, and the series goes with its name (nothing of w.y is written): its place is given back
+    await sendTcp(app.statsd.port, [...Array.from({ length: 5 }, (_, i) => `w.x${i}:1|c`), 'w.y:1|c|#k:1'].join('\n') + '\n')
+    await until(async () => (await dropped()) === '1', 'w.y;k=1 turned away by the rate')
+    expect((await app.inject('/v1/metrics?prefix=w.')).json().metrics.map(m => m.name ?? m).sort()).toEqual(['w.x0', 'w.x1', 'w.x2', 'w.x3', 'w.x4'])
+    await sendTcp(app.statsd.port, 'w.z:1|c\n')
+    await until(async () => (await app.inject('/v1/metrics?prefix=w.z')).json().metrics.length === 1, 'w.z written with the place w.y gave back', 10_000)
+    expect(await dropped()).toBe('1')
+    // the minute's 6 places are now taken: the next new name waits for the next minute
+    await sendTcp(app.statsd.port, 'w.late:1|c\n')
+    await until(async () => (await dropped()) === '2', 'w.late turned away by the rate')
+  })
+})
+
 describe('the TCP listener\'s limits', () => {
   it('closes connections over STATSD_TCP_MAX_CONNECTIONS at once and counts them; HTTP keeps answering', async () => {
     const s = await statsdApp('statsd_cap', { STATSD_TCP_MAX_CONNECTIONS: '5' })

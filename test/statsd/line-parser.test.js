@@ -151,6 +151,31 @@ describe('parseLine', () => {
     expect(parseLine('req:2|c|#env:prod|c:abc123').samples).toEqual([{ metric: 'req;env=prod', value: 2 }])
   })
 
+  it('DogStatsD\'s fields after the type in any order: a rate after the tags weighs as one before them', () => {
+    // the Datadog agent reads |@rate and |#tags in either order (pkg/dogstatsd/parse.go): the same counts
+    expect(parseLine('m:1|c|#k:v|@0.5').samples).toEqual([{ metric: 'm;k=v', value: 2 }])
+    expect(parseLine('m:10|ms|#k:v|@0.1').samples).toEqual([{ metric: 'm;k=v', value: 10, kind: 'distribution', weight: 10 }])
+    expect(parseLine('m:1|c|#k:v|c:abc|@0.25|T1700000000|e:it').samples).toEqual([{ metric: 'm;k=v', value: 4 }])
+    expect(parseLine('m:1|c:2|c|#k:v|@0.5').samples).toEqual([{ metric: 'm;k=v', value: 2 }, { metric: 'm;k=v', value: 4 }])
+    // a gauge ignores it, but it must still be @ and a number
+    expect(parseLine('q:7|g|#k:v|@0.5').samples).toEqual([{ metric: 'q;k=v', value: 7, kind: 'gauge' }])
+    expect(reasons(parseLine('q:7|g|#k:v|@x'))).toEqual(['bad_sample_rate'])
+    // a bad rate after the tags is a bad rate, as before them
+    for (const rate of ['@0', '@-1', '@x', '@', '@1e-300']) expect(reasons(parseLine(`m:1|c|#k:v|${rate}`)), rate).toEqual(['bad_sample_rate'])
+    // two rates, or two tag fields, are refused: which one the client meant is not known
+    const twice = parseLine('m:1|c|@0.5|#k:v|@0.5')
+    expect([twice.samples, reasons(twice)]).toEqual([[], ['bad_sample_rate']])
+    expect(twice.problems[0].message).toMatch(/two sample rates/)
+    const rates = parseLine('m:1|c:2|c|#k:v|@0.5|@0.1')
+    expect([rates.samples, reasons(rates)]).toEqual([[], ['bad_sample_rate', 'bad_sample_rate']])
+    const tags = parseLine('m:1|c|#k:v|@0.5|#j:w')
+    expect([tags.samples, reasons(tags)]).toEqual([[], ['bad_tags']])
+    expect(tags.problems[0].message).toMatch(/two tag fields/)
+    // a line of 2 MiB of | after its tags is refused after a few fields, not split 2 million times
+    const pipes = parseLine(`m:1|c|#k:v${'|'.repeat(2 ** 21)}`)
+    expect([pipes.samples, reasons(pipes)]).toEqual([[], ['malformed']])
+  })
+
   it('Graphite-tagged names keep their tags as sent (a / in a value too), merged with DogStatsD tags', () => {
     expect(parseLine('web.requests;status=500;route=/login:1|c').samples).toEqual([{ metric: 'web.requests;route=/login;status=500', value: 1 }])
     expect(parseLine('lat;route=/a:12|ms|#region:eu').samples).toEqual([{ metric: 'lat;region=eu;route=/a', value: 12, kind: 'distribution', weight: 1 }])
