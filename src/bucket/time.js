@@ -144,6 +144,12 @@ const ID_ESCAPE = /%2F|%25/g
 const idPart = (metric) => (metric.indexOf('/') === -1 && metric.indexOf('%') === -1 ? metric : metric.replace(ID_ESCAPED, c => (c === '/' ? '%2F' : '%25')))
 const fromIdPart = (part) => (part.indexOf('%') === -1 ? part : part.replace(ID_ESCAPE, e => (e === '%2F' ? '/' : '%')))
 export const metricIdPrefix = (metric) => `${idPart(metric)}/`
+/**
+ * The _id range of the documents of every metric whose name starts with
+ * `prefix` (escaped as ids are: each character's escape is its own, so a
+ * name starts with prefix exactly when its ids start with the escaped prefix)
+ */
+export const namePrefixIdRange = (prefix) => { const part = idPart(prefix); return { $gte: part, $lt: `${part}\uffff` } }
 export const bucketId = (metric, key) => `${idPart(metric)}/${key}`
 export const dayId = (metric, ms) => bucketId(metric, dayKey(ms))
 export const monthId = (metric, ms) => bucketId(metric, monthKey(ms))

@@ -22,7 +22,7 @@
 import { setTimeout as sleepFor } from 'node:timers/promises'
 import { monthlyDayUnset } from '../kinds/consistency/counter.js'
 import { KINDS, KIND_COLLECTIONS } from '../kinds/index.js'
-import { DAY_MS, addMonths, dayId, parseBucketId } from '../bucket/time.js'
+import { DAY_MS, addMonths, dayId, namePrefixIdRange, parseBucketId } from '../bucket/time.js'
 import { QUARTER_HOUR_DETAIL } from '../bucket/increments.js'
 import { checkMinuteHistograms } from './minute-histogram-check.js'
 import { FLUSH_OUTLIVES_TIMEOUTS } from '../db/driver-options.js'
@@ -30,7 +30,8 @@ import { FLUSH_OUTLIVES_TIMEOUTS } from '../db/driver-options.js'
 const MAX_RETRIES = 20
 const BATCH = 500
 
-const prefixRange = prefix => (prefix ? { $gte: prefix, $lt: `${prefix}\uffff` } : null)
+// ids escape a series' / and % (bucket/time.js): the range of a name prefix is of its escaped form
+const prefixRange = prefix => (prefix ? namePrefixIdRange(prefix) : null)
 
 /**
  * collections: every kind's (db/collections.js); each kind's day and month

@@ -8,7 +8,7 @@
 // removed from its hour document, conditioned on its value as confirmed (no
 // read uses it: docs/adr/0084). A malformed document is reported as found,
 // or `not repairable`.
-import { DAY_MS, startOfDay } from '../bucket/time.js'
+import { DAY_MS, namePrefixIdRange, startOfDay } from '../bucket/time.js'
 import { FLUSH_OUTLIVES_TIMEOUTS } from '../db/driver-options.js'
 import { sameStored } from '../kinds/consistency/distribution.js'
 import { dayOfHourId, minuteHistogramRemoval, verifyMinuteHour } from '../kinds/consistency/minute-histogram.js'
@@ -30,7 +30,7 @@ export async function checkMinuteHistograms ({ minutes, daily }, options) {
   const { repair, prefix, from, to, writeTimeoutMs, settleRounds, unreadBefore = () => null, clock, sleep, pace, report, counted } = options
   const left = repair ? 'not repairable' : 'found'
   const filter = {}
-  if (prefix) filter._id = { $gte: prefix, $lt: `${prefix}\uffff` }
+  if (prefix) filter._id = namePrefixIdRange(prefix)
   if (from !== null || to !== null) {
     filter.date = {}
     if (from !== null) filter.date.$gte = new Date(ceilDay(from))

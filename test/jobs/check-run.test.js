@@ -64,6 +64,27 @@ describe('cross-document mismatches', () => {
   })
 })
 
+describe('--prefix', () => {
+  it('names a prefix of metric names: a series whose values hold / or % (escaped in its ids) is checked under it', async () => {
+    await seed(db, [{ metric: 'web.req;route=/a%b', value: 2, time: D + 600_000 }])
+    // ids escape a series' / and % (src/bucket/time.js bucketId): the seeded documents under the ids the writer gives them
+    for (const c of ['daily', 'monthly']) {
+      for (const doc of await db.collection(c).find({ metric: 'web.req;route=/a%b' }).toArray()) {
+        await db.collection(c).deleteOne({ _id: doc._id })
+        await db.collection(c).insertOne({ ...doc, _id: doc._id.replace('/a%b/', '%2Fa%25b/') })
+      }
+    }
+    // the series' day document, cut half-way as above: its id escapes / and %
+    await db.collection('daily').updateOne({ _id: 'web.req;route=%2Fa%25b/20261110' }, { $inc: { daily: 4, 'hourly.0': 4, 'quarterHourly.0.0': 4, 'minute.0.10': 4 } })
+    const mismatch = { id: 'web.req;route=%2Fa%25b/202611', field: 'daily.10', expected: 6, found: 2, against: 'web.req;route=%2Fa%25b/20261110', state: 'found' }
+    for (const prefix of ['web.req;route=/a%b', 'web.req;route=/a%', 'web.req;route=/', 'web.req;', 'web']) {
+      expect((await run({ prefix })).found.map(f => ({ ...f, state: 'found' })), prefix).toEqual([mismatch])
+    }
+    // not a prefix of its name: not checked (neither is r.a, whose documents agree)
+    for (const prefix of ['web.req;route=/b', 'web.req;route=%2F', 'web.req;route=/a%2', 'r.a']) expect((await run({ prefix })).found, prefix).toEqual([])
+  })
+})
+
 describe('a day field exists exactly when its daily document does', () => {
   const month = () => db.collection('monthly').findOne({ _id: 'r.a/202611' })
 

@@ -202,6 +202,17 @@ describe('minute histograms against their daily documents', () => {
     const none = await run({}, { distributionMinutes: undefined })
     expect(none.summary).toMatchObject({ violations: 0, documents: { distributionMinutes: 0 } })
   })
+
+  it('--prefix of a series whose values hold / or % (escaped in its ids) chooses its minute-hour documents', async () => {
+    await write(eventsOver('lat.s;route=/a%b', 1))
+    await minutes().updateOne({ _id: 'lat.s;route=%2Fa%25b/2026111000' }, { $inc: { 'minute.10.zero': 1 } })
+    for (const prefix of ['lat.s;route=/a%b', 'lat.s;route=/', 'lat.s']) {
+      const { summary, found } = await run({ prefix })
+      expect(found.map(v => v.id), prefix).toEqual(['lat.s;route=%2Fa%25b/2026111000'])
+      expect(summary.documents.distributionMinutes, prefix).toBe(3)
+    }
+    expect((await run({ prefix: 'lat.s;route=%2F' })).summary).toMatchObject({ violations: 0, documents: { distributionMinutes: 0 } })
+  })
 })
 
 describe('npm run check', () => {
