@@ -97,7 +97,8 @@ export default async function metricsRoutes (app) {
 
   app.delete('/v1/metrics/:metric', { schema: deleteMetricSchema }, async (request, reply) => {
     const { metric } = request.params
-    const forget = (name) => { registry.forget(name); writer.forgetRegistryEntry(name) }
+    // a gauge's level this instance's StatsD doors hold goes too: a delta after the answer starts from 0 (docs/statsd.md)
+    const forget = (name) => { registry.forget(name); writer.forgetRegistryEntry(name); app.statsdGauges?.forget(name) }
     const deleted = { registry: 0, series: 0, daily: 0, monthly: 0, minuteHours: 0 }
     try {
       // a name takes its tagged series with it (docs/tags.md#series-names): the series first, so a

@@ -90,6 +90,8 @@ export function createGaugeLevels ({ maxNames, storedLevel, maxReads = MAX_LEVEL
       }
       return read
     },
+    /** A deleted metric (DELETE /v1/metrics/:metric): its level no longer held, so a delta starts from what is stored again */
+    forget (name) { levels.delete(name) },
     /** Names held */
     get size () { return levels.size }
   }

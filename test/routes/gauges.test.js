@@ -211,4 +211,21 @@ describe('gauges over POST /v1/events', () => {
     // and it may come back as another kind
     expect((await post({ metric: 'del.gauge', value: 1 })).statusCode).toBe(200)
   })
+
+  it('a StatsD delta after DELETE starts from 0, not from the level the deleted gauge (or series) had', async () => {
+    const statsd = body => app.inject({ method: 'POST', url: '/v1/statsd', payload: body, headers: { 'content-type': 'text/plain' } })
+    expect((await statsd('sd.depth:10|g\nsd.size;host=a:20|g')).statusCode).toBe(200)
+    // held by this instance's doors: a delta starts there
+    expect((await statsd('sd.depth:+1|g')).statusCode).toBe(200)
+    const last = async (metric) => (await collection('gaugeMonthly').findOne({ metric }))?.monthly.last.v
+    expect(await last('sd.depth')).toBe(11)
+    for (const metric of ['sd.depth', 'sd.size']) expect((await app.inject({ method: 'DELETE', url: `/v1/metrics/${metric}` })).statusCode).toBe(200)
+    clock.advance(60_000)
+    try {
+      expect((await statsd('sd.depth:+1|g\nsd.size;host=a:+1|g')).statusCode).toBe(200)
+      expect([await last('sd.depth'), await last('sd.size;host=a'), await last('sd.size')]).toEqual([1, 1, 1])
+    } finally {
+      clock.advance(-60_000)
+    }
+  })
 })
