@@ -281,6 +281,12 @@ export function loadConfig (env = process.env) {
   if (config.dailyRetentionDays !== null && config.dailyRetentionDays <= config.maxAgeDays) {
     throw new ConfigError('DAILY_RETENTION_DAYS', `must exceed MAX_AGE_DAYS (${config.maxAgeDays}), or ingest would recreate deleted days`)
   }
+  // a rule's daily horizon is DAILY_RETENTION_DAYS for its metrics: the same bound (a day it deleted, an event
+  // of it written again, would be a daily document retention keeps and the check never judges)
+  const shortDaily = config.retentionRules.findIndex(r => r.dailyDays !== undefined && r.dailyDays !== null && r.dailyDays <= config.maxAgeDays)
+  if (shortDaily !== -1) {
+    throw new ConfigError('RETENTION_RULES', `rule ${shortDaily} ("${config.retentionRules[shortDaily].match}"): dailyDays ${config.retentionRules[shortDaily].dailyDays} must exceed MAX_AGE_DAYS (${config.maxAgeDays}), or ingest would recreate deleted days: raise dailyDays or lower MAX_AGE_DAYS`)
+  }
   if (!cron.validate(config.preallocCron)) {
     throw new ConfigError('PREALLOC_CRON', `is not a valid cron expression: ${JSON.stringify(config.preallocCron)}`)
   }

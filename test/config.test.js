@@ -117,6 +117,19 @@ describe('configuration', () => {
     expect(() => loadConfig({ DISTRIBUTION_ACCURACY: '0.0057', DISTRIBUTION_THRESHOLDS: sixteen })).toThrow(/^DISTRIBUTION_ACCURACY: 0.0057 lets one day's document grow to \d+\.\d MiB with the 16 thresholds of DISTRIBUTION_THRESHOLDS, past MongoDB's 16 MiB limit; use 0\.00\d+ or more/)
   })
 
+  it('holds a RETENTION_RULES rule\'s dailyDays past MAX_AGE_DAYS, as DAILY_RETENTION_DAYS: an event of a deleted day would make it again', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'retention-rules-'))
+    try {
+      const file = join(dir, 'rules.json')
+      writeFileSync(file, JSON.stringify([{ match: 'keep.**', dailyDays: null }, { match: 'debug.*', minuteDays: 7, dailyDays: 30 }]))
+      expect(() => loadConfig({ RETENTION_RULES: file })).toThrow(/^RETENTION_RULES: rule 1 \("debug\.\*"\): dailyDays 30 must exceed MAX_AGE_DAYS \(400\), or ingest would recreate deleted days: raise dailyDays or lower MAX_AGE_DAYS$/)
+      expect(() => loadConfig({ RETENTION_RULES: file, MAX_AGE_DAYS: '30' })).toThrow(/rule 1 \("debug\.\*"\): dailyDays 30 must exceed MAX_AGE_DAYS \(30\)/)
+      expect(loadConfig({ RETENTION_RULES: file, MAX_AGE_DAYS: '29' }).retentionRules).toEqual([{ match: 'keep.**', dailyDays: null }, { match: 'debug.*', minuteDays: 7, dailyDays: 30 }])
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
+
   it('refuses MAX_PENDING_EVENTS below MAX_EVENTS_PER_REQUEST', () => {
     expect(() => loadConfig({ MAX_PENDING_EVENTS: '10', MAX_EVENTS_PER_REQUEST: '100' })).toThrow(/^MAX_PENDING_EVENTS: must be ≥ MAX_EVENTS_PER_REQUEST/)
   })
