@@ -5,7 +5,6 @@
 // `rebuildEveryMs` (which also drops metrics deleted through another
 // instance). A new metric is findable within `intervalMs`.
 import { kindOfEntry } from '../bucket/metric-kinds.js'
-import { createNameIndex } from './name-index.js'
 
 const MARGIN_MS = 120_000 // a flush in flight when the last look ran, and clocks a little apart
 // Names read per round trip. The driver hands a batch's documents over in
@@ -31,10 +30,8 @@ export function createNameIndexRefresh ({ index, metrics, clock, timers, interva
   /** scan(visit): every registry entry to visit (default: read here) */
   async function rebuild (scan = readAll) {
     const started = clock.now()
-    // built beside the one in use, a batch at a time, and swapped in whole
-    const fresh = createNameIndex()
-    await scan(entry => fresh.add(entry._id, kindOfEntry(entry).kind))
-    index.adopt(fresh)
+    // built beside the one in use, a batch at a time, and swapped in whole with what changed here meanwhile
+    await index.rebuildFrom(add => scan(entry => add(entry._id, kindOfEntry(entry).kind)))
     lastLook = started
     lastRebuild = started
   }
@@ -43,7 +40,10 @@ export function createNameIndexRefresh ({ index, metrics, clock, timers, interva
     const started = clock.now()
     if (lastRebuild === null || started - lastRebuild >= rebuildEveryMs) return rebuild()
     const since = new Date(lastLook - MARGIN_MS)
-    for await (const entry of metrics.find({ lastWrite: { $gte: since } }, { projection: PROJECTION, batchSize: READ_BATCH })) index.add(entry._id, kindOfEntry(entry).kind)
+    // a metric deleted here while the look reads stays deleted (readInto)
+    await index.readInto(async (add) => {
+      for await (const entry of metrics.find({ lastWrite: { $gte: since } }, { projection: PROJECTION, batchSize: READ_BATCH })) add(entry._id, kindOfEntry(entry).kind)
+    })
     lastLook = started
   }
 

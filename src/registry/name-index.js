@@ -35,11 +35,28 @@ export function createNameIndex () {
   let size = 0
   // tagged series are not names of the trie: they are found by their tags (./tag-index.js)
   const tags = createTagIndex()
+  // while a rebuild reads the registry: the adds and removals made here meanwhile, in order (null: none is reading)
+  let journal = null
+
+  /** Runs read(), then applies to `into` (a rebuild's index, or this one) what was added or removed here meanwhile, in order */
+  async function replayingOnto (into, read) {
+    const ops = journal = []
+    try {
+      await read()
+    } finally {
+      journal = null
+    }
+    for (const [name, kind] of ops) {
+      if (kind === null) into.remove(name)
+      else into.add(name, kind)
+    }
+  }
 
   return {
     tags,
     /** Adds a metric name (idempotent) of a kind ('counter' by default; kinds/index.js); a tagged series goes to the tag index */
     add (name, kind = 'counter') {
+      journal?.push([name, kind])
       if (isTagged(name)) return tags.add(name)
       let node = root
       for (const part of name.split('.')) {
@@ -53,6 +70,7 @@ export function createNameIndex () {
     },
     /** Removes a metric name (a deleted metric); branches left empty go too */
     remove (name) {
+      journal?.push([name, null])
       if (isTagged(name)) return tags.remove(name)
       const parts = name.split('.')
       const path = [root]
@@ -96,6 +114,29 @@ export function createNameIndex () {
       root = other.root()
       size = other.size()
       tags.adopt(other.tags)
+    },
+    /**
+     * A rebuild from the registry: build(fresh) fills a new index from a
+     * scan; what was added or removed here while it read (a metric written,
+     * or deleted, meanwhile) is applied to it in order before it is adopted,
+     * so a deletion the scan read past is not undone
+     */
+    async rebuildFrom (build) {
+      const fresh = createNameIndex()
+      await replayingOnto(fresh, () => build(fresh.add))
+      this.adopt(fresh)
+    },
+    /**
+     * A look at the registry: read(add) adds what it reads here (add(name,
+     * kind)); what was added or removed here meanwhile otherwise is applied
+     * again after it, in order, so a name read before its deletion stays deleted
+     */
+    async readInto (read) {
+      await replayingOnto(this, () => read((name, kind) => {
+        const ops = journal
+        journal = null // the look's own adds are not replayed over what others did after them
+        try { this.add(name, kind) } finally { journal = ops }
+      }))
     },
     root: () => root,
     /**

@@ -140,4 +140,51 @@ describe('the name index refresh', () => {
     await refresh.refresh()
     expect(metrics.calls[2].filter).toEqual({})
   })
+
+  it('a metric deleted (or written) here while a rebuild reads the registry stays deleted (or written) once it is swapped in', async () => {
+    const index = createNameIndex()
+    for (const name of ['a.gone', 'a.gone;host=h1', 'a.back', 'a.kept;host=h1']) index.add(name)
+    // the registry as the scan reads it: every name read before the deletions and writes below
+    let release
+    const paused = new Promise(resolve => { release = resolve })
+    const metrics = {
+      find: () => (async function * () {
+        for (const _id of ['a.gone', 'a.gone;host=h1', 'a.back', 'a.kept;host=h1']) yield { _id }
+        await paused
+      })()
+    }
+    const refresh = createNameIndexRefresh({ index, metrics, clock: manualClock(Date.UTC(2026, 10, 18)), timers: {}, logger: { warn () {} } })
+    const rebuilt = refresh.load()
+    await new Promise(resolve => setImmediate(resolve))
+    // meanwhile: DELETE of a.gone (its series first), a.back deleted and written again, a new series written
+    for (const name of ['a.gone;host=h1', 'a.gone', 'a.back']) index.remove(name)
+    index.add('a.back')
+    index.add('a.new;host=h2', 'gauge')
+    release()
+    await rebuilt
+    expect(['a.gone', 'a.back', 'a.kept;host=h1', 'a.new;host=h2'].map(n => [n, index.has(n) || [...index.tags.seriesOf(n.split(';')[0])].includes(n)]))
+      .toEqual([['a.gone', false], ['a.back', true], ['a.kept;host=h1', true], ['a.new;host=h2', true]])
+    expect(index.tags.count('a.gone')).toBe(0)
+    // a look within the hour that reads a metric after its deletion here (its batch fetched before) leaves it deleted
+    let go
+    const held = new Promise(resolve => { go = resolve })
+    const clock = manualClock(Date.UTC(2026, 10, 18))
+    let finds = 0
+    // the boot's rebuild reads a.kept;host=h1; the look (the second read) is held until the deletion
+    const registry = { find: () => (async function * () { if (finds++ === 0) { yield { _id: 'a.kept;host=h1' }; return } await held; yield { _id: 'a.back' }; yield { _id: 'a.fresh' } })() }
+    const looked = createNameIndexRefresh({ index, metrics: registry, clock, timers: {}, logger: { warn () {} } })
+    await looked.load()
+    clock.advance(60_000)
+    index.add('a.back')
+    const look = looked.refresh()
+    await new Promise(resolve => setImmediate(resolve))
+    index.remove('a.back')
+    go()
+    await look
+    expect([index.has('a.back'), index.has('a.fresh')]).toEqual([false, true])
+    // and a rebuild whose scan fails leaves the index as it was, recording nothing more
+    const failing = createNameIndexRefresh({ index, metrics: { find: () => (async function * () { yield { _id: 'x.y' }; throw new Error('read failed') })() }, clock: manualClock(0), timers: {}, logger: { warn () {} } })
+    await expect(failing.load()).rejects.toThrow(/read failed/)
+    expect([index.has('x.y'), index.has('a.fresh'), index.size(), index.tags.count('a.kept')]).toEqual([false, true, 1, 1])
+  })
 })
