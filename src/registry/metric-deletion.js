@@ -18,16 +18,29 @@ export function metricIdRange (name) {
 
 /**
  * collections: every kind's (db/collections.js) and metrics
- * → { deleteMetric(name) → { registry, daily, monthly, minuteHours } } (minuteHours: a distribution's minute-hour documents)
+ * → { seriesOf(name), deleteMetric(name), deleteSeriesOf(name) }, each deletion → { registry, daily, monthly, minuteHours }
+ * (minuteHours: a distribution's minute-hour documents)
  */
 export function createMetricDeletion (collections, { batchSize = BATCH } = {}) {
-  async function deleteDocuments (collection, name) {
+  /** The documents of `collection` in an _id range, a batch of ids at a time → how many */
+  async function deleteDocuments (collection, range) {
     let deleted = 0
     for (;;) {
-      const ids = (await collection.find({ _id: metricIdRange(name) }, { projection: { _id: 1 } }).limit(batchSize).toArray()).map(d => d._id)
+      const ids = (await collection.find({ _id: range }, { projection: { _id: 1 } }).limit(batchSize).toArray()).map(d => d._id)
       if (ids.length === 0) return deleted
       deleted += (await collection.deleteMany({ _id: { $in: ids } })).deletedCount
     }
+  }
+
+  /** Every kind's documents in an _id range, counted by their role in their kind → { daily, monthly, minuteHours } */
+  async function deleteAllKinds (range) {
+    // a metric has one kind, yet every kind's collections are looked at (a kind changed by
+    // delete-and-rewrite leaves none behind); documents counted by their role in their kind
+    const deleted = { daily: 0, monthly: 0, minutes: 0 }
+    for (const kind of KINDS) {
+      for (const [role, collection] of Object.entries(kind.collections)) deleted[role] += await deleteDocuments(collections[collection], range)
+    }
+    return { daily: deleted.daily, monthly: deleted.monthly, minuteHours: deleted.minutes }
   }
 
   return {
@@ -42,14 +55,22 @@ export function createMetricDeletion (collections, { batchSize = BATCH } = {}) {
       // the registry entry first: from then on the metric is not listed, and a write that
       // lands meanwhile registers it again (its documents stay with it)
       const registry = (await collections.metrics.deleteOne({ _id: name })).deletedCount
-      // a metric has one kind, yet every kind's collections are looked at (a kind changed by
-      // delete-and-rewrite leaves none behind); documents counted by their role in their kind
-      const deleted = { daily: 0, monthly: 0, minutes: 0 }
-      for (const kind of KINDS) {
-        for (const [role, collection] of Object.entries(kind.collections)) deleted[role] += await deleteDocuments(collections[collection], name)
-      }
-      const { daily, monthly, minutes: minuteHours } = deleted
-      return { registry, daily, monthly, minuteHours }
+      return { registry, ...await deleteAllKinds(metricIdRange(name)) }
+    },
+
+    /**
+     * Every tagged series of a name (rollups included) at once: their
+     * registry entries, then their documents, by the one _id range they
+     * share (`name;` … : a series' id is its escaped name, and `;` ends a
+     * name) — a round trip per batch, not per series; the documents of a
+     * series whose entry an earlier deletion cut short removed went too.
+     * A series name has none. → { registry, daily, monthly, minuteHours }
+     */
+    async deleteSeriesOf (name) {
+      if (isTagged(name)) return { registry: 0, daily: 0, monthly: 0, minuteHours: 0 }
+      const range = { $gt: `${name};`, $lt: `${name};\uffff` }
+      const registry = (await collections.metrics.deleteMany({ _id: range })).deletedCount
+      return { registry, ...await deleteAllKinds(range) }
     }
   }
 }

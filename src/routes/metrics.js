@@ -102,17 +102,17 @@ export default async function metricsRoutes (app) {
     const deleted = { registry: 0, series: 0, daily: 0, monthly: 0, minuteHours: 0 }
     try {
       // a name takes its tagged series with it (docs/tags.md#series-names): the series first, so a
-      // deletion cut short leaves the name, and a DELETE sent again finds what is left
-      for (const series of await deletion.seriesOf(metric)) {
-        forget(series)
-        const gone = await deletion.deleteMetric(series)
-        forget(series)
-        for (const field of Object.keys(gone)) deleted[field] += gone[field]
-        if (!isRollupSeries(series)) deleted.series++
-      }
-      forget(metric)
-      const gone = await deletion.deleteMetric(metric)
+      // deletion cut short leaves the name, and a DELETE sent again finds what is left; all at once,
+      // by their shared id range (10,000 series one by one took minutes)
+      const series = await deletion.seriesOf(metric)
+      for (const s of series) forget(s)
+      const gone = await deletion.deleteSeriesOf(metric)
+      for (const s of series) forget(s)
       for (const field of Object.keys(gone)) deleted[field] += gone[field]
+      deleted.series = series.filter(s => !isRollupSeries(s)).length
+      forget(metric)
+      const own = await deletion.deleteMetric(metric)
+      for (const field of Object.keys(own)) deleted[field] += own[field]
     } catch (err) {
       if (!isDatabaseError(err)) throw err
       request.log.warn({ err, metric }, 'metric deletion interrupted by a database error')

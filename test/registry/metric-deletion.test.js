@@ -43,3 +43,27 @@ describe('deleting a distribution', () => {
     expect(await deletion.deleteMetric('del.x')).toEqual({ registry: 0, daily: 0, monthly: 0, minuteHours: 0 })
   })
 })
+
+describe('deleting a name\'s tagged series', () => {
+  it('takes every series (rollups, values with / and %) by their shared id range, in round trips per batch, not per series; no neighbour\'s; a series has none', async () => {
+    const series = [...Array.from({ length: 40 }, (_, i) => `del.x;host=h${i}`), 'del.x;route=/a%b', 'del.x;~host;host=h1']
+    await writeDistributions(db, series.map((metric, i) => ({ metric, value: 5 + i, time: D + 60_000 })), MAPPING)
+    // neighbours: the name itself, a name it prefixes, and a name's series that sorts after it
+    await writeDistributions(db, ['del.x.y;host=h0', 'del.xy;host=h0'].map(metric => ({ metric, value: 3, time: D + 60_000 })), MAPPING)
+    const before = { daily: await idsOf('distributionDaily'), metrics: await idsOf('metrics') }
+    const calls = { find: 0, deleteMany: 0 }
+    const counted = Object.fromEntries(Object.entries(collections()).map(([name, c]) => [name, new Proxy(c, {
+      get: (target, key) => (key in calls ? (...args) => { calls[key]++; return target[key](...args) } : Reflect.get(target, key).bind?.(target) ?? Reflect.get(target, key))
+    })]))
+    const deletion = createMetricDeletion(counted, { batchSize: 1000 })
+    expect(await deletion.deleteSeriesOf('del.x')).toEqual({ registry: 42, daily: 42, monthly: 42, minuteHours: 42 })
+    // a find and a deleteMany a collection holding some, a find for each of the others, whatever the number of series
+    expect(calls.find + calls.deleteMany).toBeLessThanOrEqual(2 * Object.keys(collections()).length)
+    expect(await idsOf('distributionDaily')).toEqual(before.daily.filter(id => !id.startsWith('del.x;')))
+    expect(await idsOf('metrics')).toEqual(before.metrics.filter(id => !id.startsWith('del.x;')))
+    expect(await idsOf('metrics')).toEqual(expect.arrayContaining(['del.x', 'del.x.y', 'del.x.y;host=h0', 'del.xy', 'del.xy;host=h0']))
+    expect(await deletion.deleteSeriesOf('del.x')).toEqual({ registry: 0, daily: 0, monthly: 0, minuteHours: 0 })
+    expect(await deletion.deleteSeriesOf('del.x.y;host=h0')).toEqual({ registry: 0, daily: 0, monthly: 0, minuteHours: 0 })
+    expect(await idsOf('distributionDaily')).toContain('del.x.y;host=h0/20261129')
+  })
+})
