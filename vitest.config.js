@@ -21,6 +21,7 @@ export const PROJECTS = {
       'test/shutdown.test.js',
       'test/dashboard/colors.test.js',
       'test/dashboard/format.test.js',
+      'test/dashboard/hash-names.test.js',
       'test/dashboard/latency-plan.test.js',
       'test/dashboard/metric-kinds.test.js',
       'test/dashboard/partial.test.js',
@@ -171,7 +172,7 @@ export const PROJECTS = {
   // the dashboard's page in headless Chromium, on the suite's database
   browser: {
     database: true,
-    include: ['test/dashboard/dashboard.test.js', 'test/dashboard/dashboard-tags.test.js', 'test/dashboard/dashboard-slos.test.js']
+    include: ['test/dashboard/dashboard.test.js', 'test/dashboard/dashboard-tags.test.js', 'test/dashboard/dashboard-slos.test.js', 'test/dashboard/dashboard-listing.test.js']
   },
   // the graphite-web oracle and the Python StatsD client (venvs from PyPI), on the suite's database
   oracle: {

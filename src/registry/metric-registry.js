@@ -226,7 +226,14 @@ export function createMetricRegistry ({ collection, maxMetrics, maxSeriesPerName
       return known.get(name)
     },
 
-    /** One page of the registry sorted by name, without rollup series; `next` is the cursor for the following page (null: the last). */
+    /**
+     * One page of the registry sorted by name, without rollup series; `next`
+     * is the cursor for the following page (null: the last): the page's last
+     * name, a listed one, so a client can send it back as `after`. A declared
+     * rollup's series are the service's own, never listed: the query leaves
+     * them out, so a page is `limit` metrics unless it is the last (a run of
+     * rollup series costs the database a scan of their _id keys, not a page).
+     */
     async list ({ prefix = '', limit, after }) {
       const range = {}
       if (prefix) { range.$gte = prefix; range.$lt = prefixEnd(prefix) }
@@ -234,14 +241,13 @@ export function createMetricRegistry ({ collection, maxMetrics, maxSeriesPerName
         delete range.$gte
         range.$gt = after
       }
-      const filter = Object.keys(range).length ? { _id: range } : {}
+      const filter = { _id: { ...range, $not: /;~/ } } // tags/rollups.js: a rollup series' name holds `;~`, no other name does
       const docs = await collection.find(filter, { projection: { firstSeen: 1, lastSeen: 1, kind: 1, accuracy: 1 } })
         .sort({ _id: 1 }).limit(limit + 1).toArray()
       const page = docs.slice(0, limit)
       return {
-        // a declared rollup's series are the service's own, not listed: a page may hold fewer than `limit`
-        metrics: page.filter(d => !isRollupSeries(d._id)).map(d => ({ name: d._id, kind: kindOfEntry(d).kind, firstSeen: d.firstSeen?.toISOString() ?? null, lastSeen: d.lastSeen?.toISOString() ?? null })),
-        next: docs.length > limit ? page[page.length - 1]._id : null
+        metrics: page.map(d => ({ name: d._id, kind: kindOfEntry(d).kind, firstSeen: d.firstSeen?.toISOString() ?? null, lastSeen: d.lastSeen?.toISOString() ?? null })),
+        next: docs.length > limit ? page[limit - 1]._id : null
       }
     }
   }

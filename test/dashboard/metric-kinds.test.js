@@ -10,7 +10,9 @@ const REGISTRY = [
   { name: 'api.latency.slow', kind: 'counter' },
   { name: 'db.latency', kind: 'distribution' },
   { name: 'web.hits', kind: 'counter' },
-  { name: 'web.hits.total', kind: 'counter' }
+  { name: 'web.hits.total', kind: 'counter' },
+  { name: 'z.depth', kind: 'gauge' },
+  { name: 'z.depth;host=a', kind: 'gauge' }
 ]
 
 /** GET /v1/metrics?prefix=…&limit=1 over REGISTRY (sorted by name), counting the calls */
@@ -66,5 +68,20 @@ describe('createMetricKinds', () => {
     expect(await kinds.resolve(['db.latency', 'gone'])).toEqual(new Map([['db.latency', DISTRIBUTION], ['gone', null]]))
     await kinds.resolve(['gone'])
     expect(asked).toEqual(['db.latency', 'db.latency', 'gone', 'gone'])
+  })
+
+  it('takes a tagged series\' kind from its name, asked by the name: a prefix never holds `;` (the API refuses it)', async () => {
+    const { asked, list } = fakeList()
+    const kinds = createMetricKinds(async prefix => {
+      if (prefix.includes(';')) throw new Error('querystring.prefix: must be the start of a metric name')
+      return list(prefix)
+    })
+    const series = ['api.latency;region=eu', 'z.depth;host=a', 'z.depth;host=b,c', 'web.hits']
+    expect(await kinds.resolve(series)).toEqual(new Map([['api.latency;region=eu', DISTRIBUTION], ['z.depth;host=a', 'gauge'], ['z.depth;host=b,c', 'gauge'], ['web.hits', 'counter']]))
+    expect(asked).toEqual(['api.latency', 'z.depth', 'web.hits']) // each name once
+    expect(kinds.kindOf('db.latency;region=us')).toBe(undefined) // its name not known yet
+    kinds.learn([{ name: 'db.latency', kind: DISTRIBUTION }])
+    expect(kinds.kindOf('db.latency;region=us')).toBe(DISTRIBUTION)
+    expect(await kinds.resolve(['nope;a=1'])).toEqual(new Map([['nope;a=1', null]]))
   })
 })

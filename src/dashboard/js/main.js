@@ -13,6 +13,7 @@ import { latencyMetric } from './latency-plan.js'
 import { createMetricKinds } from './metric-kinds.js'
 import { createMetricPicker } from './metric-picker.js'
 import { formatNumber } from './format.js'
+import { readNames, writeNames } from './hash-names.js'
 import { PRESETS, fromInputValue, presetWindow, toInputValue, windowYear } from './ranges.js'
 import { readSeries } from './series-read.js'
 import { fitStep } from './step-fit.js'
@@ -38,7 +39,7 @@ const state = {
 // ---- URL hash <-> state
 function readHash () {
   const q = new URLSearchParams(location.hash.slice(1))
-  if (q.get('m')) state.selected = q.get('m').split(',').filter(Boolean)
+  if (q.get('m')) state.selected = readNames(q.get('m'))
   state.tags = readTagParams(q, state.selected)
   if (q.get('r') in PRESETS || q.get('r') === 'custom') state.range = q.get('r')
   if (state.range === 'custom') {
@@ -56,7 +57,7 @@ function readHash () {
 
 function writeHash () {
   const q = new URLSearchParams()
-  if (state.selected.length) q.set('m', state.selected.join(','))
+  if (state.selected.length) q.set('m', writeNames(state.selected))
   writeTagParams(q, state.tags, state.selected)
   q.set('r', state.range)
   if (state.range === 'custom') { q.set('from', state.custom.from); q.set('to', state.custom.to) }

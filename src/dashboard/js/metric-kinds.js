@@ -3,8 +3,13 @@
 // pages the metric picker loads, and for a name not among them (a metric
 // named in the URL before the list is in, or past its first page) asked
 // once by prefix: the name itself is the first of the names it prefixes. A
-// lookup that fails or finds nothing is asked again next time. Pure but for
-// the lookup it is given.
+// tagged series (`name;key=value…`) is of its name's kind (docs/tags.md):
+// its name is asked, never the series (a prefix is a name's start, without
+// `;`). A lookup that fails or finds nothing is asked again next time. Pure
+// but for the lookup it is given.
+
+/** A series' name (the metric name before its first `;`); a name itself */
+export const nameOf = series => series.split(';', 1)[0]
 
 /**
  * listPrefixed(name) → a page of GET /v1/metrics ({ metrics: [{ name, kind }] })
@@ -17,6 +22,9 @@ export function createMetricKinds (listPrefixed) {
   function learn (metrics) {
     for (const { name, kind } of metrics) if (typeof kind === 'string') known.set(name, kind)
   }
+
+  /** The kind known for a name or series: its own, else its name's */
+  const kindOf = name => known.get(name) ?? known.get(nameOf(name))
 
   function ask (name) {
     if (!asking.has(name)) {
@@ -33,12 +41,12 @@ export function createMetricKinds (listPrefixed) {
 
   return {
     learn,
-    /** The kind known for `name`, or undefined */
-    kindOf: name => known.get(name),
-    /** → Map name → kind (null when the registry does not say), asking for the names not known yet */
+    /** The kind known for `name` (a series: its own or its name's), or undefined */
+    kindOf,
+    /** → Map name → kind (null when the registry does not say), asking for the names not known yet (a series': its name) */
     async resolve (names) {
-      await Promise.all(names.filter(n => !known.has(n)).map(ask))
-      return new Map(names.map(n => [n, known.get(n) ?? null]))
+      await Promise.all([...new Set(names.filter(n => kindOf(n) === undefined).map(nameOf))].map(ask))
+      return new Map(names.map(n => [n, kindOf(n) ?? null]))
     }
   }
 }

@@ -12,6 +12,10 @@
 //
 // The pages tell each metric's kind (metric-kinds.js): every row carries a
 // small badge naming it (badgeOf, from kind-views.js).
+//
+// The last row loads the next page while it is in view. A page that fails
+// (any error: 400, 429, 503, the network) is said in that row and asked
+// again only when the row is clicked, never by itself.
 import { listMetrics } from './api.js'
 
 const ROW_HEIGHT = 24
@@ -26,8 +30,8 @@ const PREFIX_CHARS = /^[A-Za-z0-9_.:-]*/
  */
 export function createMetricPicker ({ listEl, searchEl, countEl, isSelected, kinds, badgeOf, colorOf, onToggle, onError }) {
   const spacer = listEl.querySelector('.metric-list-spacer')
-  let base = null // { names, next }: the registry from its start
-  let view = null // { prefix, names, next }: what the list shows before filtering
+  let base = null // { prefix, names, next, failed }: the registry from its start
+  let view = null // { prefix, names, next, failed }: what the list shows before filtering (failed: the error of its last page asked, until asked again)
   let shown = [] // names after the client filter
   let loadSeq = 0
   let loadingMore = false
@@ -82,13 +86,15 @@ export function createMetricPicker ({ listEl, searchEl, countEl, isSelected, kin
       row.hidden = false
       row.style.top = `${index * ROW_HEIGHT}px`
       if (index >= shown.length) {
-        row.className = 'metric-row more'
+        const failed = view.failed
+        row.className = failed ? 'metric-row more failed' : 'metric-row more'
         row.dataset.name = ''
         row.removeAttribute('aria-selected')
         row.firstChild.style.background = 'transparent'
-        row.children[1].textContent = loadingMore ? 'loading more…' : 'load more…'
+        row.children[1].textContent = failed ? `couldn’t load more (${failed.message}): click to retry` : loadingMore ? 'loading more…' : 'load more…'
+        row.title = failed ? failed.message : ''
         row.lastChild.hidden = true
-        loadMore()
+        if (!failed) loadMore()
         continue
       }
       const name = shown[index]
@@ -114,7 +120,7 @@ export function createMetricPicker ({ listEl, searchEl, countEl, isSelected, kin
       const page = await listMetrics({ prefix, limit: PAGE })
       kinds.learn(page.metrics)
       if (seq !== loadSeq) return
-      view = { prefix, names: page.metrics.map(m => m.name), next: page.next }
+      view = { prefix, names: page.metrics.map(m => m.name), next: page.next, failed: null }
       if (!prefix) base = view
       listEl.scrollTop = 0
       applyFilter()
@@ -123,8 +129,9 @@ export function createMetricPicker ({ listEl, searchEl, countEl, isSelected, kin
     }
   }
 
+  /** The next page of the view, unless one is on its way or the last one failed (a click on its row asks again) */
   async function loadMore () {
-    if (!view?.next || loadingMore) return
+    if (!view?.next || view.failed || loadingMore) return
     loadingMore = true
     const seq = loadSeq
     const target = view
@@ -135,6 +142,7 @@ export function createMetricPicker ({ listEl, searchEl, countEl, isSelected, kin
       target.names.push(...page.metrics.map(m => m.name))
       target.next = page.next
     } catch (err) {
+      target.failed = err // shown in the last row: asked again at a click, not at the next render
       onError(err)
     } finally {
       loadingMore = false
@@ -193,6 +201,11 @@ export function createMetricPicker ({ listEl, searchEl, countEl, isSelected, kin
   listEl.addEventListener('scroll', () => requestAnimationFrame(render), { passive: true })
   listEl.addEventListener('click', e => {
     const row = e.target.closest('.metric-row')
+    if (row?.classList.contains('failed') && view?.failed) { // the failed page, asked again
+      view.failed = null
+      render()
+      return
+    }
     if (!row?.dataset.name) return
     active = shown.indexOf(row.dataset.name) // the keys go on from the row clicked
     onToggle(row.dataset.name)
