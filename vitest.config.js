@@ -35,6 +35,8 @@ export const PROJECTS = {
       'test/graphite/attime.test.js',
       'test/graphite/glob.test.js',
       'test/graphite/python-format.test.js',
+      'test/graphite/python-sub.test.js',
+      'test/graphite/series-tags.test.js',
       'test/graphite/target-parser.test.js',
       'test/graphite/tag-db.test.js',
       'test/kinds/**/*.test.js',

@@ -7,10 +7,10 @@
 // arguments by position or keyword (see evaluator.js).
 import { parseOffsetSeconds } from './attime.js'
 import { formatG, pyStr } from './python-format.js'
-import { CONSOLIDATIONS, copySeries, makeSeries, pyMod, tagsOf, valuesOf } from './series.js'
+import { CONSOLIDATIONS, copySeries, makeSeries, pyMod, tagsOf, valuesOf, withTags } from './series.js'
 import { parseTarget } from './target-parser.js'
 import { MAX_NAME_LENGTH, MAX_WINDOW_WORK } from './budget.js'
-import { compileUserRegex, replaceAll } from './regex.js'
+import { TemplateError, compileUserRegex, parsePythonTemplate, pythonSub } from './regex.js'
 import { TargetValueError, aggregateSeries, aggregation, safeSum } from './aggregations.js'
 import { groupByTags, seriesByTag } from './tag-functions.js'
 
@@ -35,7 +35,7 @@ function sumSeries (ctx, args) {
   const seriesList = args.rest(0, 'seriesList').flat()
   if (!seriesList.length) return []
   const name = `sumSeries(${formatPathExpressions(seriesList)})`
-  return [aggregateSeries(seriesList, safeSum, { name, consolidationFunc: ctx.defaultConsolidation })]
+  return [aggregateSeries(seriesList, safeSum, { name, consolidationFunc: ctx.defaultConsolidation, aggregatedBy: 'sum' })]
 }
 
 function constantLine (ctx, args) {
@@ -52,7 +52,8 @@ function constantLine (ctx, args) {
 
 function alias (ctx, args) {
   const newName = args.string(1, 'newName')
-  return args.seriesList(0).map(s => ({ ...s, name: newName }))
+  // a new name, the same tags: its tag `name` stays (graphite-web)
+  return args.seriesList(0).map(s => ({ ...s, name: newName, tags: tagsOf(s) }))
 }
 
 /** The first metric path in a name such as sumSeries(a.b.*) (functions.py _getFirstPathExpression) */
@@ -81,48 +82,41 @@ function aliasByNode (ctx, args) {
     const tags = tagsOf(series)
     const picked = nodes.map(n => (typeof n === 'number' ? parts[n < 0 ? parts.length + n : n] : undefined) ??
       (Object.hasOwn(tags, String(n)) ? tags[String(n)] : ''))
-    return { ...series, name: picked.join('.') }
+    return { ...series, name: picked.join('.'), tags }
   })
 }
 
-/** Python re.sub replacement → JavaScript replacement: \1 and \g<1> become $1, $ is literal */
-function pythonReplacement (replace) {
-  let out = ''
-  for (let i = 0; i < replace.length; i++) {
-    const c = replace[i]
-    if (c === '$') out += '$$'
-    else if (c === '\\' && /[0-9]/.test(replace[i + 1] ?? '')) { out += '$' + replace[i + 1]; i++ } else if (c === '\\' && replace[i + 1] === 'g' && replace[i + 2] === '<') {
-      const close = replace.indexOf('>', i)
-      out += '$<' + replace.slice(i + 3, close) + '>'
-      if (/^\d+$/.test(replace.slice(i + 3, close))) out = out.slice(0, -(close - i - 1)) + '$' + replace.slice(i + 3, close)
-      i = close
-    } else if (c === '\\' && replace[i + 1] === '\\') { out += '\\'; i++ } else out += c
-  }
-  return out
-}
-
+/**
+ * aliasSub(seriesList, search, replace): each name as Python's re.sub(search,
+ * replace, name) makes it (regex.js parsePythonTemplate: \1, \g<0>, \g<name>,
+ * \n, a literal $); the tags stay
+ */
 function aliasSub (ctx, args) {
   const search = args.string(1, 'search')
   const replace = args.string(2, 'replace')
   let re
+  let template
   try {
     re = compileUserRegex(search, 'aliasSub: search')
+    template = parsePythonTemplate(replace, { groupCount: re.groupCount(), namedGroups: re.namedGroups() })
   } catch (err) {
-    throw new TargetValueError(err.message)
+    const message = err instanceof TemplateError ? `aliasSub: the replacement ${JSON.stringify(replace)} is not one Python's re.sub takes: ${err.message}` : err.message
+    throw new TargetValueError(message)
   }
-  const replacement = pythonReplacement(replace)
   return args.seriesList(0).map(s => {
-    const name = replaceAll(re, s.name, replacement)
-    if (name.length > MAX_NAME_LENGTH) throw new TargetValueError(`aliasSub: the new name is ${name.length} characters, more than ${MAX_NAME_LENGTH}; use a shorter replacement`)
-    return { ...s, name }
+    const { text: name, length } = pythonSub(re, s.name, template, { maxLength: MAX_NAME_LENGTH })
+    if (name === null) throw new TargetValueError(`aliasSub: the new name is ${length} characters, more than ${MAX_NAME_LENGTH}; use a shorter replacement`)
+    return { ...s, name, tags: tagsOf(s) }
   })
 }
 
 function scale (ctx, args) {
   const factor = args.number(1, 'factor')
+  // graphite-web takes the factor as a float: its tag is str(float(factor)), 3 → "3.0"
+  const tags = { scale: pyStr(factor, false) }
   return args.seriesList(0).map(series => {
     const name = `scale(${series.name},${formatG(factor)})`
-    return { ...series, name, pathExpression: name, values: valuesOf(series).map(v => v === null ? null : v * factor), valuesPerPoint: 1 }
+    return { ...series, name, pathExpression: name, tags: withTags(series, tags), values: valuesOf(series).map(v => v === null ? null : v * factor), valuesPerPoint: 1 }
   })
 }
 
@@ -132,7 +126,7 @@ function consolidateBy (ctx, args) {
   return args.seriesList(0).map(s => {
     const name = `consolidateBy(${s.name},"${func}")`
     // the function asked consolidates the points as they are, a stat leaf's too (docs/adr/0040-graphite-stat-leaves.md)
-    return { ...s, consolidationFunc: func, name, pathExpression: name, regroup: undefined }
+    return { ...s, consolidationFunc: func, name, pathExpression: name, tags: withTags(s, { consolidateBy: func }), regroup: undefined }
   })
 }
 
@@ -140,7 +134,7 @@ function integral (ctx, args) {
   return args.seriesList(0).map(series => {
     let current = 0
     const values = valuesOf(series).map(v => v === null ? null : (current += v))
-    return copySeries(series, { name: `integral(${series.name})`, values })
+    return copySeries(series, { name: `integral(${series.name})`, tags: withTags(series, { integral: 1 }), values })
   })
 }
 
@@ -170,7 +164,7 @@ function derivative (name, perStep) {
         const perSecond = delta / series.step
         return Math.abs(perSecond) < 1e21 ? Number(perSecond.toFixed(6)) : perSecond
       })
-      return copySeries(series, { name: `${name}(${series.name})`, values })
+      return copySeries(series, { name: `${name}(${series.name})`, tags: withTags(series, { [name]: 1 }), values })
     })
   }
 }
@@ -188,6 +182,7 @@ async function timeShift (ctx, args) {
   return shifted.map(s => ({
     ...s,
     name: `timeShift(${s.name}, "${shift}")`,
+    tags: withTags(s, { timeShift: shift }),
     start: first.start,
     end: resetEnd ? first.end : s.end - s.start + first.start
   }))
@@ -203,10 +198,12 @@ async function movingAverage (ctx, args) {
   if (isInterval) previewSeconds = Math.abs(intervalSeconds(windowNode.value, 'movingAverage', 'windowSize'))
   else if (windowNode?.type === 'number' && Number.isInteger(windowNode.value) && windowNode.value >= 0) previewSeconds = Math.max(...seriesList.map(s => s.step)) * windowNode.value
   else throw new TargetValueError('movingAverage: windowSize must be a whole number of points or a quoted interval such as "5min"')
+  // the window as graphite-web writes it in the name and the tag: the interval, or str() of the number (5, 5.0)
+  const windowText = isInterval ? windowNode.value : pyStr(windowNode.value, windowNode.isInteger)
   const preview = await ctx.evaluate(args.node(0), { ...ctx, startTime: ctx.startTime - previewSeconds })
   return preview.map(series => {
     const windowPoints = isInterval ? Math.floor(previewSeconds / series.step) : windowNode.value
-    const name = isInterval ? `movingAverage(${series.name},"${windowNode.value}")` : `movingAverage(${series.name},${windowNode.value})`
+    const name = isInterval ? `movingAverage(${series.name},"${windowText}")` : `movingAverage(${series.name},${windowText})`
     const all = valuesOf(series)
     if (windowPoints * all.length > MAX_WINDOW_WORK) {
       throw new TargetValueError(`movingAverage: a window of ${windowPoints} points over ${all.length} points is more work than one request may do (${MAX_WINDOW_WORK} point visits); use a shorter window or range`)
@@ -219,7 +216,7 @@ async function movingAverage (ctx, args) {
       for (let j = Math.max(0, i - windowPoints); j < i; j++) if (all[j] !== null) { sum += all[j]; count++ }
       values.push(count && windowPoints > 0 && count / windowPoints >= xFilesFactor ? sum / count : null)
     }
-    return copySeries(series, { name, start: series.start + previewSeconds, values })
+    return copySeries(series, { name, start: series.start + previewSeconds, tags: withTags(series, { movingAverage: windowText }), values })
   })
 }
 
@@ -269,7 +266,7 @@ function summarize (ctx, args) {
     const [values, alignedEnd] = summarizeValues(series, aggregate, interval, newStart, newEnd)
     if (alignToFrom) newEnd = alignedEnd
     const name = `summarize(${series.name}, "${intervalString}", "${func}"${alignToFrom ? ', true' : ''})`
-    return copySeries(series, { name, start: newStart, end: newEnd, step: interval, values })
+    return copySeries(series, { name, start: newStart, end: newEnd, step: interval, tags: withTags(series, { summarize: intervalString, summarizeFunction: func }), values })
   })
 }
 
@@ -304,7 +301,7 @@ function hitcount (ctx, args) {
       }
     })
     const values = buckets.map(b => b.length ? b.reduce((a, c) => a + c, 0) : null)
-    return copySeries(series, { name: `hitcount(${series.name}, "${intervalString}")`, start: newStart, step: interval, values })
+    return copySeries(series, { name: `hitcount(${series.name}, "${intervalString}")`, start: newStart, step: interval, tags: withTags(series, { hitcount: intervalString }), values })
   })
 }
 

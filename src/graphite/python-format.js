@@ -1,11 +1,22 @@
 // Python's number formatting where graphite-web puts numbers in series names. Pure.
 
-/** Python str() of a parsed number: ints as written, floats as repr (100.0, 1.5) */
+/**
+ * Python str() of a parsed number: ints as written, floats as repr — the
+ * shortest digits that read back, fixed from 1e-4 up to 1e16 (100.0, 1.5),
+ * else exponent form (1e-05, 1e+16)
+ */
 export function pyStr (value, isInteger) {
   if (isInteger) return String(value)
-  if (Number.isInteger(value) && Math.abs(value) < 1e16) return value.toFixed(1)
-  const text = String(value)
-  return text.replace(/e([+-])(\d)$/, 'e$10$2')
+  if (!Number.isFinite(value)) return Number.isNaN(value) ? 'nan' : value > 0 ? 'inf' : '-inf'
+  if (value === 0) return Object.is(value, -0) ? '-0.0' : '0.0'
+  const [mantissa, exp] = value.toExponential().split('e')
+  const exponent = Number(exp)
+  if (exponent < -4 || exponent >= 16) return `${mantissa}e${exponent < 0 ? '-' : '+'}${String(Math.abs(exponent)).padStart(2, '0')}`
+  const sign = value < 0 ? '-' : ''
+  const digits = mantissa.replace(/^-/, '').replace('.', '')
+  if (exponent < 0) return `${sign}0.${'0'.repeat(-exponent - 1)}${digits}`
+  const whole = digits.slice(0, exponent + 1).padEnd(exponent + 1, '0')
+  return `${sign}${whole}.${digits.slice(exponent + 1) || '0'}`
 }
 
 /** Python '%g': 6 significant digits, exponent form below 1e-4 or from 1e6, trailing zeros dropped */

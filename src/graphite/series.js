@@ -13,15 +13,52 @@ export const CONSOLIDATIONS = {
   last: values => values[values.length - 1]
 }
 
-/** tags: { name, …tags } of a tagged series (seriesByTag, groupByTags); other series are tagged by their name alone */
-export function makeSeries ({ name, start, end, step, values, consolidationFunc, pathExpression, tags }) {
-  const series = { name, start, end, step, values, consolidationFunc, valuesPerPoint: 1, pathExpression: pathExpression ?? name }
-  if (tags) series.tags = tags
-  return series
+// graphite-web's TimeSeries without tags: a name that looks like a call is its tag `name`; any other
+// is parsed as carbon's `name;tag=value;…` (TaggedSeries.parse_carbon), and is its tag `name` where that fails
+// (Python's re.match('^[a-z]+[(].+[)]$', name, re.IGNORECASE): . stops at \n, $ may precede a last \n)
+const CALL_RE = /^[a-z]+[(][^\n]+[)]\n?$/iu
+
+/** The tags graphite-web gives a series made under `name` without tags (render/datalib.py TimeSeries.__init__) */
+export function nameTags (name) {
+  if (CALL_RE.test(name)) return { name }
+  const [metric, ...segments] = name.split(';')
+  const tags = new Map()
+  for (const segment of segments) {
+    const at = segment.indexOf('=')
+    const value = segment.slice(at + 1)
+    if (at < 1 || value === '' || /[!^]/.test(segment.slice(0, at)) || value[0] === '~') return { name }
+    tags.set(segment.slice(0, at), value)
+  }
+  const sanitized = metric.replace(/^~+/, '')
+  if (sanitized === '') return { name }
+  tags.set('name', sanitized)
+  // fromEntries: a tag such as __proto__ is a tag like any other
+  return Object.fromEntries(tags)
 }
 
-/** A series' tags as graphite-web's JSON answer carries them: its own, else its name as the tag `name` */
-export const tagsOf = series => series.tags ?? { name: series.name }
+/**
+ * tags: { name, …tags } of a tagged series (seriesByTag, groupByTags, an
+ * aggregate); without them, the tags graphite-web gives its name (nameTags).
+ * A series keeps its tags through the functions, as graphite-web's: an alias
+ * renames it, not its tag `name` (withTags adds a function's own).
+ */
+export function makeSeries ({ name, start, end, step, values, consolidationFunc, pathExpression, tags }) {
+  return { name, start, end, step, values, consolidationFunc, valuesPerPoint: 1, pathExpression: pathExpression ?? name, tags: tags ?? nameTags(name) }
+}
+
+/** A series' tags as graphite-web's JSON answer carries them */
+export const tagsOf = series => series.tags ?? nameTags(series.name)
+
+/**
+ * The tags of `series` with the function's added, each value a string as
+ * graphite-web's Tags stores it (`series.tags['summarize'] = intervalString`);
+ * a new object, never the series' own (an evaluation may be shared)
+ */
+export const withTags = (series, added) => {
+  const tags = { ...tagsOf(series) }
+  for (const [tag, value] of Object.entries(added)) tags[tag] = String(value)
+  return tags
+}
 
 /**
  * Whether a series still holds the points a distribution's stat leaf fetched

@@ -47,7 +47,8 @@ export function groupByTags (ctx, args) {
   const callback = args.string(1, 'callback')
   const tags = args.rest(2, 'string')
   if (!tags.length) throw new TargetValueError('groupByTags(): no tags specified')
-  const aggregate = aggregation(Object.hasOwn(SERIES_FUNCTIONS, callback) ? SERIES_FUNCTIONS[callback] : callback)
+  const aggregatedBy = Object.hasOwn(SERIES_FUNCTIONS, callback) ? SERIES_FUNCTIONS[callback] : callback
+  const aggregate = aggregation(aggregatedBy)
   const byName = tags.includes('name')
   const names = new Set(seriesList.map(s => tagsOf(s).name))
   const common = names.size === 1 ? [...names][0] : callback
@@ -60,7 +61,7 @@ export function groupByTags (ctx, args) {
     groups.get(key).push(series)
   }
   return [...groups].map(([key, members]) => {
-    const series = aggregateSeries(members, aggregate, { name: key, consolidationFunc: ctx.defaultConsolidation })
+    const series = aggregateSeries(members, aggregate, { name: key, consolidationFunc: ctx.defaultConsolidation, aggregatedBy })
     series.tags = parseKey(key)
     return series
   })

@@ -3,7 +3,7 @@
 // (scripts/graphite-oracle/oracle.py) over whisper files built from the same
 // events, its venv created when missing; the clock and the seeded days of
 // events; statbucket's app on that clock with the events posted; the
-// comparison of two renders.
+// comparison of two renders, tags included.
 import { execFileSync } from 'node:child_process'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -69,14 +69,20 @@ export async function oracleApp (label, bodies, env = {}) {
 }
 
 /**
- * Two renders equal but for float rounding in the last bits: targets
- * (theirName: ours as graphite-web names it), timestamps, nulls and values;
- * tags too where asked
+ * graphite-web's tags of a target it was asked wrapped in consolidateBy(…,
+ * "sum") where statbucket sums without one: the tag that call adds left out
  */
-export function expectSameRender (ours, theirs, label, { theirName = name => name, tags = false } = {}) {
+export const withoutConsolidateBy = ({ consolidateBy, ...tags }) => tags
+
+/**
+ * Two renders equal but for float rounding in the last bits: targets
+ * (theirName: ours as graphite-web names it), tags (theirTags: graphite-web's
+ * as ours should be), timestamps, nulls and values
+ */
+export function expectSameRender (ours, theirs, label, { theirName = name => name, theirTags = tags => tags } = {}) {
   expect(ours.map(s => theirName(s.target)), label).toEqual(theirs.map(s => s.target))
   ours.forEach((series, i) => {
-    if (tags) expect(series.tags, `${label} ${series.target} tags`).toEqual(theirs[i].tags)
+    expect(series.tags, `${label} ${series.target} tags`).toEqual(theirTags(theirs[i].tags))
     const expected = theirs[i].datapoints
     expect(series.datapoints.map(p => p[1]), `${label} ${series.target} timestamps`).toEqual(expected.map(p => p[1]))
     expect(series.datapoints.map(p => p[0] === null), `${label} ${series.target} nulls`).toEqual(expected.map(p => p[0] === null))
