@@ -149,7 +149,28 @@ export const metricIdPrefix = (metric) => `${idPart(metric)}/`
  * `prefix` (escaped as ids are: each character's escape is its own, so a
  * name starts with prefix exactly when its ids start with the escaped prefix)
  */
-export const namePrefixIdRange = (prefix) => { const part = idPart(prefix); return { $gte: part, $lt: `${part}\uffff` } }
+export function namePrefixIdRange (prefix) {
+  const part = idPart(prefix)
+  const above = prefixUpperBound(part)
+  return above === null ? { $gte: part } : { $gte: part, $lt: above }
+}
+
+/**
+ * The least string above every string that starts with `prefix` (not
+ * empty), in UTF-16 order and in UTF-8 byte order (MongoDB's) alike: its
+ * last character one code point up. `prefix + '\uffff'` is not: a character
+ * past U+FFFF (an emoji in a tag value) sorts above it in UTF-8.
+ */
+export function prefixUpperBound (prefix) {
+  const chars = [...prefix]
+  while (chars.length > 0) {
+    const last = chars.pop().codePointAt(0)
+    if (last === 0x10ffff) continue
+    // the surrogates are no characters: past U+D7FF comes U+E000
+    return chars.join('') + String.fromCodePoint(last === 0xd7ff ? 0xe000 : last + 1)
+  }
+  return null
+}
 export const bucketId = (metric, key) => `${idPart(metric)}/${key}`
 export const dayId = (metric, ms) => bucketId(metric, dayKey(ms))
 export const monthId = (metric, ms) => bucketId(metric, monthKey(ms))
@@ -170,6 +191,12 @@ export function parseHourId (id) {
 }
 
 /** Inverse of dayId/monthId: { metric, date (ms of the day or month start) } or null */
+/** The metric of any bucket document's id (a day's, a month's, a minute-hour's), or null */
+export function metricOfId (id) {
+  const slash = id.lastIndexOf('/')
+  return slash < 1 ? null : fromIdPart(id.slice(0, slash))
+}
+
 export function parseBucketId (id) {
   const slash = id.lastIndexOf('/')
   if (slash < 1) return null

@@ -5,7 +5,7 @@
 // Idempotent: a second call finds nothing and deletes nothing.
 
 import { KINDS } from '../kinds/index.js'
-import { metricIdPrefix } from '../bucket/time.js'
+import { metricIdPrefix, metricOfId } from '../bucket/time.js'
 import { isTagged } from '../tags/series-name.js'
 
 const BATCH = 1000
@@ -18,7 +18,7 @@ export function metricIdRange (name) {
 
 /**
  * collections: every kind's (db/collections.js) and metrics
- * → { seriesOf(name), deleteMetric(name), deleteSeriesOf(name) }, each deletion → { registry, daily, monthly, minuteHours }
+ * → { seriesOf(name), deleteMetric(name), deleteSeriesOf(name, series) }, each deletion → { registry, daily, monthly, minuteHours }
  * (minuteHours: a distribution's minute-hour documents)
  */
 export function createMetricDeletion (collections, { batchSize = BATCH } = {}) {
@@ -59,18 +59,38 @@ export function createMetricDeletion (collections, { batchSize = BATCH } = {}) {
     },
 
     /**
-     * Every tagged series of a name (rollups included) at once: their
-     * registry entries, then their documents, by the one _id range they
-     * share (`name;` … : a series' id is its escaped name, and `;` ends a
-     * name) — a round trip per batch, not per series; the documents of a
-     * series whose entry an earlier deletion cut short removed went too.
-     * A series name has none. → { registry, daily, monthly, minuteHours }
+     * The tagged series of a name a DELETE listed (seriesOf), rollups
+     * included, together: their registry entries by id, a batch at a time,
+     * then their documents, read in the one _id range they share (`name;` … :
+     * a series' id is its escaped name, and `;` ends a name) a batch at a
+     * time, and deleted where they are those series' — a round trip per
+     * batch, not per series. A series written since the listing is not one
+     * of them: its entry and documents stay, as a write after a deletion's
+     * do. → { registry, daily, monthly, minuteHours }
      */
-    async deleteSeriesOf (name) {
-      if (isTagged(name)) return { registry: 0, daily: 0, monthly: 0, minuteHours: 0 }
-      const range = { $gt: `${name};`, $lt: `${name};\uffff` }
-      const registry = (await collections.metrics.deleteMany({ _id: range })).deletedCount
-      return { registry, ...await deleteAllKinds(range) }
+    async deleteSeriesOf (name, series) {
+      const none = { registry: 0, daily: 0, monthly: 0, minuteHours: 0 }
+      if (isTagged(name) || series.length === 0) return none
+      let registry = 0
+      for (let i = 0; i < series.length; i += batchSize) {
+        registry += (await collections.metrics.deleteMany({ _id: { $in: series.slice(i, i + batchSize) } })).deletedCount
+      }
+      const listed = new Set(series)
+      const hi = `${name};\uffff`
+      const deleted = { daily: 0, monthly: 0, minutes: 0 }
+      for (const kind of KINDS) {
+        for (const [role, collectionName] of Object.entries(kind.collections)) {
+          const collection = collections[collectionName]
+          for (let after = `${name};`; ;) {
+            const docs = await collection.find({ _id: { $gt: after, $lt: hi } }, { projection: { _id: 1 } }).sort({ _id: 1 }).limit(batchSize).toArray()
+            if (docs.length === 0) break
+            after = docs[docs.length - 1]._id
+            const ids = docs.map(d => d._id).filter(id => listed.has(metricOfId(id)))
+            if (ids.length > 0) deleted[role] += (await collection.deleteMany({ _id: { $in: ids } })).deletedCount
+          }
+        }
+      }
+      return { registry, daily: deleted.daily, monthly: deleted.monthly, minuteHours: deleted.minutes }
     }
   }
 }

@@ -38,21 +38,28 @@ export function createNameIndex () {
   // while a rebuild reads the registry: the adds and removals made here meanwhile, in order (null: none is reading)
   let journal = null
 
-  /** Runs read(), then applies to `into` (a rebuild's index, or this one) what was added or removed here meanwhile, in order */
+  /**
+   * Runs read(), then applies to `into` (a rebuild's index, or this one) what
+   * was added or removed here meanwhile, in order — also when read() fails: a
+   * look that failed half-way has added what it read (a rebuild's index is
+   * dropped then). A read within another's adds its journal to the outer one.
+   */
   async function replayingOnto (into, read) {
+    const outer = journal
     const ops = journal = []
     try {
       await read()
     } finally {
-      journal = null
-    }
-    for (const [name, kind] of ops) {
-      if (kind === null) into.remove(name)
-      else into.add(name, kind)
+      journal = outer
+      for (const [name, kind] of ops) {
+        if (kind === null) into.remove(name)
+        else into.add(name, kind)
+      }
+      if (outer !== null && into !== api) outer.push(...ops)
     }
   }
 
-  return {
+  const api = {
     tags,
     /** Adds a metric name (idempotent) of a kind ('counter' by default; kinds/index.js); a tagged series goes to the tag index */
     add (name, kind = 'counter') {
@@ -203,4 +210,5 @@ export function createNameIndex () {
         .sort((a, b) => a.path < b.path ? -1 : a.path > b.path ? 1 : 0)
     }
   }
+  return api
 }

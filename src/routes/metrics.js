@@ -102,11 +102,11 @@ export default async function metricsRoutes (app) {
     const deleted = { registry: 0, series: 0, daily: 0, monthly: 0, minuteHours: 0 }
     try {
       // a name takes its tagged series with it (docs/tags.md#series-names): the series first, so a
-      // deletion cut short leaves the name, and a DELETE sent again finds what is left; all at once,
-      // by their shared id range (10,000 series one by one took minutes)
+      // deletion cut short leaves the name, and a DELETE sent again finds what is left; those listed
+      // now, together (10,000 series one by one took minutes), and no series written since
       const series = await deletion.seriesOf(metric)
       for (const s of series) forget(s)
-      const gone = await deletion.deleteSeriesOf(metric)
+      const gone = await deletion.deleteSeriesOf(metric, series)
       for (const s of series) forget(s)
       for (const field of Object.keys(gone)) deleted[field] += gone[field]
       deleted.series = series.filter(s => !isRollupSeries(s)).length

@@ -1,8 +1,50 @@
 import { describe, expect, it } from 'vitest'
 import {
-  ceilToStep, countPoints, dayId, describeDay, daysInMonth, floorToStep, hourId, monthId, nextStep,
-  parseBucketId, parseEventTime, parseHourId, parseQueryTime, startOfDay, utcParts
+  ceilToStep, countPoints, dayId, describeDay, daysInMonth, floorToStep, hourId, metricOfId, monthId, namePrefixIdRange, nextStep,
+  parseBucketId, parseEventTime, parseHourId, parseQueryTime, prefixUpperBound, startOfDay, utcParts
 } from '../../src/bucket/time.js'
+import fc from 'fast-check'
+
+describe('the id range of a name prefix (check --prefix)', () => {
+  // MongoDB orders strings by their UTF-8 bytes; JavaScript by UTF-16 code units: the range must hold in both
+  const utf8 = (a, b) => Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'))
+  const utf16 = (a, b) => (a < b ? -1 : a > b ? 1 : 0)
+  const inRange = (id, { $gte, $lt }, cmp) => cmp(id, $gte) >= 0 && ($lt === undefined || cmp(id, $lt) < 0)
+
+  // UTF-16 order (mongo-java-server's) agrees wherever the prefix's last character is below the surrogates: names are ASCII, tag values mostly
+  const agreesInUtf16 = (prefix) => prefix.charCodeAt(prefix.length - 1) < 0xd7ff
+
+  it('holds exactly the ids of the metrics whose names start with the prefix, in UTF-8 order (and in UTF-16 where they agree)', () => {
+    const text = fc.string({ unit: fc.constantFrom('a', 'b', '/', '%', '2', 'F', ';', '=', '\u00e9', '\uffff', '\ud7ff', '\ue000', '😀', '\u{10ffff}'), maxLength: 6 })
+    fc.assert(fc.property(text, text, (prefix, rest) => {
+      fc.pre(prefix.length > 0)
+      const name = `${prefix}${rest}`
+      for (const id of [dayId(name, Date.UTC(2026, 10, 29)), monthId(name, Date.UTC(2026, 10, 29))]) {
+        expect(inRange(id, namePrefixIdRange(prefix), utf8)).toBe(true)
+        if (agreesInUtf16(prefix)) expect(inRange(id, namePrefixIdRange(prefix), utf16)).toBe(true)
+        expect(metricOfId(id)).toBe(name)
+      }
+    }), { numRuns: 2000 })
+    fc.assert(fc.property(text, text, (prefix, name) => {
+      fc.pre(prefix.length > 0 && !name.startsWith(prefix))
+      const id = dayId(name, Date.UTC(2026, 10, 29))
+      expect(inRange(id, namePrefixIdRange(prefix), utf8)).toBe(false)
+      if (agreesInUtf16(prefix)) expect(inRange(id, namePrefixIdRange(prefix), utf16)).toBe(false)
+    }), { numRuns: 2000 })
+  })
+
+  it('the bound above a prefix: its last character one code point up, past the surrogates and U+10FFFF', () => {
+    expect(prefixUpperBound('web.req;route=')).toBe('web.req;route>')
+    expect(prefixUpperBound('a\ud7ff')).toBe('a\ue000')
+    expect(prefixUpperBound('a\uffff')).toBe('a\u{10000}')
+    expect(prefixUpperBound('a\u{10ffff}')).toBe('b')
+    expect(prefixUpperBound('\u{10ffff}')).toBe(null)
+    expect(namePrefixIdRange('\u{10ffff}')).toEqual({ $gte: '\u{10ffff}' })
+    // web.req;route=😀 sorts above web.req;route=\uffff in UTF-8: inside the range all the same
+    expect(inRange(dayId('web.req;route=😀', 0), namePrefixIdRange('web.req;route='), utf8)).toBe(true)
+    expect(inRange(dayId('web.req;route=😀', 0), { $gte: 'web.req;route=', $lt: 'web.req;route=\uffff' }, utf8)).toBe(false)
+  })
+})
 
 describe('parseEventTime', () => {
   it('reads ISO-8601 with Z or an offset, and epoch ms', () => {

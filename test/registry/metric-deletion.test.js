@@ -45,25 +45,29 @@ describe('deleting a distribution', () => {
 })
 
 describe('deleting a name\'s tagged series', () => {
-  it('takes every series (rollups, values with / and %) by their shared id range, in round trips per batch, not per series; no neighbour\'s; a series has none', async () => {
+  it('takes the series listed (rollups, values with / and %) in round trips per batch, not per series; a series written since, and every neighbour, stay', async () => {
     const series = [...Array.from({ length: 40 }, (_, i) => `del.x;host=h${i}`), 'del.x;route=/a%b', 'del.x;~host;host=h1']
     await writeDistributions(db, series.map((metric, i) => ({ metric, value: 5 + i, time: D + 60_000 })), MAPPING)
-    // neighbours: the name itself, a name it prefixes, and a name's series that sorts after it
-    await writeDistributions(db, ['del.x.y;host=h0', 'del.xy;host=h0'].map(metric => ({ metric, value: 3, time: D + 60_000 })), MAPPING)
+    // neighbours: a name it prefixes, a name's series that sorts after it; and a series of its own written after the listing
+    await writeDistributions(db, ['del.x.y;host=h0', 'del.xy;host=h0', 'del.x;host=late'].map(metric => ({ metric, value: 3, time: D + 60_000 })), MAPPING)
+    const deletion = createMetricDeletion(collections(), { batchSize: 1000 })
+    const listed = (await deletion.seriesOf('del.x')).filter(s => s !== 'del.x;host=late')
+    expect([...listed].sort()).toEqual([...series].sort())
     const before = { daily: await idsOf('distributionDaily'), metrics: await idsOf('metrics') }
     const calls = { find: 0, deleteMany: 0 }
     const counted = Object.fromEntries(Object.entries(collections()).map(([name, c]) => [name, new Proxy(c, {
       get: (target, key) => (key in calls ? (...args) => { calls[key]++; return target[key](...args) } : Reflect.get(target, key).bind?.(target) ?? Reflect.get(target, key))
     })]))
-    const deletion = createMetricDeletion(counted, { batchSize: 1000 })
-    expect(await deletion.deleteSeriesOf('del.x')).toEqual({ registry: 42, daily: 42, monthly: 42, minuteHours: 42 })
-    // a find and a deleteMany a collection holding some, a find for each of the others, whatever the number of series
-    expect(calls.find + calls.deleteMany).toBeLessThanOrEqual(2 * Object.keys(collections()).length)
-    expect(await idsOf('distributionDaily')).toEqual(before.daily.filter(id => !id.startsWith('del.x;')))
-    expect(await idsOf('metrics')).toEqual(before.metrics.filter(id => !id.startsWith('del.x;')))
-    expect(await idsOf('metrics')).toEqual(expect.arrayContaining(['del.x', 'del.x.y', 'del.x.y;host=h0', 'del.xy', 'del.xy;host=h0']))
-    expect(await deletion.deleteSeriesOf('del.x')).toEqual({ registry: 0, daily: 0, monthly: 0, minuteHours: 0 })
-    expect(await deletion.deleteSeriesOf('del.x.y;host=h0')).toEqual({ registry: 0, daily: 0, monthly: 0, minuteHours: 0 })
+    expect(await createMetricDeletion(counted, { batchSize: 1000 }).deleteSeriesOf('del.x', listed)).toEqual({ registry: 42, daily: 42, monthly: 42, minuteHours: 42 })
+    // per collection: a batch read, its deleteMany where it holds some, the read that finds no more; whatever the number of series
+    expect(calls.find + calls.deleteMany).toBeLessThanOrEqual(3 * Object.keys(collections()).length)
+    const gone = id => listed.some(s => id.startsWith(s.replace('/', '%2F').replace('%b', '%25b') + '/'))
+    expect(await idsOf('distributionDaily')).toEqual(before.daily.filter(id => !gone(id)))
+    expect(await idsOf('distributionDaily')).toEqual(expect.arrayContaining(['del.x;host=late/20261129', 'del.x.y;host=h0/20261129', 'del.xy;host=h0/20261129', 'del.x/20261129']))
+    expect(await idsOf('metrics')).toEqual(before.metrics.filter(id => !listed.includes(id)))
+    expect(await idsOf('metrics')).toEqual(expect.arrayContaining(['del.x', 'del.x;host=late', 'del.x.y', 'del.x.y;host=h0', 'del.xy', 'del.xy;host=h0']))
+    expect(await deletion.deleteSeriesOf('del.x', listed)).toEqual({ registry: 0, daily: 0, monthly: 0, minuteHours: 0 })
+    expect(await deletion.deleteSeriesOf('del.x.y;host=h0', ['del.x.y;host=h0'])).toEqual({ registry: 0, daily: 0, monthly: 0, minuteHours: 0 })
     expect(await idsOf('distributionDaily')).toContain('del.x.y;host=h0/20261129')
   })
 })

@@ -182,9 +182,24 @@ describe('the name index refresh', () => {
     go()
     await look
     expect([index.has('a.back'), index.has('a.fresh')]).toEqual([false, true])
+    // a look that fails after reading a metric deleted meanwhile (its batch fetched before the deletion) leaves it deleted
+    let resume
+    const pausedLook = new Promise(resolve => { resume = resolve })
+    const failingLook = createNameIndexRefresh({ index, metrics: { find: () => (async function * () { if (finds++ === 1) { yield { _id: 'a.kept;host=h1' }; return } await pausedLook; yield { _id: 'a.twice' }; throw new Error('cursor lost') })() }, clock, timers: {}, logger: { warn () {} } })
+    finds = 1
+    await failingLook.load()
+    index.add('a.twice')
+    clock.advance(60_000)
+    const lookFails = failingLook.refresh()
+    await new Promise(resolve => setImmediate(resolve))
+    index.remove('a.twice')
+    resume()
+    await expect(lookFails).rejects.toThrow(/cursor lost/)
+    expect(index.has('a.twice')).toBe(false)
+    index.add('a.after')
     // and a rebuild whose scan fails leaves the index as it was, recording nothing more
     const failing = createNameIndexRefresh({ index, metrics: { find: () => (async function * () { yield { _id: 'x.y' }; throw new Error('read failed') })() }, clock: manualClock(0), timers: {}, logger: { warn () {} } })
     await expect(failing.load()).rejects.toThrow(/read failed/)
-    expect([index.has('x.y'), index.has('a.fresh'), index.size(), index.tags.count('a.kept')]).toEqual([false, true, 1, 1])
+    expect([index.has('x.y'), index.has('a.twice'), index.size(), index.tags.count('a.kept')]).toEqual([false, false, 1, 1])
   })
 })
