@@ -155,6 +155,36 @@ function fieldsAfterTags (text) {
   return { tags: fields[0], rate }
 }
 
+// the fields DogStatsD writes after a value's type (and rate) that statbucket ignores: its container id, its
+// origin, its cardinality, a time (docs/statsd.md#lines); a rate comes as `@`, tags as `#`
+const IGNORED_FIELD = /^(?:c:|e:|card:|T\d)/
+const IGNORED_FIELD_NAMES = new Set(['c', 'e', 'card'])
+
+/**
+ * A line's values (split at each `:` after its name: `pieces`) and DogStatsD's
+ * fields after the type, before any `|#`: the first value's field after its
+ * type (and rate) that is one of IGNORED_FIELD's starts them, and everything
+ * after it is theirs (a container id's `:` makes no value) →
+ * { values, rate } (rate: a `@…` among those fields, or undefined) or
+ * { values, problem } (a rate given twice). Without such a field, the values
+ * as they are (`n:1|c:2|c`, `n:1|c|@0.5`).
+ */
+function valuesAndFields (pieces) {
+  for (let i = 0; i < pieces.length; i++) {
+    const fields = pieces[i].split('|', 4)
+    const at = fields[2]?.[0] === '@' ? 3 : 2
+    const field = fields[at]
+    // a field of its own, or one whose `:` the split took (`c:abc` → `c`, then `abc`)
+    if (field === undefined || !(IGNORED_FIELD.test(field) || (IGNORED_FIELD_NAMES.has(field) && i < pieces.length - 1))) continue
+    const value = fields.slice(0, at).join('|')
+    const rest = [pieces[i].slice(value.length + 1), ...pieces.slice(i + 1)].join(':')
+    const found = fieldsAfterTags(`|${rest}`)
+    if (found.problem) return { values: [...pieces.slice(0, i), value], problem: found.problem }
+    return { values: [...pieces.slice(0, i), value], rate: found.rate }
+  }
+  return { values: pieces }
+}
+
 /**
  * The series a line's raw name and tag field name: the sanitised name and
  * its tags in canonical form → { name, series } or { problem }
@@ -202,16 +232,20 @@ export function parseLine (line) {
   const tagAt = text.indexOf('|#')
   const body = tagAt === -1 ? text : text.slice(0, tagAt)
   const parts = body.split(':')
-  const values = parts.slice(1)
-  if (values.length === 0) return { samples, problems: [problem('malformed', 'no ":value|type" after the name')], values: 1, kept: 0 }
+  if (parts.length < 2) return { samples, problems: [problem('malformed', 'no ":value|type" after the name')], values: 1, kept: 0 }
+  // DogStatsD's fields before the tags (or without any: `|c:` a container, `|T` a time) end the values
+  const before = valuesAndFields(parts.slice(1))
+  const { values } = before
   const after = tagAt === -1 ? null : fieldsAfterTags(text.slice(tagAt + 2))
-  const lineProblem = after?.problem ?? null
+  const twice = before.rate !== undefined && after?.rate !== undefined ? problem('bad_sample_rate', `two sample rates ("${before.rate}" and "${after.rate}"): send one`) : null
+  const lineProblem = before.problem ?? after?.problem ?? twice
   if (lineProblem) return { samples, problems: values.map(() => lineProblem), values: values.length, kept: 0, name: sanitizeName(parts[0].split(';', 1)[0]) }
   const { name, series, problem: tagProblem } = seriesOfLine(parts[0], after?.tags)
   if (tagProblem) return { samples, problems: values.map(() => tagProblem), values: values.length, kept: 0, name }
+  const rate = before.rate ?? after?.rate
   let kept = 0
   for (const packed of values) {
-    const result = parseValue(series, packed, after?.rate)
+    const result = parseValue(series, packed, rate)
     if (result.problem) { problems.push(result.problem); continue }
     if (!isMetricName(name)) {
       problems.push(problem('invalid_name', `name ${JSON.stringify(name)} (sanitised from ${JSON.stringify(parts[0])}) is not a metric name: letters, digits, _ . -; at most 200 characters; starting with a letter or digit`))

@@ -171,9 +171,25 @@ describe('parseLine', () => {
     const tags = parseLine('m:1|c|#k:v|@0.5|#j:w')
     expect([tags.samples, reasons(tags)]).toEqual([[], ['bad_tags']])
     expect(tags.problems[0].message).toMatch(/two tag fields/)
+    // without tags too (datadog-go sends |c: with origin detection, |T with a timestamp): the fields end the values
+    expect(parseLine('m:1|c|c:abc').samples).toEqual([{ metric: 'm', value: 1 }])
+    expect(parseLine('m:1|c|c:ci-1:abc|e:it-2').samples).toEqual([{ metric: 'm', value: 1 }])
+    expect(parseLine('m:1|c|T1700000000').samples).toEqual([{ metric: 'm', value: 1 }])
+    expect(parseLine('m:1|c|@0.5|c:abc').samples).toEqual([{ metric: 'm', value: 2 }])
+    expect(parseLine('m:1|c|c:abc|@0.5').samples).toEqual([{ metric: 'm', value: 2 }])
+    expect(parseLine('m:3|ms|card:low|c:abc').samples).toEqual([{ metric: 'm', value: 3, kind: 'distribution', weight: 1 }])
+    expect(parseLine('m:1|c|c:abc|#k:v|@0.25').samples).toEqual([{ metric: 'm;k=v', value: 4 }])
+    expect(parseLine('m:1|c:2|c|c:abc').samples).toEqual([{ metric: 'm', value: 1 }, { metric: 'm', value: 2 }])
+    // packed values are not fields: `|c:2` right after a value is its type and the next value
+    expect(parseLine('m:1|c:2|c').samples).toEqual([{ metric: 'm', value: 1 }, { metric: 'm', value: 2 }])
+    for (const line of ['m:1|c|c:abc|@0.5|#k:v|@0.5', 'm:1|c|@0.5|c:abc|@0.5']) expect(reasons(parseLine(line)), line).toEqual(['bad_sample_rate'])
+    // any other field after the type is still a bad rate, as before
+    expect(reasons(parseLine('m:1|c|zz'))).toEqual(['bad_sample_rate'])
     // a line of 2 MiB of | after its tags is refused after a few fields, not split 2 million times
     const pipes = parseLine(`m:1|c|#k:v${'|'.repeat(2 ** 21)}`)
     expect([pipes.samples, reasons(pipes)]).toEqual([[], ['malformed']])
+    const fields = parseLine(`m:1|c|c:x${'|c:x'.repeat(2 ** 19)}`)
+    expect([fields.samples, reasons(fields)]).toEqual([[], ['malformed']])
   })
 
   it('Graphite-tagged names keep their tags as sent (a / in a value too), merged with DogStatsD tags', () => {
