@@ -24,7 +24,7 @@ export const OPTIONAL_SECTIONS = ['talk', 'wiredtiger', 'cardinality', 'tags', '
 const CARDINALITY = { metrics: 1_000_000, busy: 10_000, windowSeconds: 60, findSeconds: 5, busyPerMinute: 60 }
 // The tags section (issue 28): names × combinations series in the tag index, a name of busySeries series
 // with a busy hour, a name of topSeries series with topMonths whole months; full and small alike (its point is the size).
-const TAGS = { names: 1000, combinations: 1000, busySeries: 10_000, topSeries: 10_000, topMonths: 12, ingestSeconds: 10, ingestConnections: 16, warmupSeconds: 2, readSeconds: 5, readConnections: 4, readMinRequests: 8, topSeconds: 20, topMinRequests: 3 }
+const TAGS = { names: 1000, combinations: 1000, busySeries: 10_000, topSeries: 10_000, topMonths: 12, ingestSeconds: 10, ingestConnections: 16, warmupSeconds: 2, readSeconds: 5, readConnections: 4, readMinRequests: 8, topSeconds: 20, topMinRequests: 3, settleLooks: true }
 // The SLO section (issue 29): `plain` pairs of counters and `tagged` names of 4 series, an event a
 // minute since the UTC day before the previous year, minutes on the last `minuteDays` days
 // (MINUTE_RETENTION_DAYS=minuteRetentionDays, above the 31 a rolling month needs); one connection: a

@@ -24,6 +24,7 @@ import { httpRequest } from '../shared/http-client.js'
 import { percentile, seededRandom } from '../shared/workload.js'
 import { TIMER_BODIES, benchHttpBatched } from './bench-ingest.js'
 import { startServerProcess } from './server-process.js'
+import { MARGIN_MS } from '../../src/registry/name-index-refresh.js'
 import {
   BUSY_NAME, INGEST_PREFIXES, ROLLUP_RULES, TOP_NAME, busyHourDocuments, indexSeriesNames, ingestTags, registryEntry, tagQueries, topWindow, topYearDocuments, wideIngestName, wideSeries
 } from './tags-workload.js'
@@ -54,8 +55,26 @@ export async function seedIndex (db, scale, { log = () => {} } = {}) {
   const now = Date.now()
   const n = await insertAll(db.collection('metrics'), (function * () { for (const s of indexSeriesNames(scale)) yield registryEntry(s, now) })())
   log(`  ${n.toLocaleString('en-US')} registry entries in ${((performance.now() - t0) / 1000).toFixed(0)} s`)
-  return n
+  return { entries: n, lastWrite: now }
 }
+
+/**
+ * Waits until the service's name index looks no longer read the seeded
+ * entries: a look reads the entries written since MARGIN_MS before the last
+ * one (registry/name-index-refresh.js), so for MARGIN_MS after they were
+ * written each look of 10 s reads all 1,000,000 again (~26 s of the event
+ * loop's, as after a UTC midnight, when every active series' lastWrite
+ * moves), and then one last look finishes. The reads measure the steady state.
+ */
+async function lookPastSeeded (lastWrite, { log }) {
+  const quietAt = lastWrite + MARGIN_MS + LOOK_INTERVAL_MS + LAST_LOOK_MS
+  const waitMs = quietAt - Date.now()
+  if (waitMs <= 0) return
+  log(`  waiting ${(waitMs / 1000).toFixed(0)} s for the name index's looks to pass the seeded entries (they read entries written in the last ${MARGIN_MS / 1000} s)`)
+  await new Promise(resolve => setTimeout(resolve, waitMs))
+}
+const LOOK_INTERVAL_MS = 10_000
+const LAST_LOOK_MS = 40_000
 
 /** Seeds the read names' registry entries and documents (the service loads them at boot) → what was seeded */
 export async function seedReadNames (db, scale, { now = Date.now(), log = () => {} } = {}) {
@@ -262,7 +281,7 @@ export async function benchTags ({ uri, dbName, scale, dbPid = null, keep = fals
     const bootSeconds = (performance.now() - t0) / 1000
     const booted = await server.stats()
     log(`tags: seeding the index's ${indexSeries.toLocaleString('en-US')} registry entries, then waiting for the service's tag index to hold them`)
-    const indexEntries = await seedIndex(db, scale, { log })
+    const { entries: indexEntries, lastWrite: seededAt } = await seedIndex(db, scale, { log })
     t0 = performance.now()
     const learnedSeries = await seriesLearned(server, scale.busySeries + scale.topSeries + indexSeries)
     const learnSeconds = (performance.now() - t0) / 1000
@@ -279,6 +298,7 @@ export async function benchTags ({ uri, dbName, scale, dbPid = null, keep = fals
       heapBytesPerIndexSeries: (loaded.heapUsed - booted.heapUsed) / indexSeries
     }
     log(`  booted in ${bootSeconds.toFixed(0)} s, learned ${learnedSeries.toLocaleString('en-US')} series in ${learnSeconds.toFixed(0)} s: RSS ${(booted.rss / 1e6).toFixed(0)} → ${(loaded.rss / 1e6).toFixed(0)} MB (${service.rssBytesPerIndexSeries.toFixed(0)} B per series learned)`)
+    if (scale.settleLooks) await lookPastSeeded(seededAt, { log })
 
     const queries = tagQueries({ busySeries: scale.busySeries, hourStart: seed.hourStart })
     const checks = []

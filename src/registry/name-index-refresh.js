@@ -6,7 +6,7 @@
 // instance). A new metric is findable within `intervalMs`.
 import { kindOfEntry } from '../bucket/metric-kinds.js'
 
-const MARGIN_MS = 120_000 // a flush in flight when the last look ran, and clocks a little apart
+export const MARGIN_MS = 120_000 // a flush in flight when the last look ran, and clocks a little apart
 // Names read per round trip. The driver hands a batch's documents over in
 // microtasks, so a batch is one stretch the event loop cannot interrupt: a
 // rebuild of 1,000,000 names in 16 MB batches, then one synchronous build,
