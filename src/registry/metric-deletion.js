@@ -16,29 +16,37 @@ export function metricIdRange (name) {
   return { $gte: prefix, $lt: `${prefix}\uffff` }
 }
 
+/** The _id range of a name's tagged series, in the registry and in the documents (`;` ends a name, and a series' id is its escaped name) */
+const seriesIdRange = (name) => ({ $gt: `${name};`, $lt: `${name};\uffff` })
+
 /**
  * collections: every kind's (db/collections.js) and metrics
  * → { seriesOf(name), deleteMetric(name), deleteSeriesOf(name, series) }, each deletion → { registry, daily, monthly, minuteHours }
  * (minuteHours: a distribution's minute-hour documents)
  */
 export function createMetricDeletion (collections, { batchSize = BATCH } = {}) {
-  /** The documents of `collection` in an _id range, a batch of ids at a time → how many */
-  async function deleteDocuments (collection, range) {
+  /**
+   * The documents of `collection` in an _id range ({ $gte, $lt } or { $gt, $lt }) that
+   * `belongs(id)` keeps (all by default), read a batch of ids at a time in id order → how many
+   */
+  async function deleteDocuments (collection, range, belongs) {
     let deleted = 0
-    for (;;) {
-      const ids = (await collection.find({ _id: range }, { projection: { _id: 1 } }).limit(batchSize).toArray()).map(d => d._id)
-      if (ids.length === 0) return deleted
-      deleted += (await collection.deleteMany({ _id: { $in: ids } })).deletedCount
+    for (let from = range; ;) {
+      const found = await collection.find({ _id: from }, { projection: { _id: 1 } }).sort({ _id: 1 }).limit(batchSize).toArray()
+      if (found.length === 0) return deleted
+      from = { $gt: found[found.length - 1]._id, $lt: range.$lt }
+      const ids = found.map(d => d._id).filter(id => belongs === undefined || belongs(id))
+      if (ids.length > 0) deleted += (await collection.deleteMany({ _id: { $in: ids } })).deletedCount
     }
   }
 
-  /** Every kind's documents in an _id range, counted by their role in their kind → { daily, monthly, minuteHours } */
-  async function deleteAllKinds (range) {
+  /** Every kind's documents in an _id range (that belongs keeps), counted by their role in their kind → { daily, monthly, minuteHours } */
+  async function deleteAllKinds (range, belongs) {
     // a metric has one kind, yet every kind's collections are looked at (a kind changed by
     // delete-and-rewrite leaves none behind); documents counted by their role in their kind
     const deleted = { daily: 0, monthly: 0, minutes: 0 }
     for (const kind of KINDS) {
-      for (const [role, collection] of Object.entries(kind.collections)) deleted[role] += await deleteDocuments(collections[collection], range)
+      for (const [role, collection] of Object.entries(kind.collections)) deleted[role] += await deleteDocuments(collections[collection], range, belongs)
     }
     return { daily: deleted.daily, monthly: deleted.monthly, minuteHours: deleted.minutes }
   }
@@ -47,7 +55,7 @@ export function createMetricDeletion (collections, { batchSize = BATCH } = {}) {
     /** The tagged series of a name the registry holds (`name;…`), for a name's deletion to take with it; none for a series */
     async seriesOf (name) {
       if (isTagged(name)) return []
-      const entries = await collections.metrics.find({ _id: { $gt: `${name};`, $lt: `${name};\uffff` } }, { projection: { _id: 1 } }).toArray()
+      const entries = await collections.metrics.find({ _id: seriesIdRange(name) }, { projection: { _id: 1 } }).toArray()
       return entries.map(e => e._id)
     },
 
@@ -76,21 +84,7 @@ export function createMetricDeletion (collections, { batchSize = BATCH } = {}) {
         registry += (await collections.metrics.deleteMany({ _id: { $in: series.slice(i, i + batchSize) } })).deletedCount
       }
       const listed = new Set(series)
-      const hi = `${name};\uffff`
-      const deleted = { daily: 0, monthly: 0, minutes: 0 }
-      for (const kind of KINDS) {
-        for (const [role, collectionName] of Object.entries(kind.collections)) {
-          const collection = collections[collectionName]
-          for (let after = `${name};`; ;) {
-            const docs = await collection.find({ _id: { $gt: after, $lt: hi } }, { projection: { _id: 1 } }).sort({ _id: 1 }).limit(batchSize).toArray()
-            if (docs.length === 0) break
-            after = docs[docs.length - 1]._id
-            const ids = docs.map(d => d._id).filter(id => listed.has(metricOfId(id)))
-            if (ids.length > 0) deleted[role] += (await collection.deleteMany({ _id: { $in: ids } })).deletedCount
-          }
-        }
-      }
-      return { registry, daily: deleted.daily, monthly: deleted.monthly, minuteHours: deleted.minutes }
+      return { registry, ...await deleteAllKinds(seriesIdRange(name), id => listed.has(metricOfId(id))) }
     }
   }
 }

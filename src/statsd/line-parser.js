@@ -57,6 +57,8 @@ function parseRate (field) {
 }
 
 const problem = (reason, message) => ({ reason, message })
+/** A value given a rate twice (before and after its tags, or among DogStatsD's fields): which one the client meant is not known */
+const twoRates = (a, b) => problem('bad_sample_rate', `two sample rates ("${a}" and "${b}"): send one`)
 
 /**
  * A gauge's value `level|g[|@rate]` of `name` → { sample } or { problem }, as
@@ -91,7 +93,7 @@ function parseValue (name, packed, trailingRate) {
   if (fields.length < 2) return { problem: problem('malformed', `"${packed}" has no |type`) }
   // a rate after the tags (DogStatsD's fields in any order) is the value's when it has none of its own
   if (trailingRate !== undefined) {
-    if (fields[2] !== undefined) return { problem: problem('bad_sample_rate', `two sample rates ("${fields[2]}" and "${trailingRate}"): send one`) }
+    if (fields[2] !== undefined) return { problem: twoRates(fields[2], trailingRate) }
     fields[2] = trailingRate
   }
   const type = fields[1].trim()
@@ -149,7 +151,7 @@ function fieldsAfterTags (text) {
     const field = fields[i]
     if (field[0] === '#') return { problem: problem('bad_tags', 'two tag fields (|#…): send the tags in one') }
     if (field[0] !== '@') continue
-    if (rate !== undefined) return { problem: problem('bad_sample_rate', `two sample rates ("${rate}" and "${field}"): send one`) }
+    if (rate !== undefined) return { problem: twoRates(rate, field) }
     rate = field
   }
   return { tags: fields[0], rate }
@@ -171,6 +173,9 @@ const IGNORED_FIELD_NAMES = new Set(['c', 'e', 'card'])
  */
 function valuesAndFields (pieces) {
   for (let i = 0; i < pieces.length; i++) {
+    // the common value, `1|c`: one | and no field after its type, nothing split
+    const bar = pieces[i].indexOf('|')
+    if (bar === -1 || pieces[i].indexOf('|', bar + 1) === -1) continue
     const fields = pieces[i].split('|', 4)
     const at = fields[2]?.[0] === '@' ? 3 : 2
     const field = fields[at]
@@ -237,7 +242,7 @@ export function parseLine (line) {
   const before = valuesAndFields(parts.slice(1))
   const { values } = before
   const after = tagAt === -1 ? null : fieldsAfterTags(text.slice(tagAt + 2))
-  const twice = before.rate !== undefined && after?.rate !== undefined ? problem('bad_sample_rate', `two sample rates ("${before.rate}" and "${after.rate}"): send one`) : null
+  const twice = before.rate !== undefined && after?.rate !== undefined ? twoRates(before.rate, after.rate) : null
   const lineProblem = before.problem ?? after?.problem ?? twice
   if (lineProblem) return { samples, problems: values.map(() => lineProblem), values: values.length, kept: 0, name: sanitizeName(parts[0].split(';', 1)[0]) }
   const { name, series, problem: tagProblem } = seriesOfLine(parts[0], after?.tags)
