@@ -85,12 +85,25 @@ describe.skipIf(skip)('the dashboard\'s metric list and links in headless Chromi
     const { page, context, errors, refused } = await openPage(HASH)
     try {
       await firstPageIn(page)
+      // a row in view keeps its element while the list scrolls (a click during a redraw lands on the row under it)
+      const row = await page.$(`.metric-row[data-name="${listed[20]}"]`)
+      expect(await page.$(`.metric-row[data-name="${listed[50]}"]`)).toBeNull()
+      await page.$eval('#metric-list', el => { el.scrollTop = 10 * 24 }) // ten rows down: row 50 comes into the drawn ones
+      await page.waitForSelector(`.metric-row[data-name="${listed[50]}"]`)
+      expect(await row.evaluate(el => [el.hidden, el.dataset.name, el.getAttribute('aria-posinset')])).toEqual([false, listed[20], '21'])
       await scrollToEnd(page)
       const all = `${listed.length.toLocaleString('en-US')} metrics`
       await page.waitForFunction(all => document.getElementById('metric-count').textContent.endsWith(` · ${all}`), all, { timeout: 15_000 })
       expect(await count(page)).toBe(`${listed.length.toLocaleString('en-US')} shown · ${all}`) // none twice
+      // the rows as the filter draws them, before any scroll event moves the list back to its top
+      await page.$eval('#metric-list', (el, n) => new window.MutationObserver((changes, observer) => {
+        if (el.dataset.shown !== n) return
+        observer.disconnect()
+        window.drawnAtFilter = [...el.querySelectorAll('.metric-row:not([hidden])')].map(r => r.dataset.name)
+      }).observe(el, { attributes: true, attributeFilter: ['data-shown'] }), String(LATER.length))
       await page.fill('#metric-search', 'z.')
       await page.waitForSelector(`#metric-list[data-shown="${LATER.length}"]`)
+      expect(await page.evaluate(() => window.drawnAtFilter)).toEqual(LATER)
       expect(await page.$$eval('.metric-row:not([hidden])', rows => rows.map(r => r.dataset.name))).toEqual(LATER)
       expect(refused).toEqual([])
       expect(errors).toEqual([])

@@ -63,8 +63,10 @@ export function createMetricPicker ({ listEl, searchEl, countEl, isSelected, kin
 
   function render () {
     spacer.style.height = `${rowCount() * ROW_HEIGHT}px`
-    const first = Math.max(0, Math.floor(listEl.scrollTop / ROW_HEIGHT) - OVERSCAN)
-    const last = Math.min(rowCount(), Math.ceil((listEl.scrollTop + listEl.clientHeight) / ROW_HEIGHT) + OVERSCAN)
+    // the scroll position within the rows now: a list that just got shorter (a filter) may not have moved it back yet
+    const top = Math.max(0, Math.min(listEl.scrollTop, rowCount() * ROW_HEIGHT - listEl.clientHeight))
+    const first = Math.max(0, Math.floor(top / ROW_HEIGHT) - OVERSCAN)
+    const last = Math.min(rowCount(), Math.ceil((top + listEl.clientHeight) / ROW_HEIGHT) + OVERSCAN)
     const needed = last - first
     while (pool.length < needed) {
       const row = document.createElement('div')
@@ -79,12 +81,17 @@ export function createMetricPicker ({ listEl, searchEl, countEl, isSelected, kin
       pool.push(row)
     }
     listEl.removeAttribute('aria-activedescendant')
-    for (let i = 0; i < pool.length; i++) {
-      const row = pool[i]
-      const index = first + i
-      if (i >= needed) { row.hidden = true; continue }
+    // row `index` is drawn by pool[index % pool.length]: a row in view keeps its element while the list scrolls,
+    // so a click or a hover that lands during a redraw stays on the row under it
+    const size = pool.length
+    for (let slot = 0; slot < size; slot++) {
+      const index = first + ((slot - (first % size)) + size) % size
+      const row = pool[slot]
+      if (index >= last) { row.hidden = true; continue }
       row.hidden = false
       row.style.top = `${index * ROW_HEIGHT}px`
+      row.setAttribute('aria-posinset', String(index + 1)) // the elements' order is not the rows'
+      row.setAttribute('aria-setsize', String(rowCount()))
       if (index >= shown.length) {
         const failed = view.failed
         row.className = failed ? 'metric-row more failed' : 'metric-row more'
