@@ -54,6 +54,7 @@ import { PLUGIN_TIMEOUT_MS } from './boot-timeout.js'
  *   statsdTimers  the StatsD pipelines' timers (src/clock.js), for tests
  *   sweepTimers  the timers that pace the preallocation sweep (src/clock.js), for tests
  *   sloTimers   the timers of the SLO zones' refresh (src/clock.js), for tests
+ *   nameIndexTimers  the timers of the name index's periodic look (src/clock.js), for tests
  *   onClose     async () => {} run after everything else closed (e.g. stop the embedded database)
  *   sloReloadOnHangup  read SLO_FILE again on SIGHUP (default true; only when SLO_FILE is set)
  */
@@ -112,7 +113,7 @@ async function registerAll (app, options, config, uri) {
   await app.register(writer, { timers: options.timers })
   await app.register(admission) // before the routes: its hooks reach every route added after it
   await app.register(idempotency)
-  await app.register(registry)
+  await app.register(registry, { timers: options.nameIndexTimers })
   await app.register(preallocation, { random: options.random, sweepSchedule: options.sweepSchedule ?? true, timers: options.sweepTimers })
   await app.register(reader)
   await app.register(slos, { sighup: options.sloReloadOnHangup ?? true, timers: options.sloTimers })

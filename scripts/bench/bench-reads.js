@@ -71,7 +71,7 @@ export async function seedReads (db, { prefix = 'bench.read.', metrics: count, d
   }
   await flush()
   for (let i = 0; i < monthlyDocs.length; i += 1000) await db.collection('monthly').insertMany(monthlyDocs.slice(i, i + 1000), { ordered: false })
-  await db.collection('metrics').insertMany(metrics.map(name => ({ _id: name, firstSeen: new Date(firstDay), lastSeen: new Date(lastDay + DAY_MS - 1), lastWrite: new Date(now) })))
+  await db.collection('metrics').insertMany(metrics.map(name => ({ _id: name, firstSeen: new Date(firstDay), lastSeen: new Date(lastDay + DAY_MS - 1), added: new Date(now) })))
   return { metrics, firstDay, lastDay, days, perDay, dailyDocs, monthlyDocs: monthlyDocs.length }
 }
 

@@ -49,28 +49,28 @@ export async function insertAll (collection, docs) {
   return n
 }
 
-/** Seeds the index's registry entries (lastWrite now: what a running service's name index refresh reads) → how many */
+/** Seeds the index's registry entries (added now: what a running service's name index refresh reads) → how many */
 export async function seedIndex (db, scale, { log = () => {} } = {}) {
   const t0 = performance.now()
   const now = Date.now()
   const n = await insertAll(db.collection('metrics'), (function * () { for (const s of indexSeriesNames(scale)) yield registryEntry(s, now) })())
   log(`  ${n.toLocaleString('en-US')} registry entries in ${((performance.now() - t0) / 1000).toFixed(0)} s`)
-  return { entries: n, lastWrite: now }
+  return { entries: n, added: now }
 }
 
 /**
  * Waits until the service's name index looks no longer read the seeded
- * entries: a look reads the entries written since MARGIN_MS before the last
+ * entries: a look reads the entries added since MARGIN_MS before the last
  * one (registry/name-index-refresh.js), so for MARGIN_MS after they were
- * written each look of 10 s reads all 1,000,000 again (~26 s of the event
- * loop's, as after a UTC midnight, when every active series' lastWrite
- * moves), and then one last look finishes. The reads measure the steady state.
+ * added each look of 10 s reads all 1,000,000 again (~26 s of the event
+ * loop's, as a burst of a million new series would), and then one last look
+ * finishes. The reads measure the steady state.
  */
-async function lookPastSeeded (lastWrite, { log }) {
-  const quietAt = lastWrite + MARGIN_MS + LOOK_INTERVAL_MS + LAST_LOOK_MS
+async function lookPastSeeded (added, { log }) {
+  const quietAt = added + MARGIN_MS + LOOK_INTERVAL_MS + LAST_LOOK_MS
   const waitMs = quietAt - Date.now()
   if (waitMs <= 0) return
-  log(`  waiting ${(waitMs / 1000).toFixed(0)} s for the name index's looks to pass the seeded entries (they read entries written in the last ${MARGIN_MS / 1000} s)`)
+  log(`  waiting ${(waitMs / 1000).toFixed(0)} s for the name index's looks to pass the seeded entries (they read entries added in the last ${MARGIN_MS / 1000} s)`)
   await new Promise(resolve => setTimeout(resolve, waitMs))
 }
 const LOOK_INTERVAL_MS = 10_000
@@ -281,7 +281,7 @@ export async function benchTags ({ uri, dbName, scale, dbPid = null, keep = fals
     const bootSeconds = (performance.now() - t0) / 1000
     const booted = await server.stats()
     log(`tags: seeding the index's ${indexSeries.toLocaleString('en-US')} registry entries, then waiting for the service's tag index to hold them`)
-    const { entries: indexEntries, lastWrite: seededAt } = await seedIndex(db, scale, { log })
+    const { entries: indexEntries, added: seededAt } = await seedIndex(db, scale, { log })
     t0 = performance.now()
     const learnedSeries = await seriesLearned(server, scale.busySeries + scale.topSeries + indexSeries)
     const learnSeconds = (performance.now() - t0) / 1000

@@ -76,7 +76,7 @@ export async function seedTimerReads (db, { prefix = 'bench.timer.read.', metric
     if ((m + 1) % 10 === 0) log(`  ${m + 1} of ${metrics.length} timers seeded`)
   }
   await flush()
-  await db.collection('metrics').insertMany(metrics.map(name => ({ _id: name, firstSeen: new Date(firstDay), lastSeen: new Date(now), lastWrite: new Date(now), ...kindFields(TIMER_KIND) })))
+  await db.collection('metrics').insertMany(metrics.map(name => ({ _id: name, firstSeen: new Date(firstDay), lastSeen: new Date(now), added: new Date(now), ...kindFields(TIMER_KIND) })))
   return { prefix, metrics, days, perSecond, firstDay, now, dailyDocs, monthlyDocs, dailyBytes, values, dayBuckets: bucketsOf(documentOf('template', full[0].daily.update).daily) }
 }
 

@@ -142,7 +142,7 @@ export function topYearByIncrements ({ series, from, to }) {
 }
 
 /** A registry entry as the writer leaves a counter's (metrics collection) */
-export const registryEntry = (name, now) => ({ _id: name, firstSeen: new Date(now - DAY_MS), lastSeen: new Date(now), lastWrite: new Date(now) })
+export const registryEntry = (name, now) => ({ _id: name, firstSeen: new Date(now - DAY_MS), lastSeen: new Date(now), added: new Date(now) })
 
 /** The read queries of the section: random per request → [{ name, label, kind, make(random) → path }] */
 export function tagQueries ({ busySeries, hourStart }) {

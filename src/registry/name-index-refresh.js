@@ -1,9 +1,12 @@
 // Keeps the Graphite name index (./name-index.js) fresh across instances
-// (docs/adr/0024-graphite-read-budget.md): names written
-// anywhere since the last look are read every `intervalMs` through the
-// registry's `lastWrite` index, and the whole index is rebuilt every
-// `rebuildEveryMs` (which also drops metrics deleted through another
-// instance). A new metric is findable within `intervalMs`.
+// (docs/adr/0024-graphite-read-budget.md): names added to the registry
+// anywhere since the last look are read every `intervalMs` through its
+// `added` index, and the whole index is rebuilt every `rebuildEveryMs`
+// (which also drops metrics deleted through another instance). A new metric
+// is findable within `intervalMs`. Only an entry's making changes what the
+// index holds (its name and kind; a kind never changes), so the entries
+// written again each minute are not read again
+// (docs/adr/0086-name-index-reads-what-was-added.md).
 import { kindOfEntry } from '../bucket/metric-kinds.js'
 
 export const MARGIN_MS = 120_000 // a flush in flight when the last look ran, and clocks a little apart
@@ -42,7 +45,7 @@ export function createNameIndexRefresh ({ index, metrics, clock, timers, interva
     const since = new Date(lastLook - MARGIN_MS)
     // a metric deleted here while the look reads stays deleted (readInto)
     await index.readInto(async (add) => {
-      for await (const entry of metrics.find({ lastWrite: { $gte: since } }, { projection: PROJECTION, batchSize: READ_BATCH })) add(entry._id, kindOfEntry(entry).kind)
+      for await (const entry of metrics.find({ added: { $gte: since } }, { projection: PROJECTION, batchSize: READ_BATCH })) add(entry._id, kindOfEntry(entry).kind)
     })
     lastLook = started
   }

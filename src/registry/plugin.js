@@ -1,6 +1,6 @@
 // The metric registry (src/registry/metric-registry.js), loaded at boot, and the
 // Graphite name index of its names (src/registry/name-index.js), kept fresh
-// across instances by a periodic look through the `lastWrite` index.
+// across instances by a periodic look through the `added` index.
 import fp from 'fastify-plugin'
 import { createMetricRegistry } from './metric-registry.js'
 import { createNameIndex } from './name-index.js'
@@ -15,8 +15,8 @@ import { createDeclaredZones } from './zone-records.js'
 /** options: nameIndexRefresh (start the periodic look; default true), timers */
 async function registry (app, { nameIndexRefresh = true, timers = realTimers } = {}) {
   const { metrics } = app.collections
-  // what the name index's look reads by (the registry's recently written), and the sweep (today's busy metrics, by name)
-  await metrics.createIndex({ lastWrite: 1 }, { name: 'lastWrite' })
+  // what the name index's look reads by (the registry's recently added), and the sweep (today's busy metrics, by name)
+  await metrics.createIndex({ added: 1 }, { name: 'added' })
   await metrics.createIndex({ busyDay: 1, _id: 1 }, { name: 'busyDay' })
   const names = createNameIndex()
   const instance = createMetricRegistry({ collection: metrics, maxMetrics: app.config.maxMetrics, maxSeriesPerName: app.config.maxSeriesPerName, statsdNewPerMinute: app.config.statsdNewMetricsPerMinute, statsdShare: app.config.statsdRegistryPercent / 100, names })

@@ -9,16 +9,17 @@ import { DOCUMENT_PARTS } from '../kinds/index.js'
 export { distributionUpdate, gaugeUpdate, incrementUpdate }
 
 /**
- * The registry entry of a metric written now: first/last seen merged, last
- * write set, and `busyDay` (the UTC day it was seen busy, registry-write-cache.js) when given
+ * The registry entry of a metric written now: first/last seen merged,
+ * `busyDay` (the UTC day it was seen busy, registry-write-cache.js) when
+ * given; `added` (now) when the write makes the entry, never moved after:
+ * the name index's looks read what was added (registry/name-index-refresh.js)
  */
 export function registryUpdate (name, { firstSeen, lastSeen, busyDay, kind }, now) {
-  const $max = { lastSeen: new Date(lastSeen), lastWrite: new Date(now) }
+  const $max = { lastSeen: new Date(lastSeen) }
   if (busyDay !== undefined) $max.busyDay = new Date(busyDay)
-  const update = { $min: { firstSeen: new Date(firstSeen) }, $max }
   // a new distribution's kind and accuracy, a gauge's kind: written by its first write, never changed (a counter has no field)
   const fields = kind === undefined ? null : kindFields(kind)
-  if (fields) update.$setOnInsert = fields
+  const update = { $min: { firstSeen: new Date(firstSeen) }, $max, $setOnInsert: { added: new Date(now), ...fields } }
   return { updateOne: { filter: { _id: name }, update, upsert: true } }
 }
 

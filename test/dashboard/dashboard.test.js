@@ -84,7 +84,7 @@ describe.skipIf(skip)('dashboard in headless Chromium', () => {
     // 10,000 more names in the registry, sorted before web.*: the first page holds only them
     const seen = new Date(NOW - DAY)
     await app.mongo.db.collection('metrics').insertMany(Array.from({ length: BULK }, (_, i) => ({
-      _id: `bulk.${String(i).padStart(5, '0')}`, firstSeen: seen, lastSeen: seen, lastWrite: seen
+      _id: `bulk.${String(i).padStart(5, '0')}`, firstSeen: seen, lastSeen: seen, added: seen
     })))
     await app.listen({ port: 0, host: '127.0.0.1' })
     base = `http://127.0.0.1:${app.server.address().port}`

@@ -71,7 +71,7 @@ describe('check --repair after backfill past the minute horizon', () => {
     // then an event written by ingest without its minute, as the old ingest did (no `detail` either)
     await db.collection('daily').updateOne({ _id: id }, { $inc: { daily: 7, 'hourly.2': 7, 'quarterHourly.2.0': 7 } })
     await db.collection('monthly').updateOne({ _id: id.slice(0, -2) }, { $inc: { monthly: 7, [`daily.${new Date(d99).getUTCDate()}`]: 7 }, $setOnInsert: { metric: 'legacy.backfill', date: new Date(Date.UTC(new Date(d99).getUTCFullYear(), new Date(d99).getUTCMonth(), 1)) } }, { upsert: true })
-    await db.collection('metrics').updateOne({ _id: 'legacy.backfill' }, { $set: { firstSeen: new Date(d99), lastSeen: new Date(d99), lastWrite: new Date(NOW) } }, { upsert: true })
+    await db.collection('metrics').updateOne({ _id: 'legacy.backfill' }, { $set: { firstSeen: new Date(d99), lastSeen: new Date(d99), added: new Date(NOW) } }, { upsert: true })
 
     const found = await check(['--prefix', 'legacy.'])
     expect(found.stdout).toMatch(/: 0 violations$/m) // the old check said "daily expected 0 found 7" and more

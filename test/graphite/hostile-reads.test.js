@@ -30,7 +30,7 @@ beforeAll(async () => {
   const dbName = uniqueDbName('hostilegraphite')
   ;({ client, db } = await directDb(dbName))
   // 60,000 names in the registry, spread over 3 levels (as many services, hosts and counters)
-  const docs = Array.from({ length: REGISTERED }, (_, i) => ({ _id: `svc${i % 50}.host${i % 1200}.m${i}`, firstSeen: new Date(NOW), lastSeen: new Date(NOW), lastWrite: new Date(NOW) }))
+  const docs = Array.from({ length: REGISTERED }, (_, i) => ({ _id: `svc${i % 50}.host${i % 1200}.m${i}`, firstSeen: new Date(NOW), lastSeen: new Date(NOW), added: new Date(NOW) }))
   for (let i = 0; i < docs.length; i += 10_000) await db.collection('metrics').insertMany(docs.slice(i, i + 10_000), { ordered: false })
   // admission by event-loop delay off: loading 60,000 names at boot stalls the loop, and this file is about reads (admission: test/plugins/admission.test.js)
   app = await testApp('hostilegraphite', { clock: manualClock(NOW), env: { MONGODB_DB: dbName, PREALLOC_PROBABILITY: '0', MAX_EVENT_LOOP_DELAY_MS: '0' } })

@@ -10,7 +10,7 @@ let app
 
 beforeAll(async () => {
   app = await testApp('unreadablekind', { clock: manualClock(NOW), env: { PREALLOC_PROBABILITY: '0' } })
-  await app.collections.metrics.insertOne({ _id: 'odd.set', kind: 'set', firstSeen: new Date(NOW), lastSeen: new Date(NOW), lastWrite: new Date(NOW) })
+  await app.collections.metrics.insertOne({ _id: 'odd.set', kind: 'set', firstSeen: new Date(NOW), lastSeen: new Date(NOW), added: new Date(NOW) })
 })
 afterAll(async () => { await app?.close() })
 

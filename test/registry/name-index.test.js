@@ -130,10 +130,10 @@ describe('the name index refresh', () => {
     expect(index.has('deleted.elsewhere')).toBe(false)
     expect(index.kindOf('svc.latency')).toBe('distribution') // the kind read with the name
     expect(index.kindOf('svc.m0')).toBe('counter')
-    // a look within the hour reads the recently written through the lastWrite index, in batches too
+    // a look within the hour reads the recently added through the added index, in batches too
     clock.advance(60_000)
     await refresh.refresh()
-    expect(metrics.calls[1].filter).toHaveProperty('lastWrite')
+    expect(metrics.calls[1].filter).toHaveProperty('added')
     expect(metrics.calls[1].options.batchSize).toBe(READ_BATCH)
     // an hour on: a rebuild again
     clock.advance(3_600_000)

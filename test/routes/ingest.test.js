@@ -58,7 +58,7 @@ describe('POST /v1/events', () => {
       _id: 'mb.x',
       firstSeen: new Date('2026-10-31T10:07:00Z'),
       lastSeen: new Date('2026-11-01T00:00:30Z'),
-      lastWrite: new Date(NOW)
+      added: new Date(NOW)
     })
   })
 

@@ -97,7 +97,7 @@ describe('sweep', () => {
     expect(await db.collection('metrics').findOne({ _id: 's.a' })).toMatchObject({ busyDay: new Date('2026-11-30T00:00:00Z') })
     expect((await db.collection('metrics').findOne({ _id: 's.sparse' })).busyDay).toBeUndefined()
     // a metric busy yesterday is not swept
-    await db.collection('metrics').insertOne({ _id: 's.old', firstSeen: new Date(NOW - 2 * 86400_000), lastSeen: new Date(NOW - 2 * 86400_000), lastWrite: new Date(NOW - 86400_000), busyDay: new Date('2026-11-29T00:00:00Z') })
+    await db.collection('metrics').insertOne({ _id: 's.old', firstSeen: new Date(NOW - 2 * 86400_000), lastSeen: new Date(NOW - 2 * 86400_000), added: new Date(NOW - 86400_000), busyDay: new Date('2026-11-29T00:00:00Z') })
     const first = await app.sweep.runOnce()
     expect(first).toMatchObject({ checked: 2, created: 2 })
     for (const m of ['s.a', 's.b']) expectZeroFilledDay(await db.collection('daily').findOne({ _id: `${m}/20261201` }))
@@ -125,7 +125,7 @@ describe('sweep over many busy metrics', () => {
   it.skipIf(serverLacks('scale', PAGES))(PAGES, async () => {
     const db = app.mongo.db
     const names = Array.from({ length: 503 }, (_, i) => `pg.${String(i).padStart(4, '0')}`)
-    await db.collection('metrics').insertMany(names.map(_id => ({ _id, firstSeen: new Date(NOW), lastSeen: new Date(NOW), lastWrite: new Date(NOW), busyDay: new Date('2026-11-30T00:00:00Z') })))
+    await db.collection('metrics').insertMany(names.map(_id => ({ _id, firstSeen: new Date(NOW), lastSeen: new Date(NOW), added: new Date(NOW), busyDay: new Date('2026-11-30T00:00:00Z') })))
     const result = await app.sweep.runOnce()
     expect(result.checked).toBeGreaterThanOrEqual(503) // with s.cut when the next test ran first
     expect(await db.collection('daily').countDocuments({ _id: { $gte: 'pg.', $lt: 'pg/' } })).toBe(503)
