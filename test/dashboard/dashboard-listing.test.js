@@ -45,7 +45,7 @@ describe.skipIf(skip)('the dashboard\'s metric list and links in headless Chromi
     // a.hits, its series and its rollup's series, as its writes would have left them (faster than 10,000 events)
     const seen = new Date(ts)
     const ids = ['a.hits', ...series, ...Array.from({ length: ROLLUPS }, (_, i) => `a.hits;~n;n=${n(i)}`)]
-    await app.mongo.db.collection('metrics').insertMany(ids.map(_id => ({ _id, firstSeen: seen, lastSeen: seen, lastWrite: seen })))
+    await app.mongo.db.collection('metrics').insertMany(ids.map(_id => ({ _id, firstSeen: seen, lastSeen: seen, added: seen })))
     const stored = (await app.mongo.db.collection('metrics').find({}, { projection: { _id: 1 } }).sort({ _id: 1 }).toArray()).map(d => d._id)
     expect(stored[PAGE - 1]).toBe('a.hits;~n;n=00000') // the first page's last entry: a rollup series
     expect(stored.filter(id => !id.includes(';~'))).toEqual(listed)
@@ -150,6 +150,31 @@ describe.skipIf(skip)('the dashboard\'s metric list and links in headless Chromi
       await page.waitForFunction(n => document.getElementById('metric-count').textContent.endsWith(` · ${n} metrics`), listed.length.toLocaleString('en-US'), { timeout: 15_000 })
       expect(asked).toHaveLength(3)
       expect(await page.$$eval('.metric-row.more:not([hidden])', rows => rows.length)).toBe(0)
+      expect(errors).toEqual([])
+    } finally {
+      await context.close()
+    }
+  })
+
+  it('says a first page refused in the count and asks it again only when its retry is clicked', async () => {
+    let asked = 0
+    let refusing = true
+    const { page, context, errors } = await openPage(HASH, {
+      before: p => p.route(url => url.pathname === '/v1/metrics' && !url.searchParams.has('after'), route => {
+        asked++
+        if (!refusing) return route.continue()
+        return route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ statusCode: 503, error: 'Service Unavailable', message: 'database unavailable' }) })
+      })
+    })
+    try {
+      await page.waitForSelector('#metric-list-retry', { timeout: 15_000 })
+      expect(await count(page)).toBe('couldn’t load the metrics (database unavailable) retry')
+      await page.evaluate(() => fetch('/v1/kinds').then(r => r.json())) // the page answers other requests; nothing asks again
+      expect(asked).toBe(1)
+      refusing = false
+      await page.click('#metric-list-retry')
+      await firstPageIn(page)
+      expect(asked).toBe(2)
       expect(errors).toEqual([])
     } finally {
       await context.close()

@@ -15,7 +15,8 @@
 //
 // The last row loads the next page while it is in view. A page that fails
 // (any error: 400, 429, 503, the network) is said in that row and asked
-// again only when the row is clicked, never by itself.
+// again only when the row is clicked, never by itself; a first page (or a
+// search's), in the count, asked again by its retry button.
 import { listMetrics } from './api.js'
 
 const ROW_HEIGHT = 24
@@ -132,6 +133,14 @@ export function createMetricPicker ({ listEl, searchEl, countEl, isSelected, kin
       listEl.scrollTop = 0
       applyFilter()
     } catch (err) {
+      if (seq !== loadSeq) return
+      // said where the count goes, and asked again only at a click on its button, as a failed next page is
+      const retry = document.createElement('button')
+      retry.type = 'button'
+      retry.id = 'metric-list-retry'
+      retry.textContent = 'retry'
+      retry.addEventListener('click', () => { countEl.textContent = 'loading…'; load(prefix) })
+      countEl.replaceChildren(`couldn’t load the metrics (${err.message}) `, retry)
       onError(err)
     }
   }
