@@ -121,6 +121,7 @@ export const PROJECTS = {
       'test/reader/documents.test.js',
       'test/reader/unreadable-kind.test.js',
       'test/registry/metric-deletion.test.js',
+      'test/registry/delete-written-again.test.js',
       'test/registry/name-index-added.test.js',
       'test/scripts/bench/bench-cardinality.test.js',
       'test/scripts/bench/bench-tags.test.js',

@@ -102,7 +102,8 @@ export async function createMongoTarget ({ uri, dbName, layout = LAYOUTS.hierarc
       await Promise.race([preallocator.idle(), new Promise(resolve => setTimeout(resolve, 10_000).unref())])
       await preallocator.close()
       if (seen.size > 0) {
-        await collections.metrics.bulkWrite([...seen].map(([name, s]) => registryUpdate(name, s)), { ordered: false })
+        const now = clock.now()
+        await collections.metrics.bulkWrite([...seen].map(([name, s]) => registryUpdate(name, s, now)), { ordered: false })
         seen.clear()
       }
     },

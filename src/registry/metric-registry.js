@@ -212,6 +212,24 @@ export function createMetricRegistry ({ collection, maxMetrics, maxSeriesPerName
       names?.remove(name)
     },
 
+    /**
+     * Of `ids` (names), those in the registry now, known again here and in the
+     * name index (a DELETE's last step: a name written again meanwhile,
+     * through any instance, stays known) → Set of them
+     */
+    async learnExisting (ids) {
+      const found = new Set()
+      for (let i = 0; i < ids.length; i += READ_BATCH) {
+        const entries = await collection.find({ _id: { $in: ids.slice(i, i + READ_BATCH) } }, { projection: KIND_PROJECTION }).toArray()
+        for (const entry of entries) {
+          learn(entry)
+          names?.add(entry._id, kindOfEntry(entry).kind)
+          found.add(entry._id)
+        }
+      }
+      return found
+    },
+
     /** Whether a metric is in the registry (positive answers cached) */
     async exists (name) {
       return (await this.describe(name)) !== null

@@ -9,6 +9,10 @@
 // (docs/adr/0086-name-index-reads-what-was-added.md).
 import { kindOfEntry } from '../bucket/metric-kinds.js'
 
+// The entries added since `since`, and those a 0.1.0 instance wrote (it moved `lastWrite` at each
+// write): during a rolling upgrade their names are learnt as before; after it, `lastWrite` never moves
+export const addedSince = (since) => ({ $or: [{ added: { $gte: since } }, { lastWrite: { $gte: since } }] })
+
 export const MARGIN_MS = 120_000 // a flush in flight when the last look ran, and clocks a little apart
 // Names read per round trip. The driver hands a batch's documents over in
 // microtasks, so a batch is one stretch the event loop cannot interrupt: a
@@ -45,7 +49,7 @@ export function createNameIndexRefresh ({ index, metrics, clock, timers, interva
     const since = new Date(lastLook - MARGIN_MS)
     // a metric deleted here while the look reads stays deleted (readInto)
     await index.readInto(async (add) => {
-      for await (const entry of metrics.find({ added: { $gte: since } }, { projection: PROJECTION, batchSize: READ_BATCH })) add(entry._id, kindOfEntry(entry).kind)
+      for await (const entry of metrics.find(addedSince(since), { projection: PROJECTION, batchSize: READ_BATCH })) add(entry._id, kindOfEntry(entry).kind)
     })
     lastLook = started
   }

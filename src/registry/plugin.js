@@ -17,6 +17,7 @@ async function registry (app, { nameIndexRefresh = true, timers = realTimers } =
   const { metrics } = app.collections
   // what the name index's look reads by (the registry's recently added), and the sweep (today's busy metrics, by name)
   await metrics.createIndex({ added: 1 }, { name: 'added' })
+  await metrics.createIndex({ lastWrite: 1 }, { name: 'lastWrite' }) // what 0.1.0 instances move (name-index-refresh.js addedSince)
   await metrics.createIndex({ busyDay: 1, _id: 1 }, { name: 'busyDay' })
   const names = createNameIndex()
   const instance = createMetricRegistry({ collection: metrics, maxMetrics: app.config.maxMetrics, maxSeriesPerName: app.config.maxSeriesPerName, statsdNewPerMinute: app.config.statsdNewMetricsPerMinute, statsdShare: app.config.statsdRegistryPercent / 100, names })

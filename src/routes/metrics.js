@@ -113,14 +113,18 @@ export default async function metricsRoutes (app) {
       forget(metric)
       const own = await deletion.deleteMetric(metric)
       for (const field of Object.keys(own)) deleted[field] += own[field]
+      // forgotten again, for a write of this instance's that landed meanwhile and cached the entry, unless
+      // the entry is there again: written meanwhile through any instance, it is known here again (the name
+      // index's looks read an entry only when it is made: it may have been made minutes ago)
+      const names = [...series, metric]
+      const again = await registry.learnExisting(names)
+      for (const name of names) if (!again.has(name)) forget(name)
     } catch (err) {
       if (!isDatabaseError(err)) throw err
       request.log.warn({ err, metric }, 'metric deletion interrupted by a database error')
       reply.header('retry-after', 1)
       throw new UnavailableError(`the database failed while deleting "${metric}", which may be partly deleted: send the DELETE again (it is idempotent)`)
     }
-    // forgotten again: a write of this instance's that landed meanwhile may have cached it
-    forget(metric)
     request.log.info({ metric, deleted }, 'metric deleted')
     return { metric, deleted }
   })

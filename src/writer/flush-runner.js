@@ -47,7 +47,7 @@ export function createFlushRunner (collections, options) {
       if (busyDay !== null) {
         metrics.set(name, { ...seen, busyDay })
         marked = true
-      } else if (registryCache.covers(name, seen)) covered.push(docKey('metrics', name))
+      } else if (registryCache.covers(name, seen, now)) covered.push(docKey('metrics', name))
       else metrics.set(name, seen)
     }
     return { toWrite: covered.length || marked ? { ...merged, metrics } : merged, covered }
@@ -56,7 +56,7 @@ export function createFlushRunner (collections, options) {
   function remember (seenByName, { outcomes, allApplied }, now) {
     if (!registryCache) return
     for (const [name, seen] of seenByName) {
-      if (allApplied || outcomes.get(docKey('metrics', name)) === APPLIED) registryCache.record(name, seen)
+      if (allApplied || outcomes.get(docKey('metrics', name)) === APPLIED) registryCache.record(name, seen, now)
     }
   }
 

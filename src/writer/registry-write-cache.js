@@ -15,7 +15,7 @@ export const DEFAULT_BUSY_MINUTES = 30
  * busyMinutes: distinct minutes of one hour that make a metric busy
  */
 export function createRegistryWriteCache ({ limit = 100_000, slackMs = LAST_SEEN_SLACK_MS, busyMinutes = DEFAULT_BUSY_MINUTES } = {}) {
-  const written = new Map() // name → { firstSeen, lastSeen } as this instance last wrote them
+  const written = new Map() // name → { firstSeen, lastSeen, day } as this instance last wrote them
   const activity = new Map() // name → { hour, minute, minutes, markedDay } as this instance saw it written
 
   return {
@@ -44,13 +44,16 @@ export function createRegistryWriteCache ({ limit = 100_000, slackMs = LAST_SEEN
       }
       return a.minutes >= busyMinutes && a.markedDay !== day ? day * DAY_MS : null
     },
-    /** Whether writing `seen` ({ firstSeen, lastSeen }) for `name` would change nothing that matters */
-    covers (name, seen) {
+    /**
+     * Whether writing `seen` ({ firstSeen, lastSeen }) for `name` at `now` would change nothing that matters;
+     * never on a new UTC day: an entry deleted through another instance is made again within a day
+     */
+    covers (name, seen, now) {
       const w = written.get(name)
-      return w !== undefined && seen.firstSeen >= w.firstSeen && seen.lastSeen < w.lastSeen + slackMs
+      return w !== undefined && seen.firstSeen >= w.firstSeen && seen.lastSeen < w.lastSeen + slackMs && Math.floor(now / DAY_MS) === w.day
     },
     /** An acknowledged update of `name` */
-    record (name, seen) {
+    record (name, seen, now) {
       if (seen.busyDay !== undefined) {
         const a = activity.get(name)
         if (a) a.markedDay = Math.floor(seen.busyDay / DAY_MS)
@@ -59,7 +62,8 @@ export function createRegistryWriteCache ({ limit = 100_000, slackMs = LAST_SEEN
       written.delete(name) // re-inserted last: the map's order is the order of writes
       written.set(name, {
         firstSeen: w ? Math.min(w.firstSeen, seen.firstSeen) : seen.firstSeen,
-        lastSeen: w ? Math.max(w.lastSeen, seen.lastSeen) : seen.lastSeen
+        lastSeen: w ? Math.max(w.lastSeen, seen.lastSeen) : seen.lastSeen,
+        day: Math.floor(now / DAY_MS)
       })
       if (written.size > limit) written.delete(written.keys().next().value)
     },

@@ -7,28 +7,29 @@ const seen = (firstSeen, lastSeen = firstSeen) => ({ firstSeen, lastSeen })
 
 describe('registry write cache', () => {
   it('covers nothing it has not written', () => {
-    expect(createRegistryWriteCache().covers('a', seen(T))).toBe(false)
+    expect(createRegistryWriteCache().covers('a', seen(T), T)).toBe(false)
   })
 
-  it('covers an update within a minute of the last seen written, not moving first seen back, whatever the day', () => {
+  it('covers an update within a minute of the last seen written, on the same day, not moving first seen back', () => {
     const cache = createRegistryWriteCache()
-    cache.record('a', seen(T - 5_000, T))
-    expect(cache.covers('a', seen(T - 5_000, T + 59_999))).toBe(true)
-    expect(cache.covers('a', seen(T, T + 60_000))).toBe(false) // last seen a minute on
-    expect(cache.covers('a', seen(T - 5_001, T))).toBe(false) // first seen earlier
-    expect(cache.covers('b', seen(T))).toBe(false)
+    cache.record('a', seen(T - 5_000, T), T)
+    expect(cache.covers('a', seen(T - 5_000, T + 59_999), T + 60_000)).toBe(true)
+    expect(cache.covers('a', seen(T, T + 60_000), T + 60_000)).toBe(false) // last seen a minute on
+    expect(cache.covers('a', seen(T - 5_001, T), T)).toBe(false) // first seen earlier
+    expect(cache.covers('a', seen(T), T + DAY)).toBe(false) // a new day: an entry deleted through another instance is made again
+    expect(cache.covers('b', seen(T), T)).toBe(false)
   })
 
   it('widens what it remembers, and forgets the oldest written past its limit', () => {
     const cache = createRegistryWriteCache({ limit: 2 })
-    cache.record('a', seen(T))
-    cache.record('a', seen(T - 1000, T + 30_000))
-    expect(cache.covers('a', seen(T - 1000, T + 89_000))).toBe(true)
-    cache.record('b', seen(T))
-    cache.record('c', seen(T))
+    cache.record('a', seen(T), T)
+    cache.record('a', seen(T - 1000, T + 30_000), T)
+    expect(cache.covers('a', seen(T - 1000, T + 89_000), T)).toBe(true)
+    cache.record('b', seen(T), T)
+    cache.record('c', seen(T), T)
     expect(cache.size()).toBe(2)
-    expect(cache.covers('a', seen(T))).toBe(false)
-    expect(cache.covers('c', seen(T))).toBe(true)
+    expect(cache.covers('a', seen(T), T)).toBe(false)
+    expect(cache.covers('c', seen(T), T)).toBe(true)
   })
 })
 
@@ -46,7 +47,7 @@ describe('busy marking (the sweep preallocates busy metrics only)', () => {
     expect(cache.busyDayToMark('a', T + 2 * MIN)).toBe(day)
     // not acknowledged yet: asked again
     expect(cache.busyDayToMark('a', T + 2 * MIN + 1)).toBe(day)
-    cache.record('a', { ...seen(T), busyDay: day })
+    cache.record('a', { ...seen(T), busyDay: day }, T + 2 * MIN)
     expect(cache.busyDayToMark('a', T + 3 * MIN)).toBe(null)
     // the next day: marked again once busy again
     const next = T + DAY
