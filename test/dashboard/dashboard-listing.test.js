@@ -181,6 +181,51 @@ describe.skipIf(skip)('the dashboard\'s metric list and links in headless Chromi
     }
   })
 
+  it('a search\'s page on its way replaces neither a newer search nor a cleared box; a failed one\'s retry goes when another begins', async () => {
+    let refuseA = true
+    const held = new Map() // prefix → release() of its answer
+    const asked = []
+    const { page, context, errors } = await openPage(HASH, {
+      before: p => p.route(url => url.pathname === '/v1/metrics' && url.searchParams.has('prefix'), async route => {
+        const prefix = new URL(route.request().url()).searchParams.get('prefix')
+        asked.push(prefix)
+        if (prefix === 'a.c' && refuseA) {
+          refuseA = false
+          return route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ statusCode: 503, error: 'Service Unavailable', message: 'database unavailable' }) })
+        }
+        await new Promise(resolve => held.set(prefix, resolve))
+        return route.continue()
+      })
+    })
+    const rows = () => page.$$eval('.metric-row:not([hidden])', els => els.map(r => r.dataset.name))
+    try {
+      await firstPageIn(page)
+      await page.fill('#metric-search', 'a.c')
+      await page.waitForSelector('#metric-list-retry', { timeout: 15_000 })
+      await page.fill('#metric-search', 'z')
+      await expect.poll(() => held.has('z')).toBe(true)
+      expect([await count(page), await page.$('#metric-list-retry')]).toEqual(['loading…', null])
+      held.get('z')()
+      await page.waitForFunction(() => document.getElementById('metric-count').textContent.endsWith('metrics starting with “z”'))
+      expect(await rows()).toEqual(LATER)
+      // a search asked, then the box cleared before its answer: the registry's first page stays
+      await page.fill('#metric-search', 'a.c')
+      await expect.poll(() => held.has('a.c')).toBe(true)
+      await page.fill('#metric-search', '')
+      await page.waitForFunction(n => document.getElementById('metric-count').textContent.endsWith(`${n}+ metrics loaded`), PAGE.toLocaleString('en-US'))
+      const answered = page.waitForResponse(r => new URL(r.url()).searchParams.get('prefix') === 'a.c')
+      held.get('a.c')()
+      await (await answered).finished()
+      await page.evaluate(() => fetch('/v1/kinds').then(r => r.json())) // a round trip after the answer reached the page
+      await page.evaluate(() => new Promise(resolve => window.requestAnimationFrame(() => resolve())))
+      expect(await count(page)).toBe(`${PAGE.toLocaleString('en-US')} shown · ${PAGE.toLocaleString('en-US')}+ metrics loaded`)
+      expect(asked).toEqual(['a.c', 'z', 'a.c'])
+      expect(errors).toEqual([])
+    } finally {
+      await context.close()
+    }
+  })
+
   it('shows a linked gauge series and distribution series as their names\' kinds, past the list\'s first page', async () => {
     const { page, context, errors, refused } = await openPage(`m=${encodeURIComponent('z.depth;host=a,z.lat;region=eu')}&${HASH}`)
     try {

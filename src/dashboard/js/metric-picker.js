@@ -35,6 +35,7 @@ export function createMetricPicker ({ listEl, searchEl, countEl, isSelected, kin
   let view = null // { prefix, names, next, failed }: what the list shows before filtering (failed: the error of its last page asked, until asked again)
   let shown = [] // names after the client filter
   let loadSeq = 0
+  let loading = false // a first page (the registry's or a search's) on its way
   let loadingMore = false
   const pool = [] // row elements, reused
   let active = 0 // keyboard focus in `shown`
@@ -68,7 +69,8 @@ export function createMetricPicker ({ listEl, searchEl, countEl, isSelected, kin
     const top = Math.max(0, Math.min(listEl.scrollTop, rowCount() * ROW_HEIGHT - listEl.clientHeight))
     const first = Math.max(0, Math.floor(top / ROW_HEIGHT) - OVERSCAN)
     const last = Math.min(rowCount(), Math.ceil((top + listEl.clientHeight) / ROW_HEIGHT) + OVERSCAN)
-    const needed = last - first
+    // as many rows as the list's height can ever draw, made at once: a pool that grew later would move every row to another element
+    const needed = Math.max(last - first, Math.ceil(listEl.clientHeight / ROW_HEIGHT) + 1 + 2 * OVERSCAN)
     while (pool.length < needed) {
       const row = document.createElement('div')
       row.className = 'metric-row'
@@ -124,22 +126,26 @@ export function createMetricPicker ({ listEl, searchEl, countEl, isSelected, kin
 
   async function load (prefix) {
     const seq = ++loadSeq
+    loading = true
+    countEl.textContent = 'loading…' // and a failed load's retry button goes
     try {
       const page = await listMetrics({ prefix, limit: PAGE })
       kinds.learn(page.metrics)
       if (seq !== loadSeq) return
+      loading = false
       view = { prefix, names: page.metrics.map(m => m.name), next: page.next, failed: null }
       if (!prefix) base = view
       listEl.scrollTop = 0
       applyFilter()
     } catch (err) {
       if (seq !== loadSeq) return
+      loading = false
       // said where the count goes, and asked again only at a click on its button, as a failed next page is
       const retry = document.createElement('button')
       retry.type = 'button'
       retry.id = 'metric-list-retry'
       retry.textContent = 'retry'
-      retry.addEventListener('click', () => { countEl.textContent = 'loading…'; load(prefix) })
+      retry.addEventListener('click', () => { if (seq === loadSeq) load(prefix) }) // unless a newer load began
       countEl.replaceChildren(`couldn’t load the metrics (${err.message}) `, retry)
       onError(err)
     }
@@ -177,8 +183,12 @@ export function createMetricPicker ({ listEl, searchEl, countEl, isSelected, kin
         return applyFilter()
       }
       const prefix = searchEl.value.trim().match(PREFIX_CHARS)[0]
-      if (prefix === (view?.prefix ?? '')) return applyFilter()
-      if (!prefix) { view = base; return applyFilter() }
+      if (prefix === (view?.prefix ?? '') || !prefix) {
+        // shown without a load: a search's page still on its way would replace it
+        if (loading) { loadSeq++; loading = false }
+        if (!prefix) view = base
+        return applyFilter()
+      }
       load(prefix)
     }, 120)
   }
