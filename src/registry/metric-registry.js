@@ -222,7 +222,7 @@ export function createMetricRegistry ({ collection, maxMetrics, maxSeriesPerName
       for (let i = 0; i < ids.length; i += READ_BATCH) {
         const entries = await collection.find({ _id: { $in: ids.slice(i, i + READ_BATCH) } }, { projection: KIND_PROJECTION }).toArray()
         for (const entry of entries) {
-          learn(entry)
+          if (!held.has(entry._id)) learn(entry) // a request holding it knows it when it settles
           names?.add(entry._id, kindOfEntry(entry).kind)
           found.add(entry._id)
         }

@@ -113,12 +113,16 @@ export default async function metricsRoutes (app) {
       forget(metric)
       const own = await deletion.deleteMetric(metric)
       for (const field of Object.keys(own)) deleted[field] += own[field]
-      // forgotten again, for a write of this instance's that landed meanwhile and cached the entry, unless
-      // the entry is there again: written meanwhile through any instance, it is known here again (the name
-      // index's looks read an entry only when it is made: it may have been made minutes ago)
+      // forgotten again, for a write of this instance's that landed meanwhile (a gauge's level, a cached
+      // entry), but a name whose entry is there again, written meanwhile through any instance, stays known
+      // here (the name index's looks read an entry only when it is made: it may have been made minutes ago)
       const names = [...series, metric]
       const again = await registry.learnExisting(names)
-      for (const name of names) if (!again.has(name)) forget(name)
+      for (const name of names) {
+        writer.forgetRegistryEntry(name)
+        app.statsdGauges?.forget(name)
+        if (!again.has(name)) registry.forget(name)
+      }
     } catch (err) {
       if (!isDatabaseError(err)) throw err
       request.log.warn({ err, metric }, 'metric deletion interrupted by a database error')

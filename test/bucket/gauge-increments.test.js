@@ -222,7 +222,8 @@ describe('gauges in a write unit and a flush', () => {
     const collections = operationsOf(unit, start).map(p => p.collection)
     expect(collections).toEqual(['daily', 'monthly', 'distributionDaily', 'distributionMonthly', 'distributionMinutes', 'gaugeDaily', 'gaugeMonthly', 'metrics'])
     const registry = operationsOf(unit, start).find(p => p.collection === 'metrics').operations.find(o => o.updateOne.filter._id === 'depth')
-    expect(registry.updateOne.update.$setOnInsert).toEqual({ kind: 'gauge' })
+    // made with its kind and the time it was added (the name index's looks read it: docs/adr/0086-name-index-reads-what-was-added.md)
+    expect(registry.updateOne.update.$setOnInsert).toEqual({ added: new Date(start), lastWrite: new Date(start), kind: 'gauge' })
   })
 })
 

@@ -49,7 +49,7 @@ describe('the name index learns what another instance added, and reads nothing e
       if (minute === 3) await a.nameIndex.refresh() // 00:00: reads from 23:55, the name and series added at 23:57
     }
     const written = await entry('web.hits;route=/a')
-    expect([written.added, written.lastSeen, written.firstSeen]).toEqual([new Date(NOW), new Date(MIDNIGHT + 2 * MIN), new Date(NOW)])
+    expect([written.added, written.lastWrite, written.lastSeen, written.firstSeen]).toEqual([new Date(NOW), new Date(NOW), new Date(MIDNIGHT + 2 * MIN), new Date(NOW)])
     // b adds a series a never saw
     expect((await post(b, [{ metric: 'web.hits', tags: { route: '/b' }, value: 2, ts: clock.now() }])).statusCode).toBe(200)
     const seriesOfA = () => [...a.nameIndex.tags.seriesOf('web.hits')]

@@ -228,4 +228,32 @@ describe('gauges over POST /v1/events', () => {
       clock.advance(-60_000)
     }
   })
+
+  it('a StatsD delta that lands while DELETE runs (its entry made again) is forgotten with the deleted gauge\'s level', async () => {
+    const statsd = body => app.inject({ method: 'POST', url: '/v1/statsd', payload: body, headers: { 'content-type': 'text/plain' } })
+    expect((await statsd('sd.mid:10|g')).statusCode).toBe(200)
+    const metrics = app.collections.metrics
+    let release
+    let entryDeleted
+    const gate = new Promise(resolve => { release = resolve })
+    const deleting = new Promise(resolve => { entryDeleted = resolve })
+    metrics.deleteOne = async (...args) => { const r = await Object.getPrototypeOf(metrics).deleteOne.apply(metrics, args); entryDeleted(); await gate; return r }
+    try {
+      const deletion = app.inject({ method: 'DELETE', url: '/v1/metrics/sd.mid' })
+      await deleting // the registry entry is gone; the documents are not yet
+      expect((await statsd('sd.mid:+3|g')).statusCode).toBe(200) // from the stored 10: 13, and the entry made again
+      release()
+      expect((await deletion).statusCode).toBe(200)
+    } finally {
+      delete metrics.deleteOne
+    }
+    expect(await app.collections.metrics.findOne({ _id: 'sd.mid' })).not.toBeNull() // written again meanwhile: kept
+    clock.advance(60_000)
+    try {
+      expect((await statsd('sd.mid:+1|g')).statusCode).toBe(200)
+      expect((await collection('gaugeMonthly').findOne({ metric: 'sd.mid' }))?.monthly.last.v).toBe(1) // not 14
+    } finally {
+      clock.advance(-60_000)
+    }
+  })
 })

@@ -58,7 +58,8 @@ describe('POST /v1/events', () => {
       _id: 'mb.x',
       firstSeen: new Date('2026-10-31T10:07:00Z'),
       lastSeen: new Date('2026-11-01T00:00:30Z'),
-      added: new Date(NOW)
+      added: new Date(NOW),
+      lastWrite: new Date(NOW) // once, for a 0.1.0 instance's look
     })
   })
 

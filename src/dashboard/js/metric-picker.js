@@ -165,6 +165,7 @@ export function createMetricPicker ({ listEl, searchEl, countEl, isSelected, kin
       target.next = page.next
     } catch (err) {
       target.failed = err // shown in the last row: asked again at a click, not at the next render
+      if (seq !== loadSeq || target !== view) return // another list is shown, or on its way
       onError(err)
     } finally {
       loadingMore = false
