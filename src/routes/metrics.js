@@ -98,7 +98,8 @@ export default async function metricsRoutes (app) {
   app.delete('/v1/metrics/:metric', { schema: deleteMetricSchema }, async (request, reply) => {
     const { metric } = request.params
     // a gauge's level this instance's StatsD doors hold goes too: a delta after the answer starts from 0 (docs/statsd.md)
-    const forget = (name) => { registry.forget(name); writer.forgetRegistryEntry(name); app.statsdGauges?.forget(name) }
+    const forgetWrites = (name) => { writer.forgetRegistryEntry(name); app.statsdGauges?.forget(name) }
+    const forget = (name) => { registry.forget(name); forgetWrites(name) }
     const deleted = { registry: 0, series: 0, daily: 0, monthly: 0, minuteHours: 0 }
     try {
       // a name takes its tagged series with it (docs/tags.md#series-names): the series first, so a
@@ -107,7 +108,6 @@ export default async function metricsRoutes (app) {
       const series = await deletion.seriesOf(metric)
       for (const s of series) forget(s)
       const gone = await deletion.deleteSeriesOf(metric, series)
-      for (const s of series) forget(s)
       for (const field of Object.keys(gone)) deleted[field] += gone[field]
       deleted.series = series.filter(s => !isRollupSeries(s)).length
       forget(metric)
@@ -119,8 +119,7 @@ export default async function metricsRoutes (app) {
       const names = [...series, metric]
       const again = await registry.learnExisting(names)
       for (const name of names) {
-        writer.forgetRegistryEntry(name)
-        app.statsdGauges?.forget(name)
+        forgetWrites(name)
         if (!again.has(name)) registry.forget(name)
       }
     } catch (err) {

@@ -20,7 +20,8 @@ export function registryUpdate (name, { firstSeen, lastSeen, busyDay, kind }, no
   // a new distribution's kind and accuracy, a gauge's kind: written by its first write, never changed (a counter has no field)
   const fields = kind === undefined ? null : kindFields(kind)
   // lastWrite too, once: what a 0.1.0 instance's look reads (a rolling upgrade)
-  const update = { $min: { firstSeen: new Date(firstSeen) }, $max, $setOnInsert: { added: new Date(now), lastWrite: new Date(now), ...fields } }
+  const added = new Date(now)
+  const update = { $min: { firstSeen: new Date(firstSeen) }, $max, $setOnInsert: { added, lastWrite: added, ...fields } }
   return { updateOne: { filter: { _id: name }, update, upsert: true } }
 }
 
