@@ -187,15 +187,19 @@ export function statValue (tier, stat, mapping) {
 
 /**
  * The horizons a read of `stat` is planned with (retention-horizons.js): a
- * percentile reads minutes only where they keep their histograms
+ * percentile merges only the tiers that keep a histogram in every stored
+ * shape (range-plan.js histogramTiers: quarter-hours for whole hours, days
+ * of the month for whole months; docs/adr/0087-histograms-at-the-finest-tiers.md),
+ * and reads minutes only where they keep their histograms
  * (minuteHistogramFrom: MINUTE_HISTOGRAM_DAYS, never past the minutes), and
  * its refusal of a minute edge before that says so; every other stat reads
- * minutes wherever they are kept.
+ * the coarsest tiers, and minutes wherever they are kept.
  */
 export function statHorizons (stat, horizons = {}) {
-  if (stat.kind !== 'percentile' || horizons.minuteHistogramFrom === undefined || horizons.minuteHistogramFrom === horizons.minuteFrom) return horizons
+  if (stat.kind !== 'percentile') return horizons
+  if (horizons.minuteHistogramFrom === undefined || horizons.minuteHistogramFrom === horizons.minuteFrom) return { ...horizons, histogramTiers: true }
   const from = horizons.minuteHistogramFrom
-  return { ...horizons, minuteFrom: from, minutesNote: `minute histograms, which a minute's percentile is read from, are kept from ${new Date(from).toISOString().slice(0, 10)} on (MINUTE_HISTOGRAM_DAYS)` }
+  return { ...horizons, histogramTiers: true, minuteFrom: from, minutesNote: `minute histograms, which a minute's percentile is read from, are kept from ${new Date(from).toISOString().slice(0, 10)} on (MINUTE_HISTOGRAM_DAYS)` }
 }
 
 // equal up to the rounding of another order of additions (1e-9 of the larger magnitude)
