@@ -1,7 +1,7 @@
 // The errors the API answers with. Each carries what a client needs to fix
 // its request (`details`) or to decide on a retry (`outcome`, `retryAfter`).
 import createError from '@fastify/error'
-import { MongoError } from 'mongodb'
+import { BSON, MongoError } from 'mongodb'
 
 export const BadRequestError = createError('SB_BAD_REQUEST', '%s', 400)
 export const UnauthorizedError = createError('SB_UNAUTHORIZED', '%s', 401)
@@ -21,7 +21,12 @@ export function withDetails (error, fields) {
   return Object.assign(error, fields)
 }
 
-/** Any error of the driver (PoolClearedOnNetworkError too, whose name lacks the Mongo prefix) */
+/**
+ * Any error of the driver (PoolClearedOnNetworkError too, whose name lacks
+ * the Mongo prefix), and a reply the driver could not parse: a cursor's
+ * toArray() rejects with a BSONError (a BSONOffsetError for a truncated
+ * document), not a MongoError
+ */
 export function isDatabaseError (err) {
-  return err instanceof MongoError
+  return err instanceof MongoError || BSON.BSONError.isBSONError(err)
 }

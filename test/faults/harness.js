@@ -244,6 +244,12 @@ export async function storedTotals (uri, dbName, { layoutCollection = 'daily' } 
 
 export const total = book => Object.values(book).reduce((a, b) => a + b, 0)
 
+/** The service's error-level log lines (a 500's "request failed" among them), the first `first` whole, for a failed test's message */
+export function describeErrors (sb, first = 5) {
+  const errors = sb.logs.filter(l => (l.level ?? 0) >= 50)
+  return `${errors.length} error line(s):\n${errors.slice(0, first).map(l => l.raw ?? JSON.stringify(l)).join('\n')}`
+}
+
 /** A line per process for a failed test's message */
 export function describeLogs (sb, last = 30) {
   const lines = sb.logs.slice(-last).map(l => l.raw ?? `${l.level} ${l.msg} ${l.err ? l.err.type + ': ' + l.err.message : ''}`)

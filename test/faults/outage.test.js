@@ -10,7 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { createTally, describeLogs, onCleanup, request, runLoad, sleep, startDatabase, startStatbucket, stopAll, storedTotals, total, uniqueDb, waitFor } from './harness.js'
+import { createTally, describeErrors, describeLogs, onCleanup, request, runLoad, sleep, startDatabase, startStatbucket, stopAll, storedTotals, total, uniqueDb, waitFor } from './harness.js'
 
 const WRITE_TIMEOUT_MS = 2000
 const OUTAGE_MS = 10_000
@@ -139,7 +139,7 @@ describe('database outage', () => {
     expect(tally.errors, 'every request got an answer').toEqual({})
     expect(tally.retryAfterMissing).toBe(0)
     expect(Object.keys(tally.statuses).sort()).toEqual(expect.arrayContaining(['200']))
-    for (const status of Object.keys(tally.statuses)) expect(['200', '503', '504']).toContain(status)
+    for (const status of Object.keys(tally.statuses)) expect(['200', '503', '504'], `${JSON.stringify(tally.statuses)}\n${describeErrors(sb)}`).toContain(status)
     expectBounds(tally, await storedTotals(db.uri, dbName))
     // the distribution holds its 2 acknowledged values, and the one sent during the outage only if it was answered 504
     const day = Math.floor(Date.now() / 86_400_000) * 86_400_000
@@ -175,10 +175,13 @@ describe('database outage', () => {
       await waitFor(() => tally.phases.down.pending === 0, { timeoutMs: HANG_MS, what: 'the requests sent while the database was down to be answered without it' })
       await db.start() // the same port, the same H2 file
       tally.phase = 'back'
+      let probe = null
       await waitFor(async () => {
-        const res = await request(sb.port, { method: 'POST', path: '/v1/events', body: { metric: 'out.probe' }, timeoutMs: HANG_MS })
-        return res.status === 200
-      }, { timeoutMs: 30_000, intervalMs: 250, what: 'ingest to recover after the restart' })
+        probe = await request(sb.port, { method: 'POST', path: '/v1/events', body: { metric: 'out.probe' }, timeoutMs: HANG_MS })
+        return probe.status === 200
+      }, { timeoutMs: 30_000, intervalMs: 250, what: 'ingest to recover after the restart' }).catch(err => {
+        throw new Error(`${err.message}; the last probe: ${probe?.status} ${JSON.stringify(probe?.body)}\n${describeLogs(sb, 60)}`)
+      })
       const acked = tally.statuses[200] ?? 0
       await waitFor(() => (tally.statuses[200] ?? 0) >= acked + 20, { timeoutMs: 20_000, what: 'the load to be acknowledged again' })
     } finally {
@@ -189,7 +192,7 @@ describe('database outage', () => {
     expectAnsweredWithout(tally, 'down', 'back')
     expect(tally.phases.down.statuses['503'] ?? 0, JSON.stringify(tally.phases.down.statuses)).toBeGreaterThan(0)
     expect(tally.retryAfterMissing).toBe(0)
-    for (const status of Object.keys(tally.statuses)) expect(['200', '503', '504']).toContain(status)
+    for (const status of Object.keys(tally.statuses)) expect(['200', '503', '504'], `${JSON.stringify(tally.statuses)}\n${describeErrors(sb)}`).toContain(status)
     expectBounds(tally, await storedTotals(db.uri, dbName))
     console.log(`H2 restart outage: ${tally.requests} requests ${JSON.stringify(tally.statuses)}, acknowledged ${total(tally.acked)} events, answered 504 ${total(tally.unknown)}; slowest answer ${Math.round(tally.maxMs)} ms`)
   }, 150_000)

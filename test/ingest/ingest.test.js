@@ -1,7 +1,7 @@
 // The ingest service with fake collaborators: every outcome it can give,
 // and what it asks of the registry, the writer and the preallocator.
 import { describe, expect, it } from 'vitest'
-import { MongoServerSelectionError } from 'mongodb'
+import { BSON, MongoServerSelectionError } from 'mongodb'
 import { loadConfig } from '../../src/config.js'
 import { createIngestService } from '../../src/ingest/ingest.js'
 
@@ -96,6 +96,16 @@ describe('ingest service', () => {
     const { ingest, calls } = setup({ admitThrows: new MongoServerSelectionError('no server', {}) })
     expect(await ingest.submit([event('a')])).toEqual({ outcome: 'not_applied', reason: 'the database could not be reached' })
     expect(calls.submitted).toEqual([])
+  })
+
+  it('answers not_applied when the registry lookup gets a reply the driver cannot parse (a BSONError, no MongoError), and rethrows an error of its own', async () => {
+    // what find().toArray() rejects with for a truncated document in a reply
+    const { ingest, calls } = setup({ admitThrows: new BSON.BSONOffsetError('the document ends before its length', 12) })
+    expect(await ingest.submit([event('a')])).toEqual({ outcome: 'not_applied', reason: 'the database could not be reached' })
+    expect(calls.submitted).toEqual([])
+    // a bug is not a database failure: it stays a 500
+    const bug = setup({ admitThrows: new TypeError('x is undefined') })
+    await expect(bug.ingest.submit([event('a')])).rejects.toThrow(TypeError)
   })
 
   it('refuses a key where there are no transactions, and hands keyed requests to the key store otherwise', async () => {
