@@ -11,14 +11,28 @@ const asSent = (operations) => operations
 /** The one `updateOne` of `sent` (operations as sent), or null */
 const loneUpdate = sent => sent.length === 1 ? sent[0].updateOne ?? null : null
 
-/** Sends `sent` (operations as sent) to `collection`: a lone update as updateOne, else one unordered bulkWrite */
+/**
+ * Sends `sent` (operations as sent) to `collection`: a lone update as
+ * updateOne, else one unordered bulkWrite. Every operation is an upsert by
+ * `_id`, which matches or inserts one document: an answer that counts fewer
+ * (a reply without its counts, an unacknowledged write concern) applied
+ * nothing this writer can vouch for, and throws ShortAcknowledgement (classified unknown)
+ */
 async function send (collection, sent, writeOptions) {
   const lone = loneUpdate(sent)
-  if (lone === null) {
-    await collection.bulkWrite(sent, { ordered: false, ...writeOptions })
-    return
+  const result = lone === null
+    ? await collection.bulkWrite(sent, { ordered: false, ...writeOptions })
+    : await collection.updateOne(lone.filter, lone.update, { upsert: lone.upsert, ...writeOptions })
+  const counted = (result?.matchedCount ?? 0) + (result?.upsertedCount ?? 0)
+  if (counted !== sent.length) throw new ShortAcknowledgement(counted, sent.length)
+}
+
+/** A write the server answered without counting every operation as matched or upserted */
+export class ShortAcknowledgement extends Error {
+  constructor (counted, sent) {
+    super(`the database acknowledged ${counted} of ${sent} upserts (matched or inserted); their outcome is unknown`)
+    this.name = 'ShortAcknowledgement'
   }
-  await collection.updateOne(lone.filter, lone.update, { upsert: lone.upsert, ...writeOptions })
 }
 
 /**

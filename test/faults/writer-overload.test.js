@@ -18,7 +18,7 @@ function slowCollection (written) {
       for (const { updateOne } of ops) {
         if (updateOne.update.$inc?.daily !== undefined) written.total += updateOne.update.$inc.daily
       }
-      return { ok: 1 }
+      return { ok: 1, matchedCount: ops.length, upsertedCount: 0 }
     },
     async updateOne (filter, update, { upsert }) {
       await collection.bulkWrite([{ updateOne: { filter, update, upsert } }])

@@ -9,12 +9,12 @@ export function fakeCollection () {
   async function bulkWrite (ops, options) {
     calls.push({ ops, options })
     const fn = script.shift()
-    if (fn) return fn(ops)
-    return { ok: 1 }
+    // a scripted call that returns nothing (a gate) succeeds as the driver's result of upserts that each inserted a document
+    return (fn ? await fn(ops) : undefined) ?? { ok: 1, matchedCount: 0, upsertedCount: ops.length }
   }
   return {
     calls,
-    /** The next bulkWrite (or updateOne) runs fn(ops) instead of succeeding */
+    /** The next bulkWrite (or updateOne) runs fn(ops): its result (nothing: success), or its throw */
     next (fn) { script.push(fn) },
     bulkWrite,
     async updateOne (filter, update, { upsert, ...options } = {}) {

@@ -84,7 +84,10 @@ export function fakeTransactionalDb () {
       async bulkWrite (ops, { session } = {}) {
         await hook('bulkWrite:' + name, { ops })
         const staged = session?.tx ?? null
+        let matchedCount = 0
         for (const { updateOne } of ops) {
+          // counted as the server counts it when it applies the statement (in a transaction: as staged)
+          if (table(name).has(updateOne.filter._id)) matchedCount++
           const write = () => {
             const existing = table(name).get(updateOne.filter._id)
             const doc = existing ?? { _id: updateOne.filter._id }
@@ -93,7 +96,7 @@ export function fakeTransactionalDb () {
           }
           if (staged) staged.writes.push(write); else write()
         }
-        return { ok: 1 }
+        return { ok: 1, matchedCount, upsertedCount: ops.length - matchedCount }
       }
     }
   }

@@ -64,7 +64,7 @@ describe('writer', () => {
     await timers.settle()
     expect(collections.daily.calls).toHaveLength(1)
     expect(writer.stats()).toMatchObject({ queuedUnits: 3, flushing: true })
-    gate.resolve({ ok: 1 })
+    gate.resolve()
     expect((await Promise.all(later)).map(a => a.outcome)).toEqual(['applied', 'applied', 'applied'])
     expect(first.value).toEqual({ outcome: 'applied' })
     expect(collections.daily.calls.map(c => c.ops.length)).toEqual([1, 3])
@@ -91,7 +91,7 @@ describe('writer', () => {
     await timers.advance(30)
     expect(collections.daily.calls).toHaveLength(1)
     expect(writer.stats()).toMatchObject({ queuedUnits: 1, flushing: true })
-    gate.resolve({ ok: 1 })
+    gate.resolve()
     expect((await first).outcome).toBe('applied')
     await timers.advance(5)
     expect((await second).outcome).toBe('applied')
@@ -155,6 +155,31 @@ describe('writer', () => {
     expect(await answer).toMatchObject({ outcome: 'unknown' })
   })
 
+  it('answers unknown, never applied, when the database acknowledges fewer upserts than were sent', async () => {
+    // each statement is an upsert by _id: matched or inserted, one document each
+    const answers = {
+      'a reply without its counts ({ ok: 1 })': () => ({ ok: 1 }),
+      'an unacknowledged write concern (w: 0)': () => ({ acknowledged: false }),
+      'one of the two statements counted': () => ({ ok: 1, matchedCount: 1, upsertedCount: 0 }),
+      'both counted': () => ({ ok: 1, matchedCount: 1, upsertedCount: 1 })
+    }
+    for (const [what, reply] of Object.entries(answers)) {
+      const { collections, writer, timers } = setup()
+      collections.daily.next(reply)
+      const both = Promise.all([writer.submit(unit(['a'])), writer.submit(unit(['b']))])
+      await timers.advance(5)
+      const expected = what === 'both counted' ? ['applied', 'applied'] : ['unknown', 'unknown']
+      expect((await both).map(a => a.outcome), what).toEqual(expected)
+      expect(collections.daily.calls, what).toHaveLength(1) // not sent again: its outcome is unknown, not failed
+    }
+    // a lone statement goes as updateOne: the same rule
+    const { collections, writer, timers } = setup()
+    for (const c of Object.values(collections)) c.next(() => ({ ok: 1, matchedCount: 0, upsertedCount: 0 }))
+    const lone = writer.submit(unit(['a']))
+    await timers.advance(5)
+    expect(await lone).toMatchObject({ outcome: 'unknown', reason: 'the database did not acknowledge every write' })
+  })
+
   it('refuses at once when the queue is full, and says when there is room again', async () => {
     const { collections, writer, timers } = setup({ maxPendingEvents: 3 })
     const gate = deferred()
@@ -167,7 +192,7 @@ describe('writer', () => {
     expect(refused.reason).toMatch(/MAX_PENDING_EVENTS/)
     await timers.advance(5)
     expect(room.done).toBe(false)
-    gate.resolve({ ok: 1 })
+    gate.resolve()
     expect((await first).outcome).toBe('applied')
     await timers.settle()
     expect(room.done).toBe(true)
@@ -187,7 +212,7 @@ describe('writer', () => {
     await timers.advance(1) // t = 205: the flush watchdog and b's expiry fall due
     expect(stuck.value).toMatchObject({ outcome: 'unknown' })
     expect(waiting.value).toMatchObject({ outcome: 'not_applied', reason: expect.stringMatching(/WRITE_TIMEOUT_MS/) })
-    gate.resolve({ ok: 1 })
+    gate.resolve()
     await writer.drain()
     expect(dailyIds(collections)).toEqual(['a/20261121']) // the expired request was never sent
   })
@@ -273,7 +298,7 @@ describe('writer', () => {
     expect(answers.every(a => a.outcome === 'not_applied')).toBe(true)
     expect(writer.stats()).toMatchObject({ queuedUnits: 0, queuedDocs: 0 })
     expect(await stuck).toMatchObject({ outcome: 'unknown' })
-    gate.resolve({ ok: 1 })
+    gate.resolve()
     await writer.drain()
     expect(writer.stats().pendingEvents).toBe(0)
     expect(collections.daily.calls).toHaveLength(1)
