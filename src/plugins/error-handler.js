@@ -41,8 +41,11 @@ async function errorHandler (app) {
       if (status === 500) message = 'internal error'
       request.log.error({ err }, 'request failed')
     }
-    if (err.details !== undefined) body.details = err.details
-    if (err.outcome !== undefined) body.outcome = err.outcome
+    // a driver error carries the fields of the server's reply: none of them is the client's
+    if (!isDatabaseError(err)) {
+      if (err.details !== undefined) body.details = err.details
+      if (err.outcome !== undefined) body.outcome = err.outcome
+    }
     reply.code(status).send(errorBody(status, message, body))
   })
 

@@ -87,6 +87,11 @@ export function classifyBulkWriteError (err, count, options = {}) {
     // driver error after an earlier batch went through.
     return { outcomes: new Array(count).fill(UNKNOWN), retry: [] }
   }
+  // A write error that names no operation sent (a reply without an index, or
+  // out of range) says nothing of which failed: every operation is unknown.
+  if (!writeErrors.every(e => Number.isInteger(e?.index) && e.index >= 0 && e.index < count)) {
+    return { outcomes: new Array(count).fill(UNKNOWN), retry: [] }
+  }
   // Per-operation write errors are definite: those operations were not
   // applied, the others were — unless the write concern was not satisfied.
   const others = hasWriteConcernError(err) ? UNKNOWN : APPLIED

@@ -54,4 +54,14 @@ describe('classifyBulkWriteError', () => {
   it('a bare selection error (raised before the bulk started) is not applied', () => {
     expect(classifyBulkWriteError(selection(), 1, { writesRetried: true }).outcomes).toEqual(['not_applied'])
   })
+
+  it('a write error naming no operation sent (no index, or out of range) leaves every operation unknown, none applied or retried', () => {
+    const failed = (...writeErrors) => Object.assign(new Error('write failed'), { name: 'MongoBulkWriteError', writeErrors, result: { getWriteConcernError: () => undefined } })
+    for (const entry of [{ code: 14 }, { index: 3, code: 11000 }, { index: -1, code: 14 }, { index: '0', code: 11000 }, { index: 0.5, code: 14 }, null]) {
+      expect(classifyBulkWriteError(failed(entry), 3), JSON.stringify(entry)).toEqual({ outcomes: ['unknown', 'unknown', 'unknown'], retry: [] })
+    }
+    // beside one that names its operation: still unknown, not that one failed and the others applied
+    expect(classifyBulkWriteError(failed({ index: 1, code: 11000 }, { code: 14 }), 3)).toEqual({ outcomes: ['unknown', 'unknown', 'unknown'], retry: [] })
+    expect(classifyBulkWriteError(failed({ index: 1, code: 11000 }), 3)).toEqual({ outcomes: ['applied', 'not_applied', 'applied'], retry: [1] })
+  })
 })
