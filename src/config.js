@@ -293,6 +293,10 @@ export function loadConfig (env = process.env) {
   if (config.mongodbUri && !/^mongodb(\+srv)?:\/\//.test(config.mongodbUri)) {
     throw new ConfigError('MONGODB_URI', 'must start with mongodb:// or mongodb+srv://')
   }
+  // an unacknowledged write concern: no write could ever be answered 200 (docs/adr/0088-acknowledged-means-counted.md)
+  if (config.mongodbUri && /[?&]w=0(?:&|$)/i.test(config.mongodbUri)) {
+    throw new ConfigError('MONGODB_URI', 'asks for w=0 (unacknowledged writes), and statbucket answers 200 only once MongoDB acknowledged a write: remove w=0 from it')
+  }
   if (!/^[^/\\. "$*<>:|?]{1,63}$/.test(config.mongodbDb)) {
     throw new ConfigError('MONGODB_DB', `is not a valid database name: ${JSON.stringify(config.mongodbDb)}`)
   }

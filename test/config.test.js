@@ -39,11 +39,20 @@ describe('configuration', () => {
     ['PREALLOC_CRON', 'every minute'],
     ['LOG_LEVEL', 'loud'],
     ['MONGODB_URI', 'http://example'],
+    ['MONGODB_URI', 'mongodb://127.0.0.1:27017/?w=0'],
+    ['MONGODB_URI', 'mongodb+srv://db.example/?retryWrites=true&W=0'],
     ['MONGODB_DB', 'a/b'],
     ['WRITE_TOKENS', 'short']
   ])('refuses %s=%s naming the variable', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError)
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`^${name}: `))
+  })
+
+  it('refuses a MONGODB_URI asking for unacknowledged writes (w=0), saying why and what to do; takes any other write concern', () => {
+    expect(() => loadConfig({ MONGODB_URI: 'mongodb://a:1,b:2/db?replicaSet=rs&w=0&journal=false' })).toThrow('MONGODB_URI: asks for w=0 (unacknowledged writes), and statbucket answers 200 only once MongoDB acknowledged a write: remove w=0 from it')
+    for (const uri of ['mongodb://127.0.0.1:27017/', 'mongodb://h/?w=1', 'mongodb://h/?w=majority&wtimeoutMS=0', 'mongodb://h/?w=0tag', 'mongodb://h/?maxPoolSize=10&w=2']) {
+      expect(loadConfig({ MONGODB_URI: uri }).mongodbUri).toBe(uri)
+    }
   })
 
   it('takes DISTRIBUTION_ACCURACY (default 1 %) and refuses one whose documents could pass 16 MiB, naming the finest allowed', () => {
