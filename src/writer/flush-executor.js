@@ -3,7 +3,7 @@
 // code, a bounded number of times. A collection's lone update goes as the
 // driver's updateOne: the same statement in the same command, without the
 // bulk's bookkeeping (docs/adr/0077-lone-update-as-update-one.md).
-import { APPLIED, classifyBulkWriteError, classifyUpdateOneError } from './write-outcomes.js'
+import { APPLIED, classifyBulkWriteError, classifyUpdateOneError, operationsDone } from './write-outcomes.js'
 import { operationsOf } from './write-operations.js'
 
 const asSent = (operations) => operations
@@ -23,12 +23,12 @@ async function send (collection, sent, writeOptions) {
   const result = lone === null
     ? await collection.bulkWrite(sent, { ordered: false, ...writeOptions })
     : await collection.updateOne(lone.filter, lone.update, { upsert: lone.upsert, ...writeOptions })
-  const counted = (result?.matchedCount ?? 0) + (result?.upsertedCount ?? 0)
+  const counted = operationsDone(result)
   if (counted !== sent.length) throw new ShortAcknowledgement(counted, sent.length)
 }
 
 /** A write the server answered without counting every operation as matched or upserted */
-export class ShortAcknowledgement extends Error {
+class ShortAcknowledgement extends Error {
   constructor (counted, sent) {
     super(`the database acknowledged ${counted} of ${sent} upserts (matched or inserted); their outcome is unknown`)
     this.name = 'ShortAcknowledgement'

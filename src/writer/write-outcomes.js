@@ -66,7 +66,8 @@ export function wasNeverSent (err, { writesRetried = false } = {}) {
   return operationsDone(err.result) === 0
 }
 
-function operationsDone (result) {
+/** The operations a bulkWrite's (or updateOne's) result counts as done (Infinity for a result that cannot be read) */
+export function operationsDone (result) {
   try {
     return (result?.insertedCount ?? 0) + (result?.matchedCount ?? 0) + (result?.upsertedCount ?? 0) + (result?.deletedCount ?? 0)
   } catch {
