@@ -119,7 +119,6 @@ export const PROJECTS = {
       'test/property/gauge.property.test.js',
       'test/property/lifecycle.property.test.js',
       'test/reader/documents.test.js',
-      'test/reader/histogram-tiers.test.js',
       'test/reader/unreadable-kind.test.js',
       'test/registry/metric-deletion.test.js',
       'test/registry/delete-written-again.test.js',

@@ -187,19 +187,15 @@ export function statValue (tier, stat, mapping) {
 
 /**
  * The horizons a read of `stat` is planned with (retention-horizons.js): a
- * percentile merges only the tiers that keep a histogram in every stored
- * shape (range-plan.js histogramTiers: quarter-hours for whole hours, days
- * of the month for whole months; docs/adr/0087-histograms-at-the-finest-tiers.md),
- * and reads minutes only where they keep their histograms
+ * percentile reads minutes only where they keep their histograms
  * (minuteHistogramFrom: MINUTE_HISTOGRAM_DAYS, never past the minutes), and
  * its refusal of a minute edge before that says so; every other stat reads
- * the coarsest tiers, and minutes wherever they are kept.
+ * minutes wherever they are kept.
  */
 export function statHorizons (stat, horizons = {}) {
-  if (stat.kind !== 'percentile') return horizons
-  if (horizons.minuteHistogramFrom === undefined || horizons.minuteHistogramFrom === horizons.minuteFrom) return { ...horizons, histogramTiers: true }
+  if (stat.kind !== 'percentile' || horizons.minuteHistogramFrom === undefined || horizons.minuteHistogramFrom === horizons.minuteFrom) return horizons
   const from = horizons.minuteHistogramFrom
-  return { ...horizons, histogramTiers: true, minuteFrom: from, minutesNote: `minute histograms, which a minute's percentile is read from, are kept from ${new Date(from).toISOString().slice(0, 10)} on (MINUTE_HISTOGRAM_DAYS)` }
+  return { ...horizons, minuteFrom: from, minutesNote: `minute histograms, which a minute's percentile is read from, are kept from ${new Date(from).toISOString().slice(0, 10)} on (MINUTE_HISTOGRAM_DAYS)` }
 }
 
 // equal up to the rounding of another order of additions (1e-9 of the larger magnitude)

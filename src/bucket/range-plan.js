@@ -56,13 +56,9 @@ const MINUTE_PATHS = Array.from({ length: 1440 }, (_, i) => Object.freeze(minute
 /**
  * The pieces of [from, to) whatever the metric: [{ collection, key (the
  * document's day or month key), date, path: [field, …] }]; each UTC day
- * described once. idPrefix (metricIdPrefix's): a metric's pieces instead, { collection, id, date, path }.
- * histogramTiers: only the tiers that hold a distribution's histogram in
- * every shape it is stored in (docs/adr/0087-histograms-at-the-finest-tiers.md):
- * a whole month as its days (`monthly.daily.D`), a whole hour as its four
- * quarter-hours, never `monthly` or `hourly.H`
+ * described once. idPrefix (metricIdPrefix's): a metric's pieces instead, { collection, id, date, path }
  */
-function shapeOf (from, to, idPrefix = null, histogramTiers = false) {
+function shapeOf (from, to, idPrefix = null) {
   const piece = idPrefix === null
     ? (collection, key, date, path) => ({ collection, key, date, path })
     : (collection, key, date, path) => ({ collection, id: idPrefix + key, date, path })
@@ -74,7 +70,7 @@ function shapeOf (from, to, idPrefix = null, histogramTiers = false) {
     const day = describeDay(dayStart)
     if (c === dayStart && dayEnd <= to) {
       const nextMonth = day.nextMonthStart
-      if (c === day.monthStart && nextMonth <= to && !histogramTiers) {
+      if (c === day.monthStart && nextMonth <= to) {
         pieces.push(piece('monthly', day.monthKey, day.monthStart, MONTH_PATH))
         c = nextMonth
       } else {
@@ -89,7 +85,7 @@ function shapeOf (from, to, idPrefix = null, histogramTiers = false) {
       const inDay = c - dayStart
       const hour = Math.floor(inDay / HOUR_MS)
       let path
-      if (inDay % HOUR_MS === 0 && c + HOUR_MS <= end && !histogramTiers) {
+      if (inDay % HOUR_MS === 0 && c + HOUR_MS <= end) {
         path = HOUR_PATHS[hour]
         c += HOUR_MS
       } else if (inDay % QUARTER_HOUR_MS === 0 && c + QUARTER_HOUR_MS <= end) {
@@ -130,8 +126,7 @@ function projectedPath (path) {
  * ranges: [{ from, to }] (epoch ms, from < to); horizons: { minuteFrom,
  * dailyFrom } (the first UTC day with minute detail / with a daily document;
  * null = forever; minuteFrom Infinity: no minute is read on any day, with
- * minutesNote saying why in a refusal; histogramTiers true: only the tiers
- * that keep a distribution's histogram, as shapeOf's).
+ * minutesNote saying why in a refusal).
  * Whole days come from `monthly.daily.D`, which exists exactly when the day
  * has (or had) a daily document, so a range of whole days reads one monthly
  * document per month. Throws RangeRefusal (param 'from' or 'to') for an edge
@@ -141,11 +136,10 @@ function projectedPath (path) {
  */
 export function planRanges (metric, ranges, horizons = {}) {
   checkRangeEdges(ranges, horizons)
-  const histogramTiers = horizons.histogramTiers === true
   // a zoned local day's pieces name their zone (zoned-days.js), and a long list (a series' points) is rarely asked
   // for again: such plans are made piece by piece, not kept as templates
-  if (ranges.length > MAX_TEMPLATE_RANGES || ranges.some(range => range.zone !== undefined)) return planEachPiece(metric, ranges, histogramTiers)
-  const template = templateOf(ranges, histogramTiers)
+  if (ranges.length > MAX_TEMPLATE_RANGES || ranges.some(range => range.zone !== undefined)) return planEachPiece(metric, ranges)
+  const template = templateOf(ranges)
   const prefix = metricIdPrefix(metric) // bucketId(metric, key) is prefix + key
   const idOf = new Map()
   const read = (collection) => {
@@ -180,10 +174,10 @@ export function checkRangeEdges (ranges, horizons = {}) {
 }
 
 /** planRanges piece by piece, for a long list or ranges with a zoned local day (its edges checked) */
-function planEachPiece (metric, ranges, histogramTiers) {
+function planEachPiece (metric, ranges) {
   const reads = { daily: { fields: new Map(), projection: {} }, monthly: { fields: new Map(), projection: {} } }
   const planned = ranges.map((range) => {
-    const pieces = range.zone === undefined ? piecesOf(metric, range.from, range.to, histogramTiers) : zonedPieces(metric, range)
+    const pieces = range.zone === undefined ? piecesOf(metric, range.from, range.to) : zonedPieces(metric, range)
     for (const p of pieces) addPiece(reads[p.collection], p.id, p.path)
     return pieces
   })
@@ -200,8 +194,8 @@ function addPiece ({ fields, projection }, id, path) {
   projection[field] = 1
 }
 
-/** The pieces of [from, to): [{ collection, id, date, path: [field, …] }] (histogramTiers as shapeOf's) */
-const piecesOf = (metric, from, to, histogramTiers) => shapeOf(from, to, metricIdPrefix(metric), histogramTiers)
+/** The pieces of [from, to): [{ collection, id, date, path: [field, …] }] */
+const piecesOf = (metric, from, to) => shapeOf(from, to, metricIdPrefix(metric))
 
 // The plans of the lists of ranges planned last, whatever the metric
 // (templates): a scrape plans the same few ranges (an SLO's period, the
@@ -223,18 +217,17 @@ export const heldTemplatePieces = () => templatePieces
 /**
  * The plan of `ranges` (none zoned) with documents named by their day or
  * month key → { ranges: [[{ collection, key, date, path }]], fields: { daily:
- * Map key → Set, monthly: … }, projection: { daily, monthly } }, frozen: shared by every plan made from it;
- * histogramTiers as shapeOf's, a template of its own
+ * Map key → Set, monthly: … }, projection: { daily, monthly } }, frozen: shared by every plan made from it
  */
-function templateOf (ranges, histogramTiers) {
-  let key = histogramTiers ? 'h' : ''
+function templateOf (ranges) {
+  let key = ''
   for (const { from, to } of ranges) key += `${from} ${to},`
   let template = templates.get(key)
   if (template !== undefined) return template
   const fields = { daily: { fields: new Map(), projection: {} }, monthly: { fields: new Map(), projection: {} } }
   let pieces = 0
   const shapes = ranges.map(({ from, to }) => {
-    const shape = shapeOf(from, to, null, histogramTiers)
+    const shape = shapeOf(from, to)
     for (const p of shape) addPiece(fields[p.collection], p.key, p.path)
     pieces += shape.length
     return Object.freeze(shape.map(p => Object.freeze(p)))

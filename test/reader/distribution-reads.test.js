@@ -47,18 +47,9 @@ async function turnsDuring (run) {
   }
 }
 
-// a day whose 24 hours each hold 2,000 buckets (a few requests an hour), 500 in each quarter-hour: 48,000 buckets
-// a day's read merges. A percentile merges the quarter-hours, never `hourly` (docs/adr/0087-histograms-at-the-finest-tiers.md):
-// the document holds the hours' histograms too, as the stored shape of 0.1.0 does, and they are not read
-const quarters = Array.from({ length: 24 }, (_, h) => Array.from({ length: 4 }, (_, q) => wideTier(-500 + h * 40 + q * 500, 500)))
-const hours = quarters.map(qs => qs.reduce((a, b) => mergeHistograms(a, b)))
-const day = {
-  _id: dayId(METRIC, DAY_START),
-  metric: METRIC,
-  date: new Date(DAY_START),
-  hourly: Object.fromEntries(hours.map((t, h) => [h, t])),
-  quarterHourly: Object.fromEntries(quarters.map((qs, h) => [h, Object.fromEntries(qs.map((t, q) => [q, t]))]))
-}
+// a day whose 24 hours each hold 2,000 buckets (a few requests an hour): 48,000 buckets a day's read merges
+const hours = Array.from({ length: 24 }, (_, h) => wideTier(-500 + h * 40, 2000))
+const day = { _id: dayId(METRIC, DAY_START), metric: METRIC, date: new Date(DAY_START), hourly: Object.fromEntries(hours.map((t, h) => [h, t])) }
 const month = { _id: monthId(METRIC, DAY_START), metric: METRIC, date: new Date(DAY_START), daily: {} }
 
 function reads (options) {
@@ -72,10 +63,10 @@ function reads (options) {
 
 describe('the work of a read is paced by buckets, not by ranges', () => {
   it('lets the event loop turn within one range of many wide pieces (a quantiles read is one range)', async () => {
-    // [01:00, 24:00): 23 hours, 92 quarter-hour pieces of 500 buckets each, one range
+    // [01:00, 24:00): 23 hour pieces of 2,000 buckets each, one range
     const { answer, turns } = await turnsDuring(() => reads({ turnBuckets: 5000 }).quantiles(METRIC, kind, { from: DAY_START + HOUR, to: DAY_START + 24 * HOUR, qs: [0, 0.5, 0.99, 1] }))
-    // a turn once 5,000 buckets were merged since the last: every eleventh piece of 500, so 9 (none before: one range was merged in one turn)
-    expect(turns).toBeGreaterThanOrEqual(9)
+    // a turn once 5,000 buckets were merged since the last: every third piece of 2,000, so 7 (none before: one range was merged in one turn)
+    expect(turns).toBeGreaterThanOrEqual(7)
     const truth = hours.slice(1).reduce((a, b) => mergeHistograms(a, b))
     expect(answer.count).toBe(truth.count)
     expect(answer.quantiles).toEqual([0, 0.5, 0.99, 1].map((q, i) => ({ q, value: quantiles(truth, mapping, [0, 0.5, 0.99, 1])[i] })))
@@ -84,8 +75,8 @@ describe('the work of a read is paced by buckets, not by ranges', () => {
 
   it('lets the event loop turn while it ranks a percentile series\' points too', async () => {
     const { answer, turns } = await turnsDuring(() => reads({ turnBuckets: 5000 }).series(METRIC, kind, { from: DAY_START, to: DAY_START + 24 * HOUR, step: 'hour', zone: undefined, stat: { name: 'p99', kind: 'percentile', q: 0.99 } }))
-    // 96 pieces of 500 buckets merged (9 turns), then 24 points of 2,000 ranked (a turn every third: 8), 17
-    expect(turns).toBeGreaterThanOrEqual(17)
+    // 24 pieces of 2,000 buckets merged, then 24 points of 2,000 ranked: a turn every third of each, 16
+    expect(turns).toBeGreaterThanOrEqual(16)
     expect(answer.values).toEqual(hours.map(t => quantiles(t, mapping, [0.99])[0]))
   })
 
@@ -122,7 +113,7 @@ describe('the work of a read is paced by buckets, not by ranges', () => {
     expect(budget.buckets).toBe(6 * 24 * 2000)
     // one slice a turn (5,000 buckets and the piece that passes it), not one a read: paced read by read, six reads in
     // step merged six slices in every turn
-    expect(Math.max(...perTurn)).toBeLessThanOrEqual(5000 + 500)
+    expect(Math.max(...perTurn)).toBeLessThanOrEqual(5000 + 2000)
     for (const values of answers) expect(values).toEqual(hours.map(t => quantiles(t, mapping, [0.99])[0]))
   })
 
