@@ -4,7 +4,10 @@
 // increments are. Transaction outcomes map onto the writer's:
 //   committed                                   → applied
 //   failed before commit (any error)            → not applied: nothing is
-//                                                 visible without a commit
+//                                                 visible without a commit;
+//                                                 so does a statement's reply
+//                                                 that counts fewer documents
+//                                                 than were sent (aborted)
 //   a key already recorded (duplicate key)      → KEY_RECORDED for those
 //                                                 requests; the rest retried
 //   commit with UnknownTransactionCommitResult  → commit retried; still
@@ -14,7 +17,7 @@
 import { mergeWriteUnits } from '../kinds/write-unit.js'
 import { operationsOf } from '../writer/write-operations.js'
 import { keyRecord } from './idempotency-store.js'
-import { APPLIED, KEY_RECORDED, NOT_APPLIED, UNKNOWN } from '../writer/write-outcomes.js'
+import { APPLIED, KEY_RECORDED, NOT_APPLIED, UNKNOWN, expectEveryOperationDone } from '../writer/write-outcomes.js'
 
 const noop = () => {}
 const hasLabel = (err, label) => typeof err?.hasErrorLabel === 'function' && err.hasErrorLabel(label)
@@ -73,9 +76,10 @@ export async function executeKeyedFlush (units, { client, collections, keyCollec
     statements += keys.length + parts.reduce((n, p) => n + p.operations.length, 0)
     const result = await attemptTransaction(client, async session => {
       // Keys first: a key recorded meanwhile fails the transaction before the increments.
-      await keyCollection.insertMany(keys, { session, ordered: true })
+      expectEveryOperationDone(await keyCollection.insertMany(keys, { session, ordered: true }), keys.length)
       for (const { collection, operations } of parts) {
-        await collections[collection].bulkWrite(operations, { session, ordered: true })
+        // an upsert by _id matches or inserts one document: a reply that counts fewer vouches for nothing, so the transaction is aborted
+        expectEveryOperationDone(await collections[collection].bulkWrite(operations, { session, ordered: true }), operations.length)
       }
     }, { maxCommitRetries: maxRetries, writeOptions, deadline, timeNow })
 

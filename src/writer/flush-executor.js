@@ -3,7 +3,7 @@
 // code, a bounded number of times. A collection's lone update goes as the
 // driver's updateOne: the same statement in the same command, without the
 // bulk's bookkeeping (docs/adr/0077-lone-update-as-update-one.md).
-import { APPLIED, classifyBulkWriteError, classifyUpdateOneError, operationsDone } from './write-outcomes.js'
+import { APPLIED, classifyBulkWriteError, classifyUpdateOneError, expectEveryOperationDone } from './write-outcomes.js'
 import { operationsOf } from './write-operations.js'
 
 const asSent = (operations) => operations
@@ -15,24 +15,14 @@ const loneUpdate = sent => sent.length === 1 ? sent[0].updateOne ?? null : null
  * Sends `sent` (operations as sent) to `collection`: a lone update as
  * updateOne, else one unordered bulkWrite. Every operation is an upsert by
  * `_id`, which matches or inserts one document: an answer that counts fewer
- * (a reply without its counts, an unacknowledged write concern) applied
- * nothing this writer can vouch for, and throws ShortAcknowledgement (classified unknown)
+ * throws (expectEveryOperationDone), classified unknown.
  */
 async function send (collection, sent, writeOptions) {
   const lone = loneUpdate(sent)
   const result = lone === null
     ? await collection.bulkWrite(sent, { ordered: false, ...writeOptions })
     : await collection.updateOne(lone.filter, lone.update, { upsert: lone.upsert, ...writeOptions })
-  const counted = operationsDone(result)
-  if (counted !== sent.length) throw new ShortAcknowledgement(counted, sent.length)
-}
-
-/** A write the server answered without counting every operation as matched or upserted */
-class ShortAcknowledgement extends Error {
-  constructor (counted, sent) {
-    super(`the database acknowledged ${counted} of ${sent} upserts (matched or inserted); their outcome is unknown`)
-    this.name = 'ShortAcknowledgement'
-  }
+  expectEveryOperationDone(result, sent.length)
 }
 
 /**

@@ -76,6 +76,26 @@ export function operationsDone (result) {
 }
 
 /**
+ * Throws ShortAcknowledgement unless `result` (a bulkWrite's, updateOne's or
+ * insertMany's) counts all `sent` operations as done. Every statement the
+ * writer sends matches, inserts or upserts one document: a reply counting
+ * fewer (one without its counts, an unacknowledged write concern) applied
+ * nothing the writer can vouch for.
+ */
+export function expectEveryOperationDone (result, sent) {
+  const counted = operationsDone(result)
+  if (counted !== sent) throw new ShortAcknowledgement(counted, sent)
+}
+
+/** A write the server answered without counting every operation as done (classified as any error without write errors) */
+class ShortAcknowledgement extends Error {
+  constructor (counted, sent) {
+    super(`the database acknowledged ${counted} of ${sent} operations (matched, upserted or inserted); their outcome is unknown`)
+    this.name = 'ShortAcknowledgement'
+  }
+}
+
+/**
  * Classifies a failed bulkWrite of `count` operations (options: writesRetried,
  * see wasNeverSent).
  * → { outcomes: Array<APPLIED|NOT_APPLIED|UNKNOWN>, retry: number[] (indexes worth sending again) }

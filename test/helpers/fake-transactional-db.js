@@ -38,14 +38,17 @@ export function fakeTransactionalDb () {
   const calls = []
   const table = name => data.get(name) ?? data.set(name, new Map()).get(name)
 
-  /** The next time `step` ('insertMany' | 'bulkWrite:<coll>' | 'commit' | 'beforeCommit') runs, fn(ctx) runs first; it may throw. */
+  /**
+   * The next time `step` ('insertMany' | 'bulkWrite:<coll>' | 'commit' | 'beforeCommit') runs, fn(ctx) runs first; it may
+   * throw, or return { reply } for insertMany or bulkWrite to answer instead of its counts (the writes are made all the same)
+   */
   function failNext (step, fn) { script.push({ step, fn }) }
   async function hook (step, ctx) {
     calls.push(step)
     const i = script.findIndex(s => s.step === step)
     if (i === -1) return
     const [{ fn }] = script.splice(i, 1)
-    await fn(ctx)
+    return await fn(ctx)
   }
 
   function collection (name) {
@@ -64,14 +67,14 @@ export function fakeTransactionalDb () {
         }
       },
       async insertMany (docs, { session } = {}) {
-        await hook('insertMany', { docs })
+        const scripted = await hook('insertMany', { docs })
         const staged = session?.tx ?? null
         for (const doc of docs) {
           if (table(name).has(doc._id) || staged?.inserted.has(`${name}\0${doc._id}`)) throw errors.duplicateKey()
           const write = () => table(name).set(doc._id, structuredClone(doc))
           if (staged) { staged.inserted.add(`${name}\0${doc._id}`); staged.writes.push(write) } else write()
         }
-        return { insertedCount: docs.length }
+        return scripted?.reply ?? { insertedCount: docs.length }
       },
       // the plain flush's lone update: the same step as a bulkWrite of it, failing as the driver's updateOne does
       async updateOne (filter, update, { upsert, ...options } = {}) {
@@ -82,7 +85,7 @@ export function fakeTransactionalDb () {
         }
       },
       async bulkWrite (ops, { session } = {}) {
-        await hook('bulkWrite:' + name, { ops })
+        const scripted = await hook('bulkWrite:' + name, { ops })
         const staged = session?.tx ?? null
         let matchedCount = 0
         for (const { updateOne } of ops) {
@@ -96,7 +99,7 @@ export function fakeTransactionalDb () {
           }
           if (staged) staged.writes.push(write); else write()
         }
-        return { ok: 1, matchedCount, upsertedCount: ops.length - matchedCount }
+        return scripted?.reply ?? { ok: 1, matchedCount, upsertedCount: ops.length - matchedCount }
       }
     }
   }

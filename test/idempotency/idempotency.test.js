@@ -159,6 +159,22 @@ describe('Idempotency-Key (fake replica set)', () => {
     expect(dayTotal('k.g')).toBe(6)
   })
 
+  it('aborts when a statement\'s reply counts fewer documents than were sent: 503 not applied, no key, and the retry is applied once', async () => {
+    for (const [step, reply] of [['bulkWrite:daily', { ok: 1 }], ['bulkWrite:monthly', { ok: 1, matchedCount: 0, upsertedCount: 0 }], ['insertMany', { insertedCount: 0 }]]) {
+      const { post, db, dayTotal, monthTotal } = await fakeApp()
+      // the reply a server without counts (or an unacknowledged write concern) gives; the writes are staged all the same
+      db.failNext(step, () => ({ reply }))
+      const first = await post(batch('k.s', 4), 'key-s')
+      expect(first.statusCode, step).toBe(503)
+      expect(first.json().outcome, step).toBe('not_applied')
+      expect(db.docs('idempotency_keys'), step).toEqual([])
+      expect([dayTotal('k.s'), monthTotal('k.s')], step).toEqual([0, 0])
+      const retry = await post(batch('k.s', 4), 'key-s')
+      expect(retry.statusCode, step).toBe(200)
+      expect([dayTotal('k.s'), monthTotal('k.s')], step).toEqual([4, 4])
+    }
+  })
+
   it('retries a transient write conflict and applies once', async () => {
     const { post, db, dayTotal } = await fakeApp()
     db.failNext('bulkWrite:daily', () => { throw errors.writeConflict() })
