@@ -1,6 +1,6 @@
 // GET /v1/slos, GET /v1/slos/:name/report, PUT and DELETE /v1/slos/:name (docs/slos.md)
 import { YAML_TYPES, deleteSloSchema, listSlosSchema, putSloSchema, sloReportSchema } from '../schemas/slos.js'
-import { MAX_SLO_FILE_BYTES } from '../slos/definitions.js'
+import { MAX_SLO_BODY_BYTES } from '../slos/definitions.js'
 import { acceptsOnly } from './content-type.js'
 import { schemaErrorFormatterOf } from '../schemas/validation-errors.js'
 
@@ -17,12 +17,12 @@ export default async function slosRoutes (app) {
   })
 
   // JSON, or the YAML of SLO_FILE, one document: with a YAML type or none (`curl -T slo.yaml`), read as text
-  // and parsed within SLO_FILE's budget by the service; any other type is a 415 before the body is read
+  // and parsed within SLO_FILE's budget (but MAX_SLO_BODY_BYTES) by the service; any other type is a 415 before the body is read
   await app.register(async function putSlo (scope) {
     scope.addContentTypeParser([...YAML_TYPES, '*'], { parseAs: 'string' }, (request, body, done) => done(null, body))
     scope.put('/v1/slos/:name', {
       schema: putSloSchema,
-      bodyLimit: MAX_SLO_FILE_BYTES,
+      bodyLimit: MAX_SLO_BODY_BYTES,
       // its errors name the document, and a body that is not JSON asks for one (plugins/error-handler.js)
       schemaErrorFormatter: schemaErrorFormatterOf('(document)'),
       config: { bodyHint: 'send one OpenSLO SLO document as JSON or YAML' },

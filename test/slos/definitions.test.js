@@ -181,7 +181,13 @@ describe('hostile files', () => {
 
   it('more documents than SLOs allowed; duplicate keys; duplicate names; not YAML; not a mapping', () => {
     expect(refusal('a: 1\n---\n'.repeat(201)).message).toMatch(/over the limit of 200 SLOs/)
-    expect(refusal('kind: SLO\nkind: SLI\n').message).toMatch(/^document 1, \(yaml\): Map keys must be unique/)
+    expect(refusal('kind: SLO\nkind: SLI\n').message).toMatch(/^document 1, \(yaml\): Map keys must be unique: "kind" appears twice$/)
+    expect(refusal(`${JSON.stringify(base())}\n---\nspec: { objectives: [{ target: 0.9, target: 0.8 }] }\n`).message).toMatch(/^document 2, \(yaml\): Map keys must be unique: "target" appears twice$/)
+    // a file's most keys (~30,000 in 256 KiB) checked in one pass; 1 and "1" are two keys, as the parser has them
+    const keys = Array.from({ length: 30_000 }, (_, i) => `k${i.toString(36)}: 1`).join('\n')
+    expect(refusal(`${keys}\nk0: 2\n`).message).toMatch(/^document 1, \(yaml\): Map keys must be unique: "k0" appears twice$/)
+    expect(refusal(`${keys}\n`).message).toMatch(/^document 1, \(document\)\.k0: is not supported/)
+    expect(refusal('1: a\n"1": b\n').message).toMatch(/^document 1, \(document\)\.1: is not supported/)
     expect(refusal(`${JSON.stringify(base())}\n---\n${JSON.stringify(base())}`).message).toMatch(/^document 2, metadata.name: checkout-availability is defined twice/)
     expect(refusal('{ unclosed').message).toMatch(/^document 1, \(yaml\):/)
     expect(refusal('- a\n- b\n').message).toMatch(/^document 1, \(document\): must be a mapping/)

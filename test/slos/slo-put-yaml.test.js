@@ -74,6 +74,7 @@ describe('PUT /v1/slos/:name with YAML', () => {
     expect(await stored()).toContain('by-curl')
   })
 
+  const keys = (n) => Array.from({ length: n }, (_, i) => `k${i.toString(36)}: 1`).join('\n')
   const bomb = ['a: &a [x, x, x, x, x, x, x, x, x]', ...'bcdefgh'.split('').map((k, i) => `${k}: &${k} [${Array(9).fill(`*${'abcdefgh'[i]}`).join(', ')}]`)].join('\n')
   it.each([
     ['a YAML bomb', YAML('x', `${bomb}\n`), 'application/yaml', 400, /^document 1, \(yaml\): .*at most 64 aliases/],
@@ -82,7 +83,11 @@ describe('PUT /v1/slos/:name with YAML', () => {
     ['YAML that does not parse', `${YAML('x')}  objectives: [\n`, 'application/x-yaml', 400, /^document 1, \(yaml\): /],
     ['a duplicate key', YAML('x', 'kind: SLO\n'), 'application/yaml', 400, /^document 1, \(yaml\): Map keys must be unique/],
     ['a field outside the subset, named as in JSON', YAML('x').replace('Occurrences', 'Timeslices'), 'application/yaml', 400, /^spec.budgetingMethod: only Occurrences/],
-    ['over 256 KiB', YAML('x', `  description: "${'x'.repeat(300_000)}"\n`), 'application/yaml', 413, /^the body is larger than 262144 bytes, the limit of PUT \/v1\/slos\/:name$/],
+    ['a key twice in a nested mapping', YAML('x', '  labels: { team: a, team: b }\n'), 'application/yaml', 400, /^document 1, \(yaml\): Map keys must be unique: "team" appears twice$/],
+    // the most keys a body holds: checked unique in one pass (the parser's own check compared each with every earlier one)
+    ['3,000 distinct keys and one of them again', `${keys(3000)}\nk0: 2\n`, 'application/yaml', 400, /^document 1, \(yaml\): Map keys must be unique: "k0" appears twice$/],
+    ['3,000 distinct keys', `${keys(3000)}\n`, 'application/yaml', 400, /^\(document\)\.k0: is not supported/],
+    ['over 32 KiB (one SLO is a few)', YAML('x', `  description: "${'x'.repeat(33_000)}"\n`), 'application/yaml', 413, /^the body is larger than 32768 bytes, the limit of PUT \/v1\/slos\/:name$/],
     ['another type', YAML('x'), 'text/plain', 415, /^send the OpenSLO document as JSON or YAML with Content-Type: application\/json or application\/yaml or application\/x-yaml \(got text\/plain\)$/]
   ])('refused, nothing stored: %s', async (what, payload, type, status, message) => {
     const before = await stored()
