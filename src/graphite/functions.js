@@ -10,7 +10,7 @@ import { formatG, pyStr } from './python-format.js'
 import { CONSOLIDATIONS, copySeries, makeSeries, pyMod, tagsOf, valuesOf, withTags } from './series.js'
 import { parseTarget } from './target-parser.js'
 import { MAX_NAME_LENGTH, MAX_WINDOW_WORK } from './budget.js'
-import { TemplateError, compileUserRegex, parsePythonTemplate, pythonSub } from './regex.js'
+import { MAX_SUB_INSTRUCTIONS, MAX_SUB_MS, TemplateError, compileUserRegex, parsePythonTemplate, pythonSub, regexBudget } from './regex.js'
 import { TargetValueError, aggregateSeries, aggregation, safeSum } from './aggregations.js'
 import { groupByTags, seriesByTag } from './tag-functions.js'
 
@@ -89,7 +89,9 @@ function aliasByNode (ctx, args) {
 /**
  * aliasSub(seriesList, search, replace): each name as Python's re.sub(search,
  * replace, name) makes it (regex.js parsePythonTemplate: \1, \g<0>, \g<name>,
- * \n, a literal $); the tags stay
+ * \n, a literal $); the tags stay. The search is bounded in size
+ * (MAX_SUB_INSTRUCTIONS) and its substitutions in time, over the whole
+ * request (ctx.subBudget, MAX_SUB_MS): past either, a 400.
  */
 function aliasSub (ctx, args) {
   const search = args.string(1, 'search')
@@ -97,14 +99,16 @@ function aliasSub (ctx, args) {
   let re
   let template
   try {
-    re = compileUserRegex(search, 'aliasSub: search')
+    re = compileUserRegex(search, 'aliasSub: search', { maxInstructions: MAX_SUB_INSTRUCTIONS })
     template = parsePythonTemplate(replace, { groupCount: re.groupCount(), namedGroups: re.namedGroups() })
   } catch (err) {
     const message = err instanceof TemplateError ? `aliasSub: the replacement ${JSON.stringify(replace)} is not one Python's re.sub takes: ${err.message}` : err.message
     throw new TargetValueError(message)
   }
+  const budget = ctx.subBudget ?? regexBudget(MAX_SUB_MS)
+  const sub = budget.box(text => pythonSub(re, text, template, { maxLength: MAX_NAME_LENGTH }), `aliasSub (${JSON.stringify(search).slice(0, 100)})`, 'use a simpler search, or rename fewer series')
   return args.seriesList(0).map(s => {
-    const { text: name, length } = pythonSub(re, s.name, template, { maxLength: MAX_NAME_LENGTH })
+    const { text: name, length } = sub(s.name)
     if (name === null) throw new TargetValueError(`aliasSub: the new name is ${length} characters, more than ${MAX_NAME_LENGTH}; use a shorter replacement`)
     return { ...s, name, tags: tagsOf(s) }
   })

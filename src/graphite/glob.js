@@ -4,7 +4,7 @@
 // A glob matches a name with the same number of parts, part by part. Each
 // part is matched by a linear-time RE2 automaton (./regex.js), never by a
 // backtracking engine: `*a*a*a*a*b` costs the length of the name.
-import { compileUserRegex, fullMatch } from './regex.js'
+import { compileUserRegex, fullMatch, regexBudget } from './regex.js'
 
 const GLOB_CHARS = '*?[{'
 
@@ -24,8 +24,10 @@ function partSource (part) {
   let out = ''
   for (let i = 0; i < part.length; i++) {
     const c = part[i]
-    if (c === '*') out += '[^.]*'
-    else if (c === '?') out += '[^.]'
+    if (c === '*') {
+      out += '[^.]*'
+      while (part[i + 1] === '*') i++ // ** is *: a run of them is one
+    } else if (c === '?') out += '[^.]'
     else if (c === '[') {
       const end = part.indexOf(']', i + 2)
       if (end === -1) { out += escapeChar(c); continue }
@@ -58,9 +60,12 @@ function splitParts (pattern) {
   return parts
 }
 
+/** Quoted for a message, at most ~200 characters of it */
+export const quoted = (text) => (text.length > 200 ? `${JSON.stringify(text.slice(0, 200))}… (${text.length} characters)` : JSON.stringify(text))
+
 export class GlobSyntaxError extends Error {
   constructor (pattern, reason) {
-    super(`glob ${JSON.stringify(pattern)} is not valid: ${reason}`)
+    super(`glob ${quoted(pattern)} is not valid: ${reason}`)
     this.name = 'GlobSyntaxError'
   }
 }
@@ -95,22 +100,36 @@ export function braceAlternatives (part) {
   return texts
 }
 
-function compilePart (pattern, part) {
+/**
+ * The most instructions a glob's part compiles to (a brace of 100 host names
+ * is ~1,500), and the most time one glob's parts test names: a part's test
+ * costs its instructions times the name part's length, and a walk of the name
+ * index tests up to its visits' bound
+ */
+export const MAX_GLOB_INSTRUCTIONS = 2048
+export const MAX_GLOB_MS = 250
+
+function compilePart (pattern, part, budget) {
   if (!isGlob(part)) return Object.assign(text => text === part, { literal: part }) // a literal part: string equality
   let re
   try {
     re = compileUserRegex('^(?:' + partSource(part) + ')$', 'glob')
   } catch {
-    throw new GlobSyntaxError(pattern, `cannot read the part ${JSON.stringify(part)} (a character class such as [z-a]?)`)
+    throw new GlobSyntaxError(pattern, `cannot read the part ${quoted(part)} (a character class such as [z-a]?)`)
   }
-  const matcher = text => fullMatch(re, text)
+  const size = re.re2Input.prog.inst.length
+  if (size > MAX_GLOB_INSTRUCTIONS) throw new GlobSyntaxError(pattern, `the part ${quoted(part)} compiles to ${size} instructions, over ${MAX_GLOB_INSTRUCTIONS}: use fewer alternatives, classes or ?`)
+  const matcher = budget.box(text => fullMatch(re, text), `glob ${quoted(pattern)}`, 'narrow it (a literal first part, fewer wildcards)')
   if (part.includes('{')) matcher.alternatives = braceAlternatives(part)
   return matcher
 }
 
-/** pattern → one matcher per dot-separated part ((part) => boolean). Throws GlobSyntaxError. */
-export function globParts (pattern) {
-  return splitParts(pattern).map(p => compilePart(pattern, p))
+/**
+ * pattern → one matcher per dot-separated part ((part) => boolean), their
+ * tests timed together against `budget` (regex.js regexBudget; MAX_GLOB_MS, then RegexBudgetError). Throws GlobSyntaxError.
+ */
+export function globParts (pattern, budget = regexBudget(MAX_GLOB_MS)) {
+  return splitParts(pattern).map(p => compilePart(pattern, p, budget))
 }
 
 /** pattern → (name) => boolean; a name matches when all its parts match. Throws GlobSyntaxError. */

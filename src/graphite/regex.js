@@ -20,6 +20,14 @@ export class UserRegexError extends Error {
 export const MAX_FILTER_INSTRUCTIONS = 256
 /** The most time the tag filters' regexes test values within one read of a name, together (then RegexBudgetError) */
 export const MAX_FILTER_MS = 100
+/**
+ * The most instructions aliasSub's search compiles to, and the most time its
+ * substitutions take in one render, together: `x*` alone over 1,000 names of
+ * 1,024 characters took 6 s (an empty match at every character), and a search
+ * of 4,000 instructions 80 ms a name
+ */
+export const MAX_SUB_INSTRUCTIONS = 256
+export const MAX_SUB_MS = 100
 
 // the compiled program's size is re2js's own field (re2Input.prog.inst): checked once, at load, so an
 // upgrade that moves it fails here, not silently unbounded
@@ -53,10 +61,10 @@ export function compileUserRegex (pattern, what, { maxInstructions = Infinity } 
 export function regexBudget (ms = MAX_FILTER_MS, now = () => performance.now()) {
   let spent = 0
   return {
-    /** test(text) → boolean, timed against the budget (what: the regex, as the message names it) */
-    box (test, what) {
+    /** test(text) → its answer, timed against the budget (what: the regex, as the message names it; advice: what to do instead) */
+    box (test, what, advice = 'match fewer values (a name, =, or a narrower regex)') {
       return (text) => {
-        if (spent > ms) throw new RegexBudgetError(`the regexes of ${what} tested values for over ${ms} ms: match fewer values (a name, =, or a narrower regex)`)
+        if (spent > ms) throw new RegexBudgetError(`the regexes of ${what} tested values for over ${ms} ms: ${advice}`)
         const started = now()
         const verdict = test(text)
         spent += now() - started

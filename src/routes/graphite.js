@@ -12,9 +12,9 @@ import { checkFunctions, evaluate, UnknownFunctionError } from '../graphite/eval
 import { functionCatalog } from '../graphite/function-catalog.js'
 import { TargetValueError } from '../graphite/functions.js'
 import { GlobSyntaxError } from '../graphite/glob.js'
-import { BudgetError, MAX_TARGETS, checkTargets, planRender } from '../graphite/budget.js'
+import { BudgetError, MAX_TARGETS, MAX_TARGET_LENGTH, checkTargets, planRender } from '../graphite/budget.js'
 import { GlobBudgetError } from '../registry/name-index.js'
-import { RegexBudgetError, UserRegexError } from '../graphite/regex.js'
+import { MAX_SUB_MS, RegexBudgetError, UserRegexError, regexBudget } from '../graphite/regex.js'
 import { createMetricSource } from '../graphite/metric-source.js'
 import { completer, completerQuery, treeJson } from '../graphite/minute-window.js'
 import { applyMaxDataPoints, datapoints, tagsOf } from '../graphite/series.js'
@@ -38,6 +38,11 @@ function requestParams (request) {
   for (const [k, v] of Object.entries(request.query ?? {})) add(k, v)
   if (request.body instanceof URLSearchParams) for (const [k, v] of request.body) add(k, v)
   return { all: name => params.get(name) ?? [], one: name => params.get(name)?.at(-1) }
+}
+
+/** A find or expand query is at most as long as a render target */
+function checkQueryLength (query) {
+  if (query.length > MAX_TARGET_LENGTH) throw new BadRequestError(`a query is at most ${MAX_TARGET_LENGTH} characters, got one of ${query.length}`)
 }
 
 function badInput (err) {
@@ -97,7 +102,7 @@ async function graphiteRoutes (app) {
       const range = timeRange(params, clock.now())
       // the whole cost decided before any of it is spent (docs/adr/0024-graphite-read-budget.md)
       planRender(nodes, range, { maxPoints: config.maxPoints })
-      const ctx = { ...range, defaultConsolidation: DEFAULT_CONSOLIDATION, fetch: source.fetch, fetchTagged: source.fetchTagged, tagDb, maxSeries: config.maxSeries, maxPoints: config.maxPoints, spent, memo: new WeakMap() }
+      const ctx = { ...range, defaultConsolidation: DEFAULT_CONSOLIDATION, fetch: source.fetch, fetchTagged: source.fetchTagged, tagDb, maxSeries: config.maxSeries, maxPoints: config.maxPoints, spent, memo: new WeakMap(), subBudget: regexBudget(MAX_SUB_MS) }
       for (const node of nodes) series.push(...await evaluate(node, ctx))
     } catch (err) {
       throw badInput(err)
@@ -126,6 +131,7 @@ async function graphiteRoutes (app) {
     const params = requestParams(request)
     const query = params.one('query')
     if (!query) throw new BadRequestError('send query= a metric path or glob, e.g. query=app.*')
+    checkQueryLength(query)
     const format = params.one('format') ?? 'treejson'
     if (format !== 'treejson' && format !== 'completer') throw new BadRequestError(`format=${format}: /metrics/find answers format=treejson or format=completer only`)
     try {
@@ -144,6 +150,7 @@ async function graphiteRoutes (app) {
     const queries = params.all('query')
     if (!queries.length) throw new BadRequestError('send one or more query= metric paths or globs')
     if (queries.length > MAX_TARGETS) throw new BadRequestError(`send at most ${MAX_TARGETS} query= parameters, got ${queries.length}`)
+    queries.forEach(checkQueryLength)
     const leavesOnly = params.one('leavesOnly') === '1'
     const byQuery = {}
     try {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { MAX_ALTERNATIVES, braceAlternatives, findNodes, globMatcher, globParts, isGlob, literalPrefix } from '../../src/graphite/glob.js'
+import { MAX_ALTERNATIVES, MAX_GLOB_INSTRUCTIONS, braceAlternatives, findNodes, globMatcher, globParts, isGlob, literalPrefix } from '../../src/graphite/glob.js'
+import { RegexBudgetError, regexBudget } from '../../src/graphite/regex.js'
 
 describe('globs', () => {
   it('match part by part', () => {
@@ -47,5 +48,30 @@ describe('globs', () => {
     const [, part] = globParts('x.p{50,75}')
     expect(part.alternatives).toEqual(['p50', 'p75'])
     expect(globParts('x.p*')[1].alternatives).toBeUndefined()
+  })
+})
+
+describe("a glob's cost", () => {
+  it('a run of * is one *: 8,000 of them match as one does', () => {
+    const names = ['a.b', 'a.bc', 'a.b.c', 'x.y']
+    expect(findNodes(`a.${'*'.repeat(8000)}`, names)).toEqual(findNodes('a.*', names))
+    expect(globMatcher(`a.b${'*'.repeat(8000)}c`)('a.bxyc')).toBe(true)
+    expect(globMatcher(`a.b${'*'.repeat(8000)}c`)('a.bxy')).toBe(false)
+  })
+
+  it('a part past MAX_GLOB_INSTRUCTIONS is refused naming the limit and the part, quoted short', () => {
+    const err = (() => { try { globParts(`a.${'?'.repeat(3000)}`) } catch (e) { return e } })()
+    expect(err.message).toMatch(new RegExp(`^glob "a\\.\\?{198}"… \\(3002 characters\\) is not valid: the part "\\?{200}"… \\(3000 characters\\) compiles to \\d+ instructions, over ${MAX_GLOB_INSTRUCTIONS}: use fewer alternatives, classes or \\?$`))
+    // a brace of 100 host names, as a dashboard's variable sends it, is within it
+    expect(() => globParts(`hosts.{${Array.from({ length: 100 }, (_, i) => `web-frontend-${i}`).join(',')}}.cpu`)).not.toThrow()
+  })
+
+  it("a glob's tests stop once they took its time together (a fake clock: 100 ms a test, 250 allowed)", () => {
+    let t = 0
+    const budget = regexBudget(250, () => (t += 100))
+    const [, part] = globParts('a.b*', budget)
+    expect([part('bx'), part('by'), part('c')]).toEqual([true, true, false])
+    expect(() => part('bz')).toThrow(RegexBudgetError)
+    expect(() => part('bz')).toThrow(/^the regexes of glob "a\.b\*" tested values for over 250 ms: narrow it \(a literal first part, fewer wildcards\)$/)
   })
 })

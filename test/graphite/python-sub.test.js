@@ -2,7 +2,12 @@
 // parsePythonTemplate, pythonSub): each expected answer and error printed by
 // Python 3.11 (graphite-web's re.sub) for the same pattern, replacement and name.
 import { describe, expect, it } from 'vitest'
-import { TemplateError, compileUserRegex, parsePythonTemplate, pythonSub } from '../../src/graphite/regex.js'
+import { MAX_SUB_INSTRUCTIONS, RegexBudgetError, TemplateError, compileUserRegex, parsePythonTemplate, pythonSub, regexBudget } from '../../src/graphite/regex.js'
+import { evaluate } from '../../src/graphite/evaluator.js'
+import { TargetValueError } from '../../src/graphite/functions.js'
+import { globMatcher } from '../../src/graphite/glob.js'
+import { makeSeries } from '../../src/graphite/series.js'
+import { parseTarget } from '../../src/graphite/target-parser.js'
 
 const sub = (pattern, replacement, text, options) => {
   const re = compileUserRegex(pattern, 'test')
@@ -52,5 +57,35 @@ describe("aliasSub's replacement, as Python's re.sub", () => {
   it('past maxLength counts the length without keeping the text', () => {
     expect(sub('(.)', '\\1\\1\\1', 'abcd', { maxLength: 10 })).toEqual({ text: null, length: 12 })
     expect(sub('(.)', '\\1\\1\\1', 'abcd', { maxLength: 12 })).toEqual({ text: 'aaabbbcccddd', length: 12 })
+  })
+})
+
+describe("aliasSub's cost", () => {
+  const names = ['app.web.requests', 'app.api.requests', 'app.db.requests', 'app.queue.requests']
+  const ctxWith = (subBudget) => ({
+    startTime: 0,
+    endTime: 3600,
+    defaultConsolidation: 'sum',
+    subBudget,
+    fetch: async (path, c) => names.filter(globMatcher(path)).map(name => makeSeries({ name, start: c.startTime, end: c.endTime, step: 60, values: [], consolidationFunc: 'sum', pathExpression: path }))
+  })
+  const renamed = async (target, subBudget) => (await evaluate(parseTarget(target), ctxWith(subBudget))).map(s => s.name)
+
+  it('a search past MAX_SUB_INSTRUCTIONS is refused naming the limit', async () => {
+    // 4,002 instructions: 80 ms a name of 1,024 characters
+    await expect(renamed('aliasSub(app.*.requests,"(?:.?){1000}(?:.?){1000}","\\g<0>")')).rejects.toThrow(TargetValueError)
+    await expect(renamed('aliasSub(app.*.requests,"(?:.?){1000}(?:.?){1000}","\\g<0>")')).rejects.toThrow(new RegExp(`^aliasSub: search .* compiles to 4002 instructions, over ${MAX_SUB_INSTRUCTIONS}`))
+    expect(await renamed('aliasSub(app.*.requests,"^app\\.([^.]+)\\..*$","\\1")')).toEqual(['web', 'api', 'db', 'queue'])
+  })
+
+  it("a request's substitutions stop once they took its time together, nested ones too (a fake clock: 60 ms a name, 100 allowed)", async () => {
+    let t = 0
+    const budget = () => regexBudget(100, () => (t += 60))
+    // two names fit (60, then 120 > 100 stops the third), over one call or across two nested ones
+    await expect(renamed('aliasSub(app.*.requests,"app","x")', budget())).rejects.toThrow(RegexBudgetError)
+    await expect(renamed('aliasSub(app.*.requests,"app","x")', budget())).rejects.toThrow(/^the regexes of aliasSub \("app"\) tested values for over 100 ms: use a simpler search, or rename fewer series$/)
+    const shared = budget()
+    await expect(renamed('aliasSub(aliasSub(app.{web}.requests,"app","x"),"x","y")', shared)).resolves.toEqual(['y.web.requests'])
+    await expect(renamed('aliasSub(app.{web}.requests,"app","x")', shared)).rejects.toThrow(RegexBudgetError)
   })
 })
