@@ -34,6 +34,7 @@ export const PROJECTS = {
       'test/faults/writer-overload.test.js', // the writer against a stand-in collection, in process
       'test/graphite/attime.test.js',
       'test/graphite/glob.test.js',
+      'test/graphite/made-points.test.js',
       'test/graphite/python-format.test.js',
       'test/graphite/python-sub.test.js',
       'test/graphite/series-tags.test.js',

@@ -1,6 +1,8 @@
 // Evaluates a parsed target into a series list (graphite-web render/evaluator.py).
-// ctx: { startTime, endTime (epoch s), defaultConsolidation, fetch(pathExpression, ctx) → series[] }
+// ctx: { startTime, endTime (epoch s), defaultConsolidation, fetch(pathExpression, ctx) → series[],
+//        spent and maxMadePoints (the request's budget, ./budget.js chargeMadePoints), memo }
 import { FUNCTIONS, TargetValueError } from './functions.js'
+import { chargeMadePoints } from './budget.js'
 
 export class UnknownFunctionError extends Error {
   constructor (name) {
@@ -49,7 +51,10 @@ async function evaluateOnce (node, ctx) {
     const values = await Promise.all(node.args.map(a => valueOf(a, context)))
     const kwValues = Object.create(null)
     for (const [k, a] of Object.entries(node.kwargs)) kwValues[k] = await valueOf(a, context)
-    return fn(context, argumentReader(node, values, kwValues))
+    const answer = await fn(context, argumentReader(node, values, kwValues))
+    // what it made is held until the request ends (ctx.memo): counted against the request's budget
+    if (ctx.spent && ctx.maxMadePoints !== undefined) chargeMadePoints(ctx.spent, ctx.maxMadePoints, [...values, ...Object.values(kwValues)], answer)
+    return answer
   }
   throw new TargetValueError(`a ${node.type} where a series is needed`)
 }

@@ -12,7 +12,7 @@ import { checkFunctions, evaluate, UnknownFunctionError } from '../graphite/eval
 import { functionCatalog } from '../graphite/function-catalog.js'
 import { TargetValueError } from '../graphite/functions.js'
 import { GlobSyntaxError } from '../graphite/glob.js'
-import { BudgetError, MAX_TARGETS, MAX_TARGET_LENGTH, checkTargets, planRender } from '../graphite/budget.js'
+import { BudgetError, MADE_POINTS_PER_READ_POINT, MAX_TARGETS, MAX_TARGET_LENGTH, checkTargets, planRender } from '../graphite/budget.js'
 import { GlobBudgetError } from '../registry/name-index.js'
 import { MAX_SUB_MS, RegexBudgetError, UserRegexError, regexBudget } from '../graphite/regex.js'
 import { createMetricSource } from '../graphite/metric-source.js'
@@ -94,7 +94,7 @@ async function graphiteRoutes (app) {
     const targets = params.all('target').filter(t => t.trim() !== '')
     let series = []
     // the request's budget, spent across its fetches and the merges again past maxDataPoints; a stat read shared by its leaves
-    const spent = { series: 0, points: 0, buckets: 0, reads: new Map() }
+    const spent = { series: 0, points: 0, buckets: 0, made: 0, reads: new Map() }
     try {
       checkTargets(targets)
       const nodes = targets.map(parseTarget)
@@ -102,7 +102,7 @@ async function graphiteRoutes (app) {
       const range = timeRange(params, clock.now())
       // the whole cost decided before any of it is spent (docs/adr/0024-graphite-read-budget.md)
       planRender(nodes, range, { maxPoints: config.maxPoints })
-      const ctx = { ...range, defaultConsolidation: DEFAULT_CONSOLIDATION, fetch: source.fetch, fetchTagged: source.fetchTagged, tagDb, maxSeries: config.maxSeries, maxPoints: config.maxPoints, spent, memo: new WeakMap(), subBudget: regexBudget(MAX_SUB_MS) }
+      const ctx = { ...range, defaultConsolidation: DEFAULT_CONSOLIDATION, fetch: source.fetch, fetchTagged: source.fetchTagged, tagDb, maxSeries: config.maxSeries, maxPoints: config.maxPoints, spent, maxMadePoints: MADE_POINTS_PER_READ_POINT * config.maxReadPoints, memo: new WeakMap(), subBudget: regexBudget(MAX_SUB_MS) }
       for (const node of nodes) series.push(...await evaluate(node, ctx))
     } catch (err) {
       throw badInput(err)

@@ -132,6 +132,8 @@ describe.skipIf(LACKING)('the reads that killed or blocked the process', () => {
     ['an aliasSub that multiplies the name', render(Array.from({ length: 8 }).reduce(t => `aliasSub(${t},"(.)","\\\\1\\\\1\\\\1\\\\1")`, 'hx.*.m0')), 400, /aliasSub: the new name is \d+ characters, more than 1024/, 1],
     ['movingAverage with a window of a year of minutes', render('movingAverage(hx.*.m0,525600)', 'from=-2d'), 400, /(movingAverage|MAX_POINTS|MAX_READ_POINTS)/, 2], // its own window and the one it reaches back to (one more evaluation)
     ['an aliasSub search of 4,002 instructions (80 ms a name of 1,024 characters)', render('aliasSub(hx.*.m0,"(?:.?){1000}(?:.?){1000}","\\g<0>")'), 400, /^aliasSub: search .* compiles to 4002 instructions, over 256/, 1],
+    // 50 series × 13 days of minutes read (936,000 points), scaled 20 times: 18.7 million points made, each level held to the end
+    ['scale nested 20 deep over 13 days of 50 series', render(Array.from({ length: 20 }).reduce(t => `scale(${t},1)`, 'svc1.host1.*'), 'from=-13d'), 400, /^the functions of this request make more than 8000000 points in all \(MAX_READ_POINTS × 4\)/, 50],
     ['a find query past 8,192 characters', `/metrics/find?query=hx.${'*'.repeat(9000)}`, 400, /^a query is at most 8192 characters, got one of 9003$/, 0],
     ['an expand query past 8,192 characters', `/metrics/expand?query=hx.${'*'.repeat(9000)}`, 400, /^a query is at most 8192 characters, got one of 9003$/, 0],
     ['a glob of 8,000 stars (one)', `/metrics/find?query=hx.${'*'.repeat(8000)}`, 200, null, 0],

@@ -1,0 +1,42 @@
+// What a render's functions make is held until the request ends (the
+// evaluator keeps every evaluation): the points of the new series they make
+// count against the request's budget (src/graphite/budget.js
+// chargeMadePoints), and past it the request is a 400 naming it. A function
+// that passes its input's points on (alias, consolidateBy) makes none.
+import { describe, expect, it } from 'vitest'
+import { BudgetError } from '../../src/graphite/budget.js'
+import { evaluate } from '../../src/graphite/evaluator.js'
+import { makeSeries } from '../../src/graphite/series.js'
+import { parseTarget } from '../../src/graphite/target-parser.js'
+
+// two series of 30 points each; 100 points may be made
+const ctxOf = () => ({
+  startTime: 0,
+  endTime: 1800,
+  defaultConsolidation: 'sum',
+  spent: { series: 0, points: 0, buckets: 0, made: 0, reads: new Map() },
+  maxMadePoints: 100,
+  fetch: async (path, c) => ['a.x', 'a.y'].map(name => makeSeries({ name, start: c.startTime, end: c.endTime, step: 60, values: Array.from({ length: 30 }, (_, i) => i), consolidationFunc: 'sum', pathExpression: path }))
+})
+const made = async (target) => {
+  const ctx = ctxOf()
+  await evaluate(parseTarget(target), ctx)
+  return ctx.spent.made
+}
+
+describe("the points a render's functions make", () => {
+  it('are counted where a function makes new series, not where it passes them on', async () => {
+    expect(await made('a.*')).toBe(0)
+    expect(await made('scale(a.*,2)')).toBe(60)
+    expect(await made('sumSeries(scale(a.*,2))')).toBe(90)
+    expect(await made('alias(alias(consolidateBy(a.*,"max"),"b"),"c")')).toBe(0)
+    expect(await made('alias(scale(a.*,2),"b")')).toBe(60)
+  })
+
+  it('past the budget, the request is refused naming it', async () => {
+    const ctx = ctxOf()
+    const refused = evaluate(parseTarget('scale(scale(a.*,2),2)'), ctx)
+    await expect(refused).rejects.toThrow(BudgetError)
+    await expect(evaluate(parseTarget('scale(scale(a.*,2),2)'), ctxOf())).rejects.toThrow(/^the functions of this request make more than 100 points in all \(MAX_READ_POINTS × 4\); nest fewer functions, or shorten the range or the targets$/)
+  })
+})
