@@ -4,9 +4,20 @@ import { MAX_TOP, cardinalitySchema, deleteMetricSchema, listMetricsSchema, quan
 import { parseQuantilesQuery, parseSeriesQuery, parseTagSelection, parseTotalQuery, parseYtdQuery, parseZone } from './query-params.js'
 import { createMetricDeletion } from '../registry/metric-deletion.js'
 import { isRollupSeries } from '../tags/rollups.js'
+import { isTagged, parseSeriesName } from '../tags/series-name.js'
 
 export default async function metricsRoutes (app) {
   const { clock, registry, reader, taggedReads, writer, nameIndex } = app
+
+  // a series name as a client writes it, its tags in any order (docs/tags.md): read and deleted as its
+  // canonical name, which the answer names; one that breaks the rules is a 400 naming the rule
+  app.addHook('preHandler', async (request) => {
+    const metric = request.params?.metric
+    if (metric === undefined || !isTagged(metric)) return
+    const parsed = parseSeriesName(metric)
+    if (parsed.problem) throw new BadRequestError(`metric: ${parsed.problem}`)
+    request.params.metric = parsed.series
+  })
 
   /** A 404 for a name the registry has not */
   async function requireName (metric) {

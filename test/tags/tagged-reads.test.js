@@ -57,6 +57,9 @@ describe('tagged counters through POST /v1/events', () => {
     const one = await get(`/v1/metrics/${encodeURIComponent('web.requests;route=/login;status=500')}/total?from=${from}&to=${to}`)
     expect(one.status).toBe(200)
     expect(one.body.total).toBe(sum(e => e.route === '/login' && e.status === '500', from, to))
+    // tags in another order, as a client may write them: the same series, named canonically in the answer
+    const reordered = await get(`/v1/metrics/${encodeURIComponent('web.requests;status=500;route=/login')}/total?from=${from}&to=${to}`)
+    expect(reordered).toEqual(one)
     const list = await get('/v1/metrics?prefix=web.requests')
     expect(list.body.metrics.map(m => m.name)).toEqual(['web.requests', ...ROUTES.flatMap(r => STATUSES.map(s => `web.requests;route=${r};status=${s}`))].sort())
   })
@@ -246,6 +249,17 @@ describe('deletion', () => {
     ]
     expect((await post(events)).json()).toEqual({ accepted: 3 })
     const window = `from=${NOW - HOUR}&to=${NOW + 60_000}`
+    // a series name that breaks the rules is a 400, nothing deleted
+    for (const bad of ['del.t;=w', 'del.t;a=1;a=2', 'del.t;a']) {
+      const res = await app.inject({ method: 'DELETE', url: `/v1/metrics/${encodeURIComponent(bad)}` })
+      expect(res.statusCode, bad).toBe(400)
+      expect(res.json().message, bad).toMatch(/^metric: /)
+    }
+    // tags in any order name the series (two tags, given in the other order)
+    expect((await post([{ metric: 'del.u', tags: { a: '9', b: '1' }, value: 4 }])).json()).toEqual({ accepted: 1 })
+    const reordered = await app.inject({ method: 'DELETE', url: `/v1/metrics/${encodeURIComponent('del.u;b=1;a=9')}` })
+    expect(reordered.json()).toMatchObject({ metric: 'del.u;a=9;b=1', deleted: { registry: 1 } })
+    expect((await get(`/v1/metrics/${encodeURIComponent('del.u;a=9;b=1')}/total?${window}`)).status).toBe(404)
     const one = await app.inject({ method: 'DELETE', url: `/v1/metrics/${encodeURIComponent('del.t;a=2/x')}` })
     expect(one.json().deleted).toMatchObject({ registry: 1, series: 0 })
     expect((await get(`/v1/metrics/del.t/total?${window}`)).body.total).toBe(5)
