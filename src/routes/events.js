@@ -6,6 +6,7 @@ import { nameUnknownFields } from '../schemas/validation-errors.js'
 import { acceptsOnly } from './content-type.js'
 import { eventPath, toEvents } from './event-input.js'
 import { replyToIngestOutcome } from './ingest-reply.js'
+import { inflate } from './body-encoding.js'
 
 export default async function eventsRoutes (app) {
   const { config, clock, ingest } = app
@@ -40,7 +41,7 @@ export default async function eventsRoutes (app) {
     return ingest.submit(events, { where: eventPath(list.length), idempotency })
   }
 
-  app.post('/v1/events', { schema: postEventsSchema, bodyLimit: config.bodyLimitBytes, onRequest: jsonOnly, preValidation: refuseLargeBatch, attachValidation: true }, async (request, reply) => {
+  app.post('/v1/events', { schema: postEventsSchema, bodyLimit: config.bodyLimitBytes, onRequest: jsonOnly, preParsing: inflate, preValidation: refuseLargeBatch, attachValidation: true }, async (request, reply) => {
     return replyToIngestOutcome(reply, await submitBody(request))
   })
 }

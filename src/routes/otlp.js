@@ -9,8 +9,7 @@
 // may have happened (200 or 504), so that concurrent requests of one series
 // add each step once, and a request refused or not applied and sent again
 // adds the same.
-import { createGunzip } from 'node:zlib'
-import { BadRequestError, TooLargeError, UnsupportedMediaTypeError } from '../errors.js'
+import { BadRequestError, TooLargeError } from '../errors.js'
 import { APPLIED, REJECTED, UNKNOWN } from '../writer/write-outcomes.js'
 import { postOtlpMetricsSchema } from '../schemas/otlp.js'
 import { JSON_TYPE, PROTOBUF, decodeRequest, encodeResponse, encodeStatus } from '../otlp/otlp-codec.js'
@@ -20,36 +19,13 @@ import { nameOfSeries } from '../tags/series-name.js'
 import { eventKindName } from '../bucket/metric-kinds.js'
 import { acceptsOnly, mediaType } from './content-type.js'
 import { replyToIngestOutcome } from './ingest-reply.js'
+import { inflate } from './body-encoding.js'
 
 const REASONS_SHOWN = 5
 const YIELD_BYTES = 64 * 1024
 // a name as an answer shows it: a 2 MB name is not sent back whole
 const cut = (name) => (name.length > 200 ? `${name.slice(0, 200)}…` : name)
 const RENAMES_SHOWN = 20
-
-/**
- * preParsing: a gzip body inflated as it is read (BODY_LIMIT_BYTES then bounds the inflated bytes).
- * Once the answer is sent (a 413 at the bound among them) the inflation stops: the parser no longer
- * reads it, and a 1 MB body of 1,000 MB inflated went on for seconds of CPU after its 413
- */
-export function inflate (request, reply, payload, done) {
-  const encoding = String(request.headers['content-encoding'] ?? 'identity').trim().toLowerCase()
-  if (encoding === 'identity' || encoding === '') return done(null, payload)
-  if (encoding !== 'gzip') return done(new UnsupportedMediaTypeError(`Content-Encoding ${encoding.slice(0, 40)} is not supported: send the body as it is or with gzip`))
-  const inflated = createGunzip()
-  inflated.receivedEncodedLength = 0
-  payload.on('data', chunk => { inflated.receivedEncodedLength += chunk.length })
-  payload.on('error', err => inflated.destroy(err))
-  inflated.on('error', err => { err.statusCode = 400; err.message = `the gzip body cannot be inflated: ${err.message}` })
-  payload.pipe(inflated)
-  const stop = () => {
-    payload.unpipe(inflated)
-    inflated.destroy()
-  }
-  reply.raw.once('finish', stop)
-  reply.raw.once('close', stop)
-  done(null, inflated)
-}
 
 /** How many data points a request holds, counted before any is mapped */
 function countPoints (request) {

@@ -12,6 +12,7 @@ import { UnavailableError, isDatabaseError } from '../errors.js'
 import { APPLIED, UNKNOWN } from '../writer/write-outcomes.js'
 import { acceptsOnly } from './content-type.js'
 import { replyToIngestOutcome } from './ingest-reply.js'
+import { inflate } from './body-encoding.js'
 
 export default async function statsdRoutes (app) {
   const { config, clock, ingest, telemetry, statsdGauges } = app
@@ -31,7 +32,7 @@ export default async function statsdRoutes (app) {
     return levels
   }
 
-  app.post('/v1/statsd', { schema: postStatsdSchema, bodyLimit: config.bodyLimitBytes, onRequest: textOnly }, async (request, reply) => {
+  app.post('/v1/statsd', { schema: postStatsdSchema, bodyLimit: config.bodyLimitBytes, onRequest: textOnly, preParsing: inflate }, async (request, reply) => {
     const text = request.body
     const body = parseStatsdBody(text, { maxValues: config.maxEventsPerRequest })
     const starts = body.deltaNames.size ? await startingLevels(body.deltaNames) : null

@@ -12,7 +12,7 @@ import { ExportMetricsServiceRequest, ExportMetricsServiceResponse, decodeStatus
 import { minuteHistogramKeptFromFor } from '../../src/bucket/retention-horizons.js'
 import { checkApp } from '../helpers/job-runs.js'
 import { testApp } from '../helpers/test-app.js'
-import { inflate } from '../../src/routes/otlp.js'
+import { inflate } from '../../src/routes/body-encoding.js'
 
 const NOW = Date.UTC(2026, 10, 21, 12, 0, 30)
 const NANOS = String(BigInt(NOW - 30_000) * 1_000_000n) // 12:00:00
