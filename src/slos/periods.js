@@ -65,7 +65,8 @@ function parseLabel (window, label) {
   const { example, re } = FORMATS[window.duration]
   const m = re.exec(label)
   const year = m ? Number(m[1]) : 0
-  if (!m || year < 1971 || year > 9998) throw new PeriodError(`a ${window.duration} SLO's period is ${example}, got ${JSON.stringify(label)}`)
+  if (!m) throw new PeriodError(`a ${window.duration} SLO's period is ${example}, got ${JSON.stringify(label)}`)
+  if (year < 1971 || year > 9998) throw new PeriodError(`${JSON.stringify(label)}: a period's year is 1971–9998`)
   let date
   if (window.duration === '1Q') date = { year, month: (Number(m[2]) - 1) * 3 + 1, day: 1 }
   else date = { year, month: m[2] === undefined ? 1 : Number(m[2]), day: m[3] === undefined ? 1 : Number(m[3]) }

@@ -65,6 +65,10 @@ describe('calendar periods', () => {
     expect(periodOf(q, undefined, Date.UTC(2026, 10, 28)).label).toBe('2026-Q4')
     for (const bad of ['2026-Q5', '2026-11', '26-Q1', '1970-Q1']) expect(() => periodOf(q, bad, Date.UTC(2026, 10, 28))).toThrow(PeriodError)
     expect(() => periodOf(q, '2027-Q1', Date.UTC(2026, 10, 28))).toThrow(/has not begun/)
+    // a label of the right form and a year out of range says which
+    expect(() => periodOf(q, '1970-Q1', Date.UTC(2026, 10, 28))).toThrow(/^"1970-Q1": a period's year is 1971–9998$/)
+    expect(() => periodOf({ ...q, duration: '1M' }, '9999-12', Date.UTC(2026, 10, 28))).toThrow(/^"9999-12": a period's year is 1971–9998$/)
+    expect(() => periodOf({ ...q, duration: '1M' }, '2026-Q1', Date.UTC(2026, 10, 28))).toThrow(/^a 1M SLO's period is YYYY-MM \(2026-11\), got "2026-Q1"$/)
   })
 })
 
