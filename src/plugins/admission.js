@@ -51,7 +51,9 @@ async function admission (app) {
     if (!isWrite(request)) return done()
     // draining: writes go elsewhere (or come back after Retry-After) while the connections close one by one
     if (app.isDraining()) return refuse(request, reply, 'shutting_down', 'the server is shutting down')
-    const declared = Number(request.headers['content-length'])
+    // a gzip body is sized by what it may inflate to (BODY_LIMIT_BYTES), not by what it declares (routes/body-encoding.js)
+    const encoding = String(request.headers['content-encoding'] ?? 'identity').trim().toLowerCase()
+    const declared = encoding === 'identity' || encoding === '' ? Number(request.headers['content-length']) : NaN
     const bytes = Number.isFinite(declared) && declared >= 0 ? Math.min(declared, config.bodyLimitBytes) : config.bodyLimitBytes
     const mostEvents = Math.max(1, Math.min(config.maxEventsPerRequest, Math.floor(bytes / MIN_EVENT_BYTES)))
     if (!writer.hasRoom(1) || (!writer.hasRoom(mostEvents) && writer.pendingEvents() > 0)) {

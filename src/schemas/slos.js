@@ -113,7 +113,7 @@ export const sloReportSchema = {
 
 export const putSloSchema = {
   summary: 'Store an SLO',
-  description: 'Stores an OpenSLO v1 `kind: SLO` document (JSON, or YAML: one document, at most 64 aliases) under its `metadata.name`, which must be the name in the path; the same subset as SLO_FILE, a field outside it refused by name (400). Replaces a stored SLO of that name; a name SLO_FILE defines is a 409. At most 200 stored SLOs, 256 KiB a document. Every instance reads the stored SLOs on each use.',
+  description: 'Stores an OpenSLO v1 `kind: SLO` document (JSON, or YAML: one document, at most 64 aliases) under its `metadata.name`, which must be the name in the path; the same subset as SLO_FILE, a field outside it refused by name (400). Replaces a stored SLO of that name; a name SLO_FILE defines is a 409. At most 200 stored SLOs, 32 KiB a document (a larger body is a 413). Every instance reads the stored SLOs on each use.',
   tags: ['slos'],
   params: sloParams,
   body: {
