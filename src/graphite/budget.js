@@ -22,17 +22,28 @@ export const MAX_WINDOW_WORK = 10_000_000
 export const MADE_POINTS_PER_READ_POINT = 4
 
 /**
- * Charges the points a function's answer made (series whose values are not
- * one of its inputs': an alias passes them on) to the request's `spent.made`;
- * past `maxMade`, a BudgetError. Every evaluation's answer is kept until the
- * request ends (the evaluator's memo): 63 nested scale()s over 1.9 million
- * points held 1 GB.
+ * Charges the points a function's answer made to the request's `spent.made`:
+ * those of series whose values were neither read (markRead) nor charged
+ * already — an alias passes them on, timeShift answers its own read of the
+ * shifted window; past `maxMade`, a BudgetError. Every evaluation's answer is
+ * kept until the request ends (the evaluator's memo): 63 nested scale()s over
+ * 1.9 million points held 1 GB.
  */
-export function chargeMadePoints (spent, maxMade, inputs, answer) {
-  const passed = new Set()
-  for (const input of inputs) if (Array.isArray(input)) for (const s of input) passed.add(s.values)
-  for (const s of answer) if (Array.isArray(s.values) && !passed.has(s.values)) spent.made += s.values.length
+export function chargeMadePoints (spent, maxMade, answer) {
+  const known = (spent.known ??= new WeakSet())
+  for (const s of answer) {
+    if (!Array.isArray(s.values) || known.has(s.values)) continue
+    known.add(s.values)
+    spent.made += s.values.length
+  }
   if (spent.made > maxMade) throw new BudgetError(`the functions of this request make more than ${maxMade} points in all (MAX_READ_POINTS × ${MADE_POINTS_PER_READ_POINT}); nest fewer functions, or shorten the range or the targets`)
+}
+
+/** Marks the values of series read from the database (a fetch's answer) as made by none of the functions */
+export function markRead (spent, series) {
+  const known = (spent.known ??= new WeakSet())
+  for (const s of series) if (Array.isArray(s.values)) known.add(s.values)
+  return series
 }
 
 export class BudgetError extends Error {

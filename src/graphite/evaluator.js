@@ -2,7 +2,7 @@
 // ctx: { startTime, endTime (epoch s), defaultConsolidation, fetch(pathExpression, ctx) → series[],
 //        spent and maxMadePoints (the request's budget, ./budget.js chargeMadePoints), memo }
 import { FUNCTIONS, TargetValueError } from './functions.js'
-import { chargeMadePoints } from './budget.js'
+import { chargeMadePoints, markRead } from './budget.js'
 
 export class UnknownFunctionError extends Error {
   constructor (name) {
@@ -44,7 +44,10 @@ export function evaluate (node, ctx) {
 
 async function evaluateOnce (node, ctx) {
   const context = { ...ctx, evaluate }
-  if (node.type === 'path') return context.fetch(node.path, context)
+  if (node.type === 'path') {
+    const read = await context.fetch(node.path, context)
+    return ctx.spent ? markRead(ctx.spent, read) : read
+  }
   if (node.type === 'call') {
     const fn = Object.hasOwn(FUNCTIONS, node.name) ? FUNCTIONS[node.name] : null
     if (!fn) throw new UnknownFunctionError(node.name)
@@ -53,7 +56,7 @@ async function evaluateOnce (node, ctx) {
     for (const [k, a] of Object.entries(node.kwargs)) kwValues[k] = await valueOf(a, context)
     const answer = await fn(context, argumentReader(node, values, kwValues))
     // what it made is held until the request ends (ctx.memo): counted against the request's budget
-    if (ctx.spent && ctx.maxMadePoints !== undefined) chargeMadePoints(ctx.spent, ctx.maxMadePoints, [...values, ...Object.values(kwValues)], answer)
+    if (ctx.spent && ctx.maxMadePoints !== undefined) chargeMadePoints(ctx.spent, ctx.maxMadePoints, answer)
     return answer
   }
   throw new TargetValueError(`a ${node.type} where a series is needed`)

@@ -79,7 +79,7 @@ export const MAX_ALTERNATIVES = 64
  * nested braces, or more than MAX_ALTERNATIVES texts. For names that exist
  * without being listed (a distribution's stat leaves, ./stat-leaves.js).
  */
-export function braceAlternatives (part) {
+export function braceAlternatives (part, max = MAX_ALTERNATIVES) {
   if (/[*?[]/.test(part)) return null
   let texts = ['']
   for (let i = 0; i < part.length;) {
@@ -94,23 +94,34 @@ export function braceAlternatives (part) {
     const alternatives = part.slice(open + 1, close).split(',')
     if (alternatives.some(a => a.includes('{'))) return null
     texts = texts.flatMap(t => alternatives.map(a => t + literal + a))
-    if (texts.length > MAX_ALTERNATIVES) return null
+    if (texts.length > max) return null
     i = close + 1
   }
   return texts
 }
 
 /**
- * The most instructions a glob's part compiles to (a brace of 100 host names
- * is ~1,500), and the most time one glob's parts test names: a part's test
- * costs its instructions times the name part's length, and a walk of the name
- * index tests up to its visits' bound
+ * The most instructions a glob's part with wildcards or classes compiles to
+ * (one of literals and braces is a look-up: MAX_LISTED_TEXTS), and the most
+ * time one glob's parts test names: a part's test costs its instructions
+ * times the name part's length, and a walk of the name index tests up to its
+ * visits' bound
  */
 export const MAX_GLOB_INSTRUCTIONS = 2048
 export const MAX_GLOB_MS = 250
 
+// the most texts a part of literals and braces is matched as, by a Set: a dashboard's "All" of a variable's values
+const MAX_LISTED_TEXTS = 10_000
+
 function compilePart (pattern, part, budget) {
   if (!isGlob(part)) return Object.assign(text => text === part, { literal: part }) // a literal part: string equality
+  if (/^\*+$/.test(part)) return () => true // any name part: no test to run
+  const listed = part.includes('{') ? braceAlternatives(part, MAX_LISTED_TEXTS) : null
+  if (listed !== null) {
+    // literals and braces only ({web-1,web-2,…}): one look-up, whatever the number of alternatives
+    const texts = new Set(listed)
+    return Object.assign(text => texts.has(text), { alternatives: braceAlternatives(part) })
+  }
   let re
   try {
     re = compileUserRegex('^(?:' + partSource(part) + ')$', 'glob')

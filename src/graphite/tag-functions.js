@@ -6,6 +6,7 @@
 import { TargetValueError, aggregateSeries, aggregation } from './aggregations.js'
 import { tagsOf } from './series.js'
 import { byCodePoint } from '../tags/code-point-order.js'
+import { markRead } from './budget.js'
 
 /**
  * seriesByTag('tag=spec', …): the tagged series every expression matches,
@@ -16,7 +17,8 @@ export async function seriesByTag (ctx, args) {
   const expressions = args.rest(0, 'string')
   const found = await ctx.tagDb.findSeries(expressions, { maxSeries: ctx.maxSeries, what: args.raw })
   if (!found.length) return []
-  return ctx.fetchTagged(found, args.raw, ctx)
+  const read = await ctx.fetchTagged(found, args.raw, ctx)
+  return ctx.spent ? markRead(ctx.spent, read) : read
 }
 
 // groupByTags' callback: an aggregation, or the series function of one (sumSeries, …)

@@ -62,8 +62,20 @@ describe("a glob's cost", () => {
   it('a part past MAX_GLOB_INSTRUCTIONS is refused naming the limit and the part, quoted short', () => {
     const err = (() => { try { globParts(`a.${'?'.repeat(3000)}`) } catch (e) { return e } })()
     expect(err.message).toMatch(new RegExp(`^glob "a\\.\\?{198}"… \\(3002 characters\\) is not valid: the part "\\?{200}"… \\(3000 characters\\) compiles to \\d+ instructions, over ${MAX_GLOB_INSTRUCTIONS}: use fewer alternatives, classes or \\?$`))
-    // a brace of 100 host names, as a dashboard's variable sends it, is within it
-    expect(() => globParts(`hosts.{${Array.from({ length: 100 }, (_, i) => `web-frontend-${i}`).join(',')}}.cpu`)).not.toThrow()
+  })
+
+  it('a part of literals and braces is a look-up, whatever the number of alternatives (a dashboard\'s "All")', () => {
+    const hosts = Array.from({ length: 1000 }, (_, i) => `${(i * 7919).toString(36)}-host-${i}`)
+    const [, part, cpu] = globParts(`hosts.{${hosts.join(',')}}.cpu`)
+    expect(hosts.every(h => part(h))).toBe(true)
+    expect([part('nope'), part(''), part(`${hosts[0]},${hosts[1]}`)]).toEqual([false, false, false])
+    expect(cpu.literal).toBe('cpu')
+    expect(globMatcher(`hosts.pre{${hosts.slice(0, 300).join(',')}}post.cpu`)(`hosts.pre${hosts[299]}post.cpu`)).toBe(true)
+    // with a wildcard in it, the same brace is a regex within the bound
+    expect(() => globParts(`hosts.{${hosts.join(',')},x*}.cpu`)).toThrow(/compiles to \d+ instructions, over 2048/)
+    // a bare * tests nothing and matches every part
+    const [, any] = globParts('a.*')
+    expect(['x', 'web-1', 'a'.repeat(200)].every(any)).toBe(true)
   })
 
   it("a glob's tests stop once they took its time together (a fake clock: 100 ms a test, 250 allowed)", () => {

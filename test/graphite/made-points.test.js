@@ -9,15 +9,18 @@ import { evaluate } from '../../src/graphite/evaluator.js'
 import { makeSeries } from '../../src/graphite/series.js'
 import { parseTarget } from '../../src/graphite/target-parser.js'
 
-// two series of 30 points each; 100 points may be made
-const ctxOf = () => ({
+// two series of 30 points each (seriesByTag finds one of them); 1,000 points may be made (100 where refused)
+const ctxOf = (maxMadePoints = 1000) => ({
   startTime: 0,
   endTime: 1800,
   defaultConsolidation: 'sum',
   spent: { series: 0, points: 0, buckets: 0, made: 0, reads: new Map() },
-  maxMadePoints: 100,
-  fetch: async (path, c) => ['a.x', 'a.y'].map(name => makeSeries({ name, start: c.startTime, end: c.endTime, step: 60, values: Array.from({ length: 30 }, (_, i) => i), consolidationFunc: 'sum', pathExpression: path }))
+  maxMadePoints,
+  fetch: async (path, c) => ['a.x', 'a.y'].map(name => series(name, path, c)),
+  tagDb: { findSeries: async () => ['a.x'] },
+  fetchTagged: async (names, raw, c) => names.map(name => series(name, raw, c))
 })
+const series = (name, pathExpression, c) => makeSeries({ name, start: c.startTime, end: c.endTime, step: 60, values: Array.from({ length: 30 }, (_, i) => i), consolidationFunc: 'sum', pathExpression })
 const made = async (target) => {
   const ctx = ctxOf()
   await evaluate(parseTarget(target), ctx)
@@ -31,12 +34,18 @@ describe("the points a render's functions make", () => {
     expect(await made('sumSeries(scale(a.*,2))')).toBe(90)
     expect(await made('alias(alias(consolidateBy(a.*,"max"),"b"),"c")')).toBe(0)
     expect(await made('alias(scale(a.*,2),"b")')).toBe(60)
+    // timeShift answers its own read of the shifted window: nothing made; what it shifts is made over both windows
+    expect(await made('timeShift(a.*,"1min")')).toBe(0)
+    expect(await made('timeShift(scale(a.*,2),"1min")')).toBe(120)
+    // seriesByTag reads
+    expect(await made("seriesByTag('name=a.x')")).toBe(0)
+    expect(await made("scale(seriesByTag('name=a.x'),2)")).toBe(30)
   })
 
   it('past the budget, the request is refused naming it', async () => {
-    const ctx = ctxOf()
+    const ctx = ctxOf(100)
     const refused = evaluate(parseTarget('scale(scale(a.*,2),2)'), ctx)
     await expect(refused).rejects.toThrow(BudgetError)
-    await expect(evaluate(parseTarget('scale(scale(a.*,2),2)'), ctxOf())).rejects.toThrow(/^the functions of this request make more than 100 points in all \(MAX_READ_POINTS × 4\); nest fewer functions, or shorten the range or the targets$/)
+    await expect(evaluate(parseTarget('scale(scale(a.*,2),2)'), ctxOf(100))).rejects.toThrow(/^the functions of this request make more than 100 points in all \(MAX_READ_POINTS × 4\); nest fewer functions, or shorten the range or the targets$/)
   })
 })
