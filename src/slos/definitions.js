@@ -203,12 +203,43 @@ export function parseSlo (object) {
   }
 }
 
-/**
- * YAML text → the objects of its documents (null: an empty one), read within
- * the budget of a file (bytes, documents, aliases); `what` names the text in
- * a refusal. Throws SloDefinitionError naming the document (1-based).
- */
 const TOO_DEEP = 'nests too deep to read: an SLO is a few levels deep'
+
+/**
+ * The most levels YAML text may nest, read before it is parsed: the parser
+ * recurses a level at a time, and a few texts nested thousands deep (16 KB
+ * of `[`) in one process made V8 abort it ("RegExpCompiler Allocation
+ * failed"), where one alone was refused. An SLO nests ~6 levels.
+ */
+const MAX_YAML_NESTING = 64
+
+/**
+ * Whether `text` may nest past MAX_YAML_NESTING, counted generously: every
+ * `[` and `{` opens a level wherever it stands (even in a quoted string),
+ * each closing bracket ends one, and a line nests as deep as the indentations
+ * it is inside plus the `- `, `? ` and `: ` that begin it (`- - - x`)
+ */
+export function nestsTooDeep (text) {
+  let flow = 0
+  const indents = []
+  for (const line of text.split('\n')) {
+    const indent = line.length - line.trimStart().length
+    const rest = line.slice(indent)
+    if (rest !== '' && rest[0] !== '#') {
+      while (indents.length > 0 && indents.at(-1) >= indent) indents.pop()
+      indents.push(indent)
+      const compact = /^(?:[-?:](?:[ \t]+|$))*/.exec(rest)[0].replace(/[ \t]/g, '').length
+      if (flow + indents.length + compact > MAX_YAML_NESTING) return true
+    }
+    for (let i = 0; i < rest.length; i++) {
+      const c = rest.charCodeAt(i)
+      if (c === 91 || c === 123) { // [ {
+        if (++flow + indents.length > MAX_YAML_NESTING) return true
+      } else if ((c === 93 || c === 125) && flow > 0) flow-- // ] }
+    }
+  }
+  return false
+}
 
 /**
  * The first key a mapping of `doc` (a parsed YAML document) holds twice, as
@@ -231,9 +262,15 @@ function duplicateKey (doc) {
   return found
 }
 
+/**
+ * YAML text → the objects of its documents (null: an empty one), read within
+ * the budget of a file (bytes, nesting, documents, aliases); `what` names the text in
+ * a refusal. Throws SloDefinitionError naming the document (1-based).
+ */
 function yamlDocuments (text, what, maxBytes = MAX_SLO_FILE_BYTES) {
   const bytes = Buffer.byteLength(text, 'utf8')
   if (bytes > maxBytes) throw new SloDefinitionError(what, `is ${bytes} bytes, over the limit of ${maxBytes}`)
+  if (nestsTooDeep(text)) throw new SloDefinitionError('(yaml)', `${TOO_DEEP} (at most ${MAX_YAML_NESTING} levels)`, 1)
   let documents
   try {
     // keys are checked unique below, in one pass

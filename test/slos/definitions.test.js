@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { parseSloFile, parseSlo, SloDefinitionError } from '../../src/slos/definitions.js'
+import { nestsTooDeep, parseSloFile, parseSloYamlBody, parseSlo, SloDefinitionError } from '../../src/slos/definitions.js'
 import { ConfigError, loadConfig } from '../../src/config.js'
 
 const base = () => ({
@@ -173,6 +173,23 @@ describe('hostile files', () => {
     expect(yaml).toBeInstanceOf(SloDefinitionError)
     expect(yaml.message).toMatch(/^document 1, /)
     expect(yaml.message).not.toMatch(/call stack/)
+  })
+
+  it('YAML nested past 64 levels is refused before it is parsed, however many such texts one process reads (thousands deep, one after another, made V8 abort)', () => {
+    const deep = (n) => [
+      `a: ${'['.repeat(n)}x${']'.repeat(n)}`, // flow
+      `${'- '.repeat(n)}x`, // compact sequences on one line
+      Array.from({ length: Math.min(n, 180) }, (_, i) => `${' '.repeat(i)}k${i}:`).join('\n') + ' x' // block mappings, as deep as 16 KB indents
+    ]
+    for (const n of [1000, 2000, 4000, 8000, 12000, 16000]) {
+      for (const text of deep(n)) {
+        expect(refusal(text).message, `${n}: ${text.slice(0, 20)}`).toBe('document 1, (yaml): nests too deep to read: an SLO is a few levels deep (at most 64 levels)')
+      }
+    }
+    // 64 levels are read; brackets in a quoted string count too (a generous count)
+    expect(() => parseSloYamlBody(`a: ${'['.repeat(63)}x${']'.repeat(63)}`)).not.toThrow()
+    expect(nestsTooDeep(`description: "${'['.repeat(70)}"`)).toBe(true)
+    expect(nestsTooDeep('spec:\n  objectives:\n    - target: 0.9\n      op: [a, {b: c}]\n')).toBe(false)
   })
 
   it('labels and annotations as OpenSLO has them are read', () => {
