@@ -14,6 +14,7 @@ import fp from 'fastify-plugin'
 import underPressure from '@fastify/under-pressure'
 import { errorBody } from './error-handler.js'
 import { closeInStages } from './close-in-stages.js'
+import { contentEncoding } from '../routes/body-encoding.js'
 
 const WRITE_URLS = new Set(['/v1/events', '/v1/statsd', '/v1/metrics']) // POST only (GET /v1/metrics reads the registry)
 // the smallest event a JSON body can hold, {"metric":"a"}, and a separator: a body of n bytes holds at most n / 15 events
@@ -52,8 +53,7 @@ async function admission (app) {
     // draining: writes go elsewhere (or come back after Retry-After) while the connections close one by one
     if (app.isDraining()) return refuse(request, reply, 'shutting_down', 'the server is shutting down')
     // a gzip body is sized by what it may inflate to (BODY_LIMIT_BYTES), not by what it declares (routes/body-encoding.js)
-    const encoding = String(request.headers['content-encoding'] ?? 'identity').trim().toLowerCase()
-    const declared = encoding === 'identity' || encoding === '' ? Number(request.headers['content-length']) : NaN
+    const declared = contentEncoding(request) === 'identity' ? Number(request.headers['content-length']) : NaN
     const bytes = Number.isFinite(declared) && declared >= 0 ? Math.min(declared, config.bodyLimitBytes) : config.bodyLimitBytes
     const mostEvents = Math.max(1, Math.min(config.maxEventsPerRequest, Math.floor(bytes / MIN_EVENT_BYTES)))
     if (!writer.hasRoom(1) || (!writer.hasRoom(mostEvents) && writer.pendingEvents() > 0)) {

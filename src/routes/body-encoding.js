@@ -4,14 +4,20 @@
 import { createGunzip } from 'node:zlib'
 import { UnsupportedMediaTypeError } from '../errors.js'
 
+/** The request's Content-Encoding, lower case ('identity' where none is said) */
+export function contentEncoding (request) {
+  const encoding = String(request.headers['content-encoding'] ?? '').trim().toLowerCase()
+  return encoding === '' ? 'identity' : encoding
+}
+
 /**
  * preParsing: a gzip body inflated as it is read (BODY_LIMIT_BYTES then bounds the inflated bytes).
  * Once the answer is sent (a 413 at the bound among them) the inflation stops: the parser no longer
  * reads it, and a 1 MB body of 1,000 MB inflated went on for seconds of CPU after its 413
  */
 export function inflate (request, reply, payload, done) {
-  const encoding = String(request.headers['content-encoding'] ?? 'identity').trim().toLowerCase()
-  if (encoding === 'identity' || encoding === '') return done(null, payload)
+  const encoding = contentEncoding(request)
+  if (encoding === 'identity') return done(null, payload)
   if (encoding !== 'gzip') return done(new UnsupportedMediaTypeError(`Content-Encoding ${encoding.slice(0, 40)} is not supported: send the body as it is or with gzip`))
   const inflated = createGunzip()
   inflated.receivedEncodedLength = 0
