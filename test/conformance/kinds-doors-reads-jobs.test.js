@@ -37,6 +37,7 @@ import { checkApp } from '../helpers/job-runs.js'
 import { testApp } from '../helpers/test-app.js'
 import * as M from './model.js'
 import * as S from './slo-model.js'
+import { gzipSync } from 'node:zlib'
 
 const STATSD_FLUSH_MS = 1000
 const READS_AT_ONCE = 4
@@ -124,7 +125,9 @@ async function setUp (row) {
   if (door.transport === 'json') {
     clock.set(M.T_READ)
     for (const payload of M.jsonRequests(kind, door)) {
-      const res = await app.inject({ method: 'POST', url: '/v1/events', payload })
+      const res = await app.inject(door.gzip
+        ? { method: 'POST', url: '/v1/events', payload: gzipSync(JSON.stringify(payload)), headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' } }
+        : { method: 'POST', url: '/v1/events', payload })
       expect(res.statusCode, res.body).toBe(200)
     }
     return
@@ -143,7 +146,8 @@ async function setUp (row) {
   if (door.transport === 'http') {
     for (const { t, lines } of M.statsdSends(kind, door)) {
       clock.set(t)
-      const res = await app.inject({ method: 'POST', url: '/v1/statsd', payload: lines.join('\n'), headers: { 'content-type': 'text/plain' } })
+      const text = lines.join('\n')
+      const res = await app.inject({ method: 'POST', url: '/v1/statsd', payload: door.gzip ? gzipSync(text) : text, headers: { 'content-type': 'text/plain', ...(door.gzip ? { 'content-encoding': 'gzip' } : {}) } })
       expect(res.statusCode, res.body).toBe(200)
     }
     clock.set(M.T_READ)

@@ -238,6 +238,9 @@ export const DOORS = [
   { id: 'udp-tags', name: 'StatsD UDP DogStatsD tags', transport: 'udp', tags: 'dogstatsd' },
   { id: 'tcp-tags', name: 'StatsD TCP DogStatsD tags', transport: 'tcp', tags: 'dogstatsd' },
   { id: 'http-tags', name: 'POST /v1/statsd Graphite tags', transport: 'http', tags: 'graphite' },
+  // the HTTP doors' bodies gzip-compressed (Content-Encoding: gzip), as Vector's and Fluent Bit's outputs send them
+  { id: 'json-gzip', name: 'JSON gzip', transport: 'json', gzip: true },
+  { id: 'http-gzip', name: 'POST /v1/statsd gzip', transport: 'http', gzip: true },
   { id: 'otlp', name: 'OTLP JSON', transport: 'otlp' },
   { id: 'otlp-tags', name: 'OTLP protobuf attributes', transport: 'otlp', tags: 'attributes', protobuf: true },
   // JSON tags into a declared rollup by the shard (ROLLUP_RULES): a read by the shard reads the rollup's series
