@@ -16,6 +16,9 @@ export const TooManyRequestsError = createError('SB_TOO_MANY_REQUESTS', '%s', 42
 export const UnavailableError = createError('SB_UNAVAILABLE', '%s', 503)
 export const WriteUnknownError = createError('SB_WRITE_UNKNOWN', '%s', 504)
 
+/** A user's text as a message quotes it: JSON, at most `max` characters of it and its length past that */
+export const quoted = (text, max = 200) => (text.length > max ? `${JSON.stringify(text.slice(0, max))}… (${text.length} characters)` : JSON.stringify(text))
+
 /** An error with extra fields for the answer body */
 export function withDetails (error, fields) {
   return Object.assign(error, fields)

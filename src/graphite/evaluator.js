@@ -1,8 +1,8 @@
 // Evaluates a parsed target into a series list (graphite-web render/evaluator.py).
 // ctx: { startTime, endTime (epoch s), defaultConsolidation, fetch(pathExpression, ctx) → series[],
-//        spent and maxMadePoints (the request's budget, ./budget.js chargeMadePoints), memo }
+//        spent and maxMadePoints (the request's budget: what fetch reads it marks read, ./budget.js), memo }
 import { FUNCTIONS, TargetValueError } from './functions.js'
-import { chargeMadePoints, markRead } from './budget.js'
+import { chargeMadePoints } from './budget.js'
 
 export class UnknownFunctionError extends Error {
   constructor (name) {
@@ -44,10 +44,7 @@ export function evaluate (node, ctx) {
 
 async function evaluateOnce (node, ctx) {
   const context = { ...ctx, evaluate }
-  if (node.type === 'path') {
-    const read = await context.fetch(node.path, context)
-    return ctx.spent ? markRead(ctx.spent, read) : read
-  }
+  if (node.type === 'path') return context.fetch(node.path, context)
   if (node.type === 'call') {
     const fn = Object.hasOwn(FUNCTIONS, node.name) ? FUNCTIONS[node.name] : null
     if (!fn) throw new UnknownFunctionError(node.name)

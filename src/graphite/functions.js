@@ -13,6 +13,7 @@ import { MAX_NAME_LENGTH, MAX_WINDOW_WORK } from './budget.js'
 import { MAX_SUB_INSTRUCTIONS, MAX_SUB_MS, TemplateError, compileUserRegex, parsePythonTemplate, pythonSub, regexBudget } from './regex.js'
 import { TargetValueError, aggregateSeries, aggregation, safeSum } from './aggregations.js'
 import { groupByTags, seriesByTag } from './tag-functions.js'
+import { quoted } from '../errors.js'
 
 export { TargetValueError }
 
@@ -106,7 +107,7 @@ function aliasSub (ctx, args) {
     throw new TargetValueError(message)
   }
   const budget = ctx.subBudget ?? regexBudget(MAX_SUB_MS)
-  const sub = budget.box(text => pythonSub(re, text, template, { maxLength: MAX_NAME_LENGTH }), `aliasSub (${JSON.stringify(search).slice(0, 100)})`, 'use a simpler search, or rename fewer series')
+  const sub = budget.box(text => pythonSub(re, text, template, { maxLength: MAX_NAME_LENGTH }), `aliasSub (${quoted(search, 100)})`, 'use a simpler search, or rename fewer series')
   return args.seriesList(0).map(s => {
     const { text: name, length } = sub(s.name)
     if (name === null) throw new TargetValueError(`aliasSub: the new name is ${length} characters, more than ${MAX_NAME_LENGTH}; use a shorter replacement`)

@@ -5,6 +5,7 @@
 // part is matched by a linear-time RE2 automaton (./regex.js), never by a
 // backtracking engine: `*a*a*a*a*b` costs the length of the name.
 import { compileUserRegex, fullMatch, regexBudget } from './regex.js'
+import { quoted } from '../errors.js'
 
 const GLOB_CHARS = '*?[{'
 
@@ -60,9 +61,6 @@ function splitParts (pattern) {
   return parts
 }
 
-/** Quoted for a message, at most ~200 characters of it */
-export const quoted = (text) => (text.length > 200 ? `${JSON.stringify(text.slice(0, 200))}… (${text.length} characters)` : JSON.stringify(text))
-
 export class GlobSyntaxError extends Error {
   constructor (pattern, reason) {
     super(`glob ${quoted(pattern)} is not valid: ${reason}`)
@@ -76,7 +74,7 @@ export const MAX_ALTERNATIVES = 64
 /**
  * The texts a part made of literals and {a,b} alternatives only stands for
  * (p{50,75} → p50, p75), or null for a part with any other glob character,
- * nested braces, or more than MAX_ALTERNATIVES texts. For names that exist
+ * nested braces, or more than `max` texts (MAX_ALTERNATIVES). For names that exist
  * without being listed (a distribution's stat leaves, ./stat-leaves.js).
  */
 export function braceAlternatives (part, max = MAX_ALTERNATIVES) {
@@ -93,8 +91,9 @@ export function braceAlternatives (part, max = MAX_ALTERNATIVES) {
     const literal = part.slice(i, open)
     const alternatives = part.slice(open + 1, close).split(',')
     if (alternatives.some(a => a.includes('{'))) return null
+    // counted before they are made: two braces of 2,000 alternatives would make 4 million texts
+    if (texts.length * alternatives.length > max) return null
     texts = texts.flatMap(t => alternatives.map(a => t + literal + a))
-    if (texts.length > max) return null
     i = close + 1
   }
   return texts
@@ -120,7 +119,7 @@ function compilePart (pattern, part, budget) {
   if (listed !== null) {
     // literals and braces only ({web-1,web-2,…}): one look-up, whatever the number of alternatives
     const texts = new Set(listed)
-    return Object.assign(text => texts.has(text), { alternatives: braceAlternatives(part) })
+    return Object.assign(text => texts.has(text), { alternatives: listed.length > MAX_ALTERNATIVES ? null : listed })
   }
   let re
   try {

@@ -17,6 +17,7 @@ import { makeSeries, regroupable } from './series.js'
 import { leafStat, statLeaves } from './stat-leaves.js'
 import { seriesTags } from './tag-db.js'
 import { nameOfSeries } from '../tags/series-name.js'
+import { markRead } from './budget.js'
 
 // trie nodes one glob may look at: a few times the largest answer it may give
 const DEFAULT_MAX_VISITS = 100_000
@@ -188,6 +189,8 @@ export function createMetricSource ({ registry, names, reader, maxGlobMetrics, m
       if (needsMerge(leaf)) made.regroup = { metric, stat, values, from: start, step: tier.seconds, offset: 0 }
       return made
     }))
+    // read, not made by a function: a function that passes them on makes none (./budget.js chargeMadePoints)
+    if (spent) markRead(spent, series)
     return series.sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0)
   }
 

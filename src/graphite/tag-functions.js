@@ -6,7 +6,6 @@
 import { TargetValueError, aggregateSeries, aggregation } from './aggregations.js'
 import { tagsOf } from './series.js'
 import { byCodePoint } from '../tags/code-point-order.js'
-import { markRead } from './budget.js'
 
 /**
  * seriesByTag('tag=spec', …): the tagged series every expression matches,
@@ -17,8 +16,7 @@ export async function seriesByTag (ctx, args) {
   const expressions = args.rest(0, 'string')
   const found = await ctx.tagDb.findSeries(expressions, { maxSeries: ctx.maxSeries, what: args.raw })
   if (!found.length) return []
-  const read = await ctx.fetchTagged(found, args.raw, ctx)
-  return ctx.spent ? markRead(ctx.spent, read) : read
+  return ctx.fetchTagged(found, args.raw, ctx)
 }
 
 // groupByTags' callback: an aggregation, or the series function of one (sumSeries, …)

@@ -11,6 +11,7 @@ import { timeZone } from '../bucket/time-zone.js'
 import { parseTagFilter, MAX_FILTERS } from '../tags/tag-filter.js'
 import { isThreshold } from '../bucket/distribution-thresholds.js'
 import { ZONE_FIELD, zoneOverflow } from './zone-declarations.js'
+import { quoted } from '../errors.js'
 
 export const MAX_SLO_FILE_BYTES = 256 * 1024
 /** A stored SLO's body (PUT /v1/slos/:name): one document, a few KB */
@@ -286,7 +287,7 @@ function yamlDocuments (text, what, maxBytes = MAX_SLO_FILE_BYTES) {
     // (a stack overflow is a nesting too deep to read)
     if (doc.errors.length) throw new SloDefinitionError('(yaml)', /call stack/.test(doc.errors[0].message) ? TOO_DEEP : doc.errors[0].message.split('\n')[0], i + 1)
     const twice = duplicateKey(doc)
-    if (twice !== undefined) throw new SloDefinitionError('(yaml)', `Map keys must be unique: ${twice !== null && typeof twice === 'object' ? 'a key' : JSON.stringify(String(twice)).slice(0, 80)} appears twice`, i + 1)
+    if (twice !== undefined) throw new SloDefinitionError('(yaml)', `Map keys must be unique: ${twice !== null && typeof twice === 'object' ? 'a key' : quoted(String(twice), 80)} appears twice`, i + 1)
     try {
       return doc.toJS({ maxAliasCount: MAX_ALIASES })
     } catch (err) {

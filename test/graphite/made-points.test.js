@@ -4,7 +4,7 @@
 // chargeMadePoints), and past it the request is a 400 naming it. A function
 // that passes its input's points on (alias, consolidateBy) makes none.
 import { describe, expect, it } from 'vitest'
-import { BudgetError } from '../../src/graphite/budget.js'
+import { BudgetError, markRead } from '../../src/graphite/budget.js'
 import { evaluate } from '../../src/graphite/evaluator.js'
 import { makeSeries } from '../../src/graphite/series.js'
 import { parseTarget } from '../../src/graphite/target-parser.js'
@@ -16,9 +16,10 @@ const ctxOf = (maxMadePoints = 1000) => ({
   defaultConsolidation: 'sum',
   spent: { series: 0, points: 0, buckets: 0, made: 0, reads: new Map() },
   maxMadePoints,
-  fetch: async (path, c) => ['a.x', 'a.y'].map(name => series(name, path, c)),
+  // as the metric source does (graphite/metric-source.js readLeaves), what it reads is marked read
+  fetch: async (path, c) => markRead(c.spent, ['a.x', 'a.y'].map(name => series(name, path, c))),
   tagDb: { findSeries: async () => ['a.x'] },
-  fetchTagged: async (names, raw, c) => names.map(name => series(name, raw, c))
+  fetchTagged: async (names, raw, c) => markRead(c.spent, names.map(name => series(name, raw, c)))
 })
 const series = (name, pathExpression, c) => makeSeries({ name, start: c.startTime, end: c.endTime, step: 60, values: Array.from({ length: 30 }, (_, i) => i), consolidationFunc: 'sum', pathExpression })
 const made = async (target) => {
