@@ -77,6 +77,7 @@ export const PROJECTS = {
       'test/tags/bounded-cache.test.js',
       'test/tags/series-name-cache.test.js',
       'test/otlp/otlp-points.test.js',
+      'test/otlp/otlp-codec.test.js',
       'test/slos/definitions.test.js',
       'test/slos/periods.test.js',
       'test/slos/report.test.js',

@@ -27,17 +27,6 @@ const YIELD_BYTES = 64 * 1024
 const cut = (name) => (name.length > 200 ? `${name.slice(0, 200)}…` : name)
 const RENAMES_SHOWN = 20
 
-/** How many data points a request holds, counted before any is mapped */
-function countPoints (request) {
-  let n = 0
-  for (const rm of request.resourceMetrics ?? []) {
-    for (const sm of rm.scopeMetrics ?? []) {
-      for (const m of sm.metrics ?? []) n += (m.data ? m[m.data]?.dataPoints?.length : 0) ?? 0
-    }
-  }
-  return n
-}
-
 /** The partialSuccess of an answer: points not kept (Map point → reason) and names made valid, or null */
 function partialSuccess (rejected, renamed) {
   const parts = []
@@ -99,10 +88,10 @@ export default async function otlpRoutes (app) {
   async function mappedPoints (request, type) {
     const body = request.body ?? Buffer.alloc(0) // no body at all: the empty request
     request.body = undefined
-    const { request: message, problem } = decodeRequest(body, type)
+    // a request of more points than MAX_EVENTS_PER_REQUEST is refused before they are decoded: counted on the wire
+    const { request: message, problem, tooManyPoints } = decodeRequest(body, type, { maxPoints: config.maxEventsPerRequest })
     if (problem) throw new BadRequestError(problem)
-    const points = countPoints(message)
-    if (points > config.maxEventsPerRequest) throw new TooLargeError(`a request holds at most MAX_EVENTS_PER_REQUEST = ${config.maxEventsPerRequest} data points, got ${points}; export fewer at a time (the SDK's or the Collector's batch size)`)
+    if (tooManyPoints) throw new TooLargeError(`a request holds at most MAX_EVENTS_PER_REQUEST = ${config.maxEventsPerRequest} data points, got ${type === PROTOBUF ? `more than ${config.maxEventsPerRequest}` : tooManyPoints}; export fewer at a time (the SDK's or the Collector's batch size)`)
     // a large body's decoding and its mapping are two turns of the event loop, not one: other requests go on between
     if (body.length > YIELD_BYTES) await new Promise(resolve => setImmediate(resolve))
     const mapped = pointsOf(message, { now: clock.now(), config, resourceTags: config.otlpResourceTags, baselines, maxEvents: config.maxPendingEvents })
