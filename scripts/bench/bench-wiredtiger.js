@@ -25,7 +25,7 @@ import { fileURLToPath } from 'node:url'
 import { BSON } from 'mongodb'
 import { EXIT, UsageError, defineCommand, parseFlags, runIfMain } from '../../src/cli.js'
 import { QUARTER_HOUR_DETAIL } from '../../src/bucket/increments.js'
-import { buildWriteUnit } from '../../src/kinds/write-unit.js'
+import { buildWriteUnit, mergeWriteUnits } from '../../src/kinds/write-unit.js'
 import { DAY_MS, MINUTE_MS, dayId } from '../../src/bucket/time.js'
 import { distributionUpdate, incrementUpdate } from '../../src/writer/write-operations.js'
 import { BUSY_PER_SECOND, TIMER_KIND, latencySampler } from './timer-workload.js'
@@ -217,7 +217,7 @@ export function * populationHistory ({ kind, metrics, days, checkpointMinutes, s
 
 // a timer's part → its collection in a write unit, and how one document's update is applied
 const TIMER_PARTS = {
-  // a unit keeps a distribution's day and month documents in tiers until the flush (bucket/tiered-document.js)
+  // a flush builds a distribution's day and month documents in tiers (bucket/tiered-document.js)
   daily: { collection: 'distributionDaily', update: (id, doc) => distributionUpdate(id, updateOfTiers(doc)).updateOne.update },
   monthly: { collection: 'distributionMonthly', update: (id, doc) => distributionUpdate(id, updateOfTiers(doc)).updateOne.update },
   // the minutes' histograms, one document per metric-hour: $inc only (write-operations.js's PARTS)
@@ -261,7 +261,8 @@ export function * timerHistory ({ metrics, days, checkpointMinutes, seed = 4, pa
       for (const metric of names) {
         for (let t = 0; t < MINUTE_MS; t += gap) batch.push({ metric, value: latency(), time: minuteStart + Math.floor(t), kind: 'distribution' })
       }
-      const unit = buildWriteUnit(batch, { kindOf: () => TIMER_KIND })
+      // a flush of the one request (a unit holds its values; the flush builds the documents)
+      const unit = mergeWriteUnits([buildWriteUnit(batch, { kindOf: () => TIMER_KIND })])
       for (const p of parts) {
         const docs = byPart[p]
         const { collection, update } = TIMER_PARTS[p]

@@ -19,7 +19,7 @@
 // single-event requests at this load would be cut into a flush nearly each
 // (the adaptive cut waits half a flush's round trip), so a second is the
 // kinder choice for the update layouts.
-import { buildWriteUnit } from '../../src/kinds/write-unit.js'
+import { buildWriteUnit, mergeWriteUnits } from '../../src/kinds/write-unit.js'
 import { distributionUpdate, incrementUpdate, operationsOf } from '../../src/writer/write-operations.js'
 import { monthDayZeroIncrements } from '../../src/bucket/increments.js'
 import { dayZeroIncrements } from '../../src/bucket/minute-fields.js'
@@ -100,9 +100,9 @@ export function createDay ({ kind, counters = 0, busy = 0, timers = 0, seed = 1 
 
 /** The writer's updates for a flush of events: one per document, as operationsOf builds them (the registry's left out) → [{ collection, id, update }] */
 export function writerOperations (events, now) {
-  const unit = buildWriteUnit(events, { kindOf: () => TIMER_KIND })
+  const flush = mergeWriteUnits([buildWriteUnit(events, { kindOf: () => TIMER_KIND })])
   const out = []
-  for (const { collection, operations } of operationsOf(unit, now)) {
+  for (const { collection, operations } of operationsOf(flush, now)) {
     if (collection === 'metrics') continue
     for (const op of operations) out.push({ collection, id: op.updateOne.filter._id, update: op.updateOne.update })
   }

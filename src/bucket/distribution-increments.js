@@ -101,80 +101,161 @@ function minuteHourIn (docs, metric, time, dayStart, hour) {
 }
 
 /**
- * buildDistributionUnit's documents before they are updates: the daily and
- * monthly ones as TieredDocuments (tiered-document.js), which the write path
- * keeps so until a flush builds its operations.
+ * A request's distribution values, held as columns of numbers until a flush
+ * builds their tiers (DistributionTiers): V8 keeps a column of numbers as
+ * unboxed doubles, so a queued value is ~64 bytes, not an event object nor
+ * its share of a request's tiers (docs/adr/0091-tiers-built-at-the-flush.md).
+ * sum, lo, hi: what a value adds to the sum and narrows min and max to (its
+ * own; an OTLP histogram's bucket carries the point's exact ones and its
+ * error, docs/adr/0063-otlp-mapping.md).
  */
-export function buildDistributionTiers (events, mapping, { keepsMinutes, keepsMinuteHistograms, thresholdsOf } = {}) {
-  const daily = new Map()
-  const monthly = new Map()
-  const minuteHours = new Map()
-  const metrics = new Map()
-  const last = new Map() // metric → its documents of the day it was last seen on in this batch
-  const { fieldOf } = bucketFields(mapping)
-  for (const { metric, value, time, weight = 1, summary } of events) {
-    const field = fieldOf(value)
-    const v = value === 0 ? 0 : value
-    // an OTLP histogram's bucket: the point's exact sum, min and max (docs/adr/0063-otlp-mapping.md)
-    const sum = summary === undefined ? v * weight : summary.sum
-    const lo = summary === undefined ? v : summary.min
-    const hi = summary === undefined ? v : summary.max
-    const error = summary?.bucketError ?? 0
-    const { dayStart, day, hour, minute } = slotOf(time)
-    let docs = last.get(metric)
-    if (docs?.dayStart !== dayStart) {
-      const minutes = !keepsMinutes || keepsMinutes(metric, dayStart)
-      const histograms = minutes && (!keepsMinuteHistograms || keepsMinuteHistograms(metric, dayStart))
-      const dayDoc = documentIn(daily, bucketId(metric, day.dayKey), metric, dayStart)
-      if (!minutes) dayDoc.detail = QUARTER_HOUR_DETAIL
-      const monthDoc = documentIn(monthly, bucketId(metric, day.monthKey), metric, day.monthStart)
-      // the tiers its values go to, looked up once (tiered-document.js tierOf), made in the order a value meets them
-      const dailyTier = tierOf(dayDoc, DAILY_TIER, lo, hi, true)
-      const monthlyTier = tierOf(monthDoc, MONTHLY_TIER, lo, hi, true)
-      const dayOfMonthTier = tierOf(monthDoc, DAY_OF_MONTH_TIERS[day.dayOfMonth], lo, hi, true)
-      docs = { dayStart, minutes, histograms, daily: dayDoc, dailyTier, monthlyTier, dayOfMonthTier, slot: -1, hourTier: null, quarterTier: null, minuteTier: null, thresholds: thresholdsOf?.(metric) ?? null }
-      last.set(metric, docs)
-    }
-    const slot = hour * 60 + minute
-    if (docs.slot !== slot) {
-      // a new minute of the day: its hour's, quarter-hour's and minute's tiers
-      docs.slot = slot
-      docs.hourTier = tierOf(docs.daily, HOURLY_TIERS[hour], lo, hi, true)
-      docs.quarterTier = tierOf(docs.daily, QUARTER_HOURLY_TIERS[hour * 4 + Math.floor(minute / 15)], lo, hi, true)
-      docs.minuteTier = docs.minutes ? tierOf(docs.daily, tierPaths(minuteField(hour, minute)), lo, hi, false) : null
-    }
-    const { minuteTier } = docs
-    addToTier(docs.dailyTier, weight, field, sum, lo, hi, error)
-    addToTier(docs.hourTier, weight, field, sum, lo, hi, error)
-    addToTier(docs.quarterTier, weight, field, sum, lo, hi, error)
-    if (minuteTier !== null) addToTier(minuteTier, weight, null, sum, lo, hi, error)
-    // the thresholds v is at most, at every tier it counts in (docs/kinds/distribution.md#thresholds)
-    const { thresholds } = docs
-    const from = thresholds === null ? 0 : firstAtLeast(thresholds.values, v)
-    if (thresholds !== null && from < thresholds.values.length) {
-      for (const tier of [docs.dailyTier, docs.hourTier, docs.quarterTier]) addThresholdsTo(tier, thresholds.fields, from, weight)
-      if (minuteTier !== null) addThresholdsTo(minuteTier, thresholds.fields, from, weight)
-    }
-    if (docs.histograms) {
-      if (docs.hour !== hour) {
-        docs.hour = hour
-        docs.minuteHour = minuteHourIn(minuteHours, metric, time, dayStart, hour).inc
-      }
-      const tier = MINUTE_HISTOGRAM_TIERS[minute]
-      const path = tier.bucketPath(field)
-      docs.minuteHour[tier.count] = (docs.minuteHour[tier.count] ?? 0) + weight
-      docs.minuteHour[tier.sum] = (docs.minuteHour[tier.sum] ?? 0) + sum
-      docs.minuteHour[path] = (docs.minuteHour[path] ?? 0) + weight
-    }
-    addToTier(docs.monthlyTier, weight, field, sum, lo, hi, error)
-    addToTier(docs.dayOfMonthTier, weight, field, sum, lo, hi, error)
-    if (thresholds !== null && from < thresholds.values.length) {
-      addThresholdsTo(docs.monthlyTier, thresholds.fields, from, weight)
-      addThresholdsTo(docs.dayOfMonthTier, thresholds.fields, from, weight)
-    }
-    widenSeen(metrics, metric, time, time)
+export class DistributionValues {
+  constructor () {
+    this.metric = []
+    this.value = []
+    this.time = []
+    this.weight = []
+    this.sum = []
+    this.lo = []
+    this.hi = []
+    this.error = []
   }
-  return { daily, monthly, minutes: minuteHours, metrics, events: events.length }
+
+  get length () { return this.metric.length }
+
+  /** Adds an event { metric, value, time, weight?, summary? } */
+  push ({ metric, value, time, weight = 1, summary }) {
+    const v = value === 0 ? 0 : value // −0 is stored as 0
+    this.metric.push(metric)
+    this.value.push(v)
+    this.time.push(time)
+    this.weight.push(weight)
+    this.sum.push(summary === undefined ? v * weight : summary.sum)
+    this.lo.push(summary === undefined ? v : summary.min)
+    this.hi.push(summary === undefined ? v : summary.max)
+    this.error.push(summary?.bucketError ?? 0)
+  }
+}
+
+const NO_OPTIONS = Object.freeze({})
+
+/**
+ * The daily, monthly and minute-hour documents of distribution values while
+ * they are added up: the daily and monthly ones as TieredDocuments
+ * (tiered-document.js), the minute-hours' as { metric, date, inc }. A flush
+ * adds each of its requests' values in queue order (add), each with its
+ * request's options, so a day's values are added in the order they came.
+ */
+export class DistributionTiers {
+  constructor () {
+    this.daily = new Map()
+    this.monthly = new Map()
+    this.minutes = new Map()
+    this.last = new Map() // metric → its documents and tiers of the day it was last seen on
+  }
+
+  /**
+   * Adds `values` (DistributionValues) of `mapping`'s metrics. options:
+   * keepsMinutes and keepsMinuteHistograms (metric, dayStart) and
+   * thresholdsOf(metric) as buildDistributionTiers'; asked again for a metric
+   * whose values come with other options (another request's)
+   */
+  add (values, mapping, options = NO_OPTIONS) {
+    const { keepsMinutes, keepsMinuteHistograms, thresholdsOf } = options
+    const { daily, monthly, minutes: minuteHours, last } = this
+    const { fieldOf } = bucketFields(mapping)
+    for (let i = 0; i < values.length; i++) {
+      const metric = values.metric[i]
+      const v = values.value[i]
+      const time = values.time[i]
+      const weight = values.weight[i]
+      const sum = values.sum[i]
+      const lo = values.lo[i]
+      const hi = values.hi[i]
+      const error = values.error[i]
+      const field = fieldOf(v)
+      const { dayStart, day, hour, minute } = slotOf(time)
+      let docs = last.get(metric)
+      if (docs?.dayStart !== dayStart) {
+        const dayDoc = documentIn(daily, bucketId(metric, day.dayKey), metric, dayStart)
+        const monthDoc = documentIn(monthly, bucketId(metric, day.monthKey), metric, day.monthStart)
+        // the tiers its values go to, looked up once (tiered-document.js tierOf), made in the order a value meets them
+        const dailyTier = tierOf(dayDoc, DAILY_TIER, lo, hi, true)
+        const monthlyTier = tierOf(monthDoc, MONTHLY_TIER, lo, hi, true)
+        const dayOfMonthTier = tierOf(monthDoc, DAY_OF_MONTH_TIERS[day.dayOfMonth], lo, hi, true)
+        docs = { dayStart, options: null, minutes: false, histograms: false, thresholds: null, daily: dayDoc, dailyTier, monthlyTier, dayOfMonthTier, slot: -1, hourTier: null, quarterTier: null, minuteTier: null, hour: -1, minuteHour: null }
+        last.set(metric, docs)
+      }
+      if (docs.options !== options) {
+        // this request's answers for the metric's day (the same as the request before's but at a horizon's edge)
+        docs.options = options
+        const minutes = !keepsMinutes || keepsMinutes(metric, dayStart)
+        if (!minutes) docs.daily.detail = QUARTER_HOUR_DETAIL
+        if (minutes !== docs.minutes) docs.slot = -1
+        docs.minutes = minutes
+        docs.histograms = minutes && (!keepsMinuteHistograms || keepsMinuteHistograms(metric, dayStart))
+        docs.thresholds = thresholdsOf?.(metric) ?? null
+        docs.hour = -1
+      }
+      const slot = hour * 60 + minute
+      if (docs.slot !== slot) {
+        // a new minute of the day: its hour's, quarter-hour's and minute's tiers
+        docs.slot = slot
+        docs.hourTier = tierOf(docs.daily, HOURLY_TIERS[hour], lo, hi, true)
+        docs.quarterTier = tierOf(docs.daily, QUARTER_HOURLY_TIERS[hour * 4 + Math.floor(minute / 15)], lo, hi, true)
+        docs.minuteTier = docs.minutes ? tierOf(docs.daily, tierPaths(minuteField(hour, minute)), lo, hi, false) : null
+      }
+      const { minuteTier } = docs
+      addToTier(docs.dailyTier, weight, field, sum, lo, hi, error)
+      addToTier(docs.hourTier, weight, field, sum, lo, hi, error)
+      addToTier(docs.quarterTier, weight, field, sum, lo, hi, error)
+      if (minuteTier !== null) addToTier(minuteTier, weight, null, sum, lo, hi, error)
+      // the thresholds v is at most, at every tier it counts in (docs/kinds/distribution.md#thresholds)
+      const { thresholds } = docs
+      const from = thresholds === null ? 0 : firstAtLeast(thresholds.values, v)
+      if (thresholds !== null && from < thresholds.values.length) {
+        for (const tier of [docs.dailyTier, docs.hourTier, docs.quarterTier]) addThresholdsTo(tier, thresholds.fields, from, weight)
+        if (minuteTier !== null) addThresholdsTo(minuteTier, thresholds.fields, from, weight)
+      }
+      if (docs.histograms) {
+        if (docs.hour !== hour) {
+          docs.hour = hour
+          docs.minuteHour = minuteHourIn(minuteHours, metric, time, dayStart, hour).inc
+        }
+        const tier = MINUTE_HISTOGRAM_TIERS[minute]
+        const path = tier.bucketPath(field)
+        docs.minuteHour[tier.count] = (docs.minuteHour[tier.count] ?? 0) + weight
+        docs.minuteHour[tier.sum] = (docs.minuteHour[tier.sum] ?? 0) + sum
+        docs.minuteHour[path] = (docs.minuteHour[path] ?? 0) + weight
+      }
+      addToTier(docs.monthlyTier, weight, field, sum, lo, hi, error)
+      addToTier(docs.dayOfMonthTier, weight, field, sum, lo, hi, error)
+      if (thresholds !== null && from < thresholds.values.length) {
+        addThresholdsTo(docs.monthlyTier, thresholds.fields, from, weight)
+        addThresholdsTo(docs.dayOfMonthTier, thresholds.fields, from, weight)
+      }
+    }
+    return this
+  }
+}
+
+/** events ([{ metric, value, time, weight?, summary? }]) as DistributionValues */
+export function distributionValuesOf (events) {
+  const values = new DistributionValues()
+  for (const e of events) values.push(e)
+  return values
+}
+
+/**
+ * buildDistributionUnit's documents before they are updates: the daily and
+ * monthly ones as TieredDocuments (tiered-document.js), as a flush builds
+ * them (DistributionTiers) from one request's values.
+ */
+export function buildDistributionTiers (events, mapping, options = {}) {
+  const { daily, monthly, minutes } = new DistributionTiers().add(distributionValuesOf(events), mapping, options)
+  const metrics = new Map()
+  for (const { metric, time } of events) widenSeen(metrics, metric, time, time)
+  return { daily, monthly, minutes, metrics, events: events.length }
 }
 
 /**

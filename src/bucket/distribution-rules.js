@@ -2,8 +2,8 @@
 // (event-rules.js), whatever door they came through. Pure.
 import { MAX_ABS_VALUE, isEventValue } from './event-rules.js'
 import { DISTRIBUTION_KIND } from './metric-kinds.js'
-import { DAILY_TIER } from './tier-paths.js'
-import { bucketsAt } from './tiered-document.js'
+import { bucketFields } from './bucket-fields.js'
+import { startOfDay } from './time.js'
 
 // Distinct histogram buckets one request may add to one distribution's day
 // (its day tier; the hour and quarter-hour tiers hold no other buckets): enough
@@ -45,16 +45,34 @@ export function findInvalidDistributionEvent (events) {
 }
 
 /**
- * The metrics of a write unit's day documents of distributions (Map id →
- * tiered document, kinds/write-unit.js) one of whose days would get more
- * than MAX_BUCKETS_PER_REQUEST new buckets → { metrics: [name], message }, or null
+ * The metrics of the values a write unit holds (kinds/distribution.js
+ * buildPart's `held`: { groups: [{ mapping, values }], counts }) one of whose
+ * days would get more than MAX_BUCKETS_PER_REQUEST new buckets in its day
+ * tier → { metrics: [name], message }, or null. Only a metric of more values
+ * than that can: its values' buckets are counted, per day.
  */
-export function distributionBucketsProblem (days) {
+export function heldBucketsProblem (held) {
+  if (held === null) return null
+  const wide = new Set()
+  for (const [metric, count] of held.counts) if (count > MAX_BUCKETS_PER_REQUEST) wide.add(metric)
+  if (wide.size === 0) return null
   const over = new Map() // metric → the most buckets one of its days gets
-  for (const doc of days.values()) {
-    const { metric } = doc
-    const buckets = bucketsAt(doc, DAILY_TIER)
-    if (buckets > MAX_BUCKETS_PER_REQUEST && buckets > (over.get(metric) ?? 0)) over.set(metric, buckets)
+  for (const { mapping, values } of held.groups) {
+    const { fieldOf } = bucketFields(mapping)
+    const days = new Map() // metric → day start → its buckets
+    for (let i = 0; i < values.length; i++) {
+      const metric = values.metric[i]
+      if (!wide.has(metric)) continue
+      let byDay = days.get(metric)
+      if (byDay === undefined) days.set(metric, (byDay = new Map()))
+      const day = startOfDay(values.time[i])
+      let buckets = byDay.get(day)
+      if (buckets === undefined) byDay.set(day, (buckets = new Set()))
+      buckets.add(fieldOf(values.value[i]))
+    }
+    for (const [metric, byDay] of days) {
+      for (const { size } of byDay.values()) if (size > MAX_BUCKETS_PER_REQUEST && size > (over.get(metric) ?? 0)) over.set(metric, size)
+    }
   }
   if (over.size === 0) return null
   const [metric, buckets] = over.entries().next().value

@@ -3,11 +3,11 @@
 // accuracy α, so any range's percentiles merge exactly; a minute's histogram
 // in a document per metric-hour. JSON `kind: 'distribution'`, StatsD `ms`,
 // `h`, `d`. Pure.
-import { addMinuteHistogramUpdate, buildDistributionTiers } from '../bucket/distribution-increments.js'
+import { DistributionTiers, DistributionValues } from '../bucket/distribution-increments.js'
 import { DISTRIBUTION_KIND, distributionKind } from '../bucket/metric-kinds.js'
-import { distributionBucketsProblem, findInvalidDistributionEvent } from '../bucket/distribution-rules.js'
-import { mergeUnitsWith } from '../bucket/increments.js'
-import { addTieredDocument, addTiersToUpdate, updateOf } from '../bucket/tiered-document.js'
+import { findInvalidDistributionEvent, heldBucketsProblem } from '../bucket/distribution-rules.js'
+import { updateOfTiers } from '../bucket/tiered-document.js'
+import { HOUR_MS, bucketId, describeDay, hourId, startOfDay } from '../bucket/time.js'
 import { distributionUpdate, incrementUpdate } from './document-updates.js'
 import {
   compareDistributionDay, dayTierGuard, holdsWholeDay, minuteVouchProjection, minutesVouched, sameStored,
@@ -15,8 +15,19 @@ import {
 } from './consistency/distribution.js'
 import { QUARTER_HOUR_DETAIL } from '../bucket/increments.js'
 
-// a flush merges the tiers of its requests straight into the updates it sends (bucket/tiered-document.js)
-const tiersOperation = (id, doc) => distributionUpdate(id, updateOf(doc))
+// a flush's day and month documents are TieredDocuments built from its units' values (bucket/distribution-increments.js)
+const tiersOperation = (id, doc) => distributionUpdate(id, updateOfTiers(doc))
+
+/**
+ * The documents of the values units hold ({ groups: [{ mapping, values,
+ * options }] }, buildPart's `held`), in queue order, built once for the
+ * flush: each collection's Map id → document (the minute-hours' { metric, date, inc })
+ */
+function heldDocuments (helds) {
+  const tiers = new DistributionTiers()
+  for (const held of helds) for (const { mapping, values, options } of held.groups) tiers.add(values, mapping, options)
+  return { distributionDaily: tiers.daily, distributionMonthly: tiers.monthly, distributionMinutes: tiers.minutes }
+}
 
 export const distribution = Object.freeze({
   name: DISTRIBUTION_KIND,
@@ -29,36 +40,70 @@ export const distribution = Object.freeze({
   preallocated: false,
   findInvalidEvents: findInvalidDistributionEvent,
   /** Too many new histogram buckets in one day of a metric (MAX_BUCKETS_PER_REQUEST) */
-  unitProblem: (unit) => distributionBucketsProblem(unit.distributionDaily),
+  unitProblem: (unit) => heldBucketsProblem(unit.held?.get(DISTRIBUTION_KIND) ?? null),
   collections: Object.freeze({ daily: 'distributionDaily', monthly: 'distributionMonthly', minutes: 'distributionMinutes' }),
+  // a unit holds its values and their documents' ids (buildPart); the flush builds the documents (heldDocuments):
+  // no request's tiers are built, held in the queue, then merged path by path (docs/adr/0091-tiers-built-at-the-flush.md)
+  held: Object.freeze({ documents: heldDocuments }),
   parts: Object.freeze([
-    // day and month documents are kept in tiers until the flush (bucket/tiered-document.js)
-    Object.freeze({ collection: 'distributionDaily', prefix: 'D:', add: addTiersToUpdate, toOperation: tiersOperation }),
-    Object.freeze({ collection: 'distributionMonthly', prefix: 'M:', add: addTiersToUpdate, toOperation: tiersOperation }),
+    Object.freeze({ collection: 'distributionDaily', prefix: 'D:', toOperation: tiersOperation }),
+    Object.freeze({ collection: 'distributionMonthly', prefix: 'M:', toOperation: tiersOperation }),
     // a minute's histogram, one document per metric-hour: $inc of buckets only
-    Object.freeze({ collection: 'distributionMinutes', prefix: 'Dm:', add: addMinuteHistogramUpdate, toOperation: (id, doc) => incrementUpdate(id, doc) })
+    Object.freeze({ collection: 'distributionMinutes', prefix: 'Dm:', toOperation: (id, doc) => incrementUpdate(id, doc) })
   ]),
   /**
-   * events → { docs, metrics }: the values of each accuracy α (kindOf(metric),
-   * the registry's kind of the metric) built with its mapping, then merged;
-   * each registry entry carries its kind (written on insert); thresholdsOf(metric):
-   * its declared thresholds (bucket/distribution-thresholds.js)
+   * events → { docs, metrics, held }: the values held as columns per accuracy
+   * α (kindOf(metric), the registry's kind of the metric) with the options
+   * the flush builds them with, and only the ids of the documents they go to
+   * (docs: each collection's Set of ids, which the queue counts); each
+   * registry entry carries its kind (written on insert); keepsMinutes,
+   * keepsMinuteHistograms and thresholdsOf as buildDistributionTiers'
    */
   buildPart (events, { keepsMinutes, keepsMinuteHistograms, kindOf, thresholdsOf }) {
-    const byKind = new Map() // distribution kind → its events (one per accuracy)
+    const options = { keepsMinutes, keepsMinuteHistograms, thresholdsOf }
+    const groups = new Map() // distribution kind → its values (one per accuracy)
+    const daily = new Set()
+    const monthly = new Set()
+    const minutes = new Set()
+    const metrics = new Map() // name → { firstSeen, lastSeen, kind }
+    const counts = new Map() // name → its values (MAX_BUCKETS_PER_REQUEST: a name of fewer cannot pass it)
+    const last = new Map() // name → { values, seen, dayStart, histograms, hourStart }
     for (const e of events) {
-      const kind = kindOf(e.metric)
-      let list = byKind.get(kind)
-      if (!list) byKind.set(kind, (list = []))
-      list.push(e)
+      const { metric, time } = e
+      let m = last.get(metric)
+      if (m === undefined) {
+        const kind = kindOf(metric)
+        let values = groups.get(kind)
+        if (values === undefined) groups.set(kind, (values = new DistributionValues()))
+        const seen = { firstSeen: time, lastSeen: time, kind }
+        metrics.set(metric, seen)
+        m = { values, seen, count: 0, dayStart: NaN, histograms: false, hourStart: NaN }
+        last.set(metric, m)
+      }
+      m.values.push(e)
+      m.count++
+      if (time < m.seen.firstSeen) m.seen.firstSeen = time
+      if (time > m.seen.lastSeen) m.seen.lastSeen = time
+      const dayStart = startOfDay(time)
+      if (m.dayStart !== dayStart) {
+        const day = describeDay(dayStart)
+        daily.add(bucketId(metric, day.dayKey))
+        monthly.add(bucketId(metric, day.monthKey))
+        m.dayStart = dayStart
+        m.histograms = (!keepsMinutes || keepsMinutes(metric, dayStart)) && (!keepsMinuteHistograms || keepsMinuteHistograms(metric, dayStart))
+        m.hourStart = NaN
+      }
+      if (m.histograms) {
+        const hourStart = time - ((time - dayStart) % HOUR_MS)
+        if (m.hourStart !== hourStart) {
+          m.hourStart = hourStart
+          minutes.add(hourId(metric, time))
+        }
+      }
     }
-    const parts = [...byKind].map(([kind, list]) => {
-      const part = buildDistributionTiers(list, kind.mapping, { keepsMinutes, keepsMinuteHistograms, thresholdsOf })
-      for (const seen of part.metrics.values()) seen.kind = kind
-      return part
-    })
-    const merged = mergeUnitsWith(parts, [['daily', addTieredDocument], ['monthly', addTieredDocument], ['minutes', addMinuteHistogramUpdate]])
-    return { docs: { distributionDaily: merged.daily, distributionMonthly: merged.monthly, distributionMinutes: merged.minutes }, metrics: merged.metrics }
+    for (const [name, m] of last) counts.set(name, m.count)
+    const held = { groups: [...groups].map(([kind, values]) => ({ mapping: kind.mapping, values, options })), counts }
+    return { docs: { distributionDaily: daily, distributionMonthly: monthly, distributionMinutes: minutes }, metrics, held }
   },
   /** Stats a read may name (bucket/distribution-stats.js parseStat; percentiles pNN besides) */
   stats: Object.freeze({ names: Object.freeze(['count', 'sum', 'mean', 'min', 'max']), percentiles: true, default: 'count' }),

@@ -3,6 +3,8 @@
 // collection, as the kind builds them) and the registry entries it touches.
 // Pure.
 //   { <collection of a kind>: Map<id, update>     e.g. daily, monthly: { metric, date, inc, detail? }
+//                                                 (a held kind's: a Set of ids; its documents built at the flush)
+//     held: null | Map<kind name, what its part holds>   e.g. a distribution's values
 //     metrics: Map<name, { firstSeen, lastSeen, kind? }>   kind: a new distribution's or gauge's, for $setOnInsert
 //     events: n }
 import { mergeUnitsWith, widenSeen } from '../bucket/increments.js'
@@ -12,7 +14,11 @@ import { counter } from './counter.js'
 // the part of a unit without values of that kind: shared, never written to (merges build new Maps)
 const NO_DOCUMENTS = new Map()
 
-const MERGED_PARTS = Object.freeze(DOCUMENT_PARTS.map(p => [p.collection, p.add]))
+// the kinds whose units hold values and their documents' ids, built into documents once per flush (a descriptor's `held`)
+const HELD_KINDS = KINDS.filter(k => k.held !== undefined)
+const HELD_COLLECTIONS = new Set(HELD_KINDS.flatMap(k => Object.values(k.collections)))
+// the others' documents, built per request and merged per flush (a part's `add`)
+const MERGED_PARTS = Object.freeze(DOCUMENT_PARTS.filter(p => !HELD_COLLECTIONS.has(p.collection)).map(p => [p.collection, p.add]))
 
 /** The documents a unit updates, of every kind */
 export const documentsOf = (unit) => DOCUMENT_PARTS.reduce((n, { collection }) => n + unit[collection].size, 0)
@@ -31,6 +37,7 @@ function unitOf (descriptor, { docs, metrics }, events) {
   for (const { collection } of DOCUMENT_PARTS) unit[collection] = docs[collection] ?? NO_DOCUMENTS
   unit.metrics = metrics
   unit.events = events
+  unit.held = null // kind name → what a held kind's part holds (its buildPart's `held`)
   return unit
 }
 
@@ -78,13 +85,31 @@ export function buildWriteUnit (events, options = {}) {
   for (const [descriptor, list] of byKind) {
     if (descriptor === counter || list.length === 0) continue
     const written = eventsWrittenTo(list, options.writtenTo)
-    const { docs, metrics } = descriptor.buildPart(written, options)
+    const { docs, metrics, held } = descriptor.buildPart(written, options)
     Object.assign(unit, docs)
+    if (held !== undefined) (unit.held ??= new Map()).set(descriptor.name, held)
     addSeen(unit, metrics)
     unit.events += written.length
   }
   return unit
 }
 
-/** Merges units into one (a flush): $inc fields added, $min/$max narrowed, the later last kept; the inputs are not changed */
-export const mergeWriteUnits = (units) => mergeUnitsWith(units, MERGED_PARTS)
+/**
+ * Merges units into one (a flush): $inc fields added, $min/$max narrowed, the
+ * later last kept; a held kind's documents built from every unit's values, in
+ * queue order. The inputs are not changed.
+ */
+export function mergeWriteUnits (units) {
+  const merged = units.length === 1 ? { ...units[0] } : mergeUnitsWith(units, MERGED_PARTS)
+  for (const kind of HELD_KINDS) {
+    const helds = []
+    for (const unit of units) {
+      const held = unit.held?.get(kind.name)
+      if (held !== undefined) helds.push(held)
+    }
+    if (helds.length > 0) Object.assign(merged, kind.held.documents(helds))
+    else for (const collection of Object.values(kind.collections)) merged[collection] = NO_DOCUMENTS
+  }
+  merged.held = null
+  return merged
+}

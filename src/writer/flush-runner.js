@@ -83,7 +83,10 @@ export function createFlushRunner (collections, options) {
     // values held megabytes of them; docs/benchmarks.md)
     const written = toWrite.metrics
     merged = toWrite = null
-    for (const unit of plain) for (const { collection } of DOCUMENT_PARTS) unit[collection] = null
+    for (const unit of plain) {
+      for (const { collection } of DOCUMENT_PARTS) unit[collection] = null
+      unit.held = null
+    }
     const result = await Promise.race([sending, overdue])
     if (result === null) {
       logger.error({ units: units.length, events }, 'flush did not end within WRITE_TIMEOUT_MS; answering unknown')

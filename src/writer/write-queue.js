@@ -141,6 +141,7 @@ function queueEntry (unit, resolve, timers) {
   }
   // each kind's document maps (the same fields in the same order for every entry)
   for (const { collection } of DOCUMENT_PARTS) entry[collection] = unit[collection]
+  entry.held = unit.held // a held kind's values (kinds/write-unit.js), built at the flush
   return entry
 }
 
@@ -232,6 +233,7 @@ function expire (q, unit) {
   dequeue(q, unit)
   // its slot may wait for the head; its increments need not
   for (const { collection } of DOCUMENT_PARTS) unit[collection] = null
+  unit.held = null
   unit.metrics = null
   answer(q, unit, NOT_APPLIED, `waited in the queue longer than WRITE_TIMEOUT_MS (${q.writeTimeoutMs} ms)`)
   settle(q, unit)
