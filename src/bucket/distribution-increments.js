@@ -110,9 +110,12 @@ function minuteHourIn (docs, metric, time, dayStart, hour) {
  * error, docs/adr/0063-otlp-mapping.md).
  */
 export class DistributionValues {
-  constructor () {
+  /** mapping: the metrics' (one accuracy α); a value's bucket is named as it is held (bucket-fields.js) */
+  constructor (mapping) {
+    this.fieldOf = bucketFields(mapping).fieldOf
     this.metric = []
     this.value = []
+    this.field = []
     this.time = []
     this.weight = []
     this.sum = []
@@ -123,11 +126,13 @@ export class DistributionValues {
 
   get length () { return this.metric.length }
 
-  /** Adds an event { metric, value, time, weight?, summary? } */
+  /** Adds an event { metric, value, time, weight?, summary? }; a RangeError for a value a distribution may not hold, nothing added */
   push ({ metric, value, time, weight = 1, summary }) {
+    const field = this.fieldOf(value)
     const v = value === 0 ? 0 : value // −0 is stored as 0
     this.metric.push(metric)
     this.value.push(v)
+    this.field.push(field)
     this.time.push(time)
     this.weight.push(weight)
     this.sum.push(summary === undefined ? v * weight : summary.sum)
@@ -155,15 +160,14 @@ export class DistributionTiers {
   }
 
   /**
-   * Adds `values` (DistributionValues) of `mapping`'s metrics. options:
+   * Adds `values` (DistributionValues). options:
    * keepsMinutes and keepsMinuteHistograms (metric, dayStart) and
    * thresholdsOf(metric) as buildDistributionTiers'; asked again for a metric
    * whose values come with other options (another request's)
    */
-  add (values, mapping, options = NO_OPTIONS) {
+  add (values, options = NO_OPTIONS) {
     const { keepsMinutes, keepsMinuteHistograms, thresholdsOf } = options
     const { daily, monthly, minutes: minuteHours, last } = this
-    const { fieldOf } = bucketFields(mapping)
     for (let i = 0; i < values.length; i++) {
       const metric = values.metric[i]
       const v = values.value[i]
@@ -173,7 +177,7 @@ export class DistributionTiers {
       const lo = values.lo[i]
       const hi = values.hi[i]
       const error = values.error[i]
-      const field = fieldOf(v)
+      const field = values.field[i]
       const { dayStart, day, hour, minute } = slotOf(time)
       let docs = last.get(metric)
       if (docs?.dayStart !== dayStart) {
@@ -237,11 +241,16 @@ export class DistributionTiers {
     }
     return this
   }
+
+  /** The documents of every value added: { daily, monthly, minutes } */
+  documents () {
+    return { daily: this.daily, monthly: this.monthly, minutes: this.minutes }
+  }
 }
 
-/** events ([{ metric, value, time, weight?, summary? }]) as DistributionValues */
-export function distributionValuesOf (events) {
-  const values = new DistributionValues()
+/** events ([{ metric, value, time, weight?, summary? }]) of `mapping`'s metrics as DistributionValues */
+export function distributionValuesOf (events, mapping) {
+  const values = new DistributionValues(mapping)
   for (const e of events) values.push(e)
   return values
 }
@@ -252,7 +261,7 @@ export function distributionValuesOf (events) {
  * them (DistributionTiers) from one request's values.
  */
 export function buildDistributionTiers (events, mapping, options = {}) {
-  const { daily, monthly, minutes } = new DistributionTiers().add(distributionValuesOf(events), mapping, options)
+  const { daily, monthly, minutes } = new DistributionTiers().add(distributionValuesOf(events, mapping), options).documents()
   const metrics = new Map()
   for (const { metric, time } of events) widenSeen(metrics, metric, time, time)
   return { daily, monthly, minutes, metrics, events: events.length }

@@ -2,7 +2,6 @@
 // (event-rules.js), whatever door they came through. Pure.
 import { MAX_ABS_VALUE, isEventValue } from './event-rules.js'
 import { DISTRIBUTION_KIND } from './metric-kinds.js'
-import { bucketFields } from './bucket-fields.js'
 import { startOfDay } from './time.js'
 
 // Distinct histogram buckets one request may add to one distribution's day
@@ -46,7 +45,7 @@ export function findInvalidDistributionEvent (events) {
 
 /**
  * The metrics of the values a write unit holds (kinds/distribution.js
- * buildPart's `held`: { groups: [{ mapping, values }], counts }) one of whose
+ * buildPart's `held`: { groups: [{ values }], counts }) one of whose
  * days would get more than MAX_BUCKETS_PER_REQUEST new buckets in its day
  * tier → { metrics: [name], message }, or null. Only a metric of more values
  * than that can: its values' buckets are counted, per day.
@@ -57,8 +56,7 @@ export function heldBucketsProblem (held) {
   for (const [metric, count] of held.counts) if (count > MAX_BUCKETS_PER_REQUEST) wide.add(metric)
   if (wide.size === 0) return null
   const over = new Map() // metric → the most buckets one of its days gets
-  for (const { mapping, values } of held.groups) {
-    const { fieldOf } = bucketFields(mapping)
+  for (const { values } of held.groups) {
     const days = new Map() // metric → day start → its buckets
     for (let i = 0; i < values.length; i++) {
       const metric = values.metric[i]
@@ -68,7 +66,7 @@ export function heldBucketsProblem (held) {
       const day = startOfDay(values.time[i])
       let buckets = byDay.get(day)
       if (buckets === undefined) byDay.set(day, (buckets = new Set()))
-      buckets.add(fieldOf(values.value[i]))
+      buckets.add(values.field[i])
     }
     for (const [metric, byDay] of days) {
       for (const { size } of byDay.values()) if (size > MAX_BUCKETS_PER_REQUEST && size > (over.get(metric) ?? 0)) over.set(metric, size)

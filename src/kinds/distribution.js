@@ -19,14 +19,15 @@ import { QUARTER_HOUR_DETAIL } from '../bucket/increments.js'
 const tiersOperation = (id, doc) => distributionUpdate(id, updateOfTiers(doc))
 
 /**
- * The documents of the values units hold ({ groups: [{ mapping, values,
- * options }] }, buildPart's `held`), in queue order, built once for the
+ * The documents of the values units hold ({ groups: [{ values, options }] },
+ * buildPart's `held`), in queue order, built once for the
  * flush: each collection's Map id → document (the minute-hours' { metric, date, inc })
  */
 function heldDocuments (helds) {
   const tiers = new DistributionTiers()
-  for (const held of helds) for (const { mapping, values, options } of held.groups) tiers.add(values, mapping, options)
-  return { distributionDaily: tiers.daily, distributionMonthly: tiers.monthly, distributionMinutes: tiers.minutes }
+  for (const held of helds) for (const { values, options } of held.groups) tiers.add(values, options)
+  const { daily, monthly, minutes } = tiers.documents()
+  return { distributionDaily: daily, distributionMonthly: monthly, distributionMinutes: minutes }
 }
 
 export const distribution = Object.freeze({
@@ -74,7 +75,7 @@ export const distribution = Object.freeze({
       if (m === undefined) {
         const kind = kindOf(metric)
         let values = groups.get(kind)
-        if (values === undefined) groups.set(kind, (values = new DistributionValues()))
+        if (values === undefined) groups.set(kind, (values = new DistributionValues(kind.mapping)))
         const seen = { firstSeen: time, lastSeen: time, kind }
         metrics.set(metric, seen)
         m = { values, seen, count: 0, dayStart: NaN, histograms: false, hourStart: NaN }
@@ -102,7 +103,7 @@ export const distribution = Object.freeze({
       }
     }
     for (const [name, m] of last) counts.set(name, m.count)
-    const held = { groups: [...groups].map(([kind, values]) => ({ mapping: kind.mapping, values, options })), counts }
+    const held = { groups: [...groups.values()].map(values => ({ values, options })), counts }
     return { docs: { distributionDaily: daily, distributionMonthly: monthly, distributionMinutes: minutes }, metrics, held }
   },
   /** Stats a read may name (bucket/distribution-stats.js parseStat; percentiles pNN besides) */

@@ -30,6 +30,12 @@ describe('heldBucketsProblem', () => {
     expect(problem.message).toBe(`the values of "wide.a" fall in ${MAX_BUCKETS_PER_REQUEST + 5} distinct histogram buckets in one day, over the ${MAX_BUCKETS_PER_REQUEST} one request may add to a day; split them over several requests`)
   })
 
+  it('a value no distribution holds throws as its unit is built, not at the flush that builds its documents', () => {
+    for (const value of [Number.NaN, Infinity, -1e308]) {
+      expect(() => buildWriteUnit([...values('ok', 2, 2), { metric: 'bad', kind: 'distribution', value, time: DAY }], { kindOf: () => kind })).toThrow(RangeError)
+    }
+  })
+
   it('is null for a unit without distributions', () => {
     expect(heldBucketsProblem(null)).toBeNull()
   })
