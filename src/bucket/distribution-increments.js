@@ -160,10 +160,12 @@ export class DistributionTiers {
   }
 
   /**
-   * Adds `values` (DistributionValues). options:
-   * keepsMinutes and keepsMinuteHistograms (metric, dayStart) and
-   * thresholdsOf(metric) as buildDistributionTiers'; asked again for a metric
-   * whose values come with other options (another request's)
+   * Adds `values` (DistributionValues). options: keepsMinutes(metric,
+   * dayStart) → false past the metric's minute horizon (increments.js),
+   * keepsMinuteHistograms likewise for the minute's histogram
+   * (MINUTE_HISTOGRAM_DAYS), thresholdsOf(metric) → its declared thresholds
+   * or null; asked again for a metric whose values come with other options
+   * (another request's)
    */
   add (values, options = NO_OPTIONS) {
     const { keepsMinutes, keepsMinuteHistograms, thresholdsOf } = options

@@ -58,7 +58,7 @@ export const distribution = Object.freeze({
    * the flush builds them with, and only the ids of the documents they go to
    * (docs: each collection's Set of ids, which the queue counts); each
    * registry entry carries its kind (written on insert); keepsMinutes,
-   * keepsMinuteHistograms and thresholdsOf as buildDistributionTiers'
+   * keepsMinuteHistograms and thresholdsOf as DistributionTiers.add takes them
    */
   buildPart (events, { keepsMinutes, keepsMinuteHistograms, kindOf, thresholdsOf }) {
     const options = { keepsMinutes, keepsMinuteHistograms, thresholdsOf }

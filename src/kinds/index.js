@@ -24,7 +24,7 @@ export const descriptorOfEvent = (e) => (e.kind === undefined ? counter : BY_NAM
 /** Every collection of every kind's documents, by name */
 export const KIND_COLLECTIONS = Object.freeze(KINDS.flatMap(k => Object.values(k.collections)))
 
-/** Every document map of a write unit, in flush order: { collection, prefix, add, toOperation } */
+/** Every document collection of a write unit, in flush order: { collection, prefix, add?, toOperation } (no add: a held kind's, built at the flush) */
 export const DOCUMENT_PARTS = Object.freeze(KINDS.flatMap(k => k.parts))
 
 /** The kind names, as an event's `kind` and the registry name them */

@@ -94,10 +94,19 @@ export function jsonDepth (text, limit) {
   return most
 }
 
-// Where a request's data points are on the wire: ExportMetricsServiceRequest.resource_metrics (1) →
-// ResourceMetrics.scope_metrics (2) → ScopeMetrics.metrics (2) → Metric.gauge (5), sum (7), histogram (9),
-// exponential_histogram (10) or summary (11) → its data_points (1); each a length-delimited field (wire type 2)
-const POINT_PATH = [[1], [2], [2], [5, 7, 9, 10, 11], [1]].map(fields => new Set(fields))
+// Where a request's data points are on the wire: ExportMetricsServiceRequest.resource_metrics →
+// ResourceMetrics.scope_metrics → ScopeMetrics.metrics → each member of Metric's data (gauge, sum, histogram,
+// exponential_histogram, summary) → its data_points; each a length-delimited field (wire type 2). Field numbers
+// from the definitions: a data kind added to them is counted too
+const fieldId = (type, name) => root.lookupType(type).fields[name].id
+const DATA_MEMBERS = root.lookupType('opentelemetry.proto.metrics.v1.Metric').oneofs.data.fieldsArray
+const POINT_PATH = [
+  [fieldId('opentelemetry.proto.collector.metrics.v1.ExportMetricsServiceRequest', 'resourceMetrics')],
+  [fieldId('opentelemetry.proto.metrics.v1.ResourceMetrics', 'scopeMetrics')],
+  [fieldId('opentelemetry.proto.metrics.v1.ScopeMetrics', 'metrics')],
+  DATA_MEMBERS.map(f => f.id),
+  [...new Set(DATA_MEMBERS.map(f => f.resolvedType.fields.dataPoints.id))]
+].map(ids => new Set(ids))
 const LENGTH_DELIMITED = 2
 
 /**
@@ -109,7 +118,7 @@ const LENGTH_DELIMITED = 2
  * as far as it reads (the decoder says how).
  */
 export function pointsOnWire (bytes, stopPast = Infinity) {
-  const reader = protobuf.Reader.create(bytes)
+  let reader
   let points = 0
   // the fields of one message, from reader.pos to `end`, at `depth` of POINT_PATH; true once past stopPast
   function walk (end, depth) {
@@ -132,6 +141,7 @@ export function pointsOnWire (bytes, stopPast = Infinity) {
     return false
   }
   try {
+    reader = protobuf.Reader.create(bytes)
     walk(bytes.length, 0)
     return points
   } catch {
@@ -140,8 +150,15 @@ export function pointsOnWire (bytes, stopPast = Infinity) {
 }
 
 const list = (v) => (Array.isArray(v) ? v : [])
-// a Metric's data, the oneof's members
-const DATA_FIELDS = ['sum', 'gauge', 'histogram', 'exponentialHistogram', 'summary']
+// a Metric's data, the oneof's members (their names as a message and JSON have them)
+const DATA_FIELDS = DATA_MEMBERS.map(f => f.name)
+
+/** How many data points a decoded request holds, every member of every metric's data */
+function decodedPoints (request) {
+  let points = 0
+  for (const rm of request.resourceMetrics) for (const sm of rm.scopeMetrics) for (const m of sm.metrics) for (const data of DATA_FIELDS) points += m[data]?.dataPoints?.length ?? 0
+  return points
+}
 
 /** How many data points a JSON request (parsed) holds: every data field's, as fromObject builds them all */
 function pointsInJson (object) {
@@ -168,7 +185,10 @@ export function decodeRequest (body, type, { maxPoints = Infinity } = {}) {
     const points = pointsOnWire(body, maxPoints)
     if (points !== null && points > maxPoints) return { tooManyPoints: points }
     try {
-      return { request: ExportMetricsServiceRequest.decode(body) }
+      const request = ExportMetricsServiceRequest.decode(body)
+      // the wire was not read through (the decoder took what the walk did not): counted as decoded
+      if (points === null && decodedPoints(request) > maxPoints) return { tooManyPoints: decodedPoints(request) }
+      return { request }
     } catch (err) {
       return { problem: `the body is not an OTLP ExportMetricsServiceRequest in protobuf: ${err instanceof RangeError && !/index out of range/.test(err.message) ? 'nested too deep' : err.message}` }
     }
@@ -228,7 +248,7 @@ function looseInteger (object) {
   return null
 }
 
-/** An OTLP 64-bit integer (a protobufjs Long, a number or a decimal string) as a number */
+/** An OTLP 64-bit integer (a number as decoded, or a decimal string) as a number */
 export function toNumber (v) {
   if (typeof v === 'number') return v
   if (v === null || v === undefined) return 0

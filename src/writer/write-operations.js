@@ -44,6 +44,8 @@ export const docKey = (part, id) => PREFIX[part] + id
  * (collections with nothing to write are left out)
  */
 export function operationsOf (merged, now) {
+  // a unit's held values are documents only once merged (../kinds/write-unit.js mergeWriteUnits)
+  if (merged.held) throw new TypeError('operationsOf takes a merged unit (mergeWriteUnits): this one holds values not yet built into documents')
   const out = []
   for (const { collection, prefix, field, toOperation } of PARTS) {
     const entries = merged[field]

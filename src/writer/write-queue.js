@@ -139,7 +139,7 @@ function queueEntry (unit, resolve, timers) {
     settledCalled: false,
     enqueuedAt: timers.now()
   }
-  // each kind's document maps (the same fields in the same order for every entry)
+  // each kind's documents, or a held kind's ids (the same fields in the same order for every entry)
   for (const { collection } of DOCUMENT_PARTS) entry[collection] = unit[collection]
   entry.held = unit.held // a held kind's values (kinds/write-unit.js), built at the flush
   return entry

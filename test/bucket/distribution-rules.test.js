@@ -6,7 +6,8 @@ import { MAX_BUCKETS_PER_REQUEST, heldBucketsProblem } from '../../src/bucket/di
 import { bucketValue } from '../../src/bucket/distribution-sketch.js'
 import { distributionKind } from '../../src/bucket/metric-kinds.js'
 import { DAY_MS } from '../../src/bucket/time.js'
-import { buildWriteUnit } from '../../src/kinds/write-unit.js'
+import { buildWriteUnit, mergeWriteUnits } from '../../src/kinds/write-unit.js'
+import { operationsOf } from '../../src/writer/write-operations.js'
 
 const kind = distributionKind(0.01)
 const DAY = Date.UTC(2026, 10, 30)
@@ -34,6 +35,12 @@ describe('heldBucketsProblem', () => {
     for (const value of [Number.NaN, Infinity, -1e308]) {
       expect(() => buildWriteUnit([...values('ok', 2, 2), { metric: 'bad', kind: 'distribution', value, time: DAY }], { kindOf: () => kind })).toThrow(RangeError)
     }
+  })
+
+  it('a unit holding values is written only merged: operationsOf refuses it alone', () => {
+    const unit = buildWriteUnit(values('held', 3, 3), { kindOf: () => kind })
+    expect(() => operationsOf(unit, DAY)).toThrow(/merged unit/)
+    expect(operationsOf(mergeWriteUnits([unit]), DAY).map(p => p.collection)).toEqual(['distributionDaily', 'distributionMonthly', 'distributionMinutes', 'metrics'])
   })
 
   it('is null for a unit without distributions', () => {
