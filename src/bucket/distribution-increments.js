@@ -145,6 +145,15 @@ export class DistributionValues {
 const NO_OPTIONS = Object.freeze({})
 
 /**
+ * Whether a metric's day keeps its minutes' histograms (in the minute-hour
+ * documents): its minutes kept and its histograms' horizon not passed. One
+ * answer for the ids a unit holds (kinds/distribution.js) and the documents
+ * the flush builds (DistributionTiers), which must be the same documents
+ */
+export const keepsMinuteHistogram = ({ keepsMinutes, keepsMinuteHistograms }, metric, dayStart) =>
+  (!keepsMinutes || keepsMinutes(metric, dayStart)) && (!keepsMinuteHistograms || keepsMinuteHistograms(metric, dayStart))
+
+/**
  * The daily, monthly and minute-hour documents of distribution values while
  * they are added up: the daily and monthly ones as TieredDocuments
  * (tiered-document.js), the minute-hours' as { metric, date, inc }. A flush
@@ -168,7 +177,7 @@ export class DistributionTiers {
    * (another request's)
    */
   add (values, options = NO_OPTIONS) {
-    const { keepsMinutes, keepsMinuteHistograms, thresholdsOf } = options
+    const { keepsMinutes, thresholdsOf } = options
     const { daily, monthly, minutes: minuteHours, last } = this
     for (let i = 0; i < values.length; i++) {
       const metric = values.metric[i]
@@ -199,7 +208,7 @@ export class DistributionTiers {
         if (!minutes) docs.daily.detail = QUARTER_HOUR_DETAIL
         if (minutes !== docs.minutes) docs.slot = -1
         docs.minutes = minutes
-        docs.histograms = minutes && (!keepsMinuteHistograms || keepsMinuteHistograms(metric, dayStart))
+        docs.histograms = minutes && keepsMinuteHistogram(options, metric, dayStart)
         docs.thresholds = thresholdsOf?.(metric) ?? null
         docs.hour = -1
       }

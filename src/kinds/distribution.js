@@ -3,7 +3,7 @@
 // accuracy α, so any range's percentiles merge exactly; a minute's histogram
 // in a document per metric-hour. JSON `kind: 'distribution'`, StatsD `ms`,
 // `h`, `d`. Pure.
-import { DistributionTiers, DistributionValues } from '../bucket/distribution-increments.js'
+import { DistributionTiers, DistributionValues, keepsMinuteHistogram } from '../bucket/distribution-increments.js'
 import { DISTRIBUTION_KIND, distributionKind } from '../bucket/metric-kinds.js'
 import { findInvalidDistributionEvent, heldBucketsProblem } from '../bucket/distribution-rules.js'
 import { updateOfTiers } from '../bucket/tiered-document.js'
@@ -91,7 +91,7 @@ export const distribution = Object.freeze({
         daily.add(bucketId(metric, day.dayKey))
         monthly.add(bucketId(metric, day.monthKey))
         m.dayStart = dayStart
-        m.histograms = (!keepsMinutes || keepsMinutes(metric, dayStart)) && (!keepsMinuteHistograms || keepsMinuteHistograms(metric, dayStart))
+        m.histograms = keepsMinuteHistogram(options, metric, dayStart)
         m.hourStart = NaN
       }
       if (m.histograms) {

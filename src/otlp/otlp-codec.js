@@ -187,7 +187,8 @@ export function decodeRequest (body, type, { maxPoints = Infinity } = {}) {
     try {
       const request = ExportMetricsServiceRequest.decode(body)
       // the wire was not read through (the decoder took what the walk did not): counted as decoded
-      if (points === null && decodedPoints(request) > maxPoints) return { tooManyPoints: decodedPoints(request) }
+      const decoded = points === null ? decodedPoints(request) : 0
+      if (decoded > maxPoints) return { tooManyPoints: decoded }
       return { request }
     } catch (err) {
       return { problem: `the body is not an OTLP ExportMetricsServiceRequest in protobuf: ${err instanceof RangeError && !/index out of range/.test(err.message) ? 'nested too deep' : err.message}` }
