@@ -94,47 +94,83 @@ export function jsonDepth (text, limit) {
   return most
 }
 
-// Where a request's data points are on the wire: ExportMetricsServiceRequest.resource_metrics →
-// ResourceMetrics.scope_metrics → ScopeMetrics.metrics → each member of Metric's data (gauge, sum, histogram,
-// exponential_histogram, summary) → its data_points; each a length-delimited field (wire type 2). Field numbers
-// from the definitions: a data kind added to them is counted too
-const fieldId = (type, name) => root.lookupType(type).fields[name].id
+// What decoding a request makes, as the definitions say: a message for each field whose type is one (at any
+// depth: resources, scopes, metrics, their data, points, attributes' KeyValue and AnyValue and the ArrayValue
+// and KeyValueList an AnyValue holds, exemplars, buckets, quantile values, entity refs...), a Buffer for each
+// bytes field (trace and span ids, an AnyValue's bytes), and among the messages the data points: each member of
+// a Metric's data (gauge, sum, histogram, exponential_histogram, summary)'s data_points. Read from the
+// definitions: a field or a data kind added to them is counted too
 const DATA_MEMBERS = root.lookupType('opentelemetry.proto.metrics.v1.Metric').oneofs.data.fieldsArray
-const POINT_PATH = [
-  [fieldId('opentelemetry.proto.collector.metrics.v1.ExportMetricsServiceRequest', 'resourceMetrics')],
-  [fieldId('opentelemetry.proto.metrics.v1.ResourceMetrics', 'scopeMetrics')],
-  [fieldId('opentelemetry.proto.metrics.v1.ScopeMetrics', 'metrics')],
-  DATA_MEMBERS.map(f => f.id),
-  [...new Set(DATA_MEMBERS.map(f => f.resolvedType.fields.dataPoints.id))]
-].map(ids => new Set(ids))
+const DATA_TYPES = new Set(DATA_MEMBERS.map(f => f.resolvedType))
 const LENGTH_DELIMITED = 2
 
 /**
- * How many data points `bytes` (an ExportMetricsServiceRequest in protobuf)
- * encodes, read from tags and lengths alone, nothing decoded; stops at
- * `stopPast` + 1. Every point of every data field counts: protobufjs
- * decodes them all (it merges a repeated message field, and keeps each
- * member of a oneof), so no decoded request holds more. null: not protobuf
- * as far as it reads (the decoder says how).
+ * The plan of a message type: { byNumber: field number → field, messages: its message fields }, a field being
+ * { name, repeated, plan (its type's; null for a byte string), point }. Types holding each other share plans
  */
-export function pointsOnWire (bytes, stopPast = Infinity) {
+function planOf (type, plans = new Map()) {
+  if (plans.has(type)) return plans.get(type)
+  const plan = { byNumber: new Map(), messages: [] }
+  plans.set(type, plan)
+  for (const field of type.fieldsArray) {
+    const isMessage = field.resolvedType instanceof protobuf.Type
+    if (!isMessage && field.type !== 'bytes') continue
+    // what the walk does not read: the definitions have none
+    if (field.map || field.delimited) throw new Error(`${type.name}.${field.name}: a map or a group, which the wire walk does not read`)
+    const planned = { name: field.name, repeated: field.repeated, plan: isMessage ? planOf(field.resolvedType, plans) : null, point: field.name === 'dataPoints' && DATA_TYPES.has(type) }
+    plan.byNumber.set(field.id, planned)
+    if (isMessage) plan.messages.push(planned)
+  }
+  return plan
+}
+const REQUEST_PLAN = planOf(ExportMetricsServiceRequest)
+
+// a request may decode into this many messages (and as many byte strings) per data point it may hold
+// (MAX_EVENTS_PER_REQUEST): an SDK's point with 10 attributes makes 21, a histogram's with 16 exemplars 37
+// (docs/adr/0093-otlp-message-budget.md)
+export const MESSAGES_PER_POINT = 64
+// and never more than this many: what a 2 MiB body of an SDK's points holds (~6,000 points, 126,000 messages), of
+// which as many empty ones decode in 20-40 ms; MAX_EVENTS_PER_REQUEST's default (10,000) would let through 640,000
+export const MAX_MESSAGES = 131_072
+
+/**
+ * What decoding `bytes` (an ExportMetricsServiceRequest in protobuf) makes,
+ * read from tags and lengths alone, nothing decoded: { points, messages
+ * (the request's own among them), byteStrings }. Every occurrence counts, as
+ * protobufjs decodes each: every member of a oneof, every one of a
+ * non-repeated message field (merged into one), so no decoding makes more.
+ * Unknown fields, and known ones of another wire type, are skipped, as
+ * protobufjs skips them. Stops once the points pass maxPoints, or the
+ * messages or byte strings maxMessages, having counted one more. null: not
+ * protobuf as far as it reads, or nested deeper than protobufjs decodes
+ * (Reader.recursionLimit); it reads no stricter than the decoder, which
+ * then fails where it stopped or before, and says how.
+ */
+export function countOnWire (bytes, { maxPoints = Infinity, maxMessages = Infinity } = {}) {
   let reader
-  let points = 0
-  // the fields of one message, from reader.pos to `end`, at `depth` of POINT_PATH; true once past stopPast
-  function walk (end, depth) {
+  const counts = { points: 0, messages: 1, byteStrings: 0 }
+  // the fields of one message of `plan`, from reader.pos to `end`, `depth` below the request; true once past a limit
+  function walk (end, plan, depth) {
     while (reader.pos < end) {
       const tag = reader.uint32()
       const wire = tag & 7
-      if (wire !== LENGTH_DELIMITED || !POINT_PATH[depth].has(tag >>> 3)) {
+      const field = wire === LENGTH_DELIMITED ? plan.byNumber.get(tag >>> 3) : undefined
+      if (field === undefined) {
         reader.skipType(wire)
         continue
       }
       const length = reader.uint32()
       const next = reader.pos + length
       if (next > end) throw new RangeError('index out of range')
-      if (depth === POINT_PATH.length - 1) {
-        if (++points > stopPast) return true
-      } else if (walk(next, depth + 1)) return true
+      if (field.plan === null) {
+        if (++counts.byteStrings > maxMessages) return true
+      } else {
+        if (++counts.messages > maxMessages || (field.point && ++counts.points > maxPoints)) return true
+        // where protobufjs stops: the decoder's own depth, so that neither blows the stack
+        if (depth >= protobuf.Reader.recursionLimit) throw new Error('max depth exceeded')
+        // a message of no message or bytes fields (a point's buckets, a quantile value) makes nothing more
+        if (field.plan.byNumber.size > 0 && walk(next, field.plan, depth + 1)) return true
+      }
       reader.pos = next
     }
     if (reader.pos !== end) throw new RangeError('index out of range')
@@ -142,11 +178,39 @@ export function pointsOnWire (bytes, stopPast = Infinity) {
   }
   try {
     reader = protobuf.Reader.create(bytes)
-    walk(bytes.length, 0)
-    return points
+    walk(bytes.length, REQUEST_PLAN, 0)
+    return counts
   } catch {
     return null
   }
+}
+
+/** How many data points `bytes` (an ExportMetricsServiceRequest in protobuf) encodes (countOnWire), stopping at `stopPast` + 1; null: not protobuf */
+export const pointsOnWire = (bytes, stopPast = Infinity) => countOnWire(bytes, { maxPoints: stopPast })?.points ?? null
+
+/**
+ * How many messages a request as objects (parsed from JSON, or decoded)
+ * makes or holds, its own among them: every object where the definitions
+ * have a message, at any depth (JSON nests at most MAX_JSON_DEPTH, a decoded
+ * request Reader.recursionLimit); stops past `stopPast`
+ */
+export function messagesIn (object, stopPast = Infinity) {
+  let messages = 0
+  const isObject = (v) => typeof v === 'object' && v !== null
+  // one message of `plan`; true once past stopPast
+  function walk (message, plan) {
+    if (++messages > stopPast) return true
+    for (const field of plan.messages) {
+      const value = message[field.name]
+      if (!isObject(value)) continue
+      // fromObject makes a message of each object, and refuses a repeated field not an array
+      const values = !field.repeated ? [value] : Array.isArray(value) ? value : []
+      for (const v of values) if (isObject(v) && walk(v, field.plan)) return true
+    }
+    return false
+  }
+  walk(object, REQUEST_PLAN)
+  return messages
 }
 
 const list = (v) => (Array.isArray(v) ? v : [])
@@ -173,23 +237,33 @@ function pointsInJson (object) {
   return points
 }
 
+/** What `counts` (of points, messages, byte strings) is over: { tooManyPoints }, { tooManyMessages } or null */
+function over ({ points, messages, byteStrings = 0 }, maxPoints, maxMessages) {
+  if (points > maxPoints) return { tooManyPoints: points }
+  if (messages > maxMessages || byteStrings > maxMessages) return { tooManyMessages: maxMessages }
+  return null
+}
+
 /**
  * The body (a Buffer, already inflated) of `type` → { request } (an
  * ExportMetricsServiceRequest message), { problem } (a message naming what
- * is wrong: not protobuf, not JSON, too deep, a field of the wrong type) or
+ * is wrong: not protobuf, not JSON, too deep, a field of the wrong type),
  * { tooManyPoints } (more than maxPoints data points: refused before they
- * are decoded, at most the first maxPoints + 1 counted)
+ * are decoded, at most the first maxPoints + 1 counted) or { tooManyMessages }
+ * (maxMessages, which the messages or byte strings it would decode into
+ * pass, by default MESSAGES_PER_POINT a point of maxPoints and at most
+ * MAX_MESSAGES: refused before any is decoded, at most maxMessages + 1 counted)
  */
-export function decodeRequest (body, type, { maxPoints = Infinity } = {}) {
+export function decodeRequest (body, type, { maxPoints = Infinity, maxMessages = Math.min(MESSAGES_PER_POINT * maxPoints, MAX_MESSAGES) } = {}) {
   if (type === PROTOBUF) {
-    const points = pointsOnWire(body, maxPoints)
-    if (points !== null && points > maxPoints) return { tooManyPoints: points }
+    const counts = countOnWire(body, { maxPoints, maxMessages })
+    const refused = counts && over(counts, maxPoints, maxMessages)
+    if (refused) return refused
     try {
       const request = ExportMetricsServiceRequest.decode(body)
       // the wire was not read through (the decoder took what the walk did not): counted as decoded
-      const decoded = points === null ? decodedPoints(request) : 0
-      if (decoded > maxPoints) return { tooManyPoints: decoded }
-      return { request }
+      const decoded = counts ?? { points: decodedPoints(request), messages: messagesIn(request, maxMessages) }
+      return over(decoded, maxPoints, maxMessages) ?? { request }
     } catch (err) {
       return { problem: `the body is not an OTLP ExportMetricsServiceRequest in protobuf: ${err instanceof RangeError && !/index out of range/.test(err.message) ? 'nested too deep' : err.message}` }
     }
@@ -206,6 +280,8 @@ export function decodeRequest (body, type, { maxPoints = Infinity } = {}) {
   if (typeof object !== 'object' || object === null || Array.isArray(object)) return { problem: 'the body is not an OTLP ExportMetricsServiceRequest in JSON: an object { resourceMetrics: [...] } is expected' }
   const points = pointsInJson(object)
   if (points > maxPoints) return { tooManyPoints: points }
+  // before fromObject makes them: each object where the definitions have a message
+  if (messagesIn(object, maxMessages) > maxMessages) return { tooManyMessages: maxMessages }
   const loose = looseInteger(object)
   if (loose !== null) return { problem: `the body is not an OTLP ExportMetricsServiceRequest in JSON: ${loose}` }
   try {
