@@ -19,10 +19,12 @@ import { bucketFields } from './bucket-fields.js'
 import { minuteField } from './minute-fields.js'
 import { bucketField } from './distribution-sketch.js'
 import { QUARTER_HOUR_DETAIL, mergeUnitsWith, slotOf, widenSeen } from './increments.js'
-import { TieredDocument, addThresholdsTo, addToTier, tierOf, updateOfTiers } from './tiered-document.js'
+import { TieredDocument, addBucketsToTier, addStatsToTier, addThresholdsTo, tierOf, updateOfTiers } from './tiered-document.js'
 import { firstAtLeast } from './distribution-thresholds.js'
 import { DAILY_TIER, DAY_OF_MONTH_TIERS, HOURLY_TIERS, MINUTE_HISTOGRAM_TIERS, MONTHLY_TIER, QUARTER_HOURLY_TIERS, tierPaths } from './tier-paths.js'
-import { HOUR_MS, bucketId, hourId } from './time.js'
+import { DAY_MS, HOUR_MS, MINUTE_MS, bucketId, hourId } from './time.js'
+
+const DAY_MINUTES = DAY_MS / MINUTE_MS
 
 /** { inc, min, max } of one value at tiers with a histogram and tiers without; le: the threshold fields it counts at */
 function valueUpdate (histogramTiers, plainTiers, value, weight, field, { sum = value * weight, min = value, max = value, bucketError = 0 } = {}, le = []) {
@@ -154,18 +156,55 @@ export const keepsMinuteHistogram = ({ keepsMinutes, keepsMinuteHistograms }, me
   (!keepsMinutes || keepsMinutes(metric, dayStart)) && (!keepsMinuteHistograms || keepsMinuteHistograms(metric, dayStart))
 
 /**
+ * A minute's values of one metric while a flush adds them up: their buckets
+ * counted once here, not at each of the five tiers holding a histogram, which
+ * get them when the documents are made (DistributionTiers.documents): a busy
+ * metric's values of a minute share far fewer buckets than they are. With
+ * its minute's histogram (histograms): its count and sum for the minute-hour
+ * document, added in the order the values came.
+ */
+class MinuteValues {
+  constructor (tiers, minuteHour, minute) {
+    this.tiers = tiers // the tiers with a histogram its buckets go to
+    this.buckets = new Map() // bucket field → its values' weight
+    this.minuteHour = minuteHour // { metric, date, inc } or null: its histogram not kept
+    this.histogram = minuteHour === null ? null : MINUTE_HISTOGRAM_TIERS[minute]
+    this.count = 0
+    this.sum = 0
+  }
+}
+
+/** Adds a minute's buckets to its tiers, and its histogram to its minute-hour document (count, sum, then its buckets) */
+function addMinuteValues ({ tiers, buckets, minuteHour, histogram, count, sum }) {
+  for (const tier of tiers) addBucketsToTier(tier, buckets)
+  if (minuteHour === null) return
+  const { inc } = minuteHour
+  inc[histogram.count] = (inc[histogram.count] ?? 0) + count
+  inc[histogram.sum] = (inc[histogram.sum] ?? 0) + sum
+  for (const [field, n] of buckets) {
+    const path = histogram.bucketPath(field)
+    inc[path] = (inc[path] ?? 0) + n
+  }
+}
+
+/**
  * The daily, monthly and minute-hour documents of distribution values while
  * they are added up: the daily and monthly ones as TieredDocuments
  * (tiered-document.js), the minute-hours' as { metric, date, inc }. A flush
  * adds each of its requests' values in queue order (add), each with its
- * request's options, so a day's values are added in the order they came.
+ * request's options: a tier's count, sum, min and max as each value comes,
+ * its buckets by the minute (MinuteValues), when the documents are made.
+ * Whole weights add up the same in any order; a fractional weight's bucket
+ * counts may differ in their last bits from adding each value in turn.
  */
 export class DistributionTiers {
   constructor () {
     this.daily = new Map()
     this.monthly = new Map()
     this.minutes = new Map()
-    this.last = new Map() // metric → its documents and tiers of the day it was last seen on
+    this.days = new Map() // a metric's day (its daily document's id) → its documents, tiers and minutes (MinuteValues)
+    this.last = new Map() // metric → the day of it seen last
+    this.made = false
   }
 
   /**
@@ -177,8 +216,12 @@ export class DistributionTiers {
    * (another request's)
    */
   add (values, options = NO_OPTIONS) {
+    if (this.made) throw new Error('DistributionTiers: values added after its documents were made')
     const { keepsMinutes, thresholdsOf } = options
-    const { daily, monthly, minutes: minuteHours, last } = this
+    const { daily, monthly, minutes: minuteHours, days, last } = this
+    // where the last value's time falls: a request's values sent without `ts` share their time of receipt
+    let lastTime = NaN
+    let dayStart, day, hour, minute
     for (let i = 0; i < values.length; i++) {
       const metric = values.metric[i]
       const v = values.value[i]
@@ -189,72 +232,84 @@ export class DistributionTiers {
       const hi = values.hi[i]
       const error = values.error[i]
       const field = values.field[i]
-      const { dayStart, day, hour, minute } = slotOf(time)
+      if (time !== lastTime) {
+        lastTime = time
+        ;({ dayStart, day, hour, minute } = slotOf(time))
+      }
       let docs = last.get(metric)
       if (docs?.dayStart !== dayStart) {
-        const dayDoc = documentIn(daily, bucketId(metric, day.dayKey), metric, dayStart)
-        const monthDoc = documentIn(monthly, bucketId(metric, day.monthKey), metric, day.monthStart)
-        // the tiers its values go to, looked up once (tiered-document.js tierOf), made in the order a value meets them
-        const dailyTier = tierOf(dayDoc, DAILY_TIER, lo, hi, true)
-        const monthlyTier = tierOf(monthDoc, MONTHLY_TIER, lo, hi, true)
-        const dayOfMonthTier = tierOf(monthDoc, DAY_OF_MONTH_TIERS[day.dayOfMonth], lo, hi, true)
-        docs = { dayStart, options: null, minutes: false, histograms: false, thresholds: null, daily: dayDoc, dailyTier, monthlyTier, dayOfMonthTier, slot: -1, hourTier: null, quarterTier: null, minuteTier: null, hour: -1, minuteHour: null }
+        const dayId = bucketId(metric, day.dayKey)
+        docs = days.get(dayId)
+        if (docs === undefined) {
+          const dayDoc = documentIn(daily, dayId, metric, dayStart)
+          const monthDoc = documentIn(monthly, bucketId(metric, day.monthKey), metric, day.monthStart)
+          // the tiers its values go to, looked up once (tiered-document.js tierOf), made in the order a value meets them
+          const dailyTier = tierOf(dayDoc, DAILY_TIER, lo, hi, true)
+          const monthlyTier = tierOf(monthDoc, MONTHLY_TIER, lo, hi, true)
+          const dayOfMonthTier = tierOf(monthDoc, DAY_OF_MONTH_TIERS[day.dayOfMonth], lo, hi, true)
+          // byMinute: slot (+ DAY_MINUTES where its histogram is not kept) → MinuteValues; minuteValues: the current slot's
+          docs = { dayStart, options: null, minutes: false, histograms: false, thresholds: null, daily: dayDoc, dailyTier, monthlyTier, dayOfMonthTier, byMinute: new Map(), slot: -1, hourTier: null, quarterTier: null, minuteTier: null, minuteValues: null }
+          days.set(dayId, docs)
+        }
         last.set(metric, docs)
       }
       if (docs.options !== options) {
         // this request's answers for the metric's day (the same as the request before's but at a horizon's edge)
         docs.options = options
         const minutes = !keepsMinutes || keepsMinutes(metric, dayStart)
+        const histograms = minutes && keepsMinuteHistogram(options, metric, dayStart)
         if (!minutes) docs.daily.detail = QUARTER_HOUR_DETAIL
-        if (minutes !== docs.minutes) docs.slot = -1
+        if (minutes !== docs.minutes || histograms !== docs.histograms) docs.slot = -1
         docs.minutes = minutes
-        docs.histograms = minutes && keepsMinuteHistogram(options, metric, dayStart)
+        docs.histograms = histograms
         docs.thresholds = thresholdsOf?.(metric) ?? null
-        docs.hour = -1
       }
       const slot = hour * 60 + minute
       if (docs.slot !== slot) {
-        // a new minute of the day: its hour's, quarter-hour's and minute's tiers
+        // a new minute of the day: its hour's, quarter-hour's and minute's tiers, and its values (MinuteValues)
         docs.slot = slot
         docs.hourTier = tierOf(docs.daily, HOURLY_TIERS[hour], lo, hi, true)
         docs.quarterTier = tierOf(docs.daily, QUARTER_HOURLY_TIERS[hour * 4 + Math.floor(minute / 15)], lo, hi, true)
         docs.minuteTier = docs.minutes ? tierOf(docs.daily, tierPaths(minuteField(hour, minute)), lo, hi, false) : null
+        // a minute whose histogram is kept and one whose is not (a horizon passed between two requests) are apart
+        const key = docs.histograms ? slot : slot + DAY_MINUTES
+        let minuteValues = docs.byMinute.get(key)
+        if (minuteValues === undefined) {
+          const minuteHour = docs.histograms ? minuteHourIn(minuteHours, metric, time, dayStart, hour) : null
+          minuteValues = new MinuteValues([docs.dailyTier, docs.hourTier, docs.quarterTier, docs.monthlyTier, docs.dayOfMonthTier], minuteHour, minute)
+          docs.byMinute.set(key, minuteValues)
+        }
+        docs.minuteValues = minuteValues
       }
-      const { minuteTier } = docs
-      addToTier(docs.dailyTier, weight, field, sum, lo, hi, error)
-      addToTier(docs.hourTier, weight, field, sum, lo, hi, error)
-      addToTier(docs.quarterTier, weight, field, sum, lo, hi, error)
-      if (minuteTier !== null) addToTier(minuteTier, weight, null, sum, lo, hi, error)
+      const { minuteTier, minuteValues } = docs
+      addStatsToTier(docs.dailyTier, weight, sum, lo, hi, error)
+      addStatsToTier(docs.hourTier, weight, sum, lo, hi, error)
+      addStatsToTier(docs.quarterTier, weight, sum, lo, hi, error)
+      if (minuteTier !== null) addStatsToTier(minuteTier, weight, sum, lo, hi, error)
+      addStatsToTier(docs.monthlyTier, weight, sum, lo, hi, error)
+      addStatsToTier(docs.dayOfMonthTier, weight, sum, lo, hi, error)
+      minuteValues.buckets.set(field, (minuteValues.buckets.get(field) ?? 0) + weight)
+      minuteValues.count += weight
+      minuteValues.sum += sum
       // the thresholds v is at most, at every tier it counts in (docs/kinds/distribution.md#thresholds)
       const { thresholds } = docs
-      const from = thresholds === null ? 0 : firstAtLeast(thresholds.values, v)
-      if (thresholds !== null && from < thresholds.values.length) {
-        for (const tier of [docs.dailyTier, docs.hourTier, docs.quarterTier]) addThresholdsTo(tier, thresholds.fields, from, weight)
-        if (minuteTier !== null) addThresholdsTo(minuteTier, thresholds.fields, from, weight)
-      }
-      if (docs.histograms) {
-        if (docs.hour !== hour) {
-          docs.hour = hour
-          docs.minuteHour = minuteHourIn(minuteHours, metric, time, dayStart, hour).inc
+      if (thresholds !== null) {
+        const from = firstAtLeast(thresholds.values, v)
+        if (from < thresholds.values.length) {
+          for (const tier of [docs.dailyTier, docs.hourTier, docs.quarterTier, docs.monthlyTier, docs.dayOfMonthTier]) addThresholdsTo(tier, thresholds.fields, from, weight)
+          if (minuteTier !== null) addThresholdsTo(minuteTier, thresholds.fields, from, weight)
         }
-        const tier = MINUTE_HISTOGRAM_TIERS[minute]
-        const path = tier.bucketPath(field)
-        docs.minuteHour[tier.count] = (docs.minuteHour[tier.count] ?? 0) + weight
-        docs.minuteHour[tier.sum] = (docs.minuteHour[tier.sum] ?? 0) + sum
-        docs.minuteHour[path] = (docs.minuteHour[path] ?? 0) + weight
-      }
-      addToTier(docs.monthlyTier, weight, field, sum, lo, hi, error)
-      addToTier(docs.dayOfMonthTier, weight, field, sum, lo, hi, error)
-      if (thresholds !== null && from < thresholds.values.length) {
-        addThresholdsTo(docs.monthlyTier, thresholds.fields, from, weight)
-        addThresholdsTo(docs.dayOfMonthTier, thresholds.fields, from, weight)
       }
     }
     return this
   }
 
-  /** The documents of every value added: { daily, monthly, minutes } */
+  /** The documents of every value added: { daily, monthly, minutes }; made once, after the last add */
   documents () {
+    if (!this.made) {
+      this.made = true
+      for (const docs of this.days.values()) for (const minuteValues of docs.byMinute.values()) addMinuteValues(minuteValues)
+    }
     return { daily: this.daily, monthly: this.monthly, minutes: this.minutes }
   }
 }

@@ -14,7 +14,7 @@ class Tier {
     this.max = max
     // the worst relative error of a value it holds from an OTLP bucket's representative (docs/adr/0065-otlp-quantile-accuracy.md)
     this.bucketError = 0
-    // bucket field → its count: a number, no object per bucket (a timer value adds one at each of five tiers)
+    // bucket field → its count: a number, no object per bucket (a minute's values add theirs at each of five tiers)
     this.buckets = histogram ? new Map() : null
     // threshold field ('le.<key>') → the values ≤ it (bucket/distribution-thresholds.js); null: none declared
     this.le = null
@@ -32,7 +32,7 @@ export class TieredDocument {
 
 /**
  * The tier at `paths` of `doc`, made (empty, min and max lo and hi) where it has none yet: a
- * batch holds on to the tiers its next values go to (addToTier), one look-up per tier, not per value
+ * batch holds on to the tiers its next values go to (addStatsToTier), one look-up per tier, not per value
  */
 export function tierOf (doc, paths, lo, hi, histogram) {
   let tier = doc.tiers.get(paths)
@@ -44,17 +44,21 @@ export function tierOf (doc, paths, lo, hi, histogram) {
 }
 
 /**
- * Adds one value to a tier (tierOf); field: its bucket field, null at a tier without a histogram.
- * sum, lo, hi: what it adds to the sum and narrows min and max to (a value's own; an OTLP
- * histogram's bucket carries the point's exact ones, docs/adr/0063-otlp-mapping.md, and its error)
+ * Adds one value's count, sum, min and max to a tier (tierOf): sum, lo, hi: what it adds to the sum and
+ * narrows min and max to (a value's own; an OTLP histogram's bucket carries the point's exact ones,
+ * docs/adr/0063-otlp-mapping.md, and its error). Its bucket: addBucketsToTier
  */
-export function addToTier (tier, weight, field, sum, lo, hi, bucketError) {
+export function addStatsToTier (tier, weight, sum, lo, hi, bucketError) {
   tier.count += weight
   tier.sum += sum
   if (lo < tier.min) tier.min = lo
   if (hi > tier.max) tier.max = hi
   if (bucketError > tier.bucketError) tier.bucketError = bucketError
-  if (field !== null) tier.buckets.set(field, (tier.buckets.get(field) ?? 0) + weight)
+}
+
+/** Adds buckets (a Map bucket field → weight) to a tier's histogram */
+export function addBucketsToTier ({ buckets: histogram }, buckets) {
+  for (const [field, n] of buckets) histogram.set(field, (histogram.get(field) ?? 0) + n)
 }
 
 /** Adds `weight` to a tier's threshold counts fields[from…]: the thresholds a value is at most */

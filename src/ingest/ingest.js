@@ -91,14 +91,19 @@ function requestKinds (events, registry, accuracy, writtenTo) {
   while (i < events.length && isCounterEvent(events[i])) i++
   if (i === events.length) return null
   const kinds = new Map()
+  // name → the kind it was last asked as: asked again, it changes nothing (kinds are set once), so is skipped
+  const asked = new Map()
   for (let j = 0; j < events.length; j++) {
     const { metric } = events[j]
+    const kind = eventKindName(events[j])
+    if (asked.get(metric) === kind) continue
+    asked.set(metric, kind)
     // a series has its name's kind: the name's (and its rollups') events of the request are asked as one kind too
     for (const name of writtenTo(metric)) {
-      const asked = askedKind({ ...events[j], metric: name }, registry, accuracy)
+      const nameKind = askedKind({ ...events[j], metric: name }, registry, accuracy)
       const earlier = kinds.get(name)
-      if (earlier === undefined) kinds.set(name, asked)
-      else if (earlier.kind !== asked.kind) return { conflict: j, kinds: [earlier.kind, asked.kind] }
+      if (earlier === undefined) kinds.set(name, nameKind)
+      else if (earlier.kind !== nameKind.kind) return { conflict: j, kinds: [earlier.kind, nameKind.kind] }
     }
   }
   return kinds

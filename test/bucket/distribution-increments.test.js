@@ -1,11 +1,12 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { BSON } from 'mongodb'
-import { MAX_BSON_DOCUMENT_BYTES, buildDistributionUnit, distributionEventUpdates, largestDailyDocumentBytes, largestMinuteHourDocumentBytes, mergeDistributionUnits } from '../../src/bucket/distribution-increments.js'
+import { DistributionTiers, MAX_BSON_DOCUMENT_BYTES, buildDistributionUnit, distributionEventUpdates, distributionValuesOf, largestDailyDocumentBytes, largestMinuteHourDocumentBytes, mergeDistributionUnits } from '../../src/bucket/distribution-increments.js'
 import { MIN_INDEXED_VALUE, bucketIndex, createMapping, emptyHistogram, histogramOf, mergeHistograms, quantiles } from '../../src/bucket/distribution-sketch.js'
 import { QUARTER_HOUR_DETAIL } from '../../src/bucket/increments.js'
 import { HOUR_MS, parseHourId, startOfDay } from '../../src/bucket/time.js'
-import { thresholdKey } from '../../src/bucket/distribution-thresholds.js'
+import { createThresholds, parseThresholdRules, thresholdKey } from '../../src/bucket/distribution-thresholds.js'
+import { updateOfTiers } from '../../src/bucket/tiered-document.js'
 
 const mapping = createMapping(0.01)
 const KINDS = ['inc', 'min', 'max']
@@ -108,27 +109,33 @@ describe('one value', () => {
   })
 })
 
+/** The sum of each value's updates (distributionEventUpdates) in the order they come, each [event, its options]: { daily, monthly, minutes } */
+function sumOfValueUpdates (valuesWithOptions) {
+  const expected = { daily: new Map(), monthly: new Map(), minutes: new Map() }
+  for (const [e, options] of valuesWithOptions) {
+    const updates = distributionEventUpdates(e, mapping, options)
+    if (updates.minutes) {
+      const doc = expected.minutes.get(updates.minutes.id) ?? { metric: e.metric, date: updates.minutes.date, inc: {} }
+      for (const [path, v] of Object.entries(updates.minutes.inc)) doc.inc[path] = (doc.inc[path] ?? 0) + v
+      expected.minutes.set(updates.minutes.id, doc)
+    }
+    for (const kind of ['daily', 'monthly']) {
+      const { id, date, detail, ...update } = updates[kind]
+      const doc = expected[kind].get(id) ?? { metric: e.metric, date, inc: {}, min: {}, max: {} }
+      for (const [path, v] of Object.entries(update.inc)) doc.inc[path] = (doc.inc[path] ?? 0) + v
+      for (const [path, v] of Object.entries(update.min)) doc.min[path] = Math.min(doc.min[path] ?? Infinity, v)
+      for (const [path, v] of Object.entries(update.max)) doc.max[path] = Math.max(doc.max[path] ?? -Infinity, v)
+      if (detail) doc.detail = detail
+      expected[kind].set(id, doc)
+    }
+  }
+  return expected
+}
+
 describe('a batch', () => {
   it('is one update per document, equal to the sum of its values\' updates ($inc added, $min/$max narrowed)', () => {
     fc.assert(fc.property(fc.array(event(value), { minLength: 1, maxLength: 300 }), horizon, (events, h) => {
-      const expected = { daily: new Map(), monthly: new Map(), minutes: new Map() }
-      for (const e of events) {
-        const updates = distributionEventUpdates(e, mapping, retention(h))
-        if (updates.minutes) {
-          const doc = expected.minutes.get(updates.minutes.id) ?? { metric: e.metric, date: updates.minutes.date, inc: {} }
-          for (const [path, v] of Object.entries(updates.minutes.inc)) doc.inc[path] = (doc.inc[path] ?? 0) + v
-          expected.minutes.set(updates.minutes.id, doc)
-        }
-        for (const kind of ['daily', 'monthly']) {
-          const { id, date, detail, ...update } = updates[kind]
-          const doc = expected[kind].get(id) ?? { metric: e.metric, date, inc: {}, min: {}, max: {} }
-          for (const [path, v] of Object.entries(update.inc)) doc.inc[path] = (doc.inc[path] ?? 0) + v
-          for (const [path, v] of Object.entries(update.min)) doc.min[path] = Math.min(doc.min[path] ?? Infinity, v)
-          for (const [path, v] of Object.entries(update.max)) doc.max[path] = Math.max(doc.max[path] ?? -Infinity, v)
-          if (detail) doc.detail = detail
-          expected[kind].set(id, doc)
-        }
-      }
+      const expected = sumOfValueUpdates(events.map(e => [e, retention(h)]))
       const unit = buildDistributionUnit(events, mapping, retention(h))
       expect(unit.daily).toEqual(expected.daily)
       expect(unit.monthly).toEqual(expected.monthly)
@@ -139,6 +146,59 @@ describe('a batch', () => {
         expect(seen.firstSeen <= e.time && e.time <= seen.lastSeen).toBe(true)
       }
     }), { numRuns: 200 })
+  })
+
+  // a flush adds a minute's buckets once (DistributionTiers): values crowded into a few minutes across midnight
+  // at a month's end, several requests each with its own horizons (a horizon passing between two of them) and
+  // declared thresholds. Whole weights: every field exactly the sum of the values' updates
+  it('a flush of requests crowded into a few minutes is the sum of their values\' updates, each value with its request\'s options', () => {
+    const midnight = Date.UTC(2026, 1, 1) // Jan 31 → Feb 1
+    const crowded = (weights) => fc.record({
+      metric: fc.constantFrom('api.latency', 'db:query', 'x'),
+      value,
+      time: fc.integer({ min: midnight - 2 * 60_000, max: midnight + 2 * 60_000 - 1 }),
+      weight: weights
+    })
+    const thresholds = createThresholds(parseThresholdRules('{"api.*": [1, 87, 1000]}').rules)
+    // request by request: the first day's minutes (and their histograms) of db:query kept or not
+    const optionsOf = ({ keepsMinutes, keepsHistograms }) => ({
+      keepsMinutes: (metric, dayStart) => metric !== 'db:query' || dayStart >= midnight || keepsMinutes,
+      keepsMinuteHistograms: (metric, dayStart) => metric !== 'x' || dayStart >= midnight || keepsHistograms,
+      thresholdsOf: thresholds.of
+    })
+    const requests = (weights) => fc.array(fc.record({ events: fc.array(crowded(weights), { minLength: 1, maxLength: 200 }), keepsMinutes: fc.boolean(), keepsHistograms: fc.boolean() }), { minLength: 1, maxLength: 6 })
+    const flushOf = (batches) => {
+      const tiers = new DistributionTiers()
+      for (const batch of batches) tiers.add(distributionValuesOf(batch.events, mapping), optionsOf(batch))
+      const { daily, monthly, minutes } = tiers.documents()
+      const updates = (docs) => new Map([...docs].map(([id, doc]) => [id, updateOfTiers(doc)]))
+      return { daily: updates(daily), monthly: updates(monthly), minutes }
+    }
+    const expectedOf = (batches) => sumOfValueUpdates(batches.flatMap(batch => batch.events.map(e => [e, optionsOf(batch)])))
+    fc.assert(fc.property(requests(fc.constantFrom(1, 1, 2, 10)), (batches) => {
+      const flush = flushOf(batches)
+      const expected = expectedOf(batches)
+      for (const part of ['daily', 'monthly', 'minutes']) expect(flush[part]).toEqual(expected[part])
+    }), { numRuns: 150 })
+    // a sample rate's weight (1 / 0.3): a bucket's count is its values' weights added a minute at a time, which
+    // may differ from adding them one by one in its last bits; every other field exactly the same
+    fc.assert(fc.property(requests(fc.constantFrom(1, 1 / 0.3, 1 / 0.7)), (batches) => {
+      const flush = flushOf(batches)
+      const expected = expectedOf(batches)
+      for (const part of ['daily', 'monthly', 'minutes']) {
+        expect([...flush[part].keys()]).toEqual([...expected[part].keys()])
+        for (const [id, doc] of flush[part]) {
+          const want = expected[part].get(id)
+          expect({ ...doc, inc: {} }).toEqual({ ...want, inc: {} })
+          expect(Object.keys(doc.inc).sort()).toEqual(Object.keys(want.inc).sort())
+          for (const [path, n] of Object.entries(want.inc)) {
+            const bucket = /\.(zero|positive\.-?\d+|negative\.-?\d+)$/.test(path)
+            if (bucket) expect(Math.abs(doc.inc[path] - n)).toBeLessThanOrEqual(1e-12 * n)
+            else expect(doc.inc[path]).toBe(n)
+          }
+        }
+      }
+    }), { numRuns: 100 })
   })
 
   it('units merged (a flush) equal the unit of all their values; the units are not changed', () => {
