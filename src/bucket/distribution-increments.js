@@ -19,7 +19,7 @@ import { bucketFields } from './bucket-fields.js'
 import { minuteField } from './minute-fields.js'
 import { bucketField } from './distribution-sketch.js'
 import { QUARTER_HOUR_DETAIL, mergeUnitsWith, slotOf, widenSeen } from './increments.js'
-import { TieredDocument, addBucketsToTier, addStatsToTier, addThresholdsTo, tierOf, updateOfTiers } from './tiered-document.js'
+import { TieredDocument, addStatsToTier, addThresholdsTo, tierOf, updateOfTiers } from './tiered-document.js'
 import { firstAtLeast } from './distribution-thresholds.js'
 import { DAILY_TIER, DAY_OF_MONTH_TIERS, HOURLY_TIERS, MINUTE_HISTOGRAM_TIERS, MONTHLY_TIER, QUARTER_HOURLY_TIERS, tierPaths } from './tier-paths.js'
 import { DAY_MS, HOUR_MS, MINUTE_MS, bucketId, hourId } from './time.js'
@@ -159,32 +159,67 @@ export const keepsMinuteHistogram = ({ keepsMinutes, keepsMinuteHistograms }, me
  * A minute's values of one metric while a flush adds them up: their buckets
  * counted once here, not at each of the five tiers holding a histogram, which
  * get them when the documents are made (DistributionTiers.documents): a busy
- * metric's values of a minute share far fewer buckets than they are. With
- * its minute's histogram (histograms): its count and sum for the minute-hour
- * document, added in the order the values came.
+ * metric's values of a minute share far fewer buckets than they are. Its
+ * first bucket is two numbers, a Map only past it (a quiet metric's minute
+ * holds one value). Its count and sum go to its minute-hour document, where
+ * its histogram is kept, added in the order the values came.
  */
 class MinuteValues {
-  constructor (tiers, minuteHour, minute) {
-    this.tiers = tiers // the tiers with a histogram its buckets go to
-    this.buckets = new Map() // bucket field → its values' weight
+  constructor (hourTier, quarterTier, minuteHour, minute) {
+    this.hourTier = hourTier
+    this.quarterTier = quarterTier
+    this.field = null // its first bucket's field and weight
+    this.weight = 0
+    this.buckets = null // bucket field → weight, of its other buckets
     this.minuteHour = minuteHour // { metric, date, inc } or null: its histogram not kept
     this.histogram = minuteHour === null ? null : MINUTE_HISTOGRAM_TIERS[minute]
     this.count = 0
     this.sum = 0
   }
+
+  /** Adds a value's bucket */
+  add (field, weight) {
+    if (field === this.field) this.weight += weight
+    else if (this.field === null) {
+      this.field = field
+      this.weight = weight
+    } else {
+      const buckets = (this.buckets ??= new Map())
+      buckets.set(field, (buckets.get(field) ?? 0) + weight)
+    }
+  }
 }
 
-/** Adds a minute's buckets to its tiers, and its histogram to its minute-hour document (count, sum, then its buckets) */
-function addMinuteValues ({ tiers, buckets, minuteHour, histogram, count, sum }) {
-  for (const tier of tiers) addBucketsToTier(tier, buckets)
+/** Adds a minute's buckets (its first, field and weight, and the others) to a tier's histogram */
+function addBuckets ({ buckets: histogram }, field, weight, others) {
+  histogram.set(field, (histogram.get(field) ?? 0) + weight)
+  if (others !== null) for (const [f, n] of others) histogram.set(f, (histogram.get(f) ?? 0) + n)
+}
+
+/** Adds a minute's buckets likewise to its histogram's paths in `inc` (a minute-hour document's) */
+function addBucketPaths (inc, histogram, field, weight, others) {
+  const path = histogram.bucketPath(field)
+  inc[path] = (inc[path] ?? 0) + weight
+  if (others !== null) {
+    for (const [f, n] of others) {
+      const p = histogram.bucketPath(f)
+      inc[p] = (inc[p] ?? 0) + n
+    }
+  }
+}
+
+/** Adds a minute's buckets to the tiers of its day (docs), and its histogram to its minute-hour document (count, sum, then its buckets) */
+function addMinuteValues ({ dailyTier, monthlyTier, dayOfMonthTier }, { hourTier, quarterTier, field, weight, buckets, minuteHour, histogram, count, sum }) {
+  addBuckets(dailyTier, field, weight, buckets)
+  addBuckets(hourTier, field, weight, buckets)
+  addBuckets(quarterTier, field, weight, buckets)
+  addBuckets(monthlyTier, field, weight, buckets)
+  addBuckets(dayOfMonthTier, field, weight, buckets)
   if (minuteHour === null) return
   const { inc } = minuteHour
   inc[histogram.count] = (inc[histogram.count] ?? 0) + count
   inc[histogram.sum] = (inc[histogram.sum] ?? 0) + sum
-  for (const [field, n] of buckets) {
-    const path = histogram.bucketPath(field)
-    inc[path] = (inc[path] ?? 0) + n
-  }
+  addBucketPaths(inc, histogram, field, weight, buckets)
 }
 
 /**
@@ -194,16 +229,16 @@ function addMinuteValues ({ tiers, buckets, minuteHour, histogram, count, sum })
  * adds each of its requests' values in queue order (add), each with its
  * request's options: a tier's count, sum, min and max as each value comes,
  * its buckets by the minute (MinuteValues), when the documents are made.
- * Whole weights add up the same in any order; a fractional weight's bucket
- * counts may differ in their last bits from adding each value in turn.
+ * Whole weights add up the same in any order while their sums stay below
+ * 2^53; past that, or fractional (a sample rate's), a bucket's count may
+ * differ in its last bits from adding each value in turn.
  */
 export class DistributionTiers {
   constructor () {
     this.daily = new Map()
     this.monthly = new Map()
     this.minutes = new Map()
-    this.days = new Map() // a metric's day (its daily document's id) → its documents, tiers and minutes (MinuteValues)
-    this.last = new Map() // metric → the day of it seen last
+    this.last = new Map() // metric → the documents and tiers of its day seen last (its daily document's `adding`)
     this.made = false
   }
 
@@ -218,7 +253,7 @@ export class DistributionTiers {
   add (values, options = NO_OPTIONS) {
     if (this.made) throw new Error('DistributionTiers: values added after its documents were made')
     const { keepsMinutes, thresholdsOf } = options
-    const { daily, monthly, minutes: minuteHours, days, last } = this
+    const { daily, monthly, minutes: minuteHours, last } = this
     // where the last value's time falls: a request's values sent without `ts` share their time of receipt
     let lastTime = NaN
     let dayStart, day, hour, minute
@@ -239,17 +274,18 @@ export class DistributionTiers {
       let docs = last.get(metric)
       if (docs?.dayStart !== dayStart) {
         const dayId = bucketId(metric, day.dayKey)
-        docs = days.get(dayId)
-        if (docs === undefined) {
-          const dayDoc = documentIn(daily, dayId, metric, dayStart)
+        const dayDoc = documentIn(daily, dayId, metric, dayStart)
+        docs = dayDoc.adding
+        if (docs === null) {
           const monthDoc = documentIn(monthly, bucketId(metric, day.monthKey), metric, day.monthStart)
           // the tiers its values go to, looked up once (tiered-document.js tierOf), made in the order a value meets them
           const dailyTier = tierOf(dayDoc, DAILY_TIER, lo, hi, true)
           const monthlyTier = tierOf(monthDoc, MONTHLY_TIER, lo, hi, true)
           const dayOfMonthTier = tierOf(monthDoc, DAY_OF_MONTH_TIERS[day.dayOfMonth], lo, hi, true)
-          // byMinute: slot (+ DAY_MINUTES where its histogram is not kept) → MinuteValues; minuteValues: the current slot's
-          docs = { dayStart, options: null, minutes: false, histograms: false, thresholds: null, daily: dayDoc, dailyTier, monthlyTier, dayOfMonthTier, byMinute: new Map(), slot: -1, hourTier: null, quarterTier: null, minuteTier: null, minuteValues: null }
-          days.set(dayId, docs)
+          // its minutes (MinuteValues) by key (slot, + DAY_MINUTES where its histogram is not kept): the first met,
+          // then byMinute, a Map only for a day of more than one minute; minuteValues: the current slot's
+          docs = { dayStart, options: null, minutes: false, histograms: false, thresholds: null, daily: dayDoc, dailyTier, monthlyTier, dayOfMonthTier, firstKey: -1, first: null, byMinute: null, slot: -1, hourTier: null, quarterTier: null, minuteTier: null, minuteValues: null, hour: -1, minuteHour: null }
+          dayDoc.adding = docs
         }
         last.set(metric, docs)
       }
@@ -273,11 +309,18 @@ export class DistributionTiers {
         docs.minuteTier = docs.minutes ? tierOf(docs.daily, tierPaths(minuteField(hour, minute)), lo, hi, false) : null
         // a minute whose histogram is kept and one whose is not (a horizon passed between two requests) are apart
         const key = docs.histograms ? slot : slot + DAY_MINUTES
-        let minuteValues = docs.byMinute.get(key)
+        let minuteValues = docs.firstKey === key ? docs.first : docs.byMinute?.get(key)
         if (minuteValues === undefined) {
-          const minuteHour = docs.histograms ? minuteHourIn(minuteHours, metric, time, dayStart, hour) : null
-          minuteValues = new MinuteValues([docs.dailyTier, docs.hourTier, docs.quarterTier, docs.monthlyTier, docs.dayOfMonthTier], minuteHour, minute)
-          docs.byMinute.set(key, minuteValues)
+          if (docs.histograms && docs.hour !== hour) {
+            // its hour's minute-hour document, looked up once an hour of the day
+            docs.hour = hour
+            docs.minuteHour = minuteHourIn(minuteHours, metric, time, dayStart, hour)
+          }
+          minuteValues = new MinuteValues(docs.hourTier, docs.quarterTier, docs.histograms ? docs.minuteHour : null, minute)
+          if (docs.first === null) {
+            docs.first = minuteValues
+            docs.firstKey = key
+          } else (docs.byMinute ??= new Map()).set(key, minuteValues)
         }
         docs.minuteValues = minuteValues
       }
@@ -288,7 +331,7 @@ export class DistributionTiers {
       if (minuteTier !== null) addStatsToTier(minuteTier, weight, sum, lo, hi, error)
       addStatsToTier(docs.monthlyTier, weight, sum, lo, hi, error)
       addStatsToTier(docs.dayOfMonthTier, weight, sum, lo, hi, error)
-      minuteValues.buckets.set(field, (minuteValues.buckets.get(field) ?? 0) + weight)
+      minuteValues.add(field, weight)
       minuteValues.count += weight
       minuteValues.sum += sum
       // the thresholds v is at most, at every tier it counts in (docs/kinds/distribution.md#thresholds)
@@ -308,7 +351,10 @@ export class DistributionTiers {
   documents () {
     if (!this.made) {
       this.made = true
-      for (const docs of this.days.values()) for (const minuteValues of docs.byMinute.values()) addMinuteValues(minuteValues)
+      for (const { adding: docs } of this.daily.values()) {
+        if (docs.first !== null) addMinuteValues(docs, docs.first)
+        if (docs.byMinute !== null) for (const minuteValues of docs.byMinute.values()) addMinuteValues(docs, minuteValues)
+      }
     }
     return { daily: this.daily, monthly: this.monthly, minutes: this.minutes }
   }

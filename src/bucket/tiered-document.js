@@ -3,7 +3,7 @@
 // each tier it counts in without naming a path (distribution-increments.js
 // DistributionTiers); the update it sends is made once, at the end
 // (updateOfTiers): a built document's order is its tiers' (each: count,
-// sum, then its buckets as first met).
+// sum, then its buckets, a minute's at a time).
 
 class Tier {
   constructor (paths, min, max, histogram) {
@@ -27,6 +27,8 @@ export class TieredDocument {
     this.date = date
     this.detail = undefined
     this.tiers = new Map() // TierPaths → Tier
+    // a daily document's values while a flush adds them up: its day's tiers and minutes (distribution-increments.js)
+    this.adding = null
   }
 }
 
@@ -46,7 +48,7 @@ export function tierOf (doc, paths, lo, hi, histogram) {
 /**
  * Adds one value's count, sum, min and max to a tier (tierOf): sum, lo, hi: what it adds to the sum and
  * narrows min and max to (a value's own; an OTLP histogram's bucket carries the point's exact ones,
- * docs/adr/0063-otlp-mapping.md, and its error). Its bucket: addBucketsToTier
+ * docs/adr/0063-otlp-mapping.md, and its error). Its bucket goes to `tier.buckets` by the minute
  */
 export function addStatsToTier (tier, weight, sum, lo, hi, bucketError) {
   tier.count += weight
@@ -54,11 +56,6 @@ export function addStatsToTier (tier, weight, sum, lo, hi, bucketError) {
   if (lo < tier.min) tier.min = lo
   if (hi > tier.max) tier.max = hi
   if (bucketError > tier.bucketError) tier.bucketError = bucketError
-}
-
-/** Adds buckets (a Map bucket field → weight) to a tier's histogram */
-export function addBucketsToTier ({ buckets: histogram }, buckets) {
-  for (const [field, n] of buckets) histogram.set(field, (histogram.get(field) ?? 0) + n)
 }
 
 /** Adds `weight` to a tier's threshold counts fields[from…]: the thresholds a value is at most */

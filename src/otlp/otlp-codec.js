@@ -39,6 +39,8 @@ protobuf.util.oneOfSetter = (names) => {
 // 2 MiB body of 2,000,000 bucket counts take 300 ms to decode, 65 ms as numbers (docs/adr/0090-otlp-count-before-decode.md)
 protobuf.util.Long = null
 protobuf.configure()
+// unknown fields skipped, not kept (a Buffer each, which countOnWire does not count): protobufjs's default, held here
+protobuf.Reader.discardUnknown = true
 try {
   root.loadSync('metrics_service.proto', { keepCase: false })
   root.resolveAll()
@@ -132,6 +134,8 @@ export const MESSAGES_PER_POINT = 64
 // and never more than this many: what a 2 MiB body of an SDK's points holds (~6,000 points, 126,000 messages), of
 // which as many empty ones decode in 20-40 ms; MAX_EVENTS_PER_REQUEST's default (10,000) would let through 640,000
 export const MAX_MESSAGES = 131_072
+// besides, whatever MAX_EVENTS_PER_REQUEST: a request's own (its resources' attributes, its scopes) for its first point
+export const MESSAGES_PER_REQUEST = 1024
 
 /**
  * What decoding `bytes` (an ExportMetricsServiceRequest in protobuf) makes,
@@ -251,10 +255,11 @@ function over ({ points, messages, byteStrings = 0 }, maxPoints, maxMessages) {
  * { tooManyPoints } (more than maxPoints data points: refused before they
  * are decoded, at most the first maxPoints + 1 counted) or { tooManyMessages }
  * (maxMessages, which the messages or byte strings it would decode into
- * pass, by default MESSAGES_PER_POINT a point of maxPoints and at most
- * MAX_MESSAGES: refused before any is decoded, at most maxMessages + 1 counted)
+ * pass, by default MESSAGES_PER_POINT a point of maxPoints and
+ * MESSAGES_PER_REQUEST, at most MAX_MESSAGES: refused before any is
+ * decoded, at most maxMessages + 1 counted)
  */
-export function decodeRequest (body, type, { maxPoints = Infinity, maxMessages = Math.min(MESSAGES_PER_POINT * maxPoints, MAX_MESSAGES) } = {}) {
+export function decodeRequest (body, type, { maxPoints = Infinity, maxMessages = Math.min(MESSAGES_PER_POINT * maxPoints + MESSAGES_PER_REQUEST, MAX_MESSAGES) } = {}) {
   if (type === PROTOBUF) {
     const counts = countOnWire(body, { maxPoints, maxMessages })
     const refused = counts && over(counts, maxPoints, maxMessages)

@@ -12,7 +12,7 @@
 import { BadRequestError, TooLargeError } from '../errors.js'
 import { APPLIED, REJECTED, UNKNOWN } from '../writer/write-outcomes.js'
 import { postOtlpMetricsSchema } from '../schemas/otlp.js'
-import { JSON_TYPE, MAX_MESSAGES, MESSAGES_PER_POINT, PROTOBUF, decodeRequest, encodeResponse, encodeStatus } from '../otlp/otlp-codec.js'
+import { JSON_TYPE, MAX_MESSAGES, MESSAGES_PER_POINT, MESSAGES_PER_REQUEST, PROTOBUF, decodeRequest, encodeResponse, encodeStatus } from '../otlp/otlp-codec.js'
 import { pointsOf } from '../otlp/otlp-points.js'
 import { createCumulativeBaselines } from '../otlp/cumulative-baselines.js'
 import { nameOfSeries } from '../tags/series-name.js'
@@ -93,7 +93,7 @@ export default async function otlpRoutes (app) {
     const { request: message, problem, tooManyPoints, tooManyMessages } = decodeRequest(body, type, { maxPoints: config.maxEventsPerRequest })
     if (problem) throw new BadRequestError(problem)
     if (tooManyPoints) throw new TooLargeError(`a request holds at most MAX_EVENTS_PER_REQUEST = ${config.maxEventsPerRequest} data points, got ${type === PROTOBUF ? `more than ${config.maxEventsPerRequest}` : tooManyPoints}; export fewer at a time (the SDK's or the Collector's batch size)`)
-    if (tooManyMessages) throw new TooLargeError(`the body holds more than ${tooManyMessages} OTLP messages (resources, scopes, metrics, points, attributes, exemplars) or byte strings (trace and span ids): at most ${MESSAGES_PER_POINT} a data point of MAX_EVENTS_PER_REQUEST = ${config.maxEventsPerRequest}, and ${MAX_MESSAGES} in all; send fewer attributes or exemplars, or split the export (the SDK's or the Collector's batch size)`)
+    if (tooManyMessages) throw new TooLargeError(`the body would decode into more than ${tooManyMessages} OTLP messages (resources, scopes, metrics, points, attributes: two each, exemplars), or as many byte strings (trace and span ids): at most ${MESSAGES_PER_POINT} × MAX_EVENTS_PER_REQUEST (= ${config.maxEventsPerRequest}) + ${MESSAGES_PER_REQUEST}, and ${MAX_MESSAGES} in all; send fewer attributes or exemplars, or split the export (the SDK's or the Collector's batch size)`)
     // a large body's decoding and its mapping are two turns of the event loop, not one: other requests go on between
     if (body.length > YIELD_BYTES) await new Promise(resolve => setImmediate(resolve))
     const mapped = pointsOf(message, { now: clock.now(), config, resourceTags: config.otlpResourceTags, baselines, maxEvents: config.maxPendingEvents })

@@ -201,6 +201,18 @@ describe('a batch', () => {
     }), { numRuns: 100 })
   })
 
+  it('makes a flush\'s documents once: asked again, the same (its minutes not added twice); values added after refused', () => {
+    const values = () => distributionValuesOf([{ metric: 'm', value: 87, time: start }, { metric: 'm', value: 87, time: start + 1 }], mapping)
+    const tiers = new DistributionTiers().add(values())
+    const day = () => updateOfTiers(tiers.documents().daily.get('m/20260130'))
+    const first = day()
+    expect(first.inc['daily.count']).toBe(2)
+    expect(Object.entries(first.inc).filter(([path]) => path.startsWith('daily.positive.'))).toEqual([['daily.positive.224', 2]])
+    expect(day()).toEqual(first)
+    expect(() => tiers.add(values())).toThrow(/after its documents were made/)
+    expect(day()).toEqual(first)
+  })
+
   it('units merged (a flush) equal the unit of all their values; the units are not changed', () => {
     const integer = fc.integer({ min: -1_000_000, max: 1_000_000 }) // sums exact in any order
     fc.assert(fc.property(fc.array(event(integer), { minLength: 1, maxLength: 200 }), fc.array(fc.nat(200), { maxLength: 3 }), (events, cuts) => {

@@ -10,7 +10,7 @@
 import fc from 'fast-check'
 import protobuf from 'protobufjs'
 import { describe, expect, it, vi } from 'vitest'
-import { ExportMetricsServiceRequest, JSON_TYPE, MAX_MESSAGES, MESSAGES_PER_POINT, PROTOBUF, countOnWire, decodeRequest, messagesIn, pointsOnWire } from '../../src/otlp/otlp-codec.js'
+import { ExportMetricsServiceRequest, JSON_TYPE, MAX_MESSAGES, MESSAGES_PER_POINT, MESSAGES_PER_REQUEST, PROTOBUF, countOnWire, decodeRequest, messagesIn, pointsOnWire } from '../../src/otlp/otlp-codec.js'
 
 const DATA = ['gauge', 'sum', 'histogram', 'exponentialHistogram', 'summary']
 const encode = (object) => Buffer.from(ExportMetricsServiceRequest.encode(ExportMetricsServiceRequest.fromObject(object)).finish())
@@ -209,7 +209,7 @@ describe('countOnWire', () => {
     ['bytes values (byte strings)', [...attribute, 'value', 'bytesValue']]
   ])('stops past the budget in a body of a million empty %s, which is refused without decoding', (what, path, inner = empty) => {
     const bytes = flood(path, inner)
-    const budget = MESSAGES_PER_POINT * 1000
+    const budget = MESSAGES_PER_POINT * 1000 + MESSAGES_PER_REQUEST
     const counts = countOnWire(bytes, { maxPoints: 1000, maxMessages: budget })
     expect(Math.max(counts.messages, counts.byteStrings)).toBe(budget + 1)
     const decode = vi.spyOn(ExportMetricsServiceRequest, 'decode')
@@ -237,6 +237,14 @@ describe('countOnWire', () => {
     const json = (n) => Buffer.from(JSON.stringify({ resourceMetrics: [{ resource: { attributes: Array.from({ length: n }, () => ({})) } }] }))
     expect(decodeRequest(json(MAX_MESSAGES - 3), JSON_TYPE, { maxPoints: 10_000 }).request).toBeDefined()
     expect(decodeRequest(json(MAX_MESSAGES - 2), JSON_TYPE, { maxPoints: 10_000 })).toEqual({ tooManyMessages: MAX_MESSAGES })
+  })
+
+  it('lets a request of one point carry its resource\'s attributes whatever MAX_EVENTS_PER_REQUEST (MESSAGES_PER_REQUEST besides its points\')', () => {
+    const attributes = (n, prefix) => Array.from({ length: n }, (_, i) => ({ key: `${prefix}.${i}`, value: { stringValue: 'v' } }))
+    const object = { resourceMetrics: [{ resource: { attributes: attributes(30, 'host') }, scopeMetrics: [{ metrics: [{ name: 'one', sum: { dataPoints: [{ asInt: 1, attributes: attributes(5, 'route') }] } }] }] }] }
+    expect(countOnWire(encode(object)).messages).toBeGreaterThan(MESSAGES_PER_POINT) // 78: more than one point's share
+    expect(decodeRequest(encode(object), PROTOBUF, { maxPoints: 1 }).request).toBeDefined()
+    expect(decodeRequest(Buffer.from(JSON.stringify(object)), JSON_TYPE, { maxPoints: 1 }).request).toBeDefined()
   })
 
   /** A request whose resource attribute's value is an array of one value, `levels` times over (its innermost AnyValue `4 + 2 × levels` messages below the request) */

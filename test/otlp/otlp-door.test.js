@@ -207,7 +207,7 @@ describe('POST /v1/metrics', () => {
 
   // A body of BODY_LIMIT_BYTES whose other messages are empty, beside a point that would be stored: a million
   // resources, scopes, metrics, attributes or exemplars, decoded in full (115–460 ms) before the budget of
-  // MESSAGES_PER_POINT (64) messages a point of MAX_EVENTS_PER_REQUEST (docs/adr/0093-otlp-message-budget.md)
+  // MESSAGES_PER_POINT (64) messages a point of MAX_EVENTS_PER_REQUEST and MESSAGES_PER_REQUEST (docs/adr/0093-otlp-message-budget.md)
   const typeAt = (path) => path.reduce((type, name) => type.fields[name].resolvedType, ExportMetricsServiceRequest)
   /** `object` (a request) in protobuf, the message at `path` (field names; a list's first) followed by `extra` bytes */
   function protoWith (object, path, extra, type = ExportMetricsServiceRequest) {
@@ -251,7 +251,7 @@ describe('POST /v1/metrics', () => {
       const res = await app.inject({ method: 'POST', url: '/v1/metrics', payload, headers: { 'content-type': type, 'content-encoding': 'gzip', ...auth } })
       expect(res.statusCode).toBe(413)
       const answer = type === 'application/x-protobuf' ? decodeStatus(res.rawPayload) : res.json()
-      expect(answer.message).toMatch(/the body holds more than 64000 OTLP messages \(resources, scopes, metrics, points, attributes, exemplars\).*MAX_EVENTS_PER_REQUEST = 1000, and 131072 in all; send fewer attributes or exemplars, or split the export/)
+      expect(answer.message).toMatch(/the body would decode into more than 65024 OTLP messages \(resources, scopes, metrics, points, attributes: two each, exemplars\).*at most 64 × MAX_EVENTS_PER_REQUEST \(= 1000\) \+ 1024, and 131072 in all; send fewer attributes or exemplars, or split the export/)
       expect(decode).not.toHaveBeenCalled()
       expect(fromObject).not.toHaveBeenCalled()
     } finally {
