@@ -185,7 +185,13 @@ describe('POST /v1/metrics', () => {
     }, 'application/x-protobuf', /got more than 1000;/],
     ['JSON', () => `{"resourceMetrics":[{"scopeMetrics":[{"metrics":[{"name":"empty","gauge":{"dataPoints":[${Array(600_000).fill('{}').join(',')}]}}]}]}]}`, 'application/json', /got 600000;/]
   ])('refuses a gzip body of a million empty points in %s before they are decoded (413, nothing stored)', async (encoding, make, type, message) => {
-    const bytes = make()
+    expect((await refusedUndecoded(make(), type)).message).toMatch(message)
+    const stored = await app.inject({ url: `/v1/metrics/empty${DAY}` })
+    expect(stored.statusCode).toBe(404)
+  })
+
+  /** POSTs `bytes` gzipped (under 10 KB) as `type`: a 413 before anything is decoded (neither decode nor fromObject called) → its answer */
+  async function refusedUndecoded (bytes, type) {
     const decode = vi.spyOn(ExportMetricsServiceRequest, 'decode')
     const fromObject = vi.spyOn(ExportMetricsServiceRequest, 'fromObject')
     try {
@@ -193,17 +199,14 @@ describe('POST /v1/metrics', () => {
       expect(payload.length).toBeLessThan(10_000)
       const res = await app.inject({ method: 'POST', url: '/v1/metrics', payload, headers: { 'content-type': type, 'content-encoding': 'gzip', ...auth } })
       expect(res.statusCode).toBe(413)
-      const answer = type === 'application/x-protobuf' ? decodeStatus(res.rawPayload) : res.json()
-      expect(answer.message).toMatch(message)
       expect(decode).not.toHaveBeenCalled()
       expect(fromObject).not.toHaveBeenCalled()
+      return type === 'application/x-protobuf' ? decodeStatus(res.rawPayload) : res.json()
     } finally {
       decode.mockRestore()
       fromObject.mockRestore()
     }
-    const stored = await app.inject({ url: `/v1/metrics/empty${DAY}` })
-    expect(stored.statusCode).toBe(404)
-  })
+  }
 
   // A body of BODY_LIMIT_BYTES whose other messages are empty, beside a point that would be stored: a million
   // resources, scopes, metrics, attributes or exemplars, decoded in full (115–460 ms) before the budget of
@@ -242,22 +245,8 @@ describe('POST /v1/metrics', () => {
     ...BUDGET_KINDS.map(([kind, path, field]) => [kind, 'JSON', () => jsonWith(budgetBody(kind), path, field, 600_000), 'application/json'])
   ])('refuses a gzip body of a million empty %s in %s before they are decoded (413, nothing stored)', async (kind, encoding, make, type) => {
     const bytes = make()
-    const decode = vi.spyOn(ExportMetricsServiceRequest, 'decode')
-    const fromObject = vi.spyOn(ExportMetricsServiceRequest, 'fromObject')
-    try {
-      const payload = gzipSync(bytes)
-      expect(bytes.length).toBeGreaterThan(1_000_000)
-      expect(payload.length).toBeLessThan(10_000)
-      const res = await app.inject({ method: 'POST', url: '/v1/metrics', payload, headers: { 'content-type': type, 'content-encoding': 'gzip', ...auth } })
-      expect(res.statusCode).toBe(413)
-      const answer = type === 'application/x-protobuf' ? decodeStatus(res.rawPayload) : res.json()
-      expect(answer.message).toMatch(/the body would decode into more than 65024 OTLP messages \(resources, scopes, metrics, points, attributes: two each, exemplars\).*at most 64 × MAX_EVENTS_PER_REQUEST \(= 1000\) \+ 1024, and 131072 in all; send fewer attributes or exemplars, or split the export/)
-      expect(decode).not.toHaveBeenCalled()
-      expect(fromObject).not.toHaveBeenCalled()
-    } finally {
-      decode.mockRestore()
-      fromObject.mockRestore()
-    }
+    expect(bytes.length).toBeGreaterThan(1_000_000)
+    expect((await refusedUndecoded(bytes, type)).message).toMatch(/the body would decode into more than 65024 OTLP messages \(resources, scopes, metrics, points, attributes: two each, exemplars\).*at most 64 × MAX_EVENTS_PER_REQUEST \(= 1000\) \+ 1024, and 131072 in all; send fewer attributes or exemplars, or split the export/)
     const stored = await app.inject({ url: `/v1/metrics/budget.${kind}${DAY}` })
     expect(stored.statusCode).toBe(404)
   })
